@@ -1,0 +1,1 @@
+//! Generated from spec/openapi.yaml by `cargo xtask codegen`.
