@@ -1,8 +1,64 @@
 //! OpenAPI 3.0 → Rust client and server crates.
 //!
-//! The pipeline runs in one direction: [`load`] parses text into `openapiv3` types; later stages
-//! lower that into a resolved IR and emit Rust from it. Nothing here touches the disk.
+//! One direction, no disk I/O: [`load`] parses the text, `lower` resolves it into a small IR and
+//! decides every Rust name, the emitters turn the IR into tokens, and `render` formats them into
+//! files. [`generate`] runs all of it; the caller decides where the files go.
 
+mod diagnostic;
+mod emit;
+pub mod ir;
 mod load;
+mod lower;
+mod naming;
+mod render;
 
+pub use diagnostic::{Diagnostic, Diagnostics};
 pub use load::{LoadError, load};
+pub use render::GeneratedFile;
+
+/// What to generate and where, relative to the output root.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// How generated files name their source in their header line, e.g. `spec/openapi.yaml`.
+    pub spec_path: String,
+    /// A header parameter that carries the API version: the client sends `info.version` in it
+    /// unless told otherwise, instead of taking it on every call.
+    pub version_header: Option<String>,
+    /// The client crate, if one is wanted.
+    pub client: Option<CrateConfig>,
+}
+
+/// Name and directory of one generated crate.
+#[derive(Debug, Clone)]
+pub struct CrateConfig {
+    /// Package name, e.g. `portfolio-client`.
+    pub name: String,
+    /// Directory relative to the output root, e.g. `generated-client`.
+    pub dir: String,
+}
+
+/// Generates the configured crates from spec text (YAML or JSON).
+///
+/// Returns every file to write, in a fixed order, or every problem found in the spec.
+pub fn generate(spec_text: &str, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let doc = load(spec_text).map_err(|e| {
+        Diagnostics(vec![Diagnostic {
+            pointer: "#".to_string(),
+            line: e.line,
+            message: format!("the spec does not parse: {e}"),
+        }])
+    })?;
+    let api = lower::lower(&doc, config)?;
+    let mut files = Vec::new();
+    if let Some(client) = &config.client {
+        files.extend(crates::client(&api, client, &config.spec_path).map_err(bug)?);
+    }
+    Ok(files)
+}
+
+/// An internal failure, reported like a spec problem so callers still get an error, not a panic.
+fn bug(message: String) -> Diagnostics {
+    Diagnostics(vec![Diagnostic { pointer: "#".to_string(), line: None, message }])
+}
+
+mod crates;

@@ -168,7 +168,10 @@ fn every_operation_carries_credentials_version_and_error_replies() {
     assert_eq!(global, ["AccessToken", "SubscriptionKey"]);
     for (path, method, op) in api.operations() {
         assert!(op.security.is_none(), "{method} {path} must not override the global security");
-        let version = op.parameters.iter().any(|p| matches!(p, ReferenceOr::Reference { reference } if reference == VERSION_HEADER_REF));
+        let version = op
+            .parameters
+            .iter()
+            .any(|p| matches!(p, ReferenceOr::Reference { reference } if reference == VERSION_HEADER_REF));
         assert!(version, "{method} {path} lacks the version header");
         for code in [400, 401, 403, 404, 429, 500] {
             let response = op.responses.responses.get(&openapiv3::StatusCode::Code(code));

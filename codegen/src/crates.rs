@@ -1,0 +1,82 @@
+//! The file lists of the generated crates: which emitter or support module goes where.
+
+use crate::CrateConfig;
+use crate::emit::{client, types};
+use crate::ir::Api;
+use crate::render::{self, CargoToml, GeneratedFile, Readme};
+
+/// Hand-written modules that every generated crate carries, identical across specs.
+const DATE_TIME: &str = include_str!("../runtime/common/date_time.rs");
+const ENUMS: &str = include_str!("../runtime/common/enums.rs");
+const CLIENT_DOWNLOAD: &str = include_str!("../runtime/client/download.rs");
+const CLIENT_ENCODING: &str = include_str!("../runtime/client/encoding.rs");
+const CLIENT_ERROR: &str = include_str!("../runtime/client/error.rs");
+const CLIENT_TRANSPORT: &str = include_str!("../runtime/client/transport.rs");
+
+/// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
+const RUSTFMT_TOML: &str =
+    "# Generated code is formatted by the generator; cargo fmt leaves it as it is.\ndisable_all_formatting = true\n";
+
+/// Dependencies of the client crate, with the versions and features it is tested with.
+const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
+    ("bytes", "\"1\""),
+    ("futures-core", "\"0.3\""),
+    ("percent-encoding", "\"2.3\""),
+    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"rustls\", \"http2\", \"stream\"] }"),
+    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
+    ("serde_json", "\"1\""),
+    ("serde_path_to_error", "\"0.1\""),
+    ("thiserror", "\"2\""),
+    ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
+    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
+];
+
+pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
+    let dir = &config.dir;
+    let src = |name: &str| format!("{dir}/src/{name}");
+    let crate_ident = config.name.replace('-', "_");
+    let description = format!(
+        "Typed async client for {} (API version {}), generated from its OpenAPI document.",
+        api.title, api.version
+    );
+    let usage = format!(
+        "## Use\n\n```rust,no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\n# Ok(())\n# }}\n```\n\nEach operation is a method of `Client` named after its operationId in snake_case; see the crate docs.",
+        api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect::<Vec<_>>().join(", ")
+    );
+    Ok(vec![
+        render::template(
+            format!("{dir}/Cargo.toml"),
+            &CargoToml {
+                spec_path,
+                name: &config.name,
+                version: "0.1.0",
+                description: &description,
+                dependencies: CLIENT_DEPENDENCIES,
+            },
+        )?,
+        render::template(
+            format!("{dir}/README.md"),
+            &Readme {
+                spec_path,
+                name: &config.name,
+                summary: &description,
+                title: &api.title,
+                api_version: &api.version,
+                operation_count: api.operations.len(),
+                type_count: api.types.len(),
+                usage: &usage,
+            },
+        )?,
+        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
+        render::rust(src("builders.rs"), spec_path, client::builders_module(api))?,
+        render::rust(src("client.rs"), spec_path, client::client_module(api))?,
+        render::support(src("date_time.rs"), spec_path, DATE_TIME),
+        render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD),
+        render::support(src("encoding.rs"), spec_path, CLIENT_ENCODING),
+        render::support(src("enums.rs"), spec_path, ENUMS),
+        render::support(src("error.rs"), spec_path, CLIENT_ERROR),
+        render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
+        render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
+        render::rust(src("types.rs"), spec_path, types::module(api))?,
+    ])
+}

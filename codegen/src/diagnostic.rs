@@ -1,0 +1,73 @@
+//! What the generator reports instead of panicking: a location in the spec and a sentence.
+
+use std::fmt;
+
+/// One problem found in a spec, located by a JSON pointer such as
+/// `#/paths/~1api~1holdings/get/parameters/3`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    /// JSON pointer (RFC 6901, as a URI fragment) of the offending node.
+    pub pointer: String,
+    /// 1-based line of the node in the spec text, when it could be found.
+    pub line: Option<usize>,
+    /// What is wrong or unsupported, as a plain sentence.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{} (line {line}): {}", self.pointer, self.message),
+            None => write!(f, "{}: {}", self.pointer, self.message),
+        }
+    }
+}
+
+/// Every problem found in one run, so a user can fix them all at once.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        writeln!(f, "{n} problem{} in the spec:", if n == 1 { "" } else { "s" })?;
+        for d in &self.0 {
+            writeln!(f, "  {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// Builds JSON pointers one segment at a time, escaping `~` and `/` as RFC 6901 requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointer(String);
+
+impl Pointer {
+    pub fn root() -> Self {
+        Pointer("#".to_string())
+    }
+
+    pub fn push(&self, segment: impl fmt::Display) -> Self {
+        let segment = segment.to_string().replace('~', "~0").replace('/', "~1");
+        Pointer(format!("{}/{segment}", self.0))
+    }
+}
+
+impl fmt::Display for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_escape_slashes_and_tildes() {
+        let p = Pointer::root().push("paths").push("/api/holdings").push("get").push("a~b");
+        assert_eq!(p.to_string(), "#/paths/~1api~1holdings/get/a~0b");
+    }
+}

@@ -1,0 +1,114 @@
+//! IR → Rust tokens. Emitters read only the IR; formatting happens in [`crate::render`].
+
+pub mod client;
+pub mod types;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::ir::TypeRef;
+
+/// An identifier from a name decided during lowering; `r#type` becomes a raw identifier.
+pub fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+/// `#[doc]` attributes, one per line, so prettyplease prints them as `///` comments.
+pub fn doc(text: &str) -> TokenStream {
+    let lines = text.trim().lines().map(|line| {
+        let line = line.trim_end();
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        quote! { #[doc = #line] }
+    });
+    quote! { #(#lines)* }
+}
+
+/// Inner `#![doc]` attributes for module and crate docs, one per line, each block followed by an
+/// empty line so consecutive blocks read as separate paragraphs.
+pub fn inner_doc(text: &str) -> TokenStream {
+    let lines = text.trim_end().lines().map(|line| {
+        let line = line.trim_end();
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        quote! { #![doc = #line] }
+    });
+    quote! { #(#lines)* #![doc = ""] }
+}
+
+/// Joins optional paragraphs into one doc text.
+pub fn paragraphs<'a>(parts: impl IntoIterator<Item = Option<&'a str>>) -> String {
+    parts.into_iter().flatten().map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n\n")
+}
+
+/// The Rust type for a [`TypeRef`]; named types are looked up through `types` (e.g. `types::` or
+/// nothing inside the types module itself).
+pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
+    match ty {
+        TypeRef::String => quote! { String },
+        TypeRef::Bool => quote! { bool },
+        TypeRef::I32 => quote! { i32 },
+        TypeRef::I64 => quote! { i64 },
+        TypeRef::F32 => quote! { f32 },
+        TypeRef::F64 => quote! { f64 },
+        TypeRef::Uuid => quote! { Uuid },
+        TypeRef::DateTime => quote! { DateTime },
+        TypeRef::Json => quote! { Value },
+        TypeRef::Vec(item) => {
+            let item = rust_type(item, types);
+            quote! { Vec<#item> }
+        }
+        TypeRef::Map(value) => {
+            let value = rust_type(value, types);
+            quote! { BTreeMap<String, #value> }
+        }
+        TypeRef::Named(name) => {
+            let name = ident(name);
+            quote! { #types #name }
+        }
+    }
+}
+
+/// Which imported names a set of types needs, so modules import exactly what they use.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Uses {
+    pub date_time: bool,
+    pub uuid: bool,
+    pub json: bool,
+    pub map: bool,
+}
+
+impl Uses {
+    pub fn add(&mut self, ty: &TypeRef) {
+        match ty {
+            TypeRef::DateTime => self.date_time = true,
+            TypeRef::Uuid => self.uuid = true,
+            TypeRef::Json => self.json = true,
+            TypeRef::Vec(item) => self.add(item),
+            TypeRef::Map(value) => {
+                self.map = true;
+                self.add(value);
+            }
+            _ => {}
+        }
+    }
+
+    /// `use` items for what was seen; `date_time` is the path of the `DateTime` type.
+    pub fn imports(&self, date_time: TokenStream) -> TokenStream {
+        let mut out = TokenStream::new();
+        if self.map {
+            out.extend(quote! { use std::collections::BTreeMap; });
+        }
+        if self.json {
+            out.extend(quote! { use serde_json::Value; });
+        }
+        if self.uuid {
+            out.extend(quote! { use uuid::Uuid; });
+        }
+        if self.date_time {
+            out.extend(quote! { use #date_time; });
+        }
+        out
+    }
+}

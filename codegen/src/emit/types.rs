@@ -1,0 +1,241 @@
+//! The `types` module: one Rust type per schema, shared verbatim by the client and server crates.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{Uses, doc, ident, rust_type};
+use crate::ir::{Api, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef};
+
+/// The whole `types.rs` module.
+pub fn module(api: &Api) -> TokenStream {
+    let mut uses = Uses::default();
+    for t in &api.types {
+        match t {
+            TypeDef::Struct(s) => {
+                s.fields.iter().for_each(|f| uses.add(&f.ty));
+                if let Some((_, ty)) = &s.extra {
+                    uses.map = true;
+                    uses.add(ty);
+                }
+            }
+            TypeDef::Alias { target, .. } => uses.add(target),
+            _ => {}
+        }
+    }
+    let has_enums = api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_)));
+    let enum_imports = has_enums.then(|| {
+        quote! {
+            use std::fmt;
+            use std::str::FromStr;
+            use crate::UnknownVariant;
+        }
+    });
+    let imports = uses.imports(quote! { crate::DateTime });
+    let items = api.types.iter().map(|t| match t {
+        TypeDef::Struct(s) => struct_def(s),
+        TypeDef::IntEnum(e) => int_enum(e),
+        TypeDef::StringEnum(e) => string_enum(e),
+        TypeDef::Alias { name, doc: text, target } => {
+            let docs = doc(text.as_deref().unwrap_or(""));
+            let name = ident(name);
+            let target = rust_type(target, &TokenStream::new());
+            quote! { #docs pub type #name = #target; }
+        }
+    });
+    quote! {
+        //! Types of the request and reply bodies, one per schema of the spec.
+        #enum_imports
+        #imports
+        use serde::{Deserialize, Serialize};
+        #(#items)*
+    }
+}
+
+fn struct_def(s: &StructDef) -> TokenStream {
+    let name = ident(&s.name);
+    let docs = doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
+    let derive_default = s.fields.iter().all(|f| !f.required);
+    let default = derive_default.then(|| quote! { Default, });
+    let fields = s.fields.iter().map(field);
+    let extra = s.extra.as_ref().map(|(field_name, ty)| {
+        let field_name = ident(field_name);
+        let ty = rust_type(ty, &TokenStream::new());
+        quote! {
+            /// Properties not listed in the schema, by name.
+            #[serde(flatten)]
+            pub #field_name: BTreeMap<String, #ty>,
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        pub struct #name {
+            #(#fields)*
+            #extra
+        }
+    }
+}
+
+fn field(f: &Field) -> TokenStream {
+    let name = ident(&f.name);
+    let mut ty = rust_type(&f.ty, &TokenStream::new());
+    if f.boxed {
+        ty = quote! { Box<#ty> };
+    }
+    let optional = !f.required || f.nullable;
+    if optional {
+        ty = quote! { Option<#ty> };
+    }
+    let fallback = format!("`{}` on the wire.", f.wire);
+    let docs = doc(f.doc.as_deref().unwrap_or(&fallback));
+    let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
+    let rename = (bare != f.wire).then(|| {
+        let wire = &f.wire;
+        quote! { rename = #wire, }
+    });
+    let skip = (!f.required).then(|| quote! { skip_serializing_if = "Option::is_none", });
+    let attr = (rename.is_some() || skip.is_some()).then(|| quote! { #[serde(#rename #skip)] });
+    quote! {
+        #docs
+        #attr
+        pub #name: #ty,
+    }
+}
+
+fn int_enum(e: &IntEnumDef) -> TokenStream {
+    let name = ident(&e.name);
+    let docs = doc(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name)));
+    let variants = e.variants.iter().map(|(v, value)| {
+        let v = ident(v);
+        let docs = doc(&format!("`{value}` on the wire."));
+        quote! { #docs #v, }
+    });
+    let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
+    let values: Vec<_> = e.variants.iter().map(|(_, value)| Literal::i64_unsuffixed(*value)).collect();
+    let count = Literal::usize_unsuffixed(names.len());
+    let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
+    let type_name = &e.name;
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Every variant, in the order the spec lists them.
+            pub const ALL: [Self; #count] = [#(Self::#names),*];
+
+            /// The integer written on the wire.
+            pub const fn value(self) -> i64 {
+                match self {
+                    #(Self::#names => #values,)*
+                }
+            }
+
+            /// The variant written on the wire as `value`.
+            pub const fn from_value(value: i64) -> Option<Self> {
+                match value {
+                    #(#values => Some(Self::#names),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for #name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.value())
+            }
+        }
+
+        impl FromStr for #name {
+            type Err = UnknownVariant;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                s.parse()
+                    .ok()
+                    .and_then(Self::from_value)
+                    .ok_or_else(|| UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected })
+            }
+        }
+
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_i64(self.value())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = i64::deserialize(deserializer)?;
+                Self::from_value(value).ok_or_else(|| {
+                    serde::de::Error::custom(UnknownVariant { type_name: #type_name, value: value.to_string(), expected: #expected })
+                })
+            }
+        }
+    }
+}
+
+fn string_enum(e: &StringEnumDef) -> TokenStream {
+    let name = ident(&e.name);
+    let docs = doc(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name)));
+    let variants = e.variants.iter().map(|(v, wire)| {
+        let v = ident(v);
+        let docs = doc(&format!("`{wire:?}` on the wire."));
+        quote! { #docs #v, }
+    });
+    let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
+    let wires: Vec<_> = e.variants.iter().map(|(_, w)| w.as_str()).collect();
+    let count = Literal::usize_unsuffixed(names.len());
+    let expected = wires.iter().map(|w| format!("{w:?}")).collect::<Vec<_>>().join(", ");
+    let type_name = &e.name;
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Every variant, in the order the spec lists them.
+            pub const ALL: [Self; #count] = [#(Self::#names),*];
+
+            /// The text written on the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(Self::#names => #wires,)*
+                }
+            }
+        }
+
+        impl fmt::Display for #name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for #name {
+            type Err = UnknownVariant;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    #(#wires => Ok(Self::#names),)*
+                    _ => Err(UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected }),
+                }
+            }
+        }
+
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    }
+}

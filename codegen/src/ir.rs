@@ -1,0 +1,254 @@
+//! The resolved intermediate representation: everything the emitters need, with every `$ref`
+//! followed and every Rust name decided. Emitters read only these types, never `openapiv3`.
+
+/// One API, ready to emit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Api {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`: the API version, not a crate version.
+    pub version: String,
+    /// `info.description`.
+    pub description: Option<String>,
+    /// The first server URL with its variables replaced by their defaults, if any.
+    pub default_base_url: Option<String>,
+    /// Named types, in the order their names were decided.
+    pub types: Vec<TypeDef>,
+    /// Operations in the order the spec declares them (path, then method).
+    pub operations: Vec<Operation>,
+    /// Credentials sent as headers, from the security schemes in use.
+    pub credentials: Vec<Credential>,
+    /// Header parameters shared by every operation that the client sets once (e.g. the API version).
+    pub common_headers: Vec<CommonHeader>,
+}
+
+/// A credential carried in a request header (an `apiKey` security scheme in a header).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Credential {
+    /// The security scheme's name in `components/securitySchemes`.
+    pub scheme: String,
+    /// The header that carries it.
+    pub header: String,
+    /// Rust field name, e.g. `access_token`.
+    pub field: String,
+    pub doc: Option<String>,
+}
+
+/// A header parameter every operation takes, lifted to client configuration and server context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommonHeader {
+    pub header: String,
+    /// Rust field name, e.g. `api_version`.
+    pub field: String,
+    /// Value the client sends unless told otherwise.
+    pub default: String,
+    pub doc: Option<String>,
+}
+
+/// A named Rust type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeDef {
+    Struct(StructDef),
+    IntEnum(IntEnumDef),
+    StringEnum(StringEnumDef),
+    /// `pub type Name = Target;`
+    Alias {
+        name: String,
+        doc: Option<String>,
+        target: TypeRef,
+    },
+}
+
+impl TypeDef {
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDef::Struct(s) => &s.name,
+            TypeDef::IntEnum(e) => &e.name,
+            TypeDef::StringEnum(e) => &e.name,
+            TypeDef::Alias { name, .. } => name,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructDef {
+    pub name: String,
+    pub doc: Option<String>,
+    pub fields: Vec<Field>,
+    /// Properties not named in `properties` (`additionalProperties`): the Rust name of the map
+    /// field that keeps them, and the type of their values.
+    pub extra: Option<(String, TypeRef)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Exact name on the wire.
+    pub wire: String,
+    /// Rust field name.
+    pub name: String,
+    pub ty: TypeRef,
+    /// Listed in `required`: the Rust type is `ty` itself rather than `Option<ty>`.
+    pub required: bool,
+    /// `nullable: true`: a required field may still be `null`.
+    pub nullable: bool,
+    /// The field's type contains the struct itself, so it is stored in a `Box`.
+    pub boxed: bool,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntEnumDef {
+    pub name: String,
+    pub doc: Option<String>,
+    /// (Rust variant name, wire value), in spec order.
+    pub variants: Vec<(String, i64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StringEnumDef {
+    pub name: String,
+    pub doc: Option<String>,
+    /// (Rust variant name, wire value), in spec order.
+    pub variants: Vec<(String, String)>,
+}
+
+/// A reference to a type, as used by fields, parameters, bodies and replies.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeRef {
+    String,
+    Bool,
+    I32,
+    I64,
+    F32,
+    F64,
+    Uuid,
+    /// ISO 8601 date-time, with or without an offset.
+    DateTime,
+    /// Any JSON value.
+    Json,
+    Vec(Box<TypeRef>),
+    /// A JSON object with arbitrary keys.
+    Map(Box<TypeRef>),
+    /// A type from [`Api::types`], by its Rust name.
+    Named(String),
+}
+
+/// One operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// `operationId` as written in the spec.
+    pub id: String,
+    /// Rust method name, e.g. `get_au_holdings`.
+    pub fn_name: String,
+    /// UpperCamelCase base for per-operation types, e.g. `GetAuHoldings`.
+    pub type_name: String,
+    pub method: Method,
+    /// Path template as written, e.g. `/api/application/{ApplicationId}/status`.
+    pub path: String,
+    pub summary: Option<String>,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+    pub deprecated: bool,
+    pub params: Vec<Param>,
+    pub body: Option<Body>,
+    pub reply: Reply,
+    /// Indexes into [`Api::credentials`] that this operation sends.
+    pub credentials: Vec<usize>,
+    /// Indexes into [`Api::common_headers`] that this operation takes.
+    pub common_headers: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Patch,
+    Head,
+    Options,
+    Trace,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Patch => "PATCH",
+            Method::Head => "HEAD",
+            Method::Options => "OPTIONS",
+            Method::Trace => "TRACE",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Location {
+    Path,
+    Query,
+    Header,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub wire: String,
+    /// Rust name, unique among the operation's parameters and body.
+    pub name: String,
+    pub location: Location,
+    pub ty: TypeRef,
+    pub required: bool,
+    /// Value applied when the parameter is absent.
+    pub default: Option<DefaultValue>,
+    /// Arrays in a query: `true` repeats the name per item, `false` joins items with commas.
+    pub explode: bool,
+    /// Lower bound from `minimum`, checked by the server.
+    pub minimum: Option<f64>,
+    pub doc: Option<String>,
+}
+
+/// A literal default, already checked against its parameter's type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+    /// A variant of an integer or string enum, by Rust variant name.
+    Variant {
+        ty: String,
+        variant: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    pub ty: TypeRef,
+    pub required: bool,
+    /// Content type the client sends.
+    pub content_type: String,
+    /// Every content type the spec accepts for this body.
+    pub accepted: Vec<String>,
+    pub doc: Option<String>,
+}
+
+/// What a successful call returns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A success status with no body (204, 202, or a 200 without content).
+    Empty { status: u16, doc: Option<String> },
+    /// A JSON body.
+    Json { status: u16, ty: TypeRef, content_types: Vec<String>, doc: Option<String> },
+    /// A binary body, streamed.
+    Download { status: u16, content_type: String, doc: Option<String> },
+}
+
+impl Reply {
+    pub fn status(&self) -> u16 {
+        match self {
+            Reply::Empty { status, .. } | Reply::Json { status, .. } | Reply::Download { status, .. } => *status,
+        }
+    }
+}

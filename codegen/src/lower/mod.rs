@@ -1,0 +1,188 @@
+//! Lowering: the only stage that reads `openapiv3` types. It resolves every `$ref`, names every
+//! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
+
+mod operation;
+mod schema;
+
+use indexmap::IndexMap;
+use openapiv3::{OpenAPI, ReferenceOr};
+
+use crate::Config;
+use crate::diagnostic::{Diagnostic, Diagnostics, Pointer};
+use crate::ir::{Api, CommonHeader, Credential, TypeDef};
+use crate::naming::{Scope, camel, snake};
+
+/// Names the generated `types` modules import or take from the prelude; a schema with one of these
+/// names gets a numbered name instead.
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "BTreeMap",
+    "Box",
+    "DateTime",
+    "Deserialize",
+    "FromStr",
+    "Option",
+    "Result",
+    "Serialize",
+    "String",
+    "Uuid",
+    "Value",
+    "Vec",
+    "fmt",
+];
+
+/// Lowers a parsed spec to the IR, or returns every problem found.
+pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
+    let mut lowerer = Lowerer::new(doc);
+    let api = lowerer.api(config);
+    if lowerer.diagnostics.is_empty() {
+        Ok(api)
+    } else {
+        let mut all = lowerer.diagnostics;
+        all.sort();
+        all.dedup();
+        Err(Diagnostics(all))
+    }
+}
+
+pub(crate) struct Lowerer<'a> {
+    doc: &'a OpenAPI,
+    diagnostics: Vec<Diagnostic>,
+    /// Rust names of types, shared by component schemas and inline schemas.
+    type_scope: Scope,
+    /// Component schema name → Rust type name, decided before any schema is lowered.
+    schema_names: IndexMap<String, String>,
+    types: Vec<TypeDef>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(doc: &'a OpenAPI) -> Self {
+        Lowerer {
+            doc,
+            diagnostics: Vec::new(),
+            type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
+            schema_names: IndexMap::new(),
+            types: Vec::new(),
+        }
+    }
+
+    pub(crate) fn report(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
+    }
+
+    fn api(&mut self, config: &Config) -> Api {
+        let doc = self.doc;
+        if !doc.openapi.starts_with("3.0") {
+            self.report(
+                &Pointer::root().push("openapi"),
+                format!("OpenAPI version {} is not supported; only 3.0.x is", doc.openapi),
+            );
+        }
+        let schemas = doc.components.as_ref().map(|c| &c.schemas);
+        // Names first, in declaration order, so references resolve regardless of order and a new
+        // schema never renames an existing one.
+        for name in schemas.into_iter().flat_map(|s| s.keys()) {
+            let rust = self.type_scope.claim(&camel(name));
+            self.schema_names.insert(name.clone(), rust);
+        }
+        for (name, schema) in schemas.into_iter().flatten() {
+            let ptr = Pointer::root().push("components").push("schemas").push(name);
+            self.lower_component_schema(name, schema, &ptr);
+        }
+        let credentials = self.credentials();
+        let common_headers = self.common_headers(config);
+        let operations = self.operations(&credentials, &common_headers);
+        schema::box_recursive_fields(&mut self.types);
+        Api {
+            title: doc.info.title.clone(),
+            version: doc.info.version.clone(),
+            description: doc.info.description.clone(),
+            default_base_url: doc.servers.first().map(|server| {
+                let mut url = server.url.clone();
+                for (name, var) in server.variables.iter().flatten() {
+                    url = url.replace(&format!("{{{name}}}"), &var.default);
+                }
+                url
+            }),
+            types: std::mem::take(&mut self.types),
+            operations,
+            credentials,
+            common_headers,
+        }
+    }
+
+    /// Every `apiKey` scheme carried in a header becomes a credential; other kinds are reported when
+    /// an operation requires them.
+    fn credentials(&mut self) -> Vec<Credential> {
+        let mut out = Vec::new();
+        let mut fields = Scope::default();
+        let Some(components) = &self.doc.components else { return out };
+        for (name, scheme) in &components.security_schemes {
+            let ptr = Pointer::root().push("components").push("securitySchemes").push(name);
+            match scheme {
+                ReferenceOr::Item(openapiv3::SecurityScheme::APIKey {
+                    location: openapiv3::APIKeyLocation::Header,
+                    name: header,
+                    description,
+                    ..
+                }) => {
+                    out.push(Credential {
+                        scheme: name.clone(),
+                        header: header.clone(),
+                        field: fields.claim(&snake(name)),
+                        doc: description.clone(),
+                    });
+                }
+                ReferenceOr::Item(_) => {
+                    // Reported only where an operation uses it; unused schemes are harmless.
+                }
+                ReferenceOr::Reference { .. } => {
+                    self.report(&ptr, "a security scheme given as a $ref is not supported")
+                }
+            }
+        }
+        out
+    }
+
+    /// The header parameter named by `config.version_header`, when operations use it, becomes a
+    /// client-wide setting that defaults to `info.version`.
+    fn common_headers(&mut self, config: &Config) -> Vec<CommonHeader> {
+        let Some(header) = &config.version_header else { return Vec::new() };
+        let used = self.doc.operations().any(|(_, _, op)| {
+            op.parameters.iter().any(|p| match self.resolve_parameter(p) {
+                Some(openapiv3::Parameter::Header { parameter_data, .. }) => {
+                    parameter_data.name.eq_ignore_ascii_case(header)
+                }
+                _ => false,
+            })
+        });
+        if !used {
+            return Vec::new();
+        }
+        vec![CommonHeader {
+            header: header.clone(),
+            field: "api_version".to_string(),
+            default: self.doc.info.version.clone(),
+            doc: Some("API version sent with every request.".to_string()),
+        }]
+    }
+
+    /// Follows a parameter `$ref` into `components/parameters`.
+    pub(crate) fn resolve_parameter<'p>(
+        &self,
+        p: &'p ReferenceOr<openapiv3::Parameter>,
+    ) -> Option<&'p openapiv3::Parameter>
+    where
+        'a: 'p,
+    {
+        match p {
+            ReferenceOr::Item(p) => Some(p),
+            ReferenceOr::Reference { reference } => {
+                let name = reference.strip_prefix("#/components/parameters/")?;
+                match self.doc.components.as_ref()?.parameters.get(name)? {
+                    ReferenceOr::Item(p) => Some(p),
+                    ReferenceOr::Reference { .. } => None,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,497 @@
+//! Paths and operations → [`Operation`]s.
+
+use openapiv3::{Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr, Schema, SchemaKind, StatusCode, Type};
+use serde_json::Value;
+
+use super::Lowerer;
+use super::schema::Naming;
+use crate::diagnostic::Pointer;
+use crate::ir::{
+    Body, CommonHeader, Credential, DefaultValue, Location, Method, Operation, Param, Reply, TypeDef, TypeRef,
+};
+use crate::naming::{Scope, camel, snake};
+
+/// Methods of the generated client that an operation's method must not shadow.
+const RESERVED_FN_NAMES: &[&str] =
+    &["new", "with_http_client", "with_api_version", "base_url", "api_version", "http_client"];
+
+/// Names a request builder uses for itself.
+const RESERVED_PARAM_NAMES: &[&str] = &["body", "send", "into_future", "client"];
+
+/// Headers OpenAPI says to ignore when declared as parameters.
+const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn operations(&mut self, credentials: &[Credential], common: &[CommonHeader]) -> Vec<Operation> {
+        let doc = self.doc;
+        let mut fn_scope = Scope::with_reserved(RESERVED_FN_NAMES);
+        let mut type_scope = Scope::default();
+        let mut out = Vec::new();
+        for (path, item) in &doc.paths.paths {
+            let path_ptr = Pointer::root().push("paths").push(path);
+            let item = match item {
+                ReferenceOr::Item(item) => item,
+                ReferenceOr::Reference { .. } => {
+                    self.report(&path_ptr, "a path item given as a $ref is not supported");
+                    continue;
+                }
+            };
+            let methods = [
+                (Method::Get, &item.get),
+                (Method::Put, &item.put),
+                (Method::Post, &item.post),
+                (Method::Delete, &item.delete),
+                (Method::Options, &item.options),
+                (Method::Head, &item.head),
+                (Method::Patch, &item.patch),
+                (Method::Trace, &item.trace),
+            ];
+            for (method, op) in methods {
+                let Some(op) = op else { continue };
+                let ptr = path_ptr.push(method.as_str().to_ascii_lowercase());
+                let id = op.operation_id.clone().unwrap_or_else(|| derived_id(method, path));
+                let fn_name = fn_scope.claim(&snake(&id));
+                let type_name = type_scope.claim(&camel(&id));
+                let ctx = OpContext { path, ptr: &ptr, type_name: &type_name };
+                let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
+                let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
+                let Some(reply) = self.reply(&ctx, &op.responses) else { continue };
+                let Some(credentials) = self.operation_credentials(&ptr, op.security.as_ref(), credentials) else {
+                    continue;
+                };
+                out.push(Operation {
+                    id,
+                    fn_name,
+                    type_name,
+                    method,
+                    path: path.clone(),
+                    summary: op.summary.clone(),
+                    description: op.description.clone(),
+                    tags: op.tags.clone(),
+                    deprecated: op.deprecated,
+                    params,
+                    body,
+                    reply,
+                    credentials,
+                    common_headers,
+                });
+            }
+        }
+        out
+    }
+
+    fn params(
+        &mut self,
+        ctx: &OpContext,
+        path_level: &[ReferenceOr<Parameter>],
+        op_level: &[ReferenceOr<Parameter>],
+        common: &[CommonHeader],
+    ) -> (Vec<Param>, Vec<usize>) {
+        // Operation-level parameters override path-level ones with the same name and location.
+        let mut merged: Vec<(Pointer, &Parameter)> = Vec::new();
+        let levels = [(ctx.ptr.clone(), op_level), (Pointer::root().push("paths").push(ctx.path), path_level)];
+        for (base, list) in levels {
+            for (i, p) in list.iter().enumerate() {
+                let ptr = base.push("parameters").push(i);
+                let Some(param) = self.resolve_parameter(p) else {
+                    self.report(&ptr, "the parameter reference does not resolve to #/components/parameters");
+                    continue;
+                };
+                let key = (param.parameter_data_ref().name.clone(), std::mem::discriminant(param));
+                if !merged.iter().any(|(_, m)| (m.parameter_data_ref().name.clone(), std::mem::discriminant(*m)) == key)
+                {
+                    merged.push((ptr, param));
+                }
+            }
+        }
+        let mut scope = Scope::with_reserved(RESERVED_PARAM_NAMES);
+        let mut params = Vec::new();
+        let mut common_used = Vec::new();
+        for (ptr, param) in merged {
+            let data = param.parameter_data_ref();
+            let (location, explode) = match param {
+                Parameter::Path { .. } => (Location::Path, false),
+                Parameter::Query { style, allow_reserved, .. } => {
+                    if !matches!(style, QueryStyle::Form) {
+                        self.report(
+                            &ptr.push("style"),
+                            format!("query style {style:?} is not supported yet; only `form` is"),
+                        );
+                        continue;
+                    }
+                    if *allow_reserved {
+                        self.report(&ptr.push("allowReserved"), "`allowReserved` is not supported");
+                        continue;
+                    }
+                    (Location::Query, data.explode.unwrap_or(true))
+                }
+                Parameter::Header { .. } => {
+                    if IGNORED_HEADERS.contains(&data.name.to_ascii_lowercase().as_str()) {
+                        continue;
+                    }
+                    if let Some(i) = common.iter().position(|c| c.header.eq_ignore_ascii_case(&data.name)) {
+                        common_used.push(i);
+                        continue;
+                    }
+                    (Location::Header, false)
+                }
+                Parameter::Cookie { .. } => {
+                    self.report(&ptr, format!("cookie parameter `{}` is not supported yet", data.name));
+                    continue;
+                }
+            };
+            let schema = match &data.format {
+                ParameterSchemaOrContent::Schema(s) => s,
+                ParameterSchemaOrContent::Content(_) => {
+                    self.report(
+                        &ptr.push("content"),
+                        "parameters described by `content` are not supported; use `schema`",
+                    );
+                    continue;
+                }
+            };
+            let schema_ptr = ptr.push("schema");
+            let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
+            let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            if !self.is_simple(&ty, location == Location::Query) {
+                self.report(
+                    &schema_ptr,
+                    format!("parameter `{}` has a type that cannot be written in a {location:?} parameter", data.name),
+                );
+                continue;
+            }
+            let resolved = self.resolve_schema(schema).cloned();
+            let default = match resolved.as_ref().and_then(|s| s.schema_data.default.clone()) {
+                Some(value) => match self.default_value(&ty, &value) {
+                    Some(d) => Some(d),
+                    None => {
+                        self.report(
+                            &schema_ptr.push("default"),
+                            format!("default {value} does not fit the parameter's type"),
+                        );
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            let minimum = resolved.as_ref().and_then(|s| match &s.schema_kind {
+                SchemaKind::Type(Type::Integer(i)) => i.minimum.map(|m| m as f64),
+                SchemaKind::Type(Type::Number(n)) => n.minimum,
+                _ => None,
+            });
+            params.push(Param {
+                wire: data.name.clone(),
+                name: scope.claim(&snake(&data.name)),
+                location,
+                ty,
+                required: data.required || location == Location::Path,
+                default,
+                explode,
+                minimum,
+                doc: data.description.clone(),
+            });
+        }
+        self.check_path_template(ctx, &params);
+        common_used.sort();
+        (params, common_used)
+    }
+
+    fn check_path_template(&mut self, ctx: &OpContext, params: &[Param]) {
+        let mut names = Vec::new();
+        let mut rest = ctx.path;
+        while let Some(start) = rest.find('{') {
+            let Some(len) = rest[start..].find('}') else {
+                self.report(ctx.ptr, "the path template has an unclosed `{`");
+                return;
+            };
+            names.push(&rest[start + 1..start + len]);
+            rest = &rest[start + len + 1..];
+        }
+        for name in &names {
+            if !params.iter().any(|p| p.location == Location::Path && p.wire == *name) {
+                self.report(
+                    ctx.ptr,
+                    format!("the path template names `{{{name}}}` but no path parameter is called `{name}`"),
+                );
+            }
+        }
+        for p in params.iter().filter(|p| p.location == Location::Path && !names.contains(&p.wire.as_str())) {
+            self.report(
+                ctx.ptr,
+                format!("path parameter `{}` does not appear in the path template {}", p.wire, ctx.path),
+            );
+        }
+    }
+
+    /// Whether a type can be written as text in a parameter: scalars, enums, and (in a query) arrays
+    /// of them.
+    fn is_simple(&self, ty: &TypeRef, allow_array: bool) -> bool {
+        match ty {
+            TypeRef::String
+            | TypeRef::Bool
+            | TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::F32
+            | TypeRef::F64
+            | TypeRef::Uuid
+            | TypeRef::DateTime => true,
+            TypeRef::Vec(item) => allow_array && self.is_simple(item, false),
+            TypeRef::Named(name) => match self.types.iter().find(|t| t.name() == name) {
+                Some(TypeDef::IntEnum(_) | TypeDef::StringEnum(_)) => true,
+                Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
+                _ => false,
+            },
+            TypeRef::Json | TypeRef::Map(_) => false,
+        }
+    }
+
+    fn default_value(&self, ty: &TypeRef, value: &Value) -> Option<DefaultValue> {
+        match (ty, value) {
+            (TypeRef::Bool, Value::Bool(b)) => Some(DefaultValue::Bool(*b)),
+            (TypeRef::I32, Value::Number(n)) => n.as_i64().filter(|v| i32::try_from(*v).is_ok()).map(DefaultValue::Int),
+            (TypeRef::I64, Value::Number(n)) => n.as_i64().map(DefaultValue::Int),
+            (TypeRef::F32 | TypeRef::F64, Value::Number(n)) => n.as_f64().map(DefaultValue::Float),
+            (TypeRef::String, Value::String(s)) => Some(DefaultValue::String(s.clone())),
+            (TypeRef::Named(name), _) => match self.types.iter().find(|t| t.name() == name)? {
+                TypeDef::IntEnum(e) => {
+                    let v = value.as_i64()?;
+                    let (variant, _) = e.variants.iter().find(|(_, wire)| *wire == v)?;
+                    Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
+                }
+                TypeDef::StringEnum(e) => {
+                    let v = value.as_str()?;
+                    let (variant, _) = e.variants.iter().find(|(_, wire)| wire == v)?;
+                    Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
+                }
+                TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
+                TypeDef::Struct(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn body(&mut self, ctx: &OpContext, body: &ReferenceOr<openapiv3::RequestBody>) -> Option<Body> {
+        let ptr = ctx.ptr.push("requestBody");
+        let body = match body {
+            ReferenceOr::Item(b) => b,
+            ReferenceOr::Reference { reference } => {
+                let found = reference
+                    .strip_prefix("#/components/requestBodies/")
+                    .and_then(|n| self.doc.components.as_ref()?.request_bodies.get(n));
+                match found {
+                    Some(ReferenceOr::Item(b)) => b,
+                    _ => {
+                        self.report(
+                            &ptr,
+                            format!(
+                                "the reference {reference} does not name a request body in #/components/requestBodies"
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+        };
+        let accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
+        let others: Vec<&String> = body.content.keys().filter(|ct| !is_json(ct)).collect();
+        if !others.is_empty() {
+            let list = others.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+            self.report(
+                &ptr.push("content"),
+                format!("request bodies of type {list} are not supported yet; only JSON bodies are"),
+            );
+            return None;
+        }
+        let Some(content_type) = preferred_json(&accepted) else {
+            self.report(&ptr.push("content"), "the request body lists no content type");
+            return None;
+        };
+        let media = &body.content[&content_type];
+        let media_ptr = ptr.push("content").push(&content_type);
+        let ty = match &media.schema {
+            Some(schema) => {
+                self.lower_schema(schema, &media_ptr.push("schema"), Naming::Derived(format!("{}Body", ctx.type_name)))?
+            }
+            None => TypeRef::Json,
+        };
+        // Every accepted media type must describe the same body, or one Rust type cannot stand for it.
+        for ct in &accepted {
+            if body.content[ct].schema != media.schema {
+                self.report(&ptr.push("content").push(ct), format!("this schema differs from the one under {content_type}; one body type per operation is supported"));
+            }
+        }
+        Some(Body { ty, required: body.required, content_type, accepted, doc: body.description.clone() })
+    }
+
+    fn reply(&mut self, ctx: &OpContext, responses: &openapiv3::Responses) -> Option<Reply> {
+        let ptr = ctx.ptr.push("responses");
+        let mut successes = Vec::new();
+        for (code, response) in &responses.responses {
+            match code {
+                StatusCode::Code(c) if (200..300).contains(c) => successes.push((*c, response)),
+                StatusCode::Code(_) => {}
+                StatusCode::Range(r) => {
+                    if *r == 2 {
+                        self.report(
+                            &ptr.push("2XX"),
+                            "a `2XX` range as the success reply is not supported; list the status codes",
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+        let (status, response) = match successes.as_slice() {
+            [one] => *one,
+            [] => {
+                self.report(&ptr, "the operation documents no 2xx reply");
+                return None;
+            }
+            _ => {
+                let codes = successes.iter().map(|(c, _)| c.to_string()).collect::<Vec<_>>().join(", ");
+                self.report(&ptr, format!("several success statuses ({codes}) are not supported yet"));
+                return None;
+            }
+        };
+        let rptr = ptr.push(status);
+        let response = match response {
+            ReferenceOr::Item(r) => r,
+            ReferenceOr::Reference { reference } => {
+                let found = reference
+                    .strip_prefix("#/components/responses/")
+                    .and_then(|n| self.doc.components.as_ref()?.responses.get(n));
+                match found {
+                    Some(ReferenceOr::Item(r)) => r,
+                    _ => {
+                        self.report(
+                            &rptr,
+                            format!("the reference {reference} does not name a response in #/components/responses"),
+                        );
+                        return None;
+                    }
+                }
+            }
+        };
+        let doc = Some(response.description.clone()).filter(|d| !d.is_empty());
+        if response.content.is_empty() {
+            return Some(Reply::Empty { status, doc });
+        }
+        if let Some((ct, _)) = response
+            .content
+            .iter()
+            .find(|(ct, m)| *ct == "application/octet-stream" || is_binary(self, m.schema.as_ref()))
+        {
+            return Some(Reply::Download { status, content_type: ct.clone(), doc });
+        }
+        let json: Vec<String> = response.content.keys().filter(|ct| is_json(ct)).cloned().collect();
+        let Some(content_type) = preferred_json(&json) else {
+            let list = response.content.keys().cloned().collect::<Vec<_>>().join(", ");
+            self.report(
+                &rptr.push("content"),
+                format!("replies of type {list} are not supported yet; only JSON and application/octet-stream are"),
+            );
+            return None;
+        };
+        let media = &response.content[&content_type];
+        let ty = match &media.schema {
+            Some(s) => self.lower_schema(
+                s,
+                &rptr.push("content").push(&content_type).push("schema"),
+                Naming::Derived(format!("{}Reply", ctx.type_name)),
+            )?,
+            None => TypeRef::Json,
+        };
+        // Other media types (a .NET service also offers `text/plain`) must carry the same schema.
+        let mut content_types = vec![content_type.clone()];
+        for (ct, m) in &response.content {
+            if *ct == content_type {
+                continue;
+            }
+            if m.schema != media.schema {
+                self.report(
+                    &rptr.push("content").push(ct),
+                    format!(
+                        "this schema differs from the one under {content_type}; one reply type per status is supported"
+                    ),
+                );
+            }
+            content_types.push(ct.clone());
+        }
+        Some(Reply::Json { status, ty, content_types, doc })
+    }
+
+    fn operation_credentials(
+        &mut self,
+        ptr: &Pointer,
+        security: Option<&Vec<openapiv3::SecurityRequirement>>,
+        credentials: &[Credential],
+    ) -> Option<Vec<usize>> {
+        let (requirements, sptr) = match security {
+            Some(s) => (s, ptr.push("security")),
+            None => match &self.doc.security {
+                Some(s) => (s, Pointer::root().push("security")),
+                None => return Some(Vec::new()),
+            },
+        };
+        match requirements.as_slice() {
+            [] => Some(Vec::new()),
+            [one] => {
+                let mut out = Vec::new();
+                for scheme in one.keys() {
+                    match credentials.iter().position(|c| &c.scheme == scheme) {
+                        Some(i) => out.push(i),
+                        None => {
+                            self.report(&sptr.push(0).push(scheme), format!("security scheme `{scheme}` is not an `apiKey` in a header; other kinds are not supported yet"));
+                            return None;
+                        }
+                    }
+                }
+                Some(out)
+            }
+            _ => {
+                self.report(&sptr, "alternative security requirements are not supported yet; list one requirement");
+                None
+            }
+        }
+    }
+}
+
+struct OpContext<'c> {
+    path: &'c str,
+    ptr: &'c Pointer,
+    type_name: &'c str,
+}
+
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json" || essence == "text/json" || essence.ends_with("+json")
+}
+
+/// The content type the client sends or expects: `application/json` when listed, else the first
+/// concrete JSON type (never a wildcard such as `application/*+json`).
+fn preferred_json(types: &[String]) -> Option<String> {
+    types
+        .iter()
+        .find(|t| t.eq_ignore_ascii_case("application/json"))
+        .or_else(|| types.iter().find(|t| !t.contains('*')))
+        .cloned()
+}
+
+fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
+    let Some(schema) = schema.and_then(|s| lowerer.resolve_schema(s)) else { return false };
+    matches!(&schema.schema_kind, SchemaKind::Type(Type::String(s))
+        if s.format == openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary))
+}
+
+/// An operation name for operations without `operationId`: method and path, e.g.
+/// `GET /users/{id}/posts` → `get_users_by_id_posts`.
+fn derived_id(method: Method, path: &str) -> String {
+    let mut parts = vec![method.as_str().to_ascii_lowercase()];
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(param) => parts.push(format!("by_{param}")),
+            None => parts.push(segment.to_string()),
+        }
+    }
+    parts.join("_")
+}

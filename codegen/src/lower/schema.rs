@@ -1,0 +1,370 @@
+//! Schemas → [`TypeRef`]s and [`TypeDef`]s.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use openapiv3::{
+    AdditionalProperties, IntegerFormat, NumberFormat, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
+
+use super::Lowerer;
+use crate::diagnostic::Pointer;
+use crate::ir::{Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
+use crate::naming::{Scope, camel, snake};
+
+/// How a schema that needs a named type (an object or an enum) gets its name.
+#[derive(Debug, Clone)]
+pub(crate) enum Naming {
+    /// A component schema: its name was claimed before lowering started.
+    Claimed(String),
+    /// An inline schema: named from its location, e.g. `Account` + `Status` → `AccountStatus`.
+    Derived(String),
+}
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn lower_component_schema(&mut self, name: &str, schema: &ReferenceOr<Schema>, ptr: &Pointer) {
+        let rust = self.schema_names[name].clone();
+        let Some(ty) = self.lower_schema(schema, ptr, Naming::Claimed(rust.clone())) else { return };
+        if ty != TypeRef::Named(rust.clone()) {
+            let doc = match schema {
+                ReferenceOr::Item(s) => s.schema_data.description.clone(),
+                ReferenceOr::Reference { .. } => None,
+            };
+            self.types.push(TypeDef::Alias { name: rust, doc, target: ty });
+        }
+    }
+
+    /// Lowers a schema in a position that needs a type. Returns `None` after reporting when the
+    /// schema cannot be represented.
+    pub(crate) fn lower_schema(
+        &mut self,
+        schema: &ReferenceOr<Schema>,
+        ptr: &Pointer,
+        naming: Naming,
+    ) -> Option<TypeRef> {
+        match schema {
+            ReferenceOr::Reference { reference } => self.schema_ref(reference, ptr),
+            ReferenceOr::Item(schema) => self.lower_item(schema, ptr, naming),
+        }
+    }
+
+    pub(crate) fn lower_boxed(
+        &mut self,
+        schema: &ReferenceOr<Box<Schema>>,
+        ptr: &Pointer,
+        naming: Naming,
+    ) -> Option<TypeRef> {
+        match schema {
+            ReferenceOr::Reference { reference } => self.schema_ref(reference, ptr),
+            ReferenceOr::Item(schema) => self.lower_item(schema, ptr, naming),
+        }
+    }
+
+    fn schema_ref(&mut self, reference: &str, ptr: &Pointer) -> Option<TypeRef> {
+        let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
+        match found {
+            Some(rust) => Some(TypeRef::Named(rust.clone())),
+            None => {
+                self.report(ptr, format!("the reference {reference} does not name a schema in #/components/schemas"));
+                None
+            }
+        }
+    }
+
+    /// Follows a schema `$ref` to the schema it names, for callers that inspect the target.
+    pub(crate) fn resolve_schema<'s>(&self, schema: &'s ReferenceOr<Schema>) -> Option<&'s Schema>
+    where
+        'a: 's,
+    {
+        match schema {
+            ReferenceOr::Item(s) => Some(s),
+            ReferenceOr::Reference { reference } => {
+                let name = reference.strip_prefix("#/components/schemas/")?;
+                match self.doc.components.as_ref()?.schemas.get(name)? {
+                    ReferenceOr::Item(s) => Some(s),
+                    ReferenceOr::Reference { .. } => None,
+                }
+            }
+        }
+    }
+
+    fn lower_item(&mut self, schema: &Schema, ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
+        let doc = schema.schema_data.description.clone();
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(s)) => {
+                if !s.enumeration.is_empty() {
+                    return self.string_enum(schema, &s.enumeration, ptr, naming);
+                }
+                Some(match &s.format {
+                    VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::DateTime,
+                    VariantOrUnknownOrEmpty::Unknown(f) if f == "uuid" => TypeRef::Uuid,
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Binary) => {
+                        self.report(
+                            ptr,
+                            "`format: binary` is supported only as a whole `application/octet-stream` body",
+                        );
+                        return None;
+                    }
+                    _ => TypeRef::String,
+                })
+            }
+            SchemaKind::Type(Type::Integer(i)) => {
+                if !i.enumeration.is_empty() {
+                    return self.int_enum(schema, &i.enumeration, ptr, naming);
+                }
+                Some(match i.format {
+                    VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
+                    _ => TypeRef::I64,
+                })
+            }
+            SchemaKind::Type(Type::Number(n)) => {
+                if !n.enumeration.is_empty() {
+                    self.report(ptr, "enums of non-integer numbers are not supported");
+                    return None;
+                }
+                Some(match n.format {
+                    VariantOrUnknownOrEmpty::Item(NumberFormat::Float) => TypeRef::F32,
+                    _ => TypeRef::F64,
+                })
+            }
+            SchemaKind::Type(Type::Boolean(_)) => Some(TypeRef::Bool),
+            SchemaKind::Type(Type::Array(a)) => {
+                let item = match &a.items {
+                    Some(items) => self.lower_boxed(items, &ptr.push("items"), naming.derive("Item"))?,
+                    None => TypeRef::Json,
+                };
+                Some(TypeRef::Vec(Box::new(item)))
+            }
+            SchemaKind::Type(Type::Object(o)) => {
+                let extra = match &o.additional_properties {
+                    None | Some(AdditionalProperties::Any(false)) => None,
+                    Some(AdditionalProperties::Any(true)) => Some(TypeRef::Json),
+                    Some(AdditionalProperties::Schema(s)) => {
+                        Some(self.lower_schema(s, &ptr.push("additionalProperties"), naming.derive("Value"))?)
+                    }
+                };
+                if o.properties.is_empty() {
+                    return Some(TypeRef::Map(Box::new(extra.unwrap_or(TypeRef::Json))));
+                }
+                let name = self.claim(naming);
+                let mut scope = Scope::default();
+                let mut fields = Vec::new();
+                for (wire, prop) in &o.properties {
+                    let prop_ptr = ptr.push("properties").push(wire);
+                    let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
+                    let Some(ty) = self.lower_boxed(prop, &prop_ptr, field_naming) else { continue };
+                    let (nullable, doc) = match prop {
+                        ReferenceOr::Item(s) => (s.schema_data.nullable, s.schema_data.description.clone()),
+                        ReferenceOr::Reference { .. } => (false, None),
+                    };
+                    fields.push(Field {
+                        wire: wire.clone(),
+                        name: scope.claim(&snake(wire)),
+                        ty,
+                        required: o.required.contains(wire),
+                        nullable,
+                        boxed: false,
+                        doc,
+                    });
+                }
+                for required in o.required.iter().filter(|r| !o.properties.contains_key(*r)) {
+                    self.report(
+                        &ptr.push("required"),
+                        format!("`{required}` is required but not among the properties"),
+                    );
+                }
+                let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
+                self.types.push(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
+                Some(TypeRef::Named(name))
+            }
+            // `allOf` with one member is how OpenAPI 3.0 attaches `default`, `description` or
+            // `nullable` to a `$ref`; it means that member.
+            SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
+                self.lower_schema(&all_of[0], &ptr.push("allOf").push(0), naming)
+            }
+            SchemaKind::AllOf { .. } => self.unsupported(ptr, "`allOf` with more than one member"),
+            SchemaKind::OneOf { .. } => self.unsupported(ptr, "`oneOf`"),
+            SchemaKind::AnyOf { .. } => self.unsupported(ptr, "`anyOf`"),
+            SchemaKind::Not { .. } => self.unsupported(ptr, "`not`"),
+            SchemaKind::Any(any) => {
+                if *any == openapiv3::AnySchema::default() {
+                    Some(TypeRef::Json)
+                } else {
+                    let what = match &any.typ {
+                        Some(t) => format!(
+                            "a schema of type `{t}` mixed with keywords of other types or with allOf/oneOf/anyOf"
+                        ),
+                        None => "a schema that mixes keywords of several types".to_string(),
+                    };
+                    self.unsupported(ptr, &what)
+                }
+            }
+        }
+    }
+
+    fn unsupported(&mut self, ptr: &Pointer, what: &str) -> Option<TypeRef> {
+        self.report(ptr, format!("{what} is not supported yet"));
+        None
+    }
+
+    fn claim(&mut self, naming: Naming) -> String {
+        match naming {
+            Naming::Claimed(name) => name,
+            Naming::Derived(wanted) => self.type_scope.claim(&camel(&wanted)),
+        }
+    }
+
+    fn int_enum(&mut self, schema: &Schema, values: &[Option<i64>], ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
+        if values.iter().any(Option::is_none) {
+            self.report(&ptr.push("enum"), "`null` inside an integer enum is not supported; use `nullable: true`");
+            return None;
+        }
+        let values: Vec<i64> = values.iter().flatten().copied().collect();
+        let names = self.enum_names(schema, values.len(), ptr)?;
+        let mut scope = Scope::default();
+        let variants = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let wanted = match &names {
+                    Some(names) => camel(&names[i]),
+                    None if *value < 0 => format!("ValueMinus{}", value.unsigned_abs()),
+                    None => format!("Value{value}"),
+                };
+                (scope.claim(&wanted), *value)
+            })
+            .collect();
+        let name = self.claim(naming);
+        self.types.push(TypeDef::IntEnum(IntEnumDef {
+            name: name.clone(),
+            doc: schema.schema_data.description.clone(),
+            variants,
+        }));
+        Some(TypeRef::Named(name))
+    }
+
+    /// Variant names from `x-enum-varnames` (or NSwag's `x-enumNames`), checked against the values.
+    fn enum_names(&mut self, schema: &Schema, count: usize, ptr: &Pointer) -> Option<Option<Vec<String>>> {
+        let ext = &schema.schema_data.extensions;
+        let Some((key, names)) = ["x-enum-varnames", "x-enumNames"].iter().find_map(|k| ext.get(*k).map(|v| (*k, v)))
+        else {
+            return Some(None);
+        };
+        let names: Option<Vec<String>> =
+            names.as_array().and_then(|a| a.iter().map(|n| n.as_str().map(str::to_string)).collect());
+        match names {
+            Some(names) if names.len() == count => Some(Some(names)),
+            Some(names) => {
+                self.report(&ptr.push(key), format!("{} names for {count} enum values", names.len()));
+                None
+            }
+            None => {
+                self.report(&ptr.push(key), "expected a list of strings");
+                None
+            }
+        }
+    }
+
+    fn string_enum(
+        &mut self,
+        schema: &Schema,
+        values: &[Option<String>],
+        ptr: &Pointer,
+        naming: Naming,
+    ) -> Option<TypeRef> {
+        if values.iter().any(Option::is_none) {
+            self.report(&ptr.push("enum"), "`null` inside a string enum is not supported; use `nullable: true`");
+            return None;
+        }
+        let values: Vec<&String> = values.iter().flatten().collect();
+        let names = self.enum_names(schema, values.len(), ptr)?;
+        let mut scope = Scope::default();
+        let variants = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let wanted = camel(names.as_ref().map_or(value.as_str(), |n| n[i].as_str()));
+                (scope.claim(&wanted), value.to_string())
+            })
+            .collect();
+        let name = self.claim(naming);
+        self.types.push(TypeDef::StringEnum(StringEnumDef {
+            name: name.clone(),
+            doc: schema.schema_data.description.clone(),
+            variants,
+        }));
+        Some(TypeRef::Named(name))
+    }
+}
+
+impl Naming {
+    /// The naming for a schema nested in this one, e.g. the items of an array.
+    pub(crate) fn derive(&self, suffix: &str) -> Naming {
+        let base = match self {
+            Naming::Claimed(n) | Naming::Derived(n) => n,
+        };
+        Naming::Derived(format!("{base}{suffix}"))
+    }
+}
+
+/// Marks fields whose type contains their own struct without an indirection (`Vec` or map), so the
+/// emitter can box them and the type stays finitely sized.
+pub(crate) fn box_recursive_fields(types: &mut [TypeDef]) {
+    let by_name: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name(), t)).collect();
+    // Direct (unboxed) type edges of every struct and alias.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for t in types.iter() {
+        let targets = match t {
+            TypeDef::Struct(s) => s.fields.iter().filter_map(|f| direct_name(&f.ty)).collect(),
+            TypeDef::Alias { target, .. } => direct_name(target).into_iter().collect(),
+            _ => BTreeSet::new(),
+        };
+        edges.insert(t.name().to_string(), targets);
+    }
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut stack = vec![from.to_string()];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n.clone()) {
+                stack.extend(edges.get(&n).into_iter().flatten().cloned());
+            }
+        }
+        false
+    };
+    let boxed: Vec<(String, String)> = types
+        .iter()
+        .filter_map(|t| match t {
+            TypeDef::Struct(s) => Some(s),
+            _ => None,
+        })
+        .flat_map(|s| {
+            s.fields
+                .iter()
+                .filter(|f| {
+                    direct_name(&f.ty)
+                        .is_some_and(|target| by_name.contains_key(target.as_str()) && reaches(&target, &s.name))
+                })
+                .map(|f| (s.name.clone(), f.name.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for t in types.iter_mut() {
+        if let TypeDef::Struct(s) = t {
+            for f in &mut s.fields {
+                if boxed.contains(&(s.name.clone(), f.name.clone())) {
+                    f.boxed = true;
+                }
+            }
+        }
+    }
+}
+
+fn direct_name(ty: &TypeRef) -> Option<String> {
+    match ty {
+        TypeRef::Named(n) => Some(n.clone()),
+        _ => None,
+    }
+}

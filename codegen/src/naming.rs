@@ -1,0 +1,138 @@
+//! Rust names for OpenAPI names: decided once, during lowering, and never recomputed.
+//!
+//! Wire names stay as they are on the wire (serde renames carry them); Rust names are derived with
+//! `heck`, made valid identifiers, escaped when they are keywords, and de-duplicated in the order the
+//! spec declares things, so adding a schema at the end never renames an existing one.
+
+use std::collections::BTreeSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// Keywords of Rust 2024, strict and reserved: written as raw identifiers (`r#type`).
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
+    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
+    "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers: they get a trailing underscore instead.
+const NOT_RAW: &[&str] = &["crate", "self", "super", "Self", "_"];
+
+/// A snake_case identifier for a field, parameter or function, e.g. `AccountId` → `account_id`,
+/// `type` → `r#type`, `self` → `self_`, `1st` → `n1st`.
+pub fn snake(wire: &str) -> String {
+    escape(ident_body(&wire.to_snake_case(), "n"))
+}
+
+/// An UpperCamelCase identifier for a type or variant, e.g. `ChildAccountAU` → `ChildAccountAu`,
+/// `in-progress` → `InProgress`, `""` → `Empty`, `1` → `V1`.
+pub fn camel(wire: &str) -> String {
+    let name = ident_body(&wire.to_upper_camel_case(), "V");
+    if name.is_empty() { "Empty".to_string() } else { escape(name) }
+}
+
+/// Keeps only identifier characters and makes sure the result does not start with a digit.
+fn ident_body(name: &str, digit_prefix: &str) -> String {
+    let cleaned: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    match cleaned.chars().next() {
+        Some(c) if c.is_ascii_digit() => format!("{digit_prefix}{cleaned}"),
+        _ => cleaned,
+    }
+}
+
+fn escape(name: String) -> String {
+    if NOT_RAW.contains(&name.as_str()) {
+        format!("{name}_")
+    } else if KEYWORDS.contains(&name.as_str()) {
+        format!("r#{name}")
+    } else {
+        name
+    }
+}
+
+/// The names already taken in one scope (a module, a struct's fields, an enum's variants).
+/// `claim` hands out the wanted name, or the first free `name2`, `name3`, … after it.
+#[derive(Debug, Default, Clone)]
+pub struct Scope {
+    taken: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope in which `reserved` names are already taken.
+    pub fn with_reserved(reserved: &[&str]) -> Self {
+        Scope { taken: reserved.iter().map(|s| s.to_string()).collect() }
+    }
+
+    /// Claims `wanted`, or a numbered variant of it when it is taken.
+    pub fn claim(&mut self, wanted: &str) -> String {
+        let bare = wanted.strip_prefix("r#").unwrap_or(wanted);
+        let mut name = wanted.to_string();
+        let mut n = 2;
+        while self.taken.contains(name.strip_prefix("r#").unwrap_or(&name)) {
+            let sep = if bare.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+            name = format!("{bare}{sep}{n}");
+            n += 1;
+        }
+        self.taken.insert(name.strip_prefix("r#").unwrap_or(&name).to_string());
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_names() {
+        assert_eq!(snake("AccountId"), "account_id");
+        assert_eq!(snake("accountIds"), "account_ids");
+        assert_eq!(snake("GetAUHoldings"), "get_au_holdings");
+        assert_eq!(snake("GetPDS"), "get_pds");
+        assert_eq!(snake("x-pps-api-version"), "x_pps_api_version");
+        assert_eq!(snake("Return1Yr"), "return1_yr");
+    }
+
+    #[test]
+    fn keywords_are_escaped() {
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("Type"), "r#type");
+        assert_eq!(snake("match"), "r#match");
+        assert_eq!(snake("self"), "self_");
+        assert_eq!(snake("Self"), "self_");
+        assert_eq!(camel("self"), "Self_");
+        assert_eq!(snake("async"), "r#async");
+    }
+
+    #[test]
+    fn odd_wire_names_become_identifiers() {
+        assert_eq!(snake("1st"), "n1st");
+        assert_eq!(snake("a.b"), "a_b");
+        assert_eq!(camel("in-progress"), "InProgress");
+        assert_eq!(camel("1"), "V1");
+        assert_eq!(camel(""), "Empty");
+        assert_eq!(camel("ChildAccountAU"), "ChildAccountAu");
+        assert_eq!(camel("TransactionIEnumerablePagedResponse"), "TransactionIEnumerablePagedResponse");
+        assert_eq!(camel("€"), "Empty");
+    }
+
+    #[test]
+    fn collisions_get_numbered_in_declaration_order() {
+        let mut scope = Scope::default();
+        assert_eq!(scope.claim(&snake("AccountId")), "account_id");
+        assert_eq!(scope.claim(&snake("accountId")), "account_id2");
+        assert_eq!(scope.claim(&snake("account_id")), "account_id3");
+        assert_eq!(scope.claim(&snake("type")), "r#type");
+        assert_eq!(scope.claim(&snake("Type")), "type2");
+        let mut scope = Scope::default();
+        assert_eq!(scope.claim("Value1"), "Value1");
+        assert_eq!(scope.claim("Value1"), "Value1_2");
+    }
+
+    #[test]
+    fn reserved_names_are_never_handed_out() {
+        let mut scope = Scope::with_reserved(&["Client", "Error"]);
+        assert_eq!(scope.claim("Error"), "Error2");
+        assert_eq!(scope.claim("Account"), "Account");
+    }
+}

@@ -1,0 +1,114 @@
+//! `cargo xtask codegen [--check]`: the only code that writes generated files.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use portfolio_codegen::{Config, CrateConfig, GeneratedFile, generate};
+
+pub enum Mode {
+    Write,
+    Check,
+}
+
+/// The project's own configuration of the generator.
+pub fn project_config() -> Config {
+    Config {
+        spec_path: "spec/openapi.yaml".to_string(),
+        version_header: Some("x-pps-api-version".to_string()),
+        client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits one level below the workspace root").to_path_buf()
+}
+
+pub fn run(mode: Mode) -> Result<(), String> {
+    let root = workspace_root();
+    let config = project_config();
+    let spec_file = root.join(&config.spec_path);
+    let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
+    let files = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
+    let dirs: Vec<&str> = config.client.iter().map(|c| c.dir.as_str()).collect();
+    match mode {
+        Mode::Write => write(&root, &dirs, &files),
+        Mode::Check => check(&root, &dirs, &files),
+    }
+}
+
+/// Writes changed files only (so unchanged files keep their timestamps and cargo does not rebuild),
+/// and removes files the generator no longer produces.
+fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<(), String> {
+    let mut written = 0;
+    for file in files {
+        let path = root.join(&file.path);
+        if fs::read_to_string(&path).ok().as_deref() == Some(file.contents.as_str()) {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written += 1;
+    }
+    let expected: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut removed = 0;
+    for extra in existing(root, dirs)?.iter().filter(|p| !expected.contains(p.as_str())) {
+        fs::remove_file(root.join(extra)).map_err(|e| format!("cannot remove {extra}: {e}"))?;
+        removed += 1;
+    }
+    println!("codegen: {} files generated, {written} written, {removed} removed", files.len());
+    Ok(())
+}
+
+fn check(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<(), String> {
+    let mut problems = Vec::new();
+    for file in files {
+        match fs::read_to_string(root.join(&file.path)) {
+            Ok(contents) if contents == file.contents => {}
+            Ok(_) => problems.push(format!("  stale:   {}", file.path)),
+            Err(_) => problems.push(format!("  missing: {}", file.path)),
+        }
+    }
+    let expected: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    for extra in existing(root, dirs)?.iter().filter(|p| !expected.contains(p.as_str())) {
+        problems.push(format!("  extra:   {extra}"));
+    }
+    if problems.is_empty() {
+        println!("codegen --check: {} generated files are up to date", files.len());
+        Ok(())
+    } else {
+        Err(format!(
+            "generated code is out of date with spec/openapi.yaml:\n{}\nrun `cargo xtask codegen` locally and commit the result",
+            problems.join("\n")
+        ))
+    }
+}
+
+/// Files currently under the generated crates' directories, relative to the root, `/`-separated.
+fn existing(root: &Path, dirs: &[&str]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        walk(root, &root.join(dir), &mut out)?;
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), String> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(()) };
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        let path = entry.path();
+        if path.is_dir() {
+            if entry.file_name() != "target" {
+                walk(root, &path, out)?;
+            }
+        } else {
+            let relative = path.strip_prefix(root).expect("walked below the root");
+            out.push(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
+}
