@@ -6,12 +6,16 @@ use std::fmt::Write;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-/// Everything but RFC 3986 unreserved characters is escaped, in path segments and query strings.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+/// Path segments: everything but RFC 3986 unreserved characters is escaped.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Query names and values: as segments, but `:` stays readable (RFC 3986 allows it in a query), so
+/// date-times read `2024-06-30T00:00:00Z`.
+const QUERY: &AsciiSet = &SEGMENT.remove(b':');
 
 /// Appends one path parameter, percent-encoded so `/`, `?` and `#` stay inside the segment.
 pub(crate) fn push_segment(url: &mut String, value: &str) {
-    url.extend(utf8_percent_encode(value, COMPONENT));
+    url.extend(utf8_percent_encode(value, SEGMENT));
 }
 
 /// Builds a query string: `?` before the first pair, `&` between pairs, names and values encoded.
@@ -29,11 +33,11 @@ impl<'u> Query<'u> {
     pub(crate) fn push<T: std::fmt::Display + ?Sized>(&mut self, name: &str, value: &T) {
         self.url.push(if self.first { '?' } else { '&' });
         self.first = false;
-        self.url.extend(utf8_percent_encode(name, COMPONENT));
+        self.url.extend(utf8_percent_encode(name, QUERY));
         self.url.push('=');
         let mut text = String::new();
         let _ = write!(text, "{value}");
-        self.url.extend(utf8_percent_encode(&text, COMPONENT));
+        self.url.extend(utf8_percent_encode(&text, QUERY));
     }
 
     /// Appends an array exploded, `name=a&name=b`, as `style: form, explode: true` says.
@@ -48,7 +52,7 @@ impl<'u> Query<'u> {
     pub(crate) fn push_joined<T: std::fmt::Display>(&mut self, name: &str, values: &[T]) {
         self.url.push(if self.first { '?' } else { '&' });
         self.first = false;
-        self.url.extend(utf8_percent_encode(name, COMPONENT));
+        self.url.extend(utf8_percent_encode(name, QUERY));
         self.url.push('=');
         let mut text = String::new();
         for (i, value) in values.iter().enumerate() {
@@ -57,7 +61,7 @@ impl<'u> Query<'u> {
             }
             text.clear();
             let _ = write!(text, "{value}");
-            self.url.extend(utf8_percent_encode(&text, COMPONENT));
+            self.url.extend(utf8_percent_encode(&text, QUERY));
         }
     }
 }
@@ -71,9 +75,10 @@ mod tests {
         let mut url = String::from("/api/x");
         let mut q = Query::new(&mut url);
         q.push("search", "a b&c=d/é");
+        q.push("ToDate", "2024-06-30T00:00:00+10:00");
         q.push_each("AccountIds", &["A1", "A 2"]);
         q.push_joined("Codes", &["x", "y,z"]);
-        assert_eq!(url, "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz");
+        assert_eq!(url, "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz");
     }
 
     #[test]

@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 
 use portfolio_codegen::{Config, CrateConfig, GeneratedFile, generate};
 
+/// What `run` does with the generated files.
 pub enum Mode {
+    /// Write changed files and remove extra ones.
     Write,
+    /// Write nothing; fail listing every stale, missing or extra file.
     Check,
 }
 
@@ -20,12 +23,19 @@ pub fn project_config() -> Config {
     }
 }
 
-fn workspace_root() -> PathBuf {
+/// The workspace root, where `spec/` and the generated crates live.
+pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits one level below the workspace root").to_path_buf()
 }
 
+/// Regenerates from `spec/openapi.yaml` under the workspace root.
 pub fn run(mode: Mode) -> Result<(), String> {
-    let root = workspace_root();
+    run_in(&workspace_root(), mode)
+}
+
+/// Regenerates from `spec/openapi.yaml` under `root`.
+pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
+    let root = root.to_path_buf();
     let config = project_config();
     let spec_file = root.join(&config.spec_path);
     let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;

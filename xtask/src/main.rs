@@ -1,9 +1,9 @@
 //! Project automation. `cargo xtask codegen` regenerates the crates from `spec/openapi.yaml`;
 //! `cargo xtask codegen --check` writes nothing and fails when a checked-in file is stale.
 
-mod codegen;
-
 use std::process::ExitCode;
+
+use xtask::codegen;
 
 const USAGE: &str = "usage: cargo xtask codegen [--check]
 

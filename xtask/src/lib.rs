@@ -1,0 +1,3 @@
+//! Project automation, as a library so tests can run the same checks as `cargo xtask`.
+
+pub mod codegen;
