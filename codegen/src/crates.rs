@@ -2,7 +2,7 @@
 
 use crate::CrateConfig;
 use crate::emit::{client, types};
-use crate::ir::Api;
+use crate::ir::{Api, Reply};
 use crate::render::{self, CargoToml, GeneratedFile, Readme};
 
 /// Hand-written modules that every generated crate carries, identical across specs.
@@ -43,7 +43,7 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
         "## Use\n\n```rust,no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\n# Ok(())\n# }}\n```\n\nEach operation is a method of `Client` named after its operationId in snake_case; see the crate docs.",
         api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect::<Vec<_>>().join(", ")
     );
-    Ok(vec![
+    let mut files = vec![
         render::template(
             format!("{dir}/Cargo.toml"),
             &CargoToml {
@@ -71,12 +71,16 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
         render::rust(src("builders.rs"), spec_path, client::builders_module(api))?,
         render::rust(src("client.rs"), spec_path, client::client_module(api))?,
         render::support(src("date_time.rs"), spec_path, DATE_TIME),
-        render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD),
         render::support(src("encoding.rs"), spec_path, CLIENT_ENCODING),
         render::support(src("enums.rs"), spec_path, ENUMS),
         render::support(src("error.rs"), spec_path, CLIENT_ERROR),
         render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
         render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
         render::rust(src("types.rs"), spec_path, types::module(api))?,
-    ])
+    ];
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
+        files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }

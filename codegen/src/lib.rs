@@ -48,10 +48,20 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Vec<GeneratedFile>, 
             message: format!("the spec does not parse: {e}"),
         }])
     })?;
-    let api = lower::lower(&doc, config)?;
+    let api = lower(&doc, config)?;
+    emit(&api, config)
+}
+
+/// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.
+pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagnostics> {
+    lower::lower(doc, config)
+}
+
+/// The emit and render stages: IR → formatted files of the configured crates.
+pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut files = Vec::new();
     if let Some(client) = &config.client {
-        files.extend(crates::client(&api, client, &config.spec_path).map_err(bug)?);
+        files.extend(crates::client(api, client, &config.spec_path).map_err(bug)?);
     }
     Ok(files)
 }

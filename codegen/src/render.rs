@@ -46,7 +46,8 @@ fn spaced(code: &str) -> String {
             let same_indent = indent(p) == indent(line);
             let continues = ["}", ")", "]", "else", ".", "?"].iter().any(|s| lt.starts_with(s));
             let after_block = (pt == "}" || pt == "};") && same_indent && indent(line) <= 4 && !continues;
-            let after_imports = pt.starts_with("use ") && pt.ends_with(';') && !lt.starts_with("use ") && same_indent;
+            let after_imports = pt.starts_with("use ") && pt.ends_with(';') && same_indent && !lt.starts_with("use ")
+                || pt.starts_with("use ") && lt.starts_with("use ") && import_group(pt) != import_group(lt);
             let after_docs = pt.starts_with("//!") && !lt.starts_with("//!");
             let after_attrs = pt.starts_with("#![") && !lt.starts_with("#![");
             let after_mods = (pt.starts_with("mod ") || pt.starts_with("pub mod ")) && lt.starts_with("pub use ");
@@ -63,6 +64,18 @@ fn spaced(code: &str) -> String {
         prev = Some(line);
     }
     out
+}
+
+/// 0 for `std`, 1 for other crates, 2 for this crate: the groups `Imports` sorts by.
+fn import_group(line: &str) -> u8 {
+    let path = line.trim_start_matches("use ");
+    if path.starts_with("std::") {
+        0
+    } else if path.starts_with("crate::") || path.starts_with("super::") {
+        2
+    } else {
+        1
+    }
 }
 
 fn indent(line: &str) -> usize {

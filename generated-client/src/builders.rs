@@ -5,13 +5,15 @@
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+
 use reqwest::Method;
-use crate::encoding::{Query, push_segment};
-use crate::{Client, Error, transport};
-use crate::types;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 use uuid::Uuid;
+
 use crate::DateTime;
+use crate::encoding::{Query, push_segment};
+use crate::types;
+use crate::{Client, Error, transport};
 
 /// Request builder for [`Client::get_user`]: `GET /api/users`.
 #[derive(Debug, Clone)]
@@ -453,7 +455,7 @@ impl<'a> GetAuAppForm<'a> {
             .header("x-pps-subscription-key", client.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         let response = transport::send(OPERATION, request).await?;
-        transport::download(OPERATION, response, 200).await
+        crate::download::read(OPERATION, response, 200).await
     }
 }
 
@@ -2812,7 +2814,7 @@ impl<'a> DownloadAuFile<'a> {
             .header("x-pps-subscription-key", client.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         let response = transport::send(OPERATION, request).await?;
-        transport::download(OPERATION, response, 200).await
+        crate::download::read(OPERATION, response, 200).await
     }
 }
 

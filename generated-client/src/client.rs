@@ -3,12 +3,14 @@
 //! The client and one method per operation.
 
 use std::fmt;
+
 use reqwest::header::HeaderValue;
+use uuid::Uuid;
+
+use crate::DateTime;
 use crate::Error;
 use crate::builders;
 use crate::types;
-use uuid::Uuid;
-use crate::DateTime;
 
 ///The API version this client was generated for, from `info.version`: `2022.09.26`.
 pub const API_VERSION: &str = "2022.09.26";

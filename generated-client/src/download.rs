@@ -28,8 +28,14 @@ pub struct Download {
     pub body: ByteStream,
 }
 
+/// Hands a binary reply to the caller as a stream.
+pub(crate) async fn read(operation: &'static str, response: reqwest::Response, success: u16) -> Result<Download, Error> {
+    let response = crate::transport::expect_status(operation, response, success).await?;
+    Ok(Download::new(operation, response))
+}
+
 impl Download {
-    pub(crate) fn new(operation: &'static str, response: reqwest::Response) -> Self {
+    fn new(operation: &'static str, response: reqwest::Response) -> Self {
         let headers = response.headers();
         let text = |name: reqwest::header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
         Download {

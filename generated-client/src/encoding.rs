@@ -41,6 +41,7 @@ impl<'u> Query<'u> {
     }
 
     /// Appends an array exploded, `name=a&name=b`, as `style: form, explode: true` says.
+    #[allow(dead_code, reason = "used only by specs with exploded array parameters")]
     pub(crate) fn push_each<T: std::fmt::Display>(&mut self, name: &str, values: &[T]) {
         for value in values {
             self.push(name, value);

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use reqwest::Response;
 use serde::de::DeserializeOwned;
 
-use crate::{Download, Error, ProblemDetails, StatusError};
+use crate::{Error, ProblemDetails, StatusError};
 
 /// Sends a request, mapping a failure to [`Error::Transport`].
 pub(crate) async fn send(operation: &'static str, request: reqwest::RequestBuilder) -> Result<Response, Error> {
@@ -37,13 +37,9 @@ pub(crate) async fn empty(operation: &'static str, response: Response, success: 
     read_body(operation, response).await.map(drop)
 }
 
-/// Hands a binary reply to the caller as a stream.
-pub(crate) async fn download(operation: &'static str, response: Response, success: u16) -> Result<Download, Error> {
-    let response = expect_status(operation, response, success).await?;
-    Ok(Download::new(operation, response))
-}
-
-async fn expect_status(operation: &'static str, response: Response, success: u16) -> Result<Response, Error> {
+/// Passes a reply with the documented success status through; turns any other into
+/// [`Error::Status`], reading its body.
+pub(crate) async fn expect_status(operation: &'static str, response: Response, success: u16) -> Result<Response, Error> {
     if response.status().as_u16() == success {
         return Ok(response);
     }

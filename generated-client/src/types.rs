@@ -2,13 +2,15 @@
 
 //! Types of the request and reply bodies, one per schema of the spec.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
-use crate::UnknownVariant;
-use std::collections::BTreeMap;
-use uuid::Uuid;
-use crate::DateTime;
+
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::DateTime;
+use crate::UnknownVariant;
 
 /// An investment account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

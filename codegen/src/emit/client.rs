@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Uses, doc, ident, inner_doc, paragraphs, rust_type};
+use super::{Imports, Uses, doc, ident, inner_doc, paragraphs, rust_type};
 use crate::ir::{Api, Body, DefaultValue, Location, Operation, Param, Reply, TypeRef};
 
 /// `client.rs`: the client, its credentials and one method per operation.
@@ -46,12 +46,17 @@ pub fn client_module(api: &Api) -> TokenStream {
     for op in &api.operations {
         required_params(op).for_each(|p| uses.add(&p.ty));
     }
-    let imports = uses.imports(quote! { crate::DateTime });
-    let types_import = api
+    let mut imports = Imports::default();
+    imports.add("std::fmt").add("reqwest::header::HeaderValue").add("crate::Error").add("crate::builders");
+    let names_types = api
         .operations
         .iter()
         .any(|op| op.body.as_ref().is_some_and(|b| b.required) || required_params(op).any(|p| names_type(&p.ty)));
-    let types_import = types_import.then(|| quote! { use crate::types; });
+    if names_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
     let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
     let cred_debug = cred_fields.iter().map(|f| {
         let name = f.to_string();
@@ -80,13 +85,6 @@ pub fn client_module(api: &Api) -> TokenStream {
     quote! {
         //! The client and one method per operation.
 
-        use std::fmt;
-
-        use reqwest::header::HeaderValue;
-
-        use crate::Error;
-        use crate::builders;
-        #types_import
         #imports
 
         #[doc = #version_doc]
@@ -317,27 +315,29 @@ pub fn builders_module(api: &Api) -> TokenStream {
     }
     uses.json = api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Json))
         || api.operations.iter().any(|op| op.params.iter().any(|p| p.ty == TypeRef::Json));
-    let imports = uses.imports(quote! { crate::DateTime });
-    let types_import = api.operations.iter().any(|op| {
+    let mut imports = Imports::default();
+    imports
+        .add("std::future::{Future, IntoFuture}")
+        .add("std::pin::Pin")
+        .add("reqwest::Method")
+        .add("reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue}")
+        .add("crate::encoding::{Query, push_segment}")
+        .add("crate::{Client, Error, transport}");
+    let names_types = api.operations.iter().any(|op| {
         op.body.is_some()
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
             || op.params.iter().any(|p| names_type(&p.ty))
     });
-    let types_import = types_import.then(|| quote! { use crate::types; });
+    if names_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
     let builders = api.operations.iter().map(|op| builder(api, op));
     quote! {
         //! Request builders: one per operation, returned by the methods of [`Client`](crate::Client).
         //! Set optional parameters with the builder's methods, then `.await` it.
 
-        use std::future::{Future, IntoFuture};
-        use std::pin::Pin;
-
-        use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
-        use reqwest::Method;
-
-        use crate::encoding::{Query, push_segment};
-        use crate::{Client, Error, transport};
-        #types_import
         #imports
 
         #(#builders)*
@@ -416,7 +416,7 @@ fn builder(api: &Api, op: &Operation) -> TokenStream {
     let (accept, read) = match &op.reply {
         Reply::Empty { .. } => ("application/json", quote! { transport::empty }),
         Reply::Json { .. } => ("application/json", quote! { transport::json }),
-        Reply::Download { content_type, .. } => (content_type.as_str(), quote! { transport::download }),
+        Reply::Download { content_type, .. } => (content_type.as_str(), quote! { crate::download::read }),
     };
     let fixed_headers = fixed_headers(api, op);
     let optional = optional_headers_and_body(op);
@@ -593,6 +593,9 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         api.version
     );
     let crate_doc = inner_doc(&crate_doc);
+    let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
+    let download_mod = has_downloads.then(|| quote! { mod download; });
+    let download_use = has_downloads.then(|| quote! { pub use download::{ByteStream, Download}; });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     quote! {
@@ -605,7 +608,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         pub mod builders;
         mod client;
         mod date_time;
-        mod download;
+        #download_mod
         mod encoding;
         mod enums;
         mod error;
@@ -614,7 +617,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
 
         pub use client::*;
         pub use date_time::{DateTime, DateTimeError};
-        pub use download::{ByteStream, Download};
+        #download_use
         pub use enums::UnknownVariant;
         pub use error::{Error, ProblemDetails, StatusError};
 

@@ -94,21 +94,48 @@ impl Uses {
         }
     }
 
-    /// `use` items for what was seen; `date_time` is the path of the `DateTime` type.
-    pub fn imports(&self, date_time: TokenStream) -> TokenStream {
-        let mut out = TokenStream::new();
+    /// Adds the paths of what was seen to `imports`; `date_time` is the path of `DateTime`.
+    pub fn add_to(&self, imports: &mut Imports, date_time: &str) {
         if self.map {
-            out.extend(quote! { use std::collections::BTreeMap; });
+            imports.add("std::collections::BTreeMap");
         }
         if self.json {
-            out.extend(quote! { use serde_json::Value; });
+            imports.add("serde_json::Value");
         }
         if self.uuid {
-            out.extend(quote! { use uuid::Uuid; });
+            imports.add("uuid::Uuid");
         }
         if self.date_time {
-            out.extend(quote! { use #date_time; });
+            imports.add(date_time);
         }
-        out
+    }
+}
+
+/// `use` items, printed as hand-written code orders them: `std`, then other crates, then `crate`,
+/// each group sorted and separated by a blank line.
+#[derive(Debug, Default)]
+pub struct Imports {
+    paths: std::collections::BTreeSet<(u8, String)>,
+}
+
+impl Imports {
+    pub fn add(&mut self, path: &str) -> &mut Self {
+        let group = if path.starts_with("std::") {
+            0
+        } else if path.starts_with("crate::") || path.starts_with("super::") {
+            2
+        } else {
+            1
+        };
+        self.paths.insert((group, path.to_string()));
+        self
+    }
+
+    pub fn tokens(&self) -> TokenStream {
+        let items = self.paths.iter().map(|(_, path)| {
+            let path: syn::UseTree = syn::parse_str(path).expect("import paths are written by the emitters");
+            quote! { use #path; }
+        });
+        quote! { #(#items)* }
     }
 }

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Uses, doc, ident, rust_type};
+use super::{Imports, Uses, doc, ident, rust_type};
 use crate::ir::{Api, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef};
 
 /// The whole `types.rs` module.
@@ -22,21 +22,19 @@ pub fn module(api: &Api) -> TokenStream {
             _ => {}
         }
     }
-    let has_enums = api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_)));
-    let enum_imports = has_enums.then(|| {
-        quote! {
-            use std::fmt;
-            use std::str::FromStr;
-            use crate::UnknownVariant;
-        }
-    });
-    let imports = uses.imports(quote! { crate::DateTime });
+    let mut imports = Imports::default();
+    imports.add("serde::{Deserialize, Serialize}");
+    if api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_))) {
+        imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
     let items = api.types.iter().map(|t| match t {
         TypeDef::Struct(s) => struct_def(s),
         TypeDef::IntEnum(e) => int_enum(e),
         TypeDef::StringEnum(e) => string_enum(e),
         TypeDef::Alias { name, doc: text, target } => {
-            let docs = doc(text.as_deref().unwrap_or(""));
+            let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
             let name = ident(name);
             let target = rust_type(target, &TokenStream::new());
             quote! { #docs pub type #name = #target; }
@@ -44,9 +42,7 @@ pub fn module(api: &Api) -> TokenStream {
     });
     quote! {
         //! Types of the request and reply bodies, one per schema of the spec.
-        #enum_imports
         #imports
-        use serde::{Deserialize, Serialize};
         #(#items)*
     }
 }

@@ -92,6 +92,8 @@ impl<'a> Lowerer<'a> {
         let common_headers = self.common_headers(config);
         let operations = self.operations(&credentials, &common_headers);
         schema::box_recursive_fields(&mut self.types);
+        // Alphabetical order reads like an index and does not depend on where inline types sit.
+        self.types.sort_by(|a, b| a.name().cmp(b.name()));
         Api {
             title: doc.info.title.clone(),
             version: doc.info.version.clone(),

@@ -1,0 +1,27 @@
+//! Golden tests: the emitted code for small fixture specs, compared with files under `tests/golden/`.
+//! Refresh them after an intended change with `UPDATE_EXPECT=1 cargo test -p portfolio-codegen`.
+
+use expect_test::expect_file;
+use portfolio_codegen::{Config, CrateConfig, generate};
+
+fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
+    let path = format!("{}/tests/fixtures/{fixture}.yaml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let config = Config {
+        spec_path: format!("{fixture}.yaml"),
+        version_header: None,
+        client: Some(CrateConfig { name: format!("{fixture}-client"), dir: "client".to_string() }),
+    };
+    generate(&text, &config).unwrap_or_else(|d| panic!("{d}"))
+}
+
+#[test]
+fn naming_fixture() {
+    for file in files_of("naming") {
+        if let Some(name) = file.path.strip_prefix("client/src/") {
+            if ["types.rs", "builders.rs", "client.rs"].contains(&name) {
+                expect_file![format!("golden/naming/{name}")].assert_eq(&file.contents);
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
+
+use portfolio_codegen::ir::{Api, DefaultValue, Location, Reply, TypeDef, TypeRef};
+use portfolio_codegen::{Config, Diagnostics, load, lower};
+
+fn config() -> Config {
+    Config { spec_path: "spec.yaml".into(), version_header: None, client: None }
+}
+
+fn lowered(text: &str) -> Result<Api, Diagnostics> {
+    lower(&load(text).expect("fixture parses"), &config())
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/fixtures/{name}.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn ty<'a>(api: &'a Api, name: &str) -> &'a TypeDef {
+    api.types.iter().find(|t| t.name() == name).unwrap_or_else(|| panic!("no type {name}"))
+}
+
+#[test]
+fn colliding_schema_and_field_names_get_distinct_rust_names() {
+    let api = lowered(&fixture("naming")).unwrap();
+    // `Account` and `account` both want `Account`; declaration order decides who gets it.
+    assert!(matches!(ty(&api, "Account"), TypeDef::Struct(s) if s.fields[0].wire == "id"));
+    assert!(matches!(ty(&api, "Account2"), TypeDef::Struct(s) if s.fields[0].wire == "match"));
+    // A schema named like a prelude type is renamed rather than shadowing it.
+    assert!(matches!(ty(&api, "Result2"), TypeDef::Alias { target: TypeRef::String, .. }));
+    let TypeDef::Struct(part) = ty(&api, "Part") else { panic!() };
+    let names: Vec<(&str, &str)> = part.fields.iter().map(|f| (f.wire.as_str(), f.name.as_str())).collect();
+    assert_eq!(
+        &names[..5],
+        [
+            ("type", "r#type"),
+            ("self", "self_"),
+            ("Self", "self_2"),
+            ("AccountId", "account_id"),
+            ("accountId", "account_id2")
+        ]
+    );
+}
+
+#[test]
+fn formats_nullability_and_recursion() {
+    let api = lowered(&fixture("naming")).unwrap();
+    let TypeDef::Struct(part) = ty(&api, "Part") else { panic!() };
+    let field = |wire: &str| part.fields.iter().find(|f| f.wire == wire).unwrap();
+    assert_eq!(field("AccountId").ty, TypeRef::Uuid);
+    assert_eq!(field("accountId").ty, TypeRef::DateTime);
+    assert!(field("type").required && !field("type").nullable);
+    assert!(field("self").required && field("self").nullable);
+    assert_eq!(field("labels").ty, TypeRef::Map(Box::new(TypeRef::String)));
+    assert_eq!(field("extra").ty, TypeRef::Named("PartExtra".into()), "inline objects are named from their place");
+    assert!(field("parent").boxed, "a struct containing itself is boxed");
+    assert!(!field("children").boxed, "a Vec is already an indirection");
+}
+
+#[test]
+fn integer_enums_take_their_names_from_x_enum_varnames() {
+    let api = lowered(&fixture("naming")).unwrap();
+    let TypeDef::IntEnum(kind) = ty(&api, "Kind") else { panic!() };
+    assert_eq!(kind.variants, [("Bolt".to_string(), 1), ("Nut".to_string(), 2)]);
+    let TypeDef::IntEnum(status) = ty(&api, "PartStatus") else { panic!() };
+    let names: Vec<&str> = status.variants.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Value0", "Value5", "ValueMinus1"], "values without names get names from the value");
+}
+
+#[test]
+fn string_enums_with_odd_values_get_valid_names() {
+    let api = lowered(&fixture("naming")).unwrap();
+    let TypeDef::StringEnum(e) = ty(&api, "GetItemPartType") else { panic!() };
+    let pairs: Vec<(&str, &str)> = e.variants.iter().map(|(n, w)| (n.as_str(), w.as_str())).collect();
+    assert_eq!(pairs, [("InProgress", "in-progress"), ("Done", "done"), ("V1", "1"), ("Empty", "")]);
+}
+
+#[test]
+fn operations_resolve_parameters_and_derive_missing_ids() {
+    let api = lowered(&fixture("naming")).unwrap();
+    let get = &api.operations[0];
+    assert_eq!(
+        (get.id.as_str(), get.fn_name.as_str(), get.type_name.as_str()),
+        ("get-item.part", "get_item_part", "GetItemPart")
+    );
+    let wires: Vec<(&str, Location)> = get.params.iter().map(|p| (p.wire.as_str(), p.location)).collect();
+    assert_eq!(
+        wires,
+        [
+            ("part", Location::Path),
+            ("type", Location::Query),
+            ("tags", Location::Query),
+            ("X-Trace", Location::Header),
+            ("item-id", Location::Path)
+        ]
+    );
+    let kind = get.params.iter().find(|p| p.wire == "type").unwrap();
+    assert_eq!(kind.default, Some(DefaultValue::Variant { ty: "GetItemPartType".into(), variant: "Done".into() }));
+    assert!(!get.params.iter().find(|p| p.wire == "tags").unwrap().explode);
+    assert_eq!(api.credentials[0].header, "X-Key");
+    assert_eq!(get.credentials, [0]);
+    assert_eq!(api.default_base_url.as_deref(), Some("https://api.example.com/v1"));
+
+    let post = &api.operations[1];
+    assert_eq!(post.id, "post_items", "no operationId: named from method and path");
+    assert!(matches!(post.reply, Reply::Empty { status: 201, .. }));
+    assert!(post.body.as_ref().unwrap().required);
+}
+
+#[test]
+fn the_project_spec_lowers_with_defaults_applied() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml")).unwrap();
+    let config = Config { version_header: Some("x-pps-api-version".into()), ..config() };
+    let api = lower(&load(&text).unwrap(), &config).unwrap();
+    assert_eq!(api.operations.len(), 48);
+    assert_eq!(api.common_headers[0].default, "2022.09.26");
+    let tx = api.operations.iter().find(|o| o.id == "GetAUTransactions").unwrap();
+    assert!(tx.params.iter().all(|p| p.location == Location::Query), "the version header is lifted to the client");
+    let order = tx.params.iter().find(|p| p.wire == "Order").unwrap();
+    assert_eq!(order.default, Some(DefaultValue::Variant { ty: "SortOrder".into(), variant: "Desc".into() }));
+    let page = tx.params.iter().find(|p| p.wire == "Page").unwrap();
+    assert_eq!((page.default.clone(), page.minimum), (Some(DefaultValue::Int(1)), Some(1.0)));
+    let file = api.operations.iter().find(|o| o.id == "DownloadAUFile").unwrap();
+    assert!(matches!(&file.reply, Reply::Download { content_type, .. } if content_type == "application/octet-stream"));
+}
+
+#[test]
+fn unsupported_constructs_are_reported_with_their_location_all_at_once() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: session, in: cookie, schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Pet"}
+  /owners:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Missing"}
+components:
+  schemas:
+    Pet:
+      oneOf:
+        - {type: string}
+        - {type: integer}
+"##;
+    let diagnostics = lowered(text).unwrap_err().0;
+    let found: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.pointer.as_str(), d.message.as_str())).collect();
+    assert!(found.contains(&("#/components/schemas/Pet", "`oneOf` is not supported yet")), "{found:#?}");
+    assert!(found.iter().any(|(p, m)| *p == "#/paths/~1pets/get/parameters/0" && m.contains("cookie")), "{found:#?}");
+    assert!(
+        found.iter().any(|(p, m)| *p == "#/paths/~1owners/get/responses/200/content/application~1json/schema"
+            && m.contains("#/components/schemas/Missing")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn malformed_specs_name_the_line() {
+    let config = Config { client: None, ..config() };
+    let err = portfolio_codegen::generate("openapi: 3.0.3\ninfo:\n  title: [unclosed\n", &config).unwrap_err();
+    assert_eq!(err.0.len(), 1);
+    assert!(err.0[0].line.is_some(), "{err}");
+    assert!(err.to_string().contains("does not parse"), "{err}");
+    let err = portfolio_codegen::generate("openapi: 3.0.3\ninfo: {title: t}\npaths: {}\n", &config).unwrap_err();
+    assert!(err.to_string().contains("version"), "a missing required field is named: {err}");
+}
+
+#[test]
+fn path_templates_and_parameters_must_agree() {
+    let text = r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a/{id}:
+    get:
+      parameters:
+        - {name: ID, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: none}}
+"#;
+    let messages: Vec<String> = lowered(text).unwrap_err().0.into_iter().map(|d| d.message).collect();
+    assert!(messages.iter().any(|m| m.contains("`{id}`")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("`ID` does not appear")), "{messages:?}");
+}
