@@ -18,10 +18,10 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
 #[test]
 fn naming_fixture() {
     for file in files_of("naming") {
-        if let Some(name) = file.path.strip_prefix("client/src/") {
-            if ["types.rs", "builders.rs", "client.rs"].contains(&name) {
-                expect_file![format!("golden/naming/{name}")].assert_eq(&file.contents);
-            }
+        if let Some(name) = file.path.strip_prefix("client/src/")
+            && ["types.rs", "builders.rs", "client.rs"].contains(&name)
+        {
+            expect_file![format!("golden/naming/{name}")].assert_eq(&file.contents);
         }
     }
 }
