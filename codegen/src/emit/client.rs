@@ -335,7 +335,7 @@ pub fn builders_module(api: &Api) -> TokenStream {
     let imports = imports.tokens();
     let builders = api.operations.iter().map(|op| builder(api, op));
     quote! {
-        //! Request builders: one per operation, returned by the methods of [`Client`](crate::Client).
+        //! Request builders: one per operation, returned by the methods of [`Client`].
         //! Set optional parameters with the builder's methods, then `.await` it.
 
         #imports
