@@ -1,7 +1,7 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::CrateConfig;
-use crate::emit::{client, types};
+use crate::emit::{client, server, types};
 use crate::ir::{Api, Reply};
 use crate::render::{self, CargoToml, GeneratedFile, Readme};
 
@@ -16,6 +16,29 @@ const CLIENT_TRANSPORT: &str = include_str!("../runtime/client/transport.rs");
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
 const RUSTFMT_TOML: &str =
     "# Generated code is formatted by the generator; cargo fmt leaves it as it is.\ndisable_all_formatting = true\n";
+
+const SERVER_DOWNLOAD: &str = include_str!("../runtime/server/download.rs");
+const SERVER_EXTRACT: &str = include_str!("../runtime/server/extract.rs");
+const SERVER_PROBLEM: &str = include_str!("../runtime/server/problem.rs");
+const SERVER_REPLY: &str = include_str!("../runtime/server/reply.rs");
+
+/// Dependencies of the server crate.
+const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
+    ("axum", "{ version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }"),
+    ("form_urlencoded", "\"1\""),
+    ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
+    ("http-body-util", "\"0.1\""),
+    ("percent-encoding", "\"2.3\""),
+    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
+    ("serde_json", "\"1\""),
+    ("serde_path_to_error", "\"0.1\""),
+    ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
+    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
+];
+
+/// Dependencies of the server crate's doctests.
+const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
+    &[("tokio", "{ version = \"1\", features = [\"macros\", \"net\", \"rt-multi-thread\"] }")];
 
 /// Dependencies of the client crate, with the versions and features it is tested with.
 const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
@@ -52,6 +75,7 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
                 version: "0.1.0",
                 description: &description,
                 dependencies: CLIENT_DEPENDENCIES,
+                dev_dependencies: &[],
             },
         )?,
         render::template(
@@ -80,6 +104,66 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
+pub fn trait_name(crate_name: &str) -> String {
+    let base = crate_name.strip_suffix("-server").or_else(|| crate_name.strip_suffix("_server")).unwrap_or(crate_name);
+    format!("{}Api", crate::naming::camel(base))
+}
+
+pub fn server(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
+    let dir = &config.dir;
+    let src = |name: &str| format!("{dir}/src/{name}");
+    let crate_ident = config.name.replace('-', "_");
+    let trait_name = trait_name(&config.name);
+    let description =
+        format!("Axum server stubs for {} (API version {}), generated from its OpenAPI document.", api.title, api.version);
+    let usage = format!(
+        "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
+    );
+    let mut files = vec![
+        render::template(
+            format!("{dir}/Cargo.toml"),
+            &CargoToml {
+                spec_path,
+                name: &config.name,
+                version: "0.1.0",
+                description: &description,
+                dependencies: SERVER_DEPENDENCIES,
+                dev_dependencies: SERVER_DEV_DEPENDENCIES,
+            },
+        )?,
+        render::template(
+            format!("{dir}/README.md"),
+            &Readme {
+                spec_path,
+                name: &config.name,
+                summary: &description,
+                title: &api.title,
+                api_version: &api.version,
+                operation_count: api.operations.len(),
+                type_count: api.types.len(),
+                usage: &usage,
+            },
+        )?,
+        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
+        render::rust(src("api.rs"), spec_path, server::api_module(api, &trait_name))?,
+        render::support(src("date_time.rs"), spec_path, DATE_TIME),
+        render::support(src("enums.rs"), spec_path, ENUMS),
+        render::support(src("extract.rs"), spec_path, SERVER_EXTRACT),
+        render::rust(src("inputs.rs"), spec_path, server::inputs_module(api))?,
+        render::rust(src("lib.rs"), spec_path, server::lib_module(api, &trait_name, &crate_ident))?,
+        render::support(src("problem.rs"), spec_path, SERVER_PROBLEM),
+        render::support(src("reply.rs"), spec_path, SERVER_REPLY),
+        render::rust(src("router.rs"), spec_path, server::router_module(api, &trait_name))?,
+        render::rust(src("types.rs"), spec_path, types::module(api))?,
+    ];
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
+        files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)

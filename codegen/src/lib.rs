@@ -26,6 +26,9 @@ pub struct Config {
     pub version_header: Option<String>,
     /// The client crate, if one is wanted.
     pub client: Option<CrateConfig>,
+    /// The server crate, if one is wanted. Its trait is named after the crate: `portfolio-server`
+    /// gets `PortfolioApi`.
+    pub server: Option<CrateConfig>,
 }
 
 /// Name and directory of one generated crate.
@@ -62,6 +65,9 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
     let mut files = Vec::new();
     if let Some(client) = &config.client {
         files.extend(crates::client(api, client, &config.spec_path).map_err(bug)?);
+    }
+    if let Some(server) = &config.server {
+        files.extend(crates::server(api, server, &config.spec_path).map_err(bug)?);
     }
     Ok(files)
 }

@@ -90,6 +90,7 @@ pub struct CargoToml<'a> {
     pub version: &'a str,
     pub description: &'a str,
     pub dependencies: &'a [(&'a str, &'a str)],
+    pub dev_dependencies: &'a [(&'a str, &'a str)],
 }
 
 #[derive(Template)]

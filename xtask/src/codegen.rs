@@ -20,6 +20,7 @@ pub fn project_config() -> Config {
         spec_path: "spec/openapi.yaml".to_string(),
         version_header: Some("x-pps-api-version".to_string()),
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
+        server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
     }
 }
 
@@ -40,7 +41,7 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let spec_file = root.join(&config.spec_path);
     let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
     let files = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
-    let dirs: Vec<&str> = config.client.iter().map(|c| c.dir.as_str()).collect();
+    let dirs: Vec<&str> = config.client.iter().chain(config.server.iter()).map(|c| c.dir.as_str()).collect();
     match mode {
         Mode::Write => write(&root, &dirs, &files),
         Mode::Check => check(&root, &dirs, &files),

@@ -3,8 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Imports, Uses, doc, ident, inner_doc, paragraphs, rust_type};
-use crate::ir::{Api, Body, DefaultValue, Location, Operation, Param, Reply, TypeRef};
+use super::{Imports, Uses, default_text, doc, ident, inner_doc, operation_doc, paragraphs, rust_type};
+use crate::ir::{Api, Body, Location, Operation, Param, Reply, TypeRef};
 
 /// `client.rs`: the client, its credentials and one method per operation.
 pub fn client_module(api: &Api) -> TokenStream {
@@ -224,58 +224,6 @@ fn body_type(body: &Body) -> TokenStream {
     rust_type(&body.ty, &quote! { types:: })
 }
 
-/// Operation docs: summary, description, method and path, parameters with their defaults.
-fn operation_doc(op: &Operation) -> String {
-    let mut text = paragraphs([op.summary.as_deref(), op.description.as_deref()]);
-    if !text.is_empty() {
-        text.push_str("\n\n");
-    }
-    text.push_str(&format!("`{} {}` (operation `{}`).", op.method.as_str(), op.path, op.id));
-    let params: Vec<String> = op
-        .params
-        .iter()
-        .map(|p| {
-            let location = match p.location {
-                Location::Path => "path",
-                Location::Query => "query",
-                Location::Header => "header",
-            };
-            let mut line = format!("- `{}` (`{}` in {location}", p.name.trim_start_matches("r#"), p.wire);
-            if p.required {
-                line.push_str(", required");
-            }
-            if let Some(d) = &p.default {
-                line.push_str(&format!(", default `{}`", default_text(d)));
-            }
-            line.push(')');
-            if let Some(d) = &p.doc {
-                line.push_str(": ");
-                line.push_str(&d.replace('\n', " "));
-            }
-            line
-        })
-        .collect();
-    if !params.is_empty() {
-        text.push_str("\n\n# Parameters\n\n");
-        text.push_str(&params.join("\n"));
-    }
-    if let Some(body) = &op.body {
-        let need = if body.required { "required" } else { "optional; set it with `.body(...)`" };
-        text.push_str(&format!("\n\nThe JSON request body is {need}."));
-    }
-    text
-}
-
-fn default_text(d: &DefaultValue) -> String {
-    match d {
-        DefaultValue::Bool(b) => b.to_string(),
-        DefaultValue::Int(i) => i.to_string(),
-        DefaultValue::Float(f) => f.to_string(),
-        DefaultValue::String(s) => format!("{s:?}"),
-        DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
-    }
-}
-
 fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
     op.params.iter().filter(|p| p.required)
 }
@@ -283,7 +231,12 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
 fn method(_api: &Api, op: &Operation) -> TokenStream {
     let fn_name = ident(&op.fn_name);
     let builder = ident(&op.type_name);
-    let docs = doc(&operation_doc(op));
+    let body_note = match &op.body {
+        Some(b) if b.required => "The JSON request body is required.",
+        Some(_) => "The JSON request body is optional; set it with `.body(...)`.",
+        None => "",
+    };
+    let docs = doc(&operation_doc(op, body_note));
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
     let mut values = Vec::new();

@@ -1,12 +1,13 @@
 //! IR → Rust tokens. Emitters read only the IR; formatting happens in [`crate::render`].
 
 pub mod client;
+pub mod server;
 pub mod types;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::TypeRef;
+use crate::ir::{DefaultValue, Location, Operation, TypeRef};
 
 /// An identifier from a name decided during lowering; `r#type` becomes a raw identifier.
 pub fn ident(name: &str) -> Ident {
@@ -139,3 +140,56 @@ impl Imports {
         quote! { #(#items)* }
     }
 }
+
+/// Operation docs: summary, description, method and path, parameters with their defaults.
+pub fn operation_doc(op: &Operation, body_note: &str) -> String {
+    let mut text = paragraphs([op.summary.as_deref(), op.description.as_deref()]);
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!("`{} {}` (operation `{}`).", op.method.as_str(), op.path, op.id));
+    let params: Vec<String> = op
+        .params
+        .iter()
+        .map(|p| {
+            let location = match p.location {
+                Location::Path => "path",
+                Location::Query => "query",
+                Location::Header => "header",
+            };
+            let mut line = format!("- `{}` (`{}` in {location}", p.name.trim_start_matches("r#"), p.wire);
+            if p.required {
+                line.push_str(", required");
+            }
+            if let Some(d) = &p.default {
+                line.push_str(&format!(", default `{}`", default_text(d)));
+            }
+            line.push(')');
+            if let Some(d) = &p.doc {
+                line.push_str(": ");
+                line.push_str(&d.replace('\n', " "));
+            }
+            line
+        })
+        .collect();
+    if !params.is_empty() {
+        text.push_str("\n\n# Parameters\n\n");
+        text.push_str(&params.join("\n"));
+    }
+    if op.body.is_some() && !body_note.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(body_note);
+    }
+    text
+}
+
+pub fn default_text(d: &DefaultValue) -> String {
+    match d {
+        DefaultValue::Bool(b) => b.to_string(),
+        DefaultValue::Int(i) => i.to_string(),
+        DefaultValue::Float(f) => f.to_string(),
+        DefaultValue::String(s) => format!("{s:?}"),
+        DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
+    }
+}
+

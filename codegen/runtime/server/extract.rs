@@ -1,0 +1,277 @@
+//! Reading parameters and bodies from a request. Every problem is collected, so one 400 reply
+//! names all of them.
+
+#![allow(dead_code, reason = "helpers for every kind of parameter and body; a spec uses some of them")]
+
+use std::borrow::Cow;
+use std::fmt::Display;
+use std::str::FromStr;
+
+use axum::body::Body;
+use axum::http::HeaderMap;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use serde::de::DeserializeOwned;
+
+use crate::problem::problem_types;
+use crate::ApiError;
+
+/// Validation failures of one request, by parameter, header or body path.
+#[derive(Debug, Default)]
+pub(crate) struct Problems {
+    errors: Vec<(String, String)>,
+}
+
+impl Problems {
+    pub(crate) fn add(&mut self, name: impl Into<String>, message: impl Into<String>) {
+        self.errors.push((name.into(), message.into()));
+    }
+
+    /// Records a value below its schema's `minimum`.
+    pub(crate) fn at_least(&mut self, name: &str, value: Option<f64>, minimum: f64) {
+        if let Some(value) = value
+            && value < minimum
+        {
+            self.add(name, format!("must be at least {minimum}, got {value}"));
+        }
+    }
+
+    /// `Ok` when nothing was recorded, else the 400 reply that lists everything.
+    pub(crate) fn check(self) -> Result<(), ApiError> {
+        if self.errors.is_empty() { Ok(()) } else { Err(self.into_error()) }
+    }
+
+    pub(crate) fn into_error(self) -> ApiError {
+        let mut names: Vec<&str> = self.errors.iter().map(|(n, _)| n.as_str()).collect();
+        names.dedup();
+        let detail = match names.as_slice() {
+            [] => "the request is invalid".to_string(),
+            [one] => format!("`{one}` is invalid"),
+            many => format!("{} are invalid", many.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+        };
+        let mut error = ApiError::bad_request(detail)
+            .with_type(problem_types::INVALID_REQUEST)
+            .with_title("Invalid request");
+        for (name, message) in self.errors {
+            error = error.with_error(name, message);
+        }
+        error
+    }
+}
+
+/// Parses a parameter's text into its type; `kind` names the type in messages.
+fn parse<T: FromStr>(text: &str, kind: &str) -> Result<T, String>
+where
+    T::Err: Display,
+{
+    text.parse().map_err(|e: T::Err| format!("`{text}` is not a valid {kind}: {e}"))
+}
+
+/// The query string, decoded once.
+pub(crate) struct QueryParams<'q> {
+    pairs: Vec<(Cow<'q, str>, Cow<'q, str>)>,
+}
+
+impl<'q> QueryParams<'q> {
+    pub(crate) fn parse(query: Option<&'q str>) -> Self {
+        let pairs = query.map(|q| form_urlencoded::parse(q.as_bytes()).collect()).unwrap_or_default();
+        QueryParams { pairs }
+    }
+
+    fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.pairs.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_ref())
+    }
+
+    fn single<'a>(&'a self, name: &'a str, problems: &mut Problems) -> Option<&'a str> {
+        let mut values = self.values(name);
+        let first = values.next()?;
+        if values.next().is_some() {
+            problems.add(name, "must be given once");
+            return None;
+        }
+        Some(first)
+    }
+
+    /// A required scalar: missing or malformed values are recorded.
+    pub(crate) fn required<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+    where
+        T::Err: Display,
+    {
+        if self.values(name).next().is_none() {
+            problems.add(name, "is required");
+            return None;
+        }
+        self.optional(name, kind, problems)
+    }
+
+    /// An optional scalar: `None` when absent; malformed values are recorded.
+    pub(crate) fn optional<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+    where
+        T::Err: Display,
+    {
+        let text = self.single(name, problems)?;
+        parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+    }
+
+    /// A required array: exploded (`a=1&a=2`) or comma-joined (`a=1,2`).
+    pub(crate) fn required_list<T: FromStr>(&self, name: &str, kind: &str, explode: bool, problems: &mut Problems) -> Option<Vec<T>>
+    where
+        T::Err: Display,
+    {
+        if self.values(name).next().is_none() {
+            problems.add(name, "is required");
+            return None;
+        }
+        self.optional_list(name, kind, explode, problems)
+    }
+
+    /// An optional array: `None` when absent; malformed items are recorded.
+    pub(crate) fn optional_list<T: FromStr>(&self, name: &str, kind: &str, explode: bool, problems: &mut Problems) -> Option<Vec<T>>
+    where
+        T::Err: Display,
+    {
+        let mut items = Vec::new();
+        let mut any = false;
+        let mut ok = true;
+        for value in self.values(name) {
+            any = true;
+            let parts: Box<dyn Iterator<Item = &str>> = if explode { Box::new(std::iter::once(value)) } else { Box::new(value.split(',')) };
+            for part in parts {
+                match parse(part, kind) {
+                    Ok(item) => items.push(item),
+                    Err(message) => {
+                        problems.add(name, message);
+                        ok = false;
+                    }
+                }
+            }
+        }
+        (any && ok).then_some(items)
+    }
+}
+
+/// Header parameters.
+pub(crate) fn header<T: FromStr>(headers: &HeaderMap, name: &str, kind: &str, required: bool, problems: &mut Problems) -> Option<T>
+where
+    T::Err: Display,
+{
+    let Some(value) = headers.get(name) else {
+        if required {
+            problems.add(name, "header is required");
+        }
+        return None;
+    };
+    let Ok(text) = value.to_str() else {
+        problems.add(name, "header is not visible ASCII text");
+        return None;
+    };
+    parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// A header that must be present and non-empty, e.g. a credential.
+pub(crate) fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
+    let text = headers.get(name)?.to_str().ok()?.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// Whether `content_type` is one of `accepted`, which may hold wildcards such as `application/*+json`.
+fn accepts(accepted: &[&str], content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    accepted.iter().any(|pattern| match pattern.split_once("/*") {
+        Some((top, suffix)) => essence.strip_prefix(top).and_then(|rest| rest.strip_prefix('/')).is_some_and(|sub| sub.len() > suffix.len() && sub.ends_with(suffix)),
+        None => essence == *pattern,
+    })
+}
+
+/// Reads a JSON body: 413 past `limit`, 415 for a content type not in `accepted`, and a recorded
+/// problem naming the path when the JSON does not have the right shape. An empty body is `None`.
+pub(crate) async fn json_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let too_large = || {
+        ApiError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE)
+            .with_type(problem_types::BODY_TOO_LARGE)
+            .with_detail(format!("the request body is larger than {limit} bytes"))
+    };
+    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    let bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let inner = e.into_inner();
+            let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(inner.as_ref());
+            while let Some(c) = cause {
+                if c.is::<http_body_util::LengthLimitError>() {
+                    return Err(too_large());
+                }
+                cause = c.source();
+            }
+            return Err(ApiError::bad_request(format!("the request body could not be read: {inner}")));
+        }
+    };
+    if bytes.is_empty() {
+        if required {
+            problems.add("body", "a JSON body is required");
+        }
+        return Ok(None);
+    }
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !accepts(accepted, content_type) {
+        let shown = if content_type.is_empty() { "no content type".to_string() } else { format!("`{content_type}`") };
+        return Err(ApiError::new(axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE)
+            .with_type(problem_types::UNSUPPORTED_MEDIA_TYPE)
+            .with_detail(format!("a body with {shown} is not accepted; send one of {}", accepted.join(", "))));
+    }
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(value) => value,
+        Err(e) => {
+            let path = e.path().to_string();
+            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
+            problems.add(name, e.into_inner().to_string());
+            return Ok(None);
+        }
+    };
+    if let Err(e) = de.end() {
+        problems.add("body", e.to_string());
+        return Ok(None);
+    }
+    Ok(Some(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types_match_with_wildcards_and_parameters() {
+        let accepted = ["application/json", "application/json-patch+json", "text/json", "application/*+json"];
+        for ok in ["application/json", "Application/JSON; charset=utf-8", "text/json", "application/vnd.api+json", "application/json-patch+json"] {
+            assert!(accepts(&accepted, ok), "{ok}");
+        }
+        for bad in ["", "text/plain", "application/xml", "application/+json", "text/x+json", "multipart/form-data"] {
+            assert!(!accepts(&accepted, bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn query_values_are_decoded_and_checked() {
+        let query = QueryParams::parse(Some("Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x"));
+        let mut problems = Problems::default();
+        assert_eq!(query.optional::<i32>("Page", "integer", &mut problems), Some(2));
+        assert_eq!(query.required_list::<String>("Ids", "string", true, &mut problems), Some(vec!["a".into(), "b c".into()]));
+        assert_eq!(query.optional::<bool>("Flag", "boolean", &mut problems), None);
+        assert_eq!(query.optional::<i32>("Dup", "integer", &mut problems), None);
+        assert_eq!(query.required::<String>("Missing", "string", &mut problems), None);
+        assert_eq!(query.optional_list::<i32>("Csv", "integer", false, &mut problems), None);
+        let error = problems.into_error();
+        let names: Vec<&String> = error.errors().keys().collect();
+        assert_eq!(names, ["Csv", "Dup", "Flag", "Missing"]);
+    }
+}

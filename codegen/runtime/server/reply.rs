@@ -1,0 +1,43 @@
+//! Turning an implementation's result into a reply.
+
+#![allow(dead_code, reason = "a reply helper for each kind of reply; a spec uses some of them")]
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use futures_util::FutureExt;
+use serde::Serialize;
+
+use crate::ApiError;
+
+/// Runs an implementation's future; a panic inside it becomes a 500 reply instead of a dropped
+/// connection.
+pub(crate) async fn guarded<T>(operation: &str, future: impl Future<Output = Result<T, ApiError>>) -> Result<T, ApiError> {
+    match AssertUnwindSafe(future).catch_unwind().await {
+        Ok(result) => result,
+        Err(_) => Err(ApiError::internal(format!("the implementation of {operation} failed unexpectedly"))),
+    }
+}
+
+/// A JSON reply.
+pub(crate) fn json<T: Serialize>(status: u16, value: &T) -> Result<Response, ApiError> {
+    let bytes = serde_json::to_vec(value).map_err(|e| ApiError::internal(format!("the reply could not be written as JSON: {e}")))?;
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status_code(status);
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
+}
+
+/// A reply without a body.
+pub(crate) fn empty(status: u16) -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = status_code(status);
+    response
+}
+
+pub(crate) fn status_code(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::OK)
+}

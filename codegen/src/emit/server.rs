@@ -1,0 +1,639 @@
+//! The server crate: a trait with one method per operation, an input struct per operation, and the
+//! axum router that extracts and validates requests before calling the trait.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Imports, Uses, default_text, doc, ident, inner_doc, operation_doc, paragraphs, rust_type};
+use crate::ir::{Api, DefaultValue, Location, Operation, Param, Reply, TypeDef, TypeRef};
+
+/// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
+fn universal(api: &Api, i: usize) -> bool {
+    api.operations.iter().all(|op| op.credentials.contains(&i))
+}
+
+fn names_type(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Named(_) => true,
+        TypeRef::Vec(item) | TypeRef::Map(item) => names_type(item),
+        _ => false,
+    }
+}
+
+fn reply_type(reply: &Reply) -> TokenStream {
+    match reply {
+        Reply::Empty { .. } => quote! { () },
+        Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
+        Reply::Download { .. } => quote! { FileDownload },
+    }
+}
+
+fn input_name(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Input", op.type_name)
+}
+
+/// `api.rs`: the request context and the trait.
+pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
+    let trait_ident = ident(trait_name);
+    let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
+        let field = ident(&c.field);
+        let text = paragraphs([c.doc.as_deref(), Some(&format!("As received in the `{}` header.", c.header))]);
+        let docs = doc(&text);
+        if universal(api, i) {
+            quote! { #docs pub #field: String, }
+        } else {
+            quote! { #docs pub #field: Option<String>, }
+        }
+    });
+    let common_fields = api.common_headers.iter().map(|h| {
+        let field = ident(&h.field);
+        let docs = doc(&format!("As received in the `{}` header.", h.header));
+        quote! { #docs pub #field: String, }
+    });
+    let debug_fields = api.credentials.iter().map(|c| {
+        let name = c.field.trim_start_matches("r#");
+        quote! { .field(#name, &"<redacted>") }
+    });
+    let debug_common = api.common_headers.iter().map(|h| {
+        let name = h.field.trim_start_matches("r#");
+        let field = ident(&h.field);
+        quote! { .field(#name, &self.#field) }
+    });
+    let methods = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        let status = op.reply.status();
+        let reply_note = match &op.reply {
+            Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
+            Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
+            Reply::Download { .. } => format!("Answers {status} with the returned file, streamed."),
+        };
+        let text = format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`."));
+        let docs = doc(&text);
+        let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
+        quote! {
+            #docs
+            #deprecated
+            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send;
+        }
+    });
+    let mut imports = Imports::default();
+    imports.add("std::fmt").add("std::future::Future").add("axum::http::HeaderMap").add("crate::ApiError").add("crate::inputs");
+    if api.operations.iter().any(|op| matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))) {
+        imports.add("crate::types");
+    }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
+        imports.add("crate::FileDownload");
+    }
+    let mut uses = Uses::default();
+    for op in &api.operations {
+        if let Reply::Json { ty, .. } = &op.reply {
+            uses.add(ty);
+        }
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
+    let trait_doc = doc(&format!(
+        "The operations of {}, one method each.\n\n\
+         Implement every method (the compiler insists; there are no default bodies, so a new\n\
+         operation in the spec cannot go unnoticed), then serve the implementation with\n\
+         [`router`](crate::router). Methods may be written as `async fn`. Each receives the\n\
+         [`RequestContext`] and the operation's validated input with defaults applied; an `Err`\n\
+         becomes a problem+json reply with the status the [`ApiError`] carries.",
+        api.title
+    ));
+    quote! {
+        //! The request context and the trait an implementation fills in.
+
+        #imports
+
+        /// What the generated layer learned about a request before calling the implementation.
+        #[derive(Clone)]
+        #[non_exhaustive]
+        pub struct RequestContext {
+            #(#cred_fields)*
+            #(#common_fields)*
+            /// `x-request-id` of the request, when the caller sent one.
+            pub request_id: Option<String>,
+            /// Every request header, for anything else an implementation needs.
+            pub headers: HeaderMap,
+        }
+
+        impl fmt::Debug for RequestContext {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct("RequestContext")
+                    #(#debug_fields)*
+                    #(#debug_common)*
+                    .field("request_id", &self.request_id)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        #trait_doc
+        pub trait #trait_ident: Send + Sync + 'static {
+            #(#methods)*
+        }
+    }
+}
+
+/// `inputs.rs`: one struct per operation with its parameters and body.
+pub fn inputs_module(api: &Api) -> TokenStream {
+    let mut uses = Uses::default();
+    let mut needs_types = false;
+    for op in &api.operations {
+        for p in &op.params {
+            uses.add(&p.ty);
+            needs_types |= names_type(&p.ty);
+        }
+        if let Some(b) = &op.body {
+            uses.add(&b.ty);
+            needs_types |= names_type(&b.ty);
+        }
+    }
+    let mut imports = Imports::default();
+    if needs_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
+    let structs = api.operations.iter().map(|op| {
+        let name = input_name(op);
+        let text = format!("Input of `{} {}` (operation `{}`), validated, with defaults applied.", op.method.as_str(), op.path, op.id);
+        let docs = doc(&text);
+        let fields = op.params.iter().map(|p| {
+            let field = ident(&p.name);
+            let ty = rust_type(&p.ty, &quote! { types:: });
+            let ty = if p.required || p.default.is_some() { ty } else { quote! { Option<#ty> } };
+            let mut text = p.doc.clone().unwrap_or_else(|| format!("`{}`.", p.wire));
+            if let Some(d) = &p.default {
+                text.push_str(&format!("\n\n`{}` when the request leaves it out.", default_text(d)));
+            }
+            let docs = doc(&text);
+            quote! { #docs pub #field: #ty, }
+        });
+        let body = op.body.as_ref().map(|b| {
+            let ty = rust_type(&b.ty, &quote! { types:: });
+            let ty = if b.required { ty } else { quote! { Option<#ty> } };
+            let text = paragraphs([b.doc.as_deref(), Some(if b.required { "The JSON body." } else { "The JSON body, when the request has one." })]);
+            let docs = doc(&text);
+            quote! { #docs pub body: #ty, }
+        });
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            pub struct #name {
+                #(#fields)*
+                #body
+            }
+        }
+    });
+    quote! {
+        //! One input struct per operation: its path, query and header parameters and its body.
+
+        #imports
+
+        #(#structs)*
+    }
+}
+
+/// `router.rs`: configuration, the router and one handler per operation.
+pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
+    let trait_ident = ident(trait_name);
+    // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
+    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
+    for op in &api.operations {
+        match paths.iter_mut().find(|(p, _)| *p == op.path) {
+            Some((_, ops)) => ops.push(op),
+            None => paths.push((&op.path, vec![op])),
+        }
+    }
+    let routes = paths.iter().map(|(path, ops)| {
+        let methods = ops.iter().enumerate().map(|(i, op)| {
+            let method = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
+            let handler = ident(&op.fn_name);
+            if i == 0 {
+                quote! { #method(#handler::<A>) }
+            } else {
+                quote! { .#method(#handler::<A>) }
+            }
+        });
+        quote! { .route(#path, #(#methods)*) }
+    });
+    let handlers = api.operations.iter().map(|op| handler(api, op, &trait_ident));
+    let context = context_fn(api);
+    let has_version = !api.common_headers.is_empty();
+    let versions_field = has_version.then(|| {
+        quote! {
+            /// API versions the server serves; any other is answered 400. `None` accepts every
+            /// version and leaves the decision to the implementation.
+            pub supported_api_versions: Option<Vec<String>>,
+        }
+    });
+    let versions_default = has_version.then(|| quote! { supported_api_versions: None, });
+    let mut imports = Imports::default();
+    imports
+        .add("std::sync::Arc")
+        .add("axum::Router")
+        .add("axum::extract::{Request, State}")
+        .add("axum::http::request::Parts")
+        .add("axum::response::Response")
+        .add("crate::ApiError")
+        .add("crate::api::RequestContext")
+        .add("crate::extract::{self, Problems}")
+        .add("crate::inputs")
+        .add("crate::reply")
+        .add(&format!("crate::{trait_name}"));
+    // Only the first method of a path is a free function; the others are `MethodRouter` methods.
+    let verbs: std::collections::BTreeSet<String> =
+        paths.iter().map(|(_, ops)| ops[0].method.as_str().to_ascii_lowercase()).collect();
+    imports.add(&format!("axum::routing::{{{}}}", verbs.into_iter().collect::<Vec<_>>().join(", ")));
+    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
+        imports.add("crate::extract::QueryParams");
+    }
+    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
+        imports.add("axum::extract::{FromRequestParts, RawPathParams}");
+    }
+    let mut uses = Uses::default();
+    let mut needs_types = false;
+    for op in &api.operations {
+        for p in &op.params {
+            uses.add(&p.ty);
+            needs_types |= names_type(&p.ty);
+        }
+        if let Some(b) = &op.body {
+            uses.add(&b.ty);
+            needs_types |= names_type(&b.ty);
+        }
+    }
+    if needs_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let imports = imports.tokens();
+    quote! {
+        //! The axum router: extraction and validation generated from the spec, then the trait call.
+
+        #imports
+
+        /// Settings of the generated layer.
+        #[derive(Debug, Clone)]
+        #[non_exhaustive]
+        pub struct ServerConfig {
+            /// Largest request body accepted, in bytes; larger ones are answered 413.
+            pub body_limit: usize,
+            #versions_field
+        }
+
+        impl Default for ServerConfig {
+            fn default() -> Self {
+                ServerConfig { body_limit: 2 * 1024 * 1024, #versions_default }
+            }
+        }
+
+        impl ServerConfig {
+            /// Sets the largest request body accepted, in bytes.
+            pub fn with_body_limit(mut self, bytes: usize) -> Self {
+                self.body_limit = bytes;
+                self
+            }
+        }
+
+        /// The implementation and the configuration, shared by every handler.
+        struct Shared<A> {
+            api: Arc<A>,
+            config: Arc<ServerConfig>,
+        }
+
+        impl<A> Clone for Shared<A> {
+            fn clone(&self) -> Self {
+                Shared { api: self.api.clone(), config: self.config.clone() }
+            }
+        }
+
+        /// A router serving `api` with the default [`ServerConfig`].
+        pub fn router<A: #trait_ident>(api: A) -> Router {
+            router_with(Arc::new(api), ServerConfig::default())
+        }
+
+        /// A router serving a shared implementation with `config`. Add tower layers (timeouts,
+        /// tracing, authentication, rate limits) with `Router::layer` as usual.
+        pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
+            let state = Shared { api, config: Arc::new(config) };
+            Router::new()
+                #(#routes)*
+                .fallback(not_found)
+                .method_not_allowed_fallback(method_not_allowed)
+                .with_state(state)
+        }
+
+        async fn not_found(request: Request) -> Response {
+            ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
+                .into_response_for(request.uri().path())
+        }
+
+        async fn method_not_allowed(request: Request) -> Response {
+            ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED)
+                .with_detail(format!("{} is not served at {}", request.method(), request.uri().path()))
+                .into_response_for(request.uri().path())
+        }
+
+        #context
+
+        #(#handlers)*
+    }
+}
+
+/// `context(parts, config)`: the credential and common header checks, in the order the contract
+/// gives: missing credentials 401, then a missing version header 400.
+fn context_fn(api: &Api) -> TokenStream {
+    let creds = api.credentials.iter().enumerate().map(|(i, c)| {
+        let field = ident(&c.field);
+        let header = &c.header;
+        if universal(api, i) {
+            quote! {
+                let #field = extract::text_header(&parts.headers, #header)
+                    .ok_or_else(|| missing_credential(#header))?;
+            }
+        } else {
+            quote! { let #field = extract::text_header(&parts.headers, #header); }
+        }
+    });
+    let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
+    let commons = api.common_headers.iter().map(|h| {
+        let field = ident(&h.field);
+        let header = &h.header;
+        quote! {
+            let #field = extract::text_header(&parts.headers, #header).ok_or_else(|| {
+                ApiError::bad_request(format!("the `{}` header is required", #header))
+                    .with_type(crate::problem::problem_types::INVALID_REQUEST)
+                    .with_error(#header, "header is required")
+            })?;
+            if let Some(supported) = &config.supported_api_versions
+                && !supported.contains(&#field)
+            {
+                return Err(ApiError::unsupported_api_version(&#field));
+            }
+        }
+    });
+    let common_fields: Vec<_> = api.common_headers.iter().map(|h| ident(&h.field)).collect();
+    let unused_config = api.common_headers.is_empty().then(|| quote! { let _ = config; });
+    quote! {
+        fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
+            #unused_config
+            #(#creds)*
+            #(#commons)*
+            Ok(RequestContext {
+                #(#cred_fields,)*
+                #(#common_fields,)*
+                request_id: extract::text_header(&parts.headers, "x-request-id"),
+                headers: parts.headers.clone(),
+            })
+        }
+
+        fn missing_credential(header: &str) -> ApiError {
+            ApiError::unauthorized(format!("the `{header}` header is missing or empty"))
+                .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
+        }
+    }
+}
+
+/// The `kind` shown in validation messages for a parameter type.
+fn kind(api: &Api, ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::String => "string".into(),
+        TypeRef::Bool => "boolean (`true` or `false`)".into(),
+        TypeRef::I32 => "32-bit integer".into(),
+        TypeRef::I64 => "integer".into(),
+        TypeRef::F32 | TypeRef::F64 => "number".into(),
+        TypeRef::Uuid => "UUID".into(),
+        TypeRef::DateTime => "ISO 8601 date-time".into(),
+        TypeRef::Vec(item) => kind(api, item),
+        TypeRef::Named(name) => match api.types.iter().find(|t| t.name() == name) {
+            Some(TypeDef::Alias { target, .. }) => kind(api, target),
+            _ => format!("{name} value"),
+        },
+        TypeRef::Json | TypeRef::Map(_) => "value".into(),
+    }
+}
+
+/// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
+fn extract_param(api: &Api, p: &Param) -> TokenStream {
+    let var = format_ident!("p_{}", p.name.trim_start_matches("r#"));
+    let wire = &p.wire;
+    let kind = kind(api, &p.ty);
+    let (item, list) = match &p.ty {
+        TypeRef::Vec(item) => (rust_type(item, &quote! { types:: }), true),
+        other => (rust_type(other, &quote! { types:: }), false),
+    };
+    let local_type = if list { quote! { Option<Vec<#item>> } } else { quote! { Option<#item> } };
+    let required = p.required;
+    let value = match p.location {
+        Location::Query => {
+            let explode = p.explode;
+            match (list, required) {
+                (true, true) => quote! { query.required_list(#wire, #kind, #explode, &mut problems) },
+                (true, false) => quote! { query.optional_list(#wire, #kind, #explode, &mut problems) },
+                (false, true) => quote! { query.required(#wire, #kind, &mut problems) },
+                (false, false) => quote! { query.optional(#wire, #kind, &mut problems) },
+            }
+        }
+        Location::Header => quote! { extract::header(&parts.headers, #wire, #kind, #required, &mut problems) },
+        Location::Path => quote! {
+            path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                text.parse::<#item>()
+                    .map_err(|e| problems.add(#wire, format!("`{text}` is not a valid {}: {e}", #kind)))
+                    .ok()
+            })
+        },
+    };
+    let minimum = p.minimum.map(|m| {
+        let m = Literal::f64_unsuffixed(m);
+        let as_f64 = match p.ty {
+            TypeRef::I32 | TypeRef::F32 => quote! { #var.map(f64::from) },
+            _ => quote! { #var.map(|v| v as f64) },
+        };
+        quote! { problems.at_least(#wire, #as_f64, #m); }
+    });
+    quote! {
+        let #var: #local_type = #value;
+        #minimum
+    }
+}
+
+fn default_expr(d: &DefaultValue) -> TokenStream {
+    match d {
+        DefaultValue::Bool(b) => quote! { #b },
+        DefaultValue::Int(i) => {
+            let lit = Literal::i64_unsuffixed(*i);
+            quote! { #lit }
+        }
+        DefaultValue::Float(f) => {
+            let lit = Literal::f64_unsuffixed(*f);
+            quote! { #lit }
+        }
+        DefaultValue::String(s) => quote! { #s.to_string() },
+        DefaultValue::Variant { ty, variant } => {
+            let (ty, variant) = (ident(ty), ident(variant));
+            quote! { types::#ty::#variant }
+        }
+    }
+}
+
+fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
+    let name = ident(&op.fn_name);
+    let op_id = &op.id;
+    let input = input_name(op);
+    let has_query = op.params.iter().any(|p| p.location == Location::Query);
+    let has_path = op.params.iter().any(|p| p.location == Location::Path);
+    let query = has_query.then(|| quote! { let query = QueryParams::parse(parts.uri.query()); });
+    let path_params = has_path.then(|| {
+        quote! {
+            let raw = RawPathParams::from_request_parts(&mut parts, &()).await
+                .map_err(|e| ApiError::bad_request(format!("the path could not be read: {e}")))?;
+            let path_params: Vec<(&str, &str)> = raw.iter().collect();
+        }
+    });
+    let params = op.params.iter().map(|p| extract_param(api, p));
+    let op_creds = op.credentials.iter().filter(|&&i| !universal(api, i)).map(|&i| {
+        let c = &api.credentials[i];
+        let field = ident(&c.field);
+        let header = &c.header;
+        quote! {
+            if ctx.#field.is_none() {
+                return Err(missing_credential(#header));
+            }
+        }
+    });
+    let body = op.body.as_ref().map(|b| {
+        let ty = rust_type(&b.ty, &quote! { types:: });
+        let accepted = &b.accepted;
+        let required = b.required;
+        quote! {
+            let body = extract::json_body::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
+        }
+    });
+    // Required values must be present once `problems` is empty; destructuring proves it.
+    let required: Vec<_> = op
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| format_ident!("p_{}", p.name.trim_start_matches("r#")))
+        .chain(op.body.iter().filter(|b| b.required).map(|_| format_ident!("body")))
+        .collect();
+    let unwrap_required = match required.len() {
+        0 => quote! { problems.check()?; },
+        1 => {
+            let v = &required[0];
+            quote! {
+                let Some(#v) = #v else { return Err(problems.into_error()) };
+                problems.check()?;
+            }
+        }
+        _ => quote! {
+            let (#(Some(#required)),*) = (#(#required),*) else { return Err(problems.into_error()) };
+            problems.check()?;
+        },
+    };
+    let fields = op.params.iter().map(|p| {
+        let field = ident(&p.name);
+        let var = format_ident!("p_{}", p.name.trim_start_matches("r#"));
+        match (&p.default, p.required) {
+            (Some(d), false) => {
+                let d = default_expr(d);
+                quote! { #field: #var.unwrap_or(#d) }
+            }
+            _ => quote! { #field: #var },
+        }
+    });
+    let body_field = op.body.as_ref().map(|_| quote! { body, });
+    let call_name = ident(&op.fn_name);
+    let status = Literal::u16_unsuffixed(op.reply.status());
+    let reply = match &op.reply {
+        Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
+        Reply::Json { .. } => quote! { reply::json(#status, &value) },
+        Reply::Download { .. } => quote! { crate::download::reply(#status, value) },
+    };
+    let value_binding = match &op.reply {
+        Reply::Empty { .. } => quote! { () },
+        _ => quote! { value },
+    };
+    let parts_mut = has_path.then(|| quote! { mut });
+    let body_var = if op.body.is_some() { quote! { body } } else { quote! { _body } };
+    let validates = !op.params.is_empty() || op.body.is_some();
+    let problems = validates.then(|| quote! { let mut problems = Problems::default(); });
+    let unwrap_required = if validates { unwrap_required } else { TokenStream::new() };
+    let docs = doc(&format!("`{} {}`: extracts and validates, then calls [`{}::{}`].", op.method.as_str(), op.path, trait_ident, op.fn_name.trim_start_matches("r#")));
+    let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+    quote! {
+        #docs
+        #deprecated
+        async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            let (#parts_mut parts, #body_var) = request.into_parts();
+            let result: Result<Response, ApiError> = async {
+                let ctx = context(&parts, &state.config)?;
+                #(#op_creds)*
+                #problems
+                #query
+                #path_params
+                #(#params)*
+                #body
+                #unwrap_required
+                let input = inputs::#input { #(#fields,)* #body_field };
+                let #value_binding = reply::guarded(#op_id, state.api.#call_name(ctx, input)).await?;
+                #reply
+            }
+            .await;
+            result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+        }
+    }
+}
+
+/// `lib.rs` of the server crate.
+pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream {
+    let trait_ident = ident(trait_name);
+    let crate_doc = inner_doc(&format!(
+        "The server side of {} (API version `{}`), on axum.\n\n\
+         Implement [`{trait_name}`]: one method per operation, each receiving a [`RequestContext`]\n\
+         and its operation's input, already validated, with defaults applied. Serve it with\n\
+         [`router`]. Requests are checked in this order: credentials (401), the API version\n\
+         header (400), then parameters and body (400, 413, 415); only a valid request reaches the\n\
+         implementation. Every error reply is `application/problem+json`, and a panic inside an\n\
+         implementation becomes a 500 reply.",
+        api.title, api.version
+    ));
+    let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
+    let download_mod = has_downloads.then(|| quote! { mod download; });
+    let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
+    let example = inner_doc(&format!(
+        "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\naxum::serve(listener, router(api)).await\n# }}\n```"
+    ));
+    let _ = &trait_ident;
+    quote! {
+        #crate_doc
+        #example
+        #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
+
+        mod api;
+        mod date_time;
+        #download_mod
+        mod enums;
+        mod extract;
+        pub mod inputs;
+        mod problem;
+        mod reply;
+        mod router;
+        pub mod types;
+
+        pub use api::{RequestContext, #trait_ident};
+        pub use date_time::{DateTime, DateTimeError};
+        pub use enums::UnknownVariant;
+        pub use problem::{ApiError, problem_types};
+        #download_use
+        pub use router::{ServerConfig, router, router_with};
+
+        pub use axum;
+    }
+}
