@@ -120,8 +120,10 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let trait_name = trait_name(&config.name);
-    let description =
-        format!("Axum server stubs for {} (API version {}), generated from its OpenAPI document.", api.title, api.version);
+    let description = format!(
+        "Axum server stubs for {} (API version {}), generated from its OpenAPI document.",
+        api.title, api.version
+    );
     let usage = format!(
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );

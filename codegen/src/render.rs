@@ -49,13 +49,16 @@ fn spaced(code: &str) -> String {
             let after_imports = pt.starts_with("use ") && pt.ends_with(';') && same_indent && !lt.starts_with("use ")
                 || pt.starts_with("use ") && lt.starts_with("use ") && import_group(pt) != import_group(lt);
             let after_docs = pt.starts_with("//!") && !lt.starts_with("//!");
+            let between_declarations = pt.ends_with(';') && lt.starts_with("///") && same_indent && indent(line) <= 4;
             let after_attrs = pt.starts_with("#![") && !lt.starts_with("#![");
             let after_mods = (pt.starts_with("mod ") || pt.starts_with("pub mod ")) && lt.starts_with("pub use ");
             let blank_before_last_doc = pt == "//!" && !lt.starts_with("//!");
             if blank_before_last_doc {
                 out.truncate(out.len() - "//!\n".len());
             }
-            if (after_block || after_imports || after_docs || after_attrs || after_mods) && !lt.is_empty() {
+            if (after_block || after_imports || after_docs || after_attrs || after_mods || between_declarations)
+                && !lt.is_empty()
+            {
                 out.push('\n');
             }
         }

@@ -19,10 +19,16 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
 #[test]
 fn naming_fixture() {
     for file in files_of("naming") {
-        if let Some(name) = file.path.strip_prefix("client/src/")
-            && ["types.rs", "builders.rs", "client.rs"].contains(&name)
-        {
-            expect_file![format!("golden/naming/{name}")].assert_eq(&file.contents);
+        let golden = [
+            "client/src/builders.rs",
+            "client/src/client.rs",
+            "client/src/types.rs",
+            "server/src/api.rs",
+            "server/src/inputs.rs",
+            "server/src/router.rs",
+        ];
+        if golden.contains(&file.path.as_str()) {
+            expect_file![format!("golden/naming/{}", file.path)].assert_eq(&file.contents);
         }
     }
 }

@@ -14,8 +14,10 @@ use crate::types;
 
 ///The API version this client was generated for, from `info.version`: `2022.09.26`.
 pub const API_VERSION: &str = "2022.09.26";
+
 ///Base URL of the first server the spec lists: `https://portfolio.example.com`.
 pub const DEFAULT_BASE_URL: &str = "https://portfolio.example.com";
+
 /// The credentials sent with every request. `Debug` output never shows them.
 #[derive(Clone)]
 pub struct Credentials {

@@ -14,7 +14,6 @@ use crate::types;
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]
-#[non_exhaustive]
 pub struct RequestContext {
     /// Access token, sent verbatim (no scheme prefix is added).
     ///
@@ -65,6 +64,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetUserInput,
     ) -> impl Future<Output = Result<types::User, ApiError>> + Send;
+
     /// Create a user.
     ///
     /// `POST /api/user` (operation `CreateUser`).
@@ -77,6 +77,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send;
+
     /// Link a user to one or more accounts.
     ///
     /// Answers 200 with an empty body.
@@ -91,6 +92,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Search accounts.
     ///
     /// When `accountIds` is present, the service looks up exactly those accounts and ignores `search`, `page` and `size`.
@@ -112,6 +114,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
     > + Send;
+
     /// List the child accounts of an account.
     ///
     /// `GET /api/childaccounts` (operation `GetAUChildAccounts`).
@@ -126,6 +129,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send;
+
     /// List the model weightings of an account.
     ///
     /// `GET /api/accountmodelweightings` (operation `GetAccountModelWeightings`).
@@ -142,6 +146,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
     > + Send;
+
     /// Replace the model weightings of an account.
     ///
     /// `PUT /api/accountmodelweightings` (operation `ReplaceAccountModelWeightings`).
@@ -154,6 +159,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Download the application form of an account.
     ///
     /// The reply body is the form document as a byte stream.
@@ -172,6 +178,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send;
+
     /// Submit a draft application.
     ///
     /// The reply carries the identifier under which the application status can be read back.
@@ -186,6 +193,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send;
+
     /// Read the status of a draft application.
     ///
     /// `GET /api/application/{ApplicationId}/status` (operation `GetDraftApplicationStatus`).
@@ -200,6 +208,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send;
+
     /// List product disclosure statements.
     ///
     /// `GET /api/pds` (operation `GetPDS`).
@@ -210,6 +219,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send;
+
     /// Search ceding parties (UK).
     ///
     /// `GET /api/cedingparties` (operation `GetUKCedingParties`).
@@ -225,6 +235,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send;
+
     /// Find securities.
     ///
     /// Only one of the three selectors is used. A `search` term wins over `securityIds` and `securityCodes`; otherwise `securityIds` wins over `securityCodes`. Which selector applies when several are sent together is otherwise unspecified, so send one.
@@ -244,6 +255,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send;
+
     /// Report the recalculation status of the service.
     ///
     /// `GET /api/recalc/status` (operation `GetAURecalcStatus`).
@@ -254,6 +266,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send;
+
     /// Holdings of one or more accounts on a valuation date.
     ///
     /// `GET /api/holdings` (operation `GetAUHoldings`).
@@ -270,6 +283,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send;
+
     /// Holdings history of an account broken down by model.
     ///
     /// `GET /api/holdingspermodel` (operation `GetAUHoldingsPerModel`).
@@ -288,6 +302,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
     > + Send;
+
     /// Asset class summary of an account on a valuation date.
     ///
     /// `GET /api/assetclasssummary` (operation `GetAUAssetClassSummary`).
@@ -304,6 +319,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send;
+
     /// Transactions of an account in a period, one page at a time.
     ///
     /// With `BuysAndSellsOnly=true` the reply holds only trades of these kinds: Buy, Close position, Sell, Short Sell, Write Opt. to Open, Write Opt. to Close, Buy Opt. to open and Buy Opt. to close.
@@ -330,6 +346,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
     > + Send;
+
     /// Cash transactions of an account in a period, one page at a time.
     ///
     /// `GET /api/cashtransactions` (operation `GetAUCashTransactions`).
@@ -351,6 +368,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
     > + Send;
+
     /// Unsettled transactions of an account in a period, one page at a time.
     ///
     /// `GET /api/unsettledtransactions` (operation `GetAUUnsettledTransactions`).
@@ -369,6 +387,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
     ) -> impl Future<Output = Result<Vec<types::UnsettledTransaction>, ApiError>> + Send;
+
     /// Dividend reinvestment settings of an account.
     ///
     /// `GET /api/dividendreinvestmentdetails` (operation `GetAUDividendReinvestmentDetails`).
@@ -385,6 +404,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
     > + Send;
+
     /// Income received by an account in a period.
     ///
     /// `GET /api/incomedetail` (operation `GetAUIncomeDetail`).
@@ -401,6 +421,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send;
+
     /// Income schedule of an account for a period.
     ///
     /// `GET /api/incomeschedules` (operation `GetAUIncomeSchedules`).
@@ -417,6 +438,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send;
+
     /// Income schedules of several accounts for a period.
     ///
     /// `GET /api/incomeschedules/bulk` (operation `GetAUIncomeSchedulesBulk`).
@@ -435,6 +457,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
     > + Send;
+
     /// Expenses charged to an account in a period.
     ///
     /// `GET /api/expensedetail` (operation `GetAUExpenseDetail`).
@@ -451,6 +474,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send;
+
     /// BPAY payment details of one or more accounts.
     ///
     /// `GET /api/bpay` (operation `GetAUBpay`).
@@ -465,6 +489,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send;
+
     /// Performance of an account over a period.
     ///
     /// `GET /api/performance` (operation `GetAUPerformance`).
@@ -488,6 +513,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send;
+
     /// Performance of an account broken down by asset class.
     ///
     /// `GET /api/assetclassperformance` (operation `GetAUAssetClassPerformance`).
@@ -510,6 +536,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
     ) -> impl Future<Output = Result<Vec<types::AssetClassInvestment>, ApiError>> + Send;
+
     /// List benchmarks.
     ///
     /// `GET /api/benchmarks` (operation `GetAUBenchmarks`).
@@ -520,6 +547,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send;
+
     /// Returns of a benchmark over a period.
     ///
     /// `GET /api/benchmarkperformance` (operation `GetAUBenchmarkPerformance`).
@@ -537,6 +565,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send;
+
     /// List investment models.
     ///
     /// `GET /api/models` (operation `GetAUModels`).
@@ -547,6 +576,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send;
+
     /// Approximate funds under management of a model.
     ///
     /// `GET /api/modelapproximatefum` (operation `GetAUAproximateFum`).
@@ -562,6 +592,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send;
+
     /// Performance of a model over a period.
     ///
     /// `GET /api/modelperformance` (operation `GetAUModelPerformance`).
@@ -578,6 +609,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send;
+
     /// Holdings of a model on a valuation date.
     ///
     /// `GET /api/modelholdings` (operation `GetAUModelHoldings`).
@@ -593,6 +625,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send;
+
     /// Weight adjustments of a model.
     ///
     /// `GET /api/modelweightadjustment` (operation `GetAUModelWeightAdjustment`).
@@ -609,6 +642,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
     > + Send;
+
     /// Replace the weight adjustments of a model.
     ///
     /// The change is accepted for processing; the reply is 202 with no body.
@@ -623,6 +657,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// ESG category identifiers attached to an account.
     ///
     /// `GET /api/esgcategories` (operation `GetAUAccountEsgCategories`).
@@ -637,6 +672,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send;
+
     /// Replace the ESG categories of an account.
     ///
     /// `PUT /api/esgcategories` (operation `ReplaceAUAccountEsgCategories`).
@@ -649,6 +685,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Attach ESG categories to an account.
     ///
     /// `POST /api/esgcategories` (operation `AddAUAccountEsgCategories`).
@@ -661,6 +698,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Detach ESG categories from an account.
     ///
     /// Without `categoryId` every category of the account is removed.
@@ -678,6 +716,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// List the cashflow instructions of an account.
     ///
     /// `GET /api/cashflowinstructions` (operation `GetAUCashflowInstructions`).
@@ -692,6 +731,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send;
+
     /// Add a one-off cashflow instruction.
     ///
     /// `POST /api/cashflowinstructions/oneoff` (operation `AddAUOneOffCashflowInstructions`).
@@ -704,6 +744,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Delete a one-off cashflow instruction.
     ///
     /// `DELETE /api/cashflowinstructions/oneoff` (operation `DeleteAUOneOffCashflowInstructions`).
@@ -720,6 +761,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Create or replace a regular cashflow instruction.
     ///
     /// `PUT /api/cashflowinstructions/regular` (operation `UpdateAURegularCashflowInstructions`).
@@ -732,6 +774,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// Delete the regular cashflow instruction of a kind.
     ///
     /// `DELETE /api/cashflowinstructions/regular` (operation `DeleteAURegularCashflowInstructions`).
@@ -747,6 +790,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
     /// List publisher events.
     ///
     /// First step of the event feed: each event names detail records to read next.
@@ -759,6 +803,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send;
+
     /// Detail records of a publisher event.
     ///
     /// The records carry the file identifiers accepted by `DownloadAUFile`.
@@ -775,6 +820,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEventDetail>, ApiError>> + Send;
+
     /// Download a file named by a publisher event detail record.
     ///
     /// The reply body is the file as a byte stream.

@@ -9,7 +9,6 @@ use crate::types;
 
 /// Input of `GET /api/users` (operation `GetUser`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetUserInput {
     /// User name to look up.
     pub username: String,
@@ -17,7 +16,6 @@ pub struct GetUserInput {
 
 /// Input of `POST /api/user` (operation `CreateUser`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct CreateUserInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostUserRequest>,
@@ -25,7 +23,6 @@ pub struct CreateUserInput {
 
 /// Input of `PATCH /api/useraccounts` (operation `LinkUserAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct LinkUserAccountsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PatchUserAccountRequest>,
@@ -33,7 +30,6 @@ pub struct LinkUserAccountsInput {
 
 /// Input of `GET /api/accounts` (operation `GetAUAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAccountsInput {
     /// Text to match against accounts; `*` matches any run of characters.
     pub search: Option<String>,
@@ -51,7 +47,6 @@ pub struct GetAuAccountsInput {
 
 /// Input of `GET /api/childaccounts` (operation `GetAUChildAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuChildAccountsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -59,7 +54,6 @@ pub struct GetAuChildAccountsInput {
 
 /// Input of `GET /api/accountmodelweightings` (operation `GetAccountModelWeightings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAccountModelWeightingsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -67,7 +61,6 @@ pub struct GetAccountModelWeightingsInput {
 
 /// Input of `PUT /api/accountmodelweightings` (operation `ReplaceAccountModelWeightings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct ReplaceAccountModelWeightingsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutAccountModelWeightingRequest>,
@@ -75,7 +68,6 @@ pub struct ReplaceAccountModelWeightingsInput {
 
 /// Input of `GET /api/appform` (operation `GetAUAppForm`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAppFormInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -87,7 +79,6 @@ pub struct GetAuAppFormInput {
 
 /// Input of `POST /api/application` (operation `CreateDraftApplication`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct CreateDraftApplicationInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::DraftApplication>,
@@ -95,7 +86,6 @@ pub struct CreateDraftApplicationInput {
 
 /// Input of `GET /api/application/{ApplicationId}/status` (operation `GetDraftApplicationStatus`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetDraftApplicationStatusInput {
     /// Application reference returned when the draft was created.
     pub application_id: Uuid,
@@ -103,11 +93,9 @@ pub struct GetDraftApplicationStatusInput {
 
 /// Input of `GET /api/pds` (operation `GetPDS`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetPdsInput {}
 /// Input of `GET /api/cedingparties` (operation `GetUKCedingParties`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetUkCedingPartiesInput {
     /// Kind of account the ceding party transfers (UK).
     pub account_type: Option<types::CedingPartyAccountType>,
@@ -117,7 +105,6 @@ pub struct GetUkCedingPartiesInput {
 
 /// Input of `GET /api/securities` (operation `FindAUSecurities`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct FindAuSecuritiesInput {
     /// Security code or part of a description to match.
     pub search: Option<String>,
@@ -131,11 +118,9 @@ pub struct FindAuSecuritiesInput {
 
 /// Input of `GET /api/recalc/status` (operation `GetAURecalcStatus`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuRecalcStatusInput {}
 /// Input of `GET /api/holdings` (operation `GetAUHoldings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuHoldingsInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     pub account_ids: Vec<String>,
@@ -147,7 +132,6 @@ pub struct GetAuHoldingsInput {
 
 /// Input of `GET /api/holdingspermodel` (operation `GetAUHoldingsPerModel`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuHoldingsPerModelInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -159,7 +143,6 @@ pub struct GetAuHoldingsPerModelInput {
 
 /// Input of `GET /api/assetclasssummary` (operation `GetAUAssetClassSummary`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAssetClassSummaryInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -173,7 +156,6 @@ pub struct GetAuAssetClassSummaryInput {
 
 /// Input of `GET /api/transactions` (operation `GetAUTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuTransactionsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -209,7 +191,6 @@ pub struct GetAuTransactionsInput {
 
 /// Input of `GET /api/cashtransactions` (operation `GetAUCashTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuCashTransactionsInput {
     /// Include cash movements that are pending settlement.
     ///
@@ -233,7 +214,6 @@ pub struct GetAuCashTransactionsInput {
 
 /// Input of `GET /api/unsettledtransactions` (operation `GetAUUnsettledTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuUnsettledTransactionsInput {
     /// Page number, counting from 1.
     ///
@@ -253,7 +233,6 @@ pub struct GetAuUnsettledTransactionsInput {
 
 /// Input of `GET /api/dividendreinvestmentdetails` (operation `GetAUDividendReinvestmentDetails`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuDividendReinvestmentDetailsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -261,7 +240,6 @@ pub struct GetAuDividendReinvestmentDetailsInput {
 
 /// Input of `GET /api/incomedetail` (operation `GetAUIncomeDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuIncomeDetailInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -273,7 +251,6 @@ pub struct GetAuIncomeDetailInput {
 
 /// Input of `GET /api/incomeschedules` (operation `GetAUIncomeSchedules`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuIncomeSchedulesInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -285,7 +262,6 @@ pub struct GetAuIncomeSchedulesInput {
 
 /// Input of `GET /api/incomeschedules/bulk` (operation `GetAUIncomeSchedulesBulk`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuIncomeSchedulesBulkInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     pub account_ids: Vec<String>,
@@ -297,7 +273,6 @@ pub struct GetAuIncomeSchedulesBulkInput {
 
 /// Input of `GET /api/expensedetail` (operation `GetAUExpenseDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuExpenseDetailInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -309,7 +284,6 @@ pub struct GetAuExpenseDetailInput {
 
 /// Input of `GET /api/bpay` (operation `GetAUBpay`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuBpayInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     pub account_ids: Vec<String>,
@@ -317,7 +291,6 @@ pub struct GetAuBpayInput {
 
 /// Input of `GET /api/performance` (operation `GetAUPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuPerformanceInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -357,7 +330,6 @@ pub struct GetAuPerformanceInput {
 
 /// Input of `GET /api/assetclassperformance` (operation `GetAUAssetClassPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAssetClassPerformanceInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -393,11 +365,9 @@ pub struct GetAuAssetClassPerformanceInput {
 
 /// Input of `GET /api/benchmarks` (operation `GetAUBenchmarks`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuBenchmarksInput {}
 /// Input of `GET /api/benchmarkperformance` (operation `GetAUBenchmarkPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuBenchmarkPerformanceInput {
     /// Identifier of the benchmark, as listed by `GetAUBenchmarks`.
     pub benchmark_id: String,
@@ -413,11 +383,9 @@ pub struct GetAuBenchmarkPerformanceInput {
 
 /// Input of `GET /api/models` (operation `GetAUModels`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuModelsInput {}
 /// Input of `GET /api/modelapproximatefum` (operation `GetAUAproximateFum`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAproximateFumInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     pub model_id: String,
@@ -427,7 +395,6 @@ pub struct GetAuAproximateFumInput {
 
 /// Input of `GET /api/modelperformance` (operation `GetAUModelPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuModelPerformanceInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     pub model_id: String,
@@ -439,7 +406,6 @@ pub struct GetAuModelPerformanceInput {
 
 /// Input of `GET /api/modelholdings` (operation `GetAUModelHoldings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuModelHoldingsInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     pub model_id: String,
@@ -449,7 +415,6 @@ pub struct GetAuModelHoldingsInput {
 
 /// Input of `GET /api/modelweightadjustment` (operation `GetAUModelWeightAdjustment`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuModelWeightAdjustmentInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     pub model_id: String,
@@ -457,7 +422,6 @@ pub struct GetAuModelWeightAdjustmentInput {
 
 /// Input of `PUT /api/modelweightadjustment` (operation `ReplaceAUModelWeightAdjustment`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct ReplaceAuModelWeightAdjustmentInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutModelWeightAdjustmentRequest>,
@@ -465,7 +429,6 @@ pub struct ReplaceAuModelWeightAdjustmentInput {
 
 /// Input of `GET /api/esgcategories` (operation `GetAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuAccountEsgCategoriesInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -473,7 +436,6 @@ pub struct GetAuAccountEsgCategoriesInput {
 
 /// Input of `PUT /api/esgcategories` (operation `ReplaceAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct ReplaceAuAccountEsgCategoriesInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutEsgCategoryRequest>,
@@ -481,7 +443,6 @@ pub struct ReplaceAuAccountEsgCategoriesInput {
 
 /// Input of `POST /api/esgcategories` (operation `AddAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct AddAuAccountEsgCategoriesInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostEsgCategoryRequest>,
@@ -489,7 +450,6 @@ pub struct AddAuAccountEsgCategoriesInput {
 
 /// Input of `DELETE /api/esgcategories` (operation `DeleteAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct DeleteAuAccountEsgCategoriesInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -499,7 +459,6 @@ pub struct DeleteAuAccountEsgCategoriesInput {
 
 /// Input of `GET /api/cashflowinstructions` (operation `GetAUCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuCashflowInstructionsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -507,7 +466,6 @@ pub struct GetAuCashflowInstructionsInput {
 
 /// Input of `POST /api/cashflowinstructions/oneoff` (operation `AddAUOneOffCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct AddAuOneOffCashflowInstructionsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostOneOffCashflowInstructionRequest>,
@@ -515,7 +473,6 @@ pub struct AddAuOneOffCashflowInstructionsInput {
 
 /// Input of `DELETE /api/cashflowinstructions/oneoff` (operation `DeleteAUOneOffCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct DeleteAuOneOffCashflowInstructionsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -527,7 +484,6 @@ pub struct DeleteAuOneOffCashflowInstructionsInput {
 
 /// Input of `PUT /api/cashflowinstructions/regular` (operation `UpdateAURegularCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct UpdateAuRegularCashflowInstructionsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutRegularCashflowInstructionRequest>,
@@ -535,7 +491,6 @@ pub struct UpdateAuRegularCashflowInstructionsInput {
 
 /// Input of `DELETE /api/cashflowinstructions/regular` (operation `DeleteAURegularCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct DeleteAuRegularCashflowInstructionsInput {
     /// Identifier of the account.
     pub account_id: String,
@@ -545,11 +500,9 @@ pub struct DeleteAuRegularCashflowInstructionsInput {
 
 /// Input of `GET /api/publisherevents` (operation `GetAUPublisherEvents`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuPublisherEventsInput {}
 /// Input of `GET /api/publishereventdetail` (operation `GetAUPublisherEventDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct GetAuPublisherEventDetailInput {
     /// Identifier of the event, as listed by `GetAUPublisherEvents`.
     pub event_id: String,
@@ -557,7 +510,6 @@ pub struct GetAuPublisherEventDetailInput {
 
 /// Input of `GET /api/file` (operation `DownloadAUFile`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct DownloadAuFileInput {
     /// Identifier of the file, as given by `GetAUPublisherEventDetail`.
     pub file_id: String,

@@ -136,6 +136,7 @@ impl AccountConsolidationType {
         Self::ShareTrader,
         Self::SuperFund,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -231,6 +232,7 @@ impl AccountEntityType {
         Self::Superfund,
         Self::Joint,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -346,6 +348,7 @@ impl AccountLifeCycle {
         Self::Closed,
         Self::Deleted,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -443,6 +446,7 @@ pub enum AccountRecalcStatus {
 impl AccountRecalcStatus {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Ok, Self::Error];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -517,6 +521,7 @@ pub enum AccountRecalcType {
 impl AccountRecalcType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::None, Self::Manual, Self::Auto];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -595,6 +600,7 @@ pub enum AccountStatus {
 impl AccountStatus {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 4] = [Self::Active, Self::Draft, Self::Closed, Self::Deleted];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -683,6 +689,7 @@ impl AccountStructureType {
         Self::SuperSmaAccumulation,
         Self::SuperSmaPension,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -836,6 +843,7 @@ impl AccountType {
         Self::OnshoreBond,
         Self::OffshoreBondPersonalised,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -989,6 +997,7 @@ pub enum AddressType {
 impl AddressType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 4] = [Self::Home, Self::Office, Self::Mailing, Self::Value3];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1065,6 +1074,7 @@ pub enum AppFormRecipient {
 impl AppFormRecipient {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Adviser, Self::Investor];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1137,6 +1147,7 @@ pub enum AppFormType {
 impl AppFormType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Digital, Self::Paper];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1215,6 +1226,7 @@ impl ApplicantRegion {
         Self::UnitedKingdom,
         Self::International,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1291,6 +1303,7 @@ pub enum ApplicantType {
 impl ApplicantType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Individual, Self::Corporate, Self::Trust];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1552,6 +1565,7 @@ impl BeneficiaryRelationship {
         Self::Other,
         Self::PersonalLegalRepresentative,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1654,6 +1668,7 @@ impl BpayType {
         Self::Downsizer,
         Self::SpecialPersonal,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1741,6 +1756,7 @@ pub enum CalculationMethod {
 impl CalculationMethod {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::ApproximateReturns, Self::TimeWeightedReturn];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -1989,6 +2005,7 @@ impl CashflowInstructionType {
         Self::SuperfundWithdrawalsAndRollovers,
         Self::InsurancePremiums,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2083,6 +2100,7 @@ pub enum CedingPartyAccountType {
 impl CedingPartyAccountType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Isa, Self::Gia];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2186,6 +2204,7 @@ impl ClassificationType {
         Self::AssetClassPrimaryClass,
         Self::MarketType,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2264,6 +2283,7 @@ pub enum CompanyType {
 impl CompanyType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 4] = [Self::Plc, Self::Ltd, Self::Llp, Self::Partnership];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2379,6 +2399,7 @@ impl ContributionType {
         Self::Downsizer,
         Self::Value50,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2496,6 +2517,7 @@ impl CorporateCapacity {
         Self::SignificantShareholder,
         Self::Beneficiary,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2592,6 +2614,7 @@ impl CostAndChargeType {
         Self::IncidentalCharges,
         Self::ThirdPartyPayment,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -2672,6 +2695,7 @@ pub enum DisplayReturns {
 impl DisplayReturns {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::BeforeExpenses, Self::AfterExpenses, Self::Both];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -3000,6 +3024,7 @@ impl DraftAccountType {
         Self::SuperSmaPensionTtr,
         Self::Joint,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -3497,6 +3522,7 @@ impl DraftFeeType {
         Self::Withdrawal,
         Self::Ongoing,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -3589,6 +3615,7 @@ impl DraftIdentifierType {
         Self::TaxNumber,
         Self::Lei,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4091,6 +4118,7 @@ pub enum DrpType {
 impl DrpType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Drp, Self::Bsp];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4207,6 +4235,7 @@ pub enum FeeClass {
 impl FeeClass {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Adviser, Self::NonAdviser];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4298,6 +4327,7 @@ pub enum FeeConsentType {
 impl FeeConsentType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Ongoing, Self::FixedTerm, Self::NotCharged];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4374,6 +4404,7 @@ pub enum FeeIndexationType {
 impl FeeIndexationType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::None, Self::Cpi, Self::Custom];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4494,6 +4525,7 @@ impl FeeType {
         Self::Withdrawal,
         Self::Ongoing,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4574,6 +4606,7 @@ pub enum FeeValueType {
 impl FeeValueType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Dollar, Self::Percent];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4655,6 +4688,7 @@ impl Frequency {
         Self::SemiAnnually,
         Self::Annually,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4749,6 +4783,7 @@ impl FrequencyType {
         Self::Daily,
         Self::Weekly,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -4831,6 +4866,7 @@ pub enum Gender {
 impl Gender {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Male, Self::Female];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5063,6 +5099,7 @@ pub enum IdentificationType {
 impl IdentificationType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 4] = [Self::Value0, Self::Value1, Self::Value2, Self::Value3];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5139,6 +5176,7 @@ pub enum InSpecieCashStockTransferType {
 impl InSpecieCashStockTransferType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::StockAndCash, Self::CashOnly];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5350,6 +5388,7 @@ pub enum LinkAccess {
 impl LinkAccess {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Full, Self::Read, Self::Update];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5439,6 +5478,7 @@ impl LinkType {
         Self::Other,
         Self::Owner,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5536,6 +5576,7 @@ impl MissingReason {
         Self::DontNeedOne,
         Self::Other,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5706,6 +5747,7 @@ pub enum ModelStatus {
 impl ModelStatus {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Open, Self::Closing, Self::Closed];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5831,6 +5873,7 @@ pub enum OneOffCashflowInstructionDeleteType {
 impl OneOffCashflowInstructionDeleteType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 1] = [Self::OneOffDirectDebit];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -5901,6 +5944,7 @@ pub enum OneOffCashflowInstructionType {
 impl OneOffCashflowInstructionType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::OneOffDirectDebit, Self::OneOffWithdrawal];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6002,6 +6046,7 @@ impl PaymentMethods {
         Self::Cheque,
         Self::StandingOrder,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6267,6 +6312,7 @@ pub enum PensionPaymentType {
 impl PensionPaymentType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Specified, Self::Minimum, Self::Maximum];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6627,6 +6673,7 @@ pub enum RebalanceType {
 impl RebalanceType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Floating, Self::Fixed];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6725,6 +6772,7 @@ impl Region {
         Self::International,
         Self::UnitedKingdom,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6799,6 +6847,7 @@ pub enum RegularCashflowInstructionDeleteType {
 impl RegularCashflowInstructionDeleteType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::RegularContribution, Self::RegularWithdrawal];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6892,6 +6941,7 @@ impl RegularCashflowInstructionType {
         Self::SuperfundWithdrawalsAndRollovers,
         Self::InsurancePremiums,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -6985,6 +7035,7 @@ impl RegularWithdrawalFrequencyType {
         Self::SixMonthly,
         Self::Annually,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7112,6 +7163,7 @@ impl SmaTransferMethodType {
         Self::WholeAmountKeepOpen,
         Self::SpecifiedAmount,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7186,6 +7238,7 @@ pub enum SortOrder {
 impl SortOrder {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Asc, Self::Desc];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7282,6 +7335,7 @@ pub enum SuperSmaAccumulatedPaymentType {
 impl SuperSmaAccumulatedPaymentType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Value0, Self::Value1, Self::Value2];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7389,6 +7443,7 @@ impl SuperannuationContributionType {
         Self::Downsizer,
         Self::Value12,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7544,6 +7599,7 @@ impl TaxWrapper {
         Self::Jisa,
         Self::OffshoreBondPersonalised,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7671,6 +7727,7 @@ impl Title {
         Self::Dr,
         Self::Prof,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7769,6 +7826,7 @@ impl TradeFreezeReason {
         Self::AdviserInstructed,
         Self::Bespoke,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -7954,6 +8012,7 @@ pub enum TransactionOrderBy {
 impl TransactionOrderBy {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::TransactionDate, Self::Security];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -8062,6 +8121,7 @@ impl TrustNature {
         Self::MultipleMemberSsas,
         Self::Loan,
     ];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -8237,6 +8297,7 @@ pub enum UserGender {
 impl UserGender {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Male, Self::Female];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {

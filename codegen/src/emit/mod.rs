@@ -192,4 +192,3 @@ pub fn default_text(d: &DefaultValue) -> String {
         DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
     }
 }
-

@@ -79,7 +79,12 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         }
     });
     let mut imports = Imports::default();
-    imports.add("std::fmt").add("std::future::Future").add("axum::http::HeaderMap").add("crate::ApiError").add("crate::inputs");
+    imports
+        .add("std::fmt")
+        .add("std::future::Future")
+        .add("axum::http::HeaderMap")
+        .add("crate::ApiError")
+        .add("crate::inputs");
     if api.operations.iter().any(|op| matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))) {
         imports.add("crate::types");
     }
@@ -110,7 +115,6 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
 
         /// What the generated layer learned about a request before calling the implementation.
         #[derive(Clone)]
-        #[non_exhaustive]
         pub struct RequestContext {
             #(#cred_fields)*
             #(#common_fields)*
@@ -159,12 +163,21 @@ pub fn inputs_module(api: &Api) -> TokenStream {
     let imports = imports.tokens();
     let structs = api.operations.iter().map(|op| {
         let name = input_name(op);
-        let text = format!("Input of `{} {}` (operation `{}`), validated, with defaults applied.", op.method.as_str(), op.path, op.id);
+        let text = format!(
+            "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
+            op.method.as_str(),
+            op.path,
+            op.id
+        );
         let docs = doc(&text);
         let fields = op.params.iter().map(|p| {
             let field = ident(&p.name);
             let ty = rust_type(&p.ty, &quote! { types:: });
-            let ty = if p.required || p.default.is_some() { ty } else { quote! { Option<#ty> } };
+            let ty = if p.required || p.default.is_some() {
+                ty
+            } else {
+                quote! { Option<#ty> }
+            };
             let mut text = p.doc.clone().unwrap_or_else(|| format!("`{}`.", p.wire));
             if let Some(d) = &p.default {
                 text.push_str(&format!("\n\n`{}` when the request leaves it out.", default_text(d)));
@@ -174,15 +187,21 @@ pub fn inputs_module(api: &Api) -> TokenStream {
         });
         let body = op.body.as_ref().map(|b| {
             let ty = rust_type(&b.ty, &quote! { types:: });
-            let ty = if b.required { ty } else { quote! { Option<#ty> } };
-            let text = paragraphs([b.doc.as_deref(), Some(if b.required { "The JSON body." } else { "The JSON body, when the request has one." })]);
+            let ty = if b.required {
+                ty
+            } else {
+                quote! { Option<#ty> }
+            };
+            let text = paragraphs([
+                b.doc.as_deref(),
+                Some(if b.required { "The JSON body." } else { "The JSON body, when the request has one." }),
+            ]);
             let docs = doc(&text);
             quote! { #docs pub body: #ty, }
         });
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
-            #[non_exhaustive]
             pub struct #name {
                 #(#fields)*
                 #body
@@ -427,7 +446,11 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
         TypeRef::Vec(item) => (rust_type(item, &quote! { types:: }), true),
         other => (rust_type(other, &quote! { types:: }), false),
     };
-    let local_type = if list { quote! { Option<Vec<#item>> } } else { quote! { Option<#item> } };
+    let local_type = if list {
+        quote! { Option<Vec<#item>> }
+    } else {
+        quote! { Option<#item> }
+    };
     let required = p.required;
     let value = match p.location {
         Location::Query => {
@@ -560,11 +583,21 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         _ => quote! { value },
     };
     let parts_mut = has_path.then(|| quote! { mut });
-    let body_var = if op.body.is_some() { quote! { body } } else { quote! { _body } };
+    let body_var = if op.body.is_some() {
+        quote! { body }
+    } else {
+        quote! { _body }
+    };
     let validates = !op.params.is_empty() || op.body.is_some();
     let problems = validates.then(|| quote! { let mut problems = Problems::default(); });
     let unwrap_required = if validates { unwrap_required } else { TokenStream::new() };
-    let docs = doc(&format!("`{} {}`: extracts and validates, then calls [`{}::{}`].", op.method.as_str(), op.path, trait_ident, op.fn_name.trim_start_matches("r#")));
+    let docs = doc(&format!(
+        "`{} {}`: extracts and validates, then calls [`{}::{}`].",
+        op.method.as_str(),
+        op.path,
+        trait_ident,
+        op.fn_name.trim_start_matches("r#")
+    ));
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     quote! {
         #docs
@@ -575,8 +608,8 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let ctx = context(&parts, &state.config)?;
                 #(#op_creds)*
                 #problems
-                #query
                 #path_params
+                #query
                 #(#params)*
                 #body
                 #unwrap_required

@@ -44,6 +44,7 @@ pub enum GetItemPartType {
 impl GetItemPartType {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 4] = [Self::InProgress, Self::Done, Self::V1, Self::Empty];
+
     /// The text written on the wire.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -107,6 +108,7 @@ pub enum Kind {
 impl Kind {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 2] = [Self::Bolt, Self::Nut];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
@@ -226,6 +228,7 @@ pub enum PartStatus {
 impl PartStatus {
     /// Every variant, in the order the spec lists them.
     pub const ALL: [Self; 3] = [Self::Value0, Self::Value5, Self::ValueMinus1];
+
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {

@@ -12,8 +12,10 @@ use crate::types;
 
 ///The API version this client was generated for, from `info.version`: `1.0`.
 pub const API_VERSION: &str = "1.0";
+
 ///Base URL of the first server the spec lists: `https://api.example.com/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.example.com/v1";
+
 /// The credentials sent with every request. `Debug` output never shows them.
 #[derive(Clone)]
 pub struct Credentials {
