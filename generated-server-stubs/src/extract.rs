@@ -60,12 +60,13 @@ impl Problems {
     }
 }
 
-/// Parses a parameter's text into its type; `kind` names the type in messages.
+/// Parses a parameter's text into its type; `kind` names the type in messages, or is empty when
+/// the type's own error already names it (generated enums).
 fn parse<T: FromStr>(text: &str, kind: &str) -> Result<T, String>
 where
     T::Err: Display,
 {
-    text.parse().map_err(|e: T::Err| format!("`{text}` is not a valid {kind}: {e}"))
+    text.parse().map_err(|e: T::Err| if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") })
 }
 
 /// The query string, decoded once.
@@ -149,6 +150,14 @@ impl<'q> QueryParams<'q> {
         }
         (any && ok).then_some(items)
     }
+}
+
+/// A path parameter's text, parsed.
+pub(crate) fn parse_path<T: FromStr>(text: &str, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+where
+    T::Err: Display,
+{
+    parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
 /// Header parameters.

@@ -444,9 +444,9 @@ async fn get_au_app_form<A: PortfolioApi>(
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_recipient: Option<types::AppFormRecipient> = query
-            .optional("Recipient", "AppFormRecipient value", &mut problems);
+            .optional("Recipient", "", &mut problems);
         let p_form_type: Option<types::AppFormType> = query
-            .optional("FormType", "AppFormType value", &mut problems);
+            .optional("FormType", "", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
         problems.check()?;
         let input = inputs::GetAuAppFormInput {
@@ -521,15 +521,7 @@ async fn get_draft_application_status<A: PortfolioApi>(
             .iter()
             .find(|(name, _)| *name == "ApplicationId")
             .and_then(|(_, text)| {
-                text.parse::<Uuid>()
-                    .map_err(|e| {
-                        problems
-                            .add(
-                                "ApplicationId",
-                                format!("`{text}` is not a valid {}: {e}", "UUID"),
-                            )
-                    })
-                    .ok()
+                extract::parse_path::<Uuid>(text, "ApplicationId", "UUID", &mut problems)
             });
         let Some(p_application_id) = p_application_id else {
             return Err(problems.into_error())
@@ -576,7 +568,7 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_type: Option<types::CedingPartyAccountType> = query
-            .optional("accountType", "CedingPartyAccountType value", &mut problems);
+            .optional("accountType", "", &mut problems);
         let p_search: Option<String> = query.required("search", "string", &mut problems);
         let Some(p_search) = p_search else { return Err(problems.into_error()) };
         problems.check()?;
@@ -664,7 +656,7 @@ async fn get_au_holdings<A: PortfolioApi>(
         let p_valuation_date: Option<DateTime> = query
             .required("ValuationDate", "ISO 8601 date-time", &mut problems);
         let p_classification_type: Option<types::ClassificationType> = query
-            .required("ClassificationType", "ClassificationType value", &mut problems);
+            .required("ClassificationType", "", &mut problems);
         let (Some(p_account_ids), Some(p_valuation_date), Some(p_classification_type)) = (
             p_account_ids,
             p_valuation_date,
@@ -789,9 +781,9 @@ async fn get_au_transactions<A: PortfolioApi>(
             .optional("Size", "32-bit integer", &mut problems);
         problems.at_least("Size", p_size.map(f64::from), 1.0);
         let p_order_by: Option<types::TransactionOrderBy> = query
-            .optional("OrderBy", "TransactionOrderBy value", &mut problems);
+            .optional("OrderBy", "", &mut problems);
         let p_order: Option<types::SortOrder> = query
-            .optional("Order", "SortOrder value", &mut problems);
+            .optional("Order", "", &mut problems);
         let (Some(p_account_id), Some(p_from_date), Some(p_to_date)) = (
             p_account_id,
             p_from_date,
@@ -1155,11 +1147,11 @@ async fn get_au_performance<A: PortfolioApi>(
         let p_include_tax_credits: Option<bool> = query
             .optional("IncludeTaxCredits", "boolean (`true` or `false`)", &mut problems);
         let p_display_returns: Option<types::DisplayReturns> = query
-            .optional("DisplayReturns", "DisplayReturns value", &mut problems);
+            .optional("DisplayReturns", "", &mut problems);
         let p_multiple_periods: Option<i32> = query
             .optional("MultiplePeriods", "32-bit integer", &mut problems);
         let p_calculation_method: Option<types::CalculationMethod> = query
-            .optional("CalculationMethod", "CalculationMethod value", &mut problems);
+            .optional("CalculationMethod", "", &mut problems);
         let (Some(p_account_id), Some(p_from_date), Some(p_to_date)) = (
             p_account_id,
             p_from_date,
@@ -1225,7 +1217,7 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
                 &mut problems,
             );
         let p_calculation_method: Option<types::CalculationMethod> = query
-            .optional("CalculationMethod", "CalculationMethod value", &mut problems);
+            .optional("CalculationMethod", "", &mut problems);
         let (Some(p_account_id), Some(p_from_date), Some(p_to_date)) = (
             p_account_id,
             p_from_date,
@@ -1726,12 +1718,7 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
             .required("cashflowInstructionId", "string", &mut problems);
         let p_cashflow_instruction_type: Option<
             types::OneOffCashflowInstructionDeleteType,
-        > = query
-            .required(
-                "cashflowInstructionType",
-                "OneOffCashflowInstructionDeleteType value",
-                &mut problems,
-            );
+        > = query.required("cashflowInstructionType", "", &mut problems);
         let (
             Some(p_account_id),
             Some(p_cashflow_instruction_id),
@@ -1810,12 +1797,7 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
             .required("accountId", "string", &mut problems);
         let p_cashflow_instruction_type: Option<
             types::RegularCashflowInstructionDeleteType,
-        > = query
-            .required(
-                "cashflowInstructionType",
-                "RegularCashflowInstructionDeleteType value",
-                &mut problems,
-            );
+        > = query.required("cashflowInstructionType", "", &mut problems);
         let (Some(p_account_id), Some(p_cashflow_instruction_type)) = (
             p_account_id,
             p_cashflow_instruction_type,

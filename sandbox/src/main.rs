@@ -1,1 +1,94 @@
-fn main() {}
+//! `cargo run -p sandbox -- [--addr 127.0.0.1:8080] [--access-token T --subscription-key K]`
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use portfolio_server::{ServerConfig, router_with};
+use sandbox::{Credentials, Sandbox};
+
+const USAGE: &str = "usage: sandbox [--addr HOST:PORT] [--access-token TOKEN --subscription-key KEY]
+
+  --addr              where to listen (default 127.0.0.1:8080)
+  --access-token      accept only this access token (with --subscription-key)
+  --subscription-key  accept only this subscription key (with --access-token)
+
+Without credentials given, any non-empty access token and subscription key are accepted.";
+
+struct Args {
+    addr: SocketAddr,
+    credentials: Credentials,
+}
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid default address");
+    let (mut token, mut key) = (None, None);
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--addr" => addr = value("--addr")?.parse().map_err(|e| format!("--addr: {e}"))?,
+            "--access-token" => token = Some(value("--access-token")?),
+            "--subscription-key" => key = Some(value("--subscription-key")?),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let credentials = match (token, key) {
+        (None, None) => Credentials::Any,
+        (Some(access_token), Some(subscription_key)) => Credentials::Fixed { access_token, subscription_key },
+        _ => return Err("--access-token and --subscription-key go together".to_string()),
+    };
+    Ok(Args { addr, credentials })
+}
+
+/// Logs each request: method, path, status and duration (never headers, so never credentials).
+async fn log_request(request: Request, next: Next) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(%method, %path, status = response.status().as_u16(), elapsed_ms = started.elapsed().as_secs_f64() * 1e3, "request");
+    response
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .init();
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("{message}\n");
+            }
+            eprintln!("{USAGE}");
+            return if message.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+        }
+    };
+    let app = router_with(Arc::new(Sandbox::new(args.credentials)), ServerConfig::default())
+        .layer(middleware::from_fn(log_request));
+    let listener = match tokio::net::TcpListener::bind(args.addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("cannot listen on {}: {e}", args.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(addr = %args.addr, "sandbox listening; Ctrl-C stops it");
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    };
+    match axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("server error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

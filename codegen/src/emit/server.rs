@@ -431,7 +431,8 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
         TypeRef::Vec(item) => kind(api, item),
         TypeRef::Named(name) => match api.types.iter().find(|t| t.name() == name) {
             Some(TypeDef::Alias { target, .. }) => kind(api, target),
-            _ => format!("{name} value"),
+            // Generated enums say what they expected in their own parse errors.
+            _ => String::new(),
         },
         TypeRef::Json | TypeRef::Map(_) => "value".into(),
     }
@@ -465,9 +466,7 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
         Location::Header => quote! { extract::header(&parts.headers, #wire, #kind, #required, &mut problems) },
         Location::Path => quote! {
             path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
-                text.parse::<#item>()
-                    .map_err(|e| problems.add(#wire, format!("`{text}` is not a valid {}: {e}", #kind)))
-                    .ok()
+                extract::parse_path::<#item>(text, #wire, #kind, &mut problems)
             })
         },
     };

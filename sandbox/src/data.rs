@@ -1,0 +1,264 @@
+//! The sample data set: a few accounts with a year of activity, models, benchmarks, securities and
+//! a publisher-event feed. Everything is derived from fixed tables, so every run serves the same
+//! data.
+
+use std::collections::BTreeMap;
+
+use portfolio_server::DateTime;
+use portfolio_server::types::*;
+use time::macros::date;
+use time::{Date, Duration};
+
+/// A security the sample accounts hold: (id, code, description, asset class, unit price).
+pub const SECURITIES: &[(&str, &str, &str, &str, f64)] = &[
+    ("S1", "BHP", "BHP Group Ltd", "Australian Equities", 45.10),
+    ("S2", "CBA", "Commonwealth Bank of Australia", "Australian Equities", 118.40),
+    ("S3", "CSL", "CSL Ltd", "Australian Equities", 290.75),
+    ("S4", "WES", "Wesfarmers Ltd", "Australian Equities", 66.20),
+    ("S5", "VAS", "Vanguard Australian Shares ETF", "Australian Equities", 98.30),
+    ("S6", "IVV", "iShares S&P 500 ETF", "International Equities", 55.90),
+    ("S7", "VGB", "Vanguard Australian Government Bond ETF", "Fixed Interest", 46.15),
+    ("S8", "AAA", "Betashares Australian High Interest Cash ETF", "Cash", 50.05),
+];
+
+/// Transaction kinds a year of activity cycles through.
+const KINDS: &[&str] =
+    &["Buy", "Dividend", "Sell", "Management fee", "Buy", "Interest", "Close position", "Short Sell"];
+
+/// The transaction kinds `BuysAndSellsOnly` keeps.
+pub const BUYS_AND_SELLS: &[&str] = &[
+    "Buy",
+    "Close position",
+    "Sell",
+    "Short Sell",
+    "Write Opt. to Open",
+    "Write Opt. to Close",
+    "Buy Opt. to open",
+    "Buy Opt. to close",
+];
+
+pub fn at(day: Date) -> DateTime {
+    DateTime::from(day)
+}
+
+fn security(code: &str) -> Security {
+    Security { code: Some(code.to_string()), exchange: Some("ASX".to_string()) }
+}
+
+/// One sample account and what hangs off it.
+pub struct AccountData {
+    pub account: Account,
+    pub children: Vec<String>,
+    pub holdings: Positions,
+    pub transactions: Vec<Transaction>,
+    pub cash: Vec<CashTransaction>,
+    pub model_weightings: Vec<AccountModelWeighting>,
+    pub esg_categories: Vec<String>,
+    pub cashflow_instructions: Vec<CashflowInstruction>,
+}
+
+/// Holdings as (index into [`SECURITIES`], units); model weights as (index, percent).
+pub type Positions = Vec<(usize, f64)>;
+
+/// A sample account: (id, code, name, entity, child ids, holdings).
+type AccountSpec =
+    (&'static str, &'static str, &'static str, AccountEntityType, &'static [&'static str], &'static [(usize, f64)]);
+
+pub fn accounts() -> BTreeMap<String, AccountData> {
+    let specs: &[AccountSpec] = &[
+        (
+            "A100",
+            "SMITH001",
+            "Smith Family Trust",
+            AccountEntityType::Trust,
+            &["A101", "A102"],
+            &[(0, 1200.0), (1, 300.0), (4, 850.0), (7, 400.0)],
+        ),
+        ("A101", "SMITH002", "Smith Family Trust - Growth", AccountEntityType::Trust, &[], &[(2, 40.0), (5, 500.0)]),
+        ("A102", "SMITH003", "Smith Family Trust - Income", AccountEntityType::Trust, &[], &[(6, 900.0), (7, 250.0)]),
+        (
+            "A200",
+            "JONES001",
+            "Jones Superannuation Fund",
+            AccountEntityType::Superfund,
+            &[],
+            &[(1, 150.0), (3, 420.0), (5, 610.0), (6, 300.0)],
+        ),
+        ("A300", "LEE001", "Alex Lee", AccountEntityType::Individual, &[], &[(0, 200.0), (2, 15.0)]),
+    ];
+    let mut out = BTreeMap::new();
+    for (n, (id, code, name, entity, children, holdings)) in specs.iter().enumerate() {
+        let account = Account {
+            id: Some(id.to_string()),
+            code: Some(code.to_string()),
+            name: Some(name.to_string()),
+            consolidation_type: Some(if children.is_empty() {
+                AccountConsolidationType::Portfolio
+            } else {
+                AccountConsolidationType::Transaction
+            }),
+            account_type: Some(if *entity == AccountEntityType::Superfund {
+                AccountStructureType::Smsf
+            } else {
+                AccountStructureType::Standard
+            }),
+            entity_type: Some(*entity),
+            is_sma: Some(false),
+            status: Some(AccountStatus::Active),
+            recalc_type: Some(AccountRecalcType::Auto),
+            recalc_status: Some(AccountRecalcStatus::Ok),
+            valuation_date: Some(at(date!(2024 - 12 - 31))),
+            first_transaction_date: Some(at(date!(2024 - 01 - 02))),
+            created_date: Some(at(date!(2023 - 11 - 15))),
+            market_value: Some(holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum()),
+            owner_user_name: Some(format!("user{n}")),
+            product: Some("Managed Portfolio".to_string()),
+            benchmark_id1: Some("B1".to_string()),
+            benchmark1: Some("S&P/ASX 200".to_string()),
+            ..Default::default()
+        };
+        out.insert(
+            id.to_string(),
+            AccountData {
+                account,
+                children: children.iter().map(|c| c.to_string()).collect(),
+                holdings: holdings.to_vec(),
+                transactions: transactions(id, n, holdings),
+                cash: cash(id, n),
+                model_weightings: vec![
+                    AccountModelWeighting { model_code: Some("GROWTH".into()), percentage: Some(60.0) },
+                    AccountModelWeighting { model_code: Some("INCOME".into()), percentage: Some(40.0) },
+                ],
+                esg_categories: vec!["ESG-CLIMATE".to_string()],
+                cashflow_instructions: vec![CashflowInstruction {
+                    id: Some(format!("CF-{id}-1")),
+                    cashflow_instruction_type: Some(CashflowInstructionType::RegularContribution),
+                    frequency_type: Some(FrequencyType::Monthly),
+                    start_date: Some(at(date!(2024 - 01 - 01))),
+                    value: Some(500.0),
+                    allocations: Some(vec![CashflowInstructionDetail {
+                        model_code: "GROWTH".into(),
+                        sequence: Some(1),
+                        percentage: Some(100.0),
+                    }]),
+                    ..Default::default()
+                }],
+            },
+        );
+    }
+    out
+}
+
+/// Two transactions a month through 2024, cycling through [`KINDS`] and the account's securities.
+fn transactions(id: &str, seed: usize, holdings: &[(usize, f64)]) -> Vec<Transaction> {
+    (0..24)
+        .map(|i| {
+            let (sec, _) = holdings[(i + seed) % holdings.len()];
+            let (_, code, _, _, price) = SECURITIES[sec];
+            let day = date!(2024 - 01 - 02) + Duration::days(i as i64 * 15);
+            let kind = KINDS[(i + seed) % KINDS.len()];
+            let quantity = 10.0 + (i as f64) * 5.0;
+            Transaction {
+                transaction_id: Some(format!("T-{id}-{i:02}")),
+                security: Some(security(code)),
+                transaction_date: Some(at(day)),
+                settlement_date: Some(at(day + Duration::days(2))),
+                quantity: Some(quantity),
+                average_price: Some(price),
+                net_amount: Some(quantity * price),
+                unconfirmed: Some(i == 23),
+                transaction_type_description: Some(kind.to_string()),
+                narration: Some(format!("{kind} {code}")),
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+fn cash(id: &str, seed: usize) -> Vec<CashTransaction> {
+    let mut balance = 10_000.0 + seed as f64 * 1_000.0;
+    (0..12)
+        .map(|i| {
+            let day = date!(2024 - 01 - 15) + Duration::days(i as i64 * 30);
+            let deposit = if i % 3 == 0 { 0.0 } else { 250.0 };
+            let withdrawal = if i % 3 == 0 { 400.0 } else { 0.0 };
+            balance += deposit - withdrawal;
+            CashTransaction {
+                transaction_id: Some(format!("C-{id}-{i:02}")),
+                transaction_date: Some(at(day)),
+                currency: Some("AUD".into()),
+                transaction_type_description: Some(if deposit > 0.0 { "Deposit".into() } else { "Withdrawal".into() }),
+                deposit: Some(deposit),
+                withdrawal: Some(withdrawal),
+                value_in_account_currency: Some(deposit - withdrawal),
+                balance: Some(balance),
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+pub fn models() -> Vec<(Model, Positions)> {
+    let model = |id: &str, code: &str, description: &str| Model {
+        id: Some(id.into()),
+        code: Some(code.into()),
+        description: Some(description.into()),
+        status: Some(ModelStatus::Open),
+        provider_name: Some("Sample Advisers".into()),
+        updated_date: Some(at(date!(2024 - 11 - 30))),
+        ..Default::default()
+    };
+    vec![
+        (model("M1", "GROWTH", "Growth model"), vec![(0, 25.0), (2, 25.0), (5, 40.0), (7, 10.0)]),
+        (model("M2", "INCOME", "Income model"), vec![(1, 30.0), (6, 50.0), (7, 20.0)]),
+        (model("M3", "BALANCED", "Balanced model"), vec![(4, 50.0), (6, 40.0), (7, 10.0)]),
+    ]
+}
+
+pub fn benchmarks() -> Vec<Benchmark> {
+    vec![
+        Benchmark { id: Some("B1".into()), code: Some("XJO".into()), name: Some("S&P/ASX 200".into()) },
+        Benchmark { id: Some("B2".into()), code: Some("MSCIW".into()), name: Some("MSCI World".into()) },
+    ]
+}
+
+pub struct Event {
+    pub event: PublisherEvent,
+    pub details: Vec<PublisherEventDetail>,
+}
+
+pub fn events() -> Vec<Event> {
+    let detail = |file: &str, account: &str, name: &str, day: Date| PublisherEventDetail {
+        file_id: Some(file.into()),
+        account_id: Some(account.into()),
+        file_name: Some(name.into()),
+        generated_date: Some(at(day)),
+        published_date: Some(at(day + Duration::days(1))),
+    };
+    let event = |id: &str, name: &str, day: Date| PublisherEvent {
+        id: Some(id.into()),
+        event_name: Some(name.into()),
+        created_date: Some(at(day)),
+        updated_date: Some(at(day)),
+    };
+    vec![
+        Event {
+            event: event("E1", "Quarterly report", date!(2024 - 10 - 01)),
+            details: vec![
+                detail("F1", "A100", "A100-2024Q3.pdf", date!(2024 - 10 - 01)),
+                detail("F2", "A200", "A200-2024Q3.pdf", date!(2024 - 10 - 01)),
+            ],
+        },
+        Event {
+            event: event("E2", "Tax statement", date!(2024 - 07 - 20)),
+            details: vec![detail("F3", "A300", "A300-tax-2024.pdf", date!(2024 - 07 - 20))],
+        },
+    ]
+}
+
+/// The bytes of a sample file: a recognisable header and deterministic filler.
+pub fn file_content(file_id: &str, name: &str) -> Vec<u8> {
+    let mut content = format!("%PDF-1.4\n% sample document {name} ({file_id})\n").into_bytes();
+    content.extend((0..4096u32).map(|i| b'a' + (i % 26) as u8));
+    content
+}

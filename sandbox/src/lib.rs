@@ -1,0 +1,1198 @@
+//! An in-memory implementation of [`PortfolioApi`] over a small, deterministic sample data set.
+//!
+//! It follows the service rules of the interface document (account id precedence, the securities
+//! search rules, `BuysAndSellsOnly` kinds, paging, date filters, ordering), and the operations
+//! that change state (ESG categories, cashflow instructions, model weightings and adjustments,
+//! users, draft applications) change what the next read returns.
+
+mod data;
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+
+use portfolio_server::inputs::*;
+use portfolio_server::types::*;
+use portfolio_server::{ApiError, DateTime, FileDownload, PortfolioApi, RequestContext};
+use uuid::Uuid;
+
+use data::{AccountData, BUYS_AND_SELLS, SECURITIES, at};
+
+/// Credentials the sandbox accepts: any non-empty values, or exactly one pair.
+#[derive(Debug, Clone, Default)]
+pub enum Credentials {
+    /// Any non-empty access token and subscription key.
+    #[default]
+    Any,
+    /// Only this access token and subscription key.
+    Fixed { access_token: String, subscription_key: String },
+}
+
+/// The sandbox: sample data behind a lock.
+pub struct Sandbox {
+    credentials: Credentials,
+    store: Mutex<Store>,
+}
+
+struct Store {
+    accounts: BTreeMap<String, AccountData>,
+    models: Vec<(Model, data::Positions)>,
+    adjustments: BTreeMap<String, Vec<ModelWeightAdjustmentResponse>>,
+    users: BTreeMap<String, i32>,
+    next_user: i32,
+    applications: BTreeMap<Uuid, ApplicationStatus>,
+    next_application: u128,
+    next_instruction: u32,
+    events: Vec<data::Event>,
+}
+
+impl Default for Sandbox {
+    fn default() -> Self {
+        Self::new(Credentials::Any)
+    }
+}
+
+impl Sandbox {
+    /// A sandbox with the sample data and the given credential policy.
+    pub fn new(credentials: Credentials) -> Self {
+        let users = [("alex.lee".to_string(), 1001), ("sam.smith".to_string(), 1002)].into_iter().collect();
+        Sandbox {
+            credentials,
+            store: Mutex::new(Store {
+                accounts: data::accounts(),
+                models: data::models(),
+                adjustments: BTreeMap::new(),
+                users,
+                next_user: 2000,
+                applications: BTreeMap::new(),
+                next_application: 1,
+                next_instruction: 100,
+                events: data::events(),
+            }),
+        }
+    }
+
+    /// Checks the credentials against the policy.
+    fn authorize(&self, ctx: &RequestContext) -> Result<(), ApiError> {
+        match &self.credentials {
+            Credentials::Fixed { access_token, subscription_key }
+                if ctx.access_token != *access_token || ctx.subscription_key != *subscription_key =>
+            {
+                Err(ApiError::unauthorized("the access token or subscription key is not accepted"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks the credentials, then locks the data.
+    fn open(&self, ctx: &RequestContext) -> Result<MutexGuard<'_, Store>, ApiError> {
+        self.authorize(ctx)?;
+        // A panic while holding the lock cannot leave the sample data half-changed in a way that
+        // matters, so a poisoned lock is still usable.
+        Ok(self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+}
+
+impl Store {
+    fn account(&self, id: &str) -> Result<&AccountData, ApiError> {
+        self.accounts.get(id).ok_or_else(|| ApiError::not_found(format!("no account `{id}`")))
+    }
+
+    fn account_mut(&mut self, id: &str) -> Result<&mut AccountData, ApiError> {
+        self.accounts.get_mut(id).ok_or_else(|| ApiError::not_found(format!("no account `{id}`")))
+    }
+
+    fn model(&self, id: &str) -> Result<&(Model, data::Positions), ApiError> {
+        self.models
+            .iter()
+            .find(|(m, _)| m.id.as_deref() == Some(id))
+            .ok_or_else(|| ApiError::not_found(format!("no model `{id}`")))
+    }
+}
+
+fn required_body<T>(body: Option<T>) -> Result<T, ApiError> {
+    body.ok_or_else(|| ApiError::bad_request("this operation needs a JSON body").with_error("body", "is required"))
+}
+
+/// Whether `date` falls in `[from, to]`, comparing the written date and time.
+fn within(date: &Option<DateTime>, from: &DateTime, to: &DateTime) -> bool {
+    date.as_ref().is_some_and(|d| d.local() >= from.local() && d.local() <= to.local())
+}
+
+fn check_period(from: &DateTime, to: &DateTime) -> Result<(), ApiError> {
+    if from.local() > to.local() {
+        return Err(
+            ApiError::bad_request("`FromDate` is after `ToDate`").with_error("FromDate", "must not be after ToDate")
+        );
+    }
+    Ok(())
+}
+
+/// One page of `items`, with totals.
+fn page<T: Clone>(items: &[T], page: i32, size: i32) -> (Vec<T>, Metadata) {
+    let size = size.max(1) as usize;
+    let start = (page.max(1) as usize - 1).saturating_mul(size);
+    let data = items.iter().skip(start).take(size).cloned().collect();
+    let total = items.len();
+    (data, Metadata { total_count: Some(total as i32), total_pages: Some(total.div_ceil(size) as i32) })
+}
+
+/// `*` matches any run of characters; matching ignores case.
+fn wildcard(pattern: &str, text: &str) -> bool {
+    let (pattern, text) = (pattern.to_lowercase(), text.to_lowercase());
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return text.contains(&pattern);
+    }
+    let mut rest = text.as_str();
+    for (i, part) in parts.iter().enumerate() {
+        if part.is_empty() {
+            continue;
+        }
+        match rest.find(part) {
+            Some(pos) if i > 0 || pos == 0 => rest = &rest[pos + part.len()..],
+            _ => return false,
+        }
+    }
+    parts.last().is_some_and(|last| last.is_empty() || text.ends_with(last))
+}
+
+fn holding_security(index: usize) -> HoldingSecurity {
+    let (_, code, description, class, _) = SECURITIES[index];
+    HoldingSecurity {
+        code: Some(code.into()),
+        exchange: Some("ASX".into()),
+        asset_class_description: Some(class.into()),
+        type_description: Some(description.into()),
+        ..Default::default()
+    }
+}
+
+fn security(index: usize) -> Security {
+    Security { code: Some(SECURITIES[index].1.into()), exchange: Some("ASX".into()) }
+}
+
+fn holdings_of(account: &AccountData, date: &DateTime) -> HoldingData {
+    let total: f64 = account.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
+    let holdings = account
+        .holdings
+        .iter()
+        .map(|(s, q)| {
+            let value = q * SECURITIES[*s].4;
+            Holding {
+                security: Some(holding_security(*s)),
+                quantity: Some(*q),
+                unit_value: Some(SECURITIES[*s].4),
+                value: Some(value),
+                cost: Some(value * 0.9),
+                gain_or_loss: Some(value * 0.1),
+                percent_total_value: Some(100.0 * value / total),
+                unit_price_date: Some(date.clone()),
+                ..Default::default()
+            }
+        })
+        .collect();
+    HoldingData {
+        account_id: account.account.id.clone(),
+        valuation: Some(Valuation {
+            valuation_date: Some(date.clone()),
+            total_value: Some(total),
+            total_cost: Some(total * 0.9),
+            net_value: Some(total),
+            total_gain_or_loss: Some(total * 0.1),
+            ..Default::default()
+        }),
+        holdings: Some(holdings),
+        ..Default::default()
+    }
+}
+
+/// A deterministic return for a label, so repeated calls agree.
+fn sample_return(label: &str, months: i64) -> f64 {
+    let seed = label.bytes().fold(7u32, |acc, b| acc.wrapping_mul(31).wrapping_add(b as u32));
+    ((seed % 900) as f64 / 100.0 - 2.0) * (months.max(1) as f64 / 12.0)
+}
+
+fn months_between(from: &DateTime, to: &DateTime) -> i64 {
+    ((to.local() - from.local()).whole_days() / 30).max(0)
+}
+
+fn periods(label: &str, from: &DateTime, to: &DateTime, multiple_periods: i32) -> Vec<(String, f64)> {
+    let mut out = vec![("The period".to_string(), sample_return(label, months_between(from, to)))];
+    if multiple_periods != 0 {
+        for (name, months) in [("1 month", 1), ("3 months", 3), ("1 year", 12)] {
+            out.push((name.to_string(), sample_return(&format!("{label}{name}"), months)));
+        }
+    }
+    out
+}
+
+impl PortfolioApi for Sandbox {
+    async fn get_user(&self, ctx: RequestContext, input: GetUserInput) -> Result<User, ApiError> {
+        let store = self.open(&ctx)?;
+        let id = store
+            .users
+            .get(&input.username)
+            .ok_or_else(|| ApiError::not_found(format!("no user `{}`", input.username)))?;
+        Ok(User { user_id: Some(*id) })
+    }
+
+    async fn create_user(&self, ctx: RequestContext, input: CreateUserInput) -> Result<UserCreationResponse, ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        let name = format!("{}.{}", body.name.first_name, body.name.last_name).to_lowercase();
+        if store.users.contains_key(&name) {
+            return Err(ApiError::bad_request(format!("user `{name}` exists"))
+                .with_error("body.Name", "a user with this name exists"));
+        }
+        store.next_user += 1;
+        let id = store.next_user;
+        store.users.insert(name, id);
+        let token = body.generate_get_started_token.then(|| format!("start-{id}"));
+        Ok(UserCreationResponse { id: Some(id), get_started_token: token })
+    }
+
+    async fn link_user_accounts(&self, ctx: RequestContext, input: LinkUserAccountsInput) -> Result<(), ApiError> {
+        let store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        if !store.users.values().any(|id| *id == body.user_id) {
+            return Err(ApiError::not_found(format!("no user {}", body.user_id)));
+        }
+        for id in &body.account_ids {
+            store.account(id)?;
+        }
+        Ok(())
+    }
+
+    async fn get_au_accounts(
+        &self,
+        ctx: RequestContext,
+        input: GetAuAccountsInput,
+    ) -> Result<Vec<AccountIEnumerablePagedResponse>, ApiError> {
+        let store = self.open(&ctx)?;
+        // Rule: account ids, when given, decide alone; search and paging are ignored.
+        if let Some(ids) = &input.account_ids {
+            let accounts =
+                ids.iter().map(|id| store.account(id).map(|a| a.account.clone())).collect::<Result<Vec<_>, _>>()?;
+            let total = accounts.len() as i32;
+            let metadata = Metadata { total_count: Some(total), total_pages: Some(i32::from(total > 0)) };
+            return Ok(vec![AccountIEnumerablePagedResponse { data: Some(accounts), metadata: Some(metadata) }]);
+        }
+        let matching: Vec<Account> = store
+            .accounts
+            .values()
+            .map(|a| &a.account)
+            .filter(|a| match &input.search {
+                Some(s) => [&a.code, &a.name, &a.id].iter().any(|f| f.as_deref().is_some_and(|t| wildcard(s, t))),
+                None => true,
+            })
+            .cloned()
+            .collect();
+        let (data, metadata) = page(&matching, input.page, input.size);
+        Ok(vec![AccountIEnumerablePagedResponse { data: Some(data), metadata: Some(metadata) }])
+    }
+
+    async fn get_au_child_accounts(
+        &self,
+        ctx: RequestContext,
+        input: GetAuChildAccountsInput,
+    ) -> Result<Vec<ChildAccountAu>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store
+            .account(&input.account_id)?
+            .children
+            .iter()
+            .map(|id| ChildAccountAu { id: Some(id.clone()) })
+            .collect())
+    }
+
+    async fn get_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: GetAccountModelWeightingsInput,
+    ) -> Result<Vec<AccountModelWeighting>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store.account(&input.account_id)?.model_weightings.clone())
+    }
+
+    async fn replace_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: ReplaceAccountModelWeightingsInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        let total: f64 = body.account_model_weightings.iter().filter_map(|w| w.percentage).sum();
+        if (total - 100.0).abs() > 0.001 {
+            return Err(ApiError::bad_request(format!("weightings add up to {total}, not 100"))
+                .with_error("body.AccountModelWeightings", "percentages must add up to 100"));
+        }
+        store.account_mut(&body.account_id)?.model_weightings = body.account_model_weightings;
+        Ok(())
+    }
+
+    async fn get_au_app_form(&self, ctx: RequestContext, input: GetAuAppFormInput) -> Result<FileDownload, ApiError> {
+        let store = self.open(&ctx)?;
+        let account = store.account(&input.account_id)?;
+        let name = format!("application-{}.pdf", account.account.code.as_deref().unwrap_or("form"));
+        Ok(FileDownload::new(data::file_content(&input.account_id, &name))
+            .with_file_name(name)
+            .with_content_type("application/pdf"))
+    }
+
+    async fn create_draft_application(
+        &self,
+        ctx: RequestContext,
+        input: CreateDraftApplicationInput,
+    ) -> Result<ApplicationUploadResult, ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        if body.applicants.is_empty() {
+            return Err(ApiError::bad_request("an application needs an applicant")
+                .with_error("body.Applicants", "must not be empty"));
+        }
+        let id = Uuid::from_u128(0x5a4d_b0c5_0000_4000_8000_0000_0000_0000 + store.next_application);
+        store.next_application += 1;
+        let accounts = body
+            .accounts
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(i, _)| ApplicationAccountStatus {
+                account_code: Some(format!("DRAFT{i:03}")),
+                status: Some(AccountLifeCycle::Draft),
+            })
+            .collect();
+        store.applications.insert(
+            id,
+            ApplicationStatus {
+                application_id: Some(id),
+                status: Some("Draft".into()),
+                accounts_status: Some(accounts),
+            },
+        );
+        Ok(ApplicationUploadResult { application_id: Some(id) })
+    }
+
+    async fn get_draft_application_status(
+        &self,
+        ctx: RequestContext,
+        input: GetDraftApplicationStatusInput,
+    ) -> Result<ApplicationStatus, ApiError> {
+        let store = self.open(&ctx)?;
+        store
+            .applications
+            .get(&input.application_id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("no application {}", input.application_id)))
+    }
+
+    async fn get_pds(&self, ctx: RequestContext, _input: GetPdsInput) -> Result<Vec<PdsDetail>, ApiError> {
+        self.authorize(&ctx)?;
+        let pds = |id: &str, name: &str, region: ApplicantRegion| PdsDetail {
+            id: Some(id.into()),
+            name: Some(name.into()),
+            status: Some("Active".into()),
+            region: Some(region),
+            currency_code: Some("AUD".into()),
+            max_no_of_bank_accounts: Some(2),
+            ..Default::default()
+        };
+        Ok(vec![
+            pds("PDS1", "Managed Portfolio Service", ApplicantRegion::Australia),
+            pds("PDS2", "Super Managed Accounts", ApplicantRegion::Australia),
+        ])
+    }
+
+    async fn get_uk_ceding_parties(
+        &self,
+        ctx: RequestContext,
+        input: GetUkCedingPartiesInput,
+    ) -> Result<Vec<CedingPartyResponse>, ApiError> {
+        self.authorize(&ctx)?;
+        let parties = [
+            ("CP1", "Northern Investments ISA", true, CedingPartyAccountType::Isa),
+            ("CP2", "Harbour General Investments", false, CedingPartyAccountType::Gia),
+        ];
+        Ok(parties
+            .iter()
+            .filter(|(_, name, _, kind)| wildcard(&input.search, name) && input.account_type.is_none_or(|t| t == *kind))
+            .map(|(id, name, electronic, _)| CedingPartyResponse {
+                ceding_party_id: Some(id.to_string()),
+                ceding_party_name: Some(name.to_string()),
+                accepts_electronic_transfer: Some(*electronic),
+            })
+            .collect())
+    }
+
+    async fn find_au_securities(
+        &self,
+        ctx: RequestContext,
+        input: FindAuSecuritiesInput,
+    ) -> Result<Vec<SecurityResponse>, ApiError> {
+        self.authorize(&ctx)?;
+        // Rules: a search term wins; otherwise ids; otherwise codes.
+        let keep = |(id, code, description, _, _): &(&str, &str, &str, &str, f64)| -> bool {
+            if let Some(search) = &input.search {
+                wildcard(search, code) || wildcard(search, description)
+            } else if let Some(ids) = &input.security_ids {
+                ids.iter().any(|i| i == id)
+            } else if let Some(codes) = &input.security_codes {
+                codes.iter().any(|c| c.eq_ignore_ascii_case(code))
+            } else {
+                true
+            }
+        };
+        Ok(SECURITIES
+            .iter()
+            .filter(|s| keep(s))
+            .map(|(id, code, description, _, _)| SecurityResponse {
+                id: Some(id.to_string()),
+                code: Some(code.to_string()),
+                description: Some(description.to_string()),
+                exchange: Some("ASX".into()),
+                currency: Some("AUD".into()),
+                is_allowed_by_apl: Some(true),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    async fn get_au_recalc_status(
+        &self,
+        ctx: RequestContext,
+        _input: GetAuRecalcStatusInput,
+    ) -> Result<ServiceRecalcStatus, ApiError> {
+        self.authorize(&ctx)?;
+        Ok(ServiceRecalcStatus { recalc_as_at_date: Some(at(time::macros::date!(2024 - 12 - 31))) })
+    }
+
+    async fn get_au_holdings(
+        &self,
+        ctx: RequestContext,
+        input: GetAuHoldingsInput,
+    ) -> Result<Vec<HoldingData>, ApiError> {
+        let store = self.open(&ctx)?;
+        input.account_ids.iter().map(|id| Ok(holdings_of(store.account(id)?, &input.valuation_date))).collect()
+    }
+
+    async fn get_au_holdings_per_model(
+        &self,
+        ctx: RequestContext,
+        input: GetAuHoldingsPerModelInput,
+    ) -> Result<Vec<HoldingsHistoryPerModel>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let account = store.account(&input.account_id)?;
+        let values: Vec<HoldingValuePerModel> = account
+            .holdings
+            .iter()
+            .map(|(s, q)| HoldingValuePerModel {
+                security: Some(security(*s)),
+                quantity: Some(*q),
+                value: Some(q * SECURITIES[*s].4),
+            })
+            .collect();
+        let total = values.iter().filter_map(|v| v.value).sum();
+        Ok([&input.from_date, &input.to_date]
+            .into_iter()
+            .map(|date| HoldingsHistoryPerModel {
+                date: Some(date.clone()),
+                total_value: Some(total),
+                holdings_in_model: Some(vec![HoldingsPerModel {
+                    model_code: Some("GROWTH".into()),
+                    model_percentage: Some(100.0),
+                    holdings: Some(values.clone()),
+                }]),
+                holdings_not_in_model: Some(Vec::new()),
+            })
+            .collect())
+    }
+
+    async fn get_au_asset_class_summary(
+        &self,
+        ctx: RequestContext,
+        input: GetAuAssetClassSummaryInput,
+    ) -> Result<AssetClassSummary, ApiError> {
+        let store = self.open(&ctx)?;
+        let account = store.account(&input.account_id)?;
+        let mut total: f64 = account.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
+        if input.include_loans {
+            total -= 1_000.0;
+        }
+        Ok(AssetClassSummary {
+            valuation: Some(AssetClassValuation {
+                total_value: Some(total),
+                total_cost: Some(total * 0.9),
+                net_value: Some(total),
+                total_gain_or_loss: Some(total * 0.1),
+            }),
+            asset_classes: Some(Vec::new()),
+            receivables_and_payables: Some(Vec::new()),
+        })
+    }
+
+    async fn get_au_transactions(
+        &self,
+        ctx: RequestContext,
+        input: GetAuTransactionsInput,
+    ) -> Result<TransactionIEnumerablePagedResponse, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let mut rows: Vec<Transaction> = store
+            .account(&input.account_id)?
+            .transactions
+            .iter()
+            .filter(|t| within(&t.transaction_date, &input.from_date, &input.to_date))
+            .filter(|t| input.show_unconfirmed || t.unconfirmed != Some(true))
+            .filter(|t| {
+                !input.buys_and_sells_only
+                    || t.transaction_type_description.as_deref().is_some_and(|k| BUYS_AND_SELLS.contains(&k))
+            })
+            .cloned()
+            .collect();
+        match input.order_by {
+            TransactionOrderBy::TransactionDate => rows.sort_by_key(|t| t.transaction_date.as_ref().map(|d| d.local())),
+            TransactionOrderBy::Security => rows.sort_by(|a, b| {
+                let code = |t: &Transaction| t.security.as_ref().and_then(|s| s.code.clone());
+                code(a).cmp(&code(b)).then_with(|| a.transaction_id.cmp(&b.transaction_id))
+            }),
+        }
+        if input.order == SortOrder::Desc {
+            rows.reverse();
+        }
+        let (data, metadata) = page(&rows, input.page, input.size);
+        Ok(TransactionIEnumerablePagedResponse { data: Some(data), metadata: Some(metadata) })
+    }
+
+    async fn get_au_cash_transactions(
+        &self,
+        ctx: RequestContext,
+        input: GetAuCashTransactionsInput,
+    ) -> Result<CashBookIEnumerablePagedResponse, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let account = store.account(&input.account_id)?;
+        let mut rows: Vec<CashTransaction> = account
+            .cash
+            .iter()
+            .filter(|c| within(&c.transaction_date, &input.from_date, &input.to_date))
+            .cloned()
+            .collect();
+        if input.include_pending_unsettled {
+            rows.push(CashTransaction {
+                transaction_id: Some(format!("C-{}-PENDING", input.account_id)),
+                transaction_date: Some(input.to_date.clone()),
+                transaction_type_description: Some("Pending settlement".into()),
+                withdrawal: Some(125.0),
+                ..Default::default()
+            });
+        }
+        let (data, metadata) = page(&rows, input.page, input.size);
+        let summary = CashSummary {
+            cash_book_code: Some(format!("{}-CASH", input.account_id)),
+            currency: Some("AUD".into()),
+            deposits: Some(data.iter().filter_map(|c| c.deposit).sum()),
+            withdrawals: Some(data.iter().filter_map(|c| c.withdrawal).sum()),
+            ..Default::default()
+        };
+        Ok(CashBookIEnumerablePagedResponse {
+            data: Some(vec![CashBook { summary: Some(summary), transactions: Some(data) }]),
+            metadata: Some(metadata),
+        })
+    }
+
+    async fn get_au_unsettled_transactions(
+        &self,
+        ctx: RequestContext,
+        input: GetAuUnsettledTransactionsInput,
+    ) -> Result<Vec<UnsettledTransaction>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let rows: Vec<UnsettledTransaction> = store
+            .account(&input.account_id)?
+            .transactions
+            .iter()
+            .filter(|t| t.unconfirmed == Some(true) && within(&t.transaction_date, &input.from_date, &input.to_date))
+            .map(|t| UnsettledTransaction {
+                security: t.security.clone(),
+                transaction_date: t.transaction_date.clone(),
+                settlement_date: t.settlement_date.clone(),
+                transaction_type_description: t.transaction_type_description.clone(),
+                quantity: t.quantity,
+                net_amount: t.net_amount,
+                average_price: t.average_price,
+                ..Default::default()
+            })
+            .collect();
+        Ok(page(&rows, input.page, input.size).0)
+    }
+
+    async fn get_au_dividend_reinvestment_details(
+        &self,
+        ctx: RequestContext,
+        input: GetAuDividendReinvestmentDetailsInput,
+    ) -> Result<Vec<DividendReinvestmentDetail>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store
+            .account(&input.account_id)?
+            .holdings
+            .iter()
+            .take(2)
+            .map(|(s, _)| DividendReinvestmentDetail {
+                security: Some(security(*s)),
+                drp_type: Some(DrpType::Drp),
+                percent_shares_participating: Some(100.0),
+                exclude_from_drp: Some(false),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    async fn get_au_income_detail(
+        &self,
+        ctx: RequestContext,
+        input: GetAuIncomeDetailInput,
+    ) -> Result<Vec<IncomeDetail>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        Ok(store
+            .account(&input.account_id)?
+            .transactions
+            .iter()
+            .filter(|t| {
+                t.transaction_type_description.as_deref() == Some("Dividend")
+                    && within(&t.transaction_date, &input.from_date, &input.to_date)
+            })
+            .map(|t| IncomeDetail {
+                income_id: t.transaction_id.clone(),
+                security: t.security.clone(),
+                payment_date: t.transaction_date.clone(),
+                cash_amount: t.net_amount.map(|a| a * 0.02),
+                income_total: t.net_amount.map(|a| a * 0.02),
+                income_type_description: Some("Dividend".into()),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    async fn get_au_income_schedules(
+        &self,
+        ctx: RequestContext,
+        input: GetAuIncomeSchedulesInput,
+    ) -> Result<Vec<IncomeSchedule>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        Ok(income_schedules(store.account(&input.account_id)?, &input.from_date, &input.to_date))
+    }
+
+    async fn get_au_income_schedules_bulk(
+        &self,
+        ctx: RequestContext,
+        input: GetAuIncomeSchedulesBulkInput,
+    ) -> Result<Vec<BulkIncomeScheduleData>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        input
+            .account_ids
+            .iter()
+            .map(|id| {
+                let schedules = income_schedules(store.account(id)?, &input.from_date, &input.to_date);
+                Ok(BulkIncomeScheduleData { account_id: Some(id.clone()), income_schedules: Some(schedules) })
+            })
+            .collect()
+    }
+
+    async fn get_au_expense_detail(
+        &self,
+        ctx: RequestContext,
+        input: GetAuExpenseDetailInput,
+    ) -> Result<Vec<Expense>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        Ok(store
+            .account(&input.account_id)?
+            .transactions
+            .iter()
+            .filter(|t| {
+                t.transaction_type_description.as_deref() == Some("Management fee")
+                    && within(&t.transaction_date, &input.from_date, &input.to_date)
+            })
+            .map(|t| Expense {
+                expense_id: t.transaction_id.clone(),
+                effective_date: t.transaction_date.clone(),
+                payment_date: t.transaction_date.clone(),
+                expense_including_gst: Some(55.0),
+                expense_excluding_gst: Some(50.0),
+                expense_type_description: Some("Management fee".into()),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    async fn get_au_bpay(&self, ctx: RequestContext, input: GetAuBpayInput) -> Result<Vec<BpayInfo>, ApiError> {
+        let store = self.open(&ctx)?;
+        input
+            .account_ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                store.account(id)?;
+                Ok(BpayInfo {
+                    account_id: Some(id.clone()),
+                    biller_code: Some(123_456),
+                    reference_number: Some(format!("9000{i:04}")),
+                    bpay_type: Some(BpayType::Personal),
+                })
+            })
+            .collect()
+    }
+
+    async fn get_au_performance(
+        &self,
+        ctx: RequestContext,
+        input: GetAuPerformanceInput,
+    ) -> Result<Performance, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let account = store.account(&input.account_id)?;
+        let value: f64 = account.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
+        let returns = periods(&input.account_id, &input.from_date, &input.to_date, input.multiple_periods)
+            .into_iter()
+            .map(|(name, r)| PerformanceReturn {
+                period_description: Some(name),
+                gross_percent_return: (input.display_returns != DisplayReturns::AfterExpenses).then_some(r),
+                net_percent_return: (input.display_returns != DisplayReturns::BeforeExpenses).then_some(r - 0.5),
+            })
+            .collect();
+        let income = if input.include_tax_credits { 420.0 } else { 380.0 };
+        Ok(Performance {
+            holdings_excluded: Some(!input.include_excluded_securities),
+            beginning_market_value: Some(value * 0.95),
+            ending_market_value: Some(value + if input.include_cash { 10_000.0 } else { 0.0 }),
+            dollar_return: Some(DollarReturnData {
+                total_income: Some(income),
+                capital_appreciation: Some(value * 0.05),
+                ..Default::default()
+            }),
+            percent_returns: Some(returns),
+            ..Default::default()
+        })
+    }
+
+    async fn get_au_asset_class_performance(
+        &self,
+        ctx: RequestContext,
+        input: GetAuAssetClassPerformanceInput,
+    ) -> Result<Vec<AssetClassInvestment>, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        let account = store.account(&input.account_id)?;
+        let mut classes: BTreeMap<&str, f64> = BTreeMap::new();
+        for (s, q) in &account.holdings {
+            *classes.entry(SECURITIES[*s].3).or_default() += q * SECURITIES[*s].4;
+        }
+        let method = if input.calculation_method == CalculationMethod::TimeWeightedReturn { "TWR" } else { "approx" };
+        Ok(classes
+            .into_iter()
+            .filter(|(class, _)| input.include_cash || *class != "Cash")
+            .map(|(class, value)| {
+                let r = sample_return(
+                    &format!("{}{class}{method}", input.account_id),
+                    months_between(&input.from_date, &input.to_date),
+                );
+                AssetClassInvestment {
+                    asset_class_description: Some(class.into()),
+                    start_value: Some(value / (1.0 + r / 100.0)),
+                    end_value: Some(value),
+                    total_return_percent: Some(r),
+                    ..Default::default()
+                }
+            })
+            .collect())
+    }
+
+    async fn get_au_benchmarks(
+        &self,
+        ctx: RequestContext,
+        _input: GetAuBenchmarksInput,
+    ) -> Result<Vec<Benchmark>, ApiError> {
+        self.authorize(&ctx)?;
+        Ok(data::benchmarks())
+    }
+
+    async fn get_au_benchmark_performance(
+        &self,
+        ctx: RequestContext,
+        input: GetAuBenchmarkPerformanceInput,
+    ) -> Result<Vec<BenchmarkReturn>, ApiError> {
+        self.authorize(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        if !data::benchmarks().iter().any(|b| b.id.as_deref() == Some(input.benchmark_id.as_str())) {
+            return Err(ApiError::not_found(format!("no benchmark `{}`", input.benchmark_id)));
+        }
+        Ok(periods(&input.benchmark_id, &input.from_date, &input.to_date, input.multiple_periods)
+            .into_iter()
+            .map(|(name, r)| BenchmarkReturn { period_description: Some(name), percentage_return: Some(r) })
+            .collect())
+    }
+
+    async fn get_au_models(&self, ctx: RequestContext, _input: GetAuModelsInput) -> Result<Vec<Model>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store.models.iter().map(|(m, _)| m.clone()).collect())
+    }
+
+    async fn get_au_aproximate_fum(
+        &self,
+        ctx: RequestContext,
+        input: GetAuAproximateFumInput,
+    ) -> Result<ModelApproximateFum, ApiError> {
+        let store = self.open(&ctx)?;
+        let (model, _) = store.model(&input.model_id)?;
+        let code = model.code.clone();
+        let linked: Vec<AccountApproximateFum> = store
+            .accounts
+            .values()
+            .filter_map(|a| {
+                let weight = a.model_weightings.iter().find(|w| w.model_code == code)?.percentage?;
+                let total: f64 = a.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
+                Some(AccountApproximateFum {
+                    account_id: a.account.id.clone(),
+                    total_value: Some(total),
+                    model_weight: Some(weight),
+                    approximate_fum: Some(total * weight / 100.0),
+                    target_fum: Some(total * weight / 100.0),
+                })
+            })
+            .collect();
+        Ok(ModelApproximateFum {
+            number_of_accounts_linked: Some(linked.len() as i32),
+            total_approximate_fum: Some(linked.iter().filter_map(|a| a.approximate_fum).sum()),
+            total_target_fum: Some(linked.iter().filter_map(|a| a.target_fum).sum()),
+            approximate_fum_for_accounts: Some(linked),
+        })
+    }
+
+    async fn get_au_model_performance(
+        &self,
+        ctx: RequestContext,
+        input: GetAuModelPerformanceInput,
+    ) -> Result<ModelPerformance, ApiError> {
+        let store = self.open(&ctx)?;
+        check_period(&input.from_date, &input.to_date)?;
+        store.model(&input.model_id)?;
+        let returns = periods(&input.model_id, &input.from_date, &input.to_date, -1)
+            .into_iter()
+            .map(|(name, r)| PercentageReturn {
+                period_description: Some(name),
+                gross_percentage_return: Some(r),
+                net_percentage_return: Some(r - 0.4),
+                annualised: Some(false),
+            })
+            .collect();
+        Ok(ModelPerformance { daily_percentage_returns: Some(Vec::new()), percentage_returns: Some(returns) })
+    }
+
+    async fn get_au_model_holdings(
+        &self,
+        ctx: RequestContext,
+        input: GetAuModelHoldingsInput,
+    ) -> Result<Vec<ModelHolding>, ApiError> {
+        let store = self.open(&ctx)?;
+        let (_, holdings) = store.model(&input.model_id)?;
+        Ok(holdings
+            .iter()
+            .map(|(s, w)| ModelHolding {
+                security: Some(security(*s)),
+                target_value_percentage: Some(*w),
+                actual_value_percentage: Some(*w),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    async fn get_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: GetAuModelWeightAdjustmentInput,
+    ) -> Result<Vec<ModelWeightAdjustmentResponse>, ApiError> {
+        let store = self.open(&ctx)?;
+        store.model(&input.model_id)?;
+        Ok(store.adjustments.get(&input.model_id).cloned().unwrap_or_default())
+    }
+
+    async fn replace_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: ReplaceAuModelWeightAdjustmentInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        store.model(&body.model_id)?;
+        let mut adjustments = Vec::new();
+        for (i, adjustment) in body.model_weight_adjustments.iter().enumerate() {
+            let Some((_, code, _, _, _)) = SECURITIES.iter().find(|s| s.0 == adjustment.security_id) else {
+                return Err(ApiError::not_found(format!("no security `{}`", adjustment.security_id))
+                    .with_error(format!("body.ModelWeightAdjustments[{i}].SecurityId"), "names no security"));
+            };
+            adjustments.push(ModelWeightAdjustmentResponse {
+                security: Some(ModelWeightAdjustmentSecurity {
+                    code: Some(code.to_string()),
+                    exchange: Some("ASX".into()),
+                    isin: None,
+                }),
+                target: adjustment.target,
+            });
+        }
+        store.adjustments.insert(body.model_id, adjustments);
+        Ok(())
+    }
+
+    async fn get_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: GetAuAccountEsgCategoriesInput,
+    ) -> Result<Vec<String>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store.account(&input.account_id)?.esg_categories.clone())
+    }
+
+    async fn add_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: AddAuAccountEsgCategoriesInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        let categories = &mut store.account_mut(&body.account_id)?.esg_categories;
+        for id in body.category_ids {
+            if !categories.contains(&id) {
+                categories.push(id);
+            }
+        }
+        Ok(())
+    }
+
+    async fn replace_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: ReplaceAuAccountEsgCategoriesInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        store.account_mut(&body.account_id)?.esg_categories = body.category_ids.unwrap_or_default();
+        Ok(())
+    }
+
+    async fn delete_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: DeleteAuAccountEsgCategoriesInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let categories = &mut store.account_mut(&input.account_id)?.esg_categories;
+        match &input.category_id {
+            Some(id) => {
+                let before = categories.len();
+                categories.retain(|c| c != id);
+                if categories.len() == before {
+                    return Err(ApiError::not_found(format!(
+                        "account `{}` has no ESG category `{id}`",
+                        input.account_id
+                    )));
+                }
+            }
+            None => categories.clear(),
+        }
+        Ok(())
+    }
+
+    async fn get_au_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: GetAuCashflowInstructionsInput,
+    ) -> Result<Vec<CashflowInstruction>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store.account(&input.account_id)?.cashflow_instructions.clone())
+    }
+
+    async fn add_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: AddAuOneOffCashflowInstructionsInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        store.next_instruction += 1;
+        let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
+        let kind = match body.cashflow_instruction_type {
+            OneOffCashflowInstructionType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
+            OneOffCashflowInstructionType::OneOffWithdrawal => CashflowInstructionType::OneOffWithdrawal,
+        };
+        store.account_mut(&body.account_id)?.cashflow_instructions.push(CashflowInstruction {
+            id: Some(id),
+            cashflow_instruction_type: Some(kind),
+            frequency_type: Some(FrequencyType::Adhoc),
+            value: body.amount,
+            tax_type: body.tax_type,
+            allocations: Some(body.allocations),
+            ..Default::default()
+        });
+        Ok(())
+    }
+
+    async fn delete_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: DeleteAuOneOffCashflowInstructionsInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let kind = match input.cashflow_instruction_type {
+            OneOffCashflowInstructionDeleteType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
+        };
+        let instructions = &mut store.account_mut(&input.account_id)?.cashflow_instructions;
+        let before = instructions.len();
+        instructions.retain(|c| {
+            !(c.id.as_deref() == Some(input.cashflow_instruction_id.as_str())
+                && c.cashflow_instruction_type == Some(kind))
+        });
+        if instructions.len() == before {
+            return Err(ApiError::not_found(format!("no one-off instruction `{}`", input.cashflow_instruction_id)));
+        }
+        Ok(())
+    }
+
+    async fn update_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: UpdateAuRegularCashflowInstructionsInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let body = required_body(input.body)?;
+        let kind = CashflowInstructionType::from_value(body.cashflow_instruction_type.value())
+            .ok_or_else(|| ApiError::bad_request("unknown instruction type"))?;
+        let frequency = FrequencyType::from_value(body.frequency_type.value()).unwrap_or(FrequencyType::Monthly);
+        store.next_instruction += 1;
+        let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
+        let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
+        instructions.retain(|c| c.cashflow_instruction_type != Some(kind));
+        instructions.push(CashflowInstruction {
+            id: Some(id),
+            cashflow_instruction_type: Some(kind),
+            frequency_type: Some(frequency),
+            start_date: body.start_date,
+            end_date: body.end_date,
+            value: body.amount,
+            allocations: Some(body.allocations),
+            ..Default::default()
+        });
+        Ok(())
+    }
+
+    async fn delete_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: DeleteAuRegularCashflowInstructionsInput,
+    ) -> Result<(), ApiError> {
+        let mut store = self.open(&ctx)?;
+        let kind = match input.cashflow_instruction_type {
+            RegularCashflowInstructionDeleteType::RegularContribution => CashflowInstructionType::RegularContribution,
+            RegularCashflowInstructionDeleteType::RegularWithdrawal => CashflowInstructionType::RegularWithdrawal,
+        };
+        let instructions = &mut store.account_mut(&input.account_id)?.cashflow_instructions;
+        let before = instructions.len();
+        instructions.retain(|c| c.cashflow_instruction_type != Some(kind));
+        if instructions.len() == before {
+            return Err(ApiError::not_found(format!(
+                "account `{}` has no regular instruction of that kind",
+                input.account_id
+            )));
+        }
+        Ok(())
+    }
+
+    async fn get_au_publisher_events(
+        &self,
+        ctx: RequestContext,
+        _input: GetAuPublisherEventsInput,
+    ) -> Result<Vec<PublisherEvent>, ApiError> {
+        let store = self.open(&ctx)?;
+        Ok(store.events.iter().map(|e| e.event.clone()).collect())
+    }
+
+    async fn get_au_publisher_event_detail(
+        &self,
+        ctx: RequestContext,
+        input: GetAuPublisherEventDetailInput,
+    ) -> Result<Vec<PublisherEventDetail>, ApiError> {
+        let store = self.open(&ctx)?;
+        store
+            .events
+            .iter()
+            .find(|e| e.event.id.as_deref() == Some(input.event_id.as_str()))
+            .map(|e| e.details.clone())
+            .ok_or_else(|| ApiError::not_found(format!("no event `{}`", input.event_id)))
+    }
+
+    async fn download_au_file(
+        &self,
+        ctx: RequestContext,
+        input: DownloadAuFileInput,
+    ) -> Result<FileDownload, ApiError> {
+        let store = self.open(&ctx)?;
+        let detail = store
+            .events
+            .iter()
+            .flat_map(|e| &e.details)
+            .find(|d| d.file_id.as_deref() == Some(input.file_id.as_str()))
+            .ok_or_else(|| ApiError::not_found(format!("no file `{}`", input.file_id)))?;
+        let name = detail.file_name.clone().unwrap_or_else(|| format!("{}.bin", input.file_id));
+        Ok(FileDownload::new(data::file_content(&input.file_id, &name))
+            .with_file_name(name)
+            .with_content_type("application/pdf"))
+    }
+}
+
+fn income_schedules(account: &AccountData, from: &DateTime, to: &DateTime) -> Vec<IncomeSchedule> {
+    account
+        .transactions
+        .iter()
+        .filter(|t| {
+            matches!(t.transaction_type_description.as_deref(), Some("Dividend" | "Interest"))
+                && within(&t.transaction_date, from, to)
+        })
+        .map(|t| IncomeSchedule {
+            income_id: t.transaction_id.clone(),
+            security: t.security.clone(),
+            tax_date: t.transaction_date.clone(),
+            income_total: t.net_amount.map(|a| a * 0.02),
+            cash_amount: t.net_amount.map(|a| a * 0.02),
+            income_type_description: t.transaction_type_description.clone(),
+            ..Default::default()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards_match_like_the_service() {
+        assert!(wildcard("smith*", "SMITH001"));
+        assert!(wildcard("*trust", "Smith Family Trust"));
+        assert!(wildcard("*", "anything"));
+        assert!(wildcard("s*h*1", "SMITH001"));
+        assert!(wildcard("ith", "Smith"), "without a star the term matches anywhere");
+        assert!(!wildcard("jones*", "SMITH001"));
+        assert!(!wildcard("*trust", "Trust fund"));
+    }
+
+    #[test]
+    fn pages_report_totals() {
+        let items: Vec<i32> = (1..=25).collect();
+        let (data, meta) = page(&items, 3, 10);
+        assert_eq!(data, [21, 22, 23, 24, 25]);
+        assert_eq!((meta.total_count, meta.total_pages), (Some(25), Some(3)));
+        assert!(page(&items, 9, 10).0.is_empty());
+    }
+}
