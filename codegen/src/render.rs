@@ -45,7 +45,8 @@ fn spaced(code: &str) -> String {
             let (pt, lt) = (p.trim_start(), line.trim_start());
             let same_indent = indent(p) == indent(line);
             let continues = ["}", ")", "]", "else", ".", "?"].iter().any(|s| lt.starts_with(s));
-            let after_block = (pt == "}" || pt == "};") && same_indent && indent(line) <= 4 && !continues;
+            let after_block =
+                (pt == "}" || pt == "};" || pt.ends_with(" {}")) && same_indent && indent(line) <= 4 && !continues;
             let after_imports = pt.starts_with("use ") && pt.ends_with(';') && same_indent && !lt.starts_with("use ")
                 || pt.starts_with("use ") && lt.starts_with("use ") && import_group(pt) != import_group(lt);
             let after_docs = pt.starts_with("//!") && !lt.starts_with("//!");

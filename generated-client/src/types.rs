@@ -981,6 +981,29 @@ pub struct Address {
     pub country: String,
 }
 
+impl Address {
+    /// A `Address` with the required fields set and every optional field empty.
+    pub fn new(
+        r#type: AddressType,
+        line1: String,
+        suburb_or_county: String,
+        town_or_city_or_state: String,
+        postcode: String,
+        country: String,
+    ) -> Self {
+        Address {
+            r#type,
+            line1,
+            line2: None,
+            line3: None,
+            suburb_or_county,
+            town_or_city_or_state,
+            postcode,
+            country,
+        }
+    }
+}
+
 /// The `AddressType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AddressType {
@@ -1957,6 +1980,17 @@ pub struct CashflowInstructionDetail {
     pub percentage: Option<f64>,
 }
 
+impl CashflowInstructionDetail {
+    /// A `CashflowInstructionDetail` with the required fields set and every optional field empty.
+    pub fn new(model_code: String) -> Self {
+        CashflowInstructionDetail {
+            model_code,
+            sequence: None,
+            percentage: None,
+        }
+    }
+}
+
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CashflowInstructionType {
@@ -2926,6 +2960,48 @@ pub struct DraftAccount {
     pub illustration_data: Option<DraftIllustrationData>,
 }
 
+impl DraftAccount {
+    /// A `DraftAccount` with the required fields set and every optional field empty.
+    pub fn new(account_type: DraftAccountType) -> Self {
+        DraftAccount {
+            name: None,
+            registered_name: None,
+            short_name: None,
+            account_type,
+            pds_id: None,
+            fees: None,
+            fee_consent: None,
+            models: None,
+            bank_accounts: None,
+            exclusions: None,
+            initial_investment: None,
+            pension_payment: None,
+            target_allocation: None,
+            initial_investment_super: None,
+            reversionary_beneficiary: None,
+            beneficiaries: None,
+            is_binding_nomination: None,
+            is_employer_contributing: None,
+            source_of_funds: None,
+            ongoing_fee_amount: None,
+            reinvest_income: None,
+            product_id: None,
+            product_provider_reference: None,
+            regular_contribution: None,
+            regular_withdrawal: None,
+            owner_adviser_id: None,
+            region: None,
+            currency_code: None,
+            adviser_reference: None,
+            in_specie_cash_stock_transfers: None,
+            is_trade_freeze_on: None,
+            trade_freeze_reason: None,
+            trade_freeze_note: None,
+            illustration_data: None,
+        }
+    }
+}
+
 /// The `DraftAccountBankAccount` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DraftAccountBankAccount {
@@ -3176,6 +3252,21 @@ pub struct DraftAddressAu {
     pub is_registered: Option<bool>,
 }
 
+impl DraftAddressAu {
+    /// A `DraftAddressAu` with the required fields set and every optional field empty.
+    pub fn new(street: String) -> Self {
+        DraftAddressAu {
+            street,
+            line2: None,
+            line3: None,
+            postcode: None,
+            suburb: None,
+            country_code: None,
+            is_registered: None,
+        }
+    }
+}
+
 /// The `DraftApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DraftApplicant {
@@ -3248,6 +3339,18 @@ pub struct DraftApplication {
     /// `Accounts` on the wire.
     #[serde(rename = "Accounts", skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<DraftAccount>>,
+}
+
+impl DraftApplication {
+    /// A `DraftApplication` with the required fields set and every optional field empty.
+    pub fn new(adviser_id: i32, applicants: Vec<DraftApplicant>) -> Self {
+        DraftApplication {
+            adviser_id,
+            owner_adviser_id: None,
+            applicants,
+            accounts: None,
+        }
+    }
 }
 
 /// The `DraftContact` schema.
@@ -3409,6 +3512,25 @@ pub struct DraftCorporateTrustee {
     pub trading_name: Option<String>,
 }
 
+impl DraftCorporateTrustee {
+    /// A `DraftCorporateTrustee` with the required fields set and every optional field empty.
+    pub fn new(name: String) -> Self {
+        DraftCorporateTrustee {
+            business_address: None,
+            mailing_address: None,
+            company_registration_number: None,
+            tax_id: None,
+            lei: None,
+            name_of_regulator: None,
+            regulator_reference_number: None,
+            director: None,
+            company_type: None,
+            name,
+            trading_name: None,
+        }
+    }
+}
+
 /// The `DraftCostAndCharge` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DraftCostAndCharge {
@@ -3418,6 +3540,16 @@ pub struct DraftCostAndCharge {
     /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+}
+
+impl DraftCostAndCharge {
+    /// A `DraftCostAndCharge` with the required fields set and every optional field empty.
+    pub fn new(r#type: CostAndChargeType) -> Self {
+        DraftCostAndCharge {
+            r#type,
+            amount: None,
+        }
+    }
 }
 
 /// The `DraftDirector` schema.
@@ -3468,6 +3600,27 @@ pub struct DraftDirector {
         skip_serializing_if = "Option::is_none",
     )]
     pub is_politically_exposed_person: Option<bool>,
+}
+
+impl DraftDirector {
+    /// A `DraftDirector` with the required fields set and every optional field empty.
+    pub fn new(first_name: String, last_name: String) -> Self {
+        DraftDirector {
+            tax_number: None,
+            country_of_birth: None,
+            address: None,
+            national_identifier: None,
+            receive_communication_by_post: None,
+            title: None,
+            first_name,
+            last_name,
+            date_of_birth: None,
+            email: None,
+            phone: None,
+            phone_other: None,
+            is_politically_exposed_person: None,
+        }
+    }
 }
 
 /// The `DraftExclusion` schema.
@@ -3724,6 +3877,22 @@ pub struct DraftInSpecieCashStockTransfer {
     pub fee_percent: Option<f64>,
 }
 
+impl DraftInSpecieCashStockTransfer {
+    /// A `DraftInSpecieCashStockTransfer` with the required fields set and every optional field empty.
+    pub fn new(transfer_type: InSpecieCashStockTransferType) -> Self {
+        DraftInSpecieCashStockTransfer {
+            transfer_type,
+            ceding_party_id: None,
+            ceding_account_number: None,
+            in_specie_cash_stock_transfer_details: None,
+            cash_transfer_amount: None,
+            amount_used_this_year: None,
+            fee_amount: None,
+            fee_percent: None,
+        }
+    }
+}
+
 /// The `DraftInSpecieCashStockTransferDetails` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DraftInSpecieCashStockTransferDetails {
@@ -3736,6 +3905,17 @@ pub struct DraftInSpecieCashStockTransferDetails {
     /// `BookCost` on the wire.
     #[serde(rename = "BookCost", skip_serializing_if = "Option::is_none")]
     pub book_cost: Option<f64>,
+}
+
+impl DraftInSpecieCashStockTransferDetails {
+    /// A `DraftInSpecieCashStockTransferDetails` with the required fields set and every optional field empty.
+    pub fn new(security_isin: String) -> Self {
+        DraftInSpecieCashStockTransferDetails {
+            security_isin,
+            quantity: None,
+            book_cost: None,
+        }
+    }
 }
 
 /// The `DraftIndividualApplicant` schema.
@@ -3872,6 +4052,17 @@ pub struct DraftInflowsOtherContribution {
     pub super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
 }
 
+impl DraftInflowsOtherContribution {
+    /// A `DraftInflowsOtherContribution` with the required fields set and every optional field empty.
+    pub fn new(contribution_type: ContributionType) -> Self {
+        DraftInflowsOtherContribution {
+            contribution_type,
+            expected_amount: None,
+            super_sma_accumulated_payment_type: None,
+        }
+    }
+}
+
 /// The `DraftInitialInvestment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DraftInitialInvestment {
@@ -3884,6 +4075,17 @@ pub struct DraftInitialInvestment {
     /// `Method` on the wire.
     #[serde(rename = "Method")]
     pub method: PaymentMethods,
+}
+
+impl DraftInitialInvestment {
+    /// A `DraftInitialInvestment` with the required fields set and every optional field empty.
+    pub fn new(method: PaymentMethods) -> Self {
+        DraftInitialInvestment {
+            cash: None,
+            shares: None,
+            method,
+        }
+    }
 }
 
 /// The `DraftInitialInvestmentSuper` schema.
@@ -3909,6 +4111,16 @@ pub struct DraftModel {
     /// `Proportion` on the wire.
     #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
+}
+
+impl DraftModel {
+    /// A `DraftModel` with the required fields set and every optional field empty.
+    pub fn new(code: String) -> Self {
+        DraftModel {
+            code,
+            proportion: None,
+        }
+    }
 }
 
 /// The `DraftNationalIdentifier` schema.
@@ -3976,6 +4188,17 @@ pub struct DraftRegularTransaction {
     pub frequency: Option<Frequency>,
 }
 
+impl DraftRegularTransaction {
+    /// A `DraftRegularTransaction` with the required fields set and every optional field empty.
+    pub fn new(method: PaymentMethods) -> Self {
+        DraftRegularTransaction {
+            amount: None,
+            method,
+            frequency: None,
+        }
+    }
+}
+
 /// The `DraftSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DraftSecurity {
@@ -3985,6 +4208,13 @@ pub struct DraftSecurity {
     /// `Exchange` on the wire.
     #[serde(rename = "Exchange")]
     pub exchange: String,
+}
+
+impl DraftSecurity {
+    /// A `DraftSecurity` with the required fields set and every optional field empty.
+    pub fn new(code: String, exchange: String) -> Self {
+        DraftSecurity { code, exchange }
+    }
 }
 
 /// The `DraftSignatory` schema.
@@ -4069,6 +4299,16 @@ pub struct DraftTargetAllocationInstruction {
     /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
+}
+
+impl DraftTargetAllocationInstruction {
+    /// A `DraftTargetAllocationInstruction` with the required fields set and every optional field empty.
+    pub fn new(code: String) -> Self {
+        DraftTargetAllocationInstruction {
+            code,
+            percentage: None,
+        }
+    }
 }
 
 /// The `DraftTrustApplicant` schema.
@@ -5363,6 +5603,17 @@ pub struct IndividualName {
     pub last_name: String,
 }
 
+impl IndividualName {
+    /// A `IndividualName` with the required fields set and every optional field empty.
+    pub fn new(first_name: String, last_name: String) -> Self {
+        IndividualName {
+            title: None,
+            first_name,
+            last_name,
+        }
+    }
+}
+
 /// The `InflowsContributionSourceFund` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct InflowsContributionSourceFund {
@@ -5821,6 +6072,16 @@ pub struct ModelWeightAdjustment {
     pub target: Option<f64>,
 }
 
+impl ModelWeightAdjustment {
+    /// A `ModelWeightAdjustment` with the required fields set and every optional field empty.
+    pub fn new(security_id: String) -> Self {
+        ModelWeightAdjustment {
+            security_id,
+            target: None,
+        }
+    }
+}
+
 /// A weight adjustment of a model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ModelWeightAdjustmentResponse {
@@ -6020,6 +6281,18 @@ pub struct PatchUserAccountRequest {
     /// `Access` on the wire.
     #[serde(rename = "Access", skip_serializing_if = "Option::is_none")]
     pub access: Option<LinkAccess>,
+}
+
+impl PatchUserAccountRequest {
+    /// A `PatchUserAccountRequest` with the required fields set and every optional field empty.
+    pub fn new(user_id: i32, account_ids: Vec<String>) -> Self {
+        PatchUserAccountRequest {
+            user_id,
+            account_ids,
+            user_role: None,
+            access: None,
+        }
+    }
 }
 
 /// The `PaymentMethods` enum, written on the wire as an integer.
@@ -6449,6 +6722,16 @@ pub struct PostEsgCategoryRequest {
     pub category_ids: Vec<String>,
 }
 
+impl PostEsgCategoryRequest {
+    /// A `PostEsgCategoryRequest` with the required fields set and every optional field empty.
+    pub fn new(account_id: String, category_ids: Vec<String>) -> Self {
+        PostEsgCategoryRequest {
+            account_id,
+            category_ids,
+        }
+    }
+}
+
 /// A one-off cashflow instruction to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PostOneOffCashflowInstructionRequest {
@@ -6467,6 +6750,23 @@ pub struct PostOneOffCashflowInstructionRequest {
     /// `Allocations` on the wire.
     #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
+}
+
+impl PostOneOffCashflowInstructionRequest {
+    /// A `PostOneOffCashflowInstructionRequest` with the required fields set and every optional field empty.
+    pub fn new(
+        cashflow_instruction_type: OneOffCashflowInstructionType,
+        account_id: String,
+        allocations: Vec<CashflowInstructionDetail>,
+    ) -> Self {
+        PostOneOffCashflowInstructionRequest {
+            cashflow_instruction_type,
+            amount: None,
+            tax_type: None,
+            account_id,
+            allocations,
+        }
+    }
 }
 
 /// Details of a user to create.
@@ -6505,6 +6805,32 @@ pub struct PostUserRequest {
     /// `GenerateGetStartedToken` on the wire.
     #[serde(rename = "GenerateGetStartedToken")]
     pub generate_get_started_token: bool,
+}
+
+impl PostUserRequest {
+    /// A `PostUserRequest` with the required fields set and every optional field empty.
+    pub fn new(
+        name: IndividualName,
+        email: String,
+        addresses: Vec<Address>,
+        phone: String,
+        adviser_id: i32,
+        generate_get_started_token: bool,
+    ) -> Self {
+        PostUserRequest {
+            name,
+            gender: None,
+            email,
+            date_of_birth: None,
+            mothers_maiden_name: None,
+            addresses,
+            phone,
+            phone_other: None,
+            job_title: None,
+            adviser_id,
+            generate_get_started_token,
+        }
+    }
 }
 
 /// Error reply in the RFC 9457 problem details format.
@@ -6613,6 +6939,21 @@ pub struct PutAccountModelWeightingRequest {
     pub account_model_weightings: Vec<AccountModelWeighting>,
 }
 
+impl PutAccountModelWeightingRequest {
+    /// A `PutAccountModelWeightingRequest` with the required fields set and every optional field empty.
+    pub fn new(
+        account_id: String,
+        rebalance_type: RebalanceType,
+        account_model_weightings: Vec<AccountModelWeighting>,
+    ) -> Self {
+        PutAccountModelWeightingRequest {
+            account_id,
+            rebalance_type,
+            account_model_weightings,
+        }
+    }
+}
+
 /// The complete set of ESG categories of an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PutEsgCategoryRequest {
@@ -6624,6 +6965,16 @@ pub struct PutEsgCategoryRequest {
     pub category_ids: Option<Vec<String>>,
 }
 
+impl PutEsgCategoryRequest {
+    /// A `PutEsgCategoryRequest` with the required fields set and every optional field empty.
+    pub fn new(account_id: String) -> Self {
+        PutEsgCategoryRequest {
+            account_id,
+            category_ids: None,
+        }
+    }
+}
+
 /// The complete set of weight adjustments for a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PutModelWeightAdjustmentRequest {
@@ -6633,6 +6984,19 @@ pub struct PutModelWeightAdjustmentRequest {
     /// `ModelWeightAdjustments` on the wire.
     #[serde(rename = "ModelWeightAdjustments")]
     pub model_weight_adjustments: Vec<ModelWeightAdjustment>,
+}
+
+impl PutModelWeightAdjustmentRequest {
+    /// A `PutModelWeightAdjustmentRequest` with the required fields set and every optional field empty.
+    pub fn new(
+        model_id: String,
+        model_weight_adjustments: Vec<ModelWeightAdjustment>,
+    ) -> Self {
+        PutModelWeightAdjustmentRequest {
+            model_id,
+            model_weight_adjustments,
+        }
+    }
 }
 
 /// A regular cashflow instruction to create or replace.
@@ -6659,6 +7023,26 @@ pub struct PutRegularCashflowInstructionRequest {
     /// `Allocations` on the wire.
     #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
+}
+
+impl PutRegularCashflowInstructionRequest {
+    /// A `PutRegularCashflowInstructionRequest` with the required fields set and every optional field empty.
+    pub fn new(
+        cashflow_instruction_type: RegularCashflowInstructionType,
+        frequency_type: RegularWithdrawalFrequencyType,
+        account_id: String,
+        allocations: Vec<CashflowInstructionDetail>,
+    ) -> Self {
+        PutRegularCashflowInstructionRequest {
+            cashflow_instruction_type,
+            frequency_type,
+            start_date: None,
+            end_date: None,
+            amount: None,
+            account_id,
+            allocations,
+        }
+    }
 }
 
 /// The `RebalanceType` enum, written on the wire as an integer.

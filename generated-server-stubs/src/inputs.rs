@@ -94,6 +94,7 @@ pub struct GetDraftApplicationStatusInput {
 /// Input of `GET /api/pds` (operation `GetPDS`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPdsInput {}
+
 /// Input of `GET /api/cedingparties` (operation `GetUKCedingParties`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetUkCedingPartiesInput {
@@ -119,6 +120,7 @@ pub struct FindAuSecuritiesInput {
 /// Input of `GET /api/recalc/status` (operation `GetAURecalcStatus`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuRecalcStatusInput {}
+
 /// Input of `GET /api/holdings` (operation `GetAUHoldings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuHoldingsInput {
@@ -366,6 +368,7 @@ pub struct GetAuAssetClassPerformanceInput {
 /// Input of `GET /api/benchmarks` (operation `GetAUBenchmarks`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuBenchmarksInput {}
+
 /// Input of `GET /api/benchmarkperformance` (operation `GetAUBenchmarkPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuBenchmarkPerformanceInput {
@@ -384,6 +387,7 @@ pub struct GetAuBenchmarkPerformanceInput {
 /// Input of `GET /api/models` (operation `GetAUModels`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuModelsInput {}
+
 /// Input of `GET /api/modelapproximatefum` (operation `GetAUAproximateFum`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAproximateFumInput {
@@ -501,6 +505,7 @@ pub struct DeleteAuRegularCashflowInstructionsInput {
 /// Input of `GET /api/publisherevents` (operation `GetAUPublisherEvents`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuPublisherEventsInput {}
+
 /// Input of `GET /api/publishereventdetail` (operation `GetAUPublisherEventDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuPublisherEventDetailInput {

@@ -62,12 +62,54 @@ fn struct_def(s: &StructDef) -> TokenStream {
             pub #field_name: BTreeMap<String, #ty>,
         }
     });
+    let constructor = (!derive_default).then(|| constructor(s));
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
         pub struct #name {
             #(#fields)*
             #extra
+        }
+
+        #constructor
+    }
+}
+
+/// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
+/// empty, so callers can write `Name { optional: Some(x), ..Name::new(required) }`.
+fn constructor(s: &StructDef) -> TokenStream {
+    let name = ident(&s.name);
+    let takes = |f: &&Field| f.required && !f.nullable;
+    let params = s.fields.iter().filter(takes).map(|f| {
+        let field = ident(&f.name);
+        let mut ty = rust_type(&f.ty, &TokenStream::new());
+        if f.boxed {
+            ty = quote! { Box<#ty> };
+        }
+        quote! { #field: #ty }
+    });
+    let inits = s.fields.iter().map(|f| {
+        let field = ident(&f.name);
+        if takes(&f) {
+            quote! { #field }
+        } else {
+            quote! { #field: None }
+        }
+    });
+    let extra = s.extra.as_ref().map(|(field, _)| {
+        let field = ident(field);
+        quote! { #field: BTreeMap::new(), }
+    });
+    let count = s.fields.iter().filter(takes).count();
+    let allow = (count > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
+    let docs = doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
+    quote! {
+        impl #name {
+            #docs
+            #allow
+            pub fn new(#(#params),*) -> Self {
+                #name { #(#inits,)* #extra }
+            }
         }
     }
 }

@@ -206,6 +206,25 @@ pub struct Part {
     pub children: Option<Vec<Part>>,
 }
 
+impl Part {
+    /// A `Part` with the required fields set and every optional field empty.
+    pub fn new(r#type: String) -> Self {
+        Part {
+            r#type,
+            self_: None,
+            self_2: None,
+            account_id: None,
+            account_id2: None,
+            kind: None,
+            status: None,
+            extra: None,
+            labels: None,
+            parent: None,
+            children: None,
+        }
+    }
+}
+
 /// The `PartExtra` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PartExtra {

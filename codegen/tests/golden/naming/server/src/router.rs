@@ -129,18 +129,10 @@ async fn get_item_part<A: NamingApi>(
             .iter()
             .find(|(name, _)| *name == "part")
             .and_then(|(_, text)| {
-                text.parse::<i64>()
-                    .map_err(|e| {
-                        problems
-                            .add(
-                                "part",
-                                format!("`{text}` is not a valid {}: {e}", "integer"),
-                            )
-                    })
-                    .ok()
+                extract::parse_path::<i64>(text, "part", "integer", &mut problems)
             });
         let p_type: Option<types::GetItemPartType> = query
-            .optional("type", "GetItemPartType value", &mut problems);
+            .optional("type", "", &mut problems);
         let p_tags: Option<Vec<String>> = query
             .optional_list("tags", "string", false, &mut problems);
         let p_x_trace: Option<String> = extract::header(
@@ -154,15 +146,7 @@ async fn get_item_part<A: NamingApi>(
             .iter()
             .find(|(name, _)| *name == "item-id")
             .and_then(|(_, text)| {
-                text.parse::<String>()
-                    .map_err(|e| {
-                        problems
-                            .add(
-                                "item-id",
-                                format!("`{text}` is not a valid {}: {e}", "string"),
-                            )
-                    })
-                    .ok()
+                extract::parse_path::<String>(text, "item-id", "string", &mut problems)
             });
         let (Some(p_part), Some(p_item_id)) = (p_part, p_item_id) else {
             return Err(problems.into_error())
