@@ -2,6 +2,11 @@
 
 use crate::CrateConfig;
 use crate::emit::{client, server, types};
+
+/// The `types.rs` module, identical in both crates, so it is formatted once.
+pub fn types_module(api: &Api, spec_path: &str) -> Result<String, String> {
+    Ok(render::rust(String::new(), spec_path, types::module(api))?.contents)
+}
 use crate::ir::{Api, Reply};
 use crate::render::{self, CargoToml, GeneratedFile, Readme};
 
@@ -54,7 +59,7 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
-pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
+pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> Result<Vec<GeneratedFile>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -100,7 +105,7 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
         render::support(src("error.rs"), spec_path, CLIENT_ERROR),
         render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
         render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
-        render::rust(src("types.rs"), spec_path, types::module(api))?,
+        render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
@@ -115,7 +120,7 @@ pub fn trait_name(crate_name: &str) -> String {
     format!("{}Api", crate::naming::camel(base))
 }
 
-pub fn server(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
+pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> Result<Vec<GeneratedFile>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -162,7 +167,7 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str) -> Result<Vec<Ge
         render::support(src("problem.rs"), spec_path, SERVER_PROBLEM),
         render::support(src("reply.rs"), spec_path, SERVER_REPLY),
         render::rust(src("router.rs"), spec_path, server::router_module(api, &trait_name))?,
-        render::rust(src("types.rs"), spec_path, types::module(api))?,
+        render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));

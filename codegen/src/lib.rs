@@ -63,11 +63,15 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
 /// The emit and render stages: IR → formatted files of the configured crates.
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut files = Vec::new();
+    if config.client.is_none() && config.server.is_none() {
+        return Ok(files);
+    }
+    let types = crates::types_module(api, &config.spec_path).map_err(bug)?;
     if let Some(client) = &config.client {
-        files.extend(crates::client(api, client, &config.spec_path).map_err(bug)?);
+        files.extend(crates::client(api, client, &config.spec_path, &types).map_err(bug)?);
     }
     if let Some(server) = &config.server {
-        files.extend(crates::server(api, server, &config.spec_path).map_err(bug)?);
+        files.extend(crates::server(api, server, &config.spec_path, &types).map_err(bug)?);
     }
     Ok(files)
 }
