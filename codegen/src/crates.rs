@@ -13,6 +13,7 @@ use crate::render::{self, CargoToml, GeneratedFile, Readme};
 /// Hand-written modules that every generated crate carries, identical across specs.
 const DATE_TIME: &str = include_str!("../runtime/common/date_time.rs");
 const ENUMS: &str = include_str!("../runtime/common/enums.rs");
+const OBJECT_ONLY: &str = include_str!("../runtime/common/object_only.rs");
 const CLIENT_DOWNLOAD: &str = include_str!("../runtime/client/download.rs");
 const CLIENT_ENCODING: &str = include_str!("../runtime/client/encoding.rs");
 const CLIENT_ERROR: &str = include_str!("../runtime/client/error.rs");
@@ -102,6 +103,7 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
         render::support(src("date_time.rs"), spec_path, DATE_TIME),
         render::support(src("encoding.rs"), spec_path, CLIENT_ENCODING),
         render::support(src("enums.rs"), spec_path, ENUMS),
+        render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
         render::support(src("error.rs"), spec_path, CLIENT_ERROR),
         render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
         render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
@@ -161,6 +163,7 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
         render::rust(src("api.rs"), spec_path, server::api_module(api, &trait_name))?,
         render::support(src("date_time.rs"), spec_path, DATE_TIME),
         render::support(src("enums.rs"), spec_path, ENUMS),
+        render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
         render::support(src("extract.rs"), spec_path, SERVER_EXTRACT),
         render::rust(src("inputs.rs"), spec_path, server::inputs_module(api))?,
         render::rust(src("lib.rs"), spec_path, server::lib_module(api, &trait_name, &crate_ident))?,
@@ -171,6 +174,9 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
+    }
+    if let Some(validate) = server::validate_module(api) {
+        files.push(render::rust(src("validate.rs"), spec_path, validate)?);
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)

@@ -93,7 +93,26 @@ pub struct Field {
     pub nullable: bool,
     /// The field's type contains the struct itself, so it is stored in a `Box`.
     pub boxed: bool,
+    /// Limits serde does not check, enforced by the server on request bodies.
+    pub constraints: Constraints,
     pub doc: Option<String>,
+}
+
+/// Limits from a schema beyond its type: lengths of strings, sizes of arrays, bounds of numbers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

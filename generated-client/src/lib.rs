@@ -32,6 +32,7 @@ mod date_time;
 mod download;
 mod encoding;
 mod enums;
+mod object_only;
 mod error;
 mod transport;
 pub mod types;

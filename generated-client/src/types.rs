@@ -11,9 +11,11 @@ use uuid::Uuid;
 
 use crate::DateTime;
 use crate::UnknownVariant;
+use crate::object_only::ObjectOnly;
 
 /// An investment account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Account {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -89,8 +91,23 @@ pub struct Account {
     pub benchmark_margin2: Option<f64>,
 }
 
+impl Serialize for Account {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Account::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Account {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Account::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `AccountApproximateFum` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AccountApproximateFum {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
@@ -107,6 +124,20 @@ pub struct AccountApproximateFum {
     /// `ApproximateFum` on the wire.
     #[serde(rename = "ApproximateFum", skip_serializing_if = "Option::is_none")]
     pub approximate_fum: Option<f64>,
+}
+
+impl Serialize for AccountApproximateFum {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AccountApproximateFum::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AccountApproximateFum {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AccountApproximateFum::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// How an account consolidates its holdings.
@@ -303,6 +334,7 @@ impl<'de> Deserialize<'de> for AccountEntityType {
 
 /// One page of accounts with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AccountIEnumerablePagedResponse {
     /// `Data` on the wire.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -310,6 +342,20 @@ pub struct AccountIEnumerablePagedResponse {
     /// `Metadata` on the wire.
     #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
+}
+
+impl Serialize for AccountIEnumerablePagedResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AccountIEnumerablePagedResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AccountIEnumerablePagedResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AccountIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
@@ -425,6 +471,7 @@ impl<'de> Deserialize<'de> for AccountLifeCycle {
 
 /// Share of an account allocated to one investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AccountModelWeighting {
     /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
@@ -432,6 +479,20 @@ pub struct AccountModelWeighting {
     /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
+}
+
+impl Serialize for AccountModelWeighting {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AccountModelWeighting::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AccountModelWeighting {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AccountModelWeighting::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// Outcome of the last recalculation of an account.
@@ -954,6 +1015,7 @@ impl<'de> Deserialize<'de> for AccountType {
 
 /// The `Address` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Address {
     /// `Type` on the wire.
     #[serde(rename = "Type")]
@@ -1001,6 +1063,20 @@ impl Address {
             postcode,
             country,
         }
+    }
+}
+
+impl Serialize for Address {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Address::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Address {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Address::deserialize(ObjectOnly(deserializer))
     }
 }
 
@@ -1391,6 +1467,7 @@ impl<'de> Deserialize<'de> for ApplicantType {
 
 /// The `ApplicationAccountStatus` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ApplicationAccountStatus {
     /// `AccountCode` on the wire.
     #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
@@ -1400,8 +1477,23 @@ pub struct ApplicationAccountStatus {
     pub status: Option<AccountLifeCycle>,
 }
 
+impl Serialize for ApplicationAccountStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ApplicationAccountStatus::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ApplicationAccountStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ApplicationAccountStatus::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Status of a draft application and of the accounts it opens.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ApplicationStatus {
     /// `ApplicationId` on the wire.
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
@@ -1414,16 +1506,46 @@ pub struct ApplicationStatus {
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
+impl Serialize for ApplicationStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ApplicationStatus::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ApplicationStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ApplicationStatus::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Outcome of submitting a draft application.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ApplicationUploadResult {
     /// `ApplicationId` on the wire.
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
 }
 
+impl Serialize for ApplicationUploadResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ApplicationUploadResult::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ApplicationUploadResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ApplicationUploadResult::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `AssetClassDetails` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AssetClassDetails {
     /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
@@ -1454,8 +1576,23 @@ pub struct AssetClassDetails {
     pub variance: Option<f64>,
 }
 
+impl Serialize for AssetClassDetails {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AssetClassDetails::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AssetClassDetails {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AssetClassDetails::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Performance of one asset class of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AssetClassInvestment {
     /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
@@ -1480,8 +1617,23 @@ pub struct AssetClassInvestment {
     pub benchmark_return_percent: Option<f64>,
 }
 
+impl Serialize for AssetClassInvestment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AssetClassInvestment::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AssetClassInvestment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AssetClassInvestment::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `AssetClassReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AssetClassReceivableAndPayable {
     /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
@@ -1494,8 +1646,23 @@ pub struct AssetClassReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
+impl Serialize for AssetClassReceivableAndPayable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AssetClassReceivableAndPayable::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AssetClassReceivableAndPayable {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AssetClassReceivableAndPayable::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Values of an account grouped by asset class.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AssetClassSummary {
     /// `Valuation` on the wire.
     #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
@@ -1508,8 +1675,23 @@ pub struct AssetClassSummary {
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
+impl Serialize for AssetClassSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AssetClassSummary::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AssetClassSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AssetClassSummary::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `AssetClassValuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct AssetClassValuation {
     /// `TotalCost` on the wire.
     #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
@@ -1525,8 +1707,23 @@ pub struct AssetClassValuation {
     pub total_gain_or_loss: Option<f64>,
 }
 
+impl Serialize for AssetClassValuation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        AssetClassValuation::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AssetClassValuation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        AssetClassValuation::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `BankAccountUsage` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct BankAccountUsage {
     /// `Usage` on the wire.
     #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
@@ -1542,8 +1739,23 @@ pub struct BankAccountUsage {
     pub help_text: Option<String>,
 }
 
+impl Serialize for BankAccountUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BankAccountUsage::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BankAccountUsage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        BankAccountUsage::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A benchmark that performance can be compared with.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Benchmark {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -1556,8 +1768,23 @@ pub struct Benchmark {
     pub name: Option<String>,
 }
 
+impl Serialize for Benchmark {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Benchmark::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Benchmark {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Benchmark::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Return of a benchmark over one period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct BenchmarkReturn {
     /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
@@ -1565,6 +1792,20 @@ pub struct BenchmarkReturn {
     /// `PercentageReturn` on the wire.
     #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
+}
+
+impl Serialize for BenchmarkReturn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BenchmarkReturn::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BenchmarkReturn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        BenchmarkReturn::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
@@ -1655,6 +1896,7 @@ impl<'de> Deserialize<'de> for BeneficiaryRelationship {
 
 /// BPAY biller details for paying into an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct BpayInfo {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
@@ -1668,6 +1910,20 @@ pub struct BpayInfo {
     /// `BpayType` on the wire.
     #[serde(rename = "BpayType", skip_serializing_if = "Option::is_none")]
     pub bpay_type: Option<BpayType>,
+}
+
+impl Serialize for BpayInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BpayInfo::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BpayInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        BpayInfo::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `BpayType` enum, written on the wire as an integer.
@@ -1758,6 +2014,7 @@ impl<'de> Deserialize<'de> for BpayType {
 
 /// Income schedule of one account in a bulk request.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct BulkIncomeScheduleData {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
@@ -1765,6 +2022,20 @@ pub struct BulkIncomeScheduleData {
     /// `IncomeSchedules` on the wire.
     #[serde(rename = "IncomeSchedules", skip_serializing_if = "Option::is_none")]
     pub income_schedules: Option<Vec<IncomeSchedule>>,
+}
+
+impl Serialize for BulkIncomeScheduleData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BulkIncomeScheduleData::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BulkIncomeScheduleData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        BulkIncomeScheduleData::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// How returns are calculated.
@@ -1842,6 +2113,7 @@ impl<'de> Deserialize<'de> for CalculationMethod {
 
 /// Cash summary and cash movements of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashBook {
     /// `Summary` on the wire.
     #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
@@ -1851,8 +2123,23 @@ pub struct CashBook {
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
+impl Serialize for CashBook {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashBook::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashBook {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashBook::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// One page of cash transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashBookIEnumerablePagedResponse {
     /// `Data` on the wire.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -1862,16 +2149,46 @@ pub struct CashBookIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
+impl Serialize for CashBookIEnumerablePagedResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashBookIEnumerablePagedResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashBookIEnumerablePagedResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashBookIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `CashHub` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashHub {
     /// `AUD` on the wire.
     #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
     pub aud: Option<f64>,
 }
 
+impl Serialize for CashHub {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashHub::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashHub {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashHub::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `CashSummary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashSummary {
     /// `CashBookCode` on the wire.
     #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
@@ -1902,8 +2219,23 @@ pub struct CashSummary {
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
+impl Serialize for CashSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashSummary::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashSummary::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `CashTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashTransaction {
     /// `TransactionId` on the wire.
     #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
@@ -1937,8 +2269,23 @@ pub struct CashTransaction {
     pub balance: Option<f64>,
 }
 
+impl Serialize for CashTransaction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashTransaction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashTransaction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashTransaction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A standing or one-off instruction that moves cash in or out of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashflowInstruction {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -1966,8 +2313,23 @@ pub struct CashflowInstruction {
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
+impl Serialize for CashflowInstruction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashflowInstruction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashflowInstruction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashflowInstruction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `CashflowInstructionDetail` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CashflowInstructionDetail {
     /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode")]
@@ -1988,6 +2350,20 @@ impl CashflowInstructionDetail {
             sequence: None,
             percentage: None,
         }
+    }
+}
+
+impl Serialize for CashflowInstructionDetail {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CashflowInstructionDetail::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CashflowInstructionDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CashflowInstructionDetail::deserialize(ObjectOnly(deserializer))
     }
 }
 
@@ -2197,6 +2573,7 @@ impl<'de> Deserialize<'de> for CedingPartyAccountType {
 
 /// A provider from which assets can be transferred in.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CedingPartyResponse {
     /// `CedingPartyId` on the wire.
     #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
@@ -2212,12 +2589,41 @@ pub struct CedingPartyResponse {
     pub accepts_electronic_transfer: Option<bool>,
 }
 
+impl Serialize for CedingPartyResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CedingPartyResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CedingPartyResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CedingPartyResponse::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// An account held under a parent account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ChildAccountAu {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+}
+
+impl Serialize for ChildAccountAu {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ChildAccountAu::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ChildAccountAu {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ChildAccountAu::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// How holdings are grouped.
@@ -2794,6 +3200,7 @@ impl<'de> Deserialize<'de> for DisplayReturns {
 
 /// Dividend reinvestment or bonus share plan setting of one holding.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DividendReinvestmentDetail {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -2821,8 +3228,23 @@ pub struct DividendReinvestmentDetail {
     pub exclude_from_drp: Option<bool>,
 }
 
+impl Serialize for DividendReinvestmentDetail {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DividendReinvestmentDetail::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DividendReinvestmentDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DividendReinvestmentDetail::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DollarReturnData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DollarReturnData {
     /// `CapitalAppreciation` on the wire.
     #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
@@ -2847,8 +3269,23 @@ pub struct DollarReturnData {
     pub net_dollar_return: Option<f64>,
 }
 
+impl Serialize for DollarReturnData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DollarReturnData::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DollarReturnData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DollarReturnData::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftAccount` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftAccount {
     /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
@@ -3002,8 +3439,23 @@ impl DraftAccount {
     }
 }
 
+impl Serialize for DraftAccount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftAccount::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftAccount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftAccount::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftAccountBankAccount` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftAccountBankAccount {
     /// `Bsb` on the wire.
     #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
@@ -3029,6 +3481,20 @@ pub struct DraftAccountBankAccount {
     /// `RoutingNumber` on the wire.
     #[serde(rename = "RoutingNumber", skip_serializing_if = "Option::is_none")]
     pub routing_number: Option<String>,
+}
+
+impl Serialize for DraftAccountBankAccount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftAccountBankAccount::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftAccountBankAccount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftAccountBankAccount::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `DraftAccountType` enum, written on the wire as an integer.
@@ -3199,6 +3665,7 @@ impl<'de> Deserialize<'de> for DraftAccountType {
 
 /// The `DraftAddress` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftAddress {
     /// `Addressee` on the wire.
     #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
@@ -3226,8 +3693,23 @@ pub struct DraftAddress {
     pub is_registered: Option<bool>,
 }
 
+impl Serialize for DraftAddress {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftAddress::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftAddress {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftAddress::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftAddressAu` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftAddressAu {
     /// `Street` on the wire.
     #[serde(rename = "Street")]
@@ -3267,8 +3749,23 @@ impl DraftAddressAu {
     }
 }
 
+impl Serialize for DraftAddressAu {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftAddressAu::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftAddressAu {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftAddressAu::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftApplicant {
     /// `OwnerAdviserId` on the wire.
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
@@ -3287,8 +3784,23 @@ pub struct DraftApplicant {
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
+impl Serialize for DraftApplicant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftApplicant::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftApplicant {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftApplicant::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftApplicantIdentification` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftApplicantIdentification {
     /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
@@ -3304,8 +3816,23 @@ pub struct DraftApplicantIdentification {
     pub missing_reason_text: Option<String>,
 }
 
+impl Serialize for DraftApplicantIdentification {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftApplicantIdentification::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftApplicantIdentification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftApplicantIdentification::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftApplicantTaxResidence` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftApplicantTaxResidence {
     /// `CountryCode` on the wire.
     #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
@@ -3324,8 +3851,23 @@ pub struct DraftApplicantTaxResidence {
     pub no_document: Option<bool>,
 }
 
+impl Serialize for DraftApplicantTaxResidence {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftApplicantTaxResidence::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftApplicantTaxResidence {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftApplicantTaxResidence::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// An application to open accounts, submitted as a draft.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftApplication {
     /// `AdviserId` on the wire.
     #[serde(rename = "AdviserId")]
@@ -3353,8 +3895,23 @@ impl DraftApplication {
     }
 }
 
+impl Serialize for DraftApplication {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftApplication::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftApplication {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftApplication::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftContact` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftContact {
     /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
@@ -3397,8 +3954,23 @@ pub struct DraftContact {
     pub pep_details: Option<String>,
 }
 
+impl Serialize for DraftContact {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftContact::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftContact {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftContact::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftCorporateApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftCorporateApplicant {
     /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
@@ -3468,8 +4040,23 @@ pub struct DraftCorporateApplicant {
     pub company_type: Option<CompanyType>,
 }
 
+impl Serialize for DraftCorporateApplicant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftCorporateApplicant::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftCorporateApplicant {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftCorporateApplicant::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftCorporateTrustee` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftCorporateTrustee {
     /// `BusinessAddress` on the wire.
     #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
@@ -3531,8 +4118,23 @@ impl DraftCorporateTrustee {
     }
 }
 
+impl Serialize for DraftCorporateTrustee {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftCorporateTrustee::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftCorporateTrustee {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftCorporateTrustee::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftCostAndCharge` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftCostAndCharge {
     /// `Type` on the wire.
     #[serde(rename = "Type")]
@@ -3552,8 +4154,23 @@ impl DraftCostAndCharge {
     }
 }
 
+impl Serialize for DraftCostAndCharge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftCostAndCharge::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftCostAndCharge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftCostAndCharge::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftDirector` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftDirector {
     /// `TaxNumber` on the wire.
     #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
@@ -3623,16 +4240,46 @@ impl DraftDirector {
     }
 }
 
+impl Serialize for DraftDirector {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftDirector::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftDirector {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftDirector::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftExclusion` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftExclusion {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<DraftSecurity>,
 }
 
+impl Serialize for DraftExclusion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftExclusion::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftExclusion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftExclusion::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftFee {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -3646,6 +4293,20 @@ pub struct DraftFee {
     /// `Unit` on the wire.
     #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
+}
+
+impl Serialize for DraftFee {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftFee::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftFee {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftFee::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `DraftFeeType` enum, written on the wire as an integer.
@@ -3837,14 +4498,30 @@ impl<'de> Deserialize<'de> for DraftIdentifierType {
 
 /// The `DraftIllustrationData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftIllustrationData {
     /// `CostsAndCharges` on the wire.
     #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
+impl Serialize for DraftIllustrationData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftIllustrationData::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftIllustrationData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftIllustrationData::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInSpecieCashStockTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInSpecieCashStockTransfer {
     /// `TransferType` on the wire.
     #[serde(rename = "TransferType")]
@@ -3893,8 +4570,23 @@ impl DraftInSpecieCashStockTransfer {
     }
 }
 
+impl Serialize for DraftInSpecieCashStockTransfer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInSpecieCashStockTransfer::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransfer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInSpecieCashStockTransfer::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInSpecieCashStockTransferDetails` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInSpecieCashStockTransferDetails {
     /// `SecurityIsin` on the wire.
     #[serde(rename = "SecurityIsin")]
@@ -3918,8 +4610,23 @@ impl DraftInSpecieCashStockTransferDetails {
     }
 }
 
+impl Serialize for DraftInSpecieCashStockTransferDetails {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInSpecieCashStockTransferDetails::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransferDetails {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInSpecieCashStockTransferDetails::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftIndividualApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftIndividualApplicant {
     /// `Identifications` on the wire.
     #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
@@ -4004,8 +4711,23 @@ pub struct DraftIndividualApplicant {
     pub pep_details: Option<String>,
 }
 
+impl Serialize for DraftIndividualApplicant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftIndividualApplicant::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftIndividualApplicant {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftIndividualApplicant::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInflowsContributionSource` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInflowsContributionSource {
     /// `MemberNumber` on the wire.
     #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
@@ -4021,8 +4743,23 @@ pub struct DraftInflowsContributionSource {
     pub expected_amount: Option<f64>,
 }
 
+impl Serialize for DraftInflowsContributionSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInflowsContributionSource::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInflowsContributionSource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInflowsContributionSource::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInflowsContributionTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInflowsContributionTransfer {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
@@ -4035,8 +4772,23 @@ pub struct DraftInflowsContributionTransfer {
     pub amount: Option<f64>,
 }
 
+impl Serialize for DraftInflowsContributionTransfer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInflowsContributionTransfer::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInflowsContributionTransfer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInflowsContributionTransfer::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInflowsOtherContribution` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInflowsOtherContribution {
     /// `ContributionType` on the wire.
     #[serde(rename = "ContributionType")]
@@ -4063,8 +4815,23 @@ impl DraftInflowsOtherContribution {
     }
 }
 
+impl Serialize for DraftInflowsOtherContribution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInflowsOtherContribution::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInflowsOtherContribution {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInflowsOtherContribution::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInitialInvestment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInitialInvestment {
     /// `Cash` on the wire.
     #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
@@ -4088,8 +4855,23 @@ impl DraftInitialInvestment {
     }
 }
 
+impl Serialize for DraftInitialInvestment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInitialInvestment::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInitialInvestment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInitialInvestment::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftInitialInvestmentSuper` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftInitialInvestmentSuper {
     /// `ContributionSources` on the wire.
     #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
@@ -4102,8 +4884,23 @@ pub struct DraftInitialInvestmentSuper {
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
+impl Serialize for DraftInitialInvestmentSuper {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftInitialInvestmentSuper::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftInitialInvestmentSuper {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftInitialInvestmentSuper::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftModel` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftModel {
     /// `Code` on the wire.
     #[serde(rename = "Code")]
@@ -4123,8 +4920,23 @@ impl DraftModel {
     }
 }
 
+impl Serialize for DraftModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftModel::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftNationalIdentifier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftNationalIdentifier {
     /// `CountryOfNationality` on the wire.
     #[serde(rename = "CountryOfNationality", skip_serializing_if = "Option::is_none")]
@@ -4137,8 +4949,23 @@ pub struct DraftNationalIdentifier {
     pub identifier_code: Option<String>,
 }
 
+impl Serialize for DraftNationalIdentifier {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftNationalIdentifier::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftNationalIdentifier {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftNationalIdentifier::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftNominatedBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftNominatedBeneficiary {
     /// `Proportion` on the wire.
     #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
@@ -4157,8 +4984,23 @@ pub struct DraftNominatedBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
+impl Serialize for DraftNominatedBeneficiary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftNominatedBeneficiary::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftNominatedBeneficiary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftNominatedBeneficiary::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftPensionPayment` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftPensionPayment {
     /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
@@ -4174,8 +5016,23 @@ pub struct DraftPensionPayment {
     pub commencement_date: Option<DateTime>,
 }
 
+impl Serialize for DraftPensionPayment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftPensionPayment::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftPensionPayment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftPensionPayment::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftRegularTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftRegularTransaction {
     /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
@@ -4199,8 +5056,23 @@ impl DraftRegularTransaction {
     }
 }
 
+impl Serialize for DraftRegularTransaction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftRegularTransaction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftRegularTransaction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftRegularTransaction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftSecurity {
     /// `Code` on the wire.
     #[serde(rename = "Code")]
@@ -4217,8 +5089,23 @@ impl DraftSecurity {
     }
 }
 
+impl Serialize for DraftSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftSecurity::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftSecurity::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftSignatory` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftSignatory {
     /// `Capacity` on the wire.
     #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
@@ -4273,8 +5160,23 @@ pub struct DraftSignatory {
     pub pep_details: Option<String>,
 }
 
+impl Serialize for DraftSignatory {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftSignatory::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftSignatory {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftSignatory::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftTargetAllocation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftTargetAllocation {
     /// `Fees` on the wire.
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
@@ -4290,8 +5192,23 @@ pub struct DraftTargetAllocation {
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
+impl Serialize for DraftTargetAllocation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftTargetAllocation::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftTargetAllocation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftTargetAllocation::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftTargetAllocationInstruction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftTargetAllocationInstruction {
     /// `Code` on the wire.
     #[serde(rename = "Code")]
@@ -4311,8 +5228,23 @@ impl DraftTargetAllocationInstruction {
     }
 }
 
+impl Serialize for DraftTargetAllocationInstruction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftTargetAllocationInstruction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftTargetAllocationInstruction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftTargetAllocationInstruction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `DraftTrustApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DraftTrustApplicant {
     /// `TrustName` on the wire.
     #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
@@ -4344,6 +5276,20 @@ pub struct DraftTrustApplicant {
     /// `CorporateTrustees` on the wire.
     #[serde(rename = "CorporateTrustees", skip_serializing_if = "Option::is_none")]
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
+}
+
+impl Serialize for DraftTrustApplicant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DraftTrustApplicant::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DraftTrustApplicant {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        DraftTrustApplicant::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `DrpType` enum, written on the wire as an integer.
@@ -4421,6 +5367,7 @@ impl<'de> Deserialize<'de> for DrpType {
 
 /// An expense charged to an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Expense {
     /// `ExpenseId` on the wire.
     #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
@@ -4461,6 +5408,20 @@ pub struct Expense {
     /// `ExpenseTypeDescription` on the wire.
     #[serde(rename = "ExpenseTypeDescription", skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
+}
+
+impl Serialize for Expense {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Expense::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Expense {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Expense::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `FeeClass` enum, written on the wire as an integer.
@@ -4538,6 +5499,7 @@ impl<'de> Deserialize<'de> for FeeClass {
 
 /// The `FeeConsent` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct FeeConsent {
     /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
@@ -4551,6 +5513,20 @@ pub struct FeeConsent {
     /// `TermEndDate` on the wire.
     #[serde(rename = "TermEndDate", skip_serializing_if = "Option::is_none")]
     pub term_end_date: Option<DateTime>,
+}
+
+impl Serialize for FeeConsent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        FeeConsent::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for FeeConsent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        FeeConsent::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
@@ -4709,6 +5685,7 @@ impl<'de> Deserialize<'de> for FeeIndexationType {
 
 /// The `FeeOverride` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct FeeOverride {
     /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
@@ -4727,8 +5704,23 @@ pub struct FeeOverride {
     pub tiers: Option<Vec<FeeTier>>,
 }
 
+impl Serialize for FeeOverride {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        FeeOverride::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for FeeOverride {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        FeeOverride::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `FeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct FeeTier {
     /// `From` on the wire.
     #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
@@ -4736,6 +5728,20 @@ pub struct FeeTier {
     /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
+}
+
+impl Serialize for FeeTier {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        FeeTier::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for FeeTier {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        FeeTier::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `FeeType` enum, written on the wire as an integer.
@@ -5169,6 +6175,7 @@ impl<'de> Deserialize<'de> for Gender {
 
 /// A position in one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Holding {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -5232,8 +6239,23 @@ pub struct Holding {
     pub estimated_gross_yield: Option<f64>,
 }
 
+impl Serialize for Holding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Holding::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Holding {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Holding::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Holdings, valuation and receivables of one account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct HoldingData {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
@@ -5252,8 +6274,23 @@ pub struct HoldingData {
     pub subscriptions: Option<Subscription>,
 }
 
+impl Serialize for HoldingData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HoldingData::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldingData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HoldingData::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `HoldingSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct HoldingSecurity {
     /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
@@ -5278,8 +6315,23 @@ pub struct HoldingSecurity {
     pub exchange: Option<String>,
 }
 
+impl Serialize for HoldingSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HoldingSecurity::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldingSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HoldingSecurity::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `HoldingValuePerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct HoldingValuePerModel {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -5292,8 +6344,23 @@ pub struct HoldingValuePerModel {
     pub quantity: Option<f64>,
 }
 
+impl Serialize for HoldingValuePerModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HoldingValuePerModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldingValuePerModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HoldingValuePerModel::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Holdings history of an account for one model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct HoldingsHistoryPerModel {
     /// `Date` on the wire.
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
@@ -5309,8 +6376,23 @@ pub struct HoldingsHistoryPerModel {
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
+impl Serialize for HoldingsHistoryPerModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HoldingsHistoryPerModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldingsHistoryPerModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HoldingsHistoryPerModel::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `HoldingsPerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct HoldingsPerModel {
     /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
@@ -5321,6 +6403,20 @@ pub struct HoldingsPerModel {
     /// `Holdings` on the wire.
     #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<HoldingValuePerModel>>,
+}
+
+impl Serialize for HoldingsPerModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HoldingsPerModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldingsPerModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HoldingsPerModel::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `IdentificationType` enum, written on the wire as an integer.
@@ -5479,6 +6575,7 @@ impl<'de> Deserialize<'de> for InSpecieCashStockTransferType {
 
 /// Income received from one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct IncomeDetail {
     /// `TaxWithheld` on the wire.
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
@@ -5521,8 +6618,23 @@ pub struct IncomeDetail {
     pub franking_credit: Option<f64>,
 }
 
+impl Serialize for IncomeDetail {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        IncomeDetail::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for IncomeDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        IncomeDetail::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Scheduled income of one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct IncomeSchedule {
     /// `CashAmount` on the wire.
     #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
@@ -5589,8 +6701,23 @@ pub struct IncomeSchedule {
     pub accrued_amount: Option<f64>,
 }
 
+impl Serialize for IncomeSchedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        IncomeSchedule::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for IncomeSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        IncomeSchedule::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `IndividualName` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct IndividualName {
     /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
@@ -5614,8 +6741,23 @@ impl IndividualName {
     }
 }
 
+impl Serialize for IndividualName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        IndividualName::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for IndividualName {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        IndividualName::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `InflowsContributionSourceFund` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct InflowsContributionSourceFund {
     /// `ProductName` on the wire.
     #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
@@ -5623,6 +6765,20 @@ pub struct InflowsContributionSourceFund {
     /// `Usi` on the wire.
     #[serde(rename = "Usi", skip_serializing_if = "Option::is_none")]
     pub usi: Option<String>,
+}
+
+impl Serialize for InflowsContributionSourceFund {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        InflowsContributionSourceFund::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for InflowsContributionSourceFund {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        InflowsContributionSourceFund::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `LinkAccess` enum, written on the wire as an integer.
@@ -5800,6 +6956,7 @@ impl<'de> Deserialize<'de> for LinkType {
 
 /// Paging totals of a paged reply.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Metadata {
     /// `TotalCount` on the wire.
     #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
@@ -5807,6 +6964,20 @@ pub struct Metadata {
     /// `TotalPages` on the wire.
     #[serde(rename = "TotalPages", skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i32>,
+}
+
+impl Serialize for Metadata {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Metadata::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Metadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Metadata::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `MissingReason` enum, written on the wire as an integer.
@@ -5892,6 +7063,7 @@ impl<'de> Deserialize<'de> for MissingReason {
 
 /// An investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Model {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -5919,8 +7091,23 @@ pub struct Model {
     pub last_transaction_date: Option<DateTime>,
 }
 
+impl Serialize for Model {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Model::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Model::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Approximate funds under management of a model, with the accounts that follow it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelApproximateFum {
     /// `NumberOfAccountsLinked` on the wire.
     #[serde(rename = "NumberOfAccountsLinked", skip_serializing_if = "Option::is_none")]
@@ -5939,8 +7126,23 @@ pub struct ModelApproximateFum {
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
+impl Serialize for ModelApproximateFum {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelApproximateFum::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelApproximateFum {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelApproximateFum::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `ModelDailyPercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelDailyPercentageReturn {
     /// `Date` on the wire.
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
@@ -5956,8 +7158,23 @@ pub struct ModelDailyPercentageReturn {
     pub cumulative_percentage_return: Option<f64>,
 }
 
+impl Serialize for ModelDailyPercentageReturn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelDailyPercentageReturn::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelDailyPercentageReturn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelDailyPercentageReturn::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A security held by a model with its target weight.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelHolding {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -5973,8 +7190,23 @@ pub struct ModelHolding {
     pub estimated_yield: Option<f64>,
 }
 
+impl Serialize for ModelHolding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelHolding::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelHolding {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelHolding::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Returns of a model over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelPerformance {
     /// `DailyPercentageReturns` on the wire.
     #[serde(rename = "DailyPercentageReturns", skip_serializing_if = "Option::is_none")]
@@ -5982,6 +7214,20 @@ pub struct ModelPerformance {
     /// `PercentageReturns` on the wire.
     #[serde(rename = "PercentageReturns", skip_serializing_if = "Option::is_none")]
     pub percentage_returns: Option<Vec<PercentageReturn>>,
+}
+
+impl Serialize for ModelPerformance {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelPerformance::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelPerformance {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelPerformance::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `ModelStatus` enum, written on the wire as an integer.
@@ -6063,6 +7309,7 @@ impl<'de> Deserialize<'de> for ModelStatus {
 
 /// The `ModelWeightAdjustment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelWeightAdjustment {
     /// `SecurityId` on the wire.
     #[serde(rename = "SecurityId")]
@@ -6082,8 +7329,23 @@ impl ModelWeightAdjustment {
     }
 }
 
+impl Serialize for ModelWeightAdjustment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelWeightAdjustment::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelWeightAdjustment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelWeightAdjustment::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A weight adjustment of a model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelWeightAdjustmentResponse {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -6093,8 +7355,23 @@ pub struct ModelWeightAdjustmentResponse {
     pub target: Option<f64>,
 }
 
+impl Serialize for ModelWeightAdjustmentResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelWeightAdjustmentResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelWeightAdjustmentResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelWeightAdjustmentResponse::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `ModelWeightAdjustmentSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ModelWeightAdjustmentSecurity {
     /// `Isin` on the wire.
     #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
@@ -6107,8 +7384,23 @@ pub struct ModelWeightAdjustmentSecurity {
     pub exchange: Option<String>,
 }
 
+impl Serialize for ModelWeightAdjustmentSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelWeightAdjustmentSecurity::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelWeightAdjustmentSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ModelWeightAdjustmentSecurity::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `NominatedReversionaryBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct NominatedReversionaryBeneficiary {
     /// `Sex` on the wire.
     #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
@@ -6122,6 +7414,20 @@ pub struct NominatedReversionaryBeneficiary {
     /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+}
+
+impl Serialize for NominatedReversionaryBeneficiary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        NominatedReversionaryBeneficiary::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for NominatedReversionaryBeneficiary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        NominatedReversionaryBeneficiary::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// Kind of one-off instruction that can be deleted.
@@ -6268,6 +7574,7 @@ impl<'de> Deserialize<'de> for OneOffCashflowInstructionType {
 
 /// Accounts to link a user to, with the role and access granted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PatchUserAccountRequest {
     /// `UserId` on the wire.
     #[serde(rename = "UserId")]
@@ -6292,6 +7599,20 @@ impl PatchUserAccountRequest {
             user_role: None,
             access: None,
         }
+    }
+}
+
+impl Serialize for PatchUserAccountRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PatchUserAccountRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PatchUserAccountRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PatchUserAccountRequest::deserialize(ObjectOnly(deserializer))
     }
 }
 
@@ -6388,6 +7709,7 @@ impl<'de> Deserialize<'de> for PaymentMethods {
 
 /// A product disclosure statement with its fees, models and options.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsDetail {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -6436,8 +7758,23 @@ pub struct PdsDetail {
     pub products: Option<Vec<Product>>,
 }
 
+impl Serialize for PdsDetail {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsDetail::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsDetail::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsFee {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -6477,8 +7814,23 @@ pub struct PdsFee {
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
+impl Serialize for PdsFee {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsFee::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsFee {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsFee::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsFeeIndexationSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsFeeIndexationSettings {
     /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
@@ -6494,8 +7846,23 @@ pub struct PdsFeeIndexationSettings {
     pub value_max: Option<f64>,
 }
 
+impl Serialize for PdsFeeIndexationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsFeeIndexationSettings::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsFeeIndexationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsFeeIndexationSettings::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsFeeOverwriteSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsFeeOverwriteSettings {
     /// `MinAmount` on the wire.
     #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
@@ -6511,8 +7878,23 @@ pub struct PdsFeeOverwriteSettings {
     pub max_amount_with_tax: Option<f64>,
 }
 
+impl Serialize for PdsFeeOverwriteSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsFeeOverwriteSettings::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsFeeOverwriteSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsFeeOverwriteSettings::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsFeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsFeeTier {
     /// `ValueAppliedFrom` on the wire.
     #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
@@ -6525,8 +7907,23 @@ pub struct PdsFeeTier {
     pub fee_percent_with_tax: Option<f64>,
 }
 
+impl Serialize for PdsFeeTier {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsFeeTier::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsFeeTier {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsFeeTier::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsModel {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -6560,8 +7957,23 @@ pub struct PdsModel {
     pub single_asset_model_currency_code: Option<String>,
 }
 
+impl Serialize for PdsModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsModel::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PdsTaxOption` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PdsTaxOption {
     /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
@@ -6569,6 +7981,20 @@ pub struct PdsTaxOption {
     /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+impl Serialize for PdsTaxOption {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PdsTaxOption::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PdsTaxOption {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PdsTaxOption::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
@@ -6650,6 +8076,7 @@ impl<'de> Deserialize<'de> for PensionPaymentType {
 
 /// The `PercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PercentageReturn {
     /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
@@ -6665,8 +8092,23 @@ pub struct PercentageReturn {
     pub annualised: Option<bool>,
 }
 
+impl Serialize for PercentageReturn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PercentageReturn::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PercentageReturn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PercentageReturn::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Returns of an account over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Performance {
     /// `HoldingsExcluded` on the wire.
     #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
@@ -6697,8 +8139,23 @@ pub struct Performance {
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
+impl Serialize for Performance {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Performance::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Performance {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Performance::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PerformanceReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PerformanceReturn {
     /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
@@ -6711,8 +8168,23 @@ pub struct PerformanceReturn {
     pub net_percent_return: Option<f64>,
 }
 
+impl Serialize for PerformanceReturn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PerformanceReturn::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PerformanceReturn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PerformanceReturn::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// ESG categories to attach to an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PostEsgCategoryRequest {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
@@ -6732,8 +8204,23 @@ impl PostEsgCategoryRequest {
     }
 }
 
+impl Serialize for PostEsgCategoryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PostEsgCategoryRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PostEsgCategoryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PostEsgCategoryRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A one-off cashflow instruction to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PostOneOffCashflowInstructionRequest {
     /// `CashflowInstructionType` on the wire.
     #[serde(rename = "CashflowInstructionType")]
@@ -6769,8 +8256,23 @@ impl PostOneOffCashflowInstructionRequest {
     }
 }
 
+impl Serialize for PostOneOffCashflowInstructionRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PostOneOffCashflowInstructionRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PostOneOffCashflowInstructionRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PostOneOffCashflowInstructionRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Details of a user to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PostUserRequest {
     /// `Name` on the wire.
     #[serde(rename = "Name")]
@@ -6833,8 +8335,23 @@ impl PostUserRequest {
     }
 }
 
+impl Serialize for PostUserRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PostUserRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PostUserRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PostUserRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Error reply in the RFC 9457 problem details format.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Problem {
     /// URI reference naming the kind of problem.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -6856,8 +8373,23 @@ pub struct Problem {
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
+impl Serialize for Problem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Problem::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Problem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Problem::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `Product` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Product {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -6888,8 +8420,23 @@ pub struct Product {
     pub disable_adviser_fees_international: Option<bool>,
 }
 
+impl Serialize for Product {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Product::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Product {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Product::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// An entry of the publisher-event feed.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PublisherEvent {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -6905,8 +8452,23 @@ pub struct PublisherEvent {
     pub updated_date: Option<DateTime>,
 }
 
+impl Serialize for PublisherEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PublisherEvent::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PublisherEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PublisherEvent::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A detail record of a publisher event, naming a downloadable file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PublisherEventDetail {
     /// `FileId` on the wire.
     #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
@@ -6925,8 +8487,23 @@ pub struct PublisherEventDetail {
     pub published_date: Option<DateTime>,
 }
 
+impl Serialize for PublisherEventDetail {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PublisherEventDetail::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PublisherEventDetail {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PublisherEventDetail::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The complete set of model weightings for an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PutAccountModelWeightingRequest {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
@@ -6954,8 +8531,23 @@ impl PutAccountModelWeightingRequest {
     }
 }
 
+impl Serialize for PutAccountModelWeightingRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PutAccountModelWeightingRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PutAccountModelWeightingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PutAccountModelWeightingRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The complete set of ESG categories of an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PutEsgCategoryRequest {
     /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
@@ -6975,8 +8567,23 @@ impl PutEsgCategoryRequest {
     }
 }
 
+impl Serialize for PutEsgCategoryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PutEsgCategoryRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PutEsgCategoryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PutEsgCategoryRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The complete set of weight adjustments for a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PutModelWeightAdjustmentRequest {
     /// `ModelId` on the wire.
     #[serde(rename = "ModelId")]
@@ -6999,8 +8606,23 @@ impl PutModelWeightAdjustmentRequest {
     }
 }
 
+impl Serialize for PutModelWeightAdjustmentRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PutModelWeightAdjustmentRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PutModelWeightAdjustmentRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PutModelWeightAdjustmentRequest::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A regular cashflow instruction to create or replace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PutRegularCashflowInstructionRequest {
     /// `CashflowInstructionType` on the wire.
     #[serde(rename = "CashflowInstructionType")]
@@ -7042,6 +8664,20 @@ impl PutRegularCashflowInstructionRequest {
             account_id,
             allocations,
         }
+    }
+}
+
+impl Serialize for PutRegularCashflowInstructionRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PutRegularCashflowInstructionRequest::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PutRegularCashflowInstructionRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PutRegularCashflowInstructionRequest::deserialize(ObjectOnly(deserializer))
     }
 }
 
@@ -7120,6 +8756,7 @@ impl<'de> Deserialize<'de> for RebalanceType {
 
 /// The `ReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ReceivableAndPayable {
     /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
@@ -7136,6 +8773,20 @@ pub struct ReceivableAndPayable {
     /// `IncludedInNetValue` on the wire.
     #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
+}
+
+impl Serialize for ReceivableAndPayable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ReceivableAndPayable::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ReceivableAndPayable {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReceivableAndPayable::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `Region` enum, written on the wire as an integer.
@@ -7486,6 +9137,7 @@ impl<'de> Deserialize<'de> for RegularWithdrawalFrequencyType {
 
 /// Identification of a security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Security {
     /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
@@ -7495,8 +9147,23 @@ pub struct Security {
     pub exchange: Option<String>,
 }
 
+impl Serialize for Security {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Security::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Security {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Security::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A security that matched a search.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct SecurityResponse {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -7521,12 +9188,41 @@ pub struct SecurityResponse {
     pub is_allowed_by_apl: Option<bool>,
 }
 
+impl Serialize for SecurityResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SecurityResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SecurityResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        SecurityResponse::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Progress of the service's account recalculation.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct ServiceRecalcStatus {
     /// `RecalcAsAtDate` on the wire.
     #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
     pub recalc_as_at_date: Option<DateTime>,
+}
+
+impl Serialize for ServiceRecalcStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ServiceRecalcStatus::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ServiceRecalcStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ServiceRecalcStatus::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
@@ -7685,6 +9381,7 @@ impl<'de> Deserialize<'de> for SortOrder {
 
 /// The `Subscription` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Subscription {
     /// `Models` on the wire.
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
@@ -7694,8 +9391,23 @@ pub struct Subscription {
     pub cash_hub: Option<CashHub>,
 }
 
+impl Serialize for Subscription {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Subscription::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Subscription {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Subscription::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `SubscriptionModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct SubscriptionModel {
     /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
@@ -7703,6 +9415,20 @@ pub struct SubscriptionModel {
     /// `Weighting` on the wire.
     #[serde(rename = "Weighting", skip_serializing_if = "Option::is_none")]
     pub weighting: Option<f64>,
+}
+
+impl Serialize for SubscriptionModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SubscriptionModel::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SubscriptionModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        SubscriptionModel::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
@@ -8283,6 +10009,7 @@ impl<'de> Deserialize<'de> for TradeFreezeReason {
 
 /// A transaction of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Transaction {
     /// `ContractNoteReference` on the wire.
     #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
@@ -8373,8 +10100,23 @@ pub struct Transaction {
     pub transaction_type_description: Option<String>,
 }
 
+impl Serialize for Transaction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Transaction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Transaction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Transaction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// One page of transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct TransactionIEnumerablePagedResponse {
     /// `Data` on the wire.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -8382,6 +10124,20 @@ pub struct TransactionIEnumerablePagedResponse {
     /// `Metadata` on the wire.
     #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
+}
+
+impl Serialize for TransactionIEnumerablePagedResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        TransactionIEnumerablePagedResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for TransactionIEnumerablePagedResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        TransactionIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// Sort key of transactions.
@@ -8590,6 +10346,7 @@ impl<'de> Deserialize<'de> for TrustNature {
 
 /// A transaction that has been placed but not yet settled.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct UnsettledTransaction {
     /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
@@ -8650,16 +10407,46 @@ pub struct UnsettledTransaction {
     pub other_charges_gst: Option<f64>,
 }
 
+impl Serialize for UnsettledTransaction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        UnsettledTransaction::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for UnsettledTransaction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        UnsettledTransaction::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// A user of the platform.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct User {
     /// `UserId` on the wire.
     #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i32>,
 }
 
+impl Serialize for User {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        User::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for User {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        User::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// Outcome of creating a user.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct UserCreationResponse {
     /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
@@ -8667,6 +10454,20 @@ pub struct UserCreationResponse {
     /// `GetStartedToken` on the wire.
     #[serde(rename = "GetStartedToken", skip_serializing_if = "Option::is_none")]
     pub get_started_token: Option<String>,
+}
+
+impl Serialize for UserCreationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        UserCreationResponse::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for UserCreationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        UserCreationResponse::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `UserGender` enum, written on the wire as an integer.
@@ -8744,6 +10545,7 @@ impl<'de> Deserialize<'de> for UserGender {
 
 /// The `Valuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Valuation {
     /// `ValuationDate` on the wire.
     #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
@@ -8772,4 +10574,18 @@ pub struct Valuation {
     /// `Yield` on the wire.
     #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
+}
+
+impl Serialize for Valuation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Valuation::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Valuation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Valuation::deserialize(ObjectOnly(deserializer))
+    }
 }

@@ -27,12 +27,14 @@ mod api;
 mod date_time;
 mod download;
 mod enums;
+mod object_only;
 mod extract;
 pub mod inputs;
 mod problem;
 mod reply;
 mod router;
 pub mod types;
+mod validate;
 
 pub use api::{RequestContext, PortfolioApi};
 pub use date_time::{DateTime, DateTimeError};

@@ -17,6 +17,7 @@ use crate::DateTime;
 use crate::PortfolioApi;
 use crate::api::RequestContext;
 use crate::extract::QueryParams;
+use crate::extract::Validate;
 use crate::extract::{self, Problems};
 use crate::inputs;
 use crate::reply;
@@ -248,6 +249,10 @@ async fn create_user<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::CreateUserInput { body };
         let value = reply::guarded("CreateUser", state.api.create_user(ctx, input))
@@ -283,6 +288,10 @@ async fn link_user_accounts<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::LinkUserAccountsInput {
             body,
@@ -416,6 +425,10 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::ReplaceAccountModelWeightingsInput {
             body,
@@ -487,6 +500,10 @@ async fn create_draft_application<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::CreateDraftApplicationInput {
             body,
@@ -1480,6 +1497,10 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::ReplaceAuModelWeightAdjustmentInput {
             body,
@@ -1588,6 +1609,10 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::AddAuAccountEsgCategoriesInput {
             body,
@@ -1687,6 +1712,10 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::AddAuOneOffCashflowInstructionsInput {
             body,
@@ -1768,6 +1797,10 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
                 &mut problems,
             )
             .await?;
+        if let Some(body) = &body {
+            let at = "body";
+            body.validate(at, &mut problems);
+        }
         problems.check()?;
         let input = inputs::UpdateAuRegularCashflowInstructionsInput {
             body,

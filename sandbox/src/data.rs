@@ -37,8 +37,14 @@ pub const BUYS_AND_SELLS: &[&str] = &[
     "Buy Opt. to close",
 ];
 
+/// Midnight UTC of `day`, written with its offset as RFC 3339 asks of replies.
 pub fn at(day: Date) -> DateTime {
-    DateTime::from(day)
+    DateTime::from(day.midnight().assume_utc())
+}
+
+/// A date-time from a request, rewritten with an offset for a reply (a request may omit it).
+pub fn utc(value: &DateTime) -> DateTime {
+    DateTime::from(value.assume_utc())
 }
 
 fn security(code: &str) -> Security {

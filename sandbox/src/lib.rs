@@ -15,7 +15,7 @@ use portfolio_server::types::*;
 use portfolio_server::{ApiError, DateTime, FileDownload, PortfolioApi, RequestContext};
 use uuid::Uuid;
 
-use data::{AccountData, BUYS_AND_SELLS, SECURITIES, at};
+use data::{AccountData, BUYS_AND_SELLS, SECURITIES, at, utc};
 
 /// Credentials the sandbox accepts: any non-empty values, or exactly one pair.
 #[derive(Debug, Clone, Default)]
@@ -109,22 +109,9 @@ impl Store {
     }
 }
 
-fn required_body<T>(body: Option<T>) -> Result<T, ApiError> {
-    body.ok_or_else(|| ApiError::bad_request("this operation needs a JSON body").with_error("body", "is required"))
-}
-
 /// Whether `date` falls in `[from, to]`, comparing the written date and time.
 fn within(date: &Option<DateTime>, from: &DateTime, to: &DateTime) -> bool {
     date.as_ref().is_some_and(|d| d.local() >= from.local() && d.local() <= to.local())
-}
-
-fn check_period(from: &DateTime, to: &DateTime) -> Result<(), ApiError> {
-    if from.local() > to.local() {
-        return Err(
-            ApiError::bad_request("`FromDate` is after `ToDate`").with_error("FromDate", "must not be after ToDate")
-        );
-    }
-    Ok(())
 }
 
 /// One page of `items`, with totals.
@@ -186,7 +173,7 @@ fn holdings_of(account: &AccountData, date: &DateTime) -> HoldingData {
                 cost: Some(value * 0.9),
                 gain_or_loss: Some(value * 0.1),
                 percent_total_value: Some(100.0 * value / total),
-                unit_price_date: Some(date.clone()),
+                unit_price_date: Some(utc(date)),
                 ..Default::default()
             }
         })
@@ -194,7 +181,7 @@ fn holdings_of(account: &AccountData, date: &DateTime) -> HoldingData {
     HoldingData {
         account_id: account.account.id.clone(),
         valuation: Some(Valuation {
-            valuation_date: Some(date.clone()),
+            valuation_date: Some(utc(date)),
             total_value: Some(total),
             total_cost: Some(total * 0.9),
             net_value: Some(total),
@@ -238,22 +225,21 @@ impl PortfolioApi for Sandbox {
 
     async fn create_user(&self, ctx: RequestContext, input: CreateUserInput) -> Result<UserCreationResponse, ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
-        let name = format!("{}.{}", body.name.first_name, body.name.last_name).to_lowercase();
-        if store.users.contains_key(&name) {
-            return Err(ApiError::bad_request(format!("user `{name}` exists"))
-                .with_error("body.Name", "a user with this name exists"));
-        }
         store.next_user += 1;
         let id = store.next_user;
+        // Without a body the user gets a placeholder name; a repeated name points at the newest user.
+        let name = match &input.body {
+            Some(body) => format!("{}.{}", body.name.first_name, body.name.last_name).to_lowercase(),
+            None => format!("user-{id}"),
+        };
         store.users.insert(name, id);
-        let token = body.generate_get_started_token.then(|| format!("start-{id}"));
+        let token = input.body.is_some_and(|b| b.generate_get_started_token).then(|| format!("start-{id}"));
         Ok(UserCreationResponse { id: Some(id), get_started_token: token })
     }
 
     async fn link_user_accounts(&self, ctx: RequestContext, input: LinkUserAccountsInput) -> Result<(), ApiError> {
         let store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         if !store.users.values().any(|id| *id == body.user_id) {
             return Err(ApiError::not_found(format!("no user {}", body.user_id)));
         }
@@ -320,12 +306,7 @@ impl PortfolioApi for Sandbox {
         input: ReplaceAccountModelWeightingsInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
-        let total: f64 = body.account_model_weightings.iter().filter_map(|w| w.percentage).sum();
-        if (total - 100.0).abs() > 0.001 {
-            return Err(ApiError::bad_request(format!("weightings add up to {total}, not 100"))
-                .with_error("body.AccountModelWeightings", "percentages must add up to 100"));
-        }
+        let Some(body) = input.body else { return Ok(()) };
         store.account_mut(&body.account_id)?.model_weightings = body.account_model_weightings;
         Ok(())
     }
@@ -334,9 +315,7 @@ impl PortfolioApi for Sandbox {
         let store = self.open(&ctx)?;
         let account = store.account(&input.account_id)?;
         let name = format!("application-{}.pdf", account.account.code.as_deref().unwrap_or("form"));
-        Ok(FileDownload::new(data::file_content(&input.account_id, &name))
-            .with_file_name(name)
-            .with_content_type("application/pdf"))
+        Ok(FileDownload::new(data::file_content(&input.account_id, &name)).with_file_name(name))
     }
 
     async fn create_draft_application(
@@ -345,15 +324,12 @@ impl PortfolioApi for Sandbox {
         input: CreateDraftApplicationInput,
     ) -> Result<ApplicationUploadResult, ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
-        if body.applicants.is_empty() {
-            return Err(ApiError::bad_request("an application needs an applicant")
-                .with_error("body.Applicants", "must not be empty"));
-        }
         let id = Uuid::from_u128(0x5a4d_b0c5_0000_4000_8000_0000_0000_0000 + store.next_application);
         store.next_application += 1;
-        let accounts = body
-            .accounts
+        // Without a body the draft is empty; its status can still be read back.
+        let accounts = input
+            .body
+            .and_then(|b| b.accounts)
             .unwrap_or_default()
             .iter()
             .enumerate()
@@ -481,7 +457,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuHoldingsPerModelInput,
     ) -> Result<Vec<HoldingsHistoryPerModel>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let account = store.account(&input.account_id)?;
         let values: Vec<HoldingValuePerModel> = account
             .holdings
@@ -496,7 +471,7 @@ impl PortfolioApi for Sandbox {
         Ok([&input.from_date, &input.to_date]
             .into_iter()
             .map(|date| HoldingsHistoryPerModel {
-                date: Some(date.clone()),
+                date: Some(utc(date)),
                 total_value: Some(total),
                 holdings_in_model: Some(vec![HoldingsPerModel {
                     model_code: Some("GROWTH".into()),
@@ -537,7 +512,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuTransactionsInput,
     ) -> Result<TransactionIEnumerablePagedResponse, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let mut rows: Vec<Transaction> = store
             .account(&input.account_id)?
             .transactions
@@ -570,7 +544,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuCashTransactionsInput,
     ) -> Result<CashBookIEnumerablePagedResponse, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let account = store.account(&input.account_id)?;
         let mut rows: Vec<CashTransaction> = account
             .cash
@@ -581,7 +554,7 @@ impl PortfolioApi for Sandbox {
         if input.include_pending_unsettled {
             rows.push(CashTransaction {
                 transaction_id: Some(format!("C-{}-PENDING", input.account_id)),
-                transaction_date: Some(input.to_date.clone()),
+                transaction_date: Some(utc(&input.to_date)),
                 transaction_type_description: Some("Pending settlement".into()),
                 withdrawal: Some(125.0),
                 ..Default::default()
@@ -607,7 +580,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuUnsettledTransactionsInput,
     ) -> Result<Vec<UnsettledTransaction>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let rows: Vec<UnsettledTransaction> = store
             .account(&input.account_id)?
             .transactions
@@ -654,7 +626,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuIncomeDetailInput,
     ) -> Result<Vec<IncomeDetail>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         Ok(store
             .account(&input.account_id)?
             .transactions
@@ -681,7 +652,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuIncomeSchedulesInput,
     ) -> Result<Vec<IncomeSchedule>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         Ok(income_schedules(store.account(&input.account_id)?, &input.from_date, &input.to_date))
     }
 
@@ -691,7 +661,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuIncomeSchedulesBulkInput,
     ) -> Result<Vec<BulkIncomeScheduleData>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         input
             .account_ids
             .iter()
@@ -708,7 +677,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuExpenseDetailInput,
     ) -> Result<Vec<Expense>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         Ok(store
             .account(&input.account_id)?
             .transactions
@@ -753,7 +721,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuPerformanceInput,
     ) -> Result<Performance, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let account = store.account(&input.account_id)?;
         let value: f64 = account.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
         let returns = periods(&input.account_id, &input.from_date, &input.to_date, input.multiple_periods)
@@ -785,7 +752,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuAssetClassPerformanceInput,
     ) -> Result<Vec<AssetClassInvestment>, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         let account = store.account(&input.account_id)?;
         let mut classes: BTreeMap<&str, f64> = BTreeMap::new();
         for (s, q) in &account.holdings {
@@ -826,7 +792,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuBenchmarkPerformanceInput,
     ) -> Result<Vec<BenchmarkReturn>, ApiError> {
         self.authorize(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         if !data::benchmarks().iter().any(|b| b.id.as_deref() == Some(input.benchmark_id.as_str())) {
             return Err(ApiError::not_found(format!("no benchmark `{}`", input.benchmark_id)));
         }
@@ -878,7 +843,6 @@ impl PortfolioApi for Sandbox {
         input: GetAuModelPerformanceInput,
     ) -> Result<ModelPerformance, ApiError> {
         let store = self.open(&ctx)?;
-        check_period(&input.from_date, &input.to_date)?;
         store.model(&input.model_id)?;
         let returns = periods(&input.model_id, &input.from_date, &input.to_date, -1)
             .into_iter()
@@ -926,7 +890,7 @@ impl PortfolioApi for Sandbox {
         input: ReplaceAuModelWeightAdjustmentInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         store.model(&body.model_id)?;
         let mut adjustments = Vec::new();
         for (i, adjustment) in body.model_weight_adjustments.iter().enumerate() {
@@ -962,7 +926,7 @@ impl PortfolioApi for Sandbox {
         input: AddAuAccountEsgCategoriesInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         let categories = &mut store.account_mut(&body.account_id)?.esg_categories;
         for id in body.category_ids {
             if !categories.contains(&id) {
@@ -978,7 +942,7 @@ impl PortfolioApi for Sandbox {
         input: ReplaceAuAccountEsgCategoriesInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         store.account_mut(&body.account_id)?.esg_categories = body.category_ids.unwrap_or_default();
         Ok(())
     }
@@ -1021,7 +985,7 @@ impl PortfolioApi for Sandbox {
         input: AddAuOneOffCashflowInstructionsInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         store.next_instruction += 1;
         let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
         let kind = match body.cashflow_instruction_type {
@@ -1067,9 +1031,9 @@ impl PortfolioApi for Sandbox {
         input: UpdateAuRegularCashflowInstructionsInput,
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
-        let body = required_body(input.body)?;
+        let Some(body) = input.body else { return Ok(()) };
         let kind = CashflowInstructionType::from_value(body.cashflow_instruction_type.value())
-            .ok_or_else(|| ApiError::bad_request("unknown instruction type"))?;
+            .ok_or_else(|| ApiError::internal("a regular instruction type is missing from the instruction types"))?;
         let frequency = FrequencyType::from_value(body.frequency_type.value()).unwrap_or(FrequencyType::Monthly);
         store.next_instruction += 1;
         let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
@@ -1079,8 +1043,8 @@ impl PortfolioApi for Sandbox {
             id: Some(id),
             cashflow_instruction_type: Some(kind),
             frequency_type: Some(frequency),
-            start_date: body.start_date,
-            end_date: body.end_date,
+            start_date: body.start_date.as_ref().map(utc),
+            end_date: body.end_date.as_ref().map(utc),
             value: body.amount,
             allocations: Some(body.allocations),
             ..Default::default()
@@ -1146,9 +1110,7 @@ impl PortfolioApi for Sandbox {
             .find(|d| d.file_id.as_deref() == Some(input.file_id.as_str()))
             .ok_or_else(|| ApiError::not_found(format!("no file `{}`", input.file_id)))?;
         let name = detail.file_name.clone().unwrap_or_else(|| format!("{}.bin", input.file_id));
-        Ok(FileDownload::new(data::file_content(&input.file_id, &name))
-            .with_file_name(name)
-            .with_content_type("application/pdf"))
+        Ok(FileDownload::new(data::file_content(&input.file_id, &name)).with_file_name(name))
     }
 }
 

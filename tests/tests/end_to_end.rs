@@ -282,8 +282,12 @@ async fn every_operation_round_trips() {
         GetAuAppFormInput { account_id: "A1".into(), recipient: Some(AppFormRecipient::Investor), form_type: None }
     );
 
-    let draft =
-        client_types::DraftApplication { adviser_id: 3, owner_adviser_id: None, applicants: vec![], accounts: None };
+    let draft = client_types::DraftApplication {
+        adviser_id: 3,
+        owner_adviser_id: None,
+        applicants: vec![client_types::DraftApplicant::default()],
+        accounts: None,
+    };
     same(
         &c.create_draft_application().body(draft.clone()).await.unwrap(),
         &ApplicationUploadResult { application_id: Some(uuid::Uuid::from_u128(42)) },
@@ -577,7 +581,7 @@ async fn every_operation_round_trips() {
         end_date: None,
         amount: Some(1000.0),
         account_id: "A1".into(),
-        allocations: vec![],
+        allocations: vec![client_types::CashflowInstructionDetail::new("M".into())],
     };
     c.update_au_regular_cashflow_instructions().body(regular.clone()).await.unwrap();
     same(

@@ -116,7 +116,8 @@ async fn transactions_filter_order_and_page() {
     let codes: Vec<_> = by_security.data.unwrap().into_iter().map(|t| t.security.unwrap().code.unwrap()).collect();
     assert!(codes.windows(2).all(|w| w[0] <= w[1]), "{codes:?}");
 
-    assert_eq!(status(c.get_au_transactions("A100", d("2024-12-31"), d("2024-01-01")).await.unwrap_err()), 400);
+    let reversed = c.get_au_transactions("A100", d("2024-12-31"), d("2024-01-01")).await.unwrap();
+    assert!(reversed.data.unwrap().is_empty(), "a period that ends before it starts holds nothing");
     assert_eq!(status(c.get_au_transactions("NOPE", d("2024-01-01"), d("2024-12-31")).await.unwrap_err()), 404);
 }
 

@@ -253,7 +253,7 @@ async fn bodies_are_checked_for_type_shape_and_size() {
 #[tokio::test]
 async fn the_default_body_limit_is_2_mib() {
     let base = serve(ServerConfig::default()).await;
-    let big = format!(r#"{{"AccountId":"{}","CategoryIds":[]}}"#, "x".repeat(2 * 1024 * 1024));
+    let big = format!(r#"{{"AccountId":"{}","CategoryIds":["C"]}}"#, "x".repeat(2 * 1024 * 1024));
     let response = request(&base, Method::POST, "/api/esgcategories", &[])
         .header("content-type", "application/json")
         .body(big)
@@ -261,7 +261,7 @@ async fn the_default_body_limit_is_2_mib() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
-    let small = format!(r#"{{"AccountId":"{}","CategoryIds":[]}}"#, "x".repeat(1024 * 1024));
+    let small = format!(r#"{{"AccountId":"{}","CategoryIds":["C"]}}"#, "x".repeat(1024 * 1024));
     let response = request(&base, Method::POST, "/api/esgcategories", &[])
         .header("content-type", "application/json")
         .body(small)
@@ -277,7 +277,7 @@ async fn implementation_errors_keep_their_status() {
     let (status, body) = problem(
         request(&base, Method::POST, "/api/esgcategories", &[])
             .header("content-type", "application/json")
-            .body(r#"{"AccountId":"missing","CategoryIds":[]}"#),
+            .body(r#"{"AccountId":"missing","CategoryIds":["C"]}"#),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -328,4 +328,29 @@ async fn unknown_paths_and_methods_are_problems_too() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = problem(request(&base, Method::PATCH, "/api/models", &[])).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn body_limits_and_shapes_beyond_types_are_enforced() {
+    let base = serve(ServerConfig::default()).await;
+    let post = |body: &str| {
+        request(&base, Method::POST, "/api/esgcategories", &[])
+            .header("content-type", "application/json")
+            .body(body.to_string())
+    };
+    // `CategoryIds` has `minItems: 1`.
+    let (status, body) = problem(post(r#"{"AccountId":"A1","CategoryIds":[]}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["body.CategoryIds"][0].as_str().unwrap().contains("at least 1"), "{body}");
+    // A struct written as an array of its values is not an object.
+    let (status, _) = problem(post(r#"["A1", ["C1"]]"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // `null` for an optional field means absent.
+    let response = request(&base, Method::PUT, "/api/esgcategories", &[])
+        .header("content-type", "application/json")
+        .body(r#"{"AccountId":"A1","CategoryIds":null}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_IMPLEMENTED, "the body was accepted and reached the implementation");
 }

@@ -182,6 +182,45 @@ pub(crate) fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
+/// Limits of a request body that serde does not check (lengths, item counts, bounds), implemented
+/// by the generated `validate` module for every type that has such limits.
+pub(crate) trait Validate {
+    /// Records every limit `self` breaks; `at` is the path of `self`, e.g. `body.Allocations[0]`.
+    fn validate(&self, at: &str, problems: &mut Problems);
+}
+
+/// Checks a string's length in characters.
+pub(crate) fn check_length(text: &str, min: Option<usize>, max: Option<usize>, at: &str, name: &str, problems: &mut Problems) {
+    let length = text.chars().count();
+    if min.is_some_and(|min| length < min) || max.is_some_and(|max| length > max) {
+        problems.add(format!("{at}.{name}"), bounds_message("characters", length as f64, min.map(|m| m as f64), max.map(|m| m as f64)));
+    }
+}
+
+/// Checks an array's number of items.
+pub(crate) fn check_items(count: usize, min: Option<usize>, max: Option<usize>, at: &str, name: &str, problems: &mut Problems) {
+    if min.is_some_and(|min| count < min) || max.is_some_and(|max| count > max) {
+        problems.add(format!("{at}.{name}"), bounds_message("items", count as f64, min.map(|m| m as f64), max.map(|m| m as f64)));
+    }
+}
+
+/// Checks a number against its bounds.
+pub(crate) fn check_bounds(value: f64, min: Option<f64>, max: Option<f64>, at: &str, name: &str, problems: &mut Problems) {
+    if min.is_some_and(|min| value < min) || max.is_some_and(|max| value > max) {
+        problems.add(format!("{at}.{name}"), bounds_message("", value, min, max));
+    }
+}
+
+fn bounds_message(unit: &str, actual: f64, min: Option<f64>, max: Option<f64>) -> String {
+    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    match (min, max) {
+        (Some(min), Some(max)) => format!("must have between {min} and {max}{unit}, has {actual}"),
+        (Some(min), None) => format!("must have at least {min}{unit}, has {actual}"),
+        (None, Some(max)) => format!("must have at most {max}{unit}, has {actual}"),
+        (None, None) => String::new(),
+    }
+}
+
 /// Whether `content_type` is one of `accepted`, which may hold wildcards such as `application/*+json`.
 fn accepts(accepted: &[&str], content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();

@@ -564,6 +564,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         #download_mod
         mod encoding;
         mod enums;
+        mod object_only;
         mod error;
         mod transport;
         pub mod types;

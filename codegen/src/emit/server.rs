@@ -271,6 +271,10 @@ pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
         imports.add("crate::extract::QueryParams");
     }
+    let validated = validated_types(api);
+    if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))) {
+        imports.add("crate::extract::Validate");
+    }
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
         imports.add("axum::extract::{FromRequestParts, RawPathParams}");
     }
@@ -532,8 +536,12 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         let ty = rust_type(&b.ty, &quote! { types:: });
         let accepted = &b.accepted;
         let required = b.required;
+        let validated = validated_types(api);
+        let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, &validated);
+        let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         quote! {
             let body = extract::json_body::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
+            #check
         }
     });
     // Required values must be present once `problems` is empty; destructuring proves it.
@@ -637,6 +645,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
     ));
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_mod = has_downloads.then(|| quote! { mod download; });
+    let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
     let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\naxum::serve(listener, router(api)).await\n# }}\n```"
@@ -652,12 +661,14 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod date_time;
         #download_mod
         mod enums;
+        mod object_only;
         mod extract;
         pub mod inputs;
         mod problem;
         mod reply;
         mod router;
         pub mod types;
+        #validate_mod
 
         pub use api::{RequestContext, #trait_ident};
         pub use date_time::{DateTime, DateTimeError};
@@ -668,4 +679,156 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
 
         pub use axum;
     }
+}
+
+/// Names of the structs whose values need checks beyond serde: a field with limits, or a field
+/// holding such a struct.
+pub fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    loop {
+        let before = out.len();
+        for t in &api.types {
+            if let TypeDef::Struct(s) = t
+                && !out.contains(&s.name)
+                && s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
+            {
+                out.insert(s.name.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Whether a value of `ty` contains a struct from `validated`, directly or in a `Vec` or map.
+fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>) -> bool {
+    match ty {
+        TypeRef::Named(name) => {
+            validated.contains(name)
+                || matches!(api.types.iter().find(|t| t.name() == name), Some(TypeDef::Alias { target, .. }) if holds_validated(api, target, validated))
+        }
+        TypeRef::Vec(item) | TypeRef::Map(item) => holds_validated(api, item, validated),
+        _ => false,
+    }
+}
+
+/// Statements that validate `value` (an expression of type `&ty`) found at the path held in the
+/// variable `at` (a `&str` or `String`); nested arrays and maps get numbered variables.
+fn validate_value(
+    api: &Api,
+    ty: &TypeRef,
+    value: TokenStream,
+    at: &str,
+    problems: &TokenStream,
+    validated: &std::collections::BTreeSet<String>,
+) -> TokenStream {
+    if !holds_validated(api, ty, validated) {
+        return TokenStream::new();
+    }
+    let depth = at.trim_start_matches(|c: char| !c.is_ascii_digit()).parse::<usize>().map_or(1, |d| d + 1);
+    let at_ident = format_ident!("{}", at);
+    let (item, key, next) = (format_ident!("item{depth}"), format_ident!("key{depth}"), format!("at{depth}"));
+    let next_ident = format_ident!("{}", next);
+    match ty {
+        TypeRef::Named(name) => match api.types.iter().find(|t| t.name() == name) {
+            Some(TypeDef::Alias { target, .. }) => validate_value(api, target, value, at, problems, validated),
+            // `at` itself is a `&str`; the numbered paths are `String`s.
+            _ if at == "at" => quote! { #value.validate(at, #problems); },
+            _ => quote! { #value.validate(&#at_ident, #problems); },
+        },
+        TypeRef::Vec(inner) => {
+            let inner = validate_value(api, inner, quote! { #item }, &next, problems, validated);
+            let path = format!("{{{at}}}[{{{key}}}]");
+            quote! { for (#key, #item) in #value.iter().enumerate() { let #next_ident = format!(#path); #inner } }
+        }
+        TypeRef::Map(inner) => {
+            let inner = validate_value(api, inner, quote! { #item }, &next, problems, validated);
+            let path = format!("{{{at}}}.{{{key}}}");
+            quote! { for (#key, #item) in #value { let #next_ident = format!(#path); #inner } }
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+/// `validate.rs`: a `Validate` impl for each struct with limits; `None` when there are none.
+pub fn validate_module(api: &Api) -> Option<TokenStream> {
+    let validated = validated_types(api);
+    if validated.is_empty() {
+        return None;
+    }
+    let impls = api
+        .types
+        .iter()
+        .filter_map(|t| match t {
+            TypeDef::Struct(s) if validated.contains(&s.name) => Some(s),
+            _ => None,
+        })
+        .map(|s| {
+            let name = ident(&s.name);
+            let checks = s.fields.iter().filter_map(|f| {
+                let field = ident(&f.name);
+                let wire = &f.wire;
+                let c = &f.constraints;
+                let opt_usize = |v: Option<usize>| match v {
+                    Some(v) => {
+                        let v = Literal::usize_unsuffixed(v);
+                        quote! { Some(#v) }
+                    }
+                    None => quote! { None },
+                };
+                let opt_f64 = |v: Option<f64>| match v {
+                    Some(v) => {
+                        let v = Literal::f64_unsuffixed(v);
+                        quote! { Some(#v) }
+                    }
+                    None => quote! { None },
+                };
+                let mut body = Vec::new();
+                if c.min_length.is_some() || c.max_length.is_some() {
+                    let (min, max) = (opt_usize(c.min_length), opt_usize(c.max_length));
+                    body.push(quote! { check_length(value, #min, #max, at, #wire, problems); });
+                }
+                if c.min_items.is_some() || c.max_items.is_some() {
+                    let (min, max) = (opt_usize(c.min_items), opt_usize(c.max_items));
+                    body.push(quote! { check_items(value.len(), #min, #max, at, #wire, problems); });
+                }
+                if c.minimum.is_some() || c.maximum.is_some() {
+                    let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));
+                    body.push(quote! { check_bounds(*value as f64, #min, #max, at, #wire, problems); });
+                }
+                let nested = validate_value(api, &f.ty, quote! { value }, "at0", &quote! { problems }, &validated);
+                let nested = (!nested.is_empty()).then(|| {
+                    let path = format!("{{at}}.{}", wire.replace('{', "{{").replace('}', "}}"));
+                    quote! { let at0 = format!(#path); #nested }
+                });
+                if body.is_empty() && nested.is_none() {
+                    return None;
+                }
+                let optional = !f.required || f.nullable;
+                Some(if optional {
+                    quote! { if let Some(value) = &self.#field { #(#body)* #nested } }
+                } else {
+                    quote! { { let value = &self.#field; #(#body)* #nested } }
+                })
+            });
+            quote! {
+                impl Validate for types::#name {
+                    fn validate(&self, at: &str, problems: &mut Problems) {
+                        #(#checks)*
+                    }
+                }
+            }
+        });
+    Some(quote! {
+        //! Limits of request bodies that serde does not check: string lengths, array sizes and
+        //! numeric bounds, with the path of every value that breaks one.
+
+        #![allow(unused_imports, reason = "each spec uses some of the checks")]
+
+        use crate::extract::{Problems, Validate, check_bounds, check_items, check_length};
+        use crate::types;
+
+        #(#impls)*
+    })
 }

@@ -24,6 +24,9 @@ pub fn module(api: &Api) -> TokenStream {
     }
     let mut imports = Imports::default();
     imports.add("serde::{Deserialize, Serialize}");
+    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_))) {
+        imports.add("crate::object_only::ObjectOnly");
+    }
     if api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_))) {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
@@ -66,12 +69,25 @@ fn struct_def(s: &StructDef) -> TokenStream {
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        #[serde(remote = "Self")]
         pub struct #name {
             #(#fields)*
             #extra
         }
 
         #constructor
+
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #name::serialize(self, serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                #name::deserialize(ObjectOnly(deserializer))
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use openapiv3::{
 
 use super::Lowerer;
 use crate::diagnostic::Pointer;
-use crate::ir::{Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
+use crate::ir::{Constraints, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
 use crate::naming::{Scope, camel, snake};
 
 /// How a schema that needs a named type (an object or an enum) gets its name.
@@ -153,9 +153,11 @@ impl<'a> Lowerer<'a> {
                     let prop_ptr = ptr.push("properties").push(wire);
                     let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
                     let Some(ty) = self.lower_boxed(prop, &prop_ptr, field_naming) else { continue };
-                    let (nullable, doc) = match prop {
-                        ReferenceOr::Item(s) => (s.schema_data.nullable, s.schema_data.description.clone()),
-                        ReferenceOr::Reference { .. } => (false, None),
+                    let (nullable, doc, constraints) = match prop {
+                        ReferenceOr::Item(s) => {
+                            (s.schema_data.nullable, s.schema_data.description.clone(), constraints(s))
+                        }
+                        ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
                     };
                     fields.push(Field {
                         wire: wire.clone(),
@@ -164,6 +166,7 @@ impl<'a> Lowerer<'a> {
                         required: o.required.contains(wire),
                         nullable,
                         boxed: false,
+                        constraints,
                         doc,
                     });
                 }
@@ -366,5 +369,26 @@ fn direct_name(ty: &TypeRef) -> Option<String> {
     match ty {
         TypeRef::Named(n) => Some(n.clone()),
         _ => None,
+    }
+}
+
+/// The limits a schema puts on values beyond their type.
+pub(crate) fn constraints(schema: &Schema) -> Constraints {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(s)) => {
+            Constraints { min_length: s.min_length, max_length: s.max_length, ..Constraints::default() }
+        }
+        SchemaKind::Type(Type::Array(a)) => {
+            Constraints { min_items: a.min_items, max_items: a.max_items, ..Constraints::default() }
+        }
+        SchemaKind::Type(Type::Integer(i)) => Constraints {
+            minimum: i.minimum.map(|m| m as f64),
+            maximum: i.maximum.map(|m| m as f64),
+            ..Constraints::default()
+        },
+        SchemaKind::Type(Type::Number(n)) => {
+            Constraints { minimum: n.minimum, maximum: n.maximum, ..Constraints::default() }
+        }
+        _ => Constraints::default(),
     }
 }

@@ -11,21 +11,52 @@ use uuid::Uuid;
 
 use crate::DateTime;
 use crate::UnknownVariant;
+use crate::object_only::ObjectOnly;
 
 /// The `Account` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Account {
     /// `id` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
+impl Serialize for Account {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Account::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Account {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Account::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `Account2` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Account2 {
     /// `match` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#match: Option<bool>,
+}
+
+impl Serialize for Account2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Account2::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Account2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Account2::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `GetItemPartType` enum, written on the wire as a string.
@@ -171,6 +202,7 @@ impl<'de> Deserialize<'de> for Kind {
 
 /// The `Part` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Part {
     /// `type` on the wire.
     pub r#type: String,
@@ -225,12 +257,41 @@ impl Part {
     }
 }
 
+impl Serialize for Part {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Part::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Part {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Part::deserialize(ObjectOnly(deserializer))
+    }
+}
+
 /// The `PartExtra` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct PartExtra {
     /// `note` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl Serialize for PartExtra {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PartExtra::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PartExtra {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PartExtra::deserialize(ObjectOnly(deserializer))
+    }
 }
 
 /// The `PartStatus` enum, written on the wire as an integer.
