@@ -52,7 +52,11 @@ async fn serve(behaviour: Behaviour) -> String {
 }
 
 fn reply(status: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
-    let mut out = format!("HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len()).into_bytes();
+    let mut out = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
     out.extend_from_slice(body);
     out
 }
@@ -65,9 +69,12 @@ fn client(base: &str) -> Client {
 async fn holdings(base: &str) -> Result<Vec<portfolio_client::types::HoldingData>, Error> {
     let date = DateTime::parse("2024-06-30T00:00:00Z").unwrap();
     // Bounded even if the client had no timeout: a hang fails the test instead of stalling CI.
-    tokio::time::timeout(Duration::from_secs(10), client(base).get_au_holdings(["A1"], date, ClassificationType::MarketType))
-        .await
-        .expect("the client returned within its timeout")
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        client(base).get_au_holdings(["A1"], date, ClassificationType::MarketType),
+    )
+    .await
+    .expect("the client returned within its timeout")
 }
 
 #[tokio::test]
@@ -79,7 +86,12 @@ async fn wrong_success_status_is_a_status_error() {
 
 #[tokio::test]
 async fn problem_bodies_are_parsed_and_other_bodies_kept() {
-    let base = serve(Behaviour::Raw(reply("429 Too Many Requests", "application/problem+json", br#"{"title":"Slow down","status":429}"#))).await;
+    let base = serve(Behaviour::Raw(reply(
+        "429 Too Many Requests",
+        "application/problem+json",
+        br#"{"title":"Slow down","status":429}"#,
+    )))
+    .await;
     let err = holdings(&base).await.unwrap_err();
     assert_eq!(err.problem().and_then(|p| p.title.as_deref()), Some("Slow down"));
 
@@ -97,7 +109,8 @@ async fn problem_bodies_are_parsed_and_other_bodies_kept() {
 
 #[tokio::test]
 async fn truncated_and_mistyped_json_are_decode_errors() {
-    for body in [&br#"[{"AccountId":"A1","Hold"#[..], br#"{"not":"an array"}"#, br#"[{"AccountId":42}]"#, b"", b"null"] {
+    for body in [&br#"[{"AccountId":"A1","Hold"#[..], br#"{"not":"an array"}"#, br#"[{"AccountId":42}]"#, b"", b"null"]
+    {
         let base = serve(Behaviour::Raw(reply("200 OK", "application/json", body))).await;
         let err = holdings(&base).await.unwrap_err();
         assert!(matches!(err, Error::Decode { .. }), "{}: {err:?}", String::from_utf8_lossy(body));

@@ -1,0 +1,272 @@
+//! Mutation fuzzing of the generator: specs derived from real ones by random structural edits go
+//! through load, lower, emit and render. Every outcome must be files that parse as Rust or
+//! diagnostics with a location, never a panic.
+//!
+//! `cargo test -p portfolio-codegen --test robustness` runs a bounded number of cases;
+//! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p portfolio-codegen --test robustness -- --nocapture`
+//! runs a long campaign.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use portfolio_codegen::{Config, CrateConfig, generate};
+use serde_json::{Value, json};
+
+/// xorshift64*: small, deterministic, good enough to pick mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Keys that steer the generator down its less common paths.
+const KEYS: &[&str] = &[
+    "$ref",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "enum",
+    "x-enum-varnames",
+    "x-enumNames",
+    "nullable",
+    "additionalProperties",
+    "items",
+    "properties",
+    "required",
+    "type",
+    "format",
+    "default",
+    "minimum",
+    "maximum",
+    "minLength",
+    "minItems",
+    "style",
+    "explode",
+    "in",
+    "name",
+    "schema",
+    "content",
+    "requestBody",
+    "responses",
+    "parameters",
+    "operationId",
+    "security",
+    "discriminator",
+    "readOnly",
+    "deprecated",
+    "allowReserved",
+];
+
+fn odd_value(rng: &mut Rng) -> Value {
+    let choices = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(1.5),
+        json!(9_007_199_254_740_993_u64),
+        json!(""),
+        json!("{"),
+        json!("type"),
+        json!("1x"),
+        json!("in-progress"),
+        json!("#/components/schemas/Nope"),
+        json!("#/components/parameters/ApiVersion"),
+        json!("http://elsewhere.example/x.yaml#/a"),
+        json!("date-time"),
+        json!("uuid"),
+        json!("binary"),
+        json!("integer"),
+        json!("object"),
+        json!("array"),
+        json!("query"),
+        json!("cookie"),
+        json!("deepObject"),
+        json!("ÄÖ-ü €"),
+        json!("x".repeat(300)),
+        json!([]),
+        json!(["a", "A", "a"]),
+        json!([1, 1, null]),
+        json!({}),
+        json!({"type": "string"}),
+        json!({"type": "object", "properties": {"type": {"type": "integer"}, "Type": {"type": "string"}}}),
+        json!({"$ref": "#/components/schemas/Account"}),
+        json!({"allOf": [{"$ref": "#/components/schemas/Account"}, {"type": "object"}]}),
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+        json!({"type": "array", "items": {"type": "array", "items": {"type": "object", "additionalProperties": true}}}),
+        json!({"type": "integer", "enum": [1, 2], "x-enum-varnames": ["One"]}),
+        json!({"type": "string", "enum": ["", "-", "_", "1"]}),
+        json!({"name": "p", "in": "query", "schema": {"type": "object"}}),
+        json!({"name": "{x}", "in": "path", "required": true, "schema": {"type": "string"}}),
+        json!({"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}),
+        json!({"description": "ok", "content": {"application/octet-stream": {}}}),
+    ];
+    rng.pick(&choices).clone()
+}
+
+/// JSON pointers of every node, so a mutation can target any of them.
+fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                pointers(v, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn mutate(doc: &mut Value, rng: &mut Rng) {
+    let mut all = Vec::new();
+    pointers(doc, String::new(), &mut all);
+    let target = rng.pick(&all).clone();
+    let donor_at: &String = rng.pick(&all);
+    let donor = doc.pointer(donor_at).cloned().unwrap_or(Value::Null);
+    let Some(node) = doc.pointer_mut(&target) else { return };
+    match rng.below(6) {
+        // Replace the node with an odd value.
+        0 => *node = odd_value(rng),
+        // Replace it with another node of the same document (a schema where a parameter was, ...).
+        1 => *node = donor,
+        // Add or overwrite a key that matters to the generator.
+        2 | 3 => {
+            if let Value::Object(map) = node {
+                map.insert(rng.pick(KEYS).to_string(), odd_value(rng));
+            } else {
+                *node = json!({ *rng.pick(KEYS): odd_value(rng) });
+            }
+        }
+        // Remove a key or an item.
+        4 => match node {
+            Value::Object(map) if !map.is_empty() => {
+                let key = map.keys().nth(rng.below(map.len())).cloned().unwrap();
+                map.remove(&key);
+            }
+            Value::Array(items) if !items.is_empty() => {
+                items.remove(rng.below(items.len()));
+            }
+            _ => *node = Value::Null,
+        },
+        // Duplicate an item or a key under a colliding name.
+        _ => match node {
+            Value::Array(items) if !items.is_empty() => {
+                let item = items[rng.below(items.len())].clone();
+                items.push(item);
+            }
+            Value::Object(map) if !map.is_empty() => {
+                let key = map.keys().nth(rng.below(map.len())).cloned().unwrap();
+                let value = map[&key].clone();
+                map.insert(key.to_lowercase() + "_", value.clone());
+                map.insert(key.to_uppercase(), value);
+            }
+            _ => {}
+        },
+    }
+}
+
+fn config() -> Config {
+    Config {
+        spec_path: "fuzz.yaml".into(),
+        version_header: Some("x-pps-api-version".into()),
+        client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
+        server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
+    }
+}
+
+/// Runs one spec text through the whole generator and checks the outcome; returns whether it
+/// generated.
+fn check(text: &str, case: &str) -> bool {
+    let outcome = catch_unwind(AssertUnwindSafe(|| generate(text, &config())));
+    match outcome {
+        Err(_) => panic!("the generator panicked on case {case}:\n{text}"),
+        Ok(Ok(files)) => {
+            for file in files.iter().filter(|f| f.path.ends_with(".rs")) {
+                if let Err(e) = syn::parse_file(&file.contents) {
+                    panic!("case {case}: {} is not valid Rust: {e}\n{text}", file.path);
+                }
+            }
+            true
+        }
+        Ok(Err(diagnostics)) => {
+            assert!(!diagnostics.0.is_empty(), "case {case}: an error without diagnostics");
+            for d in &diagnostics.0 {
+                assert!(d.pointer.starts_with('#'), "case {case}: diagnostic without a location: {d}");
+                assert!(!d.message.is_empty(), "case {case}: empty diagnostic at {}", d.pointer);
+                assert!(!d.message.contains("generator bug"), "case {case}: {d}\n{text}");
+            }
+            false
+        }
+    }
+}
+
+fn seeds() -> Vec<(&'static str, Value)> {
+    let read = |path: &str| -> Value {
+        let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        serde_yaml_ng::from_str(&text).unwrap()
+    };
+    vec![("naming fixture", read("tests/fixtures/naming.yaml")), ("project spec", read("../spec/openapi.yaml"))]
+}
+
+#[test]
+fn mutated_specs_never_panic_the_generator() {
+    let cases: u64 = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
+    let seed: u64 = std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
+    let seeds = seeds();
+    let mut rng = Rng(seed | 1);
+    let (mut generated, mut diagnosed) = (0u64, 0u64);
+    for case in 0..cases {
+        // The small fixture is fast; the project spec is reached every fourth case.
+        let (name, base) = if case % 4 == 3 { &seeds[1] } else { &seeds[0] };
+        let mut doc = base.clone();
+        for _ in 0..1 + rng.below(4) {
+            mutate(&mut doc, &mut rng);
+        }
+        let text = serde_json::to_string(&doc).unwrap();
+        if check(&text, &format!("{case} ({name}, seed {seed})")) {
+            generated += 1;
+        } else {
+            diagnosed += 1;
+        }
+    }
+    println!("{cases} cases: {generated} generated, {diagnosed} reported diagnostics, 0 panics");
+    assert!(generated > 0 && diagnosed > 0, "mutations should produce both outcomes");
+}
+
+/// Byte-level damage to the text (truncation, stray characters) must give a located parse error.
+#[test]
+fn damaged_text_is_a_located_parse_error() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/naming.yaml")).unwrap();
+    let mut rng = Rng(99);
+    for case in 0..200 {
+        let mut bytes = text.clone().into_bytes();
+        match rng.below(3) {
+            0 => bytes.truncate(rng.below(bytes.len())),
+            1 => bytes.insert(rng.below(bytes.len()), *rng.pick(b"{}[]:-'\"\t\n#&*!|>%@`")),
+            _ => {
+                let at = rng.below(bytes.len());
+                bytes.remove(at);
+            }
+        }
+        let Ok(damaged) = String::from_utf8(bytes) else { continue };
+        check(&damaged, &format!("damaged text {case}"));
+    }
+}
