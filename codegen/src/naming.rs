@@ -20,9 +20,10 @@ const KEYWORDS: &[&str] = &[
 const NOT_RAW: &[&str] = &["crate", "self", "super", "Self", "_"];
 
 /// A snake_case identifier for a field, parameter or function, e.g. `AccountId` → `account_id`,
-/// `type` → `r#type`, `self` → `self_`, `1st` → `n1st`.
+/// `type` → `r#type`, `self` → `self_`, `1st` → `n1st`, `""` → `empty`.
 pub fn snake(wire: &str) -> String {
-    escape(ident_body(&wire.to_snake_case(), "n"))
+    let name = ident_body(&wire.to_snake_case(), "n");
+    if name.is_empty() { "empty".to_string() } else { escape(name) }
 }
 
 /// An UpperCamelCase identifier for a type or variant, e.g. `ChildAccountAU` → `ChildAccountAu`,
@@ -91,6 +92,9 @@ mod tests {
         assert_eq!(snake("GetPDS"), "get_pds");
         assert_eq!(snake("x-pps-api-version"), "x_pps_api_version");
         assert_eq!(snake("Return1Yr"), "return1_yr");
+        assert_eq!(snake(""), "empty", "an empty wire name still needs an identifier");
+        assert_eq!(snake("€"), "empty");
+        assert_eq!(snake("_"), "empty");
     }
 
     #[test]

@@ -251,6 +251,15 @@ fn mutated_specs_never_panic_the_generator() {
     assert!(generated > 0 && diagnosed > 0, "mutations should produce both outcomes");
 }
 
+/// Cases the long fuzz runs found, kept so they stay fixed.
+#[test]
+fn regressions() {
+    // A query parameter whose name is empty once panicked while naming its Rust identifier.
+    let mut doc = seeds().remove(0).1;
+    doc["paths"]["/items/{item-id}/parts/{part}"]["get"]["parameters"][2]["name"] = json!("");
+    check(&serde_json::to_string(&doc).unwrap(), "empty parameter name");
+}
+
 /// Byte-level damage to the text (truncation, stray characters) must give a located parse error.
 #[test]
 fn damaged_text_is_a_located_parse_error() {
