@@ -18,6 +18,8 @@ const CLIENT_DOWNLOAD: &str = include_str!("../runtime/client/download.rs");
 const CLIENT_ENCODING: &str = include_str!("../runtime/client/encoding.rs");
 const CLIENT_ERROR: &str = include_str!("../runtime/client/error.rs");
 const CLIENT_TRANSPORT: &str = include_str!("../runtime/client/transport.rs");
+const CLIENT_PAGING: &str = include_str!("../runtime/client/paging.rs");
+const CLIENT_POLICY: &str = include_str!("../runtime/client/policy.rs");
 
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
 const RUSTFMT_TOML: &str =
@@ -27,6 +29,7 @@ const SERVER_DOWNLOAD: &str = include_str!("../runtime/server/download.rs");
 const SERVER_EXTRACT: &str = include_str!("../runtime/server/extract.rs");
 const SERVER_PROBLEM: &str = include_str!("../runtime/server/problem.rs");
 const SERVER_REPLY: &str = include_str!("../runtime/server/reply.rs");
+const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
 
 /// Dependencies of the server crate.
 const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
@@ -39,6 +42,8 @@ const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
     ("serde_json", "\"1\""),
     ("serde_path_to_error", "\"0.1\""),
     ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
+    ("tokio", "{ version = \"1\", default-features = false, features = [\"macros\", \"net\", \"signal\"] }"),
+    ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
@@ -50,6 +55,7 @@ const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
 const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("bytes", "\"1\""),
     ("futures-core", "\"0.3\""),
+    ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
     ("percent-encoding", "\"2.3\""),
     ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"rustls\", \"http2\", \"stream\"] }"),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
@@ -57,6 +63,8 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("serde_path_to_error", "\"0.1\""),
     ("thiserror", "\"2\""),
     ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
+    ("tokio", "{ version = \"1\", default-features = false, features = [\"time\"] }"),
+    ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
@@ -106,11 +114,15 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
         render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
         render::support(src("error.rs"), spec_path, CLIENT_ERROR),
         render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
+        render::support(src("policy.rs"), spec_path, CLIENT_POLICY),
         render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
         render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
+    }
+    if api.operations.iter().any(|op| op.paging.is_some()) {
+        files.push(render::support(src("paging.rs"), spec_path, CLIENT_PAGING));
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
@@ -170,6 +182,7 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
         render::support(src("problem.rs"), spec_path, SERVER_PROBLEM),
         render::support(src("reply.rs"), spec_path, SERVER_REPLY),
         render::rust(src("router.rs"), spec_path, server::router_module(api, &trait_name))?,
+        render::support(src("serve.rs"), spec_path, SERVER_SERVE),
         render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {

@@ -175,6 +175,42 @@ pub struct Operation {
     pub credentials: Vec<usize>,
     /// Indexes into [`Api::common_headers`] that this operation takes.
     pub common_headers: Vec<usize>,
+    /// How to walk the operation's pages, when it is paged.
+    pub paging: Option<Paging>,
+}
+
+/// A paged operation: page and size parameters, and where the items and totals are in its reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paging {
+    /// Rust name of the page-number parameter.
+    pub page: String,
+    /// Rust name of the page-size parameter.
+    pub size: String,
+    /// The spec's default page size, to recognise a short (last) page.
+    pub default_size: Option<i64>,
+    /// Type of one item.
+    pub item: TypeRef,
+    pub shape: PageShape,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageShape {
+    /// The reply is the array of items; an empty or short page is the last.
+    Array,
+    /// The reply is one wrapper object.
+    Wrapper(PageWrapper),
+    /// The reply is an array of wrapper objects whose items are concatenated.
+    ArrayOfWrappers(PageWrapper),
+}
+
+/// Where a paged wrapper keeps its items and its page count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageWrapper {
+    /// Rust name of the items field and whether it is an `Option`.
+    pub items: (String, bool),
+    /// Rust names of the metadata field and its total-pages field, each with whether it is an
+    /// `Option`; `None` when the wrapper has no page count.
+    pub total_pages: Option<((String, bool), (String, bool))>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

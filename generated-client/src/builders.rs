@@ -5,15 +5,19 @@
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
+use std::time::Duration;
 
+use futures_core::Stream;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 use uuid::Uuid;
 
 use crate::DateTime;
 use crate::encoding::{Query, push_segment};
+use crate::paging::{self, Page};
+use crate::transport::{self, Call};
 use crate::types;
-use crate::{Client, Error, transport};
+use crate::{Client, Error};
 
 /// Request builder for [`Client::get_user`]: `GET /api/users`.
 #[derive(Debug, Clone)]
@@ -21,28 +25,47 @@ use crate::{Client, Error, transport};
 pub struct GetUser<'a> {
     client: &'a Client,
     username: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetUser<'a> {
     pub(crate) fn new(client: &'a Client, username: String) -> Self {
-        GetUser { client, username }
+        GetUser {
+            client,
+            username,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::User, Error> {
         const OPERATION: &str = "GetUser";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/users");
         let mut query = Query::new(&mut url);
         query.push("username", &self.username);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/users",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -61,11 +84,16 @@ impl<'a> IntoFuture for GetUser<'a> {
 pub struct CreateUser<'a> {
     client: &'a Client,
     body: Option<types::PostUserRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> CreateUser<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        CreateUser { client, body: None }
+        CreateUser {
+            client,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Sets the JSON request body; without it the request has no body.
@@ -74,17 +102,25 @@ impl<'a> CreateUser<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::UserCreationResponse, Error> {
         const OPERATION: &str = "CreateUser";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/user");
         let mut request = client
+            .transport
             .http
             .request(Method::POST, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -96,7 +132,13 @@ impl<'a> CreateUser<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::POST,
+            path: "/api/user",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -115,6 +157,7 @@ impl<'a> IntoFuture for CreateUser<'a> {
 pub struct LinkUserAccounts<'a> {
     client: &'a Client,
     body: Option<types::PatchUserAccountRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> LinkUserAccounts<'a> {
@@ -122,6 +165,7 @@ impl<'a> LinkUserAccounts<'a> {
         LinkUserAccounts {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -131,17 +175,25 @@ impl<'a> LinkUserAccounts<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "LinkUserAccounts";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/useraccounts");
         let mut request = client
+            .transport
             .http
             .request(Method::PATCH, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -153,7 +205,13 @@ impl<'a> LinkUserAccounts<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::PATCH,
+            path: "/api/useraccounts",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 200).await
     }
 }
@@ -175,6 +233,7 @@ pub struct GetAuAccounts<'a> {
     account_ids: Option<Vec<String>>,
     page: Option<i32>,
     size: Option<i32>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAccounts<'a> {
@@ -185,6 +244,7 @@ impl<'a> GetAuAccounts<'a> {
             account_ids: None,
             page: None,
             size: None,
+            timeout: None,
         }
     }
 
@@ -219,12 +279,19 @@ impl<'a> GetAuAccounts<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(
         self,
     ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
         const OPERATION: &str = "GetAUAccounts";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.search {
@@ -240,14 +307,58 @@ impl<'a> GetAuAccounts<'a> {
             query.push("size", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/accounts",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
+    }
+
+    /// Every item of this page and the pages after it, fetched one page at a time as the stream is
+    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
+    /// Read it with `futures::StreamExt::next`; an error ends the stream.
+    pub fn into_stream(
+        self,
+    ) -> impl Stream<Item = Result<types::Account, Error>> + Send + 'a {
+        let first = self.page.unwrap_or(1);
+        let size = self.size.map(i64::from).or(Some(100));
+        paging::items(
+            first,
+            size,
+            move |number| {
+                let request = self.clone().page(number);
+                async move {
+                    let reply = request.send().await?;
+                    let mut page = Page {
+                        items: Vec::new(),
+                        total_pages: None,
+                    };
+                    for wrapper in reply {
+                        page.total_pages = page
+                            .total_pages
+                            .max(
+                                wrapper
+                                    .metadata
+                                    .as_ref()
+                                    .and_then(|m| m.total_pages)
+                                    .map(i64::from),
+                            );
+                        page.items.extend(wrapper.data.unwrap_or_default());
+                    }
+                    Ok(page)
+                }
+            },
+        )
     }
 }
 
@@ -265,6 +376,7 @@ impl<'a> IntoFuture for GetAuAccounts<'a> {
 pub struct GetAuChildAccounts<'a> {
     client: &'a Client,
     account_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuChildAccounts<'a> {
@@ -272,24 +384,39 @@ impl<'a> GetAuChildAccounts<'a> {
         GetAuChildAccounts {
             client,
             account_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ChildAccountAu>, Error> {
         const OPERATION: &str = "GetAUChildAccounts";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/childaccounts");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/childaccounts",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -308,6 +435,7 @@ impl<'a> IntoFuture for GetAuChildAccounts<'a> {
 pub struct GetAccountModelWeightings<'a> {
     client: &'a Client,
     account_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAccountModelWeightings<'a> {
@@ -315,24 +443,39 @@ impl<'a> GetAccountModelWeightings<'a> {
         GetAccountModelWeightings {
             client,
             account_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AccountModelWeighting>, Error> {
         const OPERATION: &str = "GetAccountModelWeightings";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/accountmodelweightings");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/accountmodelweightings",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -351,6 +494,7 @@ impl<'a> IntoFuture for GetAccountModelWeightings<'a> {
 pub struct ReplaceAccountModelWeightings<'a> {
     client: &'a Client,
     body: Option<types::PutAccountModelWeightingRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAccountModelWeightings<'a> {
@@ -358,6 +502,7 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
         ReplaceAccountModelWeightings {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -367,17 +512,25 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAccountModelWeightings";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/accountmodelweightings");
         let mut request = client
+            .transport
             .http
             .request(Method::PUT, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -389,7 +542,13 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::PUT,
+            path: "/api/accountmodelweightings",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -410,6 +569,7 @@ pub struct GetAuAppForm<'a> {
     account_id: String,
     recipient: Option<types::AppFormRecipient>,
     form_type: Option<types::AppFormType>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAppForm<'a> {
@@ -419,6 +579,7 @@ impl<'a> GetAuAppForm<'a> {
             account_id,
             recipient: None,
             form_type: None,
+            timeout: None,
         }
     }
 
@@ -434,10 +595,17 @@ impl<'a> GetAuAppForm<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
         const OPERATION: &str = "GetAUAppForm";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -448,13 +616,20 @@ impl<'a> GetAuAppForm<'a> {
             query.push("FormType", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/appform",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         crate::download::read(OPERATION, response, 200).await
     }
 }
@@ -473,6 +648,7 @@ impl<'a> IntoFuture for GetAuAppForm<'a> {
 pub struct CreateDraftApplication<'a> {
     client: &'a Client,
     body: Option<types::DraftApplication>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> CreateDraftApplication<'a> {
@@ -480,6 +656,7 @@ impl<'a> CreateDraftApplication<'a> {
         CreateDraftApplication {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -489,17 +666,25 @@ impl<'a> CreateDraftApplication<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationUploadResult, Error> {
         const OPERATION: &str = "CreateDraftApplication";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/application");
         let mut request = client
+            .transport
             .http
             .request(Method::POST, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -511,7 +696,13 @@ impl<'a> CreateDraftApplication<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::POST,
+            path: "/api/application",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -530,6 +721,7 @@ impl<'a> IntoFuture for CreateDraftApplication<'a> {
 pub struct GetDraftApplicationStatus<'a> {
     client: &'a Client,
     application_id: Uuid,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetDraftApplicationStatus<'a> {
@@ -537,24 +729,39 @@ impl<'a> GetDraftApplicationStatus<'a> {
         GetDraftApplicationStatus {
             client,
             application_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationStatus, Error> {
         const OPERATION: &str = "GetDraftApplicationStatus";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
         url.push_str("/status");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/application/{ApplicationId}/status",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -572,26 +779,41 @@ impl<'a> IntoFuture for GetDraftApplicationStatus<'a> {
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetPds<'a> {
     client: &'a Client,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetPds<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        GetPds { client }
+        GetPds { client, timeout: None }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PdsDetail>, Error> {
         const OPERATION: &str = "GetPDS";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/pds");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/pds",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -611,6 +833,7 @@ pub struct GetUkCedingParties<'a> {
     client: &'a Client,
     account_type: Option<types::CedingPartyAccountType>,
     search: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetUkCedingParties<'a> {
@@ -619,6 +842,7 @@ impl<'a> GetUkCedingParties<'a> {
             client,
             account_type: None,
             search,
+            timeout: None,
         }
     }
 
@@ -628,10 +852,17 @@ impl<'a> GetUkCedingParties<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CedingPartyResponse>, Error> {
         const OPERATION: &str = "GetUKCedingParties";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.account_type {
@@ -639,13 +870,20 @@ impl<'a> GetUkCedingParties<'a> {
         }
         query.push("search", &self.search);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/cedingparties",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -667,6 +905,7 @@ pub struct FindAuSecurities<'a> {
     pds_id: Option<String>,
     security_ids: Option<Vec<String>>,
     security_codes: Option<Vec<String>>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> FindAuSecurities<'a> {
@@ -677,6 +916,7 @@ impl<'a> FindAuSecurities<'a> {
             pds_id: None,
             security_ids: None,
             security_codes: None,
+            timeout: None,
         }
     }
 
@@ -710,10 +950,17 @@ impl<'a> FindAuSecurities<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::SecurityResponse>, Error> {
         const OPERATION: &str = "FindAUSecurities";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.search {
@@ -729,13 +976,20 @@ impl<'a> FindAuSecurities<'a> {
             query.push_each("securityCodes", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/securities",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -753,26 +1007,44 @@ impl<'a> IntoFuture for FindAuSecurities<'a> {
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuRecalcStatus<'a> {
     client: &'a Client,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuRecalcStatus<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuRecalcStatus { client }
+        GetAuRecalcStatus {
+            client,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ServiceRecalcStatus, Error> {
         const OPERATION: &str = "GetAURecalcStatus";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/recalc/status");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/recalc/status",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -793,6 +1065,7 @@ pub struct GetAuHoldings<'a> {
     account_ids: Vec<String>,
     valuation_date: DateTime,
     classification_type: types::ClassificationType,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuHoldings<'a> {
@@ -807,26 +1080,41 @@ impl<'a> GetAuHoldings<'a> {
             account_ids,
             valuation_date,
             classification_type,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingData>, Error> {
         const OPERATION: &str = "GetAUHoldings";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/holdings");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("ValuationDate", &self.valuation_date);
         query.push("ClassificationType", &self.classification_type);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/holdings",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -847,6 +1135,7 @@ pub struct GetAuHoldingsPerModel<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuHoldingsPerModel<'a> {
@@ -861,26 +1150,41 @@ impl<'a> GetAuHoldingsPerModel<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
         const OPERATION: &str = "GetAUHoldingsPerModel";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/holdingspermodel");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/holdingspermodel",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -901,6 +1205,7 @@ pub struct GetAuAssetClassSummary<'a> {
     account_id: String,
     include_loans: Option<bool>,
     valuation_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAssetClassSummary<'a> {
@@ -914,6 +1219,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
             account_id,
             include_loans: None,
             valuation_date,
+            timeout: None,
         }
     }
 
@@ -925,10 +1231,17 @@ impl<'a> GetAuAssetClassSummary<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::AssetClassSummary, Error> {
         const OPERATION: &str = "GetAUAssetClassSummary";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -937,13 +1250,20 @@ impl<'a> GetAuAssetClassSummary<'a> {
         }
         query.push("ValuationDate", &self.valuation_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/assetclasssummary",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -970,6 +1290,7 @@ pub struct GetAuTransactions<'a> {
     size: Option<i32>,
     order_by: Option<types::TransactionOrderBy>,
     order: Option<types::SortOrder>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuTransactions<'a> {
@@ -990,6 +1311,7 @@ impl<'a> GetAuTransactions<'a> {
             size: None,
             order_by: None,
             order: None,
+            timeout: None,
         }
     }
 
@@ -1041,12 +1363,19 @@ impl<'a> GetAuTransactions<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(
         self,
     ) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
         const OPERATION: &str = "GetAUTransactions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/transactions");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1071,14 +1400,50 @@ impl<'a> GetAuTransactions<'a> {
             query.push("Order", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/transactions",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
+    }
+
+    /// Every item of this page and the pages after it, fetched one page at a time as the stream is
+    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
+    /// Read it with `futures::StreamExt::next`; an error ends the stream.
+    pub fn into_stream(
+        self,
+    ) -> impl Stream<Item = Result<types::Transaction, Error>> + Send + 'a {
+        let first = self.page.unwrap_or(1);
+        let size = self.size.map(i64::from).or(Some(100));
+        paging::items(
+            first,
+            size,
+            move |number| {
+                let request = self.clone().page(number);
+                async move {
+                    let reply = request.send().await?;
+                    let page = Page {
+                        total_pages: reply
+                            .metadata
+                            .as_ref()
+                            .and_then(|m| m.total_pages)
+                            .map(i64::from),
+                        items: reply.data.unwrap_or_default(),
+                    };
+                    Ok(page)
+                }
+            },
+        )
     }
 }
 
@@ -1101,6 +1466,7 @@ pub struct GetAuCashTransactions<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuCashTransactions<'a> {
@@ -1118,6 +1484,7 @@ impl<'a> GetAuCashTransactions<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
     }
 
@@ -1145,10 +1512,17 @@ impl<'a> GetAuCashTransactions<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
         const OPERATION: &str = "GetAUCashTransactions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.include_pending_unsettled {
@@ -1164,14 +1538,50 @@ impl<'a> GetAuCashTransactions<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/cashtransactions",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
+    }
+
+    /// Every item of this page and the pages after it, fetched one page at a time as the stream is
+    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
+    /// Read it with `futures::StreamExt::next`; an error ends the stream.
+    pub fn into_stream(
+        self,
+    ) -> impl Stream<Item = Result<types::CashBook, Error>> + Send + 'a {
+        let first = self.page.unwrap_or(1);
+        let size = self.size.map(i64::from).or(Some(100));
+        paging::items(
+            first,
+            size,
+            move |number| {
+                let request = self.clone().page(number);
+                async move {
+                    let reply = request.send().await?;
+                    let page = Page {
+                        total_pages: reply
+                            .metadata
+                            .as_ref()
+                            .and_then(|m| m.total_pages)
+                            .map(i64::from),
+                        items: reply.data.unwrap_or_default(),
+                    };
+                    Ok(page)
+                }
+            },
+        )
     }
 }
 
@@ -1193,6 +1603,7 @@ pub struct GetAuUnsettledTransactions<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuUnsettledTransactions<'a> {
@@ -1209,6 +1620,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
     }
 
@@ -1228,10 +1640,17 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::UnsettledTransaction>, Error> {
         const OPERATION: &str = "GetAUUnsettledTransactions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.page {
@@ -1244,14 +1663,46 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/unsettledtransactions",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
+    }
+
+    /// Every item of this page and the pages after it, fetched one page at a time as the stream is
+    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
+    /// Read it with `futures::StreamExt::next`; an error ends the stream.
+    pub fn into_stream(
+        self,
+    ) -> impl Stream<Item = Result<types::UnsettledTransaction, Error>> + Send + 'a {
+        let first = self.page.unwrap_or(1);
+        let size = self.size.map(i64::from).or(Some(100));
+        paging::items(
+            first,
+            size,
+            move |number| {
+                let request = self.clone().page(number);
+                async move {
+                    let reply = request.send().await?;
+                    let page = Page {
+                        items: reply,
+                        total_pages: None,
+                    };
+                    Ok(page)
+                }
+            },
+        )
     }
 }
 
@@ -1269,6 +1720,7 @@ impl<'a> IntoFuture for GetAuUnsettledTransactions<'a> {
 pub struct GetAuDividendReinvestmentDetails<'a> {
     client: &'a Client,
     account_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuDividendReinvestmentDetails<'a> {
@@ -1276,24 +1728,39 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
         GetAuDividendReinvestmentDetails {
             client,
             account_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
         const OPERATION: &str = "GetAUDividendReinvestmentDetails";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/dividendreinvestmentdetails");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/dividendreinvestmentdetails",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1314,6 +1781,7 @@ pub struct GetAuIncomeDetail<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuIncomeDetail<'a> {
@@ -1328,26 +1796,41 @@ impl<'a> GetAuIncomeDetail<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeDetail>, Error> {
         const OPERATION: &str = "GetAUIncomeDetail";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/incomedetail",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1368,6 +1851,7 @@ pub struct GetAuIncomeSchedules<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuIncomeSchedules<'a> {
@@ -1382,26 +1866,41 @@ impl<'a> GetAuIncomeSchedules<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeSchedule>, Error> {
         const OPERATION: &str = "GetAUIncomeSchedules";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomeschedules");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/incomeschedules",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1422,6 +1921,7 @@ pub struct GetAuIncomeSchedulesBulk<'a> {
     account_ids: Vec<String>,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuIncomeSchedulesBulk<'a> {
@@ -1436,26 +1936,41 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
             account_ids,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
         const OPERATION: &str = "GetAUIncomeSchedulesBulk";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomeschedules/bulk");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/incomeschedules/bulk",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1476,6 +1991,7 @@ pub struct GetAuExpenseDetail<'a> {
     account_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuExpenseDetail<'a> {
@@ -1490,26 +2006,41 @@ impl<'a> GetAuExpenseDetail<'a> {
             account_id,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Expense>, Error> {
         const OPERATION: &str = "GetAUExpenseDetail";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/expensedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/expensedetail",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1528,28 +2059,47 @@ impl<'a> IntoFuture for GetAuExpenseDetail<'a> {
 pub struct GetAuBpay<'a> {
     client: &'a Client,
     account_ids: Vec<String>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuBpay<'a> {
     pub(crate) fn new(client: &'a Client, account_ids: Vec<String>) -> Self {
-        GetAuBpay { client, account_ids }
+        GetAuBpay {
+            client,
+            account_ids,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BpayInfo>, Error> {
         const OPERATION: &str = "GetAUBpay";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/bpay");
         let mut query = Query::new(&mut url);
         query.push_each("accountIds", &self.account_ids);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/bpay",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1577,6 +2127,7 @@ pub struct GetAuPerformance<'a> {
     display_returns: Option<types::DisplayReturns>,
     multiple_periods: Option<i32>,
     calculation_method: Option<types::CalculationMethod>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuPerformance<'a> {
@@ -1598,6 +2149,7 @@ impl<'a> GetAuPerformance<'a> {
             display_returns: None,
             multiple_periods: None,
             calculation_method: None,
+            timeout: None,
         }
     }
 
@@ -1657,10 +2209,17 @@ impl<'a> GetAuPerformance<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Performance, Error> {
         const OPERATION: &str = "GetAUPerformance";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/performance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1688,13 +2247,20 @@ impl<'a> GetAuPerformance<'a> {
             query.push("CalculationMethod", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/performance",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1721,6 +2287,7 @@ pub struct GetAuAssetClassPerformance<'a> {
     include_foreign_tax_paid: Option<bool>,
     include_excluded_securities: Option<bool>,
     calculation_method: Option<types::CalculationMethod>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAssetClassPerformance<'a> {
@@ -1741,6 +2308,7 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             include_foreign_tax_paid: None,
             include_excluded_securities: None,
             calculation_method: None,
+            timeout: None,
         }
     }
 
@@ -1792,10 +2360,17 @@ impl<'a> GetAuAssetClassPerformance<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AssetClassInvestment>, Error> {
         const OPERATION: &str = "GetAUAssetClassPerformance";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/assetclassperformance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1820,13 +2395,20 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             query.push("CalculationMethod", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/assetclassperformance",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1844,26 +2426,44 @@ impl<'a> IntoFuture for GetAuAssetClassPerformance<'a> {
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuBenchmarks<'a> {
     client: &'a Client,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuBenchmarks<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuBenchmarks { client }
+        GetAuBenchmarks {
+            client,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Benchmark>, Error> {
         const OPERATION: &str = "GetAUBenchmarks";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/benchmarks");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/benchmarks",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1885,6 +2485,7 @@ pub struct GetAuBenchmarkPerformance<'a> {
     multiple_periods: Option<i32>,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuBenchmarkPerformance<'a> {
@@ -1900,6 +2501,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
             multiple_periods: None,
             from_date,
             to_date,
+            timeout: None,
         }
     }
 
@@ -1911,10 +2513,17 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BenchmarkReturn>, Error> {
         const OPERATION: &str = "GetAUBenchmarkPerformance";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
@@ -1924,13 +2533,20 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/benchmarkperformance",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1948,26 +2564,44 @@ impl<'a> IntoFuture for GetAuBenchmarkPerformance<'a> {
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuModels<'a> {
     client: &'a Client,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuModels<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuModels { client }
+        GetAuModels {
+            client,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Model>, Error> {
         const OPERATION: &str = "GetAUModels";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/models");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/models",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -1987,6 +2621,7 @@ pub struct GetAuAproximateFum<'a> {
     client: &'a Client,
     model_id: String,
     valuation_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAproximateFum<'a> {
@@ -1999,25 +2634,40 @@ impl<'a> GetAuAproximateFum<'a> {
             client,
             model_id,
             valuation_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelApproximateFum, Error> {
         const OPERATION: &str = "GetAUAproximateFum";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelapproximatefum");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/modelapproximatefum",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2038,6 +2688,7 @@ pub struct GetAuModelPerformance<'a> {
     model_id: String,
     from_date: DateTime,
     to_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuModelPerformance<'a> {
@@ -2052,26 +2703,41 @@ impl<'a> GetAuModelPerformance<'a> {
             model_id,
             from_date,
             to_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelPerformance, Error> {
         const OPERATION: &str = "GetAUModelPerformance";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelperformance");
         let mut query = Query::new(&mut url);
         query.push("ModelId", &self.model_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/modelperformance",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2091,6 +2757,7 @@ pub struct GetAuModelHoldings<'a> {
     client: &'a Client,
     model_id: String,
     valuation_date: DateTime,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuModelHoldings<'a> {
@@ -2103,25 +2770,40 @@ impl<'a> GetAuModelHoldings<'a> {
             client,
             model_id,
             valuation_date,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelHolding>, Error> {
         const OPERATION: &str = "GetAUModelHoldings";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelholdings");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/modelholdings",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2140,6 +2822,7 @@ impl<'a> IntoFuture for GetAuModelHoldings<'a> {
 pub struct GetAuModelWeightAdjustment<'a> {
     client: &'a Client,
     model_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuModelWeightAdjustment<'a> {
@@ -2147,24 +2830,39 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
         GetAuModelWeightAdjustment {
             client,
             model_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
         const OPERATION: &str = "GetAUModelWeightAdjustment";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelweightadjustment");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/modelweightadjustment",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2183,6 +2881,7 @@ impl<'a> IntoFuture for GetAuModelWeightAdjustment<'a> {
 pub struct ReplaceAuModelWeightAdjustment<'a> {
     client: &'a Client,
     body: Option<types::PutModelWeightAdjustmentRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAuModelWeightAdjustment<'a> {
@@ -2190,6 +2889,7 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
         ReplaceAuModelWeightAdjustment {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -2199,17 +2899,25 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAUModelWeightAdjustment";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/modelweightadjustment");
         let mut request = client
+            .transport
             .http
             .request(Method::PUT, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -2221,7 +2929,13 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::PUT,
+            path: "/api/modelweightadjustment",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 202).await
     }
 }
@@ -2240,6 +2954,7 @@ impl<'a> IntoFuture for ReplaceAuModelWeightAdjustment<'a> {
 pub struct GetAuAccountEsgCategories<'a> {
     client: &'a Client,
     account_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAccountEsgCategories<'a> {
@@ -2247,24 +2962,39 @@ impl<'a> GetAuAccountEsgCategories<'a> {
         GetAuAccountEsgCategories {
             client,
             account_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<String>, Error> {
         const OPERATION: &str = "GetAUAccountEsgCategories";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/esgcategories",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2283,6 +3013,7 @@ impl<'a> IntoFuture for GetAuAccountEsgCategories<'a> {
 pub struct ReplaceAuAccountEsgCategories<'a> {
     client: &'a Client,
     body: Option<types::PutEsgCategoryRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAuAccountEsgCategories<'a> {
@@ -2290,6 +3021,7 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
         ReplaceAuAccountEsgCategories {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -2299,17 +3031,25 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAUAccountEsgCategories";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
+            .transport
             .http
             .request(Method::PUT, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -2321,7 +3061,13 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::PUT,
+            path: "/api/esgcategories",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2340,6 +3086,7 @@ impl<'a> IntoFuture for ReplaceAuAccountEsgCategories<'a> {
 pub struct AddAuAccountEsgCategories<'a> {
     client: &'a Client,
     body: Option<types::PostEsgCategoryRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> AddAuAccountEsgCategories<'a> {
@@ -2347,6 +3094,7 @@ impl<'a> AddAuAccountEsgCategories<'a> {
         AddAuAccountEsgCategories {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -2356,17 +3104,25 @@ impl<'a> AddAuAccountEsgCategories<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "AddAUAccountEsgCategories";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
+            .transport
             .http
             .request(Method::POST, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -2378,7 +3134,13 @@ impl<'a> AddAuAccountEsgCategories<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::POST,
+            path: "/api/esgcategories",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2398,6 +3160,7 @@ pub struct DeleteAuAccountEsgCategories<'a> {
     client: &'a Client,
     account_id: String,
     category_id: Option<String>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> DeleteAuAccountEsgCategories<'a> {
@@ -2406,6 +3169,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
             client,
             account_id,
             category_id: None,
+            timeout: None,
         }
     }
 
@@ -2415,10 +3179,17 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAUAccountEsgCategories";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
@@ -2426,13 +3197,20 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
             query.push("categoryId", value);
         }
         let request = client
+            .transport
             .http
             .request(Method::DELETE, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::DELETE,
+            path: "/api/esgcategories",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2451,6 +3229,7 @@ impl<'a> IntoFuture for DeleteAuAccountEsgCategories<'a> {
 pub struct GetAuCashflowInstructions<'a> {
     client: &'a Client,
     account_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuCashflowInstructions<'a> {
@@ -2458,24 +3237,39 @@ impl<'a> GetAuCashflowInstructions<'a> {
         GetAuCashflowInstructions {
             client,
             account_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CashflowInstruction>, Error> {
         const OPERATION: &str = "GetAUCashflowInstructions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/cashflowinstructions",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2494,6 +3288,7 @@ impl<'a> IntoFuture for GetAuCashflowInstructions<'a> {
 pub struct AddAuOneOffCashflowInstructions<'a> {
     client: &'a Client,
     body: Option<types::PostOneOffCashflowInstructionRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> AddAuOneOffCashflowInstructions<'a> {
@@ -2501,6 +3296,7 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
         AddAuOneOffCashflowInstructions {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -2510,17 +3306,25 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "AddAUOneOffCashflowInstructions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/cashflowinstructions/oneoff");
         let mut request = client
+            .transport
             .http
             .request(Method::POST, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -2532,7 +3336,13 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::POST,
+            path: "/api/cashflowinstructions/oneoff",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2553,6 +3363,7 @@ pub struct DeleteAuOneOffCashflowInstructions<'a> {
     account_id: String,
     cashflow_instruction_id: String,
     cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
+    timeout: Option<Duration>,
 }
 
 impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
@@ -2567,26 +3378,41 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
             account_id,
             cashflow_instruction_id,
             cashflow_instruction_type,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAUOneOffCashflowInstructions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions/oneoff");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionId", &self.cashflow_instruction_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
+            .transport
             .http
             .request(Method::DELETE, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::DELETE,
+            path: "/api/cashflowinstructions/oneoff",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2605,6 +3431,7 @@ impl<'a> IntoFuture for DeleteAuOneOffCashflowInstructions<'a> {
 pub struct UpdateAuRegularCashflowInstructions<'a> {
     client: &'a Client,
     body: Option<types::PutRegularCashflowInstructionRequest>,
+    timeout: Option<Duration>,
 }
 
 impl<'a> UpdateAuRegularCashflowInstructions<'a> {
@@ -2612,6 +3439,7 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
         UpdateAuRegularCashflowInstructions {
             client,
             body: None,
+            timeout: None,
         }
     }
 
@@ -2621,17 +3449,25 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "UpdateAURegularCashflowInstructions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/cashflowinstructions/regular");
         let mut request = client
+            .transport
             .http
             .request(Method::PUT, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
@@ -2643,7 +3479,13 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(bytes);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::PUT,
+            path: "/api/cashflowinstructions/regular",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2663,6 +3505,7 @@ pub struct DeleteAuRegularCashflowInstructions<'a> {
     client: &'a Client,
     account_id: String,
     cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
+    timeout: Option<Duration>,
 }
 
 impl<'a> DeleteAuRegularCashflowInstructions<'a> {
@@ -2675,25 +3518,40 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
             client,
             account_id,
             cashflow_instruction_type,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAURegularCashflowInstructions";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions/regular");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
+            .transport
             .http
             .request(Method::DELETE, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::DELETE,
+            path: "/api/cashflowinstructions/regular",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 204).await
     }
 }
@@ -2711,26 +3569,44 @@ impl<'a> IntoFuture for DeleteAuRegularCashflowInstructions<'a> {
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuPublisherEvents<'a> {
     client: &'a Client,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuPublisherEvents<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuPublisherEvents { client }
+        GetAuPublisherEvents {
+            client,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEvent>, Error> {
         const OPERATION: &str = "GetAUPublisherEvents";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/publisherevents");
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/publisherevents",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2749,6 +3625,7 @@ impl<'a> IntoFuture for GetAuPublisherEvents<'a> {
 pub struct GetAuPublisherEventDetail<'a> {
     client: &'a Client,
     event_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetAuPublisherEventDetail<'a> {
@@ -2756,24 +3633,39 @@ impl<'a> GetAuPublisherEventDetail<'a> {
         GetAuPublisherEventDetail {
             client,
             event_id,
+            timeout: None,
         }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEventDetail>, Error> {
         const OPERATION: &str = "GetAUPublisherEventDetail";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/publishereventdetail");
         let mut query = Query::new(&mut url);
         query.push("eventId", &self.event_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/publishereventdetail",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -2792,28 +3684,47 @@ impl<'a> IntoFuture for GetAuPublisherEventDetail<'a> {
 pub struct DownloadAuFile<'a> {
     client: &'a Client,
     file_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> DownloadAuFile<'a> {
     pub(crate) fn new(client: &'a Client, file_id: String) -> Self {
-        DownloadAuFile { client, file_id }
+        DownloadAuFile {
+            client,
+            file_id,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
         const OPERATION: &str = "DownloadAUFile";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/file");
         let mut query = Query::new(&mut url);
         query.push("fileId", &self.file_id);
         let request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
-            .header("Authorization", client.access_token.clone())
-            .header("x-pps-subscription-key", client.subscription_key.clone())
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.api_version.clone());
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/api/file",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         crate::download::read(OPERATION, response, 200).await
     }
 }

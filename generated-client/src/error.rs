@@ -36,6 +36,15 @@ pub enum Error {
     /// The server answered with a status the operation does not document as success.
     #[error("{operation}: {0}", operation = .0.operation)]
     Status(Box<StatusError>),
+    /// The credentials provider failed; nothing was sent.
+    #[error("{operation}: the credentials provider failed: {source}")]
+    Credentials {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// What the provider reported.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The server answered with the success status, but the body is not what the spec describes.
     #[error("{operation}: cannot decode the reply at `{path}`: {source}")]
     Decode {

@@ -13,15 +13,31 @@
 //! # Example
 //!
 //! ```no_run
-//! use portfolio_client::{Client, Credentials};
+//! use std::time::Duration;
+//!
+//! use futures_util::StreamExt;
+//! use portfolio_client::{Client, Credentials, RetryPolicy};
 //!
 //! # async fn run() -> Result<(), portfolio_client::Error> {
-//! let client = Client::new("https://api.example.com", Credentials::new("access_token", "subscription_key"))?;
+//! let client = Client::builder("https://api.example.com", Credentials::new("access_token", "subscription_key"))
+//!     .timeout(Duration::from_secs(30))
+//!     .retry(RetryPolicy::default())
+//!     .build()?;
 //! let reply = client.get_user("username").await?;
 //! println!("{reply:?}");
+//!
+//! // Paged operations also stream their items, fetching pages as they are read.
+//! let mut items = Box::pin(client.get_au_accounts().into_stream());
+//! while let Some(item) = items.next().await {
+//!     println!("{:?}", item?);
+//! }
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! Requests for `GET` are retried on 429 and 503 as [`RetryPolicy`] says; every call can set its
+//! own `.timeout(..)`; a [`CredentialsProvider`] can refresh credentials per request; every call is a
+//! `tracing` span named `request` with the operation, method, path template, status and duration.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -32,8 +48,10 @@ mod date_time;
 mod download;
 mod encoding;
 mod enums;
-mod object_only;
 mod error;
+mod object_only;
+mod paging;
+mod policy;
 mod transport;
 pub mod types;
 
@@ -42,6 +60,7 @@ pub use date_time::{DateTime, DateTimeError};
 pub use download::{ByteStream, Download};
 pub use enums::UnknownVariant;
 pub use error::{Error, ProblemDetails, StatusError};
+pub use policy::RetryPolicy;
 pub use reqwest;
 pub use time;
 pub use uuid;

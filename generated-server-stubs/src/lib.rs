@@ -16,7 +16,7 @@
 //!
 //! # async fn serve(api: impl PortfolioApi) -> std::io::Result<()> {
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, router(api)).await
+//! portfolio_server::serve(listener, router(api), portfolio_server::shutdown_signal()).await
 //! # }
 //! ```
 
@@ -33,6 +33,7 @@ pub mod inputs;
 mod problem;
 mod reply;
 mod router;
+mod serve;
 pub mod types;
 mod validate;
 
@@ -42,4 +43,5 @@ pub use enums::UnknownVariant;
 pub use problem::{ApiError, problem_types};
 pub use download::FileDownload;
 pub use router::{ServerConfig, router, router_with};
+pub use serve::{serve, shutdown_signal};
 pub use axum;

@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
+use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::ApiError;
@@ -206,6 +207,12 @@ async fn get_user<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetUser", method = "GET", path = "/api/users", request_id
+        = extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
+        tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -220,8 +227,13 @@ async fn get_user<A: PortfolioApi>(
         let value = reply::guarded("GetUser", state.api.get_user(ctx, input)).await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `POST /api/user`: extracts and validates, then calls [`PortfolioApi::create_user`].
@@ -230,6 +242,12 @@ async fn create_user<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "CreateUser", method = "POST", path = "/api/user",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -259,8 +277,13 @@ async fn create_user<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `PATCH /api/useraccounts`: extracts and validates, then calls [`PortfolioApi::link_user_accounts`].
@@ -269,6 +292,13 @@ async fn link_user_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "LinkUserAccounts", method = "PATCH", path =
+        "/api/useraccounts", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -303,8 +333,13 @@ async fn link_user_accounts<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(200))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/accounts`: extracts and validates, then calls [`PortfolioApi::get_au_accounts`].
@@ -313,6 +348,12 @@ async fn get_au_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAccounts", method = "GET", path = "/api/accounts",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -340,8 +381,13 @@ async fn get_au_accounts<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/childaccounts`: extracts and validates, then calls [`PortfolioApi::get_au_child_accounts`].
@@ -350,6 +396,13 @@ async fn get_au_child_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUChildAccounts", method = "GET", path =
+        "/api/childaccounts", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -368,8 +421,13 @@ async fn get_au_child_accounts<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::get_account_model_weightings`].
@@ -378,6 +436,13 @@ async fn get_account_model_weightings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAccountModelWeightings", method = "GET", path =
+        "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -396,8 +461,13 @@ async fn get_account_model_weightings<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `PUT /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::replace_account_model_weightings`].
@@ -406,6 +476,13 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "ReplaceAccountModelWeightings", method = "PUT", path =
+        "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -440,8 +517,13 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/appform`: extracts and validates, then calls [`PortfolioApi::get_au_app_form`].
@@ -450,6 +532,12 @@ async fn get_au_app_form<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAppForm", method = "GET", path = "/api/appform",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -471,8 +559,13 @@ async fn get_au_app_form<A: PortfolioApi>(
             .await?;
         crate::download::reply(200, value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `POST /api/application`: extracts and validates, then calls [`PortfolioApi::create_draft_application`].
@@ -481,6 +574,13 @@ async fn create_draft_application<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "CreateDraftApplication", method = "POST", path =
+        "/api/application", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -515,8 +615,13 @@ async fn create_draft_application<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/application/{ApplicationId}/status`: extracts and validates, then calls [`PortfolioApi::get_draft_application_status`].
@@ -525,6 +630,13 @@ async fn get_draft_application_status<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetDraftApplicationStatus", method = "GET", path =
+        "/api/application/{ApplicationId}/status", request_id = extract::text_header(&
+        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -554,8 +666,13 @@ async fn get_draft_application_status<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/pds`: extracts and validates, then calls [`PortfolioApi::get_pds`].
@@ -564,14 +681,25 @@ async fn get_pds<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetPDS", method = "GET", path = "/api/pds", request_id =
+        extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
+        tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetPdsInput {};
         let value = reply::guarded("GetPDS", state.api.get_pds(ctx, input)).await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/cedingparties`: extracts and validates, then calls [`PortfolioApi::get_uk_ceding_parties`].
@@ -580,6 +708,13 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetUKCedingParties", method = "GET", path =
+        "/api/cedingparties", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -600,8 +735,13 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/securities`: extracts and validates, then calls [`PortfolioApi::find_au_securities`].
@@ -610,6 +750,13 @@ async fn find_au_securities<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "FindAUSecurities", method = "GET", path =
+        "/api/securities", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -634,8 +781,13 @@ async fn find_au_securities<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/recalc/status`: extracts and validates, then calls [`PortfolioApi::get_au_recalc_status`].
@@ -644,6 +796,13 @@ async fn get_au_recalc_status<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAURecalcStatus", method = "GET", path =
+        "/api/recalc/status", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuRecalcStatusInput {};
@@ -654,8 +813,13 @@ async fn get_au_recalc_status<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/holdings`: extracts and validates, then calls [`PortfolioApi::get_au_holdings`].
@@ -664,6 +828,12 @@ async fn get_au_holdings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUHoldings", method = "GET", path = "/api/holdings",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -692,8 +862,13 @@ async fn get_au_holdings<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/holdingspermodel`: extracts and validates, then calls [`PortfolioApi::get_au_holdings_per_model`].
@@ -702,6 +877,13 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUHoldingsPerModel", method = "GET", path =
+        "/api/holdingspermodel", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -730,8 +912,13 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/assetclasssummary`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_summary`].
@@ -740,6 +927,13 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAssetClassSummary", method = "GET", path =
+        "/api/assetclasssummary", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -767,8 +961,13 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/transactions`: extracts and validates, then calls [`PortfolioApi::get_au_transactions`].
@@ -777,6 +976,13 @@ async fn get_au_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUTransactions", method = "GET", path =
+        "/api/transactions", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -825,8 +1031,13 @@ async fn get_au_transactions<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/cashtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_cash_transactions`].
@@ -835,6 +1046,13 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUCashTransactions", method = "GET", path =
+        "/api/cashtransactions", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -878,8 +1096,13 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/unsettledtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_unsettled_transactions`].
@@ -888,6 +1111,13 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUUnsettledTransactions", method = "GET", path =
+        "/api/unsettledtransactions", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -924,8 +1154,13 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/dividendreinvestmentdetails`: extracts and validates, then calls [`PortfolioApi::get_au_dividend_reinvestment_details`].
@@ -934,6 +1169,13 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUDividendReinvestmentDetails", method = "GET", path =
+        "/api/dividendreinvestmentdetails", request_id = extract::text_header(& parts
+        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
+        = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -952,8 +1194,13 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/incomedetail`: extracts and validates, then calls [`PortfolioApi::get_au_income_detail`].
@@ -962,6 +1209,13 @@ async fn get_au_income_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUIncomeDetail", method = "GET", path =
+        "/api/incomedetail", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -990,8 +1244,13 @@ async fn get_au_income_detail<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/incomeschedules`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules`].
@@ -1000,6 +1259,13 @@ async fn get_au_income_schedules<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUIncomeSchedules", method = "GET", path =
+        "/api/incomeschedules", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1028,8 +1294,13 @@ async fn get_au_income_schedules<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/incomeschedules/bulk`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules_bulk`].
@@ -1038,6 +1309,13 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUIncomeSchedulesBulk", method = "GET", path =
+        "/api/incomeschedules/bulk", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1066,8 +1344,13 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/expensedetail`: extracts and validates, then calls [`PortfolioApi::get_au_expense_detail`].
@@ -1076,6 +1359,13 @@ async fn get_au_expense_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUExpenseDetail", method = "GET", path =
+        "/api/expensedetail", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1104,8 +1394,13 @@ async fn get_au_expense_detail<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/bpay`: extracts and validates, then calls [`PortfolioApi::get_au_bpay`].
@@ -1114,6 +1409,12 @@ async fn get_au_bpay<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUBpay", method = "GET", path = "/api/bpay",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1131,8 +1432,13 @@ async fn get_au_bpay<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/performance`: extracts and validates, then calls [`PortfolioApi::get_au_performance`].
@@ -1141,6 +1447,13 @@ async fn get_au_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUPerformance", method = "GET", path =
+        "/api/performance", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1195,8 +1508,13 @@ async fn get_au_performance<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/assetclassperformance`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_performance`].
@@ -1205,6 +1523,13 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAssetClassPerformance", method = "GET", path =
+        "/api/assetclassperformance", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1260,8 +1585,13 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/benchmarks`: extracts and validates, then calls [`PortfolioApi::get_au_benchmarks`].
@@ -1270,6 +1600,13 @@ async fn get_au_benchmarks<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUBenchmarks", method = "GET", path =
+        "/api/benchmarks", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuBenchmarksInput {};
@@ -1280,8 +1617,13 @@ async fn get_au_benchmarks<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/benchmarkperformance`: extracts and validates, then calls [`PortfolioApi::get_au_benchmark_performance`].
@@ -1290,6 +1632,13 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUBenchmarkPerformance", method = "GET", path =
+        "/api/benchmarkperformance", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1321,8 +1670,13 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/models`: extracts and validates, then calls [`PortfolioApi::get_au_models`].
@@ -1331,6 +1685,12 @@ async fn get_au_models<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUModels", method = "GET", path = "/api/models",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuModelsInput {};
@@ -1338,8 +1698,13 @@ async fn get_au_models<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/modelapproximatefum`: extracts and validates, then calls [`PortfolioApi::get_au_aproximate_fum`].
@@ -1348,6 +1713,13 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAproximateFum", method = "GET", path =
+        "/api/modelapproximatefum", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1370,8 +1742,13 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/modelperformance`: extracts and validates, then calls [`PortfolioApi::get_au_model_performance`].
@@ -1380,6 +1757,13 @@ async fn get_au_model_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUModelPerformance", method = "GET", path =
+        "/api/modelperformance", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1408,8 +1792,13 @@ async fn get_au_model_performance<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/modelholdings`: extracts and validates, then calls [`PortfolioApi::get_au_model_holdings`].
@@ -1418,6 +1807,13 @@ async fn get_au_model_holdings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUModelHoldings", method = "GET", path =
+        "/api/modelholdings", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1440,8 +1836,13 @@ async fn get_au_model_holdings<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::get_au_model_weight_adjustment`].
@@ -1450,6 +1851,13 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUModelWeightAdjustment", method = "GET", path =
+        "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1468,8 +1876,13 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `PUT /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::replace_au_model_weight_adjustment`].
@@ -1478,6 +1891,13 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "ReplaceAUModelWeightAdjustment", method = "PUT", path =
+        "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1512,8 +1932,13 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(202))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::get_au_account_esg_categories`].
@@ -1522,6 +1947,13 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUAccountEsgCategories", method = "GET", path =
+        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1540,8 +1972,13 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `PUT /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::replace_au_account_esg_categories`].
@@ -1550,6 +1987,13 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "ReplaceAUAccountEsgCategories", method = "PUT", path =
+        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1580,8 +2024,13 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `POST /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::add_au_account_esg_categories`].
@@ -1590,6 +2039,13 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "AddAUAccountEsgCategories", method = "POST", path =
+        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1624,8 +2080,13 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `DELETE /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::delete_au_account_esg_categories`].
@@ -1634,6 +2095,13 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "DeleteAUAccountEsgCategories", method = "DELETE", path =
+        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1655,8 +2123,13 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/cashflowinstructions`: extracts and validates, then calls [`PortfolioApi::get_au_cashflow_instructions`].
@@ -1665,6 +2138,13 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUCashflowInstructions", method = "GET", path =
+        "/api/cashflowinstructions", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1683,8 +2163,13 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `POST /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::add_au_one_off_cashflow_instructions`].
@@ -1693,6 +2178,13 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "AddAUOneOffCashflowInstructions", method = "POST", path =
+        "/api/cashflowinstructions/oneoff", request_id = extract::text_header(& parts
+        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
+        = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1727,8 +2219,13 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `DELETE /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::delete_au_one_off_cashflow_instructions`].
@@ -1737,6 +2234,13 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "DeleteAUOneOffCashflowInstructions", method = "DELETE",
+        path = "/api/cashflowinstructions/oneoff", request_id = extract::text_header(&
+        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1768,8 +2272,13 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `PUT /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::update_au_regular_cashflow_instructions`].
@@ -1778,6 +2287,13 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "UpdateAURegularCashflowInstructions", method = "PUT",
+        path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
+        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1812,8 +2328,13 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `DELETE /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::delete_au_regular_cashflow_instructions`].
@@ -1822,6 +2343,13 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "DeleteAURegularCashflowInstructions", method = "DELETE",
+        path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
+        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1847,8 +2375,13 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
             .await?;
         Ok(reply::empty(204))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/publisherevents`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_events`].
@@ -1857,6 +2390,13 @@ async fn get_au_publisher_events<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUPublisherEvents", method = "GET", path =
+        "/api/publisherevents", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuPublisherEventsInput {
@@ -1868,8 +2408,13 @@ async fn get_au_publisher_events<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/publishereventdetail`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_event_detail`].
@@ -1878,6 +2423,13 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "GetAUPublisherEventDetail", method = "GET", path =
+        "/api/publishereventdetail", request_id = extract::text_header(& parts.headers,
+        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
+        tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1896,8 +2448,13 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `GET /api/file`: extracts and validates, then calls [`PortfolioApi::download_au_file`].
@@ -1906,6 +2463,12 @@ async fn download_au_file<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "DownloadAUFile", method = "GET", path = "/api/file",
+        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
+        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -1924,6 +2487,11 @@ async fn download_au_file<A: PortfolioApi>(
             .await?;
         crate::download::reply(200, value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use portfolio_server::{ServerConfig, router_with};
+use portfolio_server::{ServerConfig, router_with, serve, shutdown_signal};
 use sandbox::{Credentials, Sandbox};
 
 const USAGE: &str = "usage: sandbox [--addr HOST:PORT] [--access-token TOKEN --subscription-key KEY]
@@ -81,10 +81,10 @@ async fn main() -> ExitCode {
     };
     tracing::info!(addr = %args.addr, "sandbox listening; Ctrl-C stops it");
     let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
+        shutdown_signal().await;
         tracing::info!("shutting down");
     };
-    match axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+    match serve(listener, app, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("server error: {e}");

@@ -1,14 +1,104 @@
-//! Sending a request and reading its reply, shared by every operation.
+//! Sending a request and reading its reply, shared by every operation: the rate limit, retries,
+//! the tracing span and the mapping of every failure to [`Error`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use reqwest::Response;
+use reqwest::header::HeaderValue;
+use reqwest::{Method, Response};
 use serde::de::DeserializeOwned;
+use tracing::Instrument;
+use tracing::field::Empty;
 
+use crate::policy::{RateLimiter, RetryPolicy};
 use crate::{Error, ProblemDetails, StatusError};
 
-/// Sends a request, mapping a failure to [`Error::Transport`].
-pub(crate) async fn send(operation: &'static str, request: reqwest::RequestBuilder) -> Result<Response, Error> {
-    request.send().await.map_err(|source| Error::Transport { operation, source })
+/// The HTTP side of a client, shared by its clones.
+#[derive(Debug)]
+pub(crate) struct Transport {
+    pub(crate) http: reqwest::Client,
+    /// Applied to calls that set no timeout of their own.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) rate_limit: Option<RateLimiter>,
+    /// Next `x-request-id`, when the client sends them.
+    pub(crate) request_ids: Option<AtomicU64>,
+}
+
+/// What a generated method tells the transport about its call, for retries and the span.
+pub(crate) struct Call {
+    pub(crate) operation: &'static str,
+    pub(crate) method: Method,
+    pub(crate) path: &'static str,
+    /// This call's own timeout, if it set one.
+    pub(crate) timeout: Option<Duration>,
+}
+
+/// Sends a request, retrying as the policy allows; every failure becomes an [`Error`].
+pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Response, Error> {
+    let operation = call.operation;
+    let request = match call.timeout.or(transport.timeout) {
+        Some(timeout) => request.timeout(timeout),
+        None => request,
+    };
+    let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
+    let request_id = transport.request_ids.as_ref().map(|counter| {
+        let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
+        if let Ok(value) = HeaderValue::from_str(&id) {
+            request.headers_mut().insert("x-request-id", value);
+        }
+        id
+    });
+    let span = tracing::info_span!(
+        "request",
+        operation,
+        method = %call.method,
+        path = call.path,
+        request_id = request_id.as_deref(),
+        status = Empty,
+        attempts = Empty,
+        duration_ms = Empty,
+    );
+    let started = Instant::now();
+    let result = attempts(transport, &call, request).instrument(span.clone()).await;
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    match &result {
+        Ok(response) => {
+            span.record("status", response.status().as_u16());
+        }
+        Err(e) => span.in_scope(|| tracing::debug!(error = %e, "request failed")),
+    }
+    result
+}
+
+async fn attempts(transport: &Transport, call: &Call, mut request: reqwest::Request) -> Result<Response, Error> {
+    let may_retry = transport.retry.max_retries > 0
+        && (matches!(call.method, Method::GET | Method::HEAD | Method::OPTIONS) || transport.retry.retry_non_idempotent);
+    let mut waited = Duration::ZERO;
+    let mut attempt = 1;
+    loop {
+        if let Some(limit) = &transport.rate_limit {
+            limit.acquire().await;
+        }
+        // Keep a copy only when a retry could need it (bodies here are bytes, so it always clones).
+        let spare = if may_retry { request.try_clone() } else { None };
+        let response = transport.http.execute(request).await.map_err(|source| Error::Transport { operation: call.operation, source })?;
+        tracing::Span::current().record("attempts", attempt);
+        let wait = spare.as_ref().and_then(|_| transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited));
+        match (wait, spare) {
+            (Some(wait), Some(next)) => {
+                tracing::debug!(status = response.status().as_u16(), wait_ms = wait.as_millis() as u64, "retrying");
+                drop(response);
+                tokio::time::sleep(wait).await;
+                waited += wait;
+                attempt += 1;
+                request = next;
+            }
+            _ => return Ok(response),
+        }
+    }
 }
 
 /// Reads a JSON reply with the documented success status.

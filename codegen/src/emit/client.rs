@@ -4,9 +4,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, Body, Location, Operation, Param, Reply, TypeRef};
+use crate::ir::{Api, Body, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeRef};
 
-/// `client.rs`: the client, its credentials and one method per operation.
+/// `client.rs`: the client, its builder, its credentials and one method per operation.
 pub fn client_module(api: &Api) -> TokenStream {
     let version = &api.version;
     let version_doc = format!("The API version this client was generated for, from `info.version`: `{version}`.");
@@ -19,11 +19,24 @@ pub fn client_module(api: &Api) -> TokenStream {
         let text = paragraphs([c.doc.as_deref(), Some(&format!("Sent verbatim in the `{}` header.", c.header))]);
         doc(&text)
     });
-    let cred_headers = api.credentials.iter().map(|c| c.header.as_str());
-    let common_fields: Vec<_> = api.common_headers.iter().map(|h| ident(&h.field)).collect();
-    let common_defaults = api.common_headers.iter().map(|h| &h.default);
-    let common_names: Vec<_> = api.common_headers.iter().map(|h| h.header.as_str()).collect();
-    let common_setters = api.common_headers.iter().map(|h| {
+    let cred_headers: Vec<_> = api.credentials.iter().map(|c| c.header.as_str()).collect();
+    let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
+    let cred_debug = cred_fields.iter().map(|f| {
+        let name = f.to_string();
+        quote! { .field(#name, &"<redacted>") }
+    });
+    // The common header (the API version) is a client setting with the spec's default.
+    let common = api.common_headers.first();
+    let common_field = common.map(|h| ident(&h.field));
+    let common_struct_field = common_field.as_ref().map(|f| quote! { pub(crate) #f: HeaderValue, });
+    let common_builder_field = common_field.as_ref().map(|f| quote! { #f: Option<String>, });
+    let common_builder_init = common_field.as_ref().map(|f| quote! { #f: None, });
+    let common_build = common.map(|h| {
+        let field = ident(&h.field);
+        let (header, default) = (&h.header, &h.default);
+        quote! { #field: header_value(#header, self.#field.as_deref().unwrap_or(#default), false)?, }
+    });
+    let common_methods = common.map(|h| {
         let field = ident(&h.field);
         let setter = format_ident!("with_{}", h.field);
         let header = &h.header;
@@ -41,13 +54,41 @@ pub fn client_module(api: &Api) -> TokenStream {
             }
         }
     });
+    let common_builder_method = common.map(|h| {
+        let field = ident(&h.field);
+        let header = &h.header;
+        let text = format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default);
+        quote! {
+            #[doc = #text]
+            pub fn #field(mut self, value: impl Into<String>) -> Self {
+                self.#field = Some(value.into());
+                self
+            }
+        }
+    });
+    let common_debug = common.map(|h| {
+        let field = ident(&h.field);
+        let name = h.header.as_str();
+        quote! { .field(#name, &self.#field) }
+    });
     let methods = api.operations.iter().map(|op| method(api, op));
     let mut uses = Uses::default();
     for op in &api.operations {
         required_params(op).for_each(|p| uses.add(&p.ty));
     }
     let mut imports = Imports::default();
-    imports.add("std::fmt").add("reqwest::header::HeaderValue").add("crate::Error").add("crate::builders");
+    imports
+        .add("std::borrow::Cow")
+        .add("std::fmt")
+        .add("std::future::Future")
+        .add("std::pin::Pin")
+        .add("std::sync::Arc")
+        .add("std::sync::atomic::AtomicU64")
+        .add("std::time::Duration")
+        .add("reqwest::header::HeaderValue")
+        .add("crate::policy::{RateLimiter, RetryPolicy}")
+        .add("crate::transport::Transport")
+        .add("crate::{Error, builders}");
     let names_types = api
         .operations
         .iter()
@@ -57,12 +98,16 @@ pub fn client_module(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
-    let cred_debug = cred_fields.iter().map(|f| {
-        let name = f.to_string();
-        quote! { .field(#name, &"<redacted>") }
-    });
-    let credentials_struct = quote! {
+    quote! {
+        //! The client, its builder, and one method per operation.
+
+        #imports
+
+        #[doc = #version_doc]
+        pub const API_VERSION: &str = #version;
+
+        #base_const
+
         /// The credentials sent with every request. `Debug` output never shows them.
         #[derive(Clone)]
         pub struct Credentials {
@@ -81,71 +126,99 @@ pub fn client_module(api: &Api) -> TokenStream {
                 f.debug_struct("Credentials") #(#cred_debug)* .finish()
             }
         }
-    };
-    quote! {
-        //! The client and one method per operation.
 
-        #imports
+        /// An error from a [`CredentialsProvider`].
+        pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-        #[doc = #version_doc]
-        pub const API_VERSION: &str = #version;
+        /// Supplies the credentials of each request, for example to refresh an expiring access
+        /// token. Any `Fn() -> impl Future<Output = Result<Credentials, BoxError>>` is one; its
+        /// errors come back as [`Error::Credentials`].
+        pub trait CredentialsProvider: Send + Sync + 'static {
+            /// The credentials for the next request.
+            fn credentials(&self) -> Pin<Box<dyn Future<Output = Result<Credentials, BoxError>> + Send + '_>>;
+        }
 
-        #base_const
+        impl<F, Fut> CredentialsProvider for F
+        where
+            F: Fn() -> Fut + Send + Sync + 'static,
+            Fut: Future<Output = Result<Credentials, BoxError>> + Send + 'static,
+        {
+            fn credentials(&self) -> Pin<Box<dyn Future<Output = Result<Credentials, BoxError>> + Send + '_>> {
+                Box::pin(self())
+            }
+        }
 
-        #credentials_struct
+        /// Credentials as header values, checked once.
+        #[derive(Clone)]
+        pub(crate) struct CredentialHeaders {
+            #(pub(crate) #cred_fields: HeaderValue,)*
+        }
+
+        impl CredentialHeaders {
+            fn new(credentials: &Credentials) -> Result<Self, Error> {
+                Ok(CredentialHeaders { #(#cred_fields: header_value(#cred_headers, &credentials.#cred_fields, true)?,)* })
+            }
+        }
+
+        #[derive(Clone)]
+        enum CredentialSource {
+            Fixed(CredentialHeaders),
+            Provider(Arc<dyn CredentialsProvider>),
+        }
 
         /// A client for the API: a base URL, credentials and a connection pool.
         ///
-        /// Cloning is cheap and shares the pool. Each operation method returns a request builder:
-        /// required parameters are the method's arguments, optional ones are set on the builder, and
-        /// the builder runs when awaited.
+        /// Cloning is cheap and shares the pool, the retry policy and the rate limit. Each
+        /// operation method returns a request builder: required parameters are the method's
+        /// arguments, optional ones are set on the builder, and the builder runs when awaited.
+        /// Dropping the future cancels the call.
         #[derive(Clone)]
         pub struct Client {
-            pub(crate) http: reqwest::Client,
-            pub(crate) base_url: String,
-            #(pub(crate) #cred_fields: HeaderValue,)*
-            #(pub(crate) #common_fields: HeaderValue,)*
+            pub(crate) transport: Arc<Transport>,
+            pub(crate) base_url: Arc<str>,
+            credentials: CredentialSource,
+            #common_struct_field
         }
 
         impl fmt::Debug for Client {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct("Client")
                     .field("base_url", &self.base_url)
-                    #(.field(#common_names, &self.#common_fields))*
+                    #common_debug
                     .finish_non_exhaustive()
             }
         }
 
         impl Client {
             /// A client for the deployment at `base_url` (scheme, host and optional path prefix),
-            /// with a connection pool of its own and TLS through rustls.
+            /// with a connection pool of its own, TLS through rustls and the default
+            /// [`RetryPolicy`].
             pub fn new(base_url: &str, credentials: Credentials) -> Result<Self, Error> {
-                let http = reqwest::Client::builder()
-                    .build()
-                    .map_err(|source| Error::Transport { operation: "Client::new", source })?;
-                Self::with_http_client(http, base_url, credentials)
+                Self::builder(base_url, credentials).build()
             }
 
             /// A client that sends through `http`, so the caller controls TLS, proxies, timeouts
             /// and pooling.
             pub fn with_http_client(http: reqwest::Client, base_url: &str, credentials: Credentials) -> Result<Self, Error> {
-                let parsed = reqwest::Url::parse(base_url)
-                    .map_err(|e| Error::InvalidArgument { name: "base_url", reason: e.to_string() })?;
-                if parsed.cannot_be_a_base() || !matches!(parsed.scheme(), "http" | "https") {
-                    return Err(Error::InvalidArgument { name: "base_url", reason: format!("`{base_url}` is not an http(s) URL") });
-                }
-                if parsed.query().is_some() || parsed.fragment().is_some() {
-                    return Err(Error::InvalidArgument { name: "base_url", reason: "a base URL carries no query or fragment".to_string() });
-                }
-                Ok(Client {
-                    http,
-                    base_url: parsed.as_str().trim_end_matches('/').to_string(),
-                    #(#cred_fields: header_value(#cred_headers, &credentials.#cred_fields, true)?,)*
-                    #(#common_fields: HeaderValue::from_static(#common_defaults),)*
-                })
+                Self::builder(base_url, credentials).http_client(http).build()
             }
 
-            #(#common_setters)*
+            /// A builder for a client with timeouts, retries, a rate limit or a credentials
+            /// provider.
+            pub fn builder(base_url: &str, credentials: Credentials) -> ClientBuilder {
+                ClientBuilder {
+                    base_url: base_url.to_string(),
+                    credentials: Ok(credentials),
+                    http: None,
+                    timeout: None,
+                    retry: RetryPolicy::default(),
+                    rate_limit: None,
+                    request_ids: false,
+                    #common_builder_init
+                }
+            }
+
+            #common_methods
 
             /// The base URL requests are sent to, without a trailing slash.
             pub fn base_url(&self) -> &str {
@@ -160,7 +233,129 @@ pub fn client_module(api: &Api) -> TokenStream {
                 url
             }
 
+            /// The credential headers for one request: the fixed ones, or fresh ones from the
+            /// provider.
+            pub(crate) async fn credential_headers(&self, operation: &'static str) -> Result<Cow<'_, CredentialHeaders>, Error> {
+                match &self.credentials {
+                    CredentialSource::Fixed(headers) => Ok(Cow::Borrowed(headers)),
+                    CredentialSource::Provider(provider) => {
+                        let credentials = provider.credentials().await.map_err(|source| Error::Credentials { operation, source })?;
+                        CredentialHeaders::new(&credentials).map(Cow::Owned)
+                    }
+                }
+            }
+
             #(#methods)*
+        }
+
+        /// Builds a [`Client`]; start with [`Client::builder`].
+        pub struct ClientBuilder {
+            base_url: String,
+            credentials: Result<Credentials, Arc<dyn CredentialsProvider>>,
+            http: Option<reqwest::Client>,
+            timeout: Option<Duration>,
+            retry: RetryPolicy,
+            rate_limit: Option<f64>,
+            request_ids: bool,
+            #common_builder_field
+        }
+
+        impl fmt::Debug for ClientBuilder {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct("ClientBuilder")
+                    .field("base_url", &self.base_url)
+                    .field("timeout", &self.timeout)
+                    .field("retry", &self.retry)
+                    .field("rate_limit", &self.rate_limit)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl ClientBuilder {
+            /// Sends through `http` instead of a pool of the client's own.
+            pub fn http_client(mut self, http: reqwest::Client) -> Self {
+                self.http = Some(http);
+                self
+            }
+
+            /// Gives up on any call that takes longer than `timeout` (a call's own
+            /// `.timeout(..)` takes precedence).
+            pub fn timeout(mut self, timeout: Duration) -> Self {
+                self.timeout = Some(timeout);
+                self
+            }
+
+            /// Replaces the [`RetryPolicy`]; [`RetryPolicy::never`] turns retries off.
+            pub fn retry(mut self, policy: RetryPolicy) -> Self {
+                self.retry = policy;
+                self
+            }
+
+            /// Sends at most `per_second` requests a second, across all clones of the client.
+            pub fn rate_limit(mut self, per_second: f64) -> Self {
+                self.rate_limit = Some(per_second);
+                self
+            }
+
+            /// Sends a fresh `x-request-id` with every request, so a server can tie its logs to
+            /// the client's spans.
+            pub fn request_ids(mut self, enabled: bool) -> Self {
+                self.request_ids = enabled;
+                self
+            }
+
+            /// Asks `provider` for the credentials of every request instead of using fixed ones.
+            pub fn credentials_provider(mut self, provider: impl CredentialsProvider) -> Self {
+                self.credentials = Err(Arc::new(provider));
+                self
+            }
+
+            #common_builder_method
+
+            /// The client, or the first setting that cannot work.
+            pub fn build(self) -> Result<Client, Error> {
+                let parsed = reqwest::Url::parse(&self.base_url)
+                    .map_err(|e| Error::InvalidArgument { name: "base_url", reason: e.to_string() })?;
+                if parsed.cannot_be_a_base() || !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(Error::InvalidArgument { name: "base_url", reason: format!("`{}` is not an http(s) URL", self.base_url) });
+                }
+                if parsed.query().is_some() || parsed.fragment().is_some() {
+                    return Err(Error::InvalidArgument { name: "base_url", reason: "a base URL carries no query or fragment".to_string() });
+                }
+                let rate_limit = match self.rate_limit {
+                    Some(rate) if !(rate.is_finite() && rate > 0.0) => {
+                        return Err(Error::InvalidArgument { name: "rate_limit", reason: format!("{rate} is not a positive number of requests per second") });
+                    }
+                    rate => rate.map(RateLimiter::new),
+                };
+                let http = match self.http {
+                    Some(http) => http,
+                    None => {
+                        let mut builder = reqwest::Client::builder();
+                        if let Some(timeout) = self.timeout {
+                            builder = builder.timeout(timeout);
+                        }
+                        builder.build().map_err(|source| Error::Transport { operation: "Client::build", source })?
+                    }
+                };
+                let credentials = match self.credentials {
+                    Ok(fixed) => CredentialSource::Fixed(CredentialHeaders::new(&fixed)?),
+                    Err(provider) => CredentialSource::Provider(provider),
+                };
+                let transport = Transport {
+                    http,
+                    timeout: self.timeout,
+                    retry: self.retry,
+                    rate_limit,
+                    request_ids: self.request_ids.then(|| AtomicU64::new(1)),
+                };
+                Ok(Client {
+                    transport: Arc::new(transport),
+                    base_url: parsed.as_str().trim_end_matches('/').into(),
+                    credentials,
+                    #common_build
+                })
+            }
         }
 
         /// A header value from text, refused when it cannot be sent (line breaks, non-visible bytes).
@@ -275,7 +470,12 @@ pub fn builders_module(api: &Api) -> TokenStream {
         .add("reqwest::Method")
         .add("reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue}")
         .add("crate::encoding::{Query, push_segment}")
-        .add("crate::{Client, Error, transport}");
+        .add("std::time::Duration")
+        .add("crate::transport::{self, Call}")
+        .add("crate::{Client, Error}");
+    if api.operations.iter().any(|op| op.paging.is_some()) {
+        imports.add("futures_core::Stream").add("crate::paging::{self, Page}");
+    }
     let names_types = api.operations.iter().any(|op| {
         op.body.is_some()
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
@@ -374,7 +574,11 @@ fn builder(api: &Api, op: &Operation) -> TokenStream {
     let fixed_headers = fixed_headers(api, op);
     let optional = optional_headers_and_body(op);
     let request_mut = (!optional.is_empty()).then(|| quote! { mut });
+    let credentials =
+        (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credential_headers(OPERATION).await?; });
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+    let path = &op.path;
+    let stream = op.paging.as_ref().map(|paging| paging_method(op, paging));
     quote! {
         #summary
         #[derive(Debug, Clone)]
@@ -382,30 +586,42 @@ fn builder(api: &Api, op: &Operation) -> TokenStream {
         pub struct #name<'a> {
             client: &'a Client,
             #(#fields,)*
+            timeout: Option<Duration>,
         }
 
         #deprecated
         impl<'a> #name<'a> {
             pub(crate) fn new(client: &'a Client, #(#new_args),*) -> Self {
-                #name { client, #(#new_inits),* }
+                #name { client, #(#new_inits,)* timeout: None }
             }
 
             #(#setters)*
+
+            /// Gives up on this call after `timeout`, whatever the client's own timeout.
+            pub fn timeout(mut self, timeout: Duration) -> Self {
+                self.timeout = Some(timeout);
+                self
+            }
 
             /// Sends the request and reads the reply.
             pub async fn send(self) -> Result<#reply, Error> {
                 const OPERATION: &str = #op_id;
                 let client = self.client;
+                #credentials
                 #url
                 let #request_mut request = client
+                    .transport
                     .http
                     .request(Method::#method, url)
                     .header(ACCEPT, HeaderValue::from_static(#accept))
                     #fixed_headers;
                 #(#optional)*
-                let response = transport::send(OPERATION, request).await?;
+                let call = Call { operation: OPERATION, method: Method::#method, path: #path, timeout: self.timeout };
+                let response = transport::send(&client.transport, call, request).await?;
                 #read(OPERATION, response, #status).await
             }
+
+            #stream
         }
 
         impl<'a> IntoFuture for #name<'a> {
@@ -415,6 +631,91 @@ fn builder(api: &Api, op: &Operation) -> TokenStream {
             fn into_future(self) -> Self::IntoFuture {
                 Box::pin(self.send())
             }
+        }
+    }
+}
+
+/// `into_stream()` for a paged operation: the items of this and every later page.
+fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
+    let page = ident(&paging.page);
+    let size = ident(&paging.size);
+    let item = rust_type(&paging.item, &quote! { types:: });
+    let default_size = match paging.default_size {
+        Some(n) => {
+            let n = proc_macro2::Literal::i64_unsuffixed(n);
+            quote! { .or(Some(#n)) }
+        }
+        None => TokenStream::new(),
+    };
+    let page_type = op.params.iter().find(|p| p.name == paging.page).map(|p| p.ty.clone());
+    let first = match page_type {
+        Some(TypeRef::I64) => quote! { i32::try_from(self.#page.unwrap_or(1)).unwrap_or(i32::MAX) },
+        _ => quote! { self.#page.unwrap_or(1) },
+    };
+    let set_page = match op.params.iter().find(|p| p.name == paging.page).map(|p| &p.ty) {
+        Some(TypeRef::I64) => quote! { i64::from(number) },
+        _ => quote! { number },
+    };
+    let take = |field: &(String, bool), from: TokenStream| {
+        let f = ident(&field.0);
+        if field.1 {
+            quote! { #from.#f.unwrap_or_default() }
+        } else {
+            quote! { #from.#f }
+        }
+    };
+    let total_of = |wrapper: &PageWrapper, from: TokenStream| match &wrapper.total_pages {
+        Some((meta, total)) => {
+            let (m, t) = (ident(&meta.0), ident(&total.0));
+            match (meta.1, total.1) {
+                (true, true) => quote! { #from.#m.as_ref().and_then(|m| m.#t).map(i64::from) },
+                (true, false) => quote! { #from.#m.as_ref().map(|m| i64::from(m.#t)) },
+                (false, true) => quote! { #from.#m.#t.map(i64::from) },
+                (false, false) => quote! { Some(i64::from(#from.#m.#t)) },
+            }
+        }
+        None => quote! { None },
+    };
+    let split = match &paging.shape {
+        PageShape::Array => quote! { let page = Page { items: reply, total_pages: None }; },
+        PageShape::Wrapper(w) => {
+            let total = total_of(w, quote! { reply });
+            let items = take(&w.items, quote! { reply });
+            quote! { let page = Page { total_pages: #total, items: #items }; }
+        }
+        PageShape::ArrayOfWrappers(w) => {
+            let total = total_of(w, quote! { wrapper });
+            let items = take(&w.items, quote! { wrapper });
+            quote! {
+                let mut page = Page { items: Vec::new(), total_pages: None };
+                for wrapper in reply {
+                    page.total_pages = page.total_pages.max(#total);
+                    page.items.extend(#items);
+                }
+            }
+        }
+    };
+    let text = format!(
+        "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
+         read. Starts at the page set with `.{page}(..)` (default 1); `.{size}(..)` sets the page size.\n\
+         Read it with `futures::StreamExt::next`; an error ends the stream.",
+        page = paging.page.trim_start_matches("r#"),
+        size = paging.size.trim_start_matches("r#"),
+    );
+    let docs = doc(&text);
+    quote! {
+        #docs
+        pub fn into_stream(self) -> impl Stream<Item = Result<#item, Error>> + Send + 'a {
+            let first = #first;
+            let size = self.#size.map(i64::from) #default_size;
+            paging::items(first, size, move |number| {
+                let request = self.clone().#page(#set_page);
+                async move {
+                    let reply = request.send().await?;
+                    #split
+                    Ok(page)
+                }
+            })
         }
     }
 }
@@ -487,7 +788,7 @@ fn fixed_headers(api: &Api, op: &Operation) -> TokenStream {
     for &i in &op.credentials {
         let c = &api.credentials[i];
         let (header, field) = (&c.header, ident(&c.field));
-        out.push(quote! { .header(#header, client.#field.clone()) });
+        out.push(quote! { .header(#header, credentials.#field.clone()) });
     }
     for &i in &op.common_headers {
         let h = &api.common_headers[i];
@@ -548,6 +849,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
     let crate_doc = inner_doc(&crate_doc);
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_mod = has_downloads.then(|| quote! { mod download; });
+    let paging_mod = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { mod paging; });
     let download_use = has_downloads.then(|| quote! { pub use download::{ByteStream, Download}; });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
@@ -564,8 +866,10 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         #download_mod
         mod encoding;
         mod enums;
-        mod object_only;
         mod error;
+        mod object_only;
+        #paging_mod
+        mod policy;
         mod transport;
         pub mod types;
 
@@ -574,6 +878,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         #download_use
         pub use enums::UnknownVariant;
         pub use error::{Error, ProblemDetails, StatusError};
+        pub use policy::RetryPolicy;
 
         pub use reqwest;
         pub use time;
@@ -595,9 +900,22 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         Reply::Download { .. } => "let mut download = reply;\nwhile let Some(chunk) = download.body.next_chunk().await {\n    let _bytes = chunk?;\n}".to_string(),
         _ => "println!(\"{reply:?}\");".to_string(),
     };
+    // A paged operation whose required parameters are all strings shows the stream of items.
+    let paged =
+        api.operations.iter().find(|op| op.paging.is_some() && required_params(op).all(|p| p.ty == TypeRef::String));
+    let stream = paged.map(|op| {
+        let args: Vec<String> = required_params(op).map(|p| format!("\"{}\"", p.wire)).collect();
+        format!(
+            "\n// Paged operations also stream their items, fetching pages as they are read.\nlet mut items = Box::pin(client.{}({}).into_stream());\nwhile let Some(item) = items.next().await {{\n    println!(\"{{:?}}\", item?);\n}}",
+            op.fn_name,
+            args.join(", ")
+        )
+    });
+    let stream_use = if stream.is_some() { "use futures_util::StreamExt;\n" } else { "" };
     let text = format!(
-        "# Example\n\n```no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\nlet reply = {call}.await?;\n{handle}\n# Ok(())\n# }}\n```",
-        creds.join(", ")
+        "# Example\n\n```no_run\nuse std::time::Duration;\n\n{stream_use}use {crate_ident}::{{Client, Credentials, RetryPolicy}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::builder(\"https://api.example.com\", Credentials::new({}))\n    .timeout(Duration::from_secs(30))\n    .retry(RetryPolicy::default())\n    .build()?;\nlet reply = {call}.await?;\n{handle}\n{}\n# Ok(())\n# }}\n```\n\nRequests for `GET` are retried on 429 and 503 as [`RetryPolicy`] says; every call can set its\nown `.timeout(..)`; a [`CredentialsProvider`] can refresh credentials per request; every call is a\n`tracing` span named `request` with the operation, method, path template, status and duration.",
+        creds.join(", "),
+        stream.unwrap_or_default()
     );
     inner_doc(&text)
 }

@@ -254,6 +254,7 @@ pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
     let mut imports = Imports::default();
     imports
         .add("std::sync::Arc")
+        .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
         .add("axum::http::request::Parts")
@@ -606,11 +607,22 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         op.fn_name.trim_start_matches("r#")
     ));
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+    let (method_text, path_text) = (op.method.as_str(), &op.path);
     quote! {
         #docs
         #deprecated
         async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
             let (#parts_mut parts, #body_var) = request.into_parts();
+            let span = tracing::info_span!(
+                "request",
+                operation = #op_id,
+                method = #method_text,
+                path = #path_text,
+                request_id = extract::text_header(&parts.headers, "x-request-id").as_deref(),
+                status = tracing::field::Empty,
+                duration_ms = tracing::field::Empty,
+            );
+            let started = std::time::Instant::now();
             let result: Result<Response, ApiError> = async {
                 let ctx = context(&parts, &state.config)?;
                 #(#op_creds)*
@@ -624,8 +636,12 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let #value_binding = reply::guarded(#op_id, state.api.#call_name(ctx, input)).await?;
                 #reply
             }
+            .instrument(span.clone())
             .await;
-            result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+            let response = result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+            span.record("status", response.status().as_u16());
+            span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+            response
         }
     }
 }
@@ -648,7 +664,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
     let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
     let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
     let example = inner_doc(&format!(
-        "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\naxum::serve(listener, router(api)).await\n# }}\n```"
+        "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
     let _ = &trait_ident;
     quote! {
@@ -667,6 +683,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod problem;
         mod reply;
         mod router;
+        mod serve;
         pub mod types;
         #validate_mod
 
@@ -676,6 +693,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         pub use problem::{ApiError, problem_types};
         #download_use
         pub use router::{ServerConfig, router, router_with};
+        pub use serve::{serve, shutdown_signal};
 
         pub use axum;
     }

@@ -7,7 +7,8 @@ use super::Lowerer;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, CommonHeader, Credential, DefaultValue, Location, Method, Operation, Param, Reply, TypeDef, TypeRef,
+    Body, CommonHeader, Credential, DefaultValue, Location, Method, Operation, PageShape, PageWrapper, Paging, Param,
+    Reply, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -16,7 +17,7 @@ const RESERVED_FN_NAMES: &[&str] =
     &["new", "with_http_client", "with_api_version", "base_url", "api_version", "http_client"];
 
 /// Names a request builder uses for itself.
-const RESERVED_PARAM_NAMES: &[&str] = &["body", "send", "into_future", "client"];
+const RESERVED_PARAM_NAMES: &[&str] = &["body", "send", "into_future", "into_stream", "client", "timeout"];
 
 /// Headers OpenAPI says to ignore when declared as parameters.
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
@@ -59,6 +60,7 @@ impl<'a> Lowerer<'a> {
                 let Some(credentials) = self.operation_credentials(&ptr, op.security.as_ref(), credentials) else {
                     continue;
                 };
+                let paging = self.paging(&params, &reply);
                 out.push(Operation {
                     id,
                     fn_name,
@@ -74,6 +76,7 @@ impl<'a> Lowerer<'a> {
                     reply,
                     credentials,
                     common_headers,
+                    paging,
                 });
             }
         }
@@ -452,6 +455,62 @@ impl<'a> Lowerer<'a> {
                 self.report(&sptr, "alternative security requirements are not supported yet; list one requirement");
                 None
             }
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    /// An operation is paged when it takes integer `page` and `size` query parameters (any case)
+    /// and replies with an array, a wrapper holding an array, or an array of such wrappers.
+    fn paging(&self, params: &[Param], reply: &Reply) -> Option<Paging> {
+        let find = |wire: &str| {
+            params.iter().find(|p| {
+                p.location == Location::Query
+                    && p.wire.eq_ignore_ascii_case(wire)
+                    && matches!(p.ty, TypeRef::I32 | TypeRef::I64)
+            })
+        };
+        let (page, size) = (find("page")?, find("size")?);
+        let Reply::Json { ty, .. } = reply else { return None };
+        let (item, shape) = match ty {
+            TypeRef::Vec(inner) => match self.page_wrapper(inner) {
+                Some((item, wrapper)) => (item, PageShape::ArrayOfWrappers(wrapper)),
+                None => ((**inner).clone(), PageShape::Array),
+            },
+            other => {
+                let (item, wrapper) = self.page_wrapper(other)?;
+                (item, PageShape::Wrapper(wrapper))
+            }
+        };
+        let default_size = match &size.default {
+            Some(DefaultValue::Int(n)) => Some(*n),
+            _ => None,
+        };
+        Some(Paging { page: page.name.clone(), size: size.name.clone(), default_size, item, shape })
+    }
+
+    /// A struct with exactly one array field (the items), and optionally a metadata struct with a
+    /// total page count.
+    fn page_wrapper(&self, ty: &TypeRef) -> Option<(TypeRef, PageWrapper)> {
+        let s = self.struct_named(ty)?;
+        let arrays: Vec<_> = s.fields.iter().filter(|f| matches!(f.ty, TypeRef::Vec(_))).collect();
+        let [items] = arrays.as_slice() else { return None };
+        let TypeRef::Vec(item) = &items.ty else { return None };
+        let optional = |f: &crate::ir::Field| !f.required || f.nullable;
+        let total_pages = s.fields.iter().find_map(|meta| {
+            let total = self.struct_named(&meta.ty)?.fields.iter().find(|f| {
+                f.name.trim_start_matches("r#") == "total_pages" && matches!(f.ty, TypeRef::I32 | TypeRef::I64)
+            })?;
+            Some(((meta.name.clone(), optional(meta)), (total.name.clone(), optional(total))))
+        });
+        Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
+    }
+
+    fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
+        let TypeRef::Named(name) = ty else { return None };
+        match self.types.iter().find(|t| t.name() == name)? {
+            TypeDef::Struct(s) => Some(s),
+            _ => None,
         }
     }
 }

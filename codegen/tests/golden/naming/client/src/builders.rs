@@ -5,13 +5,15 @@
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
+use std::time::Duration;
 
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 
 use crate::encoding::{Query, push_segment};
+use crate::transport::{self, Call};
 use crate::types;
-use crate::{Client, Error, transport};
+use crate::{Client, Error};
 
 /// Request builder for [`Client::get_item_part`]: `GET /items/{item-id}/parts/{part}`.
 #[derive(Debug, Clone)]
@@ -23,6 +25,7 @@ pub struct GetItemPart<'a> {
     tags: Option<Vec<String>>,
     x_trace: Option<String>,
     item_id: String,
+    timeout: Option<Duration>,
 }
 
 impl<'a> GetItemPart<'a> {
@@ -34,6 +37,7 @@ impl<'a> GetItemPart<'a> {
             tags: None,
             x_trace: None,
             item_id,
+            timeout: None,
         }
     }
 
@@ -57,10 +61,17 @@ impl<'a> GetItemPart<'a> {
         self
     }
 
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Part, Error> {
         const OPERATION: &str = "get-item.part";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/items/");
         push_segment(&mut url, &self.item_id);
         url.push_str("/parts/");
@@ -73,10 +84,11 @@ impl<'a> GetItemPart<'a> {
             query.push_joined("tags", value);
         }
         let mut request = client
+            .transport
             .http
             .request(Method::GET, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("X-Key", client.key.clone());
+            .header("X-Key", credentials.key.clone());
         if let Some(value) = &self.x_trace {
             let value = HeaderValue::try_from(value.to_string())
                 .map_err(|_| Error::InvalidArgument {
@@ -85,7 +97,13 @@ impl<'a> GetItemPart<'a> {
                 })?;
             request = request.header("X-Trace", value);
         }
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::GET,
+            path: "/items/{item-id}/parts/{part}",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::json(OPERATION, response, 200).await
     }
 }
@@ -104,23 +122,36 @@ impl<'a> IntoFuture for GetItemPart<'a> {
 pub struct PostItems<'a> {
     client: &'a Client,
     body: types::Account2,
+    timeout: Option<Duration>,
 }
 
 impl<'a> PostItems<'a> {
     pub(crate) fn new(client: &'a Client, body: types::Account2) -> Self {
-        PostItems { client, body }
+        PostItems {
+            client,
+            body,
+            timeout: None,
+        }
+    }
+
+    /// Gives up on this call after `timeout`, whatever the client's own timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "post_items";
         let client = self.client;
+        let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/items");
         let mut request = client
+            .transport
             .http
             .request(Method::POST, url)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header("X-Key", client.key.clone());
+            .header("X-Key", credentials.key.clone());
         let body = &self.body;
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Error::InvalidArgument {
@@ -130,7 +161,13 @@ impl<'a> PostItems<'a> {
         request = request
             .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
             .body(bytes);
-        let response = transport::send(OPERATION, request).await?;
+        let call = Call {
+            operation: OPERATION,
+            method: Method::POST,
+            path: "/items",
+            timeout: self.timeout,
+        };
+        let response = transport::send(&client.transport, call, request).await?;
         transport::empty(OPERATION, response, 201).await
     }
 }

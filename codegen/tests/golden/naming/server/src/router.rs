@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, post};
+use tracing::Instrument;
 
 use crate::ApiError;
 use crate::NamingApi;
@@ -115,6 +116,13 @@ async fn get_item_part<A: NamingApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "get-item.part", method = "GET", path =
+        "/items/{item-id}/parts/{part}", request_id = extract::text_header(& parts
+        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
+        = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -163,8 +171,13 @@ async fn get_item_part<A: NamingApi>(
             .await?;
         reply::json(200, &value)
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
 
 /// `POST /items`: extracts and validates, then calls [`NamingApi::post_items`].
@@ -173,6 +186,12 @@ async fn post_items<A: NamingApi>(
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let span = tracing::info_span!(
+        "request", operation = "post_items", method = "POST", path = "/items", request_id
+        = extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
+        tracing::field::Empty, duration_ms = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
@@ -193,6 +212,11 @@ async fn post_items<A: NamingApi>(
         let () = reply::guarded("post_items", state.api.post_items(ctx, input)).await?;
         Ok(reply::empty(201))
     }
+        .instrument(span.clone())
         .await;
-    result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()))
+    let response = result
+        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
 }
