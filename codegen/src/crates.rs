@@ -1,14 +1,15 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::CrateConfig;
-use crate::emit::{client, server, types};
-
-/// The `types.rs` module, identical in both crates, so it is formatted once.
-pub fn types_module(api: &Api, spec_path: &str) -> Result<String, String> {
-    Ok(render::rust(String::new(), spec_path, types::module(api))?.contents)
-}
+use crate::emit::{client, server};
 use crate::ir::{Api, Reply};
-use crate::render::{self, CargoToml, GeneratedFile, Readme};
+use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
+
+/// What one crate needs: files ready as they are, and Rust modules still to emit and format.
+pub struct Plan<'a> {
+    pub files: Vec<GeneratedFile>,
+    pub jobs: Vec<RustJob<'a>>,
+}
 
 /// Hand-written modules that every generated crate carries, identical across specs.
 const DATE_TIME: &str = include_str!("../runtime/common/date_time.rs");
@@ -68,7 +69,7 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
-pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> Result<Vec<GeneratedFile>, String> {
+pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result<Plan<'a>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -106,17 +107,13 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
             },
         )?,
         render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-        render::rust(src("builders.rs"), spec_path, client::builders_module(api))?,
-        render::rust(src("client.rs"), spec_path, client::client_module(api))?,
         render::support(src("date_time.rs"), spec_path, DATE_TIME),
         render::support(src("encoding.rs"), spec_path, CLIENT_ENCODING),
         render::support(src("enums.rs"), spec_path, ENUMS),
         render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
         render::support(src("error.rs"), spec_path, CLIENT_ERROR),
-        render::rust(src("lib.rs"), spec_path, client::lib_module(api, &crate_ident))?,
         render::support(src("policy.rs"), spec_path, CLIENT_POLICY),
         render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
-        render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
@@ -124,8 +121,12 @@ pub fn client(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
     if api.operations.iter().any(|op| op.paging.is_some()) {
         files.push(render::support(src("paging.rs"), spec_path, CLIENT_PAGING));
     }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    let jobs = vec![
+        RustJob::new(src("builders.rs"), move || Some(client::builders_module(api))),
+        RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
+        RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident))),
+    ];
+    Ok(Plan { files, jobs })
 }
 
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
@@ -134,7 +135,7 @@ pub fn trait_name(crate_name: &str) -> String {
     format!("{}Api", crate::naming::camel(base))
 }
 
-pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> Result<Vec<GeneratedFile>, String> {
+pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result<Plan<'a>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -172,25 +173,24 @@ pub fn server(api: &Api, config: &CrateConfig, spec_path: &str, types: &str) -> 
             },
         )?,
         render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-        render::rust(src("api.rs"), spec_path, server::api_module(api, &trait_name))?,
         render::support(src("date_time.rs"), spec_path, DATE_TIME),
         render::support(src("enums.rs"), spec_path, ENUMS),
         render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
         render::support(src("extract.rs"), spec_path, SERVER_EXTRACT),
-        render::rust(src("inputs.rs"), spec_path, server::inputs_module(api))?,
-        render::rust(src("lib.rs"), spec_path, server::lib_module(api, &trait_name, &crate_ident))?,
         render::support(src("problem.rs"), spec_path, SERVER_PROBLEM),
         render::support(src("reply.rs"), spec_path, SERVER_REPLY),
-        render::rust(src("router.rs"), spec_path, server::router_module(api, &trait_name))?,
         render::support(src("serve.rs"), spec_path, SERVER_SERVE),
-        render::plain(src("types.rs"), types),
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
     }
-    if let Some(validate) = server::validate_module(api) {
-        files.push(render::rust(src("validate.rs"), spec_path, validate)?);
-    }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    let names = (trait_name.clone(), trait_name.clone(), trait_name);
+    let jobs = vec![
+        RustJob::new(src("api.rs"), move || Some(server::api_module(api, &names.0))),
+        RustJob::new(src("inputs.rs"), move || Some(server::inputs_module(api))),
+        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &names.1, &crate_ident))),
+        RustJob::new(src("router.rs"), move || Some(server::router_module(api, &names.2))),
+        RustJob::new(src("validate.rs"), move || server::validate_module(api)),
+    ];
+    Ok(Plan { files, jobs })
 }

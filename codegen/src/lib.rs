@@ -60,19 +60,28 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
     lower::lower(doc, config)
 }
 
-/// The emit and render stages: IR → formatted files of the configured crates.
+/// The emit and render stages: IR → formatted files of the configured crates, sorted by path.
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let mut files = Vec::new();
-    if config.client.is_none() && config.server.is_none() {
-        return Ok(files);
-    }
-    let types = crates::types_module(api, &config.spec_path).map_err(bug)?;
+    let mut plans = Vec::new();
     if let Some(client) = &config.client {
-        files.extend(crates::client(api, client, &config.spec_path, &types).map_err(bug)?);
+        plans.push((client, crates::client(api, client, &config.spec_path).map_err(bug)?));
     }
     if let Some(server) = &config.server {
-        files.extend(crates::server(api, server, &config.spec_path, &types).map_err(bug)?);
+        plans.push((server, crates::server(api, server, &config.spec_path).map_err(bug)?));
     }
+    let mut files = Vec::new();
+    let mut jobs = Vec::new();
+    // The types module is the same in both crates: formatted once, written twice.
+    let types_paths: Vec<String> = plans.iter().map(|(c, _)| format!("{}/src/types.rs", c.dir)).collect();
+    if !types_paths.is_empty() {
+        jobs.push(render::RustJob::shared(types_paths, || Some(emit::types::module(api))));
+    }
+    for (_, plan) in plans {
+        files.extend(plan.files);
+        jobs.extend(plan.jobs);
+    }
+    files.extend(render::rust_jobs(jobs, &config.spec_path).map_err(bug)?);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
 

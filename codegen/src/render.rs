@@ -20,6 +20,61 @@ pub fn rust(path: String, spec_path: &str, tokens: TokenStream) -> Result<Genera
     Ok(GeneratedFile { contents: with_header(spec_path, &spaced(&prettyplease::unparse(&file))), path })
 }
 
+/// A Rust module still to be emitted, written to one or more paths (the shared types module goes
+/// into both crates). `emit` returns `None` when the module is not needed.
+pub struct RustJob<'a> {
+    paths: Vec<String>,
+    emit: Box<dyn Fn() -> Option<TokenStream> + Send + Sync + 'a>,
+}
+
+impl<'a> RustJob<'a> {
+    pub fn new(path: String, emit: impl Fn() -> Option<TokenStream> + Send + Sync + 'a) -> Self {
+        RustJob { paths: vec![path], emit: Box::new(emit) }
+    }
+
+    pub fn shared(paths: Vec<String>, emit: impl Fn() -> Option<TokenStream> + Send + Sync + 'a) -> Self {
+        RustJob { paths, emit: Box::new(emit) }
+    }
+}
+
+/// Emits and formats the jobs on every core: formatting is most of the generator's time, and the
+/// modules are independent. Tokens cannot cross threads, so each job is emitted where it is
+/// formatted. The result does not depend on the order jobs finish in.
+pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len()).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Vec<GeneratedFile>, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let Some(tokens) = (job.emit)() else { continue };
+                        done.push(rust(job.paths[0].clone(), spec_path, tokens).map(|file| {
+                            job.paths
+                                .iter()
+                                .map(|path| GeneratedFile { path: path.clone(), contents: file.contents.clone() })
+                                .collect()
+                        }));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|_| vec![Err("generator bug: an emitter panicked".to_string())]))
+            .collect()
+    });
+    let mut files = Vec::new();
+    for result in results {
+        files.extend(result?);
+    }
+    Ok(files)
+}
+
 /// A hand-written support module copied into a generated crate as it is, comments included.
 pub fn support(path: String, spec_path: &str, source: &str) -> GeneratedFile {
     GeneratedFile { contents: with_header(spec_path, source), path }
