@@ -1,0 +1,46 @@
+//! `cargo bench -p portfolio-bench --bench generate`: the generator's stages on the project spec.
+
+use portfolio_codegen::{Config, CrateConfig};
+
+fn main() {
+    divan::main();
+}
+
+fn spec() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml")).unwrap()
+}
+
+fn config() -> Config {
+    Config {
+        spec_path: "spec/openapi.yaml".into(),
+        version_header: Some("x-pps-api-version".into()),
+        client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
+        server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
+    }
+}
+
+#[divan::bench(sample_count = 20)]
+fn load(bencher: divan::Bencher) {
+    let text = spec();
+    bencher.bench(|| portfolio_codegen::load(divan::black_box(&text)).unwrap());
+}
+
+#[divan::bench(sample_count = 20)]
+fn lower(bencher: divan::Bencher) {
+    let doc = portfolio_codegen::load(&spec()).unwrap();
+    let config = config();
+    bencher.bench(|| portfolio_codegen::lower(divan::black_box(&doc), &config).unwrap());
+}
+
+#[divan::bench(sample_count = 20)]
+fn emit_and_render(bencher: divan::Bencher) {
+    let config = config();
+    let api = portfolio_codegen::lower(&portfolio_codegen::load(&spec()).unwrap(), &config).unwrap();
+    bencher.bench(|| portfolio_codegen::emit(divan::black_box(&api), &config).unwrap());
+}
+
+#[divan::bench(sample_count = 20)]
+fn generate(bencher: divan::Bencher) {
+    let (text, config) = (spec(), config());
+    bencher.bench(|| portfolio_codegen::generate(divan::black_box(&text), &config).unwrap());
+}

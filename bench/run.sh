@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Benchmarks, one command each (see BENCHMARKS.md):
+#   bench/run.sh generation   wall time of the xtask binary regenerating both crates, and the stages
+#   bench/run.sh scaling      the generator on synthetic specs of 50, 500 and 5000 operations
+#   bench/run.sh server       the generated router against hand-written axum, with wrk
+#   bench/run.sh client       the generated client against raw reqwest
+# Needs hyperfine and wrk (Debian packages) for generation and server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_QUIET=true
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+generation() {
+  cargo build --release -p xtask -p portfolio-bench
+  hyperfine --warmup 3 --runs 15 --export-json target/bench-generation.json \
+    'target/release/xtask codegen --check' 'target/release/generate_file spec/openapi.yaml'
+  cargo bench -p portfolio-bench --bench generate
+}
+
+scaling() {
+  cargo build --release -p portfolio-bench
+  for n in 50 500 5000; do
+    target/release/synth_spec "$n" > "target/synthetic-$n.json"
+    for run in 1 2 3; do
+      /usr/bin/time -f "%M" -o "target/synthetic-$n.mem" target/release/generate_file "target/synthetic-$n.json" > "target/synthetic-$n.out"
+      echo "$(cut -d' ' -f1 "target/synthetic-$n.out") $(cat "target/synthetic-$n.mem")"
+    done | sort -g | sed -n 2p | awk -v n="$n" '{ printf "%5d operations: %8.1f ms (%.3f ms/operation), peak RSS %.1f MiB\n", n, $1, $1 / n, $2 / 1024 }'
+  done
+}
+
+server() {
+  cargo build --release -p portfolio-bench
+  target/release/bench_server 18001 18002 > /dev/null &
+  local pid=$!
+  trap 'kill $pid 2>/dev/null || true' RETURN
+  sleep 1
+  local get='/api/holdings?AccountIds=A1&AccountIds=A2&ValuationDate=2024-06-30T00:00:00Z&ClassificationType=3'
+  local headers=(-H 'Authorization: t' -H 'x-pps-subscription-key: k' -H 'x-pps-api-version: 2022.09.26')
+  local post_lua
+  post_lua=$(mktemp)
+  cat > "$post_lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"AccountId":"A1","CategoryIds":["ESG1","ESG2"]}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+  for what in GET POST; do
+    for side in generated baseline generated baseline generated baseline generated baseline generated baseline; do
+      port=18001; [ "$side" = baseline ] && port=18002
+      if [ "$what" = GET ]; then
+        out=$(wrk -t2 -c32 -d5s --latency "${headers[@]}" "http://127.0.0.1:$port$get")
+      else
+        out=$(wrk -t2 -c32 -d5s --latency "${headers[@]}" -s "$post_lua" "http://127.0.0.1:$port/api/esgcategories")
+      fi
+      rps=$(echo "$out" | awk '/Requests\/sec/ { print $2 }')
+      p50=$(echo "$out" | awk '$1 == "50%" { print $2 }')
+      p99=$(echo "$out" | awk '$1 == "99%" { print $2 }')
+      echo "$what $side $rps $p50 $p99"
+    done
+  done | tee target/bench-server.txt
+  rm -f "$post_lua"
+  python3 - <<'PY'
+import re, statistics
+def ms(v):
+    m = re.match(r"([\d.]+)(us|ms|s)", v)
+    return float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)]
+rows = [l.split() for l in open("target/bench-server.txt")]
+for what in ("GET", "POST"):
+    g = [r for r in rows if r[0] == what and r[1] == "generated"]
+    b = [r for r in rows if r[0] == what and r[1] == "baseline"]
+    med = lambda rs, i, f=float: statistics.median(f(r[i]) for r in rs)
+    print(f"{what}: generated {med(g,2):.0f} req/s vs baseline {med(b,2):.0f} req/s -> throughput ratio {med(g,2)/med(b,2):.3f}; "
+          f"p50 {med(g,3,ms):.3f}/{med(b,3,ms):.3f} ms -> {med(g,3,ms)/med(b,3,ms):.3f}; p99 {med(g,4,ms):.3f}/{med(b,4,ms):.3f} ms -> {med(g,4,ms)/med(b,4,ms):.3f}")
+PY
+}
+
+client() {
+  cargo build --release -p portfolio-bench
+  target/release/bench_server 18001 18002 > /dev/null &
+  local pid=$!
+  trap 'kill $pid 2>/dev/null || true' RETURN
+  sleep 1
+  target/release/bench_client http://127.0.0.1:18002 5000 5
+}
+
+case "${1:-}" in
+  generation | scaling | server | client) "$1" ;;
+  *) echo "usage: bench/run.sh generation|scaling|server|client" >&2; exit 2 ;;
+esac
