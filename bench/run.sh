@@ -11,10 +11,35 @@ export CARGO_TERM_QUIET=true
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
+# Peers, when installed: PROGENITOR=path/to/cargo-progenitor, OPENAPI_GENERATOR=path/to/openapi-generator-cli.
 generation() {
   cargo build --release -p xtask -p portfolio-bench
-  hyperfine --warmup 3 --runs 15 --export-json target/bench-generation.json \
-    'target/release/xtask codegen --check' 'target/release/generate_file spec/openapi.yaml'
+  # Progenitor stops at operations with several media types, so every tool gets the same
+  # reduced copy of the spec (application/json only) for the comparison.
+  .venv/bin/python - <<'PY'
+import json, yaml
+doc = yaml.safe_load(open("spec/openapi.yaml"))
+def only_json(node):
+    if isinstance(node, dict):
+        if "content" in node and isinstance(node["content"], dict) and "application/json" in node["content"]:
+            node["content"] = {"application/json": node["content"]["application/json"]}
+        for value in node.values():
+            only_json(value)
+    elif isinstance(node, list):
+        for value in node:
+            only_json(value)
+only_json(doc)
+json.dump(doc, open("target/peer-spec.json", "w"))
+PY
+  local commands=('target/release/xtask codegen --check' 'target/release/generate_file target/peer-spec.json')
+  if [ -n "${PROGENITOR:-}" ]; then
+    commands+=("rm -rf target/peer-out/progenitor && $PROGENITOR progenitor -i target/peer-spec.json -o target/peer-out/progenitor -n peer -v 0.1.0")
+  fi
+  if [ -n "${OPENAPI_GENERATOR:-}" ]; then
+    commands+=("$OPENAPI_GENERATOR generate -i target/peer-spec.json -g rust -o target/peer-out/oag-rust > /dev/null")
+    commands+=("$OPENAPI_GENERATOR generate -i target/peer-spec.json -g rust-axum -o target/peer-out/oag-axum > /dev/null")
+  fi
+  hyperfine --warmup 2 --runs 10 --export-markdown target/bench-generation.md "${commands[@]}"
   cargo bench -p portfolio-bench --bench generate
 }
 

@@ -122,7 +122,12 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result
         files.push(render::support(src("paging.rs"), spec_path, CLIENT_PAGING));
     }
     let jobs = vec![
-        RustJob::new(src("builders.rs"), move || Some(client::builders_module(api))),
+        RustJob::chunked(
+            vec![src("builders.rs")],
+            api.operations.len(),
+            move || client::builders_header(api),
+            move |i| client::builder(api, &api.operations[i]),
+        ),
         RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident))),
     ];
@@ -184,12 +189,24 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
     }
-    let names = (trait_name.clone(), trait_name.clone(), trait_name);
+    let (for_api, for_lib, for_router, for_handlers) =
+        (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
+    let validated = server::validated_types(api);
     let jobs = vec![
-        RustJob::new(src("api.rs"), move || Some(server::api_module(api, &names.0))),
-        RustJob::new(src("inputs.rs"), move || Some(server::inputs_module(api))),
-        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &names.1, &crate_ident))),
-        RustJob::new(src("router.rs"), move || Some(server::router_module(api, &names.2))),
+        RustJob::new(src("api.rs"), move || Some(server::api_module(api, &for_api))),
+        RustJob::chunked(
+            vec![src("inputs.rs")],
+            api.operations.len(),
+            move || server::inputs_header(api),
+            move |i| server::input_struct(&api.operations[i]),
+        ),
+        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident))),
+        RustJob::chunked(
+            vec![src("router.rs")],
+            api.operations.len(),
+            move || server::router_header(api, &for_router),
+            move |i| server::handler(api, &api.operations[i], &crate::emit::ident(&for_handlers), &validated),
+        ),
         RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
     Ok(Plan { files, jobs })

@@ -12,7 +12,7 @@ pub struct Api {
     pub description: Option<String>,
     /// The first server URL with its variables replaced by their defaults, if any.
     pub default_base_url: Option<String>,
-    /// Named types, in the order their names were decided.
+    /// Named types, sorted by Rust name (see [`Api::type_named`]).
     pub types: Vec<TypeDef>,
     /// Operations in the order the spec declares them (path, then method).
     pub operations: Vec<Operation>,
@@ -20,6 +20,13 @@ pub struct Api {
     pub credentials: Vec<Credential>,
     /// Header parameters shared by every operation that the client sets once (e.g. the API version).
     pub common_headers: Vec<CommonHeader>,
+}
+
+impl Api {
+    /// The named type called `name`, found by binary search in the sorted [`Api::types`].
+    pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
+        self.types.binary_search_by(|t| t.name().cmp(name)).ok().map(|i| &self.types[i])
+    }
 }
 
 /// A credential carried in a request header (an `apiKey` security scheme in a header).

@@ -74,7 +74,12 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
     // The types module is the same in both crates: formatted once, written twice.
     let types_paths: Vec<String> = plans.iter().map(|(c, _)| format!("{}/src/types.rs", c.dir)).collect();
     if !types_paths.is_empty() {
-        jobs.push(render::RustJob::shared(types_paths, || Some(emit::types::module(api))));
+        jobs.push(render::RustJob::chunked(
+            types_paths,
+            api.types.len(),
+            || emit::types::header(api),
+            |i| emit::types::item(&api.types[i]),
+        ));
     }
     for (_, plan) in plans {
         files.extend(plan.files);

@@ -13,66 +13,91 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
-/// Formats a Rust module. Emitters only produce valid syntax, so a parse failure is a generator bug;
-/// it is reported as an error naming the file rather than a panic.
-pub fn rust(path: String, spec_path: &str, tokens: TokenStream) -> Result<GeneratedFile, String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
-    Ok(GeneratedFile { contents: with_header(spec_path, &spaced(&prettyplease::unparse(&file))), path })
-}
-
 /// A Rust module still to be emitted, written to one or more paths (the shared types module goes
-/// into both crates). `emit` returns `None` when the module is not needed.
+/// into both crates). It comes in chunks: chunk 0 is the head (docs, imports), the others are its
+/// items, emitted and formatted one at a time so a large spec never holds a whole module's syntax
+/// tree, and so the work spreads evenly over the cores. `emit` returns `None` for a module that is
+/// not needed.
 pub struct RustJob<'a> {
     paths: Vec<String>,
-    emit: Box<dyn Fn() -> Option<TokenStream> + Send + Sync + 'a>,
+    chunks: usize,
+    emit: Box<dyn Fn(usize) -> Option<TokenStream> + Send + Sync + 'a>,
 }
 
 impl<'a> RustJob<'a> {
+    /// A module emitted in one piece.
     pub fn new(path: String, emit: impl Fn() -> Option<TokenStream> + Send + Sync + 'a) -> Self {
-        RustJob { paths: vec![path], emit: Box::new(emit) }
+        RustJob { paths: vec![path], chunks: 1, emit: Box::new(move |_| emit()) }
     }
 
-    pub fn shared(paths: Vec<String>, emit: impl Fn() -> Option<TokenStream> + Send + Sync + 'a) -> Self {
-        RustJob { paths, emit: Box::new(emit) }
+    /// A module of a head and `items` items, written to every path in `paths`.
+    pub fn chunked(
+        paths: Vec<String>,
+        items: usize,
+        head: impl Fn() -> TokenStream + Send + Sync + 'a,
+        item: impl Fn(usize) -> TokenStream + Send + Sync + 'a,
+    ) -> Self {
+        let emit = move |chunk: usize| Some(if chunk == 0 { head() } else { item(chunk - 1) });
+        RustJob { paths, chunks: items + 1, emit: Box::new(emit) }
     }
 }
 
-/// Emits and formats the jobs on every core: formatting is most of the generator's time, and the
-/// modules are independent. Tokens cannot cross threads, so each job is emitted where it is
-/// formatted. The result does not depend on the order jobs finish in.
+/// Emits and formats every chunk of every job on all cores; tokens cannot cross threads, so each
+/// chunk is emitted where it is formatted. The result does not depend on the order chunks finish.
 pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len()).max(1);
+    let tasks: Vec<(usize, usize)> =
+        jobs.iter().enumerate().flat_map(|(j, job)| (0..job.chunks).map(move |c| (j, c))).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(tasks.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<Vec<GeneratedFile>, String>> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, usize, Result<Option<String>, String>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        let Some(tokens) = (job.emit)() else { continue };
-                        done.push(rust(job.paths[0].clone(), spec_path, tokens).map(|file| {
-                            job.paths
-                                .iter()
-                                .map(|path| GeneratedFile { path: path.clone(), contents: file.contents.clone() })
-                                .collect()
-                        }));
+                    let mut out = Vec::new();
+                    while let Some(&(j, c)) = tasks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        let text = (jobs[j].emit)(c).map(|tokens| format(&jobs[j].paths[0], tokens)).transpose();
+                        out.push((j, c, text));
                     }
-                    done
+                    out
                 })
             })
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|_| vec![Err("generator bug: an emitter panicked".to_string())]))
+            .flat_map(|w| {
+                w.join().unwrap_or_else(|_| vec![(0, 0, Err("generator bug: an emitter panicked".to_string()))])
+            })
             .collect()
     });
+    done.sort_by_key(|(j, c, _)| (*j, *c));
     let mut files = Vec::new();
-    for result in results {
-        files.extend(result?);
+    let mut chunks = done.into_iter().peekable();
+    for (j, job) in jobs.iter().enumerate() {
+        let mut body = String::new();
+        let mut needed = true;
+        while let Some((_, c, text)) = chunks.next_if(|(jj, _, _)| *jj == j) {
+            match text? {
+                Some(text) => {
+                    if c > 0 {
+                        body.push('\n');
+                    }
+                    body.push_str(&text);
+                }
+                None => needed = false,
+            }
+        }
+        if needed {
+            let contents = with_header(spec_path, &body);
+            files.extend(job.paths.iter().map(|path| GeneratedFile { path: path.clone(), contents: contents.clone() }));
+        }
     }
     Ok(files)
+}
+
+/// Formats tokens that make up whole items, with blank lines where hand-formatted code has them.
+fn format(path: &str, tokens: TokenStream) -> Result<String, String> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
+    Ok(spaced(&prettyplease::unparse(&file)))
 }
 
 /// A hand-written support module copied into a generated crate as it is, comments included.

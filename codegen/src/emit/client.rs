@@ -455,8 +455,8 @@ fn method(_api: &Api, op: &Operation) -> TokenStream {
     }
 }
 
-/// `builders.rs`: one request builder per operation.
-pub fn builders_module(api: &Api) -> TokenStream {
+/// The head of `builders.rs` (docs and imports); [`builder`] gives one operation's builder.
+pub fn builders_header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
     for op in &api.operations {
         op.params.iter().for_each(|p| uses.add(&p.ty));
@@ -486,18 +486,16 @@ pub fn builders_module(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    let builders = api.operations.iter().map(|op| builder(api, op));
     quote! {
         //! Request builders: one per operation, returned by the methods of [`Client`].
         //! Set optional parameters with the builder's methods, then `.await` it.
 
         #imports
-
-        #(#builders)*
     }
 }
 
-fn builder(api: &Api, op: &Operation) -> TokenStream {
+/// The request builder of one operation.
+pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let name = ident(&op.type_name);
     let fn_name = &op.fn_name;
     let op_id = &op.id;

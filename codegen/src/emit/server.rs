@@ -141,8 +141,8 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
     }
 }
 
-/// `inputs.rs`: one struct per operation with its parameters and body.
-pub fn inputs_module(api: &Api) -> TokenStream {
+/// The head of `inputs.rs` (docs and imports); [`input_struct`] gives one operation's struct.
+pub fn inputs_header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
     let mut needs_types = false;
     for op in &api.operations {
@@ -161,7 +161,16 @@ pub fn inputs_module(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    let structs = api.operations.iter().map(|op| {
+    quote! {
+        //! One input struct per operation: its path, query and header parameters and its body.
+
+        #imports
+    }
+}
+
+/// The input struct of one operation.
+pub fn input_struct(op: &Operation) -> TokenStream {
+    {
         let name = input_name(op);
         let text = format!(
             "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
@@ -207,18 +216,12 @@ pub fn inputs_module(api: &Api) -> TokenStream {
                 #body
             }
         }
-    });
-    quote! {
-        //! One input struct per operation: its path, query and header parameters and its body.
-
-        #imports
-
-        #(#structs)*
     }
 }
 
-/// `router.rs`: configuration, the router and one handler per operation.
-pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
+/// The head of `router.rs`: configuration, the router and the shared checks; [`handler`] gives
+/// one operation's handler.
+pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
     let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
@@ -240,7 +243,7 @@ pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
         });
         quote! { .route(#path, #(#methods)*) }
     });
-    let handlers = api.operations.iter().map(|op| handler(api, op, &trait_ident));
+    let validated = validated_types(api);
     let context = context_fn(api);
     let has_version = !api.common_headers.is_empty();
     let versions_field = has_version.then(|| {
@@ -272,7 +275,6 @@ pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
         imports.add("crate::extract::QueryParams");
     }
-    let validated = validated_types(api);
     if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))) {
         imports.add("crate::extract::Validate");
     }
@@ -364,8 +366,6 @@ pub fn router_module(api: &Api, trait_name: &str) -> TokenStream {
         }
 
         #context
-
-        #(#handlers)*
     }
 }
 
@@ -434,7 +434,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
         TypeRef::Uuid => "UUID".into(),
         TypeRef::DateTime => "ISO 8601 date-time".into(),
         TypeRef::Vec(item) => kind(api, item),
-        TypeRef::Named(name) => match api.types.iter().find(|t| t.name() == name) {
+        TypeRef::Named(name) => match api.type_named(name) {
             Some(TypeDef::Alias { target, .. }) => kind(api, target),
             // Generated enums say what they expected in their own parse errors.
             _ => String::new(),
@@ -508,7 +508,13 @@ fn default_expr(d: &DefaultValue) -> TokenStream {
     }
 }
 
-fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
+/// The handler of one operation: extraction, validation, the trait call and the reply.
+pub fn handler(
+    api: &Api,
+    op: &Operation,
+    trait_ident: &proc_macro2::Ident,
+    validated: &std::collections::BTreeSet<String>,
+) -> TokenStream {
     let name = ident(&op.fn_name);
     let op_id = &op.id;
     let input = input_name(op);
@@ -537,8 +543,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         let ty = rust_type(&b.ty, &quote! { types:: });
         let accepted = &b.accepted;
         let required = b.required;
-        let validated = validated_types(api);
-        let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, &validated);
+        let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         quote! {
             let body = extract::json_body::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
@@ -724,7 +729,7 @@ fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeS
     match ty {
         TypeRef::Named(name) => {
             validated.contains(name)
-                || matches!(api.types.iter().find(|t| t.name() == name), Some(TypeDef::Alias { target, .. }) if holds_validated(api, target, validated))
+                || matches!(api.type_named(name), Some(TypeDef::Alias { target, .. }) if holds_validated(api, target, validated))
         }
         TypeRef::Vec(item) | TypeRef::Map(item) => holds_validated(api, item, validated),
         _ => false,
@@ -749,7 +754,7 @@ fn validate_value(
     let (item, key, next) = (format_ident!("item{depth}"), format_ident!("key{depth}"), format!("at{depth}"));
     let next_ident = format_ident!("{}", next);
     match ty {
-        TypeRef::Named(name) => match api.types.iter().find(|t| t.name() == name) {
+        TypeRef::Named(name) => match api.type_named(name) {
             Some(TypeDef::Alias { target, .. }) => validate_value(api, target, value, at, problems, validated),
             // `at` itself is a `&str`; the numbered paths are `String`s.
             _ if at == "at" => quote! { #value.validate(at, #problems); },

@@ -7,7 +7,8 @@ use super::{Imports, Uses, doc, ident, rust_type};
 use crate::ir::{Api, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef};
 
 /// The whole `types.rs` module.
-pub fn module(api: &Api) -> TokenStream {
+/// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
+pub fn header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
     for t in &api.types {
         match t {
@@ -32,7 +33,15 @@ pub fn module(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    let items = api.types.iter().map(|t| match t {
+    quote! {
+        //! Types of the request and reply bodies, one per schema of the spec.
+        #imports
+    }
+}
+
+/// The items of one type of `types.rs`.
+pub fn item(t: &TypeDef) -> TokenStream {
+    match t {
         TypeDef::Struct(s) => struct_def(s),
         TypeDef::IntEnum(e) => int_enum(e),
         TypeDef::StringEnum(e) => string_enum(e),
@@ -42,11 +51,6 @@ pub fn module(api: &Api) -> TokenStream {
             let target = rust_type(target, &TokenStream::new());
             quote! { #docs pub type #name = #target; }
         }
-    });
-    quote! {
-        //! Types of the request and reply bodies, one per schema of the spec.
-        #imports
-        #(#items)*
     }
 }
 

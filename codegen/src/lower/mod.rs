@@ -52,6 +52,8 @@ pub(crate) struct Lowerer<'a> {
     /// Component schema name → Rust type name, decided before any schema is lowered.
     schema_names: IndexMap<String, String>,
     types: Vec<TypeDef>,
+    /// Rust name → index in `types`, so lookups stay cheap on large specs.
+    type_index: std::collections::HashMap<String, usize>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -62,7 +64,17 @@ impl<'a> Lowerer<'a> {
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
             schema_names: IndexMap::new(),
             types: Vec::new(),
+            type_index: std::collections::HashMap::new(),
         }
+    }
+
+    pub(crate) fn add_type(&mut self, t: TypeDef) {
+        self.type_index.insert(t.name().to_string(), self.types.len());
+        self.types.push(t);
+    }
+
+    pub(crate) fn type_named(&self, name: &str) -> Option<&TypeDef> {
+        self.type_index.get(name).map(|&i| &self.types[i])
     }
 
     pub(crate) fn report(&mut self, pointer: &Pointer, message: impl Into<String>) {

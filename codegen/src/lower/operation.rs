@@ -239,7 +239,7 @@ impl<'a> Lowerer<'a> {
             | TypeRef::Uuid
             | TypeRef::DateTime => true,
             TypeRef::Vec(item) => allow_array && self.is_simple(item, false),
-            TypeRef::Named(name) => match self.types.iter().find(|t| t.name() == name) {
+            TypeRef::Named(name) => match self.type_named(name) {
                 Some(TypeDef::IntEnum(_) | TypeDef::StringEnum(_)) => true,
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
@@ -255,7 +255,7 @@ impl<'a> Lowerer<'a> {
             (TypeRef::I64, Value::Number(n)) => n.as_i64().map(DefaultValue::Int),
             (TypeRef::F32 | TypeRef::F64, Value::Number(n)) => n.as_f64().map(DefaultValue::Float),
             (TypeRef::String, Value::String(s)) => Some(DefaultValue::String(s.clone())),
-            (TypeRef::Named(name), _) => match self.types.iter().find(|t| t.name() == name)? {
+            (TypeRef::Named(name), _) => match self.type_named(name)? {
                 TypeDef::IntEnum(e) => {
                     let v = value.as_i64()?;
                     let (variant, _) = e.variants.iter().find(|(_, wire)| *wire == v)?;
@@ -508,7 +508,7 @@ impl Lowerer<'_> {
 
     fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
         let TypeRef::Named(name) = ty else { return None };
-        match self.types.iter().find(|t| t.name() == name)? {
+        match self.type_named(name)? {
             TypeDef::Struct(s) => Some(s),
             _ => None,
         }

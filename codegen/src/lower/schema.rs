@@ -30,7 +30,7 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => s.schema_data.description.clone(),
                 ReferenceOr::Reference { .. } => None,
             };
-            self.types.push(TypeDef::Alias { name: rust, doc, target: ty });
+            self.add_type(TypeDef::Alias { name: rust, doc, target: ty });
         }
     }
 
@@ -177,7 +177,7 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
-                self.types.push(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
+                self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
                 Some(TypeRef::Named(name))
             }
             // `allOf` with one member is how OpenAPI 3.0 attaches `default`, `description` or
@@ -238,7 +238,7 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let name = self.claim(naming);
-        self.types.push(TypeDef::IntEnum(IntEnumDef {
+        self.add_type(TypeDef::IntEnum(IntEnumDef {
             name: name.clone(),
             doc: schema.schema_data.description.clone(),
             variants,
@@ -291,7 +291,7 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let name = self.claim(naming);
-        self.types.push(TypeDef::StringEnum(StringEnumDef {
+        self.add_type(TypeDef::StringEnum(StringEnumDef {
             name: name.clone(),
             doc: schema.schema_data.description.clone(),
             variants,
