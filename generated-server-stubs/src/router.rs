@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::extract::{Request, State};
+use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
@@ -192,7 +193,7 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
         subscription_key,
         api_version,
         request_id: extract::text_header(&parts.headers, "x-request-id"),
-        headers: parts.headers.clone(),
+        headers: HeaderMap::new(),
     })
 }
 
@@ -206,7 +207,7 @@ async fn get_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetUser", method = "GET", path = "/api/users", request_id
         = extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
@@ -224,6 +225,8 @@ async fn get_user<A: PortfolioApi>(
         let input = inputs::GetUserInput {
             username: p_username,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetUser", state.api.get_user(ctx, input)).await?;
         reply::json(200, &value)
     }
@@ -241,7 +244,7 @@ async fn create_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "CreateUser", method = "POST", path = "/api/user",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -273,6 +276,8 @@ async fn create_user<A: PortfolioApi>(
         }
         problems.check()?;
         let input = inputs::CreateUserInput { body };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("CreateUser", state.api.create_user(ctx, input))
             .await?;
         reply::json(200, &value)
@@ -291,7 +296,7 @@ async fn link_user_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "LinkUserAccounts", method = "PATCH", path =
         "/api/useraccounts", request_id = extract::text_header(& parts.headers,
@@ -326,6 +331,8 @@ async fn link_user_accounts<A: PortfolioApi>(
         let input = inputs::LinkUserAccountsInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "LinkUserAccounts",
                 state.api.link_user_accounts(ctx, input),
@@ -347,7 +354,7 @@ async fn get_au_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAccounts", method = "GET", path = "/api/accounts",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -374,6 +381,8 @@ async fn get_au_accounts<A: PortfolioApi>(
             page: p_page.unwrap_or(1),
             size: p_size.unwrap_or(100),
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAccounts",
                 state.api.get_au_accounts(ctx, input),
@@ -395,7 +404,7 @@ async fn get_au_child_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUChildAccounts", method = "GET", path =
         "/api/childaccounts", request_id = extract::text_header(& parts.headers,
@@ -414,6 +423,8 @@ async fn get_au_child_accounts<A: PortfolioApi>(
         let input = inputs::GetAuChildAccountsInput {
             account_id: p_account_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUChildAccounts",
                 state.api.get_au_child_accounts(ctx, input),
@@ -435,7 +446,7 @@ async fn get_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAccountModelWeightings", method = "GET", path =
         "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
@@ -454,6 +465,8 @@ async fn get_account_model_weightings<A: PortfolioApi>(
         let input = inputs::GetAccountModelWeightingsInput {
             account_id: p_account_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAccountModelWeightings",
                 state.api.get_account_model_weightings(ctx, input),
@@ -475,7 +488,7 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "ReplaceAccountModelWeightings", method = "PUT", path =
         "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
@@ -510,6 +523,8 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
         let input = inputs::ReplaceAccountModelWeightingsInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAccountModelWeightings",
                 state.api.replace_account_model_weightings(ctx, input),
@@ -531,7 +546,7 @@ async fn get_au_app_form<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAppForm", method = "GET", path = "/api/appform",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -555,6 +570,8 @@ async fn get_au_app_form<A: PortfolioApi>(
             recipient: p_recipient,
             form_type: p_form_type,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUAppForm", state.api.get_au_app_form(ctx, input))
             .await?;
         crate::download::reply(200, value)
@@ -573,7 +590,7 @@ async fn create_draft_application<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "CreateDraftApplication", method = "POST", path =
         "/api/application", request_id = extract::text_header(& parts.headers,
@@ -608,6 +625,8 @@ async fn create_draft_application<A: PortfolioApi>(
         let input = inputs::CreateDraftApplicationInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "CreateDraftApplication",
                 state.api.create_draft_application(ctx, input),
@@ -659,6 +678,8 @@ async fn get_draft_application_status<A: PortfolioApi>(
         let input = inputs::GetDraftApplicationStatusInput {
             application_id: p_application_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetDraftApplicationStatus",
                 state.api.get_draft_application_status(ctx, input),
@@ -680,7 +701,7 @@ async fn get_pds<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetPDS", method = "GET", path = "/api/pds", request_id =
         extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
@@ -690,6 +711,8 @@ async fn get_pds<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetPdsInput {};
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetPDS", state.api.get_pds(ctx, input)).await?;
         reply::json(200, &value)
     }
@@ -707,7 +730,7 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetUKCedingParties", method = "GET", path =
         "/api/cedingparties", request_id = extract::text_header(& parts.headers,
@@ -728,6 +751,8 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
             account_type: p_account_type,
             search: p_search,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetUKCedingParties",
                 state.api.get_uk_ceding_parties(ctx, input),
@@ -749,7 +774,7 @@ async fn find_au_securities<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "FindAUSecurities", method = "GET", path =
         "/api/securities", request_id = extract::text_header(& parts.headers,
@@ -774,6 +799,8 @@ async fn find_au_securities<A: PortfolioApi>(
             security_ids: p_security_ids,
             security_codes: p_security_codes,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "FindAUSecurities",
                 state.api.find_au_securities(ctx, input),
@@ -795,7 +822,7 @@ async fn get_au_recalc_status<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAURecalcStatus", method = "GET", path =
         "/api/recalc/status", request_id = extract::text_header(& parts.headers,
@@ -806,6 +833,8 @@ async fn get_au_recalc_status<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuRecalcStatusInput {};
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAURecalcStatus",
                 state.api.get_au_recalc_status(ctx, input),
@@ -827,7 +856,7 @@ async fn get_au_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUHoldings", method = "GET", path = "/api/holdings",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -855,6 +884,8 @@ async fn get_au_holdings<A: PortfolioApi>(
             valuation_date: p_valuation_date,
             classification_type: p_classification_type,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUHoldings",
                 state.api.get_au_holdings(ctx, input),
@@ -876,7 +907,7 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUHoldingsPerModel", method = "GET", path =
         "/api/holdingspermodel", request_id = extract::text_header(& parts.headers,
@@ -905,6 +936,8 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUHoldingsPerModel",
                 state.api.get_au_holdings_per_model(ctx, input),
@@ -926,7 +959,7 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAssetClassSummary", method = "GET", path =
         "/api/assetclasssummary", request_id = extract::text_header(& parts.headers,
@@ -954,6 +987,8 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
             include_loans: p_include_loans.unwrap_or(false),
             valuation_date: p_valuation_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAssetClassSummary",
                 state.api.get_au_asset_class_summary(ctx, input),
@@ -975,7 +1010,7 @@ async fn get_au_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUTransactions", method = "GET", path =
         "/api/transactions", request_id = extract::text_header(& parts.headers,
@@ -1024,6 +1059,8 @@ async fn get_au_transactions<A: PortfolioApi>(
             order_by: p_order_by.unwrap_or(types::TransactionOrderBy::TransactionDate),
             order: p_order.unwrap_or(types::SortOrder::Desc),
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUTransactions",
                 state.api.get_au_transactions(ctx, input),
@@ -1045,7 +1082,7 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUCashTransactions", method = "GET", path =
         "/api/cashtransactions", request_id = extract::text_header(& parts.headers,
@@ -1089,6 +1126,8 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUCashTransactions",
                 state.api.get_au_cash_transactions(ctx, input),
@@ -1110,7 +1149,7 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUUnsettledTransactions", method = "GET", path =
         "/api/unsettledtransactions", request_id = extract::text_header(& parts.headers,
@@ -1147,6 +1186,8 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUUnsettledTransactions",
                 state.api.get_au_unsettled_transactions(ctx, input),
@@ -1168,7 +1209,7 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUDividendReinvestmentDetails", method = "GET", path =
         "/api/dividendreinvestmentdetails", request_id = extract::text_header(& parts
@@ -1187,6 +1228,8 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
         let input = inputs::GetAuDividendReinvestmentDetailsInput {
             account_id: p_account_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUDividendReinvestmentDetails",
                 state.api.get_au_dividend_reinvestment_details(ctx, input),
@@ -1208,7 +1251,7 @@ async fn get_au_income_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUIncomeDetail", method = "GET", path =
         "/api/incomedetail", request_id = extract::text_header(& parts.headers,
@@ -1237,6 +1280,8 @@ async fn get_au_income_detail<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeDetail",
                 state.api.get_au_income_detail(ctx, input),
@@ -1258,7 +1303,7 @@ async fn get_au_income_schedules<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUIncomeSchedules", method = "GET", path =
         "/api/incomeschedules", request_id = extract::text_header(& parts.headers,
@@ -1287,6 +1332,8 @@ async fn get_au_income_schedules<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeSchedules",
                 state.api.get_au_income_schedules(ctx, input),
@@ -1308,7 +1355,7 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUIncomeSchedulesBulk", method = "GET", path =
         "/api/incomeschedules/bulk", request_id = extract::text_header(& parts.headers,
@@ -1337,6 +1384,8 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeSchedulesBulk",
                 state.api.get_au_income_schedules_bulk(ctx, input),
@@ -1358,7 +1407,7 @@ async fn get_au_expense_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUExpenseDetail", method = "GET", path =
         "/api/expensedetail", request_id = extract::text_header(& parts.headers,
@@ -1387,6 +1436,8 @@ async fn get_au_expense_detail<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUExpenseDetail",
                 state.api.get_au_expense_detail(ctx, input),
@@ -1408,7 +1459,7 @@ async fn get_au_bpay<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUBpay", method = "GET", path = "/api/bpay",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -1428,6 +1479,8 @@ async fn get_au_bpay<A: PortfolioApi>(
         let input = inputs::GetAuBpayInput {
             account_ids: p_account_ids,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUBpay", state.api.get_au_bpay(ctx, input))
             .await?;
         reply::json(200, &value)
@@ -1446,7 +1499,7 @@ async fn get_au_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUPerformance", method = "GET", path =
         "/api/performance", request_id = extract::text_header(& parts.headers,
@@ -1501,6 +1554,8 @@ async fn get_au_performance<A: PortfolioApi>(
             calculation_method: p_calculation_method
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPerformance",
                 state.api.get_au_performance(ctx, input),
@@ -1522,7 +1577,7 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAssetClassPerformance", method = "GET", path =
         "/api/assetclassperformance", request_id = extract::text_header(& parts.headers,
@@ -1578,6 +1633,8 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
             calculation_method: p_calculation_method
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAssetClassPerformance",
                 state.api.get_au_asset_class_performance(ctx, input),
@@ -1599,7 +1656,7 @@ async fn get_au_benchmarks<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUBenchmarks", method = "GET", path =
         "/api/benchmarks", request_id = extract::text_header(& parts.headers,
@@ -1610,6 +1667,8 @@ async fn get_au_benchmarks<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuBenchmarksInput {};
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUBenchmarks",
                 state.api.get_au_benchmarks(ctx, input),
@@ -1631,7 +1690,7 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUBenchmarkPerformance", method = "GET", path =
         "/api/benchmarkperformance", request_id = extract::text_header(& parts.headers,
@@ -1663,6 +1722,8 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUBenchmarkPerformance",
                 state.api.get_au_benchmark_performance(ctx, input),
@@ -1684,7 +1745,7 @@ async fn get_au_models<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUModels", method = "GET", path = "/api/models",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -1694,6 +1755,8 @@ async fn get_au_models<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuModelsInput {};
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUModels", state.api.get_au_models(ctx, input))
             .await?;
         reply::json(200, &value)
@@ -1712,7 +1775,7 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAproximateFum", method = "GET", path =
         "/api/modelapproximatefum", request_id = extract::text_header(& parts.headers,
@@ -1735,6 +1798,8 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
             model_id: p_model_id,
             valuation_date: p_valuation_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAproximateFum",
                 state.api.get_au_aproximate_fum(ctx, input),
@@ -1756,7 +1821,7 @@ async fn get_au_model_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUModelPerformance", method = "GET", path =
         "/api/modelperformance", request_id = extract::text_header(& parts.headers,
@@ -1785,6 +1850,8 @@ async fn get_au_model_performance<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelPerformance",
                 state.api.get_au_model_performance(ctx, input),
@@ -1806,7 +1873,7 @@ async fn get_au_model_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUModelHoldings", method = "GET", path =
         "/api/modelholdings", request_id = extract::text_header(& parts.headers,
@@ -1829,6 +1896,8 @@ async fn get_au_model_holdings<A: PortfolioApi>(
             model_id: p_model_id,
             valuation_date: p_valuation_date,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelHoldings",
                 state.api.get_au_model_holdings(ctx, input),
@@ -1850,7 +1919,7 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUModelWeightAdjustment", method = "GET", path =
         "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
@@ -1869,6 +1938,8 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
         let input = inputs::GetAuModelWeightAdjustmentInput {
             model_id: p_model_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelWeightAdjustment",
                 state.api.get_au_model_weight_adjustment(ctx, input),
@@ -1890,7 +1961,7 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "ReplaceAUModelWeightAdjustment", method = "PUT", path =
         "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
@@ -1925,6 +1996,8 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
         let input = inputs::ReplaceAuModelWeightAdjustmentInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAUModelWeightAdjustment",
                 state.api.replace_au_model_weight_adjustment(ctx, input),
@@ -1946,7 +2019,7 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUAccountEsgCategories", method = "GET", path =
         "/api/esgcategories", request_id = extract::text_header(& parts.headers,
@@ -1965,6 +2038,8 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::GetAuAccountEsgCategoriesInput {
             account_id: p_account_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAccountEsgCategories",
                 state.api.get_au_account_esg_categories(ctx, input),
@@ -1986,7 +2061,7 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "ReplaceAUAccountEsgCategories", method = "PUT", path =
         "/api/esgcategories", request_id = extract::text_header(& parts.headers,
@@ -2017,6 +2092,8 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::ReplaceAuAccountEsgCategoriesInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAUAccountEsgCategories",
                 state.api.replace_au_account_esg_categories(ctx, input),
@@ -2038,7 +2115,7 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "AddAUAccountEsgCategories", method = "POST", path =
         "/api/esgcategories", request_id = extract::text_header(& parts.headers,
@@ -2073,6 +2150,8 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::AddAuAccountEsgCategoriesInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "AddAUAccountEsgCategories",
                 state.api.add_au_account_esg_categories(ctx, input),
@@ -2094,7 +2173,7 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "DeleteAUAccountEsgCategories", method = "DELETE", path =
         "/api/esgcategories", request_id = extract::text_header(& parts.headers,
@@ -2116,6 +2195,8 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
             account_id: p_account_id,
             category_id: p_category_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAUAccountEsgCategories",
                 state.api.delete_au_account_esg_categories(ctx, input),
@@ -2137,7 +2218,7 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUCashflowInstructions", method = "GET", path =
         "/api/cashflowinstructions", request_id = extract::text_header(& parts.headers,
@@ -2156,6 +2237,8 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::GetAuCashflowInstructionsInput {
             account_id: p_account_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUCashflowInstructions",
                 state.api.get_au_cashflow_instructions(ctx, input),
@@ -2177,7 +2260,7 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "AddAUOneOffCashflowInstructions", method = "POST", path =
         "/api/cashflowinstructions/oneoff", request_id = extract::text_header(& parts
@@ -2212,6 +2295,8 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::AddAuOneOffCashflowInstructionsInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "AddAUOneOffCashflowInstructions",
                 state.api.add_au_one_off_cashflow_instructions(ctx, input),
@@ -2233,7 +2318,7 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "DeleteAUOneOffCashflowInstructions", method = "DELETE",
         path = "/api/cashflowinstructions/oneoff", request_id = extract::text_header(&
@@ -2265,6 +2350,8 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
             cashflow_instruction_id: p_cashflow_instruction_id,
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAUOneOffCashflowInstructions",
                 state.api.delete_au_one_off_cashflow_instructions(ctx, input),
@@ -2286,7 +2373,7 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "UpdateAURegularCashflowInstructions", method = "PUT",
         path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
@@ -2321,6 +2408,8 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::UpdateAuRegularCashflowInstructionsInput {
             body,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "UpdateAURegularCashflowInstructions",
                 state.api.update_au_regular_cashflow_instructions(ctx, input),
@@ -2342,7 +2431,7 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "DeleteAURegularCashflowInstructions", method = "DELETE",
         path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
@@ -2368,6 +2457,8 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
             account_id: p_account_id,
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAURegularCashflowInstructions",
                 state.api.delete_au_regular_cashflow_instructions(ctx, input),
@@ -2389,7 +2480,7 @@ async fn get_au_publisher_events<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUPublisherEvents", method = "GET", path =
         "/api/publisherevents", request_id = extract::text_header(& parts.headers,
@@ -2401,6 +2492,8 @@ async fn get_au_publisher_events<A: PortfolioApi>(
         let ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuPublisherEventsInput {
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPublisherEvents",
                 state.api.get_au_publisher_events(ctx, input),
@@ -2422,7 +2515,7 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "GetAUPublisherEventDetail", method = "GET", path =
         "/api/publishereventdetail", request_id = extract::text_header(& parts.headers,
@@ -2441,6 +2534,8 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
         let input = inputs::GetAuPublisherEventDetailInput {
             event_id: p_event_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPublisherEventDetail",
                 state.api.get_au_publisher_event_detail(ctx, input),
@@ -2462,7 +2557,7 @@ async fn download_au_file<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, _body) = request.into_parts();
+    let (mut parts, _body) = request.into_parts();
     let span = tracing::info_span!(
         "request", operation = "DownloadAUFile", method = "GET", path = "/api/file",
         request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
@@ -2480,6 +2575,8 @@ async fn download_au_file<A: PortfolioApi>(
         let input = inputs::DownloadAuFileInput {
             file_id: p_file_id,
         };
+        let mut ctx = ctx;
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "DownloadAUFile",
                 state.api.download_au_file(ctx, input),

@@ -260,6 +260,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
+        .add("axum::http::HeaderMap")
         .add("axum::http::request::Parts")
         .add("axum::response::Response")
         .add("crate::ApiError")
@@ -412,7 +413,9 @@ fn context_fn(api: &Api) -> TokenStream {
                 #(#cred_fields,)*
                 #(#common_fields,)*
                 request_id: extract::text_header(&parts.headers, "x-request-id"),
-                headers: parts.headers.clone(),
+                // Filled in just before the call, by moving the request's headers rather than
+                // copying them.
+                headers: HeaderMap::new(),
             })
         }
 
@@ -595,7 +598,7 @@ pub fn handler(
         Reply::Empty { .. } => quote! { () },
         _ => quote! { value },
     };
-    let parts_mut = has_path.then(|| quote! { mut });
+    let parts_mut = Some(quote! { mut });
     let body_var = if op.body.is_some() {
         quote! { body }
     } else {
@@ -638,6 +641,8 @@ pub fn handler(
                 #body
                 #unwrap_required
                 let input = inputs::#input { #(#fields,)* #body_field };
+                let mut ctx = ctx;
+                ctx.headers = std::mem::take(&mut parts.headers);
                 let #value_binding = reply::guarded(#op_id, state.api.#call_name(ctx, input)).await?;
                 #reply
             }
