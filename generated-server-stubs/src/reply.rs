@@ -6,14 +6,33 @@
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::time::Instant;
 
 use axum::body::Body;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use futures_util::FutureExt;
 use serde::Serialize;
+use tracing::Span;
+use tracing::field::Empty;
 
 use crate::ApiError;
+
+/// The span of one request (operation, method, path template, request id; status and duration
+/// are recorded by [`finish`]) and the moment it started.
+pub(crate) fn span(operation: &'static str, method: &'static str, path: &'static str, headers: &HeaderMap) -> (Span, Instant) {
+    let request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok());
+    let span = tracing::info_span!("request", operation, method, path, request_id, status = Empty, duration_ms = Empty);
+    (span, Instant::now())
+}
+
+/// The reply of a request (an error becomes problem+json about `instance`), recorded in its span.
+pub(crate) fn finish(span: &Span, started: Instant, result: Result<Response, ApiError>, instance: &str) -> Response {
+    let response = result.unwrap_or_else(|error| error.into_response_for(instance));
+    span.record("status", response.status().as_u16());
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    response
+}
 
 /// Runs an implementation's future; a panic inside it becomes a 500 reply instead of a dropped
 /// connection.

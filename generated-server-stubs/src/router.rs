@@ -208,14 +208,9 @@ async fn get_user<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetUser", method = "GET", path = "/api/users", request_id
-        = extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
-        tracing::field::Empty, duration_ms = tracing::field::Empty,
-    );
-    let started = std::time::Instant::now();
+    let (span, started) = reply::span("GetUser", "GET", "/api/users", &parts.headers);
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_username: Option<String> = query
@@ -225,18 +220,13 @@ async fn get_user<A: PortfolioApi>(
         let input = inputs::GetUserInput {
             username: p_username,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetUser", state.api.get_user(ctx, input)).await?;
         reply::json(200, &value)
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `POST /api/user`: extracts and validates, then calls [`PortfolioApi::create_user`].
@@ -245,14 +235,9 @@ async fn create_user<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "CreateUser", method = "POST", path = "/api/user",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
-    );
-    let started = std::time::Instant::now();
+    let (span, started) = reply::span("CreateUser", "POST", "/api/user", &parts.headers);
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PostUserRequest,
@@ -276,7 +261,6 @@ async fn create_user<A: PortfolioApi>(
         }
         problems.check()?;
         let input = inputs::CreateUserInput { body };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("CreateUser", state.api.create_user(ctx, input))
             .await?;
@@ -284,11 +268,7 @@ async fn create_user<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `PATCH /api/useraccounts`: extracts and validates, then calls [`PortfolioApi::link_user_accounts`].
@@ -297,15 +277,14 @@ async fn link_user_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "LinkUserAccounts", method = "PATCH", path =
-        "/api/useraccounts", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "LinkUserAccounts",
+        "PATCH",
+        "/api/useraccounts",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PatchUserAccountRequest,
@@ -331,7 +310,6 @@ async fn link_user_accounts<A: PortfolioApi>(
         let input = inputs::LinkUserAccountsInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "LinkUserAccounts",
@@ -342,11 +320,7 @@ async fn link_user_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/accounts`: extracts and validates, then calls [`PortfolioApi::get_au_accounts`].
@@ -355,14 +329,14 @@ async fn get_au_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAccounts", method = "GET", path = "/api/accounts",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAccounts",
+        "GET",
+        "/api/accounts",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
@@ -381,7 +355,6 @@ async fn get_au_accounts<A: PortfolioApi>(
             page: p_page.unwrap_or(1),
             size: p_size.unwrap_or(100),
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAccounts",
@@ -392,11 +365,7 @@ async fn get_au_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/childaccounts`: extracts and validates, then calls [`PortfolioApi::get_au_child_accounts`].
@@ -405,15 +374,14 @@ async fn get_au_child_accounts<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUChildAccounts", method = "GET", path =
-        "/api/childaccounts", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUChildAccounts",
+        "GET",
+        "/api/childaccounts",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -423,7 +391,6 @@ async fn get_au_child_accounts<A: PortfolioApi>(
         let input = inputs::GetAuChildAccountsInput {
             account_id: p_account_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUChildAccounts",
@@ -434,11 +401,7 @@ async fn get_au_child_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::get_account_model_weightings`].
@@ -447,15 +410,14 @@ async fn get_account_model_weightings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAccountModelWeightings", method = "GET", path =
-        "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAccountModelWeightings",
+        "GET",
+        "/api/accountmodelweightings",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -465,7 +427,6 @@ async fn get_account_model_weightings<A: PortfolioApi>(
         let input = inputs::GetAccountModelWeightingsInput {
             account_id: p_account_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAccountModelWeightings",
@@ -476,11 +437,7 @@ async fn get_account_model_weightings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `PUT /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::replace_account_model_weightings`].
@@ -489,15 +446,14 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "ReplaceAccountModelWeightings", method = "PUT", path =
-        "/api/accountmodelweightings", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "ReplaceAccountModelWeightings",
+        "PUT",
+        "/api/accountmodelweightings",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PutAccountModelWeightingRequest,
@@ -523,7 +479,6 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
         let input = inputs::ReplaceAccountModelWeightingsInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAccountModelWeightings",
@@ -534,11 +489,7 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/appform`: extracts and validates, then calls [`PortfolioApi::get_au_app_form`].
@@ -547,14 +498,14 @@ async fn get_au_app_form<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAppForm", method = "GET", path = "/api/appform",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAppForm",
+        "GET",
+        "/api/appform",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -570,7 +521,6 @@ async fn get_au_app_form<A: PortfolioApi>(
             recipient: p_recipient,
             form_type: p_form_type,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUAppForm", state.api.get_au_app_form(ctx, input))
             .await?;
@@ -578,11 +528,7 @@ async fn get_au_app_form<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `POST /api/application`: extracts and validates, then calls [`PortfolioApi::create_draft_application`].
@@ -591,15 +537,14 @@ async fn create_draft_application<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "CreateDraftApplication", method = "POST", path =
-        "/api/application", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "CreateDraftApplication",
+        "POST",
+        "/api/application",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::DraftApplication,
@@ -625,7 +570,6 @@ async fn create_draft_application<A: PortfolioApi>(
         let input = inputs::CreateDraftApplicationInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "CreateDraftApplication",
@@ -636,11 +580,7 @@ async fn create_draft_application<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/application/{ApplicationId}/status`: extracts and validates, then calls [`PortfolioApi::get_draft_application_status`].
@@ -649,15 +589,14 @@ async fn get_draft_application_status<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetDraftApplicationStatus", method = "GET", path =
-        "/api/application/{ApplicationId}/status", request_id = extract::text_header(&
-        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
-        duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetDraftApplicationStatus",
+        "GET",
+        "/api/application/{ApplicationId}/status",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let raw = RawPathParams::from_request_parts(&mut parts, &())
             .await
@@ -678,7 +617,6 @@ async fn get_draft_application_status<A: PortfolioApi>(
         let input = inputs::GetDraftApplicationStatusInput {
             application_id: p_application_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetDraftApplicationStatus",
@@ -689,11 +627,7 @@ async fn get_draft_application_status<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/pds`: extracts and validates, then calls [`PortfolioApi::get_pds`].
@@ -702,27 +636,17 @@ async fn get_pds<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetPDS", method = "GET", path = "/api/pds", request_id =
-        extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
-        tracing::field::Empty, duration_ms = tracing::field::Empty,
-    );
-    let started = std::time::Instant::now();
+    let (span, started) = reply::span("GetPDS", "GET", "/api/pds", &parts.headers);
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetPdsInput {};
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetPDS", state.api.get_pds(ctx, input)).await?;
         reply::json(200, &value)
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/cedingparties`: extracts and validates, then calls [`PortfolioApi::get_uk_ceding_parties`].
@@ -731,15 +655,14 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetUKCedingParties", method = "GET", path =
-        "/api/cedingparties", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetUKCedingParties",
+        "GET",
+        "/api/cedingparties",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_type: Option<types::CedingPartyAccountType> = query
@@ -751,7 +674,6 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
             account_type: p_account_type,
             search: p_search,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetUKCedingParties",
@@ -762,11 +684,7 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/securities`: extracts and validates, then calls [`PortfolioApi::find_au_securities`].
@@ -775,15 +693,14 @@ async fn find_au_securities<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "FindAUSecurities", method = "GET", path =
-        "/api/securities", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "FindAUSecurities",
+        "GET",
+        "/api/securities",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
@@ -799,7 +716,6 @@ async fn find_au_securities<A: PortfolioApi>(
             security_ids: p_security_ids,
             security_codes: p_security_codes,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "FindAUSecurities",
@@ -810,11 +726,7 @@ async fn find_au_securities<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/recalc/status`: extracts and validates, then calls [`PortfolioApi::get_au_recalc_status`].
@@ -823,17 +735,15 @@ async fn get_au_recalc_status<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAURecalcStatus", method = "GET", path =
-        "/api/recalc/status", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAURecalcStatus",
+        "GET",
+        "/api/recalc/status",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuRecalcStatusInput {};
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAURecalcStatus",
@@ -844,11 +754,7 @@ async fn get_au_recalc_status<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/holdings`: extracts and validates, then calls [`PortfolioApi::get_au_holdings`].
@@ -857,14 +763,14 @@ async fn get_au_holdings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUHoldings", method = "GET", path = "/api/holdings",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUHoldings",
+        "GET",
+        "/api/holdings",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
@@ -884,7 +790,6 @@ async fn get_au_holdings<A: PortfolioApi>(
             valuation_date: p_valuation_date,
             classification_type: p_classification_type,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUHoldings",
@@ -895,11 +800,7 @@ async fn get_au_holdings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/holdingspermodel`: extracts and validates, then calls [`PortfolioApi::get_au_holdings_per_model`].
@@ -908,15 +809,14 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUHoldingsPerModel", method = "GET", path =
-        "/api/holdingspermodel", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUHoldingsPerModel",
+        "GET",
+        "/api/holdingspermodel",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -936,7 +836,6 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUHoldingsPerModel",
@@ -947,11 +846,7 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/assetclasssummary`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_summary`].
@@ -960,15 +855,14 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAssetClassSummary", method = "GET", path =
-        "/api/assetclasssummary", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAssetClassSummary",
+        "GET",
+        "/api/assetclasssummary",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -987,7 +881,6 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
             include_loans: p_include_loans.unwrap_or(false),
             valuation_date: p_valuation_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAssetClassSummary",
@@ -998,11 +891,7 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/transactions`: extracts and validates, then calls [`PortfolioApi::get_au_transactions`].
@@ -1011,15 +900,14 @@ async fn get_au_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUTransactions", method = "GET", path =
-        "/api/transactions", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUTransactions",
+        "GET",
+        "/api/transactions",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1059,7 +947,6 @@ async fn get_au_transactions<A: PortfolioApi>(
             order_by: p_order_by.unwrap_or(types::TransactionOrderBy::TransactionDate),
             order: p_order.unwrap_or(types::SortOrder::Desc),
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUTransactions",
@@ -1070,11 +957,7 @@ async fn get_au_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/cashtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_cash_transactions`].
@@ -1083,15 +966,14 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUCashTransactions", method = "GET", path =
-        "/api/cashtransactions", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUCashTransactions",
+        "GET",
+        "/api/cashtransactions",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_include_pending_unsettled: Option<bool> = query
@@ -1126,7 +1008,6 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUCashTransactions",
@@ -1137,11 +1018,7 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/unsettledtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_unsettled_transactions`].
@@ -1150,15 +1027,14 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUUnsettledTransactions", method = "GET", path =
-        "/api/unsettledtransactions", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUUnsettledTransactions",
+        "GET",
+        "/api/unsettledtransactions",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_page: Option<i32> = query
@@ -1186,7 +1062,6 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUUnsettledTransactions",
@@ -1197,11 +1072,7 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/dividendreinvestmentdetails`: extracts and validates, then calls [`PortfolioApi::get_au_dividend_reinvestment_details`].
@@ -1210,15 +1081,14 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUDividendReinvestmentDetails", method = "GET", path =
-        "/api/dividendreinvestmentdetails", request_id = extract::text_header(& parts
-        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
-        = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUDividendReinvestmentDetails",
+        "GET",
+        "/api/dividendreinvestmentdetails",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1228,7 +1098,6 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
         let input = inputs::GetAuDividendReinvestmentDetailsInput {
             account_id: p_account_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUDividendReinvestmentDetails",
@@ -1239,11 +1108,7 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/incomedetail`: extracts and validates, then calls [`PortfolioApi::get_au_income_detail`].
@@ -1252,15 +1117,14 @@ async fn get_au_income_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUIncomeDetail", method = "GET", path =
-        "/api/incomedetail", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUIncomeDetail",
+        "GET",
+        "/api/incomedetail",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1280,7 +1144,6 @@ async fn get_au_income_detail<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeDetail",
@@ -1291,11 +1154,7 @@ async fn get_au_income_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/incomeschedules`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules`].
@@ -1304,15 +1163,14 @@ async fn get_au_income_schedules<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUIncomeSchedules", method = "GET", path =
-        "/api/incomeschedules", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUIncomeSchedules",
+        "GET",
+        "/api/incomeschedules",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1332,7 +1190,6 @@ async fn get_au_income_schedules<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeSchedules",
@@ -1343,11 +1200,7 @@ async fn get_au_income_schedules<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/incomeschedules/bulk`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules_bulk`].
@@ -1356,15 +1209,14 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUIncomeSchedulesBulk", method = "GET", path =
-        "/api/incomeschedules/bulk", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUIncomeSchedulesBulk",
+        "GET",
+        "/api/incomeschedules/bulk",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
@@ -1384,7 +1236,6 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUIncomeSchedulesBulk",
@@ -1395,11 +1246,7 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/expensedetail`: extracts and validates, then calls [`PortfolioApi::get_au_expense_detail`].
@@ -1408,15 +1255,14 @@ async fn get_au_expense_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUExpenseDetail", method = "GET", path =
-        "/api/expensedetail", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUExpenseDetail",
+        "GET",
+        "/api/expensedetail",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1436,7 +1282,6 @@ async fn get_au_expense_detail<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUExpenseDetail",
@@ -1447,11 +1292,7 @@ async fn get_au_expense_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/bpay`: extracts and validates, then calls [`PortfolioApi::get_au_bpay`].
@@ -1460,14 +1301,9 @@ async fn get_au_bpay<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUBpay", method = "GET", path = "/api/bpay",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
-    );
-    let started = std::time::Instant::now();
+    let (span, started) = reply::span("GetAUBpay", "GET", "/api/bpay", &parts.headers);
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
@@ -1479,7 +1315,6 @@ async fn get_au_bpay<A: PortfolioApi>(
         let input = inputs::GetAuBpayInput {
             account_ids: p_account_ids,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUBpay", state.api.get_au_bpay(ctx, input))
             .await?;
@@ -1487,11 +1322,7 @@ async fn get_au_bpay<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/performance`: extracts and validates, then calls [`PortfolioApi::get_au_performance`].
@@ -1500,15 +1331,14 @@ async fn get_au_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUPerformance", method = "GET", path =
-        "/api/performance", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUPerformance",
+        "GET",
+        "/api/performance",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1554,7 +1384,6 @@ async fn get_au_performance<A: PortfolioApi>(
             calculation_method: p_calculation_method
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPerformance",
@@ -1565,11 +1394,7 @@ async fn get_au_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/assetclassperformance`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_performance`].
@@ -1578,15 +1403,14 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAssetClassPerformance", method = "GET", path =
-        "/api/assetclassperformance", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAssetClassPerformance",
+        "GET",
+        "/api/assetclassperformance",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -1633,7 +1457,6 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
             calculation_method: p_calculation_method
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAssetClassPerformance",
@@ -1644,11 +1467,7 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/benchmarks`: extracts and validates, then calls [`PortfolioApi::get_au_benchmarks`].
@@ -1657,17 +1476,15 @@ async fn get_au_benchmarks<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUBenchmarks", method = "GET", path =
-        "/api/benchmarks", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUBenchmarks",
+        "GET",
+        "/api/benchmarks",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuBenchmarksInput {};
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUBenchmarks",
@@ -1678,11 +1495,7 @@ async fn get_au_benchmarks<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/benchmarkperformance`: extracts and validates, then calls [`PortfolioApi::get_au_benchmark_performance`].
@@ -1691,15 +1504,14 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUBenchmarkPerformance", method = "GET", path =
-        "/api/benchmarkperformance", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUBenchmarkPerformance",
+        "GET",
+        "/api/benchmarkperformance",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_benchmark_id: Option<String> = query
@@ -1722,7 +1534,6 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUBenchmarkPerformance",
@@ -1733,11 +1544,7 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/models`: extracts and validates, then calls [`PortfolioApi::get_au_models`].
@@ -1746,16 +1553,15 @@ async fn get_au_models<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUModels", method = "GET", path = "/api/models",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUModels",
+        "GET",
+        "/api/models",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuModelsInput {};
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUModels", state.api.get_au_models(ctx, input))
             .await?;
@@ -1763,11 +1569,7 @@ async fn get_au_models<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/modelapproximatefum`: extracts and validates, then calls [`PortfolioApi::get_au_aproximate_fum`].
@@ -1776,15 +1578,14 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAproximateFum", method = "GET", path =
-        "/api/modelapproximatefum", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAproximateFum",
+        "GET",
+        "/api/modelapproximatefum",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_model_id: Option<String> = query
@@ -1798,7 +1599,6 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
             model_id: p_model_id,
             valuation_date: p_valuation_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAproximateFum",
@@ -1809,11 +1609,7 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/modelperformance`: extracts and validates, then calls [`PortfolioApi::get_au_model_performance`].
@@ -1822,15 +1618,14 @@ async fn get_au_model_performance<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUModelPerformance", method = "GET", path =
-        "/api/modelperformance", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUModelPerformance",
+        "GET",
+        "/api/modelperformance",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_model_id: Option<String> = query
@@ -1850,7 +1645,6 @@ async fn get_au_model_performance<A: PortfolioApi>(
             from_date: p_from_date,
             to_date: p_to_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelPerformance",
@@ -1861,11 +1655,7 @@ async fn get_au_model_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/modelholdings`: extracts and validates, then calls [`PortfolioApi::get_au_model_holdings`].
@@ -1874,15 +1664,14 @@ async fn get_au_model_holdings<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUModelHoldings", method = "GET", path =
-        "/api/modelholdings", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUModelHoldings",
+        "GET",
+        "/api/modelholdings",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_model_id: Option<String> = query
@@ -1896,7 +1685,6 @@ async fn get_au_model_holdings<A: PortfolioApi>(
             model_id: p_model_id,
             valuation_date: p_valuation_date,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelHoldings",
@@ -1907,11 +1695,7 @@ async fn get_au_model_holdings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::get_au_model_weight_adjustment`].
@@ -1920,15 +1704,14 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUModelWeightAdjustment", method = "GET", path =
-        "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUModelWeightAdjustment",
+        "GET",
+        "/api/modelweightadjustment",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_model_id: Option<String> = query
@@ -1938,7 +1721,6 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
         let input = inputs::GetAuModelWeightAdjustmentInput {
             model_id: p_model_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUModelWeightAdjustment",
@@ -1949,11 +1731,7 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `PUT /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::replace_au_model_weight_adjustment`].
@@ -1962,15 +1740,14 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "ReplaceAUModelWeightAdjustment", method = "PUT", path =
-        "/api/modelweightadjustment", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "ReplaceAUModelWeightAdjustment",
+        "PUT",
+        "/api/modelweightadjustment",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PutModelWeightAdjustmentRequest,
@@ -1996,7 +1773,6 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
         let input = inputs::ReplaceAuModelWeightAdjustmentInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAUModelWeightAdjustment",
@@ -2007,11 +1783,7 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::get_au_account_esg_categories`].
@@ -2020,15 +1792,14 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUAccountEsgCategories", method = "GET", path =
-        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUAccountEsgCategories",
+        "GET",
+        "/api/esgcategories",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -2038,7 +1809,6 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::GetAuAccountEsgCategoriesInput {
             account_id: p_account_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUAccountEsgCategories",
@@ -2049,11 +1819,7 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `PUT /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::replace_au_account_esg_categories`].
@@ -2062,15 +1828,14 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "ReplaceAUAccountEsgCategories", method = "PUT", path =
-        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "ReplaceAUAccountEsgCategories",
+        "PUT",
+        "/api/esgcategories",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PutEsgCategoryRequest,
@@ -2092,7 +1857,6 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::ReplaceAuAccountEsgCategoriesInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "ReplaceAUAccountEsgCategories",
@@ -2103,11 +1867,7 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `POST /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::add_au_account_esg_categories`].
@@ -2116,15 +1876,14 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "AddAUAccountEsgCategories", method = "POST", path =
-        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "AddAUAccountEsgCategories",
+        "POST",
+        "/api/esgcategories",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PostEsgCategoryRequest,
@@ -2150,7 +1909,6 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
         let input = inputs::AddAuAccountEsgCategoriesInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "AddAUAccountEsgCategories",
@@ -2161,11 +1919,7 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `DELETE /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::delete_au_account_esg_categories`].
@@ -2174,15 +1928,14 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "DeleteAUAccountEsgCategories", method = "DELETE", path =
-        "/api/esgcategories", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "DeleteAUAccountEsgCategories",
+        "DELETE",
+        "/api/esgcategories",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -2195,7 +1948,6 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
             account_id: p_account_id,
             category_id: p_category_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAUAccountEsgCategories",
@@ -2206,11 +1958,7 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/cashflowinstructions`: extracts and validates, then calls [`PortfolioApi::get_au_cashflow_instructions`].
@@ -2219,15 +1967,14 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUCashflowInstructions", method = "GET", path =
-        "/api/cashflowinstructions", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUCashflowInstructions",
+        "GET",
+        "/api/cashflowinstructions",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -2237,7 +1984,6 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::GetAuCashflowInstructionsInput {
             account_id: p_account_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUCashflowInstructions",
@@ -2248,11 +1994,7 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `POST /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::add_au_one_off_cashflow_instructions`].
@@ -2261,15 +2003,14 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "AddAUOneOffCashflowInstructions", method = "POST", path =
-        "/api/cashflowinstructions/oneoff", request_id = extract::text_header(& parts
-        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
-        = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "AddAUOneOffCashflowInstructions",
+        "POST",
+        "/api/cashflowinstructions/oneoff",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PostOneOffCashflowInstructionRequest,
@@ -2295,7 +2036,6 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::AddAuOneOffCashflowInstructionsInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "AddAUOneOffCashflowInstructions",
@@ -2306,11 +2046,7 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `DELETE /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::delete_au_one_off_cashflow_instructions`].
@@ -2319,15 +2055,14 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "DeleteAUOneOffCashflowInstructions", method = "DELETE",
-        path = "/api/cashflowinstructions/oneoff", request_id = extract::text_header(&
-        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
-        duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "DeleteAUOneOffCashflowInstructions",
+        "DELETE",
+        "/api/cashflowinstructions/oneoff",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -2350,7 +2085,6 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
             cashflow_instruction_id: p_cashflow_instruction_id,
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAUOneOffCashflowInstructions",
@@ -2361,11 +2095,7 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `PUT /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::update_au_regular_cashflow_instructions`].
@@ -2374,15 +2104,14 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "UpdateAURegularCashflowInstructions", method = "PUT",
-        path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
-        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
-        duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "UpdateAURegularCashflowInstructions",
+        "PUT",
+        "/api/cashflowinstructions/regular",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::PutRegularCashflowInstructionRequest,
@@ -2408,7 +2137,6 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
         let input = inputs::UpdateAuRegularCashflowInstructionsInput {
             body,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "UpdateAURegularCashflowInstructions",
@@ -2419,11 +2147,7 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `DELETE /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::delete_au_regular_cashflow_instructions`].
@@ -2432,15 +2156,14 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "DeleteAURegularCashflowInstructions", method = "DELETE",
-        path = "/api/cashflowinstructions/regular", request_id = extract::text_header(&
-        parts.headers, "x-request-id").as_deref(), status = tracing::field::Empty,
-        duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "DeleteAURegularCashflowInstructions",
+        "DELETE",
+        "/api/cashflowinstructions/regular",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_id: Option<String> = query
@@ -2457,7 +2180,6 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
             account_id: p_account_id,
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded(
                 "DeleteAURegularCashflowInstructions",
@@ -2468,11 +2190,7 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/publisherevents`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_events`].
@@ -2481,18 +2199,16 @@ async fn get_au_publisher_events<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUPublisherEvents", method = "GET", path =
-        "/api/publisherevents", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUPublisherEvents",
+        "GET",
+        "/api/publisherevents",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuPublisherEventsInput {
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPublisherEvents",
@@ -2503,11 +2219,7 @@ async fn get_au_publisher_events<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/publishereventdetail`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_event_detail`].
@@ -2516,15 +2228,14 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "GetAUPublisherEventDetail", method = "GET", path =
-        "/api/publishereventdetail", request_id = extract::text_header(& parts.headers,
-        "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms =
-        tracing::field::Empty,
+    let (span, started) = reply::span(
+        "GetAUPublisherEventDetail",
+        "GET",
+        "/api/publishereventdetail",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_event_id: Option<String> = query
@@ -2534,7 +2245,6 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
         let input = inputs::GetAuPublisherEventDetailInput {
             event_id: p_event_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "GetAUPublisherEventDetail",
@@ -2545,11 +2255,7 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `GET /api/file`: extracts and validates, then calls [`PortfolioApi::download_au_file`].
@@ -2558,14 +2264,14 @@ async fn download_au_file<A: PortfolioApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "DownloadAUFile", method = "GET", path = "/api/file",
-        request_id = extract::text_header(& parts.headers, "x-request-id").as_deref(),
-        status = tracing::field::Empty, duration_ms = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "DownloadAUFile",
+        "GET",
+        "/api/file",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_file_id: Option<String> = query
@@ -2575,7 +2281,6 @@ async fn download_au_file<A: PortfolioApi>(
         let input = inputs::DownloadAuFileInput {
             file_id: p_file_id,
         };
-        let mut ctx = ctx;
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded(
                 "DownloadAUFile",
@@ -2586,9 +2291,5 @@ async fn download_au_file<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }

@@ -621,18 +621,9 @@ pub fn handler(
         #deprecated
         async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
             let (#parts_mut parts, #body_var) = request.into_parts();
-            let span = tracing::info_span!(
-                "request",
-                operation = #op_id,
-                method = #method_text,
-                path = #path_text,
-                request_id = extract::text_header(&parts.headers, "x-request-id").as_deref(),
-                status = tracing::field::Empty,
-                duration_ms = tracing::field::Empty,
-            );
-            let started = std::time::Instant::now();
+            let (span, started) = reply::span(#op_id, #method_text, #path_text, &parts.headers);
             let result: Result<Response, ApiError> = async {
-                let ctx = context(&parts, &state.config)?;
+                let mut ctx = context(&parts, &state.config)?;
                 #(#op_creds)*
                 #problems
                 #path_params
@@ -641,17 +632,13 @@ pub fn handler(
                 #body
                 #unwrap_required
                 let input = inputs::#input { #(#fields,)* #body_field };
-                let mut ctx = ctx;
                 ctx.headers = std::mem::take(&mut parts.headers);
                 let #value_binding = reply::guarded(#op_id, state.api.#call_name(ctx, input)).await?;
                 #reply
             }
             .instrument(span.clone())
             .await;
-            let response = result.unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-            span.record("status", response.status().as_u16());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-            response
+            reply::finish(&span, started, result, parts.uri.path())
         }
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::extract::{Request, State};
+use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -101,7 +102,7 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
     Ok(RequestContext {
         key,
         request_id: extract::text_header(&parts.headers, "x-request-id"),
-        headers: parts.headers.clone(),
+        headers: HeaderMap::new(),
     })
 }
 
@@ -116,15 +117,14 @@ async fn get_item_part<A: NamingApi>(
     request: Request,
 ) -> Response {
     let (mut parts, _body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "get-item.part", method = "GET", path =
-        "/items/{item-id}/parts/{part}", request_id = extract::text_header(& parts
-        .headers, "x-request-id").as_deref(), status = tracing::field::Empty, duration_ms
-        = tracing::field::Empty,
+    let (span, started) = reply::span(
+        "get-item.part",
+        "GET",
+        "/items/{item-id}/parts/{part}",
+        &parts.headers,
     );
-    let started = std::time::Instant::now();
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let raw = RawPathParams::from_request_parts(&mut parts, &())
             .await
@@ -167,17 +167,14 @@ async fn get_item_part<A: NamingApi>(
             x_trace: p_x_trace,
             item_id: p_item_id,
         };
+        ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("get-item.part", state.api.get_item_part(ctx, input))
             .await?;
         reply::json(200, &value)
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
 
 /// `POST /items`: extracts and validates, then calls [`NamingApi::post_items`].
@@ -185,15 +182,10 @@ async fn post_items<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (parts, body) = request.into_parts();
-    let span = tracing::info_span!(
-        "request", operation = "post_items", method = "POST", path = "/items", request_id
-        = extract::text_header(& parts.headers, "x-request-id").as_deref(), status =
-        tracing::field::Empty, duration_ms = tracing::field::Empty,
-    );
-    let started = std::time::Instant::now();
+    let (mut parts, body) = request.into_parts();
+    let (span, started) = reply::span("post_items", "POST", "/items", &parts.headers);
     let result: Result<Response, ApiError> = async {
-        let ctx = context(&parts, &state.config)?;
+        let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::Account2,
@@ -209,14 +201,11 @@ async fn post_items<A: NamingApi>(
         let Some(body) = body else { return Err(problems.into_error()) };
         problems.check()?;
         let input = inputs::PostItemsInput { body };
+        ctx.headers = std::mem::take(&mut parts.headers);
         let () = reply::guarded("post_items", state.api.post_items(ctx, input)).await?;
         Ok(reply::empty(201))
     }
         .instrument(span.clone())
         .await;
-    let response = result
-        .unwrap_or_else(|error| error.into_response_for(parts.uri.path()));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
-    response
+    reply::finish(&span, started, result, parts.uri.path())
 }
