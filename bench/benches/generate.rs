@@ -16,6 +16,7 @@ fn config() -> Config {
         version_header: Some("x-pps-api-version".into()),
         client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
+        standalone: false,
     }
 }
 

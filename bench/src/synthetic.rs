@@ -79,6 +79,7 @@ mod tests {
             version_header: None,
             client: Some(portfolio_codegen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
             server: Some(portfolio_codegen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
+            standalone: false,
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}"));
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));

@@ -69,7 +69,7 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
-pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result<Plan<'a>, String> {
+pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalone: bool) -> Result<Plan<'a>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -91,6 +91,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result
                 description: &description,
                 dependencies: CLIENT_DEPENDENCIES,
                 dev_dependencies: &[],
+                standalone,
             },
         )?,
         render::template(
@@ -140,7 +141,7 @@ pub fn trait_name(crate_name: &str) -> String {
     format!("{}Api", crate::naming::camel(base))
 }
 
-pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result<Plan<'a>, String> {
+pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalone: bool) -> Result<Plan<'a>, String> {
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -162,6 +163,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str) -> Result
                 description: &description,
                 dependencies: SERVER_DEPENDENCIES,
                 dev_dependencies: SERVER_DEV_DEPENDENCIES,
+                standalone,
             },
         )?,
         render::template(

@@ -29,6 +29,9 @@ pub struct Config {
     /// The server crate, if one is wanted. Its trait is named after the crate: `portfolio-server`
     /// gets `PortfolioApi`.
     pub server: Option<CrateConfig>,
+    /// The crates stand alone: their manifests declare an empty workspace, so they build where
+    /// they are written even inside another workspace.
+    pub standalone: bool,
 }
 
 /// Name and directory of one generated crate.
@@ -64,10 +67,10 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut plans = Vec::new();
     if let Some(client) = &config.client {
-        plans.push((client, crates::client(api, client, &config.spec_path).map_err(bug)?));
+        plans.push((client, crates::client(api, client, &config.spec_path, config.standalone).map_err(bug)?));
     }
     if let Some(server) = &config.server {
-        plans.push((server, crates::server(api, server, &config.spec_path).map_err(bug)?));
+        plans.push((server, crates::server(api, server, &config.spec_path, config.standalone).map_err(bug)?));
     }
     let mut files = Vec::new();
     let mut jobs = Vec::new();

@@ -12,6 +12,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         version_header: None,
         client: Some(CrateConfig { name: format!("{fixture}-client"), dir: "client".to_string() }),
         server: Some(CrateConfig { name: format!("{fixture}-server"), dir: "server".to_string() }),
+        standalone: false,
     };
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}"))
 }

@@ -4,7 +4,7 @@ use portfolio_codegen::ir::{Api, DefaultValue, Location, Reply, TypeDef, TypeRef
 use portfolio_codegen::{Config, Diagnostics, load, lower};
 
 fn config() -> Config {
-    Config { spec_path: "spec.yaml".into(), version_header: None, client: None, server: None }
+    Config { spec_path: "spec.yaml".into(), version_header: None, client: None, server: None, standalone: false }
 }
 
 fn lowered(text: &str) -> Result<Api, Diagnostics> {

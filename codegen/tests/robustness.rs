@@ -189,6 +189,7 @@ fn config() -> Config {
         version_header: Some("x-pps-api-version".into()),
         client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
         server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
+        standalone: false,
     }
 }
 

@@ -21,6 +21,7 @@ pub fn project_config() -> Config {
         version_header: Some("x-pps-api-version".to_string()),
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
         server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
+        standalone: false,
     }
 }
 
@@ -45,6 +46,30 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     match mode {
         Mode::Write => write(&root, &dirs, &files),
         Mode::Check => check(&root, &dirs, &files),
+    }
+}
+
+/// Generates `<out>/<name>-client` and `<out>/<name>-server` from any OpenAPI 3.0 document (YAML or
+/// JSON), as crates that build on their own. With `mode` [`Mode::Check`] nothing is written.
+pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode) -> Result<(), String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
+    }
+    let text = fs::read_to_string(spec).map_err(|e| format!("cannot read {}: {e}", spec.display()))?;
+    let label = spec.file_name().map_or_else(|| spec.display().to_string(), |f| f.to_string_lossy().into_owned());
+    let config = Config {
+        spec_path: label.clone(),
+        version_header: None,
+        client: Some(CrateConfig { name: format!("{name}-client"), dir: format!("{name}-client") }),
+        server: Some(CrateConfig { name: format!("{name}-server"), dir: format!("{name}-server") }),
+        standalone: true,
+    };
+    let files = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
+    let dirs = [format!("{name}-client"), format!("{name}-server")];
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    match mode {
+        Mode::Write => write(out, &dirs, &files),
+        Mode::Check => check(out, &dirs, &files),
     }
 }
 

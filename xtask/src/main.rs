@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use xtask::codegen;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check]
+const USAGE: &str = "usage: cargo xtask codegen [--check] [--spec FILE --out DIR --name NAME]
 
-  codegen          regenerate generated-client/ from spec/openapi.yaml
-  codegen --check  write nothing; exit 1 listing every file that differs, is missing or is extra";
+  codegen          regenerate generated-client/ and generated-server-stubs/ from spec/openapi.yaml
+  codegen --check  write nothing; exit 1 listing every file that differs, is missing or is extra
+  codegen --spec FILE --out DIR --name NAME
+                   generate DIR/NAME-client and DIR/NAME-server, crates that build on their own,
+                   from any OpenAPI 3.0 document (YAML or JSON); exit 1 with every problem found";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,6 +19,7 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen"] => codegen::run(codegen::Mode::Write),
         ["codegen", "--check"] => codegen::run(codegen::Mode::Check),
+        ["codegen", rest @ ..] if rest.iter().any(|a| *a == "--spec") => generic(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -28,5 +32,25 @@ fn main() -> ExitCode {
             eprintln!("{message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `codegen --spec FILE --out DIR --name NAME [--check]`, options in any order.
+fn generic(args: &[&str]) -> Result<(), String> {
+    let (mut spec, mut out, mut name, mut mode) = (None, None, None, codegen::Mode::Write);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
+        match *arg {
+            "--spec" => spec = Some(value()?),
+            "--out" => out = Some(value()?),
+            "--name" => name = Some(value()?),
+            "--check" => mode = codegen::Mode::Check,
+            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    match (spec, out, name) {
+        (Some(spec), Some(out), Some(name)) => codegen::run_spec(spec.as_ref(), out.as_ref(), name, mode),
+        _ => Err(format!("--spec, --out and --name go together\n\n{USAGE}")),
     }
 }

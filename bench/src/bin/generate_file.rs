@@ -11,6 +11,7 @@ fn main() {
         version_header: None,
         client: Some(portfolio_codegen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
         server: Some(portfolio_codegen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
+        standalone: false,
     };
     let started = Instant::now();
     let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}"));
