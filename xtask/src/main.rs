@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen"] => codegen::run(codegen::Mode::Write),
         ["codegen", "--check"] => codegen::run(codegen::Mode::Check),
-        ["codegen", rest @ ..] if rest.iter().any(|a| *a == "--spec") => generic(rest),
+        ["codegen", rest @ ..] if rest.contains(&"--spec") => generic(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
