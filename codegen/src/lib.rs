@@ -8,6 +8,7 @@ mod diagnostic;
 mod emit;
 pub mod ir;
 mod load;
+mod locate;
 mod lower;
 mod naming;
 mod render;
@@ -54,7 +55,15 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Vec<GeneratedFile>, 
             message: format!("the spec does not parse: {e}"),
         }])
     })?;
-    let api = lower(&doc, config)?;
+    let api = lower(&doc, config).map_err(|mut diagnostics| {
+        // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
+        if !spec_text.trim_start().starts_with('{') {
+            for d in &mut diagnostics.0 {
+                d.line = d.line.or_else(|| locate::line_of(spec_text, &d.pointer));
+            }
+        }
+        diagnostics
+    })?;
     emit(&api, config)
 }
 
