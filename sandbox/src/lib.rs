@@ -626,14 +626,7 @@ impl PortfolioApi for Sandbox {
         input: GetAuIncomeDetailInput,
     ) -> Result<Vec<IncomeDetail>, ApiError> {
         let store = self.open(&ctx)?;
-        Ok(store
-            .account(&input.account_id)?
-            .transactions
-            .iter()
-            .filter(|t| {
-                t.transaction_type_description.as_deref() == Some("Dividend")
-                    && within(&t.transaction_date, &input.from_date, &input.to_date)
-            })
+        Ok(of_kinds(store.account(&input.account_id)?, &["Dividend"], &input.from_date, &input.to_date)
             .map(|t| IncomeDetail {
                 income_id: t.transaction_id.clone(),
                 security: t.security.clone(),
@@ -677,14 +670,7 @@ impl PortfolioApi for Sandbox {
         input: GetAuExpenseDetailInput,
     ) -> Result<Vec<Expense>, ApiError> {
         let store = self.open(&ctx)?;
-        Ok(store
-            .account(&input.account_id)?
-            .transactions
-            .iter()
-            .filter(|t| {
-                t.transaction_type_description.as_deref() == Some("Management fee")
-                    && within(&t.transaction_date, &input.from_date, &input.to_date)
-            })
+        Ok(of_kinds(store.account(&input.account_id)?, &["Management fee"], &input.from_date, &input.to_date)
             .map(|t| Expense {
                 expense_id: t.transaction_id.clone(),
                 effective_date: t.transaction_date.clone(),
@@ -1114,14 +1100,21 @@ impl PortfolioApi for Sandbox {
     }
 }
 
+/// The account's transactions of the given kinds dated within `[from, to]`.
+fn of_kinds<'a>(
+    account: &'a AccountData,
+    kinds: &'a [&str],
+    from: &'a DateTime,
+    to: &'a DateTime,
+) -> impl Iterator<Item = &'a Transaction> {
+    account.transactions.iter().filter(move |t| {
+        t.transaction_type_description.as_deref().is_some_and(|k| kinds.contains(&k))
+            && within(&t.transaction_date, from, to)
+    })
+}
+
 fn income_schedules(account: &AccountData, from: &DateTime, to: &DateTime) -> Vec<IncomeSchedule> {
-    account
-        .transactions
-        .iter()
-        .filter(|t| {
-            matches!(t.transaction_type_description.as_deref(), Some("Dividend" | "Interest"))
-                && within(&t.transaction_date, from, to)
-        })
+    of_kinds(account, &["Dividend", "Interest"], from, to)
         .map(|t| IncomeSchedule {
             income_id: t.transaction_id.clone(),
             security: t.security.clone(),
