@@ -291,5 +291,7 @@ async fn income_and_expenses_come_from_the_matching_transactions() {
     assert!(!expenses.is_empty());
     let schedules = c.get_au_income_schedules("A100", from.clone(), to.clone()).await.unwrap();
     assert!(schedules.len() > income.len(), "schedules count interest as well as dividends");
-    assert!(c.get_au_income_detail("A100", d("2030-01-01T00:00:00Z"), d("2030-12-31T00:00:00Z")).await.unwrap().is_empty());
+    assert!(
+        c.get_au_income_detail("A100", d("2030-01-01T00:00:00Z"), d("2030-12-31T00:00:00Z")).await.unwrap().is_empty()
+    );
 }
