@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Imports, Uses, default_text, doc, ident, inner_doc, operation_doc, paragraphs, rust_type};
+use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{Api, Body, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeRef};
 
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
@@ -395,15 +395,6 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
             }
         }
         _ => value.clone(),
-    }
-}
-
-/// Whether a type mentions a schema type, so the module must import `types`.
-fn names_type(ty: &TypeRef) -> bool {
-    match ty {
-        TypeRef::Named(_) => true,
-        TypeRef::Vec(item) | TypeRef::Map(item) => names_type(item),
-        _ => false,
     }
 }
 

@@ -71,6 +71,15 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
     }
 }
 
+/// Whether a type mentions a schema type, so the module using it must import `types`.
+pub fn names_type(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Named(_) => true,
+        TypeRef::Vec(item) | TypeRef::Map(item) => names_type(item),
+        _ => false,
+    }
+}
+
 /// Which imported names a set of types needs, so modules import exactly what they use.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Uses {

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Imports, Uses, default_text, doc, ident, inner_doc, operation_doc, paragraphs, rust_type};
+use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{Api, DefaultValue, Location, Operation, Param, Reply, TypeDef, TypeRef};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
@@ -12,12 +12,19 @@ fn universal(api: &Api, i: usize) -> bool {
     api.operations.iter().all(|op| op.credentials.contains(&i))
 }
 
-fn names_type(ty: &TypeRef) -> bool {
-    match ty {
-        TypeRef::Named(_) => true,
-        TypeRef::Vec(item) | TypeRef::Map(item) => names_type(item),
-        _ => false,
+/// Imports for code that holds every operation's parameters and body (inputs and handlers).
+fn add_input_imports(api: &Api, imports: &mut Imports) {
+    let mut uses = Uses::default();
+    let mut needs_types = false;
+    for ty in api.operations.iter().flat_map(|op| op.params.iter().map(|p| &p.ty).chain(op.body.iter().map(|b| &b.ty)))
+    {
+        uses.add(ty);
+        needs_types |= names_type(ty);
     }
+    if needs_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(imports, "crate::DateTime");
 }
 
 fn reply_type(reply: &Reply) -> TokenStream {
@@ -143,23 +150,8 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
 
 /// The head of `inputs.rs` (docs and imports); [`input_struct`] gives one operation's struct.
 pub fn inputs_header(api: &Api) -> TokenStream {
-    let mut uses = Uses::default();
-    let mut needs_types = false;
-    for op in &api.operations {
-        for p in &op.params {
-            uses.add(&p.ty);
-            needs_types |= names_type(&p.ty);
-        }
-        if let Some(b) = &op.body {
-            uses.add(&b.ty);
-            needs_types |= names_type(&b.ty);
-        }
-    }
     let mut imports = Imports::default();
-    if needs_types {
-        imports.add("crate::types");
-    }
-    uses.add_to(&mut imports, "crate::DateTime");
+    add_input_imports(api, &mut imports);
     let imports = imports.tokens();
     quote! {
         //! One input struct per operation: its path, query and header parameters and its body.
@@ -282,22 +274,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
         imports.add("axum::extract::{FromRequestParts, RawPathParams}");
     }
-    let mut uses = Uses::default();
-    let mut needs_types = false;
-    for op in &api.operations {
-        for p in &op.params {
-            uses.add(&p.ty);
-            needs_types |= names_type(&p.ty);
-        }
-        if let Some(b) = &op.body {
-            uses.add(&b.ty);
-            needs_types |= names_type(&b.ty);
-        }
-    }
-    if needs_types {
-        imports.add("crate::types");
-    }
-    uses.add_to(&mut imports, "crate::DateTime");
+    add_input_imports(api, &mut imports);
     let imports = imports.tokens();
     quote! {
         //! The axum router: extraction and validation generated from the spec, then the trait call.
