@@ -4,6 +4,7 @@
 #   bench/run.sh scaling      the generator on synthetic specs of 50, 500 and 5000 operations
 #   bench/run.sh server       the generated router against hand-written axum, with wrk
 #   bench/run.sh client       the generated client against raw reqwest
+#   bench/run.sh compile      cold and incremental builds of the generated crates and the peers'
 # Needs hyperfine and wrk (Debian packages) for generation and server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,11 +12,9 @@ export CARGO_TERM_QUIET=true
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-# Peers, when installed: PROGENITOR=path/to/cargo-progenitor, OPENAPI_GENERATOR=path/to/openapi-generator-cli.
-generation() {
-  cargo build --release -p xtask -p portfolio-bench
-  # Progenitor stops at operations with several media types, so every tool gets the same
-  # reduced copy of the spec (application/json only) for the comparison.
+# Progenitor stops at operations with several media types, so every tool gets the same reduced copy
+# of the spec (application/json only) for the comparisons.
+peer_spec() {
   .venv/bin/python - <<'PY'
 import json, yaml
 doc = yaml.safe_load(open("spec/openapi.yaml"))
@@ -31,6 +30,12 @@ def only_json(node):
 only_json(doc)
 json.dump(doc, open("target/peer-spec.json", "w"))
 PY
+}
+
+# Peers, when installed: PROGENITOR=path/to/cargo-progenitor, OPENAPI_GENERATOR=path/to/openapi-generator-cli.
+generation() {
+  cargo build --release -p xtask -p portfolio-bench
+  peer_spec
   local commands=('target/release/xtask codegen --check' 'target/release/generate_file target/peer-spec.json')
   if [ -n "${PROGENITOR:-}" ]; then
     commands+=("rm -rf target/peer-out/progenitor && $PROGENITOR progenitor -i target/peer-spec.json -o target/peer-out/progenitor -n peer -v 0.1.0")
@@ -108,7 +113,65 @@ client() {
   target/release/bench_client http://127.0.0.1:18002 5000 5
 }
 
+# Cold `cargo check` and `cargo build` (debug) of our two crates and the peers' for the same spec,
+# each with its own empty target directory, then the rebuild after a one-field change to the spec.
+compile() {
+  cargo build --release -p xtask
+  peer_spec
+  local out=target/compile-bench rounds=${ROUNDS:-1}
+  rm -rf "$out" && mkdir -p "$out"
+  # A crate directory, optionally with cargo options after a colon. The second client build leaves
+  # out TLS, which the progenitor client does not build either.
+  local crates=(ours-client ours-client:--no-default-features ours-server)
+  generate_all() {
+    target/release/xtask codegen --spec "$1" --out "$out" --name ours > /dev/null
+    if [ -n "${PROGENITOR:-}" ]; then
+      rm -rf "$out/progenitor" && "$PROGENITOR" progenitor -i "$1" -o "$out/progenitor" -n peer -v 0.1.0 > /dev/null
+      grep -q '^\[workspace\]' "$out/progenitor/Cargo.toml" || printf '\n[workspace]\n' >> "$out/progenitor/Cargo.toml"
+    fi
+    if [ -n "${OPENAPI_GENERATOR:-}" ]; then
+      "$OPENAPI_GENERATOR" generate -i "$1" -g rust-axum -o "$out/oag-axum" > /dev/null
+      grep -q '^\[workspace\]' "$out/oag-axum/Cargo.toml" || printf '\n[workspace]\n' >> "$out/oag-axum/Cargo.toml"
+      # It copies info.version into the crate version, which cargo refuses when not semver.
+      sed -i 's/^version = .*/version = "0.1.0"/' "$out/oag-axum/Cargo.toml"
+    fi
+  }
+  generate_all target/peer-spec.json
+  [ -n "${PROGENITOR:-}" ] && crates+=(progenitor)
+  [ -n "${OPENAPI_GENERATOR:-}" ] && crates+=(oag-axum)
+  seconds() { if /usr/bin/time -f %e -o "$out/time" "$@" > "$out/log" 2>&1; then cat "$out/time"; else echo failed; fi; }
+  for entry in "${crates[@]}"; do
+    local crate=${entry%%:*}
+    echo "$entry lines $(find "$out/$crate/src" -name '*.rs' -print0 | xargs -0 cat | wc -l)"
+  done
+  for round in $(seq "$rounds"); do
+    for entry in "${crates[@]}"; do
+      local crate=${entry%%:*} options=${entry#*:} target=${entry//[:-]/_}
+      [ "$options" = "$entry" ] && options=
+      for cmd in check build; do
+        rm -rf "$out/target-$target-$cmd"
+        # shellcheck disable=SC2086
+        echo "$entry cold-$cmd $(CARGO_TARGET_DIR="$out/target-$target-$cmd" seconds cargo "$cmd" $options --manifest-path "$out/$crate/Cargo.toml")"
+      done
+    done
+  done
+  # One new optional field on a schema every crate uses, then the rebuild each crate needs.
+  .venv/bin/python - <<'PY'
+import json
+doc = json.load(open("target/peer-spec.json"))
+doc["components"]["schemas"]["HoldingData"]["properties"]["BenchNote"] = {"type": "string", "nullable": True}
+json.dump(doc, open("target/peer-spec-changed.json", "w"))
+PY
+  generate_all target/peer-spec-changed.json
+  for entry in "${crates[@]}"; do
+    local crate=${entry%%:*} options=${entry#*:} target=${entry//[:-]/_}
+    [ "$options" = "$entry" ] && options=
+    # shellcheck disable=SC2086
+    echo "$entry one-field-build $(CARGO_TARGET_DIR="$out/target-$target-build" seconds cargo build $options --manifest-path "$out/$crate/Cargo.toml")"
+  done
+}
+
 case "${1:-}" in
-  generation | scaling | server | client) "$1" ;;
-  *) echo "usage: bench/run.sh generation|scaling|server|client" >&2; exit 2 ;;
+  generation | scaling | server | client | compile) "$1" ;;
+  *) echo "usage: bench/run.sh generation|scaling|server|client|compile" >&2; exit 2 ;;
 esac

@@ -58,7 +58,7 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("futures-core", "\"0.3\""),
     ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
     ("percent-encoding", "\"2.3\""),
-    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"rustls\", \"http2\", \"stream\"] }"),
+    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"http2\", \"stream\"] }"),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
     ("serde_path_to_error", "\"0.1\""),
@@ -68,6 +68,10 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
+
+/// Features of the client crate: TLS is on by default and can be left out (and its build time
+/// saved) by callers who bring their own `reqwest::Client` or call plain HTTP.
+const CLIENT_FEATURES: &[(&str, &str)] = &[("default", "[\"rustls\"]"), ("rustls", "[\"reqwest/rustls\"]")];
 
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalone: bool) -> Result<Plan<'a>, String> {
     let dir = &config.dir;
@@ -91,6 +95,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
                 description: &description,
                 dependencies: CLIENT_DEPENDENCIES,
                 dev_dependencies: &[],
+                features: CLIENT_FEATURES,
                 standalone,
             },
         )?,
@@ -163,6 +168,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
                 description: &description,
                 dependencies: SERVER_DEPENDENCIES,
                 dev_dependencies: SERVER_DEV_DEPENDENCIES,
+                features: &[],
                 standalone,
             },
         )?,

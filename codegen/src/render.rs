@@ -175,6 +175,7 @@ pub struct CargoToml<'a> {
     pub description: &'a str,
     pub dependencies: &'a [(&'a str, &'a str)],
     pub dev_dependencies: &'a [(&'a str, &'a str)],
+    pub features: &'a [(&'a str, &'a str)],
     pub standalone: bool,
 }
 

@@ -140,8 +140,8 @@ impl fmt::Debug for Client {
 
 impl Client {
     /// A client for the deployment at `base_url` (scheme, host and optional path prefix),
-    /// with a connection pool of its own, TLS through rustls and the default
-    /// [`RetryPolicy`].
+    /// with a connection pool of its own, TLS through rustls (the default `rustls` feature)
+    /// and the default [`RetryPolicy`].
     pub fn new(base_url: &str, credentials: Credentials) -> Result<Self, Error> {
         Self::builder(base_url, credentials).build()
     }

@@ -191,8 +191,8 @@ pub fn client_module(api: &Api) -> TokenStream {
 
         impl Client {
             /// A client for the deployment at `base_url` (scheme, host and optional path prefix),
-            /// with a connection pool of its own, TLS through rustls and the default
-            /// [`RetryPolicy`].
+            /// with a connection pool of its own, TLS through rustls (the default `rustls` feature)
+            /// and the default [`RetryPolicy`].
             pub fn new(base_url: &str, credentials: Credentials) -> Result<Self, Error> {
                 Self::builder(base_url, credentials).build()
             }
