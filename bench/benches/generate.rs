@@ -17,6 +17,7 @@ fn config() -> Config {
         client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
         standalone: false,
+        skip_unsupported: false,
     }
 }
 

@@ -80,8 +80,9 @@ mod tests {
             client: Some(portfolio_codegen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
             server: Some(portfolio_codegen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
             standalone: false,
+            skip_unsupported: false,
         };
-        let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}"));
+        let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));
     }
 }

@@ -20,6 +20,9 @@ pub struct Api {
     pub credentials: Vec<Credential>,
     /// Header parameters shared by every operation that the client sets once (e.g. the API version).
     pub common_headers: Vec<CommonHeader>,
+    /// What was left out because the generator cannot represent it (only when asked to skip
+    /// unsupported parts), each located in the spec.
+    pub left_out: Vec<crate::Diagnostic>,
 }
 
 impl Api {
@@ -157,6 +160,33 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// A type from [`Api::types`], by its Rust name.
     Named(String),
+}
+
+impl TypeRef {
+    /// Calls `f` with every named type this reference mentions.
+    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
+        match self {
+            TypeRef::Vec(inner) | TypeRef::Map(inner) => inner.visit_names(f),
+            TypeRef::Named(name) => f(name),
+            _ => {}
+        }
+    }
+}
+
+impl TypeDef {
+    /// Calls `f` with every named type this definition mentions.
+    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
+        match self {
+            TypeDef::Struct(s) => {
+                s.fields.iter().for_each(|field| field.ty.visit_names(f));
+                if let Some((_, ty)) = &s.extra {
+                    ty.visit_names(f);
+                }
+            }
+            TypeDef::Alias { target, .. } => target.visit_names(f),
+            TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
+        }
+    }
 }
 
 /// One operation.
@@ -305,6 +335,19 @@ pub enum Reply {
     Json { status: u16, ty: TypeRef, content_types: Vec<String>, doc: Option<String> },
     /// A binary body, streamed.
     Download { status: u16, content_type: String, doc: Option<String> },
+}
+
+impl Operation {
+    /// Calls `f` with every named type the operation's parameters, body and reply mention.
+    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
+        self.params.iter().for_each(|p| p.ty.visit_names(f));
+        if let Some(body) = &self.body {
+            body.ty.visit_names(f);
+        }
+        if let Reply::Json { ty, .. } = &self.reply {
+            ty.visit_names(f);
+        }
+    }
 }
 
 impl Reply {

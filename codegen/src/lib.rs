@@ -33,6 +33,9 @@ pub struct Config {
     /// The crates stand alone: their manifests declare an empty workspace, so they build where
     /// they are written even inside another workspace.
     pub standalone: bool,
+    /// Leave out the operations (and schemas) the generator cannot represent, listing them in
+    /// [`ir::Api::left_out`], instead of failing.
+    pub skip_unsupported: bool,
 }
 
 /// Name and directory of one generated crate.
@@ -44,10 +47,20 @@ pub struct CrateConfig {
     pub dir: String,
 }
 
+/// The result of a successful run.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// Every file to write, sorted by path.
+    pub files: Vec<GeneratedFile>,
+    /// What was repaired or left out on the way, each located in the spec; empty for a spec the
+    /// generator handles whole.
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Generates the configured crates from spec text (YAML or JSON).
 ///
 /// Returns every file to write, in a fixed order, or every problem found in the spec.
-pub fn generate(spec_text: &str, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
+pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnostics> {
     let doc = load(spec_text).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             pointer: "#".to_string(),
@@ -55,16 +68,18 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Vec<GeneratedFile>, 
             message: format!("the spec does not parse: {e}"),
         }])
     })?;
-    let api = lower(&doc, config).map_err(|mut diagnostics| {
+    let located = |mut diagnostics: Vec<Diagnostic>| {
         // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
         if !spec_text.trim_start().starts_with('{') {
-            for d in &mut diagnostics.0 {
+            for d in &mut diagnostics {
                 d.line = d.line.or_else(|| locate::line_of(spec_text, &d.pointer));
             }
         }
         diagnostics
-    })?;
-    emit(&api, config)
+    };
+    let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
+    let files = emit(&api, config)?;
+    Ok(Generated { files, warnings: located(api.left_out.clone()) })
 }
 
 /// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.

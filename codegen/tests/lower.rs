@@ -4,7 +4,14 @@ use portfolio_codegen::ir::{Api, DefaultValue, Location, Reply, TypeDef, TypeRef
 use portfolio_codegen::{Config, Diagnostics, load, lower};
 
 fn config() -> Config {
-    Config { spec_path: "spec.yaml".into(), version_header: None, client: None, server: None, standalone: false }
+    Config {
+        spec_path: "spec.yaml".into(),
+        version_header: None,
+        client: None,
+        server: None,
+        standalone: false,
+        skip_unsupported: false,
+    }
 }
 
 fn lowered(text: &str) -> Result<Api, Diagnostics> {
@@ -192,4 +199,74 @@ paths:
     let messages: Vec<String> = lowered(text).unwrap_err().0.into_iter().map(|d| d.message).collect();
     assert!(messages.iter().any(|m| m.contains("`{id}`")), "{messages:?}");
     assert!(messages.iter().any(|m| m.contains("`ID` does not appear")), "{messages:?}");
+}
+
+#[test]
+fn skipping_leaves_out_what_is_unsupported_and_everything_that_depends_on_it() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+  /owners:
+    get:
+      operationId: listOwners
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Owner"}}}}
+  /toys:
+    get:
+      operationId: listToys
+      parameters:
+        - {name: q, in: query, allowReserved: true, schema: {type: string}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Toy"}}}}
+  /health:
+    get:
+      operationId: health
+      responses: {"204": {description: none}}
+components:
+  schemas:
+    Pet:
+      not: {type: string}
+    Owner:
+      type: object
+      properties:
+        pets: {type: array, items: {$ref: "#/components/schemas/Pet"}}
+        address: {type: object, properties: {street: {type: string}}}
+    Toy:
+      type: object
+      properties:
+        name: {type: string}
+"##;
+    let strict = lowered(text).unwrap_err().0;
+    assert_eq!(strict.len(), 2, "without skipping, both problems fail the run: {strict:#?}");
+
+    let config = Config { skip_unsupported: true, ..config() };
+    let api = lower(&load(text).unwrap(), &config).unwrap();
+    let ids: Vec<&str> = api.operations.iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, ["health"]);
+    let names: Vec<&str> = api.types.iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["Toy"], "Owner and its inline address go with Pet");
+    let notes: Vec<String> = api.left_out.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let expected = [
+        "#/components/schemas/Owner: left out schema `Owner`: it uses `Pet`, which was left out",
+        "#/components/schemas/Pet: left out schema `Pet`: `not` is not supported yet",
+        "#/paths/~1owners/get: left out operation `listOwners` (GET /owners): it uses `Pet`, which was left out",
+        "#/paths/~1pets/get: left out operation `listPets` (GET /pets): it uses `Pet`, which was left out",
+        "#/paths/~1toys/get/parameters/0/allowReserved: left out operation `listToys` (GET /toys): `allowReserved` is not supported",
+    ];
+    assert_eq!(notes, expected);
+
+    // When nothing is left, the run fails with the reasons rather than generating an empty crate.
+    let only_broken = text.replace(
+        "  /health:\n    get:\n      operationId: health\n      responses: {\"204\": {description: none}}\n",
+        "",
+    );
+    assert_ne!(only_broken, text);
+    let err = lower(&load(&only_broken).unwrap(), &config).unwrap_err();
+    assert_eq!(err.0.len(), 5, "{err}");
 }

@@ -23,8 +23,8 @@ fn generated_manifests_use_a_crate_version_not_the_api_version() {
 fn generation_is_deterministic() {
     let spec = portfolio_tests::spec_text();
     let config = xtask::codegen::project_config();
-    let first = portfolio_codegen::generate(&spec, &config).unwrap();
-    let second = portfolio_codegen::generate(&spec, &config).unwrap();
+    let first = portfolio_codegen::generate(&spec, &config).unwrap().files;
+    let second = portfolio_codegen::generate(&spec, &config).unwrap().files;
     assert_eq!(first, second);
 }
 
@@ -33,7 +33,7 @@ fn any_spec_generates_two_standalone_crates() {
     let out = std::env::temp_dir().join(format!("portfolio-generic-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let fixture = workspace_root().join("codegen/tests/fixtures/naming.yaml");
-    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Write).unwrap();
+    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Write, false).unwrap();
     for krate in ["naming-client", "naming-server"] {
         let manifest = std::fs::read_to_string(out.join(krate).join("Cargo.toml")).unwrap();
         assert!(manifest.contains(&format!("name = \"{krate}\"")), "{manifest}");
@@ -41,7 +41,7 @@ fn any_spec_generates_two_standalone_crates() {
         assert!(out.join(krate).join("src/lib.rs").exists());
     }
     // Writing again changes nothing, and the check agrees.
-    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Check).unwrap();
+    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Check, false).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -55,7 +55,7 @@ fn unsupported_specs_fail_with_every_problem_located() {
         "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: s, in: cookie, schema: {type: string}}]\n      responses: {'204': {description: ok}}\n  /b:\n    get:\n      responses: {'200': {description: ok, content: {application/json: {schema: {oneOf: [{type: string}, {type: integer}]}}}}}\n",
     )
     .unwrap();
-    let err = xtask::codegen::run_spec(&spec, &dir.join("out"), "bad", Mode::Write).unwrap_err();
+    let err = xtask::codegen::run_spec(&spec, &dir.join("out"), "bad", Mode::Write, false).unwrap_err();
     assert!(err.contains("2 problems"), "{err}");
     assert!(err.contains("#/paths/~1a/get/parameters/0 (line 6)"), "YAML diagnostics carry their line: {err}");
     assert!(err.contains("#/paths/~1b/get/responses/200/content/application~1json/schema"), "{err}");

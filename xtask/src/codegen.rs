@@ -22,6 +22,7 @@ pub fn project_config() -> Config {
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
         server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
         standalone: false,
+        skip_unsupported: false,
     }
 }
 
@@ -41,7 +42,12 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let config = project_config();
     let spec_file = root.join(&config.spec_path);
     let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
-    let files = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
+    let generated = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
+    // The project's own spec is generated whole; a warning here means something was repaired.
+    if let Some(first) = generated.warnings.first() {
+        return Err(format!("{}: {first}", config.spec_path));
+    }
+    let files = generated.files;
     let dirs: Vec<&str> = config.client.iter().chain(config.server.iter()).map(|c| c.dir.as_str()).collect();
     match mode {
         Mode::Write => write(&root, &dirs, &files),
@@ -50,8 +56,9 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
 }
 
 /// Generates `<out>/<name>-client` and `<out>/<name>-server` from any OpenAPI 3.0 document (YAML or
-/// JSON), as crates that build on their own. With `mode` [`Mode::Check`] nothing is written.
-pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode) -> Result<(), String> {
+/// JSON), as crates that build on their own. With `mode` [`Mode::Check`] nothing is written. With
+/// `skip_unsupported`, what the generator cannot represent is left out and listed on stderr.
+pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupported: bool) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
@@ -63,8 +70,13 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode) -> Result<(), S
         client: Some(CrateConfig { name: format!("{name}-client"), dir: format!("{name}-client") }),
         server: Some(CrateConfig { name: format!("{name}-server"), dir: format!("{name}-server") }),
         standalone: true,
+        skip_unsupported,
     };
-    let files = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
+    let generated = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
+    for warning in &generated.warnings {
+        eprintln!("warning: {label}: {warning}");
+    }
+    let files = generated.files;
     let dirs = [format!("{name}-client"), format!("{name}-server")];
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     match mode {

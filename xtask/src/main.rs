@@ -5,13 +5,16 @@ use std::process::ExitCode;
 
 use xtask::codegen;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check] [--spec FILE --out DIR --name NAME]
+const USAGE: &str = "usage: cargo xtask codegen [--check] [--spec FILE --out DIR --name NAME [--skip-unsupported]]
 
   codegen          regenerate generated-client/ and generated-server-stubs/ from spec/openapi.yaml
   codegen --check  write nothing; exit 1 listing every file that differs, is missing or is extra
   codegen --spec FILE --out DIR --name NAME
                    generate DIR/NAME-client and DIR/NAME-server, crates that build on their own,
-                   from any OpenAPI 3.0 document (YAML or JSON); exit 1 with every problem found";
+                   from any OpenAPI 3.0 document (YAML or JSON); exit 1 with every problem found
+  --skip-unsupported
+                   leave out the operations and schemas the generator cannot represent, list them
+                   as warnings, and generate the rest";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,9 +38,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// `codegen --spec FILE --out DIR --name NAME [--check]`, options in any order.
+/// `codegen --spec FILE --out DIR --name NAME [--check] [--skip-unsupported]`, options in any order.
 fn generic(args: &[&str]) -> Result<(), String> {
     let (mut spec, mut out, mut name, mut mode) = (None, None, None, codegen::Mode::Write);
+    let mut skip_unsupported = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
@@ -46,11 +50,14 @@ fn generic(args: &[&str]) -> Result<(), String> {
             "--out" => out = Some(value()?),
             "--name" => name = Some(value()?),
             "--check" => mode = codegen::Mode::Check,
+            "--skip-unsupported" => skip_unsupported = true,
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
         }
     }
     match (spec, out, name) {
-        (Some(spec), Some(out), Some(name)) => codegen::run_spec(spec.as_ref(), out.as_ref(), name, mode),
+        (Some(spec), Some(out), Some(name)) => {
+            codegen::run_spec(spec.as_ref(), out.as_ref(), name, mode, skip_unsupported)
+        }
         _ => Err(format!("--spec, --out and --name go together\n\n{USAGE}")),
     }
 }

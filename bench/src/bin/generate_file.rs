@@ -12,9 +12,10 @@ fn main() {
         client: Some(portfolio_codegen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
         server: Some(portfolio_codegen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
         standalone: false,
+        skip_unsupported: false,
     };
     let started = Instant::now();
-    let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}"));
+    let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     println!("{:.1} ms, {} files, {lines} lines", started.elapsed().as_secs_f64() * 1e3, files.len());
 }

@@ -2,6 +2,7 @@
 //! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
 
 mod operation;
+mod prune;
 mod schema;
 
 use indexmap::IndexMap;
@@ -32,9 +33,17 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// Lowers a parsed spec to the IR, or returns every problem found.
 pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
-    let mut lowerer = Lowerer::new(doc);
-    let api = lowerer.api(config);
+    let mut lowerer = Lowerer::new(doc, config.skip_unsupported);
+    let mut api = lowerer.api(config);
     if lowerer.diagnostics.is_empty() {
+        if !lowerer.left_out.is_empty() {
+            let had_operations = !api.operations.is_empty() || lowerer.left_out.iter().any(|l| l.is_operation());
+            prune::leave_out(&mut api, &lowerer.schema_names, std::mem::take(&mut lowerer.left_out));
+            if had_operations && api.operations.is_empty() {
+                // Nothing useful would be generated; say why instead.
+                return Err(Diagnostics(api.left_out));
+            }
+        }
         Ok(api)
     } else {
         let mut all = lowerer.diagnostics;
@@ -54,11 +63,24 @@ pub(crate) struct Lowerer<'a> {
     types: Vec<TypeDef>,
     /// Rust name → index in `types`, so lookups stay cheap on large specs.
     type_index: std::collections::HashMap<String, usize>,
+    /// Leave out what cannot be represented instead of failing.
+    skip: bool,
+    /// Schemas and operations left out so far, with the problems that decided it.
+    left_out: Vec<prune::LeftOut>,
+}
+
+/// Where a unit started: the counts of diagnostics and types before it.
+#[derive(Clone, Copy)]
+pub(crate) struct UnitMark {
+    diagnostics: usize,
+    types: usize,
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(doc: &'a OpenAPI) -> Self {
+    fn new(doc: &'a OpenAPI, skip: bool) -> Self {
         Lowerer {
+            skip,
+            left_out: Vec::new(),
             doc,
             diagnostics: Vec::new(),
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
@@ -81,6 +103,28 @@ impl<'a> Lowerer<'a> {
         self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
     }
 
+    /// Marks the start of a part of the spec that can be left out on its own (a schema or an
+    /// operation).
+    pub(crate) fn unit_start(&self) -> UnitMark {
+        UnitMark { diagnostics: self.diagnostics.len(), types: self.types.len() }
+    }
+
+    /// Ends a unit: `true` when it lowered cleanly. When skipping is on and it did not, its
+    /// problems and the types it added are set aside and it is recorded as left out.
+    pub(crate) fn unit_end(&mut self, mark: UnitMark, what: prune::Unit) -> bool {
+        if self.diagnostics.len() == mark.diagnostics {
+            return true;
+        }
+        if self.skip {
+            let problems = self.diagnostics.split_off(mark.diagnostics);
+            for t in self.types.split_off(mark.types) {
+                self.type_index.remove(t.name());
+            }
+            self.left_out.push(prune::LeftOut { what, problems });
+        }
+        false
+    }
+
     fn api(&mut self, config: &Config) -> Api {
         let doc = self.doc;
         if !doc.openapi.starts_with("3.0") {
@@ -98,7 +142,9 @@ impl<'a> Lowerer<'a> {
         }
         for (name, schema) in schemas.into_iter().flatten() {
             let ptr = Pointer::root().push("components").push("schemas").push(name);
+            let mark = self.unit_start();
             self.lower_component_schema(name, schema, &ptr);
+            self.unit_end(mark, prune::Unit::Schema { name: self.schema_names[name].clone() });
         }
         let credentials = self.credentials();
         let common_headers = self.common_headers(config);
@@ -121,6 +167,7 @@ impl<'a> Lowerer<'a> {
             operations,
             credentials,
             common_headers,
+            left_out: Vec::new(),
         }
     }
 

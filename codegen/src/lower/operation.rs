@@ -4,6 +4,7 @@ use openapiv3::{Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr, Sc
 use serde_json::Value;
 
 use super::Lowerer;
+use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
@@ -33,7 +34,9 @@ impl<'a> Lowerer<'a> {
             let item = match item {
                 ReferenceOr::Item(item) => item,
                 ReferenceOr::Reference { .. } => {
+                    let mark = self.unit_start();
                     self.report(&path_ptr, "a path item given as a $ref is not supported");
+                    self.unit_end(mark, Unit::Path { path: path.clone() });
                     continue;
                 }
             };
@@ -54,10 +57,13 @@ impl<'a> Lowerer<'a> {
                 let fn_name = fn_scope.claim(&snake(&id));
                 let type_name = type_scope.claim(&camel(&id));
                 let ctx = OpContext { path, ptr: &ptr, type_name: &type_name };
+                let mark = self.unit_start();
                 let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
                 let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
-                let Some(reply) = self.reply(&ctx, &op.responses) else { continue };
-                let Some(credentials) = self.operation_credentials(&ptr, op.security.as_ref(), credentials) else {
+                let reply = self.reply(&ctx, &op.responses);
+                let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
+                let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
+                let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
                     continue;
                 };
                 let paging = self.paging(&params, &reply);
