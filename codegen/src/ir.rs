@@ -20,9 +20,9 @@ pub struct Api {
     pub credentials: Vec<Credential>,
     /// Header parameters shared by every operation that the client sets once (e.g. the API version).
     pub common_headers: Vec<CommonHeader>,
-    /// What was left out because the generator cannot represent it (only when asked to skip
-    /// unsupported parts), each located in the spec.
-    pub left_out: Vec<crate::Diagnostic>,
+    /// What the generator simplified, or left out because it cannot represent it (only when
+    /// asked to skip unsupported parts), each located in the spec.
+    pub warnings: Vec<crate::Diagnostic>,
 }
 
 impl Api {
@@ -32,13 +32,17 @@ impl Api {
     }
 }
 
-/// A credential carried in a request header (an `apiKey` security scheme in a header).
+/// A credential carried in a request header: an `apiKey` in a header or cookie, an `http` bearer
+/// or basic scheme, or the access token of an `oauth2` or `openIdConnect` scheme.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Credential {
     /// The security scheme's name in `components/securitySchemes`.
     pub scheme: String,
-    /// The header that carries it.
+    /// The header that carries it, lowercase for the ones HTTP defines (`authorization`, `cookie`).
     pub header: String,
+    /// What precedes the value in the header: `Bearer `, `Basic `, `name=` for a cookie, or
+    /// nothing for an API key header.
+    pub prefix: String,
     /// Rust field name, e.g. `access_token`.
     pub field: String,
     pub doc: Option<String>,

@@ -34,7 +34,7 @@ pub struct Config {
     /// they are written even inside another workspace.
     pub standalone: bool,
     /// Leave out the operations (and schemas) the generator cannot represent, listing them in
-    /// [`ir::Api::left_out`], instead of failing.
+    /// [`ir::Api::warnings`], instead of failing.
     pub skip_unsupported: bool,
 }
 
@@ -79,7 +79,7 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
     };
     let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
     let files = emit(&api, config)?;
-    Ok(Generated { files, warnings: located(api.left_out.clone()) })
+    Ok(Generated { files, warnings: located(api.warnings.clone()) })
 }
 
 /// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.

@@ -251,7 +251,7 @@ components:
     assert_eq!(ids, ["health"]);
     let names: Vec<&str> = api.types.iter().map(|t| t.name()).collect();
     assert_eq!(names, ["Toy"], "Owner and its inline address go with Pet");
-    let notes: Vec<String> = api.left_out.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     let expected = [
         "#/components/schemas/Owner: left out schema `Owner`: it uses `Pet`, which was left out",
         "#/components/schemas/Pet: left out schema `Pet`: `not` is not supported yet",

@@ -171,9 +171,13 @@ async fn method_not_allowed(request: Request) -> Response {
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
     let access_token = extract::text_header(&parts.headers, "Authorization")
-        .ok_or_else(|| missing_credential("Authorization"))?;
+        .ok_or_else(|| missing_credential(
+            "the `Authorization` header is missing or empty",
+        ))?;
     let subscription_key = extract::text_header(&parts.headers, "x-pps-subscription-key")
-        .ok_or_else(|| missing_credential("x-pps-subscription-key"))?;
+        .ok_or_else(|| missing_credential(
+            "the `x-pps-subscription-key` header is missing or empty",
+        ))?;
     let api_version = extract::text_header(&parts.headers, "x-pps-api-version")
         .ok_or_else(|| {
             ApiError::bad_request(
@@ -197,8 +201,8 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
     })
 }
 
-fn missing_credential(header: &str) -> ApiError {
-    ApiError::unauthorized(format!("the `{header}` header is missing or empty"))
+fn missing_credential(message: &str) -> ApiError {
+    ApiError::unauthorized(message)
         .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
 }
 

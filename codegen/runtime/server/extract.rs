@@ -182,6 +182,22 @@ pub(crate) fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
+/// A credential that follows `prefix` in a header, such as the token after `Bearer ` (auth
+/// schemes compare without regard to case); for the `cookie` header, `prefix` is `name=` and the
+/// credential is that cookie's value.
+#[allow(dead_code)] // Not every API has prefixed credentials.
+pub(crate) fn prefixed_credential(headers: &HeaderMap, name: &str, prefix: &str) -> Option<String> {
+    if name.eq_ignore_ascii_case("cookie") {
+        let cookies = headers.get_all(name).into_iter().filter_map(|v| v.to_str().ok());
+        let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(prefix))?;
+        return (!value.is_empty()).then(|| value.to_string());
+    }
+    let text = text_header(headers, name)?;
+    let scheme = text.get(..prefix.len())?;
+    let value = text[prefix.len()..].trim();
+    (scheme.eq_ignore_ascii_case(prefix) && !value.is_empty()).then(|| value.to_string())
+}
+
 /// Limits of a request body that serde does not check (lengths, item counts, bounds), implemented
 /// by the generated `validate` module for every type that has such limits.
 pub(crate) trait Validate {

@@ -16,10 +16,22 @@ pub fn client_module(api: &Api) -> TokenStream {
     });
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
     let cred_docs = api.credentials.iter().map(|c| {
-        let text = paragraphs([c.doc.as_deref(), Some(&format!("Sent verbatim in the `{}` header.", c.header))]);
+        let how = match c.prefix.as_str() {
+            "" => format!("Sent verbatim in the `{}` header.", c.header),
+            cookie if c.header == "cookie" => format!("Sent as the `{}` cookie.", cookie.trim_end_matches('=')),
+            scheme => format!("Sent in the `{}` header after `{scheme}`.", c.header),
+        };
+        let text = paragraphs([c.doc.as_deref(), Some(&how)]);
         doc(&text)
     });
-    let cred_headers: Vec<_> = api.credentials.iter().map(|c| c.header.as_str()).collect();
+    let cred_values = api.credentials.iter().map(|c| {
+        let (field, header, prefix) = (ident(&c.field), &c.header, &c.prefix);
+        if prefix.is_empty() {
+            quote! { header_value(#header, &credentials.#field, true)? }
+        } else {
+            quote! { header_value(#header, &format!("{}{}", #prefix, credentials.#field), true)? }
+        }
+    });
     let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
     let cred_debug = cred_fields.iter().map(|f| {
         let name = f.to_string();
@@ -156,7 +168,7 @@ pub fn client_module(api: &Api) -> TokenStream {
 
         impl CredentialHeaders {
             fn new(credentials: &Credentials) -> Result<Self, Error> {
-                Ok(CredentialHeaders { #(#cred_fields: header_value(#cred_headers, &credentials.#cred_fields, true)?,)* })
+                Ok(CredentialHeaders { #(#cred_fields: #cred_values,)* })
             }
         }
 

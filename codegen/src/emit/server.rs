@@ -44,7 +44,12 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
-        let text = paragraphs([c.doc.as_deref(), Some(&format!("As received in the `{}` header.", c.header))]);
+        let how = match c.prefix.as_str() {
+            "" => format!("As received in the `{}` header.", c.header),
+            cookie if c.header == "cookie" => format!("The value of the `{}` cookie.", cookie.trim_end_matches('=')),
+            scheme => format!("From the `{}` header, without the leading `{}`.", c.header, scheme.trim_end()),
+        };
+        let text = paragraphs([c.doc.as_deref(), Some(&how)]);
         let docs = doc(&text);
         if universal(api, i) {
             quote! { #docs pub #field: String, }
@@ -352,14 +357,17 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 fn context_fn(api: &Api) -> TokenStream {
     let creds = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
-        let header = &c.header;
-        if universal(api, i) {
-            quote! {
-                let #field = extract::text_header(&parts.headers, #header)
-                    .ok_or_else(|| missing_credential(#header))?;
-            }
+        let (header, prefix) = (&c.header, &c.prefix);
+        let read = if prefix.is_empty() {
+            quote! { extract::text_header(&parts.headers, #header) }
         } else {
-            quote! { let #field = extract::text_header(&parts.headers, #header); }
+            quote! { extract::prefixed_credential(&parts.headers, #header, #prefix) }
+        };
+        if universal(api, i) {
+            let missing = missing_message(c);
+            quote! { let #field = #read.ok_or_else(|| missing_credential(#missing))?; }
+        } else {
+            quote! { let #field = #read; }
         }
     });
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
@@ -396,10 +404,18 @@ fn context_fn(api: &Api) -> TokenStream {
             })
         }
 
-        fn missing_credential(header: &str) -> ApiError {
-            ApiError::unauthorized(format!("the `{header}` header is missing or empty"))
-                .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
+        fn missing_credential(message: &str) -> ApiError {
+            ApiError::unauthorized(message).with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
         }
+    }
+}
+
+/// What a 401 says when credential `c` is absent.
+fn missing_message(c: &crate::ir::Credential) -> String {
+    match c.prefix.as_str() {
+        "" => format!("the `{}` header is missing or empty", c.header),
+        cookie if c.header == "cookie" => format!("the `{}` cookie is missing or empty", cookie.trim_end_matches('=')),
+        scheme => format!("the `{}` header is missing or does not start with `{}`", c.header, scheme.trim_end()),
     }
 }
 
@@ -512,10 +528,10 @@ pub fn handler(
     let op_creds = op.credentials.iter().filter(|&&i| !universal(api, i)).map(|&i| {
         let c = &api.credentials[i];
         let field = ident(&c.field);
-        let header = &c.header;
+        let missing = missing_message(c);
         quote! {
             if ctx.#field.is_none() {
-                return Err(missing_credential(#header));
+                return Err(missing_credential(#missing));
             }
         }
     });

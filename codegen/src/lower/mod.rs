@@ -41,7 +41,7 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
             prune::leave_out(&mut api, &lowerer.schema_names, std::mem::take(&mut lowerer.left_out));
             if had_operations && api.operations.is_empty() {
                 // Nothing useful would be generated; say why instead.
-                return Err(Diagnostics(api.left_out));
+                return Err(Diagnostics(api.warnings));
             }
         }
         Ok(api)
@@ -67,6 +67,9 @@ pub(crate) struct Lowerer<'a> {
     skip: bool,
     /// Schemas and operations left out so far, with the problems that decided it.
     left_out: Vec<prune::LeftOut>,
+    /// Simplifications that still generate working code, e.g. one of several security
+    /// alternatives chosen.
+    warnings: Vec<Diagnostic>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -81,6 +84,7 @@ impl<'a> Lowerer<'a> {
         Lowerer {
             skip,
             left_out: Vec::new(),
+            warnings: Vec::new(),
             doc,
             diagnostics: Vec::new(),
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
@@ -101,6 +105,11 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn report(&mut self, pointer: &Pointer, message: impl Into<String>) {
         self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
+    }
+
+    /// Records a simplification that still generates working code.
+    pub(crate) fn warn(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        self.warnings.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
     }
 
     /// Marks the start of a part of the spec that can be left out on its own (a schema or an
@@ -148,7 +157,8 @@ impl<'a> Lowerer<'a> {
         }
         let credentials = self.credentials();
         let common_headers = self.common_headers(config);
-        let operations = self.operations(&credentials, &common_headers);
+        let mut operations = self.operations(&credentials, &common_headers);
+        let credentials = only_used(credentials, &mut operations);
         schema::box_recursive_fields(&mut self.types);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));
@@ -167,39 +177,49 @@ impl<'a> Lowerer<'a> {
             operations,
             credentials,
             common_headers,
-            left_out: Vec::new(),
+            warnings: std::mem::take(&mut self.warnings),
         }
     }
 
-    /// Every `apiKey` scheme carried in a header becomes a credential; other kinds are reported when
-    /// an operation requires them.
+    /// Every security scheme a header can carry becomes a credential; the others (an API key in
+    /// the query, HTTP schemes other than bearer and basic) are reported where an operation
+    /// requires them.
     fn credentials(&mut self) -> Vec<Credential> {
+        use openapiv3::{APIKeyLocation, SecurityScheme};
         let mut out = Vec::new();
         let mut fields = Scope::default();
         let Some(components) = &self.doc.components else { return out };
         for (name, scheme) in &components.security_schemes {
             let ptr = Pointer::root().push("components").push("securitySchemes").push(name);
-            match scheme {
-                ReferenceOr::Item(openapiv3::SecurityScheme::APIKey {
-                    location: openapiv3::APIKeyLocation::Header,
-                    name: header,
-                    description,
-                    ..
-                }) => {
-                    out.push(Credential {
-                        scheme: name.clone(),
-                        header: header.clone(),
-                        field: fields.claim(&snake(name)),
-                        doc: description.clone(),
-                    });
-                }
-                ReferenceOr::Item(_) => {
+            let (header, prefix, description) = match scheme {
+                ReferenceOr::Item(SecurityScheme::APIKey { location, name: key, description, .. }) => match location {
+                    APIKeyLocation::Header => (key.clone(), String::new(), description),
+                    APIKeyLocation::Cookie => ("cookie".to_string(), format!("{key}="), description),
                     // Reported only where an operation uses it; unused schemes are harmless.
+                    APIKeyLocation::Query => continue,
+                },
+                ReferenceOr::Item(SecurityScheme::HTTP { scheme: http, description, .. }) => {
+                    match http.to_ascii_lowercase().as_str() {
+                        "bearer" => ("authorization".to_string(), "Bearer ".to_string(), description),
+                        "basic" => ("authorization".to_string(), "Basic ".to_string(), description),
+                        _ => continue,
+                    }
                 }
+                ReferenceOr::Item(
+                    SecurityScheme::OAuth2 { description, .. } | SecurityScheme::OpenIDConnect { description, .. },
+                ) => ("authorization".to_string(), "Bearer ".to_string(), description),
                 ReferenceOr::Reference { .. } => {
-                    self.report(&ptr, "a security scheme given as a $ref is not supported")
+                    self.report(&ptr, "a security scheme given as a $ref is not supported");
+                    continue;
                 }
-            }
+            };
+            out.push(Credential {
+                scheme: name.clone(),
+                header,
+                prefix,
+                field: fields.claim(&snake(name)),
+                doc: description.clone(),
+            });
         }
         out
     }
@@ -246,4 +266,23 @@ impl<'a> Lowerer<'a> {
             }
         }
     }
+}
+
+/// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,
+/// and renumbers the operations' references to them.
+pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::ir::Operation]) -> Vec<Credential> {
+    let used: Vec<bool> =
+        (0..credentials.len()).map(|i| operations.iter().any(|op| op.credentials.contains(&i))).collect();
+    let mut new_index = Vec::with_capacity(credentials.len());
+    let mut next = 0;
+    for &u in &used {
+        new_index.push(next);
+        next += usize::from(u);
+    }
+    for op in operations.iter_mut() {
+        for i in &mut op.credentials {
+            *i = new_index[*i];
+        }
+    }
+    credentials.into_iter().zip(used).filter_map(|(c, u)| u.then_some(c)).collect()
 }

@@ -442,25 +442,50 @@ impl<'a> Lowerer<'a> {
                 None => return Some(Vec::new()),
             },
         };
-        match requirements.as_slice() {
-            [] => Some(Vec::new()),
-            [one] => {
-                let mut out = Vec::new();
-                for scheme in one.keys() {
-                    match credentials.iter().position(|c| &c.scheme == scheme) {
-                        Some(i) => out.push(i),
-                        None => {
-                            self.report(&sptr.push(0).push(scheme), format!("security scheme `{scheme}` is not an `apiKey` in a header; other kinds are not supported yet"));
-                            return None;
-                        }
+        // An empty requirement makes credentials optional: nothing is sent or checked.
+        if requirements.is_empty() || requirements.iter().any(|r| r.is_empty()) {
+            if requirements.len() > 1 {
+                self.warn(&sptr, "credentials are optional here, so the generated code neither sends nor requires them");
+            }
+            return Some(Vec::new());
+        }
+        // Of several alternatives, the first one the generator can carry is what the client
+        // sends and the server requires.
+        let mut first_problem = None;
+        for (n, requirement) in requirements.iter().enumerate() {
+            let found: Result<Vec<usize>, String> = requirement
+                .keys()
+                .map(|scheme| credentials.iter().position(|c| &c.scheme == scheme).ok_or_else(|| scheme.clone()))
+                .collect();
+            match found {
+                Ok(found) => {
+                    if requirements.len() > 1 {
+                        let chosen = requirement.keys().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and ");
+                        self.warn(&sptr, format!("of {} alternative security requirements, the generated client sends and the server requires only {chosen} (alternative {n})", requirements.len()));
                     }
+                    return Some(found);
                 }
-                Some(out)
+                Err(scheme) => {
+                    first_problem.get_or_insert((n, scheme));
+                }
             }
-            _ => {
-                self.report(&sptr, "alternative security requirements are not supported yet; list one requirement");
-                None
+        }
+        let Some((n, scheme)) = first_problem else { return Some(Vec::new()) };
+        let what = self.scheme_kind(&scheme);
+        self.report(&sptr.push(n).push(&scheme), format!("security scheme `{scheme}` is {what}, which is not supported yet"));
+        None
+    }
+
+    /// A sentence fragment naming a security scheme's kind, for diagnostics.
+    fn scheme_kind(&self, scheme: &str) -> String {
+        use openapiv3::{APIKeyLocation, SecurityScheme};
+        match self.doc.components.as_ref().and_then(|c| c.security_schemes.get(scheme)) {
+            Some(ReferenceOr::Item(SecurityScheme::APIKey { location: APIKeyLocation::Query, .. })) => {
+                "an API key in the query".to_string()
             }
+            Some(ReferenceOr::Item(SecurityScheme::HTTP { scheme, .. })) => format!("HTTP `{scheme}` authentication"),
+            Some(_) => "a scheme of another kind".to_string(),
+            None => "not declared in #/components/securitySchemes".to_string(),
         }
     }
 }

@@ -119,9 +119,11 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
         }
     });
     drop_orphans(api, &component_of);
+    api.credentials = super::only_used(std::mem::take(&mut api.credentials), &mut api.operations);
+    notes.append(&mut api.warnings);
     notes.sort();
     notes.dedup();
-    api.left_out = notes;
+    api.warnings = notes;
 }
 
 /// The first named type that `visit` mentions and `present` lacks.
