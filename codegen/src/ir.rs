@@ -65,6 +65,8 @@ pub enum TypeDef {
     Struct(StructDef),
     IntEnum(IntEnumDef),
     StringEnum(StringEnumDef),
+    /// `oneOf` or `anyOf`: an enum with one variant per member.
+    Union(UnionDef),
     /// `pub type Name = Target;`
     Alias {
         name: String,
@@ -79,6 +81,7 @@ impl TypeDef {
             TypeDef::Struct(s) => &s.name,
             TypeDef::IntEnum(e) => &e.name,
             TypeDef::StringEnum(e) => &e.name,
+            TypeDef::Union(u) => &u.name,
             TypeDef::Alias { name, .. } => name,
         }
     }
@@ -145,6 +148,48 @@ pub struct StringEnumDef {
     pub variants: Vec<(String, String)>,
 }
 
+/// A value that is one of several schemas (`oneOf`, or `anyOf` read as the first that fits).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDef {
+    pub name: String,
+    pub doc: Option<String>,
+    /// One per member, in spec order.
+    pub variants: Vec<Variant>,
+    /// How a reader tells the members apart.
+    pub dispatch: Dispatch,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// Rust variant name.
+    pub name: String,
+    pub ty: TypeRef,
+}
+
+/// How a union's reader picks its variant.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dispatch {
+    /// By the string value of a property every member has (`discriminator`): wire value →
+    /// index into the variants.
+    Tag { property: String, values: Vec<(String, usize)> },
+    /// By the kind of JSON value, trying candidates in this order: index into the variants and
+    /// the shape that selects it.
+    Shape(Vec<(Shape, usize)>),
+}
+
+/// The kind of JSON value a union member accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    String,
+    Number,
+    Bool,
+    Array,
+    /// An object; with several object members each is told by a property only it requires.
+    Object { marker: Option<String> },
+    /// Anything (a member without a type).
+    Any,
+}
+
 /// A reference to a type, as used by fields, parameters, bodies and replies.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TypeRef {
@@ -188,6 +233,7 @@ impl TypeDef {
                 }
             }
             TypeDef::Alias { target, .. } => target.visit_names(f),
+            TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
             TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
         }
     }

@@ -4,7 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Imports, Uses, doc, ident, rust_type};
-use crate::ir::{Api, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef};
+use crate::ir::{Api, Dispatch, Field, IntEnumDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
 
 /// The whole `types.rs` module.
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
@@ -20,6 +20,7 @@ pub fn header(api: &Api) -> TokenStream {
                 }
             }
             TypeDef::Alias { target, .. } => uses.add(target),
+            TypeDef::Union(u) => u.variants.iter().for_each(|v| uses.add(&v.ty)),
             _ => {}
         }
     }
@@ -45,6 +46,7 @@ pub fn item(t: &TypeDef) -> TokenStream {
         TypeDef::Struct(s) => struct_def(s),
         TypeDef::IntEnum(e) => int_enum(e),
         TypeDef::StringEnum(e) => string_enum(e),
+        TypeDef::Union(u) => union(u),
         TypeDef::Alias { name, doc: text, target } => {
             let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
             let name = ident(name);
@@ -293,6 +295,93 @@ fn string_enum(e: &StringEnumDef) -> TokenStream {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
                 text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    }
+}
+
+/// An enum with a variant per member: written as the member itself, read by the union's dispatch.
+fn union(u: &UnionDef) -> TokenStream {
+    let name = ident(&u.name);
+    let docs = doc(u.doc.as_deref().unwrap_or(&format!("The `{}` schema: one of several.", u.name)));
+    let variants = u.variants.iter().map(|v| {
+        let variant = ident(&v.name);
+        let ty = rust_type(&v.ty, &TokenStream::new());
+        let docs = doc(&format!("A value of the `{}` member.", v.name));
+        quote! { #docs #variant(#ty), }
+    });
+    let type_name = &u.name;
+    let read = |i: usize| {
+        let variant = ident(&u.variants[i].name);
+        let ty = rust_type(&u.variants[i].ty, &TokenStream::new());
+        quote! { <#ty>::deserialize(&value).map(Self::#variant) }
+    };
+    let body = match &u.dispatch {
+        Dispatch::Tag { property, values } => {
+            let arms = values.iter().map(|(wire, i)| {
+                let read = read(*i);
+                quote! { Some(#wire) => #read.map_err(serde::de::Error::custom), }
+            });
+            let expected = values.iter().map(|(w, _)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
+            quote! {
+                match value.get(#property).and_then(serde_json::Value::as_str) {
+                    #(#arms)*
+                    Some(other) => Err(serde::de::Error::custom(format!(
+                        "`{}` is {other:?}, which is not one of {} for {}", #property, #expected, #type_name
+                    ))),
+                    None => Err(serde::de::Error::custom(format!("{} needs its `{}` property", #type_name, #property))),
+                }
+            }
+        }
+        Dispatch::Shape(order) => {
+            let tries = order.iter().map(|(shape, i)| {
+                let read = read(*i);
+                // A member picked by a property it alone requires, or the only one of its kind
+                // that can fail, answers with its own error; the others fall through on failure.
+                match shape {
+                    Shape::Object { marker: Some(marker) } => quote! {
+                        if value.get(#marker).is_some() {
+                            return #read.map_err(serde::de::Error::custom);
+                        }
+                    },
+                    Shape::Object { marker: None } => quote! {
+                        if value.is_object() {
+                            return #read.map_err(serde::de::Error::custom);
+                        }
+                    },
+                    Shape::Array => quote! {
+                        if value.is_array() {
+                            return #read.map_err(serde::de::Error::custom);
+                        }
+                    },
+                    Shape::String => quote! { if value.is_string() && let Ok(v) = #read { return Ok(v); } },
+                    Shape::Number => quote! { if value.is_number() && let Ok(v) = #read { return Ok(v); } },
+                    Shape::Bool => quote! { if value.is_boolean() && let Ok(v) = #read { return Ok(v); } },
+                    Shape::Any => quote! { return #read.map_err(serde::de::Error::custom); },
+                }
+            });
+            let ends_with_any = matches!(order.last(), Some((Shape::Any, _)));
+            let fallback = (!ends_with_any).then(|| {
+                quote! { Err(serde::de::Error::custom(format!("{value} matches none of the schemas of {}", #type_name))) }
+            });
+            quote! {
+                #(#tries)*
+                #fallback
+            }
+        }
+    };
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = serde_json::Value::deserialize(deserializer)?;
+                #body
             }
         }
     }

@@ -1,9 +1,11 @@
 //! Lowering: the only stage that reads `openapiv3` types. It resolves every `$ref`, names every
 //! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
 
+mod any_schema;
 mod operation;
 mod prune;
 mod schema;
+mod union;
 
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
@@ -63,6 +65,9 @@ pub(crate) struct Lowerer<'a> {
     types: Vec<TypeDef>,
     /// Rust name → index in `types`, so lookups stay cheap on large specs.
     type_index: std::collections::HashMap<String, usize>,
+    /// Unions without a discriminator, with where they are, to be told apart once every type
+    /// they refer to is known.
+    pending_unions: Vec<(String, Pointer)>,
     /// Leave out what cannot be represented instead of failing.
     skip: bool,
     /// Schemas and operations left out so far, with the problems that decided it.
@@ -85,6 +90,7 @@ impl<'a> Lowerer<'a> {
             skip,
             left_out: Vec::new(),
             warnings: Vec::new(),
+            pending_unions: Vec::new(),
             doc,
             diagnostics: Vec::new(),
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
@@ -159,6 +165,7 @@ impl<'a> Lowerer<'a> {
         let common_headers = self.common_headers(config);
         let mut operations = self.operations(&credentials, &common_headers);
         let credentials = only_used(credentials, &mut operations);
+        schema::finish_unions(self);
         schema::box_recursive_fields(&mut self.types);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));

@@ -273,7 +273,7 @@ impl<'a> Lowerer<'a> {
                     Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
                 }
                 TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
-                TypeDef::Struct(_) => None,
+                TypeDef::Struct(_) | TypeDef::Union(_) => None,
             },
             _ => None,
         }

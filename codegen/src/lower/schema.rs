@@ -7,9 +7,10 @@ use openapiv3::{
     VariantOrUnknownOrEmpty,
 };
 
-use super::Lowerer;
+use super::{Lowerer, any_schema, union};
 use crate::diagnostic::Pointer;
 use crate::ir::{Constraints, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
+pub(crate) use union::finish_unions;
 use crate::naming::{Scope, camel, snake};
 
 /// How a schema that needs a named type (an object or an enum) gets its name.
@@ -136,73 +137,134 @@ impl<'a> Lowerer<'a> {
                 Some(TypeRef::Vec(Box::new(item)))
             }
             SchemaKind::Type(Type::Object(o)) => {
-                let extra = match &o.additional_properties {
-                    None | Some(AdditionalProperties::Any(false)) => None,
-                    Some(AdditionalProperties::Any(true)) => Some(TypeRef::Json),
-                    Some(AdditionalProperties::Schema(s)) => {
-                        Some(self.lower_schema(s, &ptr.push("additionalProperties"), naming.derive("Value"))?)
-                    }
-                };
-                if o.properties.is_empty() {
-                    return Some(TypeRef::Map(Box::new(extra.unwrap_or(TypeRef::Json))));
-                }
-                let name = self.claim(naming);
-                let mut scope = Scope::default();
-                let mut fields = Vec::new();
-                for (wire, prop) in &o.properties {
-                    let prop_ptr = ptr.push("properties").push(wire);
-                    let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
-                    let Some(ty) = self.lower_boxed(prop, &prop_ptr, field_naming) else { continue };
-                    let (nullable, doc, constraints) = match prop {
-                        ReferenceOr::Item(s) => {
-                            (s.schema_data.nullable, s.schema_data.description.clone(), constraints(s))
-                        }
-                        ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
-                    };
-                    fields.push(Field {
-                        wire: wire.clone(),
-                        name: scope.claim(&snake(wire)),
-                        ty,
-                        required: o.required.contains(wire),
-                        nullable,
-                        boxed: false,
-                        constraints,
-                        doc,
-                    });
-                }
-                for required in o.required.iter().filter(|r| !o.properties.contains_key(*r)) {
-                    self.report(
-                        &ptr.push("required"),
-                        format!("`{required}` is required but not among the properties"),
-                    );
-                }
-                let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
-                self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
-                Some(TypeRef::Named(name))
+                let mut parts = ObjectParts::default();
+                parts.add(&o.properties, &o.required, o.additional_properties.as_ref(), ptr);
+                self.lower_object(parts, doc, naming)
             }
             // `allOf` with one member is how OpenAPI 3.0 attaches `default`, `description` or
             // `nullable` to a `$ref`; it means that member.
             SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
                 self.lower_schema(&all_of[0], &ptr.push("allOf").push(0), naming)
             }
-            SchemaKind::AllOf { .. } => self.unsupported(ptr, "`allOf` with more than one member"),
-            SchemaKind::OneOf { .. } => self.unsupported(ptr, "`oneOf`"),
-            SchemaKind::AnyOf { .. } => self.unsupported(ptr, "`anyOf`"),
+            SchemaKind::AllOf { all_of } => {
+                let mut parts = ObjectParts::default();
+                let mut seen = Vec::new();
+                if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen) {
+                    self.report(&at, why);
+                    return None;
+                }
+                self.lower_object(parts, doc, naming)
+            }
+            SchemaKind::OneOf { one_of } => self.union(schema, one_of, "oneOf", ptr, naming),
+            SchemaKind::AnyOf { any_of } => self.union(schema, any_of, "anyOf", ptr, naming),
             SchemaKind::Not { .. } => self.unsupported(ptr, "`not`"),
             SchemaKind::Any(any) => {
                 if *any == openapiv3::AnySchema::default() {
-                    Some(TypeRef::Json)
-                } else {
-                    let what = match &any.typ {
-                        Some(t) => format!(
-                            "a schema of type `{t}` mixed with keywords of other types or with allOf/oneOf/anyOf"
-                        ),
-                        None => "a schema that mixes keywords of several types".to_string(),
-                    };
-                    self.unsupported(ptr, &what)
+                    return Some(TypeRef::Json);
+                }
+                match any_schema::normalize(any) {
+                    Ok((kind, ignored)) => {
+                        for keyword in ignored {
+                            let what = any.typ.as_deref().unwrap_or("object");
+                            self.warn(&ptr.push(keyword), format!("`{keyword}` does not apply to type `{what}` and is ignored"));
+                        }
+                        let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
+                        self.lower_item(&schema, ptr, naming)
+                    }
+                    Err(what) => self.unsupported(ptr, &what),
                 }
             }
         }
+    }
+
+    /// A struct (or a map, without properties) from the properties gathered from one object
+    /// schema or the members of an `allOf`.
+    fn lower_object(&mut self, parts: ObjectParts, doc: Option<String>, naming: Naming) -> Option<TypeRef> {
+        let extra = match parts.extra {
+            None | Some((AdditionalProperties::Any(false), _)) => None,
+            Some((AdditionalProperties::Any(true), _)) => Some(TypeRef::Json),
+            Some((AdditionalProperties::Schema(s), at)) => {
+                Some(self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?)
+            }
+        };
+        if parts.props.is_empty() {
+            return Some(TypeRef::Map(Box::new(extra.unwrap_or(TypeRef::Json))));
+        }
+        let name = self.claim(naming);
+        let mut scope = Scope::default();
+        let mut fields = Vec::new();
+        for (wire, prop, prop_ptr) in &parts.props {
+            let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
+            let Some(ty) = self.lower_boxed(prop, prop_ptr, field_naming) else { continue };
+            let (nullable, doc, constraints) = match prop {
+                ReferenceOr::Item(s) => (s.schema_data.nullable, s.schema_data.description.clone(), constraints(s)),
+                ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
+            };
+            fields.push(Field {
+                wire: wire.clone(),
+                name: scope.claim(&snake(wire)),
+                ty,
+                required: parts.required.iter().any(|(r, _)| r == wire),
+                nullable,
+                boxed: false,
+                constraints,
+                doc,
+            });
+        }
+        for (required, at) in parts.required.iter().filter(|(r, _)| !parts.props.iter().any(|(w, _, _)| w == r)) {
+            self.warn(at, format!("`{required}` is required but not among the properties; the requirement is ignored"));
+        }
+        let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
+        Some(TypeRef::Named(name))
+    }
+
+    /// Gathers the properties of every member of an `allOf` (following `$ref`s and nested
+    /// `allOf`s) into one object, or says which member is not an object.
+    fn collect_all_of<'s>(
+        &self,
+        members: &'s [ReferenceOr<Schema>],
+        ptr: &Pointer,
+        parts: &mut ObjectParts<'s>,
+        seen: &mut Vec<&'s str>,
+    ) -> Result<(), (Pointer, String)>
+    where
+        'a: 's,
+    {
+        for (i, member) in members.iter().enumerate() {
+            let (schema, at) = match member {
+                ReferenceOr::Item(s) => (s, ptr.push(i)),
+                ReferenceOr::Reference { reference } => {
+                    let Some(name) = reference.strip_prefix("#/components/schemas/") else {
+                        return Err((ptr.push(i), format!("the reference {reference} does not name a schema in #/components/schemas")));
+                    };
+                    if seen.contains(&name) {
+                        return Err((ptr.push(i), format!("`allOf` includes `{name}` within itself")));
+                    }
+                    let found = self.doc.components.as_ref().and_then(|c| c.schemas.get(name));
+                    let Some(ReferenceOr::Item(s)) = found else {
+                        return Err((ptr.push(i), format!("the reference {reference} does not name a schema in #/components/schemas")));
+                    };
+                    seen.push(name);
+                    (s, Pointer::root().push("components").push("schemas").push(name))
+                }
+            };
+            match &schema.schema_kind {
+                SchemaKind::Type(Type::Object(o)) => parts.add(&o.properties, &o.required, o.additional_properties.as_ref(), &at),
+                SchemaKind::AllOf { all_of } => self.collect_all_of(all_of, &at.push("allOf"), parts, seen)?,
+                SchemaKind::Any(any)
+                    if any.one_of.is_empty()
+                        && any.any_of.is_empty()
+                        && any.not.is_none()
+                        && any.typ.as_deref().is_none_or(|t| t == "object") =>
+                {
+                    parts.add(&any.properties, &any.required, any.additional_properties.as_ref(), &at);
+                    self.collect_all_of(&any.all_of, &at.push("allOf"), parts, seen)?;
+                }
+                _ => return Err((at, "an `allOf` member that is not an object is not supported yet".to_string())),
+            }
+        }
+        Ok(())
     }
 
     fn unsupported(&mut self, ptr: &Pointer, what: &str) -> Option<TypeRef> {
@@ -210,7 +272,7 @@ impl<'a> Lowerer<'a> {
         None
     }
 
-    fn claim(&mut self, naming: Naming) -> String {
+    pub(crate) fn claim(&mut self, naming: Naming) -> String {
         match naming {
             Naming::Claimed(name) => name,
             Naming::Derived(wanted) => self.type_scope.claim(&camel(&wanted)),
@@ -300,6 +362,42 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// The properties of an object schema, gathered from one schema or from every member of an `allOf`,
+/// each with its location.
+#[derive(Default)]
+struct ObjectParts<'s> {
+    props: Vec<(String, &'s ReferenceOr<Box<Schema>>, Pointer)>,
+    required: Vec<(String, Pointer)>,
+    extra: Option<(&'s AdditionalProperties, Pointer)>,
+}
+
+impl<'s> ObjectParts<'s> {
+    fn add(
+        &mut self,
+        properties: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
+        required: &[String],
+        extra: Option<&'s AdditionalProperties>,
+        at: &Pointer,
+    ) {
+        for (wire, prop) in properties {
+            let prop_ptr = at.push("properties").push(wire);
+            // A property named again by a later member keeps its place and takes the later schema.
+            match self.props.iter_mut().find(|(w, _, _)| w == wire) {
+                Some(existing) => *existing = (wire.clone(), prop, prop_ptr),
+                None => self.props.push((wire.clone(), prop, prop_ptr)),
+            }
+        }
+        for r in required {
+            if !self.required.iter().any(|(x, _)| x == r) {
+                self.required.push((r.clone(), at.push("required")));
+            }
+        }
+        if let Some(extra) = extra {
+            self.extra = Some((extra, at.clone()));
+        }
+    }
+}
+
 impl Naming {
     /// The naming for a schema nested in this one, e.g. the items of an array.
     pub(crate) fn derive(&self, suffix: &str) -> Naming {
@@ -320,6 +418,7 @@ pub(crate) fn box_recursive_fields(types: &mut [TypeDef]) {
         let targets = match t {
             TypeDef::Struct(s) => s.fields.iter().filter_map(|f| direct_name(&f.ty)).collect(),
             TypeDef::Alias { target, .. } => direct_name(target).into_iter().collect(),
+            TypeDef::Union(u) => u.variants.iter().filter_map(|v| direct_name(&v.ty)).collect(),
             _ => BTreeSet::new(),
         };
         edges.insert(t.name().to_string(), targets);

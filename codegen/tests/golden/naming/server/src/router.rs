@@ -98,7 +98,7 @@ async fn method_not_allowed(request: Request) -> Response {
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
     let _ = config;
     let key = extract::text_header(&parts.headers, "X-Key")
-        .ok_or_else(|| missing_credential("X-Key"))?;
+        .ok_or_else(|| missing_credential("the `X-Key` header is missing or empty"))?;
     Ok(RequestContext {
         key,
         request_id: extract::text_header(&parts.headers, "x-request-id"),
@@ -106,8 +106,8 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
     })
 }
 
-fn missing_credential(header: &str) -> ApiError {
-    ApiError::unauthorized(format!("the `{header}` header is missing or empty"))
+fn missing_credential(message: &str) -> ApiError {
+    ApiError::unauthorized(message)
         .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
 }
 

@@ -1,0 +1,218 @@
+//! `oneOf` and `anyOf` → [`UnionDef`]s, and how a reader tells their members apart: by the
+//! `discriminator` when there is one, otherwise by the kind of JSON value, and among several
+//! object members by a property only one of them requires. Members that cannot be told apart make
+//! the union plain JSON, with a warning, rather than a guess.
+
+use openapiv3::{ReferenceOr, Schema};
+
+use super::Lowerer;
+use super::schema::Naming;
+use crate::diagnostic::Pointer;
+use crate::ir::{Dispatch, Shape, TypeDef, TypeRef, UnionDef, Variant};
+use crate::naming::{Scope, camel};
+
+impl Lowerer<'_> {
+    pub(crate) fn union(
+        &mut self,
+        schema: &Schema,
+        members: &[ReferenceOr<Schema>],
+        keyword: &str,
+        ptr: &Pointer,
+        naming: Naming,
+    ) -> Option<TypeRef> {
+        if let [only] = members {
+            return self.lower_schema(only, &ptr.push(keyword).push(0), naming);
+        }
+        if members.is_empty() {
+            self.report(&ptr.push(keyword), format!("`{keyword}` lists no schemas"));
+            return None;
+        }
+        let name = self.claim(naming);
+        let mut scope = Scope::default();
+        let mut variants = Vec::new();
+        let mut spec_names = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let member_naming = Naming::Derived(format!("{name}Option{}", i + 1));
+            let ty = self.lower_schema(member, &ptr.push(keyword).push(i), member_naming)?;
+            let wanted = variant_name(&ty, &name);
+            variants.push(Variant { name: scope.claim(&wanted), ty });
+            spec_names.push(match member {
+                ReferenceOr::Reference { reference } => reference.strip_prefix("#/components/schemas/"),
+                ReferenceOr::Item(_) => None,
+            });
+        }
+        let dispatch = match &schema.schema_data.discriminator {
+            Some(d) => {
+                let mut values = Vec::new();
+                if d.mapping.is_empty() {
+                    for (i, spec_name) in spec_names.iter().enumerate() {
+                        let Some(spec_name) = spec_name else {
+                            self.report(
+                                &ptr.push(keyword).push(i),
+                                "with a `discriminator` and no `mapping`, every member must be a $ref",
+                            );
+                            return None;
+                        };
+                        values.push((spec_name.to_string(), i));
+                    }
+                } else {
+                    for (value, target) in &d.mapping {
+                        let spec_name = target.strip_prefix("#/components/schemas/").unwrap_or(target);
+                        let found = self.schema_names.get(spec_name).and_then(|rust| {
+                            variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone()))
+                        });
+                        match found {
+                            Some(i) => values.push((value.clone(), i)),
+                            None => {
+                                self.report(
+                                    &ptr.push("discriminator").push("mapping").push(value),
+                                    format!("`{target}` is not one of the `{keyword}` members"),
+                                );
+                                return None;
+                            }
+                        }
+                    }
+                }
+                Dispatch::Tag { property: d.property_name.clone(), values }
+            }
+            None => {
+                self.pending_unions.push((name.clone(), ptr.clone()));
+                Dispatch::Shape(Vec::new())
+            }
+        };
+        let doc = schema.schema_data.description.clone();
+        self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch }));
+        Some(TypeRef::Named(name))
+    }
+}
+
+/// Decides how each union without a discriminator is read, once every type is known; a union
+/// whose members cannot be told apart becomes an alias of JSON, with a warning.
+pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
+    for (name, ptr) in std::mem::take(&mut lowerer.pending_unions) {
+        let Some(&index) = lowerer.type_index.get(&name) else { continue };
+        let TypeDef::Union(union) = &lowerer.types[index] else { continue };
+        match shapes(lowerer, union) {
+            Ok(order) => {
+                if let TypeDef::Union(union) = &mut lowerer.types[index] {
+                    union.dispatch = Dispatch::Shape(order);
+                }
+            }
+            Err(why) => {
+                let doc = union.doc.clone();
+                lowerer.warn(&ptr, format!("{why}; without a `discriminator` the value is kept as untyped JSON"));
+                lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json };
+            }
+        }
+    }
+}
+
+/// The order in which a reader tries the members, or why they cannot be told apart.
+fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, String> {
+    // (group, rank within the group, variant): a lower rank is more specific and tried first;
+    // two members of the same group and rank would be indistinguishable.
+    let mut ranked: Vec<(u8, u8, usize)> = Vec::new();
+    for (i, v) in union.variants.iter().enumerate() {
+        let (group, rank) = classify(lowerer, &v.ty);
+        ranked.push((group, rank, i));
+    }
+    ranked.sort();
+    let objects: Vec<usize> = ranked.iter().filter(|(g, _, _)| *g == OBJECT).map(|(_, _, i)| *i).collect();
+    let mut order = Vec::new();
+    for pair in ranked.windows(2) {
+        let ((g1, r1, a), (g2, r2, b)) = (pair[0], pair[1]);
+        if g1 == g2 && r1 == r2 && g1 != OBJECT && !(g1 == STRING && r1 == 0) && !(g1 == NUMBER && r1 == 0) {
+            return Err(format!(
+                "members `{}` and `{}` accept the same JSON values",
+                union.variants[a].name, union.variants[b].name
+            ));
+        }
+    }
+    for (group, _, i) in ranked {
+        let shape = match group {
+            STRING => Shape::String,
+            NUMBER => Shape::Number,
+            BOOL => Shape::Bool,
+            ARRAY => Shape::Array,
+            OBJECT if objects.len() == 1 => Shape::Object { marker: None },
+            OBJECT => Shape::Object { marker: Some(marker(lowerer, union, &objects, i)?) },
+            _ => Shape::Any,
+        };
+        order.push((shape, i));
+    }
+    Ok(order)
+}
+
+const STRING: u8 = 0;
+const NUMBER: u8 = 1;
+const BOOL: u8 = 2;
+const ARRAY: u8 = 3;
+const OBJECT: u8 = 4;
+const ANY: u8 = 5;
+
+/// The group of JSON values a type accepts, and its rank: closed sets (enums) first, then
+/// formats, then anything of the kind.
+fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
+    match ty {
+        TypeRef::Uuid => (STRING, 1),
+        TypeRef::DateTime => (STRING, 2),
+        TypeRef::String => (STRING, 3),
+        TypeRef::I32 | TypeRef::I64 => (NUMBER, 1),
+        TypeRef::F32 | TypeRef::F64 => (NUMBER, 2),
+        TypeRef::Bool => (BOOL, 0),
+        TypeRef::Vec(_) => (ARRAY, 0),
+        TypeRef::Map(_) => (OBJECT, 1),
+        TypeRef::Json => (ANY, 0),
+        TypeRef::Named(name) => match lowerer.type_named(name) {
+            Some(TypeDef::StringEnum(_)) => (STRING, 0),
+            Some(TypeDef::IntEnum(_)) => (NUMBER, 0),
+            Some(TypeDef::Struct(_)) => (OBJECT, 0),
+            Some(TypeDef::Alias { target, .. }) => classify(lowerer, &target.clone()),
+            Some(TypeDef::Union(_)) | None => (ANY, 0),
+        },
+    }
+}
+
+/// A property the object member `i` requires and no other object member declares.
+fn marker(lowerer: &Lowerer, union: &UnionDef, objects: &[usize], i: usize) -> Result<String, String> {
+    let fields_of = |j: usize| match &union.variants[j].ty {
+        TypeRef::Named(name) => match lowerer.type_named(name) {
+            Some(TypeDef::Struct(s)) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(own) = fields_of(i) else {
+        return Err(format!("member `{}` is a map beside other object members", union.variants[i].name));
+    };
+    own.fields
+        .iter()
+        .filter(|f| f.required)
+        .find(|f| {
+            objects.iter().filter(|&&j| j != i).all(|&j| fields_of(j).is_some_and(|s| s.fields.iter().all(|g| g.wire != f.wire)))
+        })
+        .map(|f| f.wire.clone())
+        .ok_or_else(|| {
+            format!("object member `{}` requires no property that the other object members lack", union.variants[i].name)
+        })
+}
+
+/// A variant's name from its type: the type's own name (without the union's prefix for inline
+/// members), or the JSON kind.
+fn variant_name(ty: &TypeRef, union: &str) -> String {
+    match ty {
+        TypeRef::Named(name) => {
+            let inline = name.strip_prefix(union).filter(|rest| rest.starts_with("Option"));
+            camel(inline.unwrap_or(name))
+        }
+        TypeRef::String => "String".into(),
+        TypeRef::Bool => "Bool".into(),
+        TypeRef::I32 | TypeRef::I64 => "Integer".into(),
+        TypeRef::F32 | TypeRef::F64 => "Number".into(),
+        TypeRef::Uuid => "Uuid".into(),
+        TypeRef::DateTime => "DateTime".into(),
+        TypeRef::Json => "Value".into(),
+        TypeRef::Vec(item) => format!("{}List", variant_name(item, union)),
+        TypeRef::Map(value) => format!("{}Map", variant_name(value, union)),
+    }
+}
