@@ -463,9 +463,13 @@ pub fn builders_header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
     for op in &api.operations {
         op.params.iter().for_each(|p| uses.add(&p.ty));
+        if let Some(body) = &op.body {
+            uses.add(&body.ty);
+        }
+        if let Reply::Json { ty, .. } = &op.reply {
+            uses.add(ty);
+        }
     }
-    uses.json = api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Json))
-        || api.operations.iter().any(|op| op.params.iter().any(|p| p.ty == TypeRef::Json));
     let mut imports = Imports::default();
     imports
         .add("std::future::{Future, IntoFuture}")

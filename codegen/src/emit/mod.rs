@@ -19,6 +19,8 @@ pub fn ident(name: &str) -> Ident {
 
 /// `#[doc]` attributes, one per line, so prettyplease prints them as `///` comments.
 pub fn doc(text: &str) -> TokenStream {
+    // A lone carriage return is not allowed in a doc comment.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let lines = text.trim().lines().map(|line| {
         let line = line.trim_end();
         let line = if line.is_empty() { String::new() } else { format!(" {line}") };
@@ -30,6 +32,7 @@ pub fn doc(text: &str) -> TokenStream {
 /// Inner `#![doc]` attributes for module and crate docs, one per line, each block followed by an
 /// empty line so consecutive blocks read as separate paragraphs.
 pub fn inner_doc(text: &str) -> TokenStream {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let lines = text.trim_end().lines().map(|line| {
         let line = line.trim_end();
         let line = if line.is_empty() { String::new() } else { format!(" {line}") };

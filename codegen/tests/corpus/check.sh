@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Generates both crates from every public spec in this folder and `cargo check`s them.
+#   codegen/tests/corpus/check.sh          all specs
+#   codegen/tests/corpus/check.sh NAME...  only these (file names without extension)
+# Each spec is tried twice: whole (fails on anything unsupported) and with --skip-unsupported
+# (leaves out what is unsupported and generates the rest). A spec passes when the second run
+# generates crates that compile. Exits 1 on any panic or when fewer than 90 % pass.
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+export CARGO_TERM_QUIET=true
+cargo build --quiet -p xtask || exit 1
+out=target/corpus
+target=target/corpus-target
+rm -rf "$out" && mkdir -p "$out"
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml; do
+    names+=("$(basename "${spec%.*}")")
+  done
+fi
+
+total=0 whole=0 passed=0 panics=0 ops_kept=0 ops_left=0
+printf '%-28s %-8s %-10s %-9s %s\n' spec whole skipping compiles operations
+for name in "${names[@]}"; do
+  spec=$(ls codegen/tests/corpus/"$name".* | head -1)
+  name=${name//./-}
+  total=$((total + 1))
+  target/debug/xtask codegen --spec "$spec" --out "$out" --name "$name" > /dev/null 2> "$out/$name.whole.log"
+  rc=$?
+  [ $rc -eq 0 ] && whole=$((whole + 1)) && w=yes || w=no
+  [ $rc -gt 1 ] && panics=$((panics + 1)) && w=PANIC
+  target/debug/xtask codegen --spec "$spec" --out "$out" --name "$name" --skip-unsupported > /dev/null 2> "$out/$name.skip.log"
+  rc=$?
+  [ $rc -gt 1 ] && panics=$((panics + 1))
+  left=$(grep -c "left out operation" "$out/$name.skip.log")
+  if [ $rc -eq 0 ]; then
+    s=yes
+    kept=$(sed -n 's/^- Operations: //p' "$out/$name-client/README.md")
+    compiles=yes
+    for side in client server; do
+      if ! CARGO_TARGET_DIR=$target cargo check --quiet --manifest-path "$out/$name-$side/Cargo.toml" > "$out/$name-$side.check.log" 2>&1; then
+        compiles="no ($side)"
+      fi
+    done
+    [ "$compiles" = yes ] && passed=$((passed + 1))
+  else
+    s=no kept=0 compiles=-
+  fi
+  ops_kept=$((ops_kept + kept)) ops_left=$((ops_left + left))
+  printf '%-28s %-8s %-10s %-9s %s of %s\n' "$name" "$w" "$s" "$compiles" "$kept" "$((kept + left))"
+done
+echo
+echo "generated whole: $whole of $total; generated with --skip-unsupported and compiled: $passed of $total;"
+echo "operations generated: $ops_kept of $((ops_kept + ops_left)); panics: $panics"
+echo "(reasons for what was left out: $out/NAME.skip.log; compiler output: $out/NAME-client.check.log)"
+[ $panics -eq 0 ] && [ $((passed * 10)) -ge $((total * 9)) ]
