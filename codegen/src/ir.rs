@@ -185,7 +185,9 @@ pub enum Shape {
     Bool,
     Array,
     /// An object; with several object members each is told by a property only it requires.
-    Object { marker: Option<String> },
+    Object {
+        marker: Option<String>,
+    },
     /// Anything (a member without a type).
     Any,
 }

@@ -268,3 +268,53 @@ components:
     let err = lower(&load(&only_broken).unwrap(), &config).unwrap_err();
     assert_eq!(err.0.len(), 5, "{err}");
 }
+
+#[test]
+fn simplifications_are_warnings_located_in_the_spec() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+security: [{key: []}, {bearer: []}]
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Either"}}}}
+  /b:
+    get:
+      operationId: getB
+      security: [{}, {key: []}]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Odd"}}}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Key}
+    bearer: {type: http, scheme: bearer}
+  schemas:
+    A: {type: object, properties: {x: {type: string}}}
+    B: {type: object, properties: {y: {type: string}}}
+    Either:
+      oneOf: [{$ref: "#/components/schemas/A"}, {$ref: "#/components/schemas/B"}]
+    Odd:
+      type: object
+      format: uri-map
+      required: [ghost]
+      properties:
+        name: {type: string, maximum: 3}
+"##;
+    let api = lowered(text).unwrap();
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let expected = [
+        "#/components/schemas/Either: object member `A` requires no property that the other object members lack; without a `discriminator` the value is kept as untyped JSON",
+        "#/components/schemas/Odd/format: `format` does not apply to type `object` and is ignored",
+        "#/components/schemas/Odd/properties/name/maximum: `maximum` does not apply to type `string` and is ignored",
+        "#/components/schemas/Odd/required: `ghost` is required but not among the properties; the requirement is ignored",
+        "#/paths/~1b/get/security: credentials are optional here, so the generated code neither sends nor requires them",
+        "#/security: of 2 alternative security requirements, the generated client sends and the server requires only `key` (alternative 0)",
+    ];
+    assert_eq!(notes, expected);
+    assert!(matches!(ty(&api, "Either"), TypeDef::Alias { target: TypeRef::Json, .. }));
+    assert_eq!(api.credentials.len(), 1, "the bearer scheme no operation sends is not asked for");
+    assert_eq!(api.operations[1].credentials, Vec::<usize>::new());
+}

@@ -476,13 +476,19 @@ pub fn builders_header(api: &Api) -> TokenStream {
         .add("std::pin::Pin")
         .add("reqwest::Method")
         .add("reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue}")
-        .add("crate::encoding::{Query, push_segment}")
         .add("std::time::Duration")
         .add("crate::transport::{self, Call}")
         .add("crate::{Client, Error}");
     if api.operations.iter().any(|op| op.paging.is_some()) {
         imports.add("futures_core::Stream").add("crate::paging::{self, Page}");
     }
+    let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
+    match (has(Location::Query), has(Location::Path)) {
+        (true, true) => imports.add("crate::encoding::{Query, push_segment}"),
+        (true, false) => imports.add("crate::encoding::Query"),
+        (false, true) => imports.add("crate::encoding::push_segment"),
+        (false, false) => &mut imports,
+    };
     let names_types = api.operations.iter().any(|op| {
         op.body.is_some()
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))

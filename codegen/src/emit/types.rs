@@ -314,7 +314,13 @@ fn union(u: &UnionDef) -> TokenStream {
     let read = |i: usize| {
         let variant = ident(&u.variants[i].name);
         let ty = rust_type(&u.variants[i].ty, &TokenStream::new());
-        quote! { <#ty>::deserialize(&value).map(Self::#variant) }
+        // A generic type needs the qualified form, `<Vec<T>>::deserialize`.
+        let ty = if ty.to_string().contains('<') {
+            quote! { <#ty> }
+        } else {
+            ty
+        };
+        quote! { #ty::deserialize(&value).map(Self::#variant) }
     };
     let body = match &u.dispatch {
         Dispatch::Tag { property, values } => {
@@ -323,13 +329,17 @@ fn union(u: &UnionDef) -> TokenStream {
                 quote! { Some(#wire) => #read.map_err(serde::de::Error::custom), }
             });
             let expected = values.iter().map(|(w, _)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
+            let unknown = format!("`{property}` is {{other:?}}, which is not one of {expected} for {type_name}")
+                .replace("{other:?}", "\u{0}")
+                .replace('{', "{{")
+                .replace('}', "}}")
+                .replace('\u{0}', "{other:?}");
+            let missing = format!("{type_name} needs its `{property}` property");
             quote! {
                 match value.get(#property).and_then(serde_json::Value::as_str) {
                     #(#arms)*
-                    Some(other) => Err(serde::de::Error::custom(format!(
-                        "`{}` is {other:?}, which is not one of {} for {}", #property, #expected, #type_name
-                    ))),
-                    None => Err(serde::de::Error::custom(format!("{} needs its `{}` property", #type_name, #property))),
+                    Some(other) => Err(serde::de::Error::custom(format!(#unknown))),
+                    None => Err(serde::de::Error::custom(#missing)),
                 }
             }
         }
@@ -361,9 +371,9 @@ fn union(u: &UnionDef) -> TokenStream {
                 }
             });
             let ends_with_any = matches!(order.last(), Some((Shape::Any, _)));
-            let fallback = (!ends_with_any).then(|| {
-                quote! { Err(serde::de::Error::custom(format!("{value} matches none of the schemas of {}", #type_name))) }
-            });
+            let none =
+                format!("{{value}} matches none of the schemas of {}", type_name.replace('{', "{{").replace('}', "}}"));
+            let fallback = (!ends_with_any).then(|| quote! { Err(serde::de::Error::custom(format!(#none))) });
             quote! {
                 #(#tries)*
                 #fallback

@@ -46,9 +46,10 @@ pub(crate) fn normalize(any: &AnySchema) -> Result<(SchemaKind, Vec<&'static str
         None => return Err("a schema without `type` whose keywords belong to several types".to_string()),
     };
     let (kind, own): (Type, &[&str]) = match typ {
-        "object" => {
-            (Type::Object(object(any)), &["properties", "required", "additionalProperties", "minProperties", "maxProperties"])
-        }
+        "object" => (
+            Type::Object(object(any)),
+            &["properties", "required", "additionalProperties", "minProperties", "maxProperties"],
+        ),
         "array" => (
             Type::Array(ArrayType {
                 items: any.items.clone(),
@@ -109,7 +110,10 @@ fn composition(any: &AnySchema, kind: SchemaKind, allowed: &[&str]) -> Result<(S
     let compositions = ["allOf", "oneOf", "anyOf", "properties", "required", "additionalProperties"];
     let ignored = present(any).into_iter().filter(|k| !allowed.contains(k) && !compositions.contains(k)).collect();
     if any.typ.as_deref().is_some_and(|t| t != "object") {
-        return Err(format!("a schema of type `{}` combined with `allOf`, `oneOf` or `anyOf`", any.typ.as_deref().unwrap_or_default()));
+        return Err(format!(
+            "a schema of type `{}` combined with `allOf`, `oneOf` or `anyOf`",
+            any.typ.as_deref().unwrap_or_default()
+        ));
     }
     Ok((kind, ignored))
 }

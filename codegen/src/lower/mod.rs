@@ -37,6 +37,9 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     let mut lowerer = Lowerer::new(doc, config.skip_unsupported);
     let mut api = lowerer.api(config);
+    // A spec-wide problem (the top-level `security`) is met by every operation; say it once.
+    api.warnings.sort();
+    api.warnings.dedup();
     if lowerer.diagnostics.is_empty() {
         if !lowerer.left_out.is_empty() {
             let had_operations = !api.operations.is_empty() || lowerer.left_out.iter().any(|l| l.is_operation());

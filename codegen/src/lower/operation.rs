@@ -445,7 +445,10 @@ impl<'a> Lowerer<'a> {
         // An empty requirement makes credentials optional: nothing is sent or checked.
         if requirements.is_empty() || requirements.iter().any(|r| r.is_empty()) {
             if requirements.len() > 1 {
-                self.warn(&sptr, "credentials are optional here, so the generated code neither sends nor requires them");
+                self.warn(
+                    &sptr,
+                    "credentials are optional here, so the generated code neither sends nor requires them",
+                );
             }
             return Some(Vec::new());
         }
@@ -472,7 +475,10 @@ impl<'a> Lowerer<'a> {
         }
         let Some((n, scheme)) = first_problem else { return Some(Vec::new()) };
         let what = self.scheme_kind(&scheme);
-        self.report(&sptr.push(n).push(&scheme), format!("security scheme `{scheme}` is {what}, which is not supported yet"));
+        self.report(
+            &sptr.push(n).push(&scheme),
+            format!("security scheme `{scheme}` is {what}, which is not supported yet"),
+        );
         None
     }
 

@@ -10,8 +10,8 @@ use openapiv3::{
 use super::{Lowerer, any_schema, union};
 use crate::diagnostic::Pointer;
 use crate::ir::{Constraints, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
-pub(crate) use union::finish_unions;
 use crate::naming::{Scope, camel, snake};
+pub(crate) use union::finish_unions;
 
 /// How a schema that needs a named type (an object or an enum) gets its name.
 #[derive(Debug, Clone)]
@@ -166,7 +166,10 @@ impl<'a> Lowerer<'a> {
                     Ok((kind, ignored)) => {
                         for keyword in ignored {
                             let what = any.typ.as_deref().unwrap_or("object");
-                            self.warn(&ptr.push(keyword), format!("`{keyword}` does not apply to type `{what}` and is ignored"));
+                            self.warn(
+                                &ptr.push(keyword),
+                                format!("`{keyword}` does not apply to type `{what}` and is ignored"),
+                            );
                         }
                         let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
                         self.lower_item(&schema, ptr, naming)
@@ -236,21 +239,29 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => (s, ptr.push(i)),
                 ReferenceOr::Reference { reference } => {
                     let Some(name) = reference.strip_prefix("#/components/schemas/") else {
-                        return Err((ptr.push(i), format!("the reference {reference} does not name a schema in #/components/schemas")));
+                        return Err((
+                            ptr.push(i),
+                            format!("the reference {reference} does not name a schema in #/components/schemas"),
+                        ));
                     };
                     if seen.contains(&name) {
                         return Err((ptr.push(i), format!("`allOf` includes `{name}` within itself")));
                     }
                     let found = self.doc.components.as_ref().and_then(|c| c.schemas.get(name));
                     let Some(ReferenceOr::Item(s)) = found else {
-                        return Err((ptr.push(i), format!("the reference {reference} does not name a schema in #/components/schemas")));
+                        return Err((
+                            ptr.push(i),
+                            format!("the reference {reference} does not name a schema in #/components/schemas"),
+                        ));
                     };
                     seen.push(name);
                     (s, Pointer::root().push("components").push("schemas").push(name))
                 }
             };
             match &schema.schema_kind {
-                SchemaKind::Type(Type::Object(o)) => parts.add(&o.properties, &o.required, o.additional_properties.as_ref(), &at),
+                SchemaKind::Type(Type::Object(o)) => {
+                    parts.add(&o.properties, &o.required, o.additional_properties.as_ref(), &at)
+                }
                 SchemaKind::AllOf { all_of } => self.collect_all_of(all_of, &at.push("allOf"), parts, seen)?,
                 SchemaKind::Any(any)
                     if any.one_of.is_empty()

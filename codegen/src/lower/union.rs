@@ -58,9 +58,10 @@ impl Lowerer<'_> {
                 } else {
                     for (value, target) in &d.mapping {
                         let spec_name = target.strip_prefix("#/components/schemas/").unwrap_or(target);
-                        let found = self.schema_names.get(spec_name).and_then(|rust| {
-                            variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone()))
-                        });
+                        let found = self
+                            .schema_names
+                            .get(spec_name)
+                            .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())));
                         match found {
                             Some(i) => values.push((value.clone(), i)),
                             None => {
@@ -189,11 +190,17 @@ fn marker(lowerer: &Lowerer, union: &UnionDef, objects: &[usize], i: usize) -> R
         .iter()
         .filter(|f| f.required)
         .find(|f| {
-            objects.iter().filter(|&&j| j != i).all(|&j| fields_of(j).is_some_and(|s| s.fields.iter().all(|g| g.wire != f.wire)))
+            objects
+                .iter()
+                .filter(|&&j| j != i)
+                .all(|&j| fields_of(j).is_some_and(|s| s.fields.iter().all(|g| g.wire != f.wire)))
         })
         .map(|f| f.wire.clone())
         .ok_or_else(|| {
-            format!("object member `{}` requires no property that the other object members lack", union.variants[i].name)
+            format!(
+                "object member `{}` requires no property that the other object members lack",
+                union.variants[i].name
+            )
         })
 }
 
