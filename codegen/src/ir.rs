@@ -67,6 +67,9 @@ pub enum TypeDef {
     StringEnum(StringEnumDef),
     /// `oneOf` or `anyOf`: an enum with one variant per member.
     Union(UnionDef),
+    /// The replies of an operation with several success statuses: an enum with one variant per
+    /// status. Not a schema, so it has no wire form of its own.
+    Replies(RepliesDef),
     /// `pub type Name = Target;`
     Alias {
         name: String,
@@ -82,6 +85,7 @@ impl TypeDef {
             TypeDef::IntEnum(e) => &e.name,
             TypeDef::StringEnum(e) => &e.name,
             TypeDef::Union(u) => &u.name,
+            TypeDef::Replies(r) => &r.name,
             TypeDef::Alias { name, .. } => name,
         }
     }
@@ -157,6 +161,26 @@ pub struct UnionDef {
     pub variants: Vec<Variant>,
     /// How a reader tells the members apart.
     pub dispatch: Dispatch,
+}
+
+/// The success replies of one operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepliesDef {
+    pub name: String,
+    /// The operation, for the docs.
+    pub operation: String,
+    /// One per success status, in ascending order.
+    pub cases: Vec<ReplyCase>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplyCase {
+    pub status: u16,
+    /// Rust variant name, e.g. `Created`.
+    pub name: String,
+    /// The JSON body, or `None` for a reply without one.
+    pub body: Option<TypeRef>,
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -236,6 +260,7 @@ impl TypeDef {
             }
             TypeDef::Alias { target, .. } => target.visit_names(f),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
+            TypeDef::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| ty.visit_names(f)),
             TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
         }
     }
@@ -387,6 +412,9 @@ pub enum Reply {
     Json { status: u16, ty: TypeRef, content_types: Vec<String>, doc: Option<String> },
     /// A binary body, streamed.
     Download { status: u16, content_type: String, doc: Option<String> },
+    /// Several success statuses: the named enum in the types module (a [`TypeDef::Replies`]) has
+    /// a variant per status.
+    Several { ty: String, statuses: Vec<u16> },
 }
 
 impl Operation {
@@ -396,8 +424,10 @@ impl Operation {
         if let Some(body) = &self.body {
             body.ty.visit_names(f);
         }
-        if let Reply::Json { ty, .. } = &self.reply {
-            ty.visit_names(f);
+        match &self.reply {
+            Reply::Json { ty, .. } => ty.visit_names(f),
+            Reply::Several { ty, .. } => f(ty),
+            _ => {}
         }
     }
 }
@@ -406,6 +436,7 @@ impl Reply {
     pub fn status(&self) -> u16 {
         match self {
             Reply::Empty { status, .. } | Reply::Json { status, .. } | Reply::Download { status, .. } => *status,
+            Reply::Several { statuses, .. } => statuses[0],
         }
     }
 }

@@ -31,6 +31,27 @@ impl FeaturesApi for Fixture {
         Ok(input.body)
     }
 
+    async fn put_pet(
+        &self,
+        _: RequestContext,
+        input: inputs::PutPetInput,
+    ) -> Result<server_types::PutPetReply, ApiError> {
+        use server_types::{Pet as P, PutPetReply as R};
+        let name = |p: &P| match p {
+            P::Cat(c) => c.name.clone(),
+            P::Dog(d) => d.name.clone(),
+        };
+        let mut pets = self.pets.lock().unwrap();
+        match pets.iter_mut().find(|p| name(p) == input.name) {
+            Some(existing) if *existing == input.body => Ok(R::NoContent),
+            Some(existing) => Ok(R::Ok(std::mem::replace(existing, input.body))),
+            None => {
+                pets.push(input.body);
+                Ok(R::Created(server_types::PutPetReply201 { created: input.name }))
+            }
+        }
+    }
+
     async fn get_shape(
         &self,
         ctx: RequestContext,
@@ -123,6 +144,28 @@ async fn discriminated_unions_of_merged_structs_round_trip() {
         .unwrap();
     assert_eq!(missing.status(), 400);
     assert!(missing.text().await.unwrap().contains("barks"));
+}
+
+#[tokio::test]
+async fn several_success_statuses_are_one_reply_enum() {
+    use features_client::types::{PutPetReply, PutPetReply201};
+    let (base, _) = start().await;
+    let client = client(&base);
+    let tom = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
+    let created = client.put_pet("Tom", tom.clone()).await.unwrap();
+    assert_eq!(created, PutPetReply::Created(PutPetReply201 { created: "Tom".into() }));
+    assert_eq!(client.put_pet("Tom", tom.clone()).await.unwrap(), PutPetReply::NoContent);
+    let loud = Pet::Cat(Cat { meows: Some(true), ..Cat::new("cat".into(), "Tom".into()) });
+    assert_eq!(client.put_pet("Tom", loud).await.unwrap(), PutPetReply::Ok(tom));
+    let raw = reqwest::Client::new()
+        .put(format!("{base}/pets/Tom"))
+        .bearer_auth("tok")
+        .header("content-type", "application/json")
+        .body(r#"{"petType":"cat","name":"Tom","meows":true}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 204, "the variant decides the status");
 }
 
 #[tokio::test]

@@ -105,6 +105,20 @@ async fn attempts(transport: &Transport, call: &Call, mut request: reqwest::Requ
 pub(crate) async fn json<T: DeserializeOwned>(operation: &'static str, response: Response, success: u16) -> Result<T, Error> {
     let response = expect_status(operation, response, success).await?;
     let body = read_body(operation, response).await?;
+    decode(operation, body)
+}
+
+/// Reads a reply that may have any of several success statuses: which one, and the body.
+#[allow(dead_code)] // Not every API has operations with several success statuses.
+pub(crate) async fn any_of(operation: &'static str, response: Response, successes: &[u16]) -> Result<(u16, Bytes), Error> {
+    let status = response.status().as_u16();
+    let expected = if successes.contains(&status) { status } else { successes[0] };
+    let response = expect_status(operation, response, expected).await?;
+    Ok((status, read_body(operation, response).await?))
+}
+
+/// Decodes a JSON body; a failure names the path of the value that did not fit.
+pub(crate) fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) -> Result<T, Error> {
     match serde_json::from_slice(&body) {
         Ok(value) => Ok(value),
         Err(source) => {

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, Body, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeRef};
+use crate::ir::{Api, Body, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef, TypeRef};
 
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
 pub fn client_module(api: &Api) -> TokenStream {
@@ -415,6 +415,10 @@ fn reply_type(reply: &Reply) -> TokenStream {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
         Reply::Download { .. } => quote! { crate::Download },
+        Reply::Several { ty, .. } => {
+            let ty = ident(ty);
+            quote! { types::#ty }
+        }
     }
 }
 
@@ -492,6 +496,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
     let names_types = api.operations.iter().any(|op| {
         op.body.is_some()
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
+            || matches!(&op.reply, Reply::Several { .. })
             || op.params.iter().any(|p| names_type(&p.ty))
     });
     if names_types {
@@ -578,9 +583,12 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let method = format_ident!("{}", op.method.as_str());
     let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
     let (accept, read) = match &op.reply {
-        Reply::Empty { .. } => ("application/json", quote! { transport::empty }),
-        Reply::Json { .. } => ("application/json", quote! { transport::json }),
-        Reply::Download { content_type, .. } => (content_type.as_str(), quote! { crate::download::read }),
+        Reply::Empty { .. } => ("application/json", quote! { transport::empty(OPERATION, response, #status).await }),
+        Reply::Json { .. } => ("application/json", quote! { transport::json(OPERATION, response, #status).await }),
+        Reply::Download { content_type, .. } => {
+            (content_type.as_str(), quote! { crate::download::read(OPERATION, response, #status).await })
+        }
+        Reply::Several { ty, .. } => ("application/json", read_several(api, ty)),
     };
     let fixed_headers = fixed_headers(api, op);
     let optional = optional_headers_and_body(op);
@@ -629,7 +637,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
                 #(#optional)*
                 let call = Call { operation: OPERATION, method: Method::#method, path: #path, timeout: self.timeout };
                 let response = transport::send(&client.transport, call, request).await?;
-                #read(OPERATION, response, #status).await
+                #read
             }
 
             #stream
@@ -642,6 +650,41 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
             fn into_future(self) -> Self::IntoFuture {
                 Box::pin(self.send())
             }
+        }
+    }
+}
+
+/// Reads a reply that may have any of several success statuses into the operation's reply enum.
+fn read_several(api: &Api, ty: &str) -> TokenStream {
+    let Some(TypeDef::Replies(replies)) = api.type_named(ty) else {
+        return quote! { compile_error!("generator bug: a reply enum is missing") };
+    };
+    let ty = ident(ty);
+    let statuses = replies.cases.iter().map(|c| proc_macro2::Literal::u16_unsuffixed(c.status));
+    let last = replies.cases.len() - 1;
+    let arms = replies.cases.iter().enumerate().map(|(i, case)| {
+        // The last status is the catch-all arm: `any_of` has already refused every other status.
+        let pattern = if i == last {
+            quote! { _ }
+        } else {
+            let s = proc_macro2::Literal::u16_unsuffixed(case.status);
+            quote! { #s }
+        };
+        let variant = ident(&case.name);
+        match case.body {
+            Some(_) => quote! { #pattern => transport::decode(OPERATION, body).map(types::#ty::#variant), },
+            None => quote! { #pattern => Ok(types::#ty::#variant), },
+        }
+    });
+    let body = if replies.cases.iter().any(|c| c.body.is_some()) {
+        quote! { body }
+    } else {
+        quote! { _body }
+    };
+    quote! {
+        let (status, #body) = transport::any_of(OPERATION, response, &[#(#statuses),*]).await?;
+        match status {
+            #(#arms)*
         }
     }
 }

@@ -32,6 +32,10 @@ fn reply_type(reply: &Reply) -> TokenStream {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
         Reply::Download { .. } => quote! { FileDownload },
+        Reply::Several { ty, .. } => {
+            let ty = ident(ty);
+            quote! { types::#ty }
+        }
     }
 }
 
@@ -80,6 +84,10 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
             Reply::Download { .. } => format!("Answers {status} with the returned file, streamed."),
+            Reply::Several { ty, statuses } => {
+                let list = statuses.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
+                format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
+            }
         };
         let text = format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`."));
         let docs = doc(&text);
@@ -97,7 +105,11 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("axum::http::HeaderMap")
         .add("crate::ApiError")
         .add("crate::inputs");
-    if api.operations.iter().any(|op| matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))) {
+    if api.operations.iter().any(|op| match &op.reply {
+        Reply::Json { ty, .. } => names_type(ty),
+        Reply::Several { .. } => true,
+        _ => false,
+    }) {
         imports.add("crate::types");
     }
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
@@ -586,6 +598,7 @@ pub fn handler(
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
         Reply::Download { .. } => quote! { crate::download::reply(#status, value) },
+        Reply::Several { ty, .. } => several_replies(api, ty),
     };
     let value_binding = match &op.reply {
         Reply::Empty { .. } => quote! { () },
@@ -634,6 +647,22 @@ pub fn handler(
             reply::finish(&span, started, result, parts.uri.path())
         }
     }
+}
+
+/// The reply for each variant of an operation's reply enum.
+fn several_replies(api: &Api, ty: &str) -> TokenStream {
+    let Some(TypeDef::Replies(replies)) = api.type_named(ty) else {
+        return quote! { compile_error!("generator bug: a reply enum is missing") };
+    };
+    let ty = ident(ty);
+    let arms = replies.cases.iter().map(|case| {
+        let (variant, status) = (ident(&case.name), Literal::u16_unsuffixed(case.status));
+        match case.body {
+            Some(_) => quote! { types::#ty::#variant(value) => reply::json(#status, &value), },
+            None => quote! { types::#ty::#variant => Ok(reply::empty(#status)), },
+        }
+    });
+    quote! { match value { #(#arms)* } }
 }
 
 /// `lib.rs` of the server crate.

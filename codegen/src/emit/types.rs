@@ -4,7 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Imports, Uses, doc, ident, rust_type};
-use crate::ir::{Api, Dispatch, Field, IntEnumDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
+use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
 
 /// The whole `types.rs` module.
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
@@ -21,6 +21,7 @@ pub fn header(api: &Api) -> TokenStream {
             }
             TypeDef::Alias { target, .. } => uses.add(target),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| uses.add(&v.ty)),
+            TypeDef::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
             _ => {}
         }
     }
@@ -47,6 +48,7 @@ pub fn item(t: &TypeDef) -> TokenStream {
         TypeDef::IntEnum(e) => int_enum(e),
         TypeDef::StringEnum(e) => string_enum(e),
         TypeDef::Union(u) => union(u),
+        TypeDef::Replies(r) => replies(r),
         TypeDef::Alias { name, doc: text, target } => {
             let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
             let name = ident(name);
@@ -393,6 +395,34 @@ fn union(u: &UnionDef) -> TokenStream {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 #body
             }
+        }
+    }
+}
+
+/// The success replies of one operation, a variant per status.
+fn replies(r: &RepliesDef) -> TokenStream {
+    let name = ident(&r.name);
+    let docs = doc(&format!("The success replies of `{}`, one variant per status.", r.operation));
+    let variants = r.cases.iter().map(|case| {
+        let variant = ident(&case.name);
+        let text = match &case.doc {
+            Some(d) => format!("{}: {d}", case.status),
+            None => format!("{}.", case.status),
+        };
+        let docs = doc(&text);
+        match &case.body {
+            Some(ty) => {
+                let ty = rust_type(ty, &TokenStream::new());
+                quote! { #docs #variant(#ty), }
+            }
+            None => quote! { #docs #variant, },
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #(#variants)*
         }
     }
 }

@@ -9,7 +9,7 @@ use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
     Body, CommonHeader, Credential, DefaultValue, Location, Method, Operation, PageShape, PageWrapper, Paging, Param,
-    Reply, StructDef, TypeDef, TypeRef,
+    RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -56,7 +56,7 @@ impl<'a> Lowerer<'a> {
                 let id = op.operation_id.clone().unwrap_or_else(|| derived_id(method, path));
                 let fn_name = fn_scope.claim(&snake(&id));
                 let type_name = type_scope.claim(&camel(&id));
-                let ctx = OpContext { path, ptr: &ptr, type_name: &type_name };
+                let ctx = OpContext { method, path, ptr: &ptr, type_name: &type_name };
                 let mark = self.unit_start();
                 let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
                 let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
@@ -273,7 +273,7 @@ impl<'a> Lowerer<'a> {
                     Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
                 }
                 TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
-                TypeDef::Struct(_) | TypeDef::Union(_) => None,
+                TypeDef::Struct(_) | TypeDef::Union(_) | TypeDef::Replies(_) => None,
             },
             _ => None,
         }
@@ -350,18 +350,54 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let (status, response) = match successes.as_slice() {
-            [one] => *one,
+        match successes.as_slice() {
+            [(status, response)] => {
+                self.one_reply(&ptr, *status, response, Naming::Derived(format!("{}Reply", ctx.type_name)))
+            }
             [] => {
                 self.report(&ptr, "the operation documents no 2xx reply");
-                return None;
+                None
             }
-            _ => {
-                let codes = successes.iter().map(|(c, _)| c.to_string()).collect::<Vec<_>>().join(", ");
-                self.report(&ptr, format!("several success statuses ({codes}) are not supported yet"));
-                return None;
-            }
-        };
+            several => self.several_replies(ctx, &ptr, several),
+        }
+    }
+
+    /// Several success statuses: an enum in the types module with a variant per status.
+    fn several_replies(
+        &mut self,
+        ctx: &OpContext,
+        ptr: &Pointer,
+        successes: &[(u16, &ReferenceOr<openapiv3::Response>)],
+    ) -> Option<Reply> {
+        let name = self.claim(Naming::Derived(format!("{}Reply", ctx.type_name)));
+        let mut cases = Vec::new();
+        let mut scope = Scope::default();
+        for &(status, response) in successes {
+            let naming = Naming::Derived(format!("{name}{status}"));
+            let case = match self.one_reply(ptr, status, response, naming)? {
+                Reply::Empty { doc, .. } => ReplyCase { status, name: String::new(), body: None, doc },
+                Reply::Json { ty, doc, .. } => ReplyCase { status, name: String::new(), body: Some(ty), doc },
+                Reply::Download { .. } | Reply::Several { .. } => {
+                    self.report(&ptr.push(status), "a file download beside other success replies is not supported yet");
+                    return None;
+                }
+            };
+            cases.push(ReplyCase { name: scope.claim(&status_name(status)), ..case });
+        }
+        let statuses = cases.iter().map(|c| c.status).collect();
+        let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
+        self.add_type(TypeDef::Replies(RepliesDef { name: name.clone(), operation, cases }));
+        Some(Reply::Several { ty: name, statuses })
+    }
+
+    /// The reply of one success status.
+    fn one_reply(
+        &mut self,
+        ptr: &Pointer,
+        status: u16,
+        response: &ReferenceOr<openapiv3::Response>,
+        naming: Naming,
+    ) -> Option<Reply> {
         let rptr = ptr.push(status);
         let response = match response {
             ReferenceOr::Item(r) => r,
@@ -403,11 +439,7 @@ impl<'a> Lowerer<'a> {
         };
         let media = &response.content[&content_type];
         let ty = match &media.schema {
-            Some(s) => self.lower_schema(
-                s,
-                &rptr.push("content").push(&content_type).push("schema"),
-                Naming::Derived(format!("{}Reply", ctx.type_name)),
-            )?,
+            Some(s) => self.lower_schema(s, &rptr.push("content").push(&content_type).push("schema"), naming)?,
             None => TypeRef::Json,
         };
         // Other media types (a .NET service also offers `text/plain`) must carry the same schema.
@@ -553,6 +585,7 @@ impl Lowerer<'_> {
 }
 
 struct OpContext<'c> {
+    method: Method,
     path: &'c str,
     ptr: &'c Pointer,
     type_name: &'c str,
@@ -577,6 +610,22 @@ fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
     let Some(schema) = schema.and_then(|s| lowerer.resolve_schema(s)) else { return false };
     matches!(&schema.schema_kind, SchemaKind::Type(Type::String(s))
         if s.format == openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary))
+}
+
+/// The variant name for a success status: its reason phrase, or `Status` and the code.
+fn status_name(status: u16) -> String {
+    let name = match status {
+        200 => "Ok",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "NonAuthoritative",
+        204 => "NoContent",
+        205 => "ResetContent",
+        206 => "PartialContent",
+        207 => "MultiStatus",
+        _ => return format!("Status{status}"),
+    };
+    name.to_string()
 }
 
 /// An operation name for operations without `operationId`: method and path, e.g.
