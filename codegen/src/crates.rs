@@ -2,7 +2,7 @@
 
 use crate::CrateConfig;
 use crate::emit::{client, server};
-use crate::ir::{Api, Reply};
+use crate::ir::{Api, BodyEncoding, Reply};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
 
 /// What one crate needs: files ready as they are, and Rust modules still to emit and format.
@@ -28,6 +28,7 @@ const RUSTFMT_TOML: &str =
 
 const SERVER_DOWNLOAD: &str = include_str!("../runtime/server/download.rs");
 const SERVER_EXTRACT: &str = include_str!("../runtime/server/extract.rs");
+const SERVER_FORM: &str = include_str!("../runtime/server/form.rs");
 const SERVER_PROBLEM: &str = include_str!("../runtime/server/problem.rs");
 const SERVER_REPLY: &str = include_str!("../runtime/server/reply.rs");
 const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
@@ -196,6 +197,9 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     ];
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
+    }
+    if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)) {
+        files.push(render::support(src("form.rs"), spec_path, SERVER_FORM));
     }
     let (for_api, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);

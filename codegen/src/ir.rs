@@ -396,11 +396,21 @@ pub enum DefaultValue {
 pub struct Body {
     pub ty: TypeRef,
     pub required: bool,
+    /// How the body is written on the wire.
+    pub encoding: BodyEncoding,
     /// Content type the client sends.
     pub content_type: String,
     /// Every content type the spec accepts for this body.
     pub accepted: Vec<String>,
     pub doc: Option<String>,
+}
+
+/// The wire form of a request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEncoding {
+    Json,
+    /// `application/x-www-form-urlencoded`: one pair per property, a list repeating its name.
+    Form,
 }
 
 /// What a successful call returns.

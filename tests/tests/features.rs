@@ -52,6 +52,21 @@ impl FeaturesApi for Fixture {
         }
     }
 
+    async fn add_visit(
+        &self,
+        _: RequestContext,
+        input: inputs::AddVisitInput,
+    ) -> Result<server_types::Visit, ApiError> {
+        let b = input.body;
+        Ok(server_types::Visit {
+            urgent: b.urgent,
+            kind: b.kind,
+            notes: b.notes,
+            owner: b.owner,
+            ..server_types::Visit::new(input.name, b.reason, b.minutes)
+        })
+    }
+
     async fn get_shape(
         &self,
         ctx: RequestContext,
@@ -166,6 +181,59 @@ async fn several_success_statuses_are_one_reply_enum() {
         .await
         .unwrap();
     assert_eq!(raw.status(), 204, "the variant decides the status");
+}
+
+#[tokio::test]
+async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
+    use features_client::types::{AddVisitBody, Visit};
+    let (base, _) = start().await;
+    let client = client(&base);
+    let owner = Owner { name: Some("Ann & Bo".into()), pets: None };
+    let body = AddVisitBody {
+        urgent: Some(true),
+        kind: Some(LabelKind::InProgress),
+        notes: Some(vec!["limps a bit".into(), "a+b=c".into()]),
+        owner: Some(owner.clone()),
+        ..AddVisitBody::new("check up".into(), 30)
+    };
+    let visit = client.add_visit("Rex", body).await.unwrap();
+    let expected = Visit {
+        urgent: Some(true),
+        kind: Some(LabelKind::InProgress),
+        notes: Some(vec!["limps a bit".into(), "a+b=c".into()]),
+        owner: Some(owner),
+        ..Visit::new("Rex".into(), "check up".into(), 30)
+    };
+    assert_eq!(visit, expected);
+
+    // The server reads plain form text, and names the field whose value does not fit.
+    let http = reqwest::Client::new();
+    let send = |body: &'static str| {
+        http.post(format!("{base}/pets/Rex/visits"))
+            .bearer_auth("tok")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let ok = send("reason=a+b&minutes=5&notes=x&notes=y").await.unwrap();
+    assert_eq!(ok.status(), 200);
+    let text = ok.text().await.unwrap();
+    assert!(text.contains(r#""reason":"a b""#) && text.contains(r#""notes":["x","y"]"#), "{text}");
+    let bad = send("reason=a&minutes=many").await.unwrap();
+    assert_eq!(bad.status(), 400);
+    let problem = bad.text().await.unwrap();
+    assert!(problem.contains("body.minutes"), "{problem}");
+    let low = send("reason=a&minutes=0").await.unwrap();
+    assert_eq!(low.status(), 400, "limits apply to form bodies too");
+    let json = http
+        .post(format!("{base}/pets/Rex/visits"))
+        .bearer_auth("tok")
+        .header("content-type", "application/json")
+        .body(r#"{"reason":"a","minutes":5}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json.status(), 415);
 }
 
 #[tokio::test]

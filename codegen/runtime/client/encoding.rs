@@ -13,6 +13,40 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'
 /// date-times read `2024-06-30T00:00:00Z`.
 const QUERY: &AsciiSet = &SEGMENT.remove(b':');
 
+/// Form names and values: `application/x-www-form-urlencoded` leaves `*-._` as they are and writes
+/// spaces as `+`.
+const FORM: &AsciiSet = &NON_ALPHANUMERIC.remove(b'*').remove(b'-').remove(b'.').remove(b'_').remove(b' ');
+
+/// A request body as `application/x-www-form-urlencoded`: a pair per property of the JSON object
+/// the body serializes to; a list repeats its name per item, a nested object is written as JSON
+/// text, and absent or `null` properties are left out.
+pub(crate) fn form_body<T: serde::Serialize>(body: &T) -> Result<String, serde_json::Error> {
+    let serde_json::Value::Object(map) = serde_json::to_value(body)? else {
+        return Err(<serde_json::Error as serde::ser::Error>::custom("a form body must be an object"));
+    };
+    let mut out = String::new();
+    let mut pair = |name: &str, value: &serde_json::Value| {
+        let text = match value {
+            serde_json::Value::Null => return,
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.extend(utf8_percent_encode(name, FORM).map(|s| if s == " " { "+" } else { s }));
+        out.push('=');
+        out.extend(utf8_percent_encode(&text, FORM).map(|s| if s == " " { "+" } else { s }));
+    };
+    for (name, value) in &map {
+        match value {
+            serde_json::Value::Array(items) => items.iter().for_each(|item| pair(name, item)),
+            other => pair(name, other),
+        }
+    }
+    Ok(out)
+}
+
 /// Appends one path parameter, percent-encoded so `/`, `?` and `#` stay inside the segment.
 pub(crate) fn push_segment(url: &mut String, value: &str) {
     url.extend(utf8_percent_encode(value, SEGMENT));

@@ -256,6 +256,37 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
     required: bool,
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a JSON body", problems).await? else {
+        return Ok(None);
+    };
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(value) => value,
+        Err(e) => {
+            let path = e.path().to_string();
+            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
+            problems.add(name, e.into_inner().to_string());
+            return Ok(None);
+        }
+    };
+    if let Err(e) = de.end() {
+        problems.add("body", e.to_string());
+        return Ok(None);
+    }
+    Ok(Some(value))
+}
+
+/// The bytes of a request body: 413 past `limit`, 415 for a content type not in `accepted`; an
+/// empty body is `None` (and a recorded problem when `required`, naming `what` was expected).
+pub(crate) async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    accepted: &[&str],
+    required: bool,
+    what: &str,
+    problems: &mut Problems,
+) -> Result<Option<axum::body::Bytes>, ApiError> {
     let too_large = || {
         ApiError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE)
             .with_type(problem_types::BODY_TOO_LARGE)
@@ -281,7 +312,7 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
     };
     if bytes.is_empty() {
         if required {
-            problems.add("body", "a JSON body is required");
+            problems.add("body", format!("{what} is required"));
         }
         return Ok(None);
     }
@@ -292,21 +323,7 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
             .with_type(problem_types::UNSUPPORTED_MEDIA_TYPE)
             .with_detail(format!("a body with {shown} is not accepted; send one of {}", accepted.join(", "))));
     }
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
-    let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(value) => value,
-        Err(e) => {
-            let path = e.path().to_string();
-            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
-            problems.add(name, e.into_inner().to_string());
-            return Ok(None);
-        }
-    };
-    if let Err(e) = de.end() {
-        problems.add("body", e.to_string());
-        return Ok(None);
-    }
-    Ok(Some(value))
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, Body, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{
+    Api, Body, BodyEncoding, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef, TypeRef,
+};
 
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
 pub fn client_module(api: &Api) -> TokenStream {
@@ -566,7 +568,10 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
             new_inits.push(quote! { body: None });
             let text = paragraphs([
                 body.doc.as_deref(),
-                Some("Sets the JSON request body; without it the request has no body."),
+                Some(match body.encoding {
+                    BodyEncoding::Json => "Sets the JSON request body; without it the request has no body.",
+                    BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
+                }),
             ]);
             let docs = doc(&text);
             setters.push(quote! {
@@ -876,8 +881,12 @@ fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
     }
     if let Some(b) = &op.body {
         let content_type = &b.content_type;
+        let write = match b.encoding {
+            BodyEncoding::Json => quote! { serde_json::to_vec(body) },
+            BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
+        };
         let encode = quote! {
-            let bytes = serde_json::to_vec(body).map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
+            let bytes = #write.map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
             request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
         };
         out.push(if b.required {

@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, DefaultValue, Location, Operation, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{Api, BodyEncoding, DefaultValue, Location, Operation, Param, Reply, TypeDef, TypeRef};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -212,7 +212,12 @@ pub fn input_struct(op: &Operation) -> TokenStream {
             };
             let text = paragraphs([
                 b.doc.as_deref(),
-                Some(if b.required { "The JSON body." } else { "The JSON body, when the request has one." }),
+                Some(match (b.encoding, b.required) {
+                    (BodyEncoding::Json, true) => "The JSON body.",
+                    (BodyEncoding::Json, false) => "The JSON body, when the request has one.",
+                    (BodyEncoding::Form, true) => "The form body.",
+                    (BodyEncoding::Form, false) => "The form body, when the request has one.",
+                }),
             ]);
             let docs = doc(&text);
             quote! { #docs pub body: #ty, }
@@ -549,12 +554,16 @@ pub fn handler(
     });
     let body = op.body.as_ref().map(|b| {
         let ty = rust_type(&b.ty, &quote! { types:: });
+        let read = match b.encoding {
+            BodyEncoding::Json => quote! { extract::json_body },
+            BodyEncoding::Form => quote! { crate::form::form_body },
+        };
         let accepted = &b.accepted;
         let required = b.required;
         let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         quote! {
-            let body = extract::json_body::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
+            let body = #read::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
             #check
         }
     });
@@ -681,6 +690,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_mod = has_downloads.then(|| quote! { mod download; });
     let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
+    let has_forms = api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form));
+    let form_mod = has_forms.then(|| quote! { mod form; });
     let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
@@ -698,6 +709,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod enums;
         mod object_only;
         mod extract;
+        #form_mod
         pub mod inputs;
         mod problem;
         mod reply;

@@ -8,8 +8,8 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, CommonHeader, Credential, DefaultValue, Location, Method, Operation, PageShape, PageWrapper, Paging, Param,
-    RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Location, Method, Operation, PageShape, PageWrapper,
+    Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -301,17 +301,38 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        let accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
+        let mut accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
+        let mut encoding = BodyEncoding::Json;
         let others: Vec<&String> = body.content.keys().filter(|ct| !is_json(ct)).collect();
-        if !others.is_empty() {
-            let list = others.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-            self.report(
-                &ptr.push("content"),
-                format!("request bodies of type {list} are not supported yet; only JSON bodies are"),
-            );
-            return None;
+        if accepted.is_empty() && others.iter().any(|ct| is_form(ct)) {
+            // A form body stands in for the others only when there is no JSON to prefer.
+            encoding = BodyEncoding::Form;
+            accepted = others.iter().filter(|ct| is_form(ct)).map(|ct| ct.to_string()).collect();
         }
-        let Some(content_type) = preferred_json(&accepted) else {
+        let left: Vec<&str> =
+            others.iter().map(|s| s.as_str()).filter(|ct| !accepted.iter().any(|a| a == ct)).collect();
+        if !left.is_empty() {
+            let list = left.join(", ");
+            if accepted.is_empty() {
+                self.report(
+                    &ptr.push("content"),
+                    format!("request bodies of type {list} are not supported yet; only JSON and form bodies are"),
+                );
+                return None;
+            }
+            self.warn(
+                &ptr.push("content"),
+                format!(
+                    "the body may also be sent as {list}; the generated code sends and accepts only {}",
+                    accepted.join(", ")
+                ),
+            );
+        }
+        let preferred = match encoding {
+            BodyEncoding::Json => preferred_json(&accepted),
+            BodyEncoding::Form => accepted.first().cloned(),
+        };
+        let Some(content_type) = preferred else {
             self.report(&ptr.push("content"), "the request body lists no content type");
             return None;
         };
@@ -329,7 +350,11 @@ impl<'a> Lowerer<'a> {
                 self.report(&ptr.push("content").push(ct), format!("this schema differs from the one under {content_type}; one body type per operation is supported"));
             }
         }
-        Some(Body { ty, required: body.required, content_type, accepted, doc: body.description.clone() })
+        if encoding == BodyEncoding::Form && !self.is_object(&ty) {
+            self.report(&media_ptr.push("schema"), "a form body must be an object");
+            return None;
+        }
+        Some(Body { ty, required: body.required, encoding, content_type, accepted, doc: body.description.clone() })
     }
 
     fn reply(&mut self, ctx: &OpContext, responses: &openapiv3::Responses) -> Option<Reply> {
@@ -575,6 +600,19 @@ impl Lowerer<'_> {
         Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
     }
 
+    /// Whether a type is written as a JSON object (a struct or a map).
+    fn is_object(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Map(_) => true,
+            TypeRef::Named(name) => match self.type_named(name) {
+                Some(TypeDef::Struct(_)) => true,
+                Some(TypeDef::Alias { target, .. }) => self.is_object(&target.clone()),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
         let TypeRef::Named(name) = ty else { return None };
         match self.type_named(name)? {
@@ -589,6 +627,10 @@ struct OpContext<'c> {
     path: &'c str,
     ptr: &'c Pointer,
     type_name: &'c str,
+}
+
+fn is_form(content_type: &str) -> bool {
+    content_type.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/x-www-form-urlencoded")
 }
 
 fn is_json(content_type: &str) -> bool {
