@@ -12,12 +12,10 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 use uuid::Uuid;
 
-use crate::DateTime;
 use crate::encoding::{Query, push_segment};
 use crate::paging::{self, Page};
 use crate::transport::{self, Call};
-use crate::types;
-use crate::{Client, Error};
+use crate::{Client, DateTime, Error, types};
 
 /// Request builder for [`Client::get_user`]: `GET /api/users`.
 #[derive(Debug, Clone)]

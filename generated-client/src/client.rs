@@ -13,16 +13,14 @@ use std::time::Duration;
 use reqwest::header::HeaderValue;
 use uuid::Uuid;
 
-use crate::DateTime;
 use crate::policy::{RateLimiter, RetryPolicy};
 use crate::transport::Transport;
-use crate::types;
-use crate::{Error, builders};
+use crate::{DateTime, Error, builders, types};
 
-///The API version this client was generated for, from `info.version`: `2022.09.26`.
+/// The API version this client was generated for, from `info.version`: `2022.09.26`.
 pub const API_VERSION: &str = "2022.09.26";
 
-///Base URL of the first server the spec lists: `https://portfolio.example.com`.
+/// Base URL of the first server the spec lists: `https://portfolio.example.com`.
 pub const DEFAULT_BASE_URL: &str = "https://portfolio.example.com";
 
 /// The credentials sent with every request. `Debug` output never shows them.
@@ -171,13 +169,13 @@ impl Client {
         }
     }
 
-    ///Sends `value` in the `x-pps-api-version` header instead of the default `2022.09.26`.
+    /// Sends `value` in the `x-pps-api-version` header instead of the default `2022.09.26`.
     pub fn with_api_version(mut self, value: &str) -> Result<Self, Error> {
         self.api_version = header_value("x-pps-api-version", value, false)?;
         Ok(self)
     }
 
-    #[doc = concat!("The value sent in the `", "x-pps-api-version", "` header.")]
+    /// The value sent in the `x-pps-api-version` header.
     pub fn api_version(&self) -> &str {
         self.api_version.to_str().unwrap_or_default()
     }
@@ -1077,7 +1075,7 @@ impl ClientBuilder {
         self
     }
 
-    ///Sends `value` in the `x-pps-api-version` header instead of the default `2022.09.26`.
+    /// Sends `value` in the `x-pps-api-version` header instead of the default `2022.09.26`.
     pub fn api_version(mut self, value: impl Into<String>) -> Self {
         self.api_version = Some(value.into());
         self

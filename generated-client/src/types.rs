@@ -9,9 +9,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::DateTime;
-use crate::UnknownVariant;
 use crate::object_only::ObjectOnly;
+use crate::{DateTime, UnknownVariant};
 
 /// An investment account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

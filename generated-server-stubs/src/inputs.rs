@@ -4,8 +4,7 @@
 
 use uuid::Uuid;
 
-use crate::DateTime;
-use crate::types;
+use crate::{DateTime, types};
 
 /// Input of `GET /api/users` (operation `GetUser`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]

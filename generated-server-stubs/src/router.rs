@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRequestParts, RawPathParams};
-use axum::extract::{Request, State};
+use axum::extract::{FromRequestParts, RawPathParams, Request, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
@@ -14,16 +13,9 @@ use axum::routing::{get, patch, post, put};
 use tracing::Instrument;
 use uuid::Uuid;
 
-use crate::ApiError;
-use crate::DateTime;
-use crate::PortfolioApi;
 use crate::api::RequestContext;
-use crate::extract::QueryParams;
-use crate::extract::Validate;
-use crate::extract::{self, Problems};
-use crate::inputs;
-use crate::reply;
-use crate::types;
+use crate::extract::{self, Problems, QueryParams, Validate};
+use crate::{ApiError, DateTime, PortfolioApi, inputs, reply, types};
 
 /// Settings of the generated layer.
 #[derive(Debug, Clone)]

@@ -11,10 +11,11 @@ use crate::ir::{
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
 pub fn client_module(api: &Api) -> TokenStream {
     let version = &api.version;
-    let version_doc = format!("The API version this client was generated for, from `info.version`: `{version}`.");
+    let version_doc = doc(&format!("The API version this client was generated for, from `info.version`: `{version}`."));
     let base_const = api.default_base_url.as_ref().map(|url| {
         let text = format!("Base URL of the first server the spec lists: `{url}`.");
-        quote! { #[doc = #text] pub const DEFAULT_BASE_URL: &str = #url; }
+        let docs = doc(&text);
+        quote! { #docs pub const DEFAULT_BASE_URL: &str = #url; }
     });
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
     let cred_docs = api.credentials.iter().map(|c| {
@@ -54,15 +55,16 @@ pub fn client_module(api: &Api) -> TokenStream {
         let field = ident(&h.field);
         let setter = format_ident!("with_{}", h.field);
         let header = &h.header;
-        let text = format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default);
+        let docs = doc(&format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default));
+        let getter_docs = doc(&format!("The value sent in the `{header}` header."));
         quote! {
-            #[doc = #text]
+            #docs
             pub fn #setter(mut self, value: &str) -> Result<Self, Error> {
                 self.#field = header_value(#header, value, false)?;
                 Ok(self)
             }
 
-            #[doc = concat!("The value sent in the `", #header, "` header.")]
+            #getter_docs
             pub fn #field(&self) -> &str {
                 self.#field.to_str().unwrap_or_default()
             }
@@ -71,9 +73,9 @@ pub fn client_module(api: &Api) -> TokenStream {
     let common_builder_method = common.map(|h| {
         let field = ident(&h.field);
         let header = &h.header;
-        let text = format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default);
+        let docs = doc(&format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default));
         quote! {
-            #[doc = #text]
+            #docs
             pub fn #field(mut self, value: impl Into<String>) -> Self {
                 self.#field = Some(value.into());
                 self
@@ -117,7 +119,7 @@ pub fn client_module(api: &Api) -> TokenStream {
 
         #imports
 
-        #[doc = #version_doc]
+        #version_doc
         pub const API_VERSION: &str = #version;
 
         #base_const

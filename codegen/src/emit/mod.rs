@@ -125,7 +125,8 @@ impl Uses {
 }
 
 /// `use` items, printed as hand-written code orders them: `std`, then other crates, then `crate`,
-/// each group sorted and separated by a blank line.
+/// each group sorted and separated by a blank line, and names from one module merged into one
+/// item (`crate::extract` and `crate::extract::Problems` become `crate::extract::{self, Problems}`).
 #[derive(Debug, Default)]
 pub struct Imports {
     paths: std::collections::BTreeSet<(u8, String)>,
@@ -145,7 +146,46 @@ impl Imports {
     }
 
     pub fn tokens(&self) -> TokenStream {
-        let items = self.paths.iter().map(|(_, path)| {
+        // Every path as (group, module, name), braces expanded.
+        let mut leaves = Vec::new();
+        for (group, path) in &self.paths {
+            match path.split_once("::{") {
+                Some((module, names)) => {
+                    for name in names.trim_end_matches('}').split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                        leaves.push((*group, module.to_string(), name.to_string()));
+                    }
+                }
+                None => {
+                    let (module, name) = path.rsplit_once("::").unwrap_or(("", path));
+                    leaves.push((*group, module.to_string(), name.to_string()));
+                }
+            }
+        }
+        let modules: std::collections::BTreeSet<String> = leaves.iter().map(|(_, m, _)| m.clone()).collect();
+        let mut merged: std::collections::BTreeMap<(u8, String), Vec<String>> = std::collections::BTreeMap::new();
+        for (group, module, name) in leaves {
+            let full = format!("{module}::{name}");
+            // A module imported itself as well as for its names is `self` among them.
+            let (module, name) = if modules.contains(&full) { (full, "self".to_string()) } else { (module, name) };
+            let names = merged.entry((group, module)).or_default();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let mut paths: Vec<(u8, String)> = merged
+            .into_iter()
+            .map(|((group, module), mut names)| {
+                names.sort_by_key(|n| (n != "self", n.clone()));
+                let path = match names.as_slice() {
+                    [only] if only == "self" => module,
+                    [only] => format!("{module}::{only}"),
+                    _ => format!("{module}::{{{}}}", names.join(", ")),
+                };
+                (group, path)
+            })
+            .collect();
+        paths.sort();
+        let items = paths.iter().map(|(_, path)| {
             let path: syn::UseTree = syn::parse_str(path).expect("import paths are written by the emitters");
             quote! { use #path; }
         });

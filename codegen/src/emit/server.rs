@@ -279,7 +279,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("axum::response::Response")
         .add("crate::ApiError")
         .add("crate::api::RequestContext")
-        .add("crate::extract::{self, Problems}")
+        .add("crate::extract")
         .add("crate::inputs")
         .add("crate::reply")
         .add(&format!("crate::{trait_name}"));
@@ -289,6 +289,12 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     imports.add(&format!("axum::routing::{{{}}}", verbs.into_iter().collect::<Vec<_>>().join(", ")));
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
         imports.add("crate::extract::QueryParams");
+    }
+    if api.operations.iter().any(|op| !op.params.is_empty() || op.body.is_some()) {
+        imports.add("crate::extract::Problems");
+    }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Several { .. })) {
+        imports.add("crate::types");
     }
     if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))) {
         imports.add("crate::extract::Validate");

@@ -26,7 +26,9 @@ pub fn header(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    imports.add("serde::{Deserialize, Serialize}");
+    if api.types.iter().any(|t| !matches!(t, TypeDef::Replies(_))) {
+        imports.add("serde::{Deserialize, Serialize}");
+    }
     if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_))) {
         imports.add("crate::object_only::ObjectOnly");
     }

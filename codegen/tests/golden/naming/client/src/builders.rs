@@ -12,8 +12,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 
 use crate::encoding::{Query, push_segment};
 use crate::transport::{self, Call};
-use crate::types;
-use crate::{Client, Error};
+use crate::{Client, Error, types};
 
 /// Request builder for [`Client::get_item_part`]: `GET /items/{item-id}/parts/{part}`.
 #[derive(Debug, Clone)]

@@ -14,13 +14,12 @@ use reqwest::header::HeaderValue;
 
 use crate::policy::{RateLimiter, RetryPolicy};
 use crate::transport::Transport;
-use crate::types;
-use crate::{Error, builders};
+use crate::{Error, builders, types};
 
-///The API version this client was generated for, from `info.version`: `1.0`.
+/// The API version this client was generated for, from `info.version`: `1.0`.
 pub const API_VERSION: &str = "1.0";
 
-///Base URL of the first server the spec lists: `https://api.example.com/v1`.
+/// Base URL of the first server the spec lists: `https://api.example.com/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.example.com/v1";
 
 /// The credentials sent with every request. `Debug` output never shows them.

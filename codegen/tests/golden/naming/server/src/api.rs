@@ -7,9 +7,7 @@ use std::future::Future;
 
 use axum::http::HeaderMap;
 
-use crate::ApiError;
-use crate::inputs;
-use crate::types;
+use crate::{ApiError, inputs, types};
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]

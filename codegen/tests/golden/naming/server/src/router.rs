@@ -5,22 +5,16 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRequestParts, RawPathParams};
-use axum::extract::{Request, State};
+use axum::extract::{FromRequestParts, RawPathParams, Request, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::{get, post};
 use tracing::Instrument;
 
-use crate::ApiError;
-use crate::NamingApi;
 use crate::api::RequestContext;
-use crate::extract::QueryParams;
-use crate::extract::{self, Problems};
-use crate::inputs;
-use crate::reply;
-use crate::types;
+use crate::extract::{self, Problems, QueryParams};
+use crate::{ApiError, NamingApi, inputs, reply, types};
 
 /// Settings of the generated layer.
 #[derive(Debug, Clone)]
