@@ -18,6 +18,15 @@ pub fn client_module(api: &Api) -> TokenStream {
         quote! { #docs pub const DEFAULT_BASE_URL: &str = #url; }
     });
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
+    // An API without credentials keeps the same client shape; the machinery just goes unused.
+    let no_credentials =
+        api.credentials.is_empty().then(|| quote! { #[allow(dead_code, reason = "this API sends no credentials")] });
+    let unused_credentials = api
+        .credentials
+        .is_empty()
+        .then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
+    let no_headers = (api.credentials.is_empty() && api.common_headers.is_empty())
+        .then(|| quote! { #[allow(dead_code, reason = "this API sends no credentials")] });
     let cred_docs = api.credentials.iter().map(|c| {
         let how = match c.prefix.as_str() {
             "" => format!("Sent verbatim in the `{}` header.", c.header),
@@ -171,12 +180,14 @@ pub fn client_module(api: &Api) -> TokenStream {
         }
 
         impl CredentialHeaders {
+            #unused_credentials
             fn new(credentials: &Credentials) -> Result<Self, Error> {
                 Ok(CredentialHeaders { #(#cred_fields: #cred_values,)* })
             }
         }
 
         #[derive(Clone)]
+        #no_credentials
         enum CredentialSource {
             Fixed(CredentialHeaders),
             Provider(Arc<dyn CredentialsProvider>),
@@ -192,6 +203,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         pub struct Client {
             pub(crate) transport: Arc<Transport>,
             pub(crate) base_url: Arc<str>,
+            #no_credentials
             credentials: CredentialSource,
             #common_struct_field
         }
@@ -251,6 +263,7 @@ pub fn client_module(api: &Api) -> TokenStream {
 
             /// The credential headers for one request: the fixed ones, or fresh ones from the
             /// provider.
+            #no_credentials
             pub(crate) async fn credential_headers(&self, operation: &'static str) -> Result<Cow<'_, CredentialHeaders>, Error> {
                 match &self.credentials {
                     CredentialSource::Fixed(headers) => Ok(Cow::Borrowed(headers)),
@@ -375,6 +388,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         }
 
         /// A header value from text, refused when it cannot be sent (line breaks, non-visible bytes).
+        #no_headers
         fn header_value(name: &'static str, value: &str, sensitive: bool) -> Result<HeaderValue, Error> {
             let mut header = HeaderValue::from_str(value)
                 .map_err(|_| Error::InvalidArgument { name, reason: "not a valid header value".to_string() })?;
@@ -483,12 +497,15 @@ pub fn builders_header(api: &Api) -> TokenStream {
         .add("std::future::{Future, IntoFuture}")
         .add("std::pin::Pin")
         .add("reqwest::Method")
-        .add("reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue}")
+        .add("reqwest::header::{ACCEPT, HeaderValue}")
         .add("std::time::Duration")
         .add("crate::transport::{self, Call}")
         .add("crate::{Client, Error}");
     if api.operations.iter().any(|op| op.paging.is_some()) {
         imports.add("futures_core::Stream").add("crate::paging::{self, Page}");
+    }
+    if api.operations.iter().any(|op| op.body.is_some()) {
+        imports.add("reqwest::header::CONTENT_TYPE");
     }
     let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
     match (has(Location::Query), has(Location::Path)) {

@@ -412,6 +412,13 @@ fn context_fn(api: &Api) -> TokenStream {
     });
     let common_fields: Vec<_> = api.common_headers.iter().map(|h| ident(&h.field)).collect();
     let unused_config = api.common_headers.is_empty().then(|| quote! { let _ = config; });
+    let missing_credential = (!api.credentials.is_empty()).then(|| {
+        quote! {
+            fn missing_credential(message: &str) -> ApiError {
+                ApiError::unauthorized(message).with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
+            }
+        }
+    });
     quote! {
         fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
             #unused_config
@@ -427,9 +434,7 @@ fn context_fn(api: &Api) -> TokenStream {
             })
         }
 
-        fn missing_credential(message: &str) -> ApiError {
-            ApiError::unauthorized(message).with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
-        }
+        #missing_credential
     }
 }
 

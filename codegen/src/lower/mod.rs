@@ -175,7 +175,7 @@ impl<'a> Lowerer<'a> {
         Api {
             title: doc.info.title.clone(),
             version: doc.info.version.clone(),
-            description: doc.info.description.clone(),
+            description: prose(&doc.info.description),
             default_base_url: doc.servers.first().map(|server| {
                 let mut url = server.url.clone();
                 for (name, var) in server.variables.iter().flatten() {
@@ -228,7 +228,7 @@ impl<'a> Lowerer<'a> {
                 header,
                 prefix,
                 field: fields.claim(&snake(name)),
-                doc: description.clone(),
+                doc: prose(description),
             });
         }
         out
@@ -295,4 +295,10 @@ pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::i
         }
     }
     credentials.into_iter().zip(used).filter_map(|(c, u)| u.then_some(c)).collect()
+}
+
+/// A description as doc text: `None` when the spec gives none or only blanks, so emitters fall
+/// back to a generated sentence rather than an empty doc comment.
+pub(crate) fn prose(description: &Option<String>) -> Option<String> {
+    description.clone().filter(|d| !d.trim().is_empty())
 }

@@ -74,7 +74,7 @@ impl<'a> Lowerer<'a> {
                     method,
                     path: path.clone(),
                     summary: op.summary.clone(),
-                    description: op.description.clone(),
+                    description: super::prose(&op.description),
                     tags: op.tags.clone(),
                     deprecated: op.deprecated,
                     params,
@@ -197,7 +197,7 @@ impl<'a> Lowerer<'a> {
                 default,
                 explode,
                 minimum,
-                doc: data.description.clone(),
+                doc: super::prose(&data.description),
             });
         }
         self.check_path_template(ctx, &params);
@@ -354,7 +354,14 @@ impl<'a> Lowerer<'a> {
             self.report(&media_ptr.push("schema"), "a form body must be an object");
             return None;
         }
-        Some(Body { ty, required: body.required, encoding, content_type, accepted, doc: body.description.clone() })
+        Some(Body {
+            ty,
+            required: body.required,
+            encoding,
+            content_type,
+            accepted,
+            doc: super::prose(&body.description),
+        })
     }
 
     fn reply(&mut self, ctx: &OpContext, responses: &openapiv3::Responses) -> Option<Reply> {
@@ -442,7 +449,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        let doc = Some(response.description.clone()).filter(|d| !d.is_empty());
+        let doc = Some(response.description.clone()).filter(|d| !d.trim().is_empty());
         if response.content.is_empty() {
             return Some(Reply::Empty { status, doc });
         }

@@ -28,7 +28,7 @@ impl<'a> Lowerer<'a> {
         let Some(ty) = self.lower_schema(schema, ptr, Naming::Claimed(rust.clone())) else { return };
         if ty != TypeRef::Named(rust.clone()) {
             let doc = match schema {
-                ReferenceOr::Item(s) => s.schema_data.description.clone(),
+                ReferenceOr::Item(s) => super::prose(&s.schema_data.description),
                 ReferenceOr::Reference { .. } => None,
             };
             self.add_type(TypeDef::Alias { name: rust, doc, target: ty });
@@ -90,7 +90,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_item(&mut self, schema: &Schema, ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
-        let doc = schema.schema_data.description.clone();
+        let doc = super::prose(&schema.schema_data.description);
         match &schema.schema_kind {
             SchemaKind::Type(Type::String(s)) => {
                 if !s.enumeration.is_empty() {
@@ -200,7 +200,9 @@ impl<'a> Lowerer<'a> {
             let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
             let Some(ty) = self.lower_boxed(prop, prop_ptr, field_naming) else { continue };
             let (nullable, doc, constraints) = match prop {
-                ReferenceOr::Item(s) => (s.schema_data.nullable, s.schema_data.description.clone(), constraints(s)),
+                ReferenceOr::Item(s) => {
+                    (s.schema_data.nullable, super::prose(&s.schema_data.description), constraints(s))
+                }
                 ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
             };
             fields.push(Field {
@@ -313,7 +315,7 @@ impl<'a> Lowerer<'a> {
         let name = self.claim(naming);
         self.add_type(TypeDef::IntEnum(IntEnumDef {
             name: name.clone(),
-            doc: schema.schema_data.description.clone(),
+            doc: super::prose(&schema.schema_data.description),
             variants,
         }));
         Some(TypeRef::Named(name))
@@ -366,7 +368,7 @@ impl<'a> Lowerer<'a> {
         let name = self.claim(naming);
         self.add_type(TypeDef::StringEnum(StringEnumDef {
             name: name.clone(),
-            doc: schema.schema_data.description.clone(),
+            doc: super::prose(&schema.schema_data.description),
             variants,
         }));
         Some(TypeRef::Named(name))

@@ -81,7 +81,7 @@ impl Lowerer<'_> {
                 Dispatch::Shape(Vec::new())
             }
         };
-        let doc = schema.schema_data.description.clone();
+        let doc = super::prose(&schema.schema_data.description);
         self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch }));
         Some(TypeRef::Named(name))
     }
