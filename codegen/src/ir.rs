@@ -359,6 +359,7 @@ pub enum Location {
     Path,
     Query,
     Header,
+    Cookie,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -49,6 +49,17 @@ pub(crate) fn form_body<T: serde::Serialize>(body: &T) -> Result<String, serde_j
     Ok(out)
 }
 
+/// Appends `name=value` to a `Cookie` header value, the value percent-encoded so `;`, `,`, spaces
+/// and quotes cannot break the header.
+pub(crate) fn push_cookie(cookies: &mut String, name: &str, value: &str) {
+    if !cookies.is_empty() {
+        cookies.push_str("; ");
+    }
+    cookies.push_str(name);
+    cookies.push('=');
+    cookies.extend(utf8_percent_encode(value, SEGMENT));
+}
+
 /// Appends one path parameter, percent-encoded so `/`, `?` and `#` stay inside the segment.
 pub(crate) fn push_segment(url: &mut String, value: &str) {
     url.extend(utf8_percent_encode(value, SEGMENT));

@@ -77,9 +77,10 @@ impl FeaturesApi for Fixture {
         match input.id.as_str() {
             "text" => Ok(S::String("round".into())),
             "number" => Ok(S::Integer(7)),
-            "circle" => {
-                Ok(S::Circle(server_types::Circle { label: Some("c".into()), ..server_types::Circle::new(1.5) }))
-            }
+            "circle" => Ok(S::Circle(server_types::Circle {
+                label: Some(input.label.unwrap_or_else(|| "c".into())),
+                ..server_types::Circle::new(1.5 * f64::from(input.scale))
+            })),
             "square" => Ok(S::Square(server_types::Square::new(2.0))),
             other => Err(ApiError::not_found(format!("no shape {other}"))),
         }
@@ -240,13 +241,16 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
 async fn unions_without_a_discriminator_are_read_by_shape() {
     let (base, fixture) = start().await;
     let client = client(&base);
-    assert_eq!(client.get_shape("text").await.unwrap(), Shape::String("round".into()));
-    assert_eq!(client.get_shape("number").await.unwrap(), Shape::Integer(7));
+    assert_eq!(client.get_shape("text", 1).await.unwrap(), Shape::String("round".into()));
+    assert_eq!(client.get_shape("number", 1).await.unwrap(), Shape::Integer(7));
     let circle = Circle { label: Some("c".into()), ..Circle::new(1.5) };
-    assert_eq!(client.get_shape("circle").await.unwrap(), Shape::Circle(circle));
-    assert_eq!(client.get_shape("square").await.unwrap(), Shape::Square(Square::new(2.0)));
-    assert!(matches!(client.get_shape("none").await, Err(Error::Status(e)) if e.status == 404));
+    assert_eq!(client.get_shape("circle", 1).await.unwrap(), Shape::Circle(circle));
+    assert_eq!(client.get_shape("square", 1).await.unwrap(), Shape::Square(Square::new(2.0)));
+    assert!(matches!(client.get_shape("none", 1).await, Err(Error::Status(e)) if e.status == 404));
     assert!(fixture.seen.lock().unwrap().contains(&"session=s1".to_string()), "the cookie credential arrives");
+    // Cookie parameters travel beside the cookie credential, percent-encoded and decoded again.
+    let labelled = client.get_shape("circle", 2).label("x y; z=1").await.unwrap();
+    assert_eq!(labelled, Shape::Circle(Circle { label: Some("x y; z=1".into()), ..Circle::new(3.0) }));
 
     // Enums with odd values come first; any other string falls through to the text member.
     #[allow(deprecated)]
@@ -277,8 +281,12 @@ async fn each_credential_kind_is_required_in_its_own_form() {
     assert_eq!(status(lower), 200);
     // Cookie: found among other cookies.
     let cookies =
-        http.get(format!("{base}/shapes/text")).header("cookie", "a=1; session=s9; b=2").send().await.unwrap();
+        http.get(format!("{base}/shapes/text")).header("cookie", "a=1; session=s9; scale=1").send().await.unwrap();
     assert_eq!(status(cookies), 200);
+    let no_scale = http.get(format!("{base}/shapes/text")).header("cookie", "session=s9").send().await.unwrap();
+    assert_eq!(status(no_scale), 400, "a required cookie parameter is checked like any other");
+    let zero = http.get(format!("{base}/shapes/text")).header("cookie", "session=s9; scale=0").send().await.unwrap();
+    assert_eq!(status(zero), 400);
     let other = http.get(format!("{base}/shapes/text")).header("cookie", "sessionx=1").send().await.unwrap();
     let body = other.text().await.unwrap();
     assert!(body.contains("the `session` cookie is missing or empty"), "{body}");

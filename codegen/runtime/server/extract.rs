@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use axum::body::Body;
 use axum::http::HeaderMap;
-use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
 use serde::de::DeserializeOwned;
 
 use crate::problem::problem_types;
@@ -174,6 +174,30 @@ where
         return None;
     };
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// A cookie parameter, from any `Cookie` header; its value is percent-decoded, as the generated
+/// client percent-encodes what a cookie cannot carry.
+#[allow(dead_code)] // Not every API has cookie parameters.
+pub(crate) fn cookie<T: FromStr>(headers: &HeaderMap, name: &str, kind: &str, required: bool, problems: &mut Problems) -> Option<T>
+where
+    T::Err: Display,
+{
+    let prefix = format!("{name}=");
+    let found = headers
+        .get_all(COOKIE)
+        .into_iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(prefix.as_str()).map(str::to_string));
+    let Some(raw) = found else {
+        if required {
+            problems.add(name, "cookie is required");
+        }
+        return None;
+    };
+    let text = percent_encoding::percent_decode_str(&raw).decode_utf8_lossy();
+    parse(&text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
 /// A header that must be present and non-empty, e.g. a credential.

@@ -508,12 +508,15 @@ pub fn builders_header(api: &Api) -> TokenStream {
         imports.add("reqwest::header::CONTENT_TYPE");
     }
     let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
-    match (has(Location::Query), has(Location::Path)) {
-        (true, true) => imports.add("crate::encoding::{Query, push_segment}"),
-        (true, false) => imports.add("crate::encoding::Query"),
-        (false, true) => imports.add("crate::encoding::push_segment"),
-        (false, false) => &mut imports,
-    };
+    if has(Location::Query) {
+        imports.add("crate::encoding::Query");
+    }
+    if has(Location::Path) {
+        imports.add("crate::encoding::push_segment");
+    }
+    if has(Location::Cookie) {
+        imports.add("crate::encoding::push_cookie");
+    }
     let names_types = api.operations.iter().any(|op| {
         op.body.is_some()
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
@@ -896,6 +899,30 @@ fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
             quote! { { #set } }
         } else {
             quote! { if let Some(value) = &self.#field { #set } }
+        });
+    }
+    let cookies: Vec<TokenStream> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Cookie)
+        .map(|p| {
+            let (field, wire) = (ident(&p.name), &p.wire);
+            if p.required {
+                quote! { push_cookie(&mut cookies, #wire, &self.#field.to_string()); }
+            } else {
+                quote! { if let Some(value) = &self.#field { push_cookie(&mut cookies, #wire, &value.to_string()); } }
+            }
+        })
+        .collect();
+    if !cookies.is_empty() {
+        out.push(quote! {
+            let mut cookies = String::new();
+            #(#cookies)*
+            if !cookies.is_empty() {
+                let value = HeaderValue::try_from(cookies)
+                    .map_err(|_| Error::InvalidArgument { name: "cookie", reason: "not a valid header value".to_string() })?;
+                request = request.header(reqwest::header::COOKIE, value);
+            }
         });
     }
     if let Some(b) = &op.body {

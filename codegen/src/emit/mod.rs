@@ -208,6 +208,7 @@ pub fn operation_doc(op: &Operation, body_note: &str) -> String {
                 Location::Path => "path",
                 Location::Query => "query",
                 Location::Header => "header",
+                Location::Cookie => "cookie",
             };
             let mut line = format!("- `{}` (`{}` in {location}", p.name.trim_start_matches("r#"), p.wire);
             if p.required {

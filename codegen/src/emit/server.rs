@@ -493,6 +493,7 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
             }
         }
         Location::Header => quote! { extract::header(&parts.headers, #wire, #kind, #required, &mut problems) },
+        Location::Cookie => quote! { extract::cookie(&parts.headers, #wire, #kind, #required, &mut problems) },
         Location::Path => quote! {
             path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
                 extract::parse_path::<#item>(text, #wire, #kind, &mut problems)

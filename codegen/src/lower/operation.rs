@@ -122,9 +122,15 @@ impl<'a> Lowerer<'a> {
                 Parameter::Path { .. } => (Location::Path, false),
                 Parameter::Query { style, allow_reserved, .. } => {
                     if !matches!(style, QueryStyle::Form) {
+                        let name = match style {
+                            QueryStyle::Form => "form",
+                            QueryStyle::SpaceDelimited => "spaceDelimited",
+                            QueryStyle::PipeDelimited => "pipeDelimited",
+                            QueryStyle::DeepObject => "deepObject",
+                        };
                         self.report(
                             &ptr.push("style"),
-                            format!("query style {style:?} is not supported yet; only `form` is"),
+                            format!("query style `{name}` is not supported yet; only `form` is"),
                         );
                         continue;
                     }
@@ -144,10 +150,7 @@ impl<'a> Lowerer<'a> {
                     }
                     (Location::Header, false)
                 }
-                Parameter::Cookie { .. } => {
-                    self.report(&ptr, format!("cookie parameter `{}` is not supported yet", data.name));
-                    continue;
-                }
+                Parameter::Cookie { .. } => (Location::Cookie, false),
             };
             let schema = match &data.format {
                 ParameterSchemaOrContent::Schema(s) => s,
