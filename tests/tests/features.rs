@@ -102,7 +102,11 @@ impl FeaturesApi for Fixture {
         _: RequestContext,
         _: inputs::ListNotesInput,
     ) -> Result<Vec<server_types::Note>, ApiError> {
-        Ok(vec![server_types::Note { tags: Some(vec!["a".into()]), ..server_types::Note::new("hello".into()) }])
+        Ok(vec![server_types::Note {
+            id: Some("n1".into()),
+            tags: Some(vec!["a".into()]),
+            ..server_types::Note::new("hello".into())
+        }])
     }
 }
 
@@ -265,7 +269,8 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     assert!(fixture.seen.lock().unwrap().contains(&"basic=dXNlcjpwdw==".to_string()));
 
     let notes = client.list_notes().await.unwrap();
-    assert_eq!(notes, vec![Note { tags: Some(vec!["a".into()]), ..Note::new("hello".into()) }]);
+    // `id` is required but read-only: the constructor leaves it out, the reply carries it.
+    assert_eq!(notes, vec![Note { id: Some("n1".into()), tags: Some(vec!["a".into()]), ..Note::new("hello".into()) }]);
 }
 
 #[tokio::test]

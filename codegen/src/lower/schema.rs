@@ -199,17 +199,32 @@ impl<'a> Lowerer<'a> {
         for (wire, prop, prop_ptr) in &parts.props {
             let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
             let Some(ty) = self.lower_boxed(prop, prop_ptr, field_naming) else { continue };
-            let (nullable, doc, constraints) = match prop {
+            let (nullable, mut doc, constraints) = match prop {
                 ReferenceOr::Item(s) => {
                     (s.schema_data.nullable, super::prose(&s.schema_data.description), constraints(s))
                 }
                 ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
             };
+            // A required read-only property is absent from requests, a required write-only one
+            // from replies; one Rust type serves both directions, so it is optional in both.
+            let one_way = match prop {
+                ReferenceOr::Item(s) if s.schema_data.read_only => Some("Read-only: sent in replies, not in requests."),
+                ReferenceOr::Item(s) if s.schema_data.write_only => {
+                    Some("Write-only: sent in requests, not in replies.")
+                }
+                _ => None,
+            };
+            if let Some(note) = one_way {
+                doc = Some(match doc {
+                    Some(text) => format!("{text}\n\n{note}"),
+                    None => note.to_string(),
+                });
+            }
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),
                 ty,
-                required: parts.required.iter().any(|(r, _)| r == wire),
+                required: one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire),
                 nullable,
                 boxed: false,
                 constraints,
