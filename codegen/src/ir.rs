@@ -230,6 +230,8 @@ pub enum TypeRef {
     DateTime,
     /// Any JSON value.
     Json,
+    /// Raw bytes: a whole `application/octet-stream` request body.
+    Bytes,
     Vec(Box<TypeRef>),
     /// A JSON object with arbitrary keys.
     Map(Box<TypeRef>),
@@ -412,6 +414,8 @@ pub enum BodyEncoding {
     Json,
     /// `application/x-www-form-urlencoded`: one pair per property, a list repeating its name.
     Form,
+    /// The bytes as they are (`application/octet-stream` and other binary types).
+    Binary,
 }
 
 /// What a successful call returns.

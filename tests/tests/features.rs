@@ -67,6 +67,10 @@ impl FeaturesApi for Fixture {
         })
     }
 
+    async fn put_photo(&self, _: RequestContext, input: inputs::PutPhotoInput) -> Result<i64, ApiError> {
+        Ok(input.body.len() as i64)
+    }
+
     async fn get_shape(
         &self,
         ctx: RequestContext,
@@ -239,6 +243,27 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
         .await
         .unwrap();
     assert_eq!(json.status(), 415);
+}
+
+#[tokio::test]
+async fn binary_bodies_arrive_byte_for_byte() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    let photo: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
+    assert_eq!(client.put_photo("Rex", photo).await.unwrap(), 70_000);
+    let http = reqwest::Client::new();
+    let wrong = http
+        .put(format!("{base}/pets/Rex/photo"))
+        .bearer_auth("tok")
+        .header("content-type", "image/jpeg")
+        .body(vec![1u8, 2, 3])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 415, "only the declared media type is accepted");
+    let empty =
+        http.put(format!("{base}/pets/Rex/photo")).bearer_auth("tok").header("content-type", "image/png").send();
+    assert_eq!(empty.await.unwrap().status(), 400, "the body is required");
 }
 
 #[tokio::test]

@@ -300,6 +300,20 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
     Ok(Some(value))
 }
 
+/// A binary body, as it came (413 and 415 as for any body). An empty body is `None`.
+#[allow(dead_code)] // Not every API takes binary bodies.
+pub(crate) async fn bytes_body<T: From<Vec<u8>>>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let bytes = read_body(headers, body, limit, accepted, required, "a body", problems).await?;
+    Ok(bytes.map(|b| T::from(b.to_vec())))
+}
+
 /// The bytes of a request body: 413 past `limit`, 415 for a content type not in `accepted`; an
 /// empty body is `None` (and a recorded problem when `required`, naming `what` was expected).
 pub(crate) async fn read_body(

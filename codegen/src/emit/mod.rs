@@ -59,6 +59,7 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
         TypeRef::Uuid => quote! { Uuid },
         TypeRef::DateTime => quote! { DateTime },
         TypeRef::Json => quote! { Value },
+        TypeRef::Bytes => quote! { Vec<u8> },
         TypeRef::Vec(item) => {
             let item = rust_type(item, types);
             quote! { Vec<#item> }

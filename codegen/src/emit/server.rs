@@ -217,6 +217,8 @@ pub fn input_struct(op: &Operation) -> TokenStream {
                     (BodyEncoding::Json, false) => "The JSON body, when the request has one.",
                     (BodyEncoding::Form, true) => "The form body.",
                     (BodyEncoding::Form, false) => "The form body, when the request has one.",
+                    (BodyEncoding::Binary, true) => "The body's bytes.",
+                    (BodyEncoding::Binary, false) => "The body's bytes, when the request has a body.",
                 }),
             ]);
             let docs = doc(&text);
@@ -464,6 +466,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
             _ => String::new(),
         },
         TypeRef::Json | TypeRef::Map(_) => "value".into(),
+        TypeRef::Bytes => "bytes".into(),
     }
 }
 
@@ -569,6 +572,7 @@ pub fn handler(
         let read = match b.encoding {
             BodyEncoding::Json => quote! { extract::json_body },
             BodyEncoding::Form => quote! { crate::form::form_body },
+            BodyEncoding::Binary => quote! { extract::bytes_body },
         };
         let accepted = &b.accepted;
         let required = b.required;

@@ -253,7 +253,7 @@ impl<'a> Lowerer<'a> {
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
             },
-            TypeRef::Json | TypeRef::Map(_) => false,
+            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes => false,
         }
     }
 
@@ -312,6 +312,17 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Form;
             accepted = others.iter().filter(|ct| is_form(ct)).map(|ct| ct.to_string()).collect();
         }
+        let binary = |ct: &str| {
+            let schema = body.content[ct].schema.as_ref();
+            !ct.starts_with("multipart/") && !is_form(ct) && (schema.is_none() || is_binary(self, schema))
+        };
+        if accepted.is_empty()
+            && let Some(ct) = others.iter().find(|ct| binary(ct))
+        {
+            // Raw bytes when that is all the body can be: no schema, or a binary string.
+            encoding = BodyEncoding::Binary;
+            accepted = vec![ct.to_string()];
+        }
         let left: Vec<&str> =
             others.iter().map(|s| s.as_str()).filter(|ct| !accepted.iter().any(|a| a == ct)).collect();
         if !left.is_empty() {
@@ -319,7 +330,9 @@ impl<'a> Lowerer<'a> {
             if accepted.is_empty() {
                 self.report(
                     &ptr.push("content"),
-                    format!("request bodies of type {list} are not supported yet; only JSON and form bodies are"),
+                    format!(
+                        "request bodies of type {list} are not supported yet; only JSON, form and binary bodies are"
+                    ),
                 );
                 return None;
             }
@@ -333,7 +346,7 @@ impl<'a> Lowerer<'a> {
         }
         let preferred = match encoding {
             BodyEncoding::Json => preferred_json(&accepted),
-            BodyEncoding::Form => accepted.first().cloned(),
+            BodyEncoding::Form | BodyEncoding::Binary => accepted.first().cloned(),
         };
         let Some(content_type) = preferred else {
             self.report(&ptr.push("content"), "the request body lists no content type");
@@ -341,11 +354,12 @@ impl<'a> Lowerer<'a> {
         };
         let media = &body.content[&content_type];
         let media_ptr = ptr.push("content").push(&content_type);
-        let ty = match &media.schema {
-            Some(schema) => {
+        let ty = match (&media.schema, encoding) {
+            (_, BodyEncoding::Binary) => TypeRef::Bytes,
+            (Some(schema), _) => {
                 self.lower_schema(schema, &media_ptr.push("schema"), Naming::Derived(format!("{}Body", ctx.type_name)))?
             }
-            None => TypeRef::Json,
+            (None, _) => TypeRef::Json,
         };
         // Every accepted media type must describe the same body, or one Rust type cannot stand for it.
         for ct in &accepted {
