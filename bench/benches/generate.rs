@@ -2,6 +2,10 @@
 
 use portfolio_codegen::{Config, CrateConfig};
 
+// As in the xtask binary, so the stages are timed as the real command runs them.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

@@ -5,6 +5,11 @@ use std::process::ExitCode;
 
 use xtask::codegen;
 
+// The generator allocates many small strings and syntax nodes; mimalloc makes the whole run about a
+// fifth faster than the system allocator (BENCHMARKS.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: cargo xtask codegen [--check] [--spec FILE --out DIR --name NAME [--skip-unsupported]]
 
   codegen          regenerate generated-client/ and generated-server-stubs/ from spec/openapi.yaml
