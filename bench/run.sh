@@ -51,7 +51,14 @@ generation() {
     commands+=("$OPENAPI_GENERATOR generate -i target/peer-spec.json -g rust -o target/peer-out/oag-rust > /dev/null")
     commands+=("$OPENAPI_GENERATOR generate -i target/peer-spec.json -g rust-axum -o target/peer-out/oag-axum > /dev/null")
   fi
-  hyperfine --warmup 2 --runs 10 --export-markdown target/bench-generation.md "${commands[@]}"
+  hyperfine --warmup 2 --runs 10 --export-markdown target/bench-generation.md --export-json target/bench-generation.json "${commands[@]}"
+  python3 - <<'PY2'
+import json
+results = json.load(open("target/bench-generation.json"))["results"]
+base = results[0]["median"]
+for r in results:
+    print(f"median {r['median'] * 1e3:8.1f} ms  ratio {r['median'] / base:6.2f}  {r['command'][:90]}")
+PY2
   cargo bench -p portfolio-bench --bench generate
 }
 
