@@ -416,6 +416,8 @@ pub enum BodyEncoding {
     Form,
     /// The bytes as they are (`application/octet-stream` and other binary types).
     Binary,
+    /// UTF-8 text as it is (`text/plain`).
+    Text,
 }
 
 /// What a successful call returns.

@@ -67,6 +67,10 @@ impl FeaturesApi for Fixture {
         })
     }
 
+    async fn put_note_text(&self, _: RequestContext, input: inputs::PutNoteTextInput) -> Result<String, ApiError> {
+        Ok(input.body.to_uppercase())
+    }
+
     async fn put_photo(&self, _: RequestContext, input: inputs::PutPhotoInput) -> Result<i64, ApiError> {
         Ok(input.body.len() as i64)
     }
@@ -264,6 +268,22 @@ async fn binary_bodies_arrive_byte_for_byte() {
     let empty =
         http.put(format!("{base}/pets/Rex/photo")).bearer_auth("tok").header("content-type", "image/png").send();
     assert_eq!(empty.await.unwrap().status(), 400, "the body is required");
+}
+
+#[tokio::test]
+async fn text_bodies_arrive_as_text() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    assert_eq!(client.put_note_text("n1", "héllo\nwörld".to_string()).await.unwrap(), "HÉLLO\nWÖRLD");
+    let invalid = reqwest::Client::new()
+        .put(format!("{base}/notes/n1/text"))
+        .header("content-type", "text/plain")
+        .body(vec![0xffu8, 0xfe])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(invalid.status(), 400);
+    assert!(invalid.text().await.unwrap().contains("not UTF-8"));
 }
 
 #[tokio::test]

@@ -314,6 +314,29 @@ pub(crate) async fn bytes_body<T: From<Vec<u8>>>(
     Ok(bytes.map(|b| T::from(b.to_vec())))
 }
 
+/// A text body, as it came (413 and 415 as for any body); text that is not UTF-8 is a recorded
+/// problem. An empty body is `None`.
+#[allow(dead_code)] // Not every API takes text bodies.
+pub(crate) async fn text_body<T: From<String>>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a text body", problems).await? else {
+        return Ok(None);
+    };
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => Ok(Some(T::from(text))),
+        Err(_) => {
+            problems.add("body", "the body is not UTF-8 text");
+            Ok(None)
+        }
+    }
+}
+
 /// The bytes of a request body: 413 past `limit`, 415 for a content type not in `accepted`; an
 /// empty body is `None` (and a recorded problem when `required`, naming `what` was expected).
 pub(crate) async fn read_body(

@@ -594,6 +594,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
                     BodyEncoding::Json => "Sets the JSON request body; without it the request has no body.",
                     BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
                     BodyEncoding::Binary => "Sets the binary request body; without it the request has no body.",
+                    BodyEncoding::Text => "Sets the text request body; without it the request has no body.",
                 }),
             ]);
             let docs = doc(&text);
@@ -931,18 +932,20 @@ fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
         let write = match b.encoding {
             BodyEncoding::Json => quote! { serde_json::to_vec(body) },
             BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
-            BodyEncoding::Binary => TokenStream::new(),
+            BodyEncoding::Binary | BodyEncoding::Text => TokenStream::new(),
         };
         let encode = quote! {
             let bytes = #write.map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
             request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
         };
-        // Bytes go as they are, moved rather than copied.
+        // Bytes and text go as they are, moved rather than copied.
         let send_bytes =
             quote! { request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(body); };
         out.push(match (b.encoding, b.required) {
-            (BodyEncoding::Binary, true) => quote! { let body = self.body; #send_bytes },
-            (BodyEncoding::Binary, false) => quote! { if let Some(body) = self.body { #send_bytes } },
+            (BodyEncoding::Binary | BodyEncoding::Text, true) => quote! { let body = self.body; #send_bytes },
+            (BodyEncoding::Binary | BodyEncoding::Text, false) => {
+                quote! { if let Some(body) = self.body { #send_bytes } }
+            }
             (_, true) => quote! { let body = &self.body; #encode },
             (_, false) => quote! { if let Some(body) = &self.body { #encode } },
         });

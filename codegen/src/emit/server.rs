@@ -219,6 +219,8 @@ pub fn input_struct(op: &Operation) -> TokenStream {
                     (BodyEncoding::Form, false) => "The form body, when the request has one.",
                     (BodyEncoding::Binary, true) => "The body's bytes.",
                     (BodyEncoding::Binary, false) => "The body's bytes, when the request has a body.",
+                    (BodyEncoding::Text, true) => "The body's text.",
+                    (BodyEncoding::Text, false) => "The body's text, when the request has a body.",
                 }),
             ]);
             let docs = doc(&text);
@@ -573,6 +575,7 @@ pub fn handler(
             BodyEncoding::Json => quote! { extract::json_body },
             BodyEncoding::Form => quote! { crate::form::form_body },
             BodyEncoding::Binary => quote! { extract::bytes_body },
+            BodyEncoding::Text => quote! { extract::text_body },
         };
         let accepted = &b.accepted;
         let required = b.required;

@@ -316,6 +316,20 @@ impl<'a> Lowerer<'a> {
             let schema = body.content[ct].schema.as_ref();
             !ct.starts_with("multipart/") && !is_form(ct) && (schema.is_none() || is_binary(self, schema))
         };
+        let text = |ct: &str| {
+            let schema = body.content[ct].schema.as_ref().and_then(|s| self.resolve_schema(s));
+            ct.starts_with("text/")
+                && schema.is_none_or(
+                    |s| matches!(&s.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.is_empty()),
+                )
+        };
+        if accepted.is_empty()
+            && let Some(ct) = others.iter().find(|ct| text(ct))
+        {
+            // Text as it is: a `text/*` type whose schema, if any, is a plain string.
+            encoding = BodyEncoding::Text;
+            accepted = vec![ct.to_string()];
+        }
         if accepted.is_empty()
             && let Some(ct) = others.iter().find(|ct| binary(ct))
         {
@@ -331,7 +345,7 @@ impl<'a> Lowerer<'a> {
                 self.report(
                     &ptr.push("content"),
                     format!(
-                        "request bodies of type {list} are not supported yet; only JSON, form and binary bodies are"
+                        "request bodies of type {list} are not supported yet; only JSON, form, text and binary bodies are"
                     ),
                 );
                 return None;
@@ -346,7 +360,7 @@ impl<'a> Lowerer<'a> {
         }
         let preferred = match encoding {
             BodyEncoding::Json => preferred_json(&accepted),
-            BodyEncoding::Form | BodyEncoding::Binary => accepted.first().cloned(),
+            BodyEncoding::Form | BodyEncoding::Binary | BodyEncoding::Text => accepted.first().cloned(),
         };
         let Some(content_type) = preferred else {
             self.report(&ptr.push("content"), "the request body lists no content type");
@@ -356,6 +370,7 @@ impl<'a> Lowerer<'a> {
         let media_ptr = ptr.push("content").push(&content_type);
         let ty = match (&media.schema, encoding) {
             (_, BodyEncoding::Binary) => TypeRef::Bytes,
+            (_, BodyEncoding::Text) => TypeRef::String,
             (Some(schema), _) => {
                 self.lower_schema(schema, &media_ptr.push("schema"), Naming::Derived(format!("{}Body", ctx.type_name)))?
             }
