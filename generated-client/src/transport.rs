@@ -104,6 +104,7 @@ async fn attempts(transport: &Transport, call: &Call, mut request: reqwest::Requ
 }
 
 /// Reads a JSON reply with the documented success status.
+#[allow(dead_code)] // Not every API has JSON replies.
 pub(crate) async fn json<T: DeserializeOwned>(operation: &'static str, response: Response, success: u16) -> Result<T, Error> {
     let response = expect_status(operation, response, success).await?;
     let body = read_body(operation, response).await?;
@@ -120,6 +121,7 @@ pub(crate) async fn any_of(operation: &'static str, response: Response, successe
 }
 
 /// Decodes a JSON body; a failure names the path of the value that did not fit.
+#[allow(dead_code)] // Not every API has JSON replies.
 pub(crate) fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) -> Result<T, Error> {
     match serde_json::from_slice(&body) {
         Ok(value) => Ok(value),

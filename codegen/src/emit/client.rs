@@ -114,10 +114,10 @@ pub fn client_module(api: &Api) -> TokenStream {
         .add("crate::policy::{RateLimiter, RetryPolicy}")
         .add("crate::transport::Transport")
         .add("crate::{Error, builders}");
-    let names_types = api
-        .operations
-        .iter()
-        .any(|op| op.body.as_ref().is_some_and(|b| b.required) || required_params(op).any(|p| names_type(&p.ty)));
+    let names_types = api.operations.iter().any(|op| {
+        op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
+            || required_params(op).any(|p| names_type(&p.ty))
+    });
     if names_types {
         imports.add("crate::types");
     }
@@ -518,7 +518,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
         imports.add("crate::encoding::push_cookie");
     }
     let names_types = api.operations.iter().any(|op| {
-        op.body.is_some()
+        op.body.as_ref().is_some_and(|b| names_type(&b.ty))
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
             || matches!(&op.reply, Reply::Several { .. })
             || op.params.iter().any(|p| names_type(&p.ty))
