@@ -141,6 +141,14 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     Ok(Plan { files, jobs })
 }
 
+/// Whether the server reads name/value pairs into types: form bodies and objects in the query.
+pub fn needs_form_reader(api: &Api) -> bool {
+    api.operations.iter().any(|op| {
+        op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)
+            || op.params.iter().any(|p| p.object_style.is_some())
+    })
+}
+
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
 pub fn trait_name(crate_name: &str) -> String {
     let base = crate_name.strip_suffix("-server").or_else(|| crate_name.strip_suffix("_server")).unwrap_or(crate_name);
@@ -198,7 +206,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
     }
-    if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)) {
+    if needs_form_reader(api) {
         files.push(render::support(src("form.rs"), spec_path, SERVER_FORM));
     }
     let (for_api, for_lib, for_router, for_handlers) =

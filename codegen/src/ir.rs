@@ -378,7 +378,18 @@ pub struct Param {
     pub explode: bool,
     /// Lower bound from `minimum`, checked by the server.
     pub minimum: Option<f64>,
+    /// For an object in the query: how its properties are written.
+    pub object_style: Option<ObjectStyle>,
     pub doc: Option<String>,
+}
+
+/// How an object parameter's properties go into the query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectStyle {
+    /// `name[property]=value` (`style: deepObject`).
+    Deep,
+    /// `property=value`, as if each property were a parameter (`style: form`, exploded).
+    Exploded,
 }
 
 /// A literal default, already checked against its parameter's type.

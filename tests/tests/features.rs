@@ -20,10 +20,18 @@ impl FeaturesApi for Fixture {
     async fn list_pets(
         &self,
         ctx: RequestContext,
-        _: inputs::ListPetsInput,
+        input: inputs::ListPetsInput,
     ) -> Result<Vec<server_types::Pet>, ApiError> {
         self.seen.lock().unwrap().push(format!("bearer={}", ctx.bearer.unwrap_or_default()));
-        Ok(self.pets.lock().unwrap().clone())
+        let filter = input.filter.unwrap_or_default();
+        let keep = |p: &server_types::Pet| {
+            let (name, kind) = match p {
+                server_types::Pet::Cat(c) => (&c.name, &c.pet_type),
+                server_types::Pet::Dog(d) => (&d.name, &d.pet_type),
+            };
+            filter.name.as_ref().is_none_or(|n| n == name) && filter.pet_type.as_ref().is_none_or(|t| t == kind)
+        };
+        Ok(self.pets.lock().unwrap().iter().filter(|p| keep(p)).cloned().collect())
     }
 
     async fn add_pet(&self, _: RequestContext, input: inputs::AddPetInput) -> Result<server_types::Pet, ApiError> {
@@ -108,13 +116,15 @@ impl FeaturesApi for Fixture {
     async fn list_notes(
         &self,
         _: RequestContext,
-        _: inputs::ListNotesInput,
+        input: inputs::ListNotesInput,
     ) -> Result<Vec<server_types::Note>, ApiError> {
-        Ok(vec![server_types::Note {
+        let note = server_types::Note {
             id: Some("n1".into()),
             tags: Some(vec!["a".into()]),
             ..server_types::Note::new("hello".into())
-        }])
+        };
+        let count = input.window.map_or(1, |w| w.limit - w.offset.unwrap_or(0));
+        Ok(vec![note; count.max(0) as usize])
     }
 }
 
@@ -140,7 +150,13 @@ async fn discriminated_unions_of_merged_structs_round_trip() {
     let dog = Pet::Dog(Dog { owner: Some(owner), ..Dog::new("dog".into(), "Rex".into(), 3) });
     assert_eq!(client.add_pet(cat.clone()).await.unwrap(), cat);
     assert_eq!(client.add_pet(dog.clone()).await.unwrap(), dog);
-    assert_eq!(client.list_pets().await.unwrap(), vec![cat, dog]);
+    assert_eq!(client.list_pets().await.unwrap(), vec![cat.clone(), dog.clone()]);
+    // A deepObject filter: `filter[name]=Rex`, read back into its struct by the server.
+    use features_client::types::ListPetsFilter;
+    let rex = ListPetsFilter { name: Some("Rex".into()), pet_type: None };
+    assert_eq!(client.list_pets().filter(rex).await.unwrap(), vec![dog.clone()]);
+    let cats = ListPetsFilter { name: None, pet_type: Some("cat".into()) };
+    assert_eq!(client.list_pets().filter(cats).await.unwrap(), vec![cat]);
     assert!(fixture.seen.lock().unwrap().contains(&"bearer=tok".to_string()), "the server strips `Bearer `");
 
     // On the wire: the discriminator is the struct's own field, and a wrong one is a located 400.
@@ -313,6 +329,15 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     assert_eq!(labels, expected);
     assert!(fixture.seen.lock().unwrap().contains(&"basic=dXNlcjpwdw==".to_string()));
 
+    // An exploded object: `offset=1&limit=3`, each property a parameter of its own.
+    use features_client::types::ListNotesWindow;
+    let window = ListNotesWindow { offset: Some(1), ..ListNotesWindow::new(3) };
+    assert_eq!(client.list_notes().window(window).await.unwrap().len(), 2);
+    let other = reqwest::Client::new().get(format!("{base}/notes?unrelated=1")).send().await.unwrap();
+    assert_eq!(other.status(), 200, "pairs that are not the object's properties are not read into it");
+    let raw = reqwest::Client::new().get(format!("{base}/notes?offset=x&limit=2")).send().await.unwrap();
+    assert_eq!(raw.status(), 400);
+    assert!(raw.text().await.unwrap().contains("window.offset"), "the property is named in the problem");
     let notes = client.list_notes().await.unwrap();
     // `id` is required but read-only: the constructor leaves it out, the reply carries it.
     assert_eq!(notes, vec![Note { id: Some("n1".into()), tags: Some(vec!["a".into()]), ..Note::new("hello".into()) }]);

@@ -93,6 +93,26 @@ impl<'u> Query<'u> {
     }
 
     /// Appends an array as one comma-joined value, `name=a,b`, as `explode: false` says.
+    /// An object's properties: as `name[property]` pairs when `deep`, else as pairs of their own.
+    /// Lists repeat their key, nested objects are written as JSON text, `null`s are left out.
+    pub(crate) fn push_object<T: serde::Serialize>(&mut self, name: &str, deep: bool, value: &T) {
+        let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else { return };
+        for (property, value) in &map {
+            let key = if deep { format!("{name}[{property}]") } else { property.clone() };
+            let items = match value {
+                serde_json::Value::Array(items) => items.as_slice(),
+                other => std::slice::from_ref(other),
+            };
+            for item in items {
+                match item {
+                    serde_json::Value::Null => {}
+                    serde_json::Value::String(text) => self.push(&key, text),
+                    other => self.push(&key, other),
+                }
+            }
+        }
+    }
+
     pub(crate) fn push_joined<T: std::fmt::Display>(&mut self, name: &str, values: &[T]) {
         self.url.push(if self.first { '?' } else { '&' });
         self.first = false;

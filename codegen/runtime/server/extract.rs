@@ -78,6 +78,12 @@ impl<'q> QueryParams<'q> {
         QueryParams { pairs }
     }
 
+    /// Every pair as it came, decoded.
+    #[allow(dead_code)] // Read by `form` for objects in the query, which not every API has.
+    pub(crate) fn pairs(&self) -> &[(Cow<'q, str>, Cow<'q, str>)] {
+        &self.pairs
+    }
+
     fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.pairs.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_ref())
     }

@@ -7,10 +7,11 @@ use axum::http::HeaderMap;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::ApiError;
-use crate::extract::{self, Problems};
+use crate::extract::{self, Problems, QueryParams};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. An empty body is `None`.
+#[allow(dead_code)] // An API may have objects in the query but no form bodies.
 pub(crate) async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
@@ -22,22 +23,63 @@ pub(crate) async fn form_body<T: DeserializeOwned>(
     let Some(bytes) = extract::read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
         return Ok(None);
     };
+    let pairs = form_urlencoded::parse(&bytes).map(|(name, value)| (name.into_owned(), value.into_owned()));
+    Ok(read_pairs(pairs, "body", problems))
+}
+
+/// Reads name/value pairs into `T` (a name given several times fills a list); a value that does
+/// not fit is a recorded problem at `at.field`.
+pub(crate) fn read_pairs<T: DeserializeOwned>(
+    pairs: impl IntoIterator<Item = (String, String)>,
+    at: &str,
+    problems: &mut Problems,
+) -> Option<T> {
     // Values grouped by name, in the order names first appear.
     let mut fields: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, value) in form_urlencoded::parse(&bytes) {
+    for (name, value) in pairs {
         match fields.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, values)) => values.push(value.into_owned()),
-            None => fields.push((name.into_owned(), vec![value.into_owned()])),
+            Some((_, values)) => values.push(value),
+            None => fields.push((name, vec![value])),
         }
     }
     match serde_path_to_error::deserialize::<_, T>(Fields { fields: fields.into_iter(), pending: None }) {
-        Ok(value) => Ok(Some(value)),
+        Ok(value) => Some(value),
         Err(e) => {
             let path = e.path().to_string();
-            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
+            let name = if path == "." { at.to_string() } else { format!("{at}.{path}") };
             problems.add(name, e.into_inner().to_string());
-            Ok(None)
+            None
         }
+    }
+}
+
+impl QueryParams<'_> {
+    /// An object whose `properties` came as `name[property]` pairs (`deep`) or as pairs of their
+    /// own; `None` when none of them came. Other pairs belong to other parameters.
+    #[allow(dead_code)] // An API may have form bodies but no objects in the query.
+    pub(crate) fn object<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        deep: bool,
+        properties: &[&str],
+        required: bool,
+        problems: &mut Problems,
+    ) -> Option<T> {
+        let pairs: Vec<(String, String)> = self
+            .pairs()
+            .iter()
+            .filter_map(|(key, value)| {
+                let property = if deep { key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')? } else { key.as_ref() };
+                properties.contains(&property).then(|| (property.to_string(), value.to_string()))
+            })
+            .collect();
+        if pairs.is_empty() {
+            if required {
+                problems.add(name, "is required");
+            }
+            return None;
+        }
+        read_pairs(pairs, name, problems)
     }
 }
 

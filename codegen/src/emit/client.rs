@@ -5,7 +5,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Location, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef, TypeRef,
+    Api, Body, BodyEncoding, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef,
+    TypeRef,
 };
 
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
@@ -852,6 +853,14 @@ fn build_url(op: &Operation) -> TokenStream {
 fn query_step(p: &Param) -> TokenStream {
     let field = ident(&p.name);
     let wire = &p.wire;
+    if let Some(style) = p.object_style {
+        let deep = style == ObjectStyle::Deep;
+        return if p.required {
+            quote! { query.push_object(#wire, #deep, &self.#field); }
+        } else {
+            quote! { if let Some(value) = &self.#field { query.push_object(#wire, #deep, value); } }
+        };
+    }
     let push = match (&p.ty, p.explode) {
         (TypeRef::Vec(_), true) => quote! { push_each },
         (TypeRef::Vec(_), false) => quote! { push_joined },

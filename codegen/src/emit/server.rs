@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, BodyEncoding, DefaultValue, Location, Operation, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{Api, BodyEncoding, DefaultValue, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -488,6 +488,11 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
     };
     let required = p.required;
     let value = match p.location {
+        Location::Query if p.object_style.is_some() => {
+            let deep = p.object_style == Some(ObjectStyle::Deep);
+            let properties = struct_properties(api, &p.ty);
+            quote! { query.object::<#item>(#wire, #deep, &[#(#properties),*], #required, &mut problems) }
+        }
         Location::Query => {
             let explode = p.explode;
             match (list, required) {
@@ -516,6 +521,18 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
     quote! {
         let #var: #local_type = #value;
         #minimum
+    }
+}
+
+/// The wire names of a struct's properties (through aliases).
+fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
+    match ty {
+        TypeRef::Named(name) => match api.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.fields.iter().map(|f| f.wire.as_str()).collect(),
+            Some(TypeDef::Alias { target, .. }) => struct_properties(api, target),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
     }
 }
 
@@ -709,7 +726,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_mod = has_downloads.then(|| quote! { mod download; });
     let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
-    let has_forms = api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form));
+    let has_forms = crate::crates::needs_form_reader(api);
     let form_mod = has_forms.then(|| quote! { mod form; });
     let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
     let example = inner_doc(&format!(

@@ -8,8 +8,8 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Location, Method, Operation, PageShape, PageWrapper,
-    Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Location, Method, ObjectStyle, Operation, PageShape,
+    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -118,10 +118,12 @@ impl<'a> Lowerer<'a> {
         let mut common_used = Vec::new();
         for (ptr, param) in merged {
             let data = param.parameter_data_ref();
+            let mut deep = false;
             let (location, explode) = match param {
                 Parameter::Path { .. } => (Location::Path, false),
                 Parameter::Query { style, allow_reserved, .. } => {
-                    if !matches!(style, QueryStyle::Form) {
+                    deep = matches!(style, QueryStyle::DeepObject);
+                    if !matches!(style, QueryStyle::Form | QueryStyle::DeepObject) {
                         let name = match style {
                             QueryStyle::Form => "form",
                             QueryStyle::SpaceDelimited => "spaceDelimited",
@@ -130,7 +132,7 @@ impl<'a> Lowerer<'a> {
                         };
                         self.report(
                             &ptr.push("style"),
-                            format!("query style `{name}` is not supported yet; only `form` is"),
+                            format!("query style `{name}` is not supported yet; only `form` and `deepObject` are"),
                         );
                         continue;
                     }
@@ -165,7 +167,21 @@ impl<'a> Lowerer<'a> {
             let schema_ptr = ptr.push("schema");
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
-            if !self.is_simple(&ty, location == Location::Query) {
+            // An object in the query: its properties as `name[property]` pairs (deepObject) or as
+            // parameters of their own (form, exploded).
+            let object_style = match (location, deep, explode, self.is_struct(&ty)) {
+                (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
+                (Location::Query, false, true, true) => Some(ObjectStyle::Exploded),
+                (Location::Query, true, _, false) => {
+                    self.report(
+                        &schema_ptr,
+                        format!("`deepObject` parameter `{}` must be an object with properties", data.name),
+                    );
+                    continue;
+                }
+                _ => None,
+            };
+            if object_style.is_none() && !self.is_simple(&ty, location == Location::Query) {
                 self.report(
                     &schema_ptr,
                     format!("parameter `{}` has a type that cannot be written in a {location:?} parameter", data.name),
@@ -200,6 +216,7 @@ impl<'a> Lowerer<'a> {
                 default,
                 explode,
                 minimum,
+                object_style,
                 doc: super::prose(&data.description),
             });
         }
@@ -637,6 +654,18 @@ impl Lowerer<'_> {
             Some(((meta.name.clone(), optional(meta)), (total.name.clone(), optional(total))))
         });
         Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
+    }
+
+    /// Whether a type is a struct (through aliases).
+    fn is_struct(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(name) => match self.type_named(name) {
+                Some(TypeDef::Struct(_)) => true,
+                Some(TypeDef::Alias { target, .. }) => self.is_struct(&target.clone()),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 
     /// Whether a type is written as a JSON object (a struct or a map).
