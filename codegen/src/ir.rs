@@ -116,6 +116,8 @@ pub struct Field {
     pub boxed: bool,
     /// Limits serde does not check, enforced by the server on request bodies.
     pub constraints: Constraints,
+    /// The spec's `default`, read in place of an absent optional property.
+    pub default: Option<DefaultValue>,
     pub doc: Option<String>,
 }
 

@@ -305,12 +305,14 @@ components:
       required: [ghost]
       properties:
         name: {type: string, maximum: 3}
+        count: {type: integer, default: many}
 "##;
     let api = lowered(text).unwrap();
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     let expected = [
         "#/components/schemas/Either: object member `A` requires no property that the other object members lack; without a `discriminator` the value is kept as untyped JSON",
         "#/components/schemas/Odd/format: `format` does not apply to type `object` and is ignored",
+        "#/components/schemas/Odd/properties/count/default: default \"many\" does not fit the property's type and is ignored",
         "#/components/schemas/Odd/properties/name/maximum: `maximum` does not apply to type `string` and is ignored",
         "#/components/schemas/Odd/required: `ghost` is required but not among the properties; the requirement is ignored",
         "#/paths/~1b/get/security: credentials are optional here, so the generated code neither sends nor requires them",

@@ -248,6 +248,8 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
     assert_eq!(ok.status(), 200);
     let text = ok.text().await.unwrap();
     assert!(text.contains(r#""reason":"a b""#) && text.contains(r#""notes":["x","y"]"#), "{text}");
+    // Absent properties with a default arrive as that default.
+    assert!(text.contains(r#""urgent":false"#) && text.contains(r#""kind":"in-progress""#), "{text}");
     let bad = send("reason=a&minutes=many").await.unwrap();
     assert_eq!(bad.status(), 400);
     let problem = bad.text().await.unwrap();
@@ -339,8 +341,17 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     assert_eq!(raw.status(), 400);
     assert!(raw.text().await.unwrap().contains("window.offset"), "the property is named in the problem");
     let notes = client.list_notes().await.unwrap();
+    assert_eq!(notes[0].priority, Some(3), "the server left `priority` out; the client reads its default");
     // `id` is required but read-only: the constructor leaves it out, the reply carries it.
-    assert_eq!(notes, vec![Note { id: Some("n1".into()), tags: Some(vec!["a".into()]), ..Note::new("hello".into()) }]);
+    assert_eq!(
+        notes,
+        vec![Note {
+            id: Some("n1".into()),
+            tags: Some(vec!["a".into()]),
+            priority: Some(3),
+            ..Note::new("hello".into())
+        }]
+    );
 }
 
 #[tokio::test]

@@ -4,7 +4,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Imports, Uses, doc, ident, rust_type};
-use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
+use crate::ir::{
+    Api, DefaultValue, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef,
+};
 
 /// The whole `types.rs` module.
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
@@ -65,7 +67,24 @@ fn struct_def(s: &StructDef) -> TokenStream {
     let docs = doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
     let derive_default = s.fields.iter().all(|f| !f.required);
     let default = derive_default.then(|| quote! { Default, });
-    let fields = s.fields.iter().map(field);
+    let fields = s.fields.iter().map(|f| field(&s.name, f));
+    // Absent optional properties with a spec default read as that default.
+    let defaults: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| has_default(f))
+        .filter_map(|f| {
+            let (fn_name, ty, value) = (default_fn(f), rust_type(&f.ty, &TokenStream::new()), default_value(f)?);
+            Some(quote! { fn #fn_name() -> Option<#ty> { Some(#value) } })
+        })
+        .collect();
+    let defaults = (!defaults.is_empty()).then(|| {
+        quote! {
+            impl #name {
+                #(#defaults)*
+            }
+        }
+    });
     let extra = s.extra.as_ref().map(|(field_name, ty)| {
         let field_name = ident(field_name);
         let ty = rust_type(ty, &TokenStream::new());
@@ -86,6 +105,8 @@ fn struct_def(s: &StructDef) -> TokenStream {
         }
 
         #constructor
+
+        #defaults
 
         impl Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -140,7 +161,36 @@ fn constructor(s: &StructDef) -> TokenStream {
     }
 }
 
-fn field(f: &Field) -> TokenStream {
+/// Whether an optional, unboxed field reads a spec default when absent.
+fn has_default(f: &Field) -> bool {
+    f.default.is_some() && !f.required && !f.boxed
+}
+
+/// `default_<field>`, the function serde calls for an absent property.
+fn default_fn(f: &Field) -> proc_macro2::Ident {
+    quote::format_ident!("default_{}", f.name.trim_start_matches("r#"))
+}
+
+fn default_value(f: &Field) -> Option<TokenStream> {
+    Some(match f.default.as_ref()? {
+        DefaultValue::Bool(b) => quote! { #b },
+        DefaultValue::Int(i) => {
+            let lit = Literal::i64_unsuffixed(*i);
+            quote! { #lit }
+        }
+        DefaultValue::Float(x) => {
+            let lit = Literal::f64_unsuffixed(*x);
+            quote! { #lit }
+        }
+        DefaultValue::String(s) => quote! { #s.to_string() },
+        DefaultValue::Variant { ty, variant } => {
+            let (ty, variant) = (ident(ty), ident(variant));
+            quote! { #ty::#variant }
+        }
+    })
+}
+
+fn field(struct_name: &str, f: &Field) -> TokenStream {
     let name = ident(&f.name);
     let mut ty = rust_type(&f.ty, &TokenStream::new());
     if f.boxed {
@@ -151,14 +201,21 @@ fn field(f: &Field) -> TokenStream {
         ty = quote! { Option<#ty> };
     }
     let fallback = format!("`{}` on the wire.", f.wire);
-    let docs = doc(f.doc.as_deref().unwrap_or(&fallback));
+    let mut text = f.doc.clone().unwrap_or(fallback);
+    let default = has_default(f).then(|| f.default.as_ref()).flatten().map(|d| {
+        text.push_str(&format!("\n\nRead as `{}` when absent.", super::default_text(d)));
+        format!("{struct_name}::{}", default_fn(f))
+    });
+    let docs = doc(&text);
     let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
     let rename = (bare != f.wire).then(|| {
         let wire = &f.wire;
         quote! { rename = #wire, }
     });
     let skip = (!f.required).then(|| quote! { skip_serializing_if = "Option::is_none", });
-    let attr = (rename.is_some() || skip.is_some()).then(|| quote! { #[serde(#rename #skip)] });
+    let default = default.map(|path| quote! { default = #path, });
+    let attr =
+        (rename.is_some() || skip.is_some() || default.is_some()).then(|| quote! { #[serde(#rename #default #skip)] });
     quote! {
         #docs
         #attr

@@ -71,6 +71,8 @@ pub(crate) struct Lowerer<'a> {
     /// Unions without a discriminator, with where they are, to be told apart once every type
     /// they refer to is known.
     pending_unions: Vec<(String, Pointer)>,
+    /// Property defaults to check once every type is known: struct, field index, value, location.
+    pending_defaults: Vec<(String, usize, serde_json::Value, Pointer)>,
     /// Leave out what cannot be represented instead of failing.
     skip: bool,
     /// Schemas and operations left out so far, with the problems that decided it.
@@ -94,6 +96,7 @@ impl<'a> Lowerer<'a> {
             left_out: Vec::new(),
             warnings: Vec::new(),
             pending_unions: Vec::new(),
+            pending_defaults: Vec::new(),
             doc,
             diagnostics: Vec::new(),
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
@@ -169,6 +172,7 @@ impl<'a> Lowerer<'a> {
         let mut operations = self.operations(&credentials, &common_headers);
         let credentials = only_used(credentials, &mut operations);
         schema::finish_unions(self);
+        schema::finish_defaults(self);
         schema::box_recursive_fields(&mut self.types);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));

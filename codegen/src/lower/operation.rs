@@ -274,7 +274,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn default_value(&self, ty: &TypeRef, value: &Value) -> Option<DefaultValue> {
+    pub(crate) fn default_value(&self, ty: &TypeRef, value: &Value) -> Option<DefaultValue> {
         match (ty, value) {
             (TypeRef::Bool, Value::Bool(b)) => Some(DefaultValue::Bool(*b)),
             (TypeRef::I32, Value::Number(n)) => n.as_i64().filter(|v| i32::try_from(*v).is_ok()).map(DefaultValue::Int),

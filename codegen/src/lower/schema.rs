@@ -72,6 +72,23 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// [`Lowerer::resolve_schema`] for the boxed schemas of properties.
+    fn resolve_boxed<'s>(&self, schema: &'s ReferenceOr<Box<Schema>>) -> Option<&'s Schema>
+    where
+        'a: 's,
+    {
+        match schema {
+            ReferenceOr::Item(s) => Some(s),
+            ReferenceOr::Reference { reference } => {
+                let name = reference.strip_prefix("#/components/schemas/")?;
+                match self.doc.components.as_ref()?.schemas.get(name)? {
+                    ReferenceOr::Item(s) => Some(s),
+                    ReferenceOr::Reference { .. } => None,
+                }
+            }
+        }
+    }
+
     /// Follows a schema `$ref` to the schema it names, for callers that inspect the target.
     pub(crate) fn resolve_schema<'s>(&self, schema: &'s ReferenceOr<Schema>) -> Option<&'s Schema>
     where
@@ -220,14 +237,21 @@ impl<'a> Lowerer<'a> {
                     None => note.to_string(),
                 });
             }
+            let required = one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire);
+            // Defaults are checked against their types once every type is known.
+            let default = self.resolve_boxed(prop).and_then(|s| s.schema_data.default.clone());
+            if let Some(value) = default.filter(|_| !required) {
+                self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
+            }
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),
                 ty,
-                required: one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire),
+                required,
                 nullable,
                 boxed: false,
                 constraints,
+                default: None,
                 doc,
             });
         }
@@ -422,6 +446,24 @@ impl<'s> ObjectParts<'s> {
         }
         if let Some(extra) = extra {
             self.extra = Some((extra, at.clone()));
+        }
+    }
+}
+
+/// Checks every property default against its field's type, now that every type is known; one that
+/// does not fit is left out with a warning.
+pub(crate) fn finish_defaults(lowerer: &mut Lowerer) {
+    for (name, field, value, ptr) in std::mem::take(&mut lowerer.pending_defaults) {
+        let Some(&index) = lowerer.type_index.get(&name) else { continue };
+        let TypeDef::Struct(s) = &lowerer.types[index] else { continue };
+        let ty = s.fields[field].ty.clone();
+        match lowerer.default_value(&ty, &value) {
+            Some(default) => {
+                if let TypeDef::Struct(s) = &mut lowerer.types[index] {
+                    s.fields[field].default = Some(default);
+                }
+            }
+            None => lowerer.warn(&ptr, format!("default {value} does not fit the property's type and is ignored")),
         }
     }
 }
