@@ -202,7 +202,7 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
     }
     let fallback = format!("`{}` on the wire.", f.wire);
     let mut text = f.doc.clone().unwrap_or(fallback);
-    let default = has_default(f).then(|| f.default.as_ref()).flatten().map(|d| {
+    let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
         text.push_str(&format!("\n\nRead as `{}` when absent.", super::default_text(d)));
         format!("{struct_name}::{}", default_fn(f))
     });
