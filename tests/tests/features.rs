@@ -121,6 +121,8 @@ impl FeaturesApi for Fixture {
         let note = server_types::Note {
             id: Some("n1".into()),
             tags: Some(vec!["a".into()]),
+            day: Some("2024-06-30".into()),
+            attachment: Some("aGk=".into()),
             ..server_types::Note::new("hello".into())
         };
         let count = input.window.map_or(1, |w| w.limit - w.offset.unwrap_or(0));

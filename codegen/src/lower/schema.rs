@@ -231,10 +231,21 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => None,
             };
-            if let Some(note) = one_way {
+            // Formats without a Rust type of their own stay strings; the docs say what they hold.
+            let format_note = self.resolve_boxed(prop).and_then(|s| match &s.schema_kind {
+                SchemaKind::Type(Type::String(t)) => match &t.format {
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some("A date, `YYYY-MM-DD`.".to_string()),
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Byte) => Some("Base64-encoded bytes.".to_string()),
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Password) => Some("A password.".to_string()),
+                    VariantOrUnknownOrEmpty::Unknown(f) if f != "uuid" => Some(format!("Format: `{f}`.")),
+                    _ => None,
+                },
+                _ => None,
+            });
+            for note in one_way.map(str::to_string).into_iter().chain(format_note) {
                 doc = Some(match doc {
                     Some(text) => format!("{text}\n\n{note}"),
-                    None => note.to_string(),
+                    None => note,
                 });
             }
             let required = one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire);
