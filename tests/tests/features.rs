@@ -351,6 +351,8 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
             id: Some("n1".into()),
             tags: Some(vec!["a".into()]),
             priority: Some(3),
+            day: Some("2024-06-30".into()),
+            attachment: Some("aGk=".into()),
             ..Note::new("hello".into())
         }]
     );
