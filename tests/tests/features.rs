@@ -79,6 +79,17 @@ impl FeaturesApi for Fixture {
         Ok(input.body.to_uppercase())
     }
 
+    async fn get_stats_by_kind_by_from(
+        &self,
+        _: RequestContext,
+        input: inputs::GetStatsByKindByFromInput,
+    ) -> Result<server_types::Stats, ApiError> {
+        let mut stats = server_types::Stats::new(2);
+        stats.additional_properties.insert(input.kind, 1);
+        stats.additional_properties.insert(input.from, 1);
+        Ok(stats)
+    }
+
     async fn put_photo(&self, _: RequestContext, input: inputs::PutPhotoInput) -> Result<i64, ApiError> {
         Ok(input.body.len() as i64)
     }
@@ -304,6 +315,22 @@ async fn text_bodies_arrive_as_text() {
         .unwrap();
     assert_eq!(invalid.status(), 400);
     assert!(invalid.text().await.unwrap().contains("not UTF-8"));
+}
+
+#[tokio::test]
+async fn maps_beside_properties_and_names_from_the_path_round_trip() {
+    use features_client::types::Stats;
+    let (base, _) = start().await;
+    let client = client(&base);
+    // No operationId: the method is named from the method and path; both path parameters are
+    // percent-encoded by the client and decoded by the server.
+    let stats = client.get_stats_by_kind_by_from("a/b c", "ü?#").await.unwrap();
+    let mut expected = Stats::new(2);
+    expected.additional_properties.insert("a/b c".into(), 1);
+    expected.additional_properties.insert("ü?#".into(), 1);
+    assert_eq!(stats, expected);
+    let raw = reqwest::Client::new().get(format!("{base}/stats/x/y")).send().await.unwrap().text().await.unwrap();
+    assert_eq!(raw, r#"{"total":2,"x":1,"y":1}"#, "extra properties sit beside the declared ones");
 }
 
 #[tokio::test]
