@@ -805,6 +805,16 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
 }
 
 /// Code that writes the URL: base, path with encoded parameters, query string.
+/// Appends a literal part of a path template, as hand-written code would.
+fn push_literal(literal: &str) -> TokenStream {
+    let mut chars = literal.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) => TokenStream::new(),
+        (Some(c), None) => quote! { url.push(#c); },
+        _ => quote! { url.push_str(#literal); },
+    }
+}
+
 fn build_url(op: &Operation) -> TokenStream {
     let mut steps = Vec::new();
     let mut rest = op.path.as_str();
@@ -812,11 +822,7 @@ fn build_url(op: &Operation) -> TokenStream {
     while let Some(start) = rest.find('{') {
         let end = start + rest[start..].find('}').expect("templates were checked while lowering");
         let literal = &rest[..start];
-        steps.push(if first {
-            quote! { let mut url = client.url(#literal); }
-        } else {
-            quote! { url.push_str(#literal); }
-        });
+        steps.push(if first { quote! { let mut url = client.url(#literal); } } else { push_literal(literal) });
         first = false;
         let wire = &rest[start + 1..end];
         let p = op
@@ -836,7 +842,7 @@ fn build_url(op: &Operation) -> TokenStream {
     if first {
         steps.push(quote! { let #mutable url = client.url(#rest); });
     } else if !rest.is_empty() {
-        steps.push(quote! { url.push_str(#rest); });
+        steps.push(push_literal(rest));
     }
     let query = (!query.is_empty()).then(|| {
         quote! {
