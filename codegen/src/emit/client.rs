@@ -822,7 +822,11 @@ fn build_url(op: &Operation) -> TokenStream {
     while let Some(start) = rest.find('{') {
         let end = start + rest[start..].find('}').expect("templates were checked while lowering");
         let literal = &rest[..start];
-        steps.push(if first { quote! { let mut url = client.url(#literal); } } else { push_literal(literal) });
+        steps.push(if first {
+            quote! { let mut url = client.url(#literal); }
+        } else {
+            push_literal(literal)
+        });
         first = false;
         let wire = &rest[start + 1..end];
         let p = op

@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, BodyEncoding, DefaultValue, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -536,25 +536,6 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
     }
 }
 
-fn default_expr(d: &DefaultValue) -> TokenStream {
-    match d {
-        DefaultValue::Bool(b) => quote! { #b },
-        DefaultValue::Int(i) => {
-            let lit = Literal::i64_unsuffixed(*i);
-            quote! { #lit }
-        }
-        DefaultValue::Float(f) => {
-            let lit = Literal::f64_unsuffixed(*f);
-            quote! { #lit }
-        }
-        DefaultValue::String(s) => quote! { #s.to_string() },
-        DefaultValue::Variant { ty, variant } => {
-            let (ty, variant) = (ident(ty), ident(variant));
-            quote! { types::#ty::#variant }
-        }
-    }
-}
-
 /// The handler of one operation: extraction, validation, the trait call and the reply.
 pub fn handler(
     api: &Api,
@@ -630,7 +611,7 @@ pub fn handler(
         let var = format_ident!("p_{}", p.name.trim_start_matches("r#"));
         match (&p.default, p.required) {
             (Some(d), false) => {
-                let d = default_expr(d);
+                let d = super::default_expr(d, &quote! { types:: });
                 quote! { #field: #var.unwrap_or(#d) }
             }
             _ => quote! { #field: #var },

@@ -4,9 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Imports, Uses, doc, ident, rust_type};
-use crate::ir::{
-    Api, DefaultValue, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef,
-};
+use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
 
 /// The whole `types.rs` module.
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
@@ -172,22 +170,7 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
 }
 
 fn default_value(f: &Field) -> Option<TokenStream> {
-    Some(match f.default.as_ref()? {
-        DefaultValue::Bool(b) => quote! { #b },
-        DefaultValue::Int(i) => {
-            let lit = Literal::i64_unsuffixed(*i);
-            quote! { #lit }
-        }
-        DefaultValue::Float(x) => {
-            let lit = Literal::f64_unsuffixed(*x);
-            quote! { #lit }
-        }
-        DefaultValue::String(s) => quote! { #s.to_string() },
-        DefaultValue::Variant { ty, variant } => {
-            let (ty, variant) = (ident(ty), ident(variant));
-            quote! { #ty::#variant }
-        }
-    })
+    Some(super::default_expr(f.default.as_ref()?, &TokenStream::new()))
 }
 
 fn field(struct_name: &str, f: &Field) -> TokenStream {

@@ -79,13 +79,7 @@ impl<'a> Lowerer<'a> {
     {
         match schema {
             ReferenceOr::Item(s) => Some(s),
-            ReferenceOr::Reference { reference } => {
-                let name = reference.strip_prefix("#/components/schemas/")?;
-                match self.doc.components.as_ref()?.schemas.get(name)? {
-                    ReferenceOr::Item(s) => Some(s),
-                    ReferenceOr::Reference { .. } => None,
-                }
-            }
+            ReferenceOr::Reference { reference } => self.component_schema(reference),
         }
     }
 
@@ -96,13 +90,16 @@ impl<'a> Lowerer<'a> {
     {
         match schema {
             ReferenceOr::Item(s) => Some(s),
-            ReferenceOr::Reference { reference } => {
-                let name = reference.strip_prefix("#/components/schemas/")?;
-                match self.doc.components.as_ref()?.schemas.get(name)? {
-                    ReferenceOr::Item(s) => Some(s),
-                    ReferenceOr::Reference { .. } => None,
-                }
-            }
+            ReferenceOr::Reference { reference } => self.component_schema(reference),
+        }
+    }
+
+    /// The schema a `#/components/schemas/...` reference names, when it is one.
+    fn component_schema(&self, reference: &str) -> Option<&'a Schema> {
+        let name = reference.strip_prefix("#/components/schemas/")?;
+        match self.doc.components.as_ref()?.schemas.get(name)? {
+            ReferenceOr::Item(s) => Some(s),
+            ReferenceOr::Reference { .. } => None,
         }
     }
 
