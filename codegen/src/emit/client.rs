@@ -42,7 +42,8 @@ pub fn client_module(api: &Api) -> TokenStream {
         if prefix.is_empty() {
             quote! { header_value(#header, &credentials.#field, true)? }
         } else {
-            quote! { header_value(#header, &format!("{}{}", #prefix, credentials.#field), true)? }
+            let template = format!("{}{{}}", prefix.replace('{', "{{").replace('}', "}}"));
+            quote! { header_value(#header, &format!(#template, credentials.#field), true)? }
         }
     });
     let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
