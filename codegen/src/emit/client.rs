@@ -42,7 +42,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         if prefix.is_empty() {
             quote! { header_value(#header, &credentials.#field, true)? }
         } else {
-            let template = format!("{}{{}}", prefix.replace('{', "{{").replace('}', "}}"));
+            let template = format!("{}{{}}", super::format_literal(prefix));
             quote! { header_value(#header, &format!(#template, credentials.#field), true)? }
         }
     });

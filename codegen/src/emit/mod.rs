@@ -237,6 +237,11 @@ pub fn operation_doc(op: &Operation, body_note: &str) -> String {
     text
 }
 
+/// Text to put inside a `format!` string as it is: braces doubled.
+pub fn format_literal(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
 /// A default as a Rust expression; enum variants are named through `types` (e.g. `types::`).
 pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
     match d {

@@ -865,7 +865,7 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
                 }
                 let nested = validate_value(api, &f.ty, quote! { value }, "at0", &quote! { problems }, &validated);
                 let nested = (!nested.is_empty()).then(|| {
-                    let path = format!("{{at}}.{}", wire.replace('{', "{{").replace('}', "}}"));
+                    let path = format!("{{at}}.{}", super::format_literal(wire));
                     quote! { let at0 = format!(#path); #nested }
                 });
                 if body.is_empty() && nested.is_none() {

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Imports, Uses, doc, ident, rust_type};
+use super::{Imports, Uses, doc, format_literal, ident, rust_type};
 use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
 
 /// The whole `types.rs` module.
@@ -373,11 +373,11 @@ fn union(u: &UnionDef) -> TokenStream {
                 quote! { Some(#wire) => #read.map_err(serde::de::Error::custom), }
             });
             let expected = values.iter().map(|(w, _)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
-            let unknown = format!("`{property}` is {{other:?}}, which is not one of {expected} for {type_name}")
-                .replace("{other:?}", "\u{0}")
-                .replace('{', "{{")
-                .replace('}', "}}")
-                .replace('\u{0}', "{other:?}");
+            let unknown = format!(
+                "{}{{other:?}}{}",
+                format_literal(&format!("`{property}` is ")),
+                format_literal(&format!(", which is not one of {expected} for {type_name}"))
+            );
             let missing = format!("{type_name} needs its `{property}` property");
             quote! {
                 match value.get(#property).and_then(serde_json::Value::as_str) {
@@ -415,8 +415,7 @@ fn union(u: &UnionDef) -> TokenStream {
                 }
             });
             let ends_with_any = matches!(order.last(), Some((Shape::Any, _)));
-            let none =
-                format!("{{value}} matches none of the schemas of {}", type_name.replace('{', "{{").replace('}', "}}"));
+            let none = format!("{{value}} matches none of the schemas of {}", format_literal(type_name));
             let fallback = (!ends_with_any).then(|| quote! { Err(serde::de::Error::custom(format!(#none))) });
             quote! {
                 #(#tries)*

@@ -25,13 +25,13 @@ pub(crate) fn normalize(any: &AnySchema) -> Result<(SchemaKind, Vec<&'static str
                     schema_kind: SchemaKind::Type(Type::Object(object(any))),
                 }));
             }
-            return composition(any, SchemaKind::AllOf { all_of }, &["type", "format"]);
+            return composition(any, SchemaKind::AllOf { all_of }, &["format"]);
         }
         [false, true, false, false] if !has_object => {
-            return composition(any, SchemaKind::OneOf { one_of: any.one_of.clone() }, &["type", "format"]);
+            return composition(any, SchemaKind::OneOf { one_of: any.one_of.clone() }, &["format"]);
         }
         [false, false, true, false] if !has_object => {
-            return composition(any, SchemaKind::AnyOf { any_of: any.any_of.clone() }, &["type", "format"]);
+            return composition(any, SchemaKind::AnyOf { any_of: any.any_of.clone() }, &["format"]);
         }
         _ => {
             return Err("a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with \
@@ -147,10 +147,9 @@ fn values<T>(values: &[Value], each: impl Fn(&Value) -> Option<T>) -> Result<Vec
         .collect()
 }
 
-/// The keywords set in `any`, spelled as in the spec.
+/// The keywords set in `any` other than `type`, spelled as in the spec.
 fn present(any: &AnySchema) -> Vec<&'static str> {
-    let checks: [(bool, &'static str); 22] = [
-        (any.typ.is_some(), "type"),
+    let checks = [
         (any.pattern.is_some(), "pattern"),
         (any.multiple_of.is_some(), "multipleOf"),
         (any.exclusive_minimum.is_some(), "exclusiveMinimum"),
@@ -172,11 +171,7 @@ fn present(any: &AnySchema) -> Vec<&'static str> {
         (any.max_length.is_some(), "maxLength"),
         (!any.all_of.is_empty(), "allOf"),
         (!any.one_of.is_empty(), "oneOf"),
+        (!any.any_of.is_empty(), "anyOf"),
     ];
-    let mut out: Vec<&'static str> = checks.iter().filter(|(set, _)| *set).map(|(_, k)| *k).collect();
-    if !any.any_of.is_empty() {
-        out.push("anyOf");
-    }
-    out.retain(|k| *k != "type");
-    out
+    checks.into_iter().filter(|(set, _)| *set).map(|(_, k)| k).collect()
 }

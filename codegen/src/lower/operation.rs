@@ -656,29 +656,28 @@ impl Lowerer<'_> {
         Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
     }
 
+    /// `ty` with aliases followed to what they stand for; a cycle of aliases stops where it started.
+    fn unaliased<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
+        for _ in 0..=self.types.len() {
+            match ty {
+                TypeRef::Named(name) => match self.type_named(name) {
+                    Some(TypeDef::Alias { target, .. }) => ty = target,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        ty
+    }
+
     /// Whether a type is a struct (through aliases).
     fn is_struct(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::Named(name) => match self.type_named(name) {
-                Some(TypeDef::Struct(_)) => true,
-                Some(TypeDef::Alias { target, .. }) => self.is_struct(&target.clone()),
-                _ => false,
-            },
-            _ => false,
-        }
+        matches!(self.unaliased(ty), TypeRef::Named(name) if matches!(self.type_named(name), Some(TypeDef::Struct(_))))
     }
 
     /// Whether a type is written as a JSON object (a struct or a map).
     fn is_object(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::Map(_) => true,
-            TypeRef::Named(name) => match self.type_named(name) {
-                Some(TypeDef::Struct(_)) => true,
-                Some(TypeDef::Alias { target, .. }) => self.is_object(&target.clone()),
-                _ => false,
-            },
-            _ => false,
-        }
+        matches!(self.unaliased(ty), TypeRef::Map(_)) || self.is_struct(ty)
     }
 
     fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
