@@ -182,6 +182,8 @@ pub struct ReplyCase {
     pub name: String,
     /// The JSON body, or `None` for a reply without one.
     pub body: Option<TypeRef>,
+    /// The struct of documented reply headers, by Rust name.
+    pub headers: Option<String>,
     pub doc: Option<String>,
 }
 
@@ -264,7 +266,10 @@ impl TypeDef {
             }
             TypeDef::Alias { target, .. } => target.visit_names(f),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
-            TypeDef::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| ty.visit_names(f)),
+            TypeDef::Replies(r) => r.cases.iter().for_each(|c| {
+                c.body.iter().for_each(|ty| ty.visit_names(f));
+                c.headers.iter().for_each(|h| f(h));
+            }),
             TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
         }
     }
@@ -436,10 +441,11 @@ pub enum BodyEncoding {
 /// What a successful call returns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
-    /// A success status with no body (204, 202, or a 200 without content).
-    Empty { status: u16, doc: Option<String> },
-    /// A JSON body.
-    Json { status: u16, ty: TypeRef, content_types: Vec<String>, doc: Option<String> },
+    /// A success status with no body (204, 202, a redirect, or a 200 without content), and the
+    /// struct of its documented headers, by Rust name.
+    Empty { status: u16, headers: Option<String>, doc: Option<String> },
+    /// A JSON body, and the struct of its documented headers, by Rust name.
+    Json { status: u16, ty: TypeRef, content_types: Vec<String>, headers: Option<String>, doc: Option<String> },
     /// A binary body, streamed.
     Download { status: u16, content_type: String, doc: Option<String> },
     /// Several success statuses: the named enum in the types module (a [`TypeDef::Replies`]) has
@@ -457,12 +463,23 @@ impl Operation {
         match &self.reply {
             Reply::Json { ty, .. } => ty.visit_names(f),
             Reply::Several { ty, .. } => f(ty),
-            _ => {}
+            Reply::Empty { .. } | Reply::Download { .. } => {}
+        }
+        if let Some(headers) = self.reply.headers() {
+            f(headers);
         }
     }
 }
 
 impl Reply {
+    /// The struct of documented headers of a single success reply.
+    pub fn headers(&self) -> Option<&str> {
+        match self {
+            Reply::Empty { headers, .. } | Reply::Json { headers, .. } => headers.as_deref(),
+            Reply::Download { .. } | Reply::Several { .. } => None,
+        }
+    }
+
     pub fn status(&self) -> u16 {
         match self {
             Reply::Empty { status, .. } | Reply::Json { status, .. } | Reply::Download { status, .. } => *status,

@@ -141,7 +141,8 @@ fn spaced(code: &str) -> String {
             let after_imports = pt.starts_with("use ") && pt.ends_with(';') && same_indent && !lt.starts_with("use ")
                 || pt.starts_with("use ") && lt.starts_with("use ") && import_group(pt) != import_group(lt);
             let after_docs = pt.starts_with("//!") && !lt.starts_with("//!");
-            let between_declarations = pt.ends_with(';') && lt.starts_with("///") && same_indent && indent(line) <= 4;
+            let between_declarations =
+                pt.ends_with(';') && !pt.starts_with("//") && lt.starts_with("///") && same_indent && indent(line) <= 4;
             let after_attrs = pt.starts_with("#![") && !lt.starts_with("#![");
             let after_mods = (pt.starts_with("mod ") || pt.starts_with("pub mod ")) && lt.starts_with("pub use ");
             let blank_before_last_doc = pt == "//!" && !lt.starts_with("//!");
@@ -207,4 +208,16 @@ pub struct Readme<'a> {
 pub fn template(path: String, template: &impl Template) -> Result<GeneratedFile, String> {
     let contents = template.render().map_err(|e| format!("generator bug: cannot render {path}: {e}"))?;
     Ok(GeneratedFile { path, contents })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spaced;
+
+    #[test]
+    fn declarations_are_spaced_but_doc_lines_ending_in_semicolons_are_not() {
+        let code = "pub const A: u8 = 1;\n/// Ends one sentence;\n/// starts the next.\npub const B: u8 = 2;\n";
+        let expected = "pub const A: u8 = 1;\n\n/// Ends one sentence;\n/// starts the next.\npub const B: u8 = 2;\n";
+        assert_eq!(spaced(code), expected);
+    }
 }

@@ -323,3 +323,73 @@ components:
     assert_eq!(api.credentials.len(), 1, "the bearer scheme no operation sends is not asked for");
     assert_eq!(api.operations[1].credentials, Vec::<usize>::new());
 }
+
+#[test]
+fn replies_without_a_listed_success_and_reply_headers() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /login:
+    get:
+      operationId: login
+      responses:
+        "303": {description: see other, headers: {Location: {required: true, schema: {type: string}}}}
+        "302": {description: found}
+        "500": {description: failed}
+  /any:
+    get:
+      operationId: any
+      responses:
+        default: {description: anything, content: {application/json: {schema: {type: string}}}}
+  /range:
+    get:
+      operationId: range
+      responses:
+        2XX: {description: ok}
+  /both:
+    get:
+      operationId: both
+      responses:
+        "200":
+          description: ok
+          headers:
+            X-Page: {$ref: "#/components/headers/Page"}
+            X-Tags: {schema: {type: array, items: {type: string}}}
+            "Bad Name": {schema: {type: string}}
+        2XX: {description: ok}
+  /file:
+    get:
+      operationId: file
+      responses:
+        "200":
+          description: a file
+          headers: {Content-Length: {schema: {type: integer}}, X-Checksum: {schema: {type: string}}}
+          content: {application/octet-stream: {schema: {type: string, format: binary}}}
+components:
+  headers:
+    Page: {schema: {type: integer, format: int32}}
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(located, ["#/paths/~1both/get/responses/200/headers/Bad Name: `Bad Name` is not a valid header name"]);
+    let api = lowered(&text.replace("\"Bad Name\"", "X-Fine")).unwrap();
+    let reply = |id: &str| &api.operations.iter().find(|op| op.id == id).unwrap().reply;
+    // The lowest 3xx is the reply of a redirect flow; a lone `default` and a `2XX` are read as 200.
+    assert!(matches!(reply("login"), Reply::Empty { status: 302, headers: None, .. }));
+    assert!(matches!(reply("any"), Reply::Json { status: 200, ty: TypeRef::String, .. }));
+    assert!(matches!(reply("range"), Reply::Empty { status: 200, .. }));
+    let Reply::Empty { headers: Some(name), .. } = reply("both") else { panic!("{:?}", reply("both")) };
+    let TypeDef::Struct(headers) = ty(&api, name) else { panic!() };
+    let fields: Vec<(&str, &str, &TypeRef)> =
+        headers.fields.iter().map(|f| (f.wire.as_str(), f.name.as_str(), &f.ty)).collect();
+    assert_eq!(fields, [("X-Page", "x_page", &TypeRef::I32), ("X-Fine", "x_fine", &TypeRef::String)]);
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let expected = [
+        "#/paths/~1both/get/responses/200/headers/X-Tags/schema: header `X-Tags` is not a single value, so it is not read or written",
+        "#/paths/~1both/get/responses/2XX: the `2XX` reply is ignored beside the listed success statuses",
+        "#/paths/~1file/get/responses/200/headers/X-Checksum: header `X-Checksum` of a file download is not read or written by the generated code",
+        "#/paths/~1range/get/responses/2XX: the `2XX` reply is read as the 200 reply; other 2xx statuses are refused",
+    ];
+    assert_eq!(notes, expected);
+}

@@ -4,12 +4,13 @@
 
 #![allow(dead_code, reason = "a reply helper for each kind of reply; a spec uses some of them")]
 
+use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -57,6 +58,16 @@ pub(crate) fn empty(status: u16) -> Response {
     let mut response = Response::new(Body::empty());
     *response.status_mut() = status_code(status);
     response
+}
+
+/// Sets a documented reply header; a value that cannot be a header value (a line break, say) is
+/// the implementation's fault, so a 500.
+pub(crate) fn header<T: fmt::Display>(response: &mut Response, name: &'static str, value: Option<&T>) -> Result<(), ApiError> {
+    let Some(value) = value else { return Ok(()) };
+    let value = HeaderValue::try_from(value.to_string())
+        .map_err(|_| ApiError::internal(format!("the reply header `{name}` is not a valid header value")))?;
+    response.headers_mut().insert(HeaderName::from_static(name), value);
+    Ok(())
 }
 
 pub(crate) fn status_code(status: u16) -> StatusCode {

@@ -55,7 +55,11 @@ impl FeaturesApi for Fixture {
             Some(existing) => Ok(R::Ok(std::mem::replace(existing, input.body))),
             None => {
                 pets.push(input.body);
-                Ok(R::Created(server_types::PutPetReply201 { created: input.name }))
+                let location = format!("/pets/{}", input.name);
+                Ok(R::Created(
+                    server_types::PutPetReply201 { created: input.name },
+                    server_types::PutPetReply201Headers { location },
+                ))
             }
         }
     }
@@ -122,6 +126,24 @@ impl FeaturesApi for Fixture {
         self.seen.lock().unwrap().push(format!("basic={}", ctx.basic.unwrap_or_default()));
         use server_types::{Label as L, LabelKind as K};
         Ok(vec![L::LabelKind(K::InProgress), L::LabelKind(K::V1), L::LabelKind(K::Empty), L::String("other".into())])
+    }
+
+    async fn follow(
+        &self,
+        _: RequestContext,
+        input: inputs::FollowInput,
+    ) -> Result<server_types::FollowReplyHeaders, ApiError> {
+        // A target with a line break cannot be a header value: the server must refuse to send it.
+        Ok(server_types::FollowReplyHeaders { location: format!("/to/{}", input.target), x_hops: Some(1) })
+    }
+
+    async fn read_counter(
+        &self,
+        _: RequestContext,
+        _: inputs::ReadCounterInput,
+    ) -> Result<(i64, server_types::ReadCounterReplyHeaders), ApiError> {
+        let headers = server_types::ReadCounterReplyHeaders { x_count: 42, x_kind: Some(server_types::LabelKind::V1) };
+        Ok((7, headers))
     }
 
     async fn list_notes(
@@ -205,12 +227,13 @@ async fn discriminated_unions_of_merged_structs_round_trip() {
 
 #[tokio::test]
 async fn several_success_statuses_are_one_reply_enum() {
-    use features_client::types::{PutPetReply, PutPetReply201};
+    use features_client::types::{PutPetReply, PutPetReply201, PutPetReply201Headers};
     let (base, _) = start().await;
     let client = client(&base);
     let tom = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
     let created = client.put_pet("Tom", tom.clone()).await.unwrap();
-    assert_eq!(created, PutPetReply::Created(PutPetReply201 { created: "Tom".into() }));
+    let location = PutPetReply201Headers { location: "/pets/Tom".into() };
+    assert_eq!(created, PutPetReply::Created(PutPetReply201 { created: "Tom".into() }, location));
     assert_eq!(client.put_pet("Tom", tom.clone()).await.unwrap(), PutPetReply::NoContent);
     let loud = Pet::Cat(Cat { meows: Some(true), ..Cat::new("cat".into(), "Tom".into()) });
     assert_eq!(client.put_pet("Tom", loud).await.unwrap(), PutPetReply::Ok(tom));
@@ -409,4 +432,76 @@ async fn each_credential_kind_is_required_in_its_own_form() {
     assert!(body.contains("the `session` cookie is missing or empty"), "{body}");
     // No credentials at all where the spec asks for none.
     assert_eq!(status(http.get(format!("{base}/notes")).send().await.unwrap()), 200);
+}
+
+#[tokio::test]
+async fn a_documented_redirect_is_the_reply_with_its_headers() {
+    use features_client::types::FollowReplyHeaders;
+    let (base, _) = start().await;
+    let client = client(&base);
+    let headers = client.follow("home").await.unwrap();
+    assert_eq!(headers, FollowReplyHeaders { location: "/to/home".into(), x_hops: Some(1) });
+    let raw = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(format!("{base}/go/home"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 302);
+    assert_eq!(raw.headers()["location"], "/to/home");
+    assert_eq!(raw.headers()["x-hops"], "1");
+    let refused = client.follow("two\nlines").await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(500));
+    assert!(
+        refused.problem().and_then(|p| p.detail.as_deref()).is_some_and(|d| d.contains("`location`")),
+        "{refused:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_default_only_reply_is_read_as_200_with_typed_headers() {
+    use features_client::types::{LabelKind, ReadCounterReplyHeaders};
+    let (base, _) = start().await;
+    let client = client(&base);
+    let (count, headers) = client.read_counter().await.unwrap();
+    assert_eq!(count, 7);
+    assert_eq!(headers, ReadCounterReplyHeaders { x_count: 42, x_kind: Some(LabelKind::V1) });
+    let raw = reqwest::get(format!("{base}/counter")).await.unwrap();
+    assert_eq!(raw.status(), 200);
+    assert_eq!(raw.headers()["x-count"], "42");
+    assert_eq!(raw.headers()["x-kind"], "1");
+}
+
+/// A server that answers the counter with the headers given, to see how the client reads them.
+async fn counter_server(headers: &'static [(&'static str, &'static str)]) -> String {
+    let app = axum::Router::new().route(
+        "/counter",
+        axum::routing::get(move || async move {
+            let mut response = axum::response::IntoResponse::into_response("7");
+            for (name, value) in headers {
+                response.headers_mut().insert(*name, axum::http::HeaderValue::from_static(value));
+            }
+            response
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+#[tokio::test]
+async fn reply_headers_that_are_missing_or_malformed_are_decode_errors_naming_them() {
+    let missing = client(&counter_server(&[]).await).read_counter().await.unwrap_err();
+    assert!(matches!(&missing, Error::Decode { path, .. } if path == "header x-count"), "{missing:?}");
+    assert!(missing.to_string().contains("missing"), "{missing}");
+    let malformed = client(&counter_server(&[("x-count", "many")]).await).read_counter().await.unwrap_err();
+    assert!(matches!(&malformed, Error::Decode { path, .. } if path == "header x-count"), "{malformed:?}");
+    assert!(malformed.to_string().contains("`many`"), "{malformed}");
+    let unknown = client(&counter_server(&[("x-count", "3"), ("x-kind", "done")]).await).read_counter().await;
+    assert!(matches!(&unknown, Err(Error::Decode { path, .. }) if path == "header x-kind"), "{unknown:?}");
+    let (_, headers) = client(&counter_server(&[("x-count", "3")]).await).read_counter().await.unwrap();
+    assert_eq!((headers.x_count, headers.x_kind), (3, None));
 }

@@ -43,14 +43,16 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// The server answered with the success status, but the body is not what the spec describes.
+    /// The server answered with the success status, but the body or a documented header is not
+    /// what the spec describes.
     #[error("{operation}: cannot decode the reply at `{path}`: {source}")]
     Decode {
         /// The operationId of the call.
         operation: &'static str,
-        /// Where in the body decoding failed, e.g. `Data[3].Amount` (`.` for the whole body).
+        /// Where in the body decoding failed, e.g. `Data[3].Amount` (`.` for the whole body), or
+        /// `header <name>` for a reply header.
         path: String,
-        /// The raw body.
+        /// The raw body (empty for a reply header).
         body: Bytes,
         /// What serde reported.
         #[source]

@@ -1,12 +1,14 @@
 //! Sending a request and reading its reply, shared by every operation: the rate limit, retries,
 //! the tracing span and the mapping of every failure to [`Error`].
 
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use reqwest::header::HeaderValue;
+use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Method, Response};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
@@ -109,13 +111,46 @@ pub(crate) async fn json<T: DeserializeOwned>(operation: &'static str, response:
     decode(operation, body)
 }
 
-/// Reads a reply that may have any of several success statuses: which one, and the body.
+/// Passes a reply with any of several success statuses through; turns any other into
+/// [`Error::Status`].
 #[allow(dead_code)] // Not every API has operations with several success statuses.
-pub(crate) async fn any_of(operation: &'static str, response: Response, successes: &[u16]) -> Result<(u16, Bytes), Error> {
+pub(crate) async fn any_of(operation: &'static str, response: Response, successes: &[u16]) -> Result<Response, Error> {
     let status = response.status().as_u16();
     let expected = if successes.contains(&status) { status } else { successes[0] };
-    let response = expect_status(operation, response, expected).await?;
-    Ok((status, read_body(operation, response).await?))
+    expect_status(operation, response, expected).await
+}
+
+/// Reads an optional reply header; a value that does not parse is an [`Error::Decode`] naming it.
+#[allow(dead_code)] // Not every API documents reply headers.
+pub(crate) fn header<T>(operation: &'static str, headers: &HeaderMap, name: &'static str) -> Result<Option<T>, Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    let Some(value) = headers.get(name) else { return Ok(None) };
+    let invalid = |reason: String| Error::Decode {
+        operation,
+        path: format!("header {name}"),
+        body: Bytes::new(),
+        source: serde::de::Error::custom(reason),
+    };
+    let text = value.to_str().map_err(|_| invalid("the value is not visible ASCII".to_string()))?;
+    text.parse().map(Some).map_err(|e| invalid(format!("{e}: `{text}`")))
+}
+
+/// Reads a reply header the operation documents as always present.
+#[allow(dead_code)] // Not every API documents required reply headers.
+pub(crate) fn required_header<T>(operation: &'static str, headers: &HeaderMap, name: &'static str) -> Result<T, Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    header(operation, headers, name)?.ok_or_else(|| Error::Decode {
+        operation,
+        path: format!("header {name}"),
+        body: Bytes::new(),
+        source: serde::de::Error::custom("the header is missing"),
+    })
 }
 
 /// Decodes a JSON body; a failure names the path of the value that did not fit.
@@ -159,6 +194,6 @@ pub(crate) async fn expect_status(operation: &'static str, response: Response, s
     Err(Error::Status(Box::new(StatusError { operation, status, headers, body, problem })))
 }
 
-async fn read_body(operation: &'static str, response: Response) -> Result<Bytes, Error> {
+pub(crate) async fn read_body(operation: &'static str, response: Response) -> Result<Bytes, Error> {
     response.bytes().await.map_err(|source| Error::Transport { operation, source })
 }

@@ -54,6 +54,16 @@ pub fn client_module(api: &Api) -> TokenStream {
     // The common header (the API version) is a client setting with the spec's default.
     let common = api.common_headers.first();
     let common_field = common.map(|h| ident(&h.field));
+    // A documented redirect is the operation's reply, so the client must not follow it.
+    let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
+    let no_redirects = redirects.then(|| quote! { builder = builder.redirect(reqwest::redirect::Policy::none()); });
+    let redirect_doc = redirects.then(|| {
+        quote! {
+            ///
+            /// Some operations reply with a redirect, which they return rather than follow: build
+            /// `http` with `redirect(reqwest::redirect::Policy::none())` for them.
+        }
+    });
     let common_struct_field = common_field.as_ref().map(|f| quote! { pub(crate) #f: HeaderValue, });
     let common_builder_field = common_field.as_ref().map(|f| quote! { #f: Option<String>, });
     let common_builder_init = common_field.as_ref().map(|f| quote! { #f: None, });
@@ -229,6 +239,7 @@ pub fn client_module(api: &Api) -> TokenStream {
 
             /// A client that sends through `http`, so the caller controls TLS, proxies, timeouts
             /// and pooling.
+            #redirect_doc
             pub fn with_http_client(http: reqwest::Client, base_url: &str, credentials: Credentials) -> Result<Self, Error> {
                 Self::builder(base_url, credentials).http_client(http).build()
             }
@@ -366,6 +377,7 @@ pub fn client_module(api: &Api) -> TokenStream {
                         if let Some(timeout) = self.timeout {
                             builder = builder.timeout(timeout);
                         }
+                        #no_redirects
                         builder.build().map_err(|source| Error::Transport { operation: "Client::build", source })?
                     }
                 };
@@ -431,6 +443,22 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
 }
 
 fn reply_type(reply: &Reply) -> TokenStream {
+    let headers = reply.headers().map(|h| {
+        let h = ident(h);
+        quote! { types::#h }
+    });
+    match (reply, headers) {
+        (Reply::Empty { .. }, Some(headers)) => headers,
+        (Reply::Json { ty, .. }, Some(headers)) => {
+            let ty = rust_type(ty, &quote! { types:: });
+            quote! { (#ty, #headers) }
+        }
+        (reply, _) => reply_body_type(reply),
+    }
+}
+
+/// The reply type without documented headers.
+fn reply_body_type(reply: &Reply) -> TokenStream {
     match reply {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
@@ -523,6 +551,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
         op.body.as_ref().is_some_and(|b| names_type(&b.ty))
             || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
             || matches!(&op.reply, Reply::Several { .. })
+            || op.reply.headers().is_some()
             || op.params.iter().any(|p| names_type(&p.ty))
     });
     if names_types {
@@ -614,6 +643,26 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let method = format_ident!("{}", op.method.as_str());
     let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
     let (accept, read) = match &op.reply {
+        Reply::Empty { headers: Some(h), .. } => {
+            let headers = read_headers(api, h);
+            let read = quote! {
+                let response = transport::expect_status(OPERATION, response, #status).await?;
+                let headers = #headers;
+                transport::read_body(OPERATION, response).await?;
+                Ok(headers)
+            };
+            ("application/json", read)
+        }
+        Reply::Json { headers: Some(h), .. } => {
+            let headers = read_headers(api, h);
+            let read = quote! {
+                let response = transport::expect_status(OPERATION, response, #status).await?;
+                let headers = #headers;
+                let body = transport::read_body(OPERATION, response).await?;
+                Ok((transport::decode(OPERATION, body)?, headers))
+            };
+            ("application/json", read)
+        }
         Reply::Empty { .. } => ("application/json", quote! { transport::empty(OPERATION, response, #status).await }),
         Reply::Json { .. } => ("application/json", quote! { transport::json(OPERATION, response, #status).await }),
         Reply::Download { content_type, .. } => {
@@ -702,22 +751,56 @@ fn read_several(api: &Api, ty: &str) -> TokenStream {
             quote! { #s }
         };
         let variant = ident(&case.name);
-        match case.body {
-            Some(_) => quote! { #pattern => transport::decode(OPERATION, body).map(types::#ty::#variant), },
-            None => quote! { #pattern => Ok(types::#ty::#variant), },
+        let headers = case.headers.as_deref().map(|h| read_headers(api, h));
+        let read_headers = headers.as_ref().map(|h| quote! { let headers = #h; });
+        let headers_arg = headers.map(|_| quote! { headers });
+        match (&case.body, headers_arg) {
+            (Some(_), headers) => {
+                let headers = headers.map(|h| quote! { , #h });
+                quote! {
+                #pattern => {
+                    #read_headers
+                    let body = transport::read_body(OPERATION, response).await?;
+                    Ok(types::#ty::#variant(transport::decode(OPERATION, body)? #headers))
+                }
+                }
+            }
+            (None, headers) => {
+                let payload = headers.map(|h| quote! { (#h) });
+                quote! {
+                    #pattern => {
+                        #read_headers
+                        transport::read_body(OPERATION, response).await?;
+                        Ok(types::#ty::#variant #payload)
+                    }
+                }
+            }
         }
     });
-    let body = if replies.cases.iter().any(|c| c.body.is_some()) {
-        quote! { body }
-    } else {
-        quote! { _body }
-    };
     quote! {
-        let (status, #body) = transport::any_of(OPERATION, response, &[#(#statuses),*]).await?;
-        match status {
+        let response = transport::any_of(OPERATION, response, &[#(#statuses),*]).await?;
+        match response.status().as_u16() {
             #(#arms)*
         }
     }
+}
+
+/// A struct literal of the reply headers `name` documents, read from `response`.
+fn read_headers(api: &Api, name: &str) -> TokenStream {
+    let Some(TypeDef::Struct(s)) = api.type_named(name) else {
+        return quote! { compile_error!("generator bug: a reply headers struct is missing") };
+    };
+    let ty = ident(name);
+    let fields = s.fields.iter().map(|f| {
+        let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
+        let read = if f.required {
+            quote! { required_header }
+        } else {
+            quote! { header }
+        };
+        quote! { #field: transport::#read(OPERATION, response.headers(), #wire)? }
+    });
+    quote! { types::#ty { #(#fields),* } }
 }
 
 /// `into_stream()` for a paged operation: the items of this and every later page.

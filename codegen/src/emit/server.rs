@@ -28,6 +28,22 @@ fn add_input_imports(api: &Api, imports: &mut Imports) {
 }
 
 fn reply_type(reply: &Reply) -> TokenStream {
+    let headers = reply.headers().map(|h| {
+        let h = ident(h);
+        quote! { types::#h }
+    });
+    match (reply, headers) {
+        (Reply::Empty { .. }, Some(headers)) => headers,
+        (Reply::Json { ty, .. }, Some(headers)) => {
+            let ty = rust_type(ty, &quote! { types:: });
+            quote! { (#ty, #headers) }
+        }
+        (reply, _) => reply_body_type(reply),
+    }
+}
+
+/// The reply type without documented headers.
+fn reply_body_type(reply: &Reply) -> TokenStream {
     match reply {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
@@ -81,6 +97,12 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         let reply = reply_type(&op.reply);
         let status = op.reply.status();
         let reply_note = match &op.reply {
+            Reply::Empty { headers: Some(h), .. } => {
+                format!("Answers {status} with no body and the returned [`{h}`](types::{h}) as headers.")
+            }
+            Reply::Json { headers: Some(h), .. } => {
+                format!("Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers.")
+            }
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
             Reply::Download { .. } => format!("Answers {status} with the returned file, streamed."),
@@ -106,9 +128,10 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::ApiError")
         .add("crate::inputs");
     if api.operations.iter().any(|op| match &op.reply {
+        _ if op.reply.headers().is_some() => true,
         Reply::Json { ty, .. } => names_type(ty),
         Reply::Several { .. } => true,
-        _ => false,
+        Reply::Empty { .. } | Reply::Download { .. } => false,
     }) {
         imports.add("crate::types");
     }
@@ -621,13 +644,30 @@ pub fn handler(
     let call_name = ident(&op.fn_name);
     let status = Literal::u16_unsuffixed(op.reply.status());
     let reply = match &op.reply {
+        Reply::Empty { headers: Some(h), .. } => {
+            let write = write_headers(api, h, &quote! { value });
+            quote! {
+                let mut response = reply::empty(#status);
+                #write
+                Ok(response)
+            }
+        }
+        Reply::Json { headers: Some(h), .. } => {
+            let write = write_headers(api, h, &quote! { headers });
+            quote! {
+                let (value, headers) = value;
+                let mut response = reply::json(#status, &value)?;
+                #write
+                Ok(response)
+            }
+        }
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
         Reply::Download { .. } => quote! { crate::download::reply(#status, value) },
         Reply::Several { ty, .. } => several_replies(api, ty),
     };
     let value_binding = match &op.reply {
-        Reply::Empty { .. } => quote! { () },
+        Reply::Empty { headers: None, .. } => quote! { () },
         _ => quote! { value },
     };
     let parts_mut = Some(quote! { mut });
@@ -683,12 +723,48 @@ fn several_replies(api: &Api, ty: &str) -> TokenStream {
     let ty = ident(ty);
     let arms = replies.cases.iter().map(|case| {
         let (variant, status) = (ident(&case.name), Literal::u16_unsuffixed(case.status));
-        match case.body {
-            Some(_) => quote! { types::#ty::#variant(value) => reply::json(#status, &value), },
-            None => quote! { types::#ty::#variant => Ok(reply::empty(#status)), },
+        match (&case.body, &case.headers) {
+            (Some(_), None) => quote! { types::#ty::#variant(value) => reply::json(#status, &value), },
+            (None, None) => quote! { types::#ty::#variant => Ok(reply::empty(#status)), },
+            (Some(_), Some(h)) => {
+                let write = write_headers(api, h, &quote! { headers });
+                quote! {
+                    types::#ty::#variant(value, headers) => {
+                        let mut response = reply::json(#status, &value)?;
+                        #write
+                        Ok(response)
+                    }
+                }
+            }
+            (None, Some(h)) => {
+                let write = write_headers(api, h, &quote! { headers });
+                quote! {
+                    types::#ty::#variant(headers) => {
+                        let mut response = reply::empty(#status);
+                        #write
+                        Ok(response)
+                    }
+                }
+            }
         }
     });
     quote! { match value { #(#arms)* } }
+}
+
+/// Statements that set each header of the headers struct `name`, held in `value`, on `response`.
+fn write_headers(api: &Api, name: &str, value: &TokenStream) -> TokenStream {
+    let Some(TypeDef::Struct(s)) = api.type_named(name) else {
+        return quote! { compile_error!("generator bug: a reply headers struct is missing"); };
+    };
+    let sets = s.fields.iter().map(|f| {
+        let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
+        if f.required {
+            quote! { reply::header(&mut response, #wire, Some(&#value.#field))?; }
+        } else {
+            quote! { reply::header(&mut response, #wire, #value.#field.as_ref())?; }
+        }
+    });
+    quote! { #(#sets)* }
 }
 
 /// `lib.rs` of the server crate.

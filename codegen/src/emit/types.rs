@@ -451,12 +451,17 @@ fn replies(r: &RepliesDef) -> TokenStream {
             None => format!("{}.", case.status),
         };
         let docs = doc(&text);
-        match &case.body {
-            Some(ty) => {
-                let ty = rust_type(ty, &TokenStream::new());
-                quote! { #docs #variant(#ty), }
-            }
-            None => quote! { #docs #variant, },
+        // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
+        let body = case.body.as_ref().map(|ty| rust_type(ty, &TokenStream::new()));
+        let headers = case.headers.as_deref().map(|h| {
+            let h = ident(h);
+            quote! { #h }
+        });
+        let payload: Vec<TokenStream> = body.into_iter().chain(headers).collect();
+        if payload.is_empty() {
+            quote! { #docs #variant, }
+        } else {
+            quote! { #docs #variant(#(#payload),*), }
         }
     });
     quote! {

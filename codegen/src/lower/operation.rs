@@ -8,8 +8,8 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Location, Method, ObjectStyle, Operation, PageShape,
-    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Field, Location, Method, ObjectStyle, Operation,
+    PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -415,29 +415,46 @@ impl<'a> Lowerer<'a> {
 
     fn reply(&mut self, ctx: &OpContext, responses: &openapiv3::Responses) -> Option<Reply> {
         let ptr = ctx.ptr.push("responses");
-        let mut successes = Vec::new();
-        for (code, response) in &responses.responses {
-            match code {
-                StatusCode::Code(c) if (200..300).contains(c) => successes.push((*c, response)),
-                StatusCode::Code(_) => {}
-                StatusCode::Range(r) => {
-                    if *r == 2 {
-                        self.report(
-                            &ptr.push("2XX"),
-                            "a `2XX` range as the success reply is not supported; list the status codes",
-                        );
-                        return None;
-                    }
-                }
+        let codes = |range: std::ops::Range<u16>| -> Vec<(u16, &ReferenceOr<openapiv3::Response>)> {
+            let in_range = |(code, r): (&StatusCode, _)| match code {
+                StatusCode::Code(c) if range.contains(c) => Some((*c, r)),
+                _ => None,
+            };
+            let mut found: Vec<_> = responses.responses.iter().filter_map(in_range).collect();
+            found.sort_by_key(|(code, _)| *code);
+            found
+        };
+        let mut successes = codes(200..300);
+        if successes.is_empty() {
+            // Redirect flows (a browser login answering 302) document only 3xx replies: the
+            // lowest is the reply, and the client does not follow it.
+            successes = codes(300..400).into_iter().take(1).collect();
+        }
+        if successes.is_empty() {
+            // No status given: a `2XX` range, else a `default` that describes every reply.
+            let (key, fallback) = match responses.responses.get(&StatusCode::Range(2)) {
+                Some(r) => ("2XX", Some(r)),
+                None => ("default", responses.default.as_ref()),
+            };
+            let Some(response) = fallback else {
+                self.report(&ptr, "the operation documents no 2xx reply");
+                return None;
+            };
+            // A `default` alone describes every reply, so the success is the plain 200; a `2XX`
+            // admits statuses the client will refuse, so it is worth a warning.
+            if key == "2XX" {
+                self.warn(&ptr.push(key), "the `2XX` reply is read as the 200 reply; other 2xx statuses are refused");
             }
+            let naming = Naming::Derived(format!("{}Reply", ctx.type_name));
+            return self.one_reply(ctx, &ptr.push(key), 200, response, naming);
+        }
+        if responses.responses.contains_key(&StatusCode::Range(2)) {
+            self.warn(&ptr.push("2XX"), "the `2XX` reply is ignored beside the listed success statuses");
         }
         match successes.as_slice() {
             [(status, response)] => {
-                self.one_reply(&ptr, *status, response, Naming::Derived(format!("{}Reply", ctx.type_name)))
-            }
-            [] => {
-                self.report(&ptr, "the operation documents no 2xx reply");
-                None
+                let naming = Naming::Derived(format!("{}Reply", ctx.type_name));
+                self.one_reply(ctx, &ptr.push(status), *status, response, naming)
             }
             several => self.several_replies(ctx, &ptr, several),
         }
@@ -455,9 +472,13 @@ impl<'a> Lowerer<'a> {
         let mut scope = Scope::default();
         for &(status, response) in successes {
             let naming = Naming::Derived(format!("{name}{status}"));
-            let case = match self.one_reply(ptr, status, response, naming)? {
-                Reply::Empty { doc, .. } => ReplyCase { status, name: String::new(), body: None, doc },
-                Reply::Json { ty, doc, .. } => ReplyCase { status, name: String::new(), body: Some(ty), doc },
+            let case = match self.one_reply(ctx, &ptr.push(status), status, response, naming)? {
+                Reply::Empty { doc, headers, .. } => {
+                    ReplyCase { status, name: String::new(), body: None, headers, doc }
+                }
+                Reply::Json { ty, doc, headers, .. } => {
+                    ReplyCase { status, name: String::new(), body: Some(ty), headers, doc }
+                }
                 Reply::Download { .. } | Reply::Several { .. } => {
                     self.report(&ptr.push(status), "a file download beside other success replies is not supported yet");
                     return None;
@@ -471,15 +492,15 @@ impl<'a> Lowerer<'a> {
         Some(Reply::Several { ty: name, statuses })
     }
 
-    /// The reply of one success status.
+    /// The reply of one success status, documented at `rptr`.
     fn one_reply(
         &mut self,
-        ptr: &Pointer,
+        ctx: &OpContext,
+        rptr: &Pointer,
         status: u16,
         response: &ReferenceOr<openapiv3::Response>,
         naming: Naming,
     ) -> Option<Reply> {
-        let rptr = ptr.push(status);
         let response = match response {
             ReferenceOr::Item(r) => r,
             ReferenceOr::Reference { reference } => {
@@ -490,7 +511,7 @@ impl<'a> Lowerer<'a> {
                     Some(ReferenceOr::Item(r)) => r,
                     _ => {
                         self.report(
-                            &rptr,
+                            rptr,
                             format!("the reference {reference} does not name a response in #/components/responses"),
                         );
                         return None;
@@ -499,14 +520,25 @@ impl<'a> Lowerer<'a> {
             }
         };
         let doc = Some(response.description.clone()).filter(|d| !d.trim().is_empty());
+        let (Naming::Derived(base) | Naming::Claimed(base)) = &naming;
+        let headers_name = format!("{base}Headers");
         if response.content.is_empty() {
-            return Some(Reply::Empty { status, doc });
+            let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
+            return Some(Reply::Empty { status, headers, doc });
         }
         if let Some((ct, _)) = response
             .content
             .iter()
             .find(|(ct, m)| *ct == "application/octet-stream" || is_binary(self, m.schema.as_ref()))
         {
+            // A download carries its length, type and file name itself; any other header is lost.
+            let handled = ["content-disposition", "content-length", "content-type"];
+            for header in response.headers.keys().filter(|h| !handled.contains(&h.to_ascii_lowercase().as_str())) {
+                self.warn(
+                    &rptr.push("headers").push(header),
+                    format!("header `{header}` of a file download is not read or written by the generated code"),
+                );
+            }
             return Some(Reply::Download { status, content_type: ct.clone(), doc });
         }
         let json: Vec<String> = response.content.keys().filter(|ct| is_json(ct)).cloned().collect();
@@ -539,7 +571,77 @@ impl<'a> Lowerer<'a> {
             }
             content_types.push(ct.clone());
         }
-        Some(Reply::Json { status, ty, content_types, doc })
+        let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
+        Some(Reply::Json { status, ty, content_types, headers, doc })
+    }
+
+    /// The headers a reply documents, as a struct named `name` with a field per header; `None`
+    /// when it documents none that the generated code can read and write.
+    fn reply_headers(
+        &mut self,
+        ctx: &OpContext,
+        rptr: &Pointer,
+        status: u16,
+        response: &openapiv3::Response,
+        name: String,
+    ) -> Option<String> {
+        let mut scope = Scope::default();
+        let mut fields = Vec::new();
+        for (header, value) in &response.headers {
+            let ptr = rptr.push("headers").push(header);
+            // OpenAPI says a `Content-Type` here is ignored: the media type already says it.
+            if header.eq_ignore_ascii_case("content-type") {
+                continue;
+            }
+            let resolved = match value {
+                ReferenceOr::Item(h) => Some(h),
+                ReferenceOr::Reference { reference } => reference
+                    .strip_prefix("#/components/headers/")
+                    .and_then(|n| self.doc.components.as_ref()?.headers.get(n))
+                    .and_then(|h| h.as_item()),
+            };
+            let Some(h) = resolved else {
+                self.report(&ptr, "the header reference does not resolve to #/components/headers");
+                continue;
+            };
+            if !header.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+                || header.is_empty()
+            {
+                self.report(&ptr, format!("`{header}` is not a valid header name"));
+                continue;
+            }
+            let ParameterSchemaOrContent::Schema(schema) = &h.format else {
+                self.report(&ptr.push("content"), "headers described by `content` are not supported; use `schema`");
+                continue;
+            };
+            let naming = Naming::Derived(format!("{name}{}", camel(header)));
+            let Some(ty) = self.lower_schema(schema, &ptr.push("schema"), naming) else { continue };
+            if !self.is_simple(&ty, false) {
+                self.warn(
+                    &ptr.push("schema"),
+                    format!("header `{header}` is not a single value, so it is not read or written"),
+                );
+                continue;
+            }
+            fields.push(Field {
+                wire: header.clone(),
+                name: scope.claim(&snake(header)),
+                ty,
+                required: h.required,
+                nullable: false,
+                boxed: false,
+                constraints: Default::default(),
+                default: None,
+                doc: super::prose(&h.description),
+            });
+        }
+        if fields.is_empty() {
+            return None;
+        }
+        let name = self.claim(Naming::Derived(name));
+        let doc = Some(format!("The headers of the {status} reply to `{} {}`.", ctx.method.as_str(), ctx.path));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra: None }));
+        Some(name)
     }
 
     fn operation_credentials(
