@@ -99,6 +99,8 @@ pub struct StructDef {
     /// Properties not named in `properties` (`additionalProperties`): the Rust name of the map
     /// field that keeps them, and the type of their values.
     pub extra: Option<(String, TypeRef)>,
+    /// The documented headers of a reply rather than a schema: a plain struct, not serde.
+    pub headers: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Imports, Uses, doc, format_literal, ident, rust_type};
+use super::{Imports, Uses, doc, format_literal, ident, paragraphs, rust_type};
 use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
 
 /// The whole `types.rs` module.
@@ -26,10 +26,12 @@ pub fn header(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    if api.types.iter().any(|t| !matches!(t, TypeDef::Replies(_))) {
+    // Reply enums and reply headers are not wire forms of their own, so serde has no part in them.
+    let schemas = |t: &&TypeDef| !matches!(t, TypeDef::Replies(_) | TypeDef::Struct(StructDef { headers: true, .. }));
+    if api.types.iter().any(|t| schemas(&t)) {
         imports.add("serde::{Deserialize, Serialize}");
     }
-    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_))) {
+    if api.types.iter().filter(schemas).any(|t| matches!(t, TypeDef::Struct(_))) {
         imports.add("crate::object_only::ObjectOnly");
     }
     if api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_))) {
@@ -61,6 +63,9 @@ pub fn item(t: &TypeDef) -> TokenStream {
 }
 
 fn struct_def(s: &StructDef) -> TokenStream {
+    if s.headers {
+        return headers_struct(s);
+    }
     let name = ident(&s.name);
     let docs = doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
     let derive_default = s.fields.iter().all(|f| !f.required);
@@ -117,6 +122,35 @@ fn struct_def(s: &StructDef) -> TokenStream {
                 #name::deserialize(ObjectOnly(deserializer))
             }
         }
+    }
+}
+
+/// The headers of a reply: read and written by the client and server code, so no serde.
+fn headers_struct(s: &StructDef) -> TokenStream {
+    let name = ident(&s.name);
+    let docs = doc(s.doc.as_deref().unwrap_or_default());
+    let derive_default = s.fields.iter().all(|f| !f.required);
+    let default = derive_default.then(|| quote! { Default, });
+    let fields = s.fields.iter().map(|f| {
+        let field = ident(&f.name);
+        let ty = rust_type(&f.ty, &TokenStream::new());
+        let ty = if f.required {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
+        let docs = doc(&paragraphs([f.doc.as_deref(), Some(&format!("The `{}` header.", f.wire))]));
+        quote! { #docs pub #field: #ty, }
+    });
+    let constructor = (!derive_default).then(|| constructor(s));
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, #default)]
+        pub struct #name {
+            #(#fields)*
+        }
+
+        #constructor
     }
 }
 

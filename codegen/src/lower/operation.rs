@@ -640,7 +640,7 @@ impl<'a> Lowerer<'a> {
         }
         let name = self.claim(Naming::Derived(name));
         let doc = Some(format!("The headers of the {status} reply to `{} {}`.", ctx.method.as_str(), ctx.path));
-        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra: None }));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra: None, headers: true }));
         Some(name)
     }
 

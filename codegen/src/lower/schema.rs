@@ -267,7 +267,7 @@ impl<'a> Lowerer<'a> {
             self.warn(at, format!("`{required}` is required but not among the properties; the requirement is ignored"));
         }
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
-        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra, headers: false }));
         Some(TypeRef::Named(name))
     }
 
