@@ -19,6 +19,7 @@ const CLIENT_DOWNLOAD: &str = include_str!("../runtime/client/download.rs");
 const CLIENT_ENCODING: &str = include_str!("../runtime/client/encoding.rs");
 const CLIENT_ERROR: &str = include_str!("../runtime/client/error.rs");
 const CLIENT_TRANSPORT: &str = include_str!("../runtime/client/transport.rs");
+const CLIENT_MULTIPART: &str = include_str!("../runtime/client/multipart.rs");
 const CLIENT_PAGING: &str = include_str!("../runtime/client/paging.rs");
 const CLIENT_POLICY: &str = include_str!("../runtime/client/policy.rs");
 
@@ -29,6 +30,7 @@ const RUSTFMT_TOML: &str =
 const SERVER_DOWNLOAD: &str = include_str!("../runtime/server/download.rs");
 const SERVER_EXTRACT: &str = include_str!("../runtime/server/extract.rs");
 const SERVER_FORM: &str = include_str!("../runtime/server/form.rs");
+const SERVER_MULTIPART: &str = include_str!("../runtime/server/multipart.rs");
 const SERVER_PROBLEM: &str = include_str!("../runtime/server/problem.rs");
 const SERVER_REPLY: &str = include_str!("../runtime/server/reply.rs");
 const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
@@ -128,6 +130,9 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     if api.operations.iter().any(|op| op.paging.is_some()) {
         files.push(render::support(src("paging.rs"), spec_path, CLIENT_PAGING));
     }
+    if has_multipart(api) {
+        files.push(render::support(src("multipart.rs"), spec_path, CLIENT_MULTIPART));
+    }
     let jobs = vec![
         RustJob::chunked(
             vec![src("builders.rs")],
@@ -141,12 +146,19 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     Ok(Plan { files, jobs })
 }
 
-/// Whether the server reads name/value pairs into types: form bodies and objects in the query.
+/// Whether the server reads name/value pairs into types: form and multipart bodies and objects
+/// in the query.
 pub fn needs_form_reader(api: &Api) -> bool {
-    api.operations.iter().any(|op| {
-        op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)
-            || op.params.iter().any(|p| p.object_style.is_some())
-    })
+    has_multipart(api)
+        || api.operations.iter().any(|op| {
+            op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)
+                || op.params.iter().any(|p| p.object_style.is_some())
+        })
+}
+
+/// Whether any operation takes a multipart body.
+pub fn has_multipart(api: &Api) -> bool {
+    api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Multipart))
 }
 
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
@@ -208,6 +220,9 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     }
     if needs_form_reader(api) {
         files.push(render::support(src("form.rs"), spec_path, SERVER_FORM));
+    }
+    if has_multipart(api) {
+        files.push(render::support(src("multipart.rs"), spec_path, SERVER_MULTIPART));
     }
     let (for_api, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);

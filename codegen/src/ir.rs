@@ -238,6 +238,8 @@ pub enum TypeRef {
     Json,
     /// Raw bytes: a whole `application/octet-stream` request body.
     Bytes,
+    /// A file part of a multipart body: bytes with a file name and media type.
+    File,
     Vec(Box<TypeRef>),
     /// A JSON object with arbitrary keys.
     Map(Box<TypeRef>),
@@ -438,6 +440,9 @@ pub enum BodyEncoding {
     Binary,
     /// UTF-8 text as it is (`text/plain`).
     Text,
+    /// `multipart/form-data`: a part per property, files (binary properties) as file parts, other
+    /// objects as JSON parts.
+    Multipart,
 }
 
 /// What a successful call returns.

@@ -393,3 +393,72 @@ components:
     ];
     assert_eq!(notes, expected);
 }
+
+#[test]
+fn binary_properties_are_files_only_in_multipart_bodies() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /upload:
+    post:
+      operationId: upload
+      requestBody:
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              properties:
+                items: {type: string, format: binary}
+                more: {type: array, items: {type: string, format: binary}}
+                note: {type: string}
+      responses:
+        "204": {description: done}
+  /shared:
+    post:
+      operationId: shared
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {$ref: "#/components/schemas/Upload"}
+      responses:
+        "204": {description: done}
+  /json:
+    post:
+      operationId: json
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Upload"}
+      responses:
+        "204": {description: done}
+components:
+  schemas:
+    Upload:
+      type: object
+      properties:
+        file: {type: string, format: binary}
+    Nested:
+      type: object
+      properties:
+        inner: {type: object, properties: {file: {type: string, format: binary}}}
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/components/schemas/Nested/properties/inner/properties/file: `format: binary` is supported only as a whole binary body or a file in a multipart body",
+            "#/paths/~1json/post/requestBody/content/application~1json/schema: a schema with file parts can only be a multipart body",
+        ]
+    );
+    // Without the nested file, and with the shared schema sent as multipart everywhere, it lowers.
+    let fixed = text.split("    Nested:").next().unwrap().replace("application/json", "multipart/form-data");
+    let api = lowered(&fixed).unwrap();
+    let body = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap().body.clone().unwrap();
+    let TypeRef::Named(name) = body("upload").ty else { panic!() };
+    let TypeDef::Struct(s) = ty(&api, &name) else { panic!() };
+    let types: Vec<&TypeRef> = s.fields.iter().map(|f| &f.ty).collect();
+    assert_eq!(types, [&TypeRef::File, &TypeRef::Vec(Box::new(TypeRef::File)), &TypeRef::String]);
+    assert_eq!(body("shared").ty, TypeRef::Named("Upload".into()));
+}

@@ -146,6 +146,31 @@ impl FeaturesApi for Fixture {
         Ok((7, headers))
     }
 
+    async fn upload_album(
+        &self,
+        _: RequestContext,
+        input: inputs::UploadAlbumInput,
+    ) -> Result<server_types::AlbumReceipt, ApiError> {
+        let album = input.body;
+        let describe = |f: &features_server::File| {
+            let name = f.name.as_deref().unwrap_or("-");
+            format!("{name} {} {}", f.content_type.as_deref().unwrap_or("-"), f.bytes.len())
+        };
+        let files = std::iter::once(&album.cover).chain(album.extras.iter().flatten()).map(describe).collect();
+        Ok(server_types::AlbumReceipt {
+            rating: album.rating,
+            tags: album.tags,
+            owner: album.owner,
+            ..server_types::AlbumReceipt::new(input.name, album.caption, files)
+        })
+    }
+
+    async fn attach_to_note(&self, _: RequestContext, input: inputs::AttachToNoteInput) -> Result<i64, ApiError> {
+        let body = input.body.unwrap_or_default();
+        let comment = body.comment.map_or(0, |c| c.len() as i64);
+        Ok(body.file.map_or(-1, |f| f.bytes.len() as i64 + comment))
+    }
+
     async fn list_notes(
         &self,
         _: RequestContext,
@@ -504,4 +529,90 @@ async fn reply_headers_that_are_missing_or_malformed_are_decode_errors_naming_th
     assert!(matches!(&unknown, Err(Error::Decode { path, .. }) if path == "header x-kind"), "{unknown:?}");
     let (_, headers) = client(&counter_server(&[("x-count", "3")]).await).read_counter().await.unwrap();
     assert_eq!((headers.x_count, headers.x_kind), (3, None));
+}
+
+#[tokio::test]
+async fn multipart_bodies_carry_fields_and_files() {
+    use features_client::File;
+    use features_client::types::{Album, AlbumReceipt, AttachToNoteBody};
+    let (base, _) = start().await;
+    let client = client(&base);
+    // A file whose bytes contain a boundary-like line must not end its part early.
+    let cover = File::new("cover.png", b"\x89PNG\r\n--boundary-0\r\n".to_vec()).with_content_type("image/png");
+    let cover_entry = format!("cover.png image/png {}", cover.bytes.len());
+    let extras = vec![File::new("a.txt", "a"), File { name: None, content_type: None, bytes: vec![0; 3] }];
+    let album = Album {
+        rating: Some(5),
+        tags: Some(vec!["x".into(), "y z".into()]),
+        owner: Some(Owner { name: Some("Ann".into()), pets: None }),
+        extras: Some(extras),
+        ..Album::new("On the \"beach\"".into(), cover)
+    };
+    let receipt = client.upload_album("Rex", album).await.unwrap();
+    let files = vec![cover_entry, "a.txt application/octet-stream 1".into(), "file application/octet-stream 3".into()];
+    let expected = AlbumReceipt {
+        rating: Some(5),
+        tags: Some(vec!["x".into(), "y z".into()]),
+        owner: Some(Owner { name: Some("Ann".into()), pets: None }),
+        ..AlbumReceipt::new("Rex".into(), "On the \"beach\"".into(), files)
+    };
+    assert_eq!(receipt, expected);
+    // An optional multipart body, with and without its optional file.
+    let with_file = AttachToNoteBody { file: Some(File::new("n.txt", "four")), comment: Some("ab".into()) };
+    assert_eq!(client.attach_to_note("n1").body(with_file).await.unwrap(), 6);
+    assert_eq!(client.attach_to_note("n1").body(AttachToNoteBody::default()).await.unwrap(), -1);
+    assert_eq!(client.attach_to_note("n1").await.unwrap(), -1);
+}
+
+#[tokio::test]
+async fn multipart_bodies_from_other_clients_are_read_and_checked() {
+    let (base, _) = start().await;
+    let post = |content_type: &'static str, body: &'static str| {
+        reqwest::Client::new()
+            .post(format!("{base}/pets/Rex/album"))
+            .bearer_auth("tok")
+            .header("content-type", content_type)
+            .body(body.replace('\n', "\r\n"))
+            .send()
+    };
+    // As a browser writes it: quoted boundary, lowercase headers, a part without a file name.
+    let ok = post(
+        "multipart/form-data; boundary=\"b1\"",
+        "--b1\ncontent-disposition: form-data; name=\"caption\"\n\nhi\n--b1\ncontent-disposition: form-data; name=\"cover\"\n\nraw\n--b1--\n",
+    )
+    .await
+    .unwrap();
+    assert_eq!(ok.status(), 200);
+    let receipt: serde_json::Value = serde_json::from_slice(&ok.bytes().await.unwrap()).unwrap();
+    assert_eq!(receipt["files"], serde_json::json!(["- - 3"]));
+    // A value that does not fit its field is named like a form's.
+    let bad = post(
+        "multipart/form-data; boundary=b2",
+        "--b2\nContent-Disposition: form-data; name=\"caption\"\n\n\n--b2\nContent-Disposition: form-data; name=\"rating\"\n\nfive\n--b2--\n",
+    )
+    .await
+    .unwrap();
+    assert_eq!(bad.status(), 400);
+    let problem: serde_json::Value = serde_json::from_slice(&bad.bytes().await.unwrap()).unwrap();
+    let named: Vec<&String> = problem["errors"].as_object().unwrap().keys().collect();
+    assert_eq!(named, ["body.rating"], "{problem}");
+    let missing_file = post(
+        "multipart/form-data; boundary=b3",
+        "--b3\nContent-Disposition: form-data; name=\"caption\"\n\nhi\n--b3--\n",
+    )
+    .await
+    .unwrap();
+    let problem: serde_json::Value = serde_json::from_slice(&missing_file.bytes().await.unwrap()).unwrap();
+    assert_eq!(problem["errors"]["body.cover"], serde_json::json!(["the file part is required"]), "{problem}");
+    let unclosed =
+        post("multipart/form-data; boundary=b4", "--b4\nContent-Disposition: form-data; name=\"caption\"\n\nhi\n")
+            .await
+            .unwrap();
+    let problem: serde_json::Value = serde_json::from_slice(&unclosed.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        problem["errors"]["body"],
+        serde_json::json!(["the multipart body is malformed: the last part is not closed by the boundary"])
+    );
+    let json = post("application/json", "{}").await.unwrap();
+    assert_eq!(json.status(), 415);
 }

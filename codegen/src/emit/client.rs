@@ -626,6 +626,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
                     BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
                     BodyEncoding::Binary => "Sets the binary request body; without it the request has no body.",
                     BodyEncoding::Text => "Sets the text request body; without it the request has no body.",
+                    BodyEncoding::Multipart => "Sets the multipart request body; without it the request has no body.",
                 }),
             ]);
             let docs = doc(&text);
@@ -671,7 +672,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         Reply::Several { ty, .. } => ("application/json", read_several(api, ty)),
     };
     let fixed_headers = fixed_headers(api, op);
-    let optional = optional_headers_and_body(op);
+    let optional = optional_headers_and_body(api, op);
     let request_mut = (!optional.is_empty()).then(|| quote! { mut });
     let credentials =
         (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credential_headers(OPERATION).await?; });
@@ -985,7 +986,7 @@ fn fixed_headers(api: &Api, op: &Operation) -> TokenStream {
 }
 
 /// Statements for header parameters and the body, which may fail or be absent.
-fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
+fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for p in op.params.iter().filter(|p| p.location == Location::Header) {
         let field = ident(&p.name);
@@ -1035,11 +1036,24 @@ fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
         let write = match b.encoding {
             BodyEncoding::Json => quote! { serde_json::to_vec(body) },
             BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
-            BodyEncoding::Binary | BodyEncoding::Text => TokenStream::new(),
+            BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => TokenStream::new(),
         };
-        let encode = quote! {
-            let bytes = #write.map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
-            request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
+        let invalid = quote! { map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })? };
+        let encode = if b.encoding == BodyEncoding::Multipart {
+            // The content type names the boundary, so it is made with the bytes.
+            let files = file_parts(api, &b.ty);
+            quote! {
+                let mut files: Vec<(&str, &crate::File)> = Vec::new();
+                #(#files)*
+                let (content_type, bytes) = crate::multipart::multipart_body(body, &files).#invalid;
+                let content_type = HeaderValue::try_from(content_type).#invalid;
+                request = request.header(CONTENT_TYPE, content_type).body(bytes);
+            }
+        } else {
+            quote! {
+                let bytes = #write.#invalid;
+                request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
+            }
         };
         // Bytes and text go as they are, moved rather than copied.
         let send_bytes =
@@ -1054,6 +1068,31 @@ fn optional_headers_and_body(op: &Operation) -> Vec<TokenStream> {
         });
     }
     out
+}
+
+/// Statements that list a multipart body's files, by wire name, in `files`.
+fn file_parts(api: &Api, ty: &TypeRef) -> Vec<TokenStream> {
+    let fields = match ty {
+        TypeRef::Named(name) => match api.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
+    };
+    let file_list = TypeRef::Vec(Box::new(TypeRef::File));
+    fields
+        .iter()
+        .filter(|f| f.ty == TypeRef::File || f.ty == file_list)
+        .map(|f| {
+            let (field, wire) = (ident(&f.name), &f.wire);
+            let each = match (f.ty == TypeRef::File, f.required && !f.nullable) {
+                (true, true) => return quote! { files.push((#wire, &body.#field)); },
+                (true, false) | (false, true) => quote! { body.#field.iter() },
+                (false, false) => quote! { body.#field.iter().flatten() },
+            };
+            quote! { files.extend(#each.map(|file| (#wire, file))); }
+        })
+        .collect()
 }
 
 /// `lib.rs` of the client crate.
@@ -1072,6 +1111,9 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
     let download_mod = has_downloads.then(|| quote! { mod download; });
     let paging_mod = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { mod paging; });
     let download_use = has_downloads.then(|| quote! { pub use download::{ByteStream, Download}; });
+    let multipart = crate::crates::has_multipart(api);
+    let multipart_mod = multipart.then(|| quote! { mod multipart; });
+    let multipart_use = multipart.then(|| quote! { pub use multipart::File; });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     quote! {
@@ -1088,6 +1130,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         mod encoding;
         mod enums;
         mod error;
+        #multipart_mod
         mod object_only;
         #paging_mod
         mod policy;
@@ -1099,6 +1142,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         #download_use
         pub use enums::UnknownVariant;
         pub use error::{Error, ProblemDetails, StatusError};
+        #multipart_use
         pub use policy::RetryPolicy;
 
         pub use reqwest;

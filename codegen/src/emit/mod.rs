@@ -60,6 +60,7 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
         TypeRef::DateTime => quote! { DateTime },
         TypeRef::Json => quote! { Value },
         TypeRef::Bytes => quote! { Vec<u8> },
+        TypeRef::File => quote! { File },
         TypeRef::Vec(item) => {
             let item = rust_type(item, types);
             quote! { Vec<#item> }
@@ -91,6 +92,7 @@ pub struct Uses {
     pub uuid: bool,
     pub json: bool,
     pub map: bool,
+    pub file: bool,
 }
 
 impl Uses {
@@ -99,6 +101,7 @@ impl Uses {
             TypeRef::DateTime => self.date_time = true,
             TypeRef::Uuid => self.uuid = true,
             TypeRef::Json => self.json = true,
+            TypeRef::File => self.file = true,
             TypeRef::Vec(item) => self.add(item),
             TypeRef::Map(value) => {
                 self.map = true;
@@ -121,6 +124,9 @@ impl Uses {
         }
         if self.date_time {
             imports.add(date_time);
+        }
+        if self.file {
+            imports.add("crate::File");
         }
     }
 }

@@ -244,6 +244,8 @@ pub fn input_struct(op: &Operation) -> TokenStream {
                     (BodyEncoding::Binary, false) => "The body's bytes, when the request has a body.",
                     (BodyEncoding::Text, true) => "The body's text.",
                     (BodyEncoding::Text, false) => "The body's text, when the request has a body.",
+                    (BodyEncoding::Multipart, true) => "The multipart body.",
+                    (BodyEncoding::Multipart, false) => "The multipart body, when the request has one.",
                 }),
             ]);
             let docs = doc(&text);
@@ -491,7 +493,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
             _ => String::new(),
         },
         TypeRef::Json | TypeRef::Map(_) => "value".into(),
-        TypeRef::Bytes => "bytes".into(),
+        TypeRef::Bytes | TypeRef::File => "bytes".into(),
     }
 }
 
@@ -597,13 +599,22 @@ pub fn handler(
             BodyEncoding::Form => quote! { crate::form::form_body },
             BodyEncoding::Binary => quote! { extract::bytes_body },
             BodyEncoding::Text => quote! { extract::text_body },
+            BodyEncoding::Multipart => quote! { crate::multipart::multipart_body },
         };
         let accepted = &b.accepted;
         let required = b.required;
+        // A multipart body's files come beside it, to be moved into its file fields.
+        let (file_fields, take_files) = match b.encoding {
+            BodyEncoding::Multipart => {
+                let (names, moves) = take_files(api, &b.ty);
+                (Some(quote! { &[#(#names),*], }), Some(quote! { .map(|(mut body, mut files)| { #(#moves)* body }) }))
+            }
+            _ => (None, None),
+        };
         let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         quote! {
-            let body = #read::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, &mut problems).await?;
+            let body = #read::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
             #check
         }
     });
@@ -751,6 +762,33 @@ fn several_replies(api: &Api, ty: &str) -> TokenStream {
     quote! { match value { #(#arms)* } }
 }
 
+/// The wire names of a multipart body's file fields, and the statements that move the files that
+/// came into them.
+fn take_files(api: &Api, ty: &TypeRef) -> (Vec<String>, Vec<TokenStream>) {
+    let fields = match ty {
+        TypeRef::Named(name) => match api.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
+    };
+    let file_list = TypeRef::Vec(Box::new(TypeRef::File));
+    fields
+        .iter()
+        .filter(|f| f.ty == TypeRef::File || f.ty == file_list)
+        .map(|f| {
+            let (field, wire, required) = (ident(&f.name), f.wire.clone(), f.required && !f.nullable);
+            let take = match (f.ty == TypeRef::File, required) {
+                (true, true) => quote! { files.one(#wire, true, &mut problems).unwrap_or_default() },
+                (true, false) => quote! { files.one(#wire, false, &mut problems) },
+                (false, true) => quote! { files.all(#wire) },
+                (false, false) => quote! { Some(files.all(#wire)).filter(|all| !all.is_empty()) },
+            };
+            (wire, quote! { body.#field = #take; })
+        })
+        .unzip()
+}
+
 /// Statements that set each header of the headers struct `name`, held in `value`, on `response`.
 fn write_headers(api: &Api, name: &str, value: &TokenStream) -> TokenStream {
     let Some(TypeDef::Struct(s)) = api.type_named(name) else {
@@ -786,6 +824,9 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
     let has_forms = crate::crates::needs_form_reader(api);
     let form_mod = has_forms.then(|| quote! { mod form; });
     let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
+    let multipart = crate::crates::has_multipart(api);
+    let multipart_mod = multipart.then(|| quote! { mod multipart; });
+    let multipart_use = multipart.then(|| quote! { pub use multipart::File; });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
@@ -804,6 +845,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod extract;
         #form_mod
         pub mod inputs;
+        #multipart_mod
         mod problem;
         mod reply;
         mod router;
@@ -816,6 +858,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         pub use enums::UnknownVariant;
         pub use problem::{ApiError, problem_types};
         #download_use
+        #multipart_use
         pub use router::{ServerConfig, router, router_with};
         pub use serve::{serve, shutdown_signal};
 

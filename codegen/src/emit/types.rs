@@ -4,7 +4,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Imports, Uses, doc, format_literal, ident, paragraphs, rust_type};
-use crate::ir::{Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, UnionDef};
+use crate::ir::{
+    Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
+};
 
 /// The whole `types.rs` module.
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
@@ -223,6 +225,16 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
         text.push_str(&format!("\n\nRead as `{}` when absent.", super::default_text(d)));
         format!("{struct_name}::{}", default_fn(f))
     });
+    // Files travel as parts of their own in a multipart body, never inside JSON or form text.
+    if matches!(&f.ty, TypeRef::File) || f.ty == TypeRef::Vec(Box::new(TypeRef::File)) {
+        text.push_str("\n\nSent as a file part of the multipart body.");
+        let docs = doc(&text);
+        return quote! {
+            #docs
+            #[serde(skip)]
+            pub #name: #ty,
+        };
+    }
     let docs = doc(&text);
     let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
     let rename = (bare != f.wire).then(|| {

@@ -22,6 +22,7 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
     "Box",
     "DateTime",
     "Deserialize",
+    "File",
     "FromStr",
     "Option",
     "Result",
@@ -75,6 +76,9 @@ pub(crate) struct Lowerer<'a> {
     pending_defaults: Vec<(String, usize, serde_json::Value, Pointer)>,
     /// Leave out what cannot be represented instead of failing.
     skip: bool,
+    /// Pointers (`#/components/schemas/X`) of the component schemas that are multipart bodies,
+    /// whose binary properties are file parts.
+    multipart_schemas: std::collections::HashSet<String>,
     /// Schemas and operations left out so far, with the problems that decided it.
     left_out: Vec<prune::LeftOut>,
     /// Simplifications that still generate working code, e.g. one of several security
@@ -93,6 +97,7 @@ impl<'a> Lowerer<'a> {
     fn new(doc: &'a OpenAPI, skip: bool) -> Self {
         Lowerer {
             skip,
+            multipart_schemas: operation::multipart_schemas(doc),
             left_out: Vec::new(),
             warnings: Vec::new(),
             pending_unions: Vec::new(),

@@ -270,7 +270,7 @@ impl<'a> Lowerer<'a> {
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
             },
-            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes => false,
+            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
         }
     }
 
@@ -341,6 +341,12 @@ impl<'a> Lowerer<'a> {
                 )
         };
         if accepted.is_empty()
+            && let Some(ct) = others.iter().find(|ct| is_multipart(ct))
+        {
+            encoding = BodyEncoding::Multipart;
+            accepted = vec![ct.to_string()];
+        }
+        if accepted.is_empty()
             && let Some(ct) = others.iter().find(|ct| text(ct))
         {
             // Text as it is: a `text/*` type whose schema, if any, is a plain string.
@@ -377,7 +383,9 @@ impl<'a> Lowerer<'a> {
         }
         let preferred = match encoding {
             BodyEncoding::Json => preferred_json(&accepted),
-            BodyEncoding::Form | BodyEncoding::Binary | BodyEncoding::Text => accepted.first().cloned(),
+            BodyEncoding::Form | BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => {
+                accepted.first().cloned()
+            }
         };
         let Some(content_type) = preferred else {
             self.report(&ptr.push("content"), "the request body lists no content type");
@@ -399,8 +407,12 @@ impl<'a> Lowerer<'a> {
                 self.report(&ptr.push("content").push(ct), format!("this schema differs from the one under {content_type}; one body type per operation is supported"));
             }
         }
-        if encoding == BodyEncoding::Form && !self.is_object(&ty) {
-            self.report(&media_ptr.push("schema"), "a form body must be an object");
+        if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart) && !self.is_object(&ty) {
+            self.report(&media_ptr.push("schema"), "a form or multipart body must be an object");
+            return None;
+        }
+        if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
+            self.report(&media_ptr.push("schema"), "a schema with file parts can only be a multipart body");
             return None;
         }
         Some(Body {
@@ -773,6 +785,26 @@ impl Lowerer<'_> {
     }
 
     /// Whether a type is a struct (through aliases).
+    /// Whether a binary string at `ptr` is a file part: a property (or the items of an array
+    /// property) of a multipart body's schema.
+    pub(crate) fn is_file_part(&self, ptr: &Pointer) -> bool {
+        let ptr = ptr.to_string();
+        let is_property_of_body = |p: &str| {
+            let Some((parent, _)) = p.rsplit_once('/') else { return false };
+            parent.strip_suffix("/properties").is_some_and(|schema| {
+                schema.ends_with("/content/multipart~1form-data/schema") || self.multipart_schemas.contains(schema)
+            })
+        };
+        is_property_of_body(&ptr) || ptr.strip_suffix("/items").is_some_and(is_property_of_body)
+    }
+
+    /// Whether a body type has file parts, which only a multipart body can carry.
+    fn has_files(&self, ty: &TypeRef) -> bool {
+        self.struct_named(ty).is_some_and(|s| {
+            s.fields.iter().any(|f| matches!(&f.ty, TypeRef::File) || f.ty == TypeRef::Vec(Box::new(TypeRef::File)))
+        })
+    }
+
     fn is_struct(&self, ty: &TypeRef) -> bool {
         matches!(self.unaliased(ty), TypeRef::Named(name) if matches!(self.type_named(name), Some(TypeDef::Struct(_))))
     }
@@ -815,6 +847,28 @@ fn preferred_json(types: &[String]) -> Option<String> {
         .find(|t| t.eq_ignore_ascii_case("application/json"))
         .or_else(|| types.iter().find(|t| !t.contains('*')))
         .cloned()
+}
+
+fn is_multipart(content_type: &str) -> bool {
+    content_type.split(';').next().is_some_and(|ct| ct.trim().eq_ignore_ascii_case("multipart/form-data"))
+}
+
+/// The component schemas that some operation takes as its multipart body (directly by `$ref`, or
+/// through a `$ref` to `#/components/requestBodies`), as pointers.
+pub(super) fn multipart_schemas(doc: &openapiv3::OpenAPI) -> std::collections::HashSet<String> {
+    let bodies = doc.paths.paths.values().filter_map(|item| item.as_item()).flat_map(|item| item.iter());
+    let named = doc.components.iter().flat_map(|c| c.request_bodies.values());
+    let direct = bodies.filter_map(|(_, op)| op.request_body.as_ref());
+    direct
+        .chain(named)
+        .filter_map(|body| body.as_item())
+        .flat_map(|body| body.content.iter())
+        .filter(|(ct, _)| is_multipart(ct))
+        .filter_map(|(_, media)| match media.schema.as_ref()? {
+            ReferenceOr::Reference { reference } => Some(reference.clone()),
+            ReferenceOr::Item(_) => None,
+        })
+        .collect()
 }
 
 fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {

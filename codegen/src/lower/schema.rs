@@ -113,10 +113,11 @@ impl<'a> Lowerer<'a> {
                 Some(match &s.format {
                     VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::DateTime,
                     VariantOrUnknownOrEmpty::Unknown(f) if f == "uuid" => TypeRef::Uuid,
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Binary) if self.is_file_part(ptr) => TypeRef::File,
                     VariantOrUnknownOrEmpty::Item(StringFormat::Binary) => {
                         self.report(
                             ptr,
-                            "`format: binary` is supported only as a whole `application/octet-stream` body",
+                            "`format: binary` is supported only as a whole binary body or a file in a multipart body",
                         );
                         return None;
                     }

@@ -163,7 +163,7 @@ fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
         TypeRef::Bool => (BOOL, 0),
         TypeRef::Vec(_) => (ARRAY, 0),
         TypeRef::Map(_) => (OBJECT, 1),
-        TypeRef::Json | TypeRef::Bytes => (ANY, 0),
+        TypeRef::Json | TypeRef::Bytes | TypeRef::File => (ANY, 0),
         TypeRef::Named(name) => match lowerer.type_named(name) {
             Some(TypeDef::StringEnum(_)) => (STRING, 0),
             Some(TypeDef::IntEnum(_)) => (NUMBER, 0),
@@ -220,6 +220,7 @@ fn variant_name(ty: &TypeRef, union: &str) -> String {
         TypeRef::DateTime => "DateTime".into(),
         TypeRef::Json => "Value".into(),
         TypeRef::Bytes => "Bytes".into(),
+        TypeRef::File => "File".into(),
         TypeRef::Vec(item) => format!("{}List", variant_name(item, union)),
         TypeRef::Map(value) => format!("{}Map", variant_name(value, union)),
     }
