@@ -70,6 +70,9 @@ pub enum TypeDef {
     /// The replies of an operation with several success statuses: an enum with one variant per
     /// status. Not a schema, so it has no wire form of its own.
     Replies(RepliesDef),
+    /// The documented error replies of an operation that carry a JSON body other than problem
+    /// details: an enum with one variant per status. Not a schema either.
+    Errors(ErrorsDef),
     /// `pub type Name = Target;`
     Alias {
         name: String,
@@ -86,6 +89,7 @@ impl TypeDef {
             TypeDef::StringEnum(e) => &e.name,
             TypeDef::Union(u) => &u.name,
             TypeDef::Replies(r) => &r.name,
+            TypeDef::Errors(e) => &e.name,
             TypeDef::Alias { name, .. } => name,
         }
     }
@@ -189,6 +193,27 @@ pub struct ReplyCase {
     pub doc: Option<String>,
 }
 
+/// The error replies of one operation whose bodies the spec describes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorsDef {
+    pub name: String,
+    /// The operation, for the docs.
+    pub operation: String,
+    /// One per documented status, ascending, then the `default` reply if it has a body.
+    pub cases: Vec<ErrorCase>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorCase {
+    /// The status, or `None` for the `default` reply (any status not listed).
+    pub status: Option<u16>,
+    /// Rust variant name, e.g. `NotFound`.
+    pub name: String,
+    /// The JSON body.
+    pub body: TypeRef,
+    pub doc: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Variant {
     /// Rust variant name.
@@ -270,6 +295,7 @@ impl TypeDef {
             }
             TypeDef::Alias { target, .. } => target.visit_names(f),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
+            TypeDef::Errors(e) => e.cases.iter().for_each(|c| c.body.visit_names(f)),
             TypeDef::Replies(r) => r.cases.iter().for_each(|c| {
                 c.body.iter().for_each(|ty| ty.visit_names(f));
                 c.headers.iter().for_each(|h| f(h));
@@ -298,6 +324,8 @@ pub struct Operation {
     pub params: Vec<Param>,
     pub body: Option<Body>,
     pub reply: Reply,
+    /// The [`TypeDef::Errors`] enum of its documented error bodies, by Rust name.
+    pub errors: Option<String>,
     /// Indexes into [`Api::credentials`] that this operation sends.
     pub credentials: Vec<usize>,
     /// Indexes into [`Api::common_headers`] that this operation takes.
@@ -385,8 +413,11 @@ pub struct Param {
     pub required: bool,
     /// Value applied when the parameter is absent.
     pub default: Option<DefaultValue>,
-    /// Arrays in a query: `true` repeats the name per item, `false` joins items with commas.
+    /// Arrays in a query: `true` repeats the name per item, `false` joins items with `delimiter`.
     pub explode: bool,
+    /// Between the items of an array in a query that is not exploded: `,` (`style: form`), `|`
+    /// (`pipeDelimited`) or a space (`spaceDelimited`).
+    pub delimiter: char,
     /// Lower bound from `minimum`, checked by the server.
     pub minimum: Option<f64>,
     /// For an object in the query: how its properties are written.
@@ -474,6 +505,9 @@ impl Operation {
         }
         if let Some(headers) = self.reply.headers() {
             f(headers);
+        }
+        if let Some(errors) = &self.errors {
+            f(errors);
         }
     }
 }

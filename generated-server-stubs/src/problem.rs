@@ -31,11 +31,14 @@ pub mod problem_types {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     status: StatusCode,
-    problem_type: String,
-    title: String,
+    // Boxed strings keep the error small enough to return by value everywhere.
+    problem_type: Box<str>,
+    title: Box<str>,
     detail: Option<String>,
     errors: BTreeMap<String, Vec<String>>,
     retry_after: Option<u64>,
+    /// A documented JSON error body, sent in place of the problem details.
+    body: Option<Box<[u8]>>,
 }
 
 impl ApiError {
@@ -43,11 +46,21 @@ impl ApiError {
     pub fn new(status: StatusCode) -> Self {
         ApiError {
             status,
-            problem_type: "about:blank".to_string(),
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            problem_type: "about:blank".into(),
+            title: status.canonical_reason().unwrap_or("Error").into(),
             detail: None,
             errors: BTreeMap::new(),
             retry_after: None,
+            body: None,
+        }
+    }
+
+    /// An error with `status` whose reply is `body` as `application/json` rather than problem
+    /// details, for error bodies the spec documents; a body that cannot be written is a 500.
+    pub fn json<T: Serialize>(status: StatusCode, body: &T) -> Self {
+        match serde_json::to_vec(body) {
+            Ok(bytes) => ApiError { body: Some(bytes.into()), ..Self::new(status) },
+            Err(e) => Self::internal(format!("the error body could not be written as JSON: {e}")),
         }
     }
 
@@ -99,13 +112,13 @@ impl ApiError {
 
     /// Replaces the problem type (a URI reference; `about:blank` by default).
     pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
-        self.problem_type = problem_type.into();
+        self.problem_type = problem_type.into().into_boxed_str();
         self
     }
 
     /// Replaces the title (the status's reason phrase by default).
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = title.into();
+        self.title = title.into().into_boxed_str();
         self
     }
 
@@ -142,7 +155,10 @@ impl ApiError {
     }
 
     /// The reply, with `instance` set to the request path.
-    pub(crate) fn into_response_for(self, instance: &str) -> Response {
+    pub(crate) fn into_response_for(mut self, instance: &str) -> Response {
+        if let Some(bytes) = self.body.take() {
+            return self.reply(bytes.into_vec(), "application/json");
+        }
         #[derive(Serialize)]
         struct Problem<'a> {
             r#type: &'a str,
@@ -164,10 +180,14 @@ impl ApiError {
             errors: &self.errors,
         };
         let bytes = serde_json::to_vec(&body).unwrap_or_else(|_| b"{}".to_vec());
+        self.reply(bytes, "application/problem+json")
+    }
+
+    fn reply(&self, bytes: Vec<u8>, content_type: &'static str) -> Response {
         let mut response = Response::new(Body::from(bytes));
         *response.status_mut() = self.status;
         let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         if let Some(seconds) = self.retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }

@@ -337,7 +337,7 @@ async fn get_au_accounts<A: PortfolioApi>(
         let query = QueryParams::parse(parts.uri.query());
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
         let p_account_ids: Option<Vec<String>> = query
-            .optional_list("accountIds", "string", true, &mut problems);
+            .optional_list("accountIds", "string", None, &mut problems);
         let p_page: Option<i32> = query
             .optional("page", "32-bit integer", &mut problems);
         problems.at_least("page", p_page.map(f64::from), 1.0);
@@ -702,9 +702,9 @@ async fn find_au_securities<A: PortfolioApi>(
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
         let p_pds_id: Option<String> = query.optional("pdsId", "string", &mut problems);
         let p_security_ids: Option<Vec<String>> = query
-            .optional_list("securityIds", "string", true, &mut problems);
+            .optional_list("securityIds", "string", None, &mut problems);
         let p_security_codes: Option<Vec<String>> = query
-            .optional_list("securityCodes", "string", true, &mut problems);
+            .optional_list("securityCodes", "string", None, &mut problems);
         problems.check()?;
         let input = inputs::FindAuSecuritiesInput {
             search: p_search,
@@ -770,7 +770,7 @@ async fn get_au_holdings<A: PortfolioApi>(
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
-            .required_list("AccountIds", "string", true, &mut problems);
+            .required_list("AccountIds", "string", None, &mut problems);
         let p_valuation_date: Option<DateTime> = query
             .required("ValuationDate", "ISO 8601 date-time", &mut problems);
         let p_classification_type: Option<types::ClassificationType> = query
@@ -1216,7 +1216,7 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
-            .required_list("AccountIds", "string", true, &mut problems);
+            .required_list("AccountIds", "string", None, &mut problems);
         let p_from_date: Option<DateTime> = query
             .required("FromDate", "ISO 8601 date-time", &mut problems);
         let p_to_date: Option<DateTime> = query
@@ -1303,7 +1303,7 @@ async fn get_au_bpay<A: PortfolioApi>(
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query());
         let p_account_ids: Option<Vec<String>> = query
-            .required_list("accountIds", "string", true, &mut problems);
+            .required_list("accountIds", "string", None, &mut problems);
         let Some(p_account_ids) = p_account_ids else {
             return Err(problems.into_error())
         };

@@ -113,7 +113,19 @@ impl FeaturesApi for Fixture {
                 ..server_types::Circle::new(1.5 * f64::from(input.scale))
             })),
             "square" => Ok(S::Square(server_types::Square::new(2.0))),
-            other => Err(ApiError::not_found(format!("no shape {other}"))),
+            "teapot" => {
+                Err(server_types::GetShapeError::Other(418, server_types::Failure::new(7, "short and stout".into()))
+                    .into())
+            }
+            "bad" => {
+                Err(server_types::GetShapeError::Other(200, server_types::Failure::new(0, "not an error".into()))
+                    .into())
+            }
+            other => {
+                let missing =
+                    server_types::GetShapeErrorNotFound::new(other.into(), vec!["circle".into(), "square".into()]);
+                Err(server_types::GetShapeError::NotFound(missing).into())
+            }
         }
     }
 
@@ -121,10 +133,15 @@ impl FeaturesApi for Fixture {
     async fn list_labels(
         &self,
         ctx: RequestContext,
-        _: inputs::ListLabelsInput,
+        input: inputs::ListLabelsInput,
     ) -> Result<Vec<server_types::Label>, ApiError> {
         self.seen.lock().unwrap().push(format!("basic={}", ctx.basic.unwrap_or_default()));
         use server_types::{Label as L, LabelKind as K};
+        // Filters come back as labels, so the test sees what arrived.
+        if input.kinds.is_some() || input.ids.is_some() {
+            let kinds = input.kinds.unwrap_or_default().into_iter().map(L::LabelKind);
+            return Ok(kinds.chain(input.ids.unwrap_or_default().iter().map(|id| L::String(id.to_string()))).collect());
+        }
         Ok(vec![L::LabelKind(K::InProgress), L::LabelKind(K::V1), L::LabelKind(K::Empty), L::String("other".into())])
     }
 
@@ -390,7 +407,29 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     let circle = Circle { label: Some("c".into()), ..Circle::new(1.5) };
     assert_eq!(client.get_shape("circle", 1).await.unwrap(), Shape::Circle(circle));
     assert_eq!(client.get_shape("square", 1).await.unwrap(), Shape::Square(Square::new(2.0)));
-    assert!(matches!(client.get_shape("none", 1).await, Err(Error::Status(e)) if e.status == 404));
+    // Documented error bodies: typed on both sides, plain JSON on the wire.
+    use features_client::types::{Failure, GetShapeError, GetShapeErrorNotFound};
+    let missing = client.get_shape("none", 1).await.unwrap_err();
+    assert_eq!(missing.status().map(|s| s.as_u16()), Some(404));
+    let suggestions = vec!["circle".to_string(), "square".to_string()];
+    let expected = GetShapeError::NotFound(GetShapeErrorNotFound::new("none".into(), suggestions));
+    assert_eq!(GetShapeError::from_error(&missing), Some(expected));
+    let teapot = client.get_shape("teapot", 1).await.unwrap_err();
+    let expected = GetShapeError::Other(418, Failure::new(7, "short and stout".into()));
+    assert_eq!(GetShapeError::from_error(&teapot), Some(expected));
+    let raw = reqwest::Client::new()
+        .get(format!("{base}/shapes/teapot"))
+        .header("cookie", "session=s1; scale=1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((raw.status().as_u16(), raw.headers()["content-type"].to_str().unwrap()), (418, "application/json"));
+    assert_eq!(raw.text().await.unwrap(), r#"{"code":7,"message":"short and stout"}"#);
+    let not_an_error = client.get_shape("bad", 1).await.unwrap_err();
+    assert_eq!(not_an_error.status().map(|s| s.as_u16()), Some(500), "an error reply cannot carry a success status");
+    // Problem details are not a documented body of their own.
+    let invalid = client.get_shape("circle", 0).await.unwrap_err();
+    assert_eq!((invalid.status().map(|s| s.as_u16()), GetShapeError::from_error(&invalid)), (Some(400), None));
     assert!(fixture.seen.lock().unwrap().contains(&"session=s1".to_string()), "the cookie credential arrives");
     // Cookie parameters travel beside the cookie credential, percent-encoded and decoded again.
     let labelled = client.get_shape("circle", 2).label("x y; z=1").await.unwrap();
@@ -407,6 +446,24 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     ];
     assert_eq!(labels, expected);
     assert!(fixture.seen.lock().unwrap().contains(&"basic=dXNlcjpwdw==".to_string()));
+    // Arrays joined by `|` (pipeDelimited) and by spaces (spaceDelimited), split again.
+    #[allow(deprecated)]
+    let filtered =
+        client.list_labels().kinds(vec![LabelKind::InProgress, LabelKind::V1]).ids(vec![7, 8]).await.unwrap();
+    let expected = [
+        Label::LabelKind(LabelKind::InProgress),
+        Label::LabelKind(LabelKind::V1),
+        Label::String("7".into()),
+        Label::String("8".into()),
+    ];
+    assert_eq!(filtered, expected);
+    let raw = reqwest::Client::new()
+        .get(format!("{base}/labels?kinds=1|in-progress&ids=9+10"))
+        .basic_auth("user", Some("pw"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.text().await.unwrap(), r#"["1","in-progress","9","10"]"#);
 
     // An exploded object: `offset=1&limit=3`, each property a parameter of its own.
     use features_client::types::ListNotesWindow;

@@ -92,7 +92,6 @@ impl<'u> Query<'u> {
         }
     }
 
-    /// Appends an array as one comma-joined value, `name=a,b`, as `explode: false` says.
     /// An object's properties: as `name[property]` pairs when `deep`, else as pairs of their own.
     /// Lists repeat their key, nested objects are written as JSON text, `null`s are left out.
     pub(crate) fn push_object<T: serde::Serialize>(&mut self, name: &str, deep: bool, value: &T) {
@@ -113,15 +112,20 @@ impl<'u> Query<'u> {
         }
     }
 
-    pub(crate) fn push_joined<T: std::fmt::Display>(&mut self, name: &str, values: &[T]) {
+    /// Appends an array as one value, its items joined by `delimiter` (`name=a,b` for `,`), as
+    /// `explode: false` says.
+    pub(crate) fn push_joined<T: std::fmt::Display>(&mut self, name: &str, delimiter: char, values: &[T]) {
         self.url.push(if self.first { '?' } else { '&' });
         self.first = false;
         self.url.extend(utf8_percent_encode(name, QUERY));
         self.url.push('=');
         let mut text = String::new();
         for (i, value) in values.iter().enumerate() {
-            if i > 0 {
+            // Commas stay as they are, as servers expect; a comma inside an item is encoded.
+            if i > 0 && delimiter == ',' {
                 self.url.push(',');
+            } else if i > 0 {
+                self.url.extend(utf8_percent_encode(delimiter.encode_utf8(&mut [0; 4]), QUERY));
             }
             text.clear();
             let _ = write!(text, "{value}");
@@ -141,8 +145,10 @@ mod tests {
         q.push("search", "a b&c=d/é");
         q.push("ToDate", "2024-06-30T00:00:00+10:00");
         q.push_each("AccountIds", &["A1", "A 2"]);
-        q.push_joined("Codes", &["x", "y,z"]);
-        assert_eq!(url, "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz");
+        q.push_joined("Codes", ',', &["x", "y,z"]);
+        q.push_joined("Pipes", '|', &[1, 2]);
+        q.push_joined("Spaces", ' ', &[3, 4]);
+        assert_eq!(url, "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz&Pipes=1%7C2&Spaces=3%204");
     }
 
     #[test]

@@ -119,8 +119,8 @@ impl<'q> QueryParams<'q> {
         parse(text, kind).map_err(|message| problems.add(name, message)).ok()
     }
 
-    /// A required array: exploded (`a=1&a=2`) or comma-joined (`a=1,2`).
-    pub(crate) fn required_list<T: FromStr>(&self, name: &str, kind: &str, explode: bool, problems: &mut Problems) -> Option<Vec<T>>
+    /// A required array: exploded (`a=1&a=2`, no `delimiter`) or joined (`a=1,2` for `,`).
+    pub(crate) fn required_list<T: FromStr>(&self, name: &str, kind: &str, delimiter: Option<char>, problems: &mut Problems) -> Option<Vec<T>>
     where
         T::Err: Display,
     {
@@ -128,11 +128,11 @@ impl<'q> QueryParams<'q> {
             problems.add(name, "is required");
             return None;
         }
-        self.optional_list(name, kind, explode, problems)
+        self.optional_list(name, kind, delimiter, problems)
     }
 
     /// An optional array: `None` when absent; malformed items are recorded.
-    pub(crate) fn optional_list<T: FromStr>(&self, name: &str, kind: &str, explode: bool, problems: &mut Problems) -> Option<Vec<T>>
+    pub(crate) fn optional_list<T: FromStr>(&self, name: &str, kind: &str, delimiter: Option<char>, problems: &mut Problems) -> Option<Vec<T>>
     where
         T::Err: Display,
     {
@@ -141,7 +141,10 @@ impl<'q> QueryParams<'q> {
         let mut ok = true;
         for value in self.values(name) {
             any = true;
-            let parts: Box<dyn Iterator<Item = &str>> = if explode { Box::new(std::iter::once(value)) } else { Box::new(value.split(',')) };
+            let parts: Box<dyn Iterator<Item = &str>> = match delimiter {
+                None => Box::new(std::iter::once(value)),
+                Some(delimiter) => Box::new(value.split(delimiter)),
+            };
             for part in parts {
                 match parse(part, kind) {
                     Ok(item) => items.push(item),
@@ -410,14 +413,16 @@ mod tests {
 
     #[test]
     fn query_values_are_decoded_and_checked() {
-        let query = QueryParams::parse(Some("Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x"));
+        let query = QueryParams::parse(Some("Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4"));
         let mut problems = Problems::default();
         assert_eq!(query.optional::<i32>("Page", "integer", &mut problems), Some(2));
-        assert_eq!(query.required_list::<String>("Ids", "string", true, &mut problems), Some(vec!["a".into(), "b c".into()]));
+        assert_eq!(query.required_list::<String>("Ids", "string", None, &mut problems), Some(vec!["a".into(), "b c".into()]));
         assert_eq!(query.optional::<bool>("Flag", "boolean", &mut problems), None);
         assert_eq!(query.optional::<i32>("Dup", "integer", &mut problems), None);
         assert_eq!(query.required::<String>("Missing", "string", &mut problems), None);
-        assert_eq!(query.optional_list::<i32>("Csv", "integer", false, &mut problems), None);
+        assert_eq!(query.optional_list::<i32>("Csv", "integer", Some(','), &mut problems), None);
+        assert_eq!(query.optional_list::<i32>("Pipes", "integer", Some('|'), &mut problems), Some(vec![1, 2]));
+        assert_eq!(query.optional_list::<i32>("Spaces", "integer", Some(' '), &mut problems), Some(vec![3, 4]));
         let error = problems.into_error();
         let names: Vec<&String> = error.errors().keys().collect();
         assert_eq!(names, ["Csv", "Dup", "Flag", "Missing"]);

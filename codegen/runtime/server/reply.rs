@@ -68,6 +68,11 @@ pub(crate) fn header<T: fmt::Display>(response: &mut Response, name: &'static st
     Ok(())
 }
 
+/// The status of an error reply; anything but a 4xx or 5xx is the implementation's fault, a 500.
+pub(crate) fn error_status(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).ok().filter(|s| s.is_client_error() || s.is_server_error()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
 pub(crate) fn status_code(status: u16) -> StatusCode {
     StatusCode::from_u16(status).unwrap_or(StatusCode::OK)
 }

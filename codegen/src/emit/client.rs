@@ -481,12 +481,23 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
 fn method(_api: &Api, op: &Operation) -> TokenStream {
     let fn_name = ident(&op.fn_name);
     let builder = ident(&op.type_name);
-    let body_note = match &op.body {
-        Some(b) if b.required => "The JSON request body is required.",
-        Some(_) => "The JSON request body is optional; set it with `.body(...)`.",
-        None => "",
+    let kind = |b: &Body| match b.encoding {
+        BodyEncoding::Json => "JSON",
+        BodyEncoding::Form => "form",
+        BodyEncoding::Multipart => "multipart",
+        BodyEncoding::Binary => "binary",
+        BodyEncoding::Text => "text",
     };
-    let docs = doc(&operation_doc(op, body_note));
+    let body_note = match &op.body {
+        Some(b) if b.required => format!("The {} request body is required.", kind(b)),
+        Some(b) => format!("The {} request body is optional; set it with `.body(...)`.", kind(b)),
+        None => String::new(),
+    };
+    let errors_note = op.errors.as_ref().map(|e| {
+        format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
+    });
+    let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
+    let docs = doc(&operation_doc(op, &notes));
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
     let mut values = Vec::new();
@@ -679,6 +690,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     let path = &op.path;
     let stream = op.paging.as_ref().map(|paging| paging_method(op, paging));
+    let from_error = op.errors.as_deref().map(|e| error_reader(api, e));
     quote! {
         #summary
         #[derive(Debug, Clone)]
@@ -730,6 +742,42 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
 
             fn into_future(self) -> Self::IntoFuture {
                 Box::pin(self.send())
+            }
+        }
+
+        #from_error
+    }
+}
+
+/// `from_error` on an operation's error enum: the documented body of an [`Error::Status`].
+fn error_reader(api: &Api, name: &str) -> TokenStream {
+    let Some(TypeDef::Errors(errors)) = api.type_named(name) else {
+        return quote! { compile_error!("generator bug: an error enum is missing"); };
+    };
+    let ty = ident(name);
+    let arms = errors.cases.iter().map(|case| {
+        let variant = ident(&case.name);
+        match case.status {
+            Some(status) => {
+                let status = proc_macro2::Literal::u16_unsuffixed(status);
+                quote! { #status => serde_json::from_slice(&status_error.body).ok().map(Self::#variant), }
+            }
+            None => quote! {
+                status => serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body)),
+            },
+        }
+    });
+    let fallback = errors.cases.iter().all(|c| c.status.is_some()).then(|| quote! { _ => None, });
+    quote! {
+        impl types::#ty {
+            /// The documented error reply `error` carries: `None` unless the server answered one of
+            /// the documented statuses with a body that decodes as documented.
+            pub fn from_error(error: &Error) -> Option<Self> {
+                let Error::Status(status_error) = error else { return None };
+                match status_error.status.as_u16() {
+                    #(#arms)*
+                    #fallback
+                }
             }
         }
     }
@@ -956,15 +1004,18 @@ fn query_step(p: &Param) -> TokenStream {
             quote! { if let Some(value) = &self.#field { query.push_object(#wire, #deep, value); } }
         };
     }
-    let push = match (&p.ty, p.explode) {
-        (TypeRef::Vec(_), true) => quote! { push_each },
-        (TypeRef::Vec(_), false) => quote! { push_joined },
-        _ => quote! { push },
+    let (push, delimiter) = match (&p.ty, p.explode) {
+        (TypeRef::Vec(_), true) => (quote! { push_each }, None),
+        (TypeRef::Vec(_), false) => {
+            let delimiter = p.delimiter;
+            (quote! { push_joined }, Some(quote! { #delimiter, }))
+        }
+        _ => (quote! { push }, None),
     };
     if p.required {
-        quote! { query.#push(#wire, &self.#field); }
+        quote! { query.#push(#wire, #delimiter &self.#field); }
     } else {
-        quote! { if let Some(value) = &self.#field { query.#push(#wire, value); } }
+        quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
     }
 }
 

@@ -127,8 +127,11 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("axum::http::HeaderMap")
         .add("crate::ApiError")
         .add("crate::inputs");
+    if api.operations.iter().any(|op| op.errors.is_some()) {
+        imports.add("crate::reply");
+    }
     if api.operations.iter().any(|op| match &op.reply {
-        _ if op.reply.headers().is_some() => true,
+        _ if op.errors.is_some() || op.reply.headers().is_some() => true,
         Reply::Json { ty, .. } => names_type(ty),
         Reply::Several { .. } => true,
         Reply::Empty { .. } | Reply::Download { .. } => false,
@@ -155,6 +158,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
          becomes a problem+json reply with the status the [`ApiError`] carries.",
         api.title
     ));
+    let error_impls = api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_into_api_error(api, e));
     quote! {
         //! The request context and the trait an implementation fills in.
 
@@ -184,6 +188,37 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         #trait_doc
         pub trait #trait_ident: Send + Sync + 'static {
             #(#methods)*
+        }
+
+        #(#error_impls)*
+    }
+}
+
+/// `From<Errors> for ApiError`: each documented error reply with its status and JSON body.
+fn error_into_api_error(api: &Api, name: &str) -> TokenStream {
+    let Some(TypeDef::Errors(errors)) = api.type_named(name) else {
+        return quote! { compile_error!("generator bug: an error enum is missing"); };
+    };
+    let ty = ident(name);
+    let arms = errors.cases.iter().map(|case| {
+        let variant = ident(&case.name);
+        match case.status {
+            Some(status) => {
+                let status = Literal::u16_unsuffixed(status);
+                quote! { types::#ty::#variant(body) => ApiError::json(reply::error_status(#status), &body), }
+            }
+            None => {
+                quote! { types::#ty::#variant(status, body) => ApiError::json(reply::error_status(status), &body), }
+            }
+        }
+    });
+    quote! {
+        impl From<types::#ty> for ApiError {
+            fn from(error: types::#ty) -> Self {
+                match error {
+                    #(#arms)*
+                }
+            }
         }
     }
 }
@@ -519,10 +554,15 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
             quote! { query.object::<#item>(#wire, #deep, &[#(#properties),*], #required, &mut problems) }
         }
         Location::Query => {
-            let explode = p.explode;
+            let delimiter = if p.explode {
+                quote! { None }
+            } else {
+                let d = p.delimiter;
+                quote! { Some(#d) }
+            };
             match (list, required) {
-                (true, true) => quote! { query.required_list(#wire, #kind, #explode, &mut problems) },
-                (true, false) => quote! { query.optional_list(#wire, #kind, #explode, &mut problems) },
+                (true, true) => quote! { query.required_list(#wire, #kind, #delimiter, &mut problems) },
+                (true, false) => quote! { query.optional_list(#wire, #kind, #delimiter, &mut problems) },
                 (false, true) => quote! { query.required(#wire, #kind, &mut problems) },
                 (false, false) => quote! { query.optional(#wire, #kind, &mut problems) },
             }

@@ -5,7 +5,8 @@ use quote::quote;
 
 use super::{Imports, Uses, doc, format_literal, ident, paragraphs, rust_type};
 use crate::ir::{
-    Api, Dispatch, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
+    Api, Dispatch, ErrorsDef, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef,
+    UnionDef,
 };
 
 /// The whole `types.rs` module.
@@ -24,12 +25,15 @@ pub fn header(api: &Api) -> TokenStream {
             TypeDef::Alias { target, .. } => uses.add(target),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| uses.add(&v.ty)),
             TypeDef::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
+            TypeDef::Errors(e) => e.cases.iter().for_each(|c| uses.add(&c.body)),
             _ => {}
         }
     }
     let mut imports = Imports::default();
     // Reply enums and reply headers are not wire forms of their own, so serde has no part in them.
-    let schemas = |t: &&TypeDef| !matches!(t, TypeDef::Replies(_) | TypeDef::Struct(StructDef { headers: true, .. }));
+    let schemas = |t: &&TypeDef| {
+        !matches!(t, TypeDef::Replies(_) | TypeDef::Errors(_) | TypeDef::Struct(StructDef { headers: true, .. }))
+    };
     if api.types.iter().any(|t| schemas(&t)) {
         imports.add("serde::{Deserialize, Serialize}");
     }
@@ -55,6 +59,7 @@ pub fn item(t: &TypeDef) -> TokenStream {
         TypeDef::StringEnum(e) => string_enum(e),
         TypeDef::Union(u) => union(u),
         TypeDef::Replies(r) => replies(r),
+        TypeDef::Errors(e) => errors(e),
         TypeDef::Alias { name, doc: text, target } => {
             let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
             let name = ident(name);
@@ -482,6 +487,39 @@ fn union(u: &UnionDef) -> TokenStream {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 #body
             }
+        }
+    }
+}
+
+/// The documented error replies of one operation, a variant per status; the `default` reply's
+/// variant also carries the status.
+fn errors(e: &ErrorsDef) -> TokenStream {
+    let name = ident(&e.name);
+    let docs = doc(&format!(
+        "The documented error replies of `{}`, one variant per status. The client reads them from\n\
+         its `Error` with `from_error`; a server implementation returns them as an `ApiError` with\n\
+         `.into()`.",
+        e.operation
+    ));
+    let variants = e.cases.iter().map(|case| {
+        let variant = ident(&case.name);
+        let status = case.status.map_or("Any other status".to_string(), |s| s.to_string());
+        let text = match &case.doc {
+            Some(d) => format!("{status}: {d}"),
+            None => format!("{status}."),
+        };
+        let docs = doc(&text);
+        let body = rust_type(&case.body, &TokenStream::new());
+        match case.status {
+            Some(_) => quote! { #docs #variant(#body), },
+            None => quote! { #docs #variant(u16, #body), },
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #(#variants)*
         }
     }
 }

@@ -8,8 +8,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Field, Location, Method, ObjectStyle, Operation,
-    PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, ErrorCase, ErrorsDef, Field, Location, Method,
+    ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef,
+    TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -61,6 +62,7 @@ impl<'a> Lowerer<'a> {
                 let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
                 let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
                 let reply = self.reply(&ctx, &op.responses);
+                let errors = self.error_replies(&ctx, &op.responses);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
                 let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
@@ -80,6 +82,7 @@ impl<'a> Lowerer<'a> {
                     params,
                     body,
                     reply,
+                    errors,
                     credentials,
                     common_headers,
                     paging,
@@ -119,28 +122,23 @@ impl<'a> Lowerer<'a> {
         for (ptr, param) in merged {
             let data = param.parameter_data_ref();
             let mut deep = false;
+            let mut delimiter = ',';
             let (location, explode) = match param {
                 Parameter::Path { .. } => (Location::Path, false),
                 Parameter::Query { style, allow_reserved, .. } => {
                     deep = matches!(style, QueryStyle::DeepObject);
-                    if !matches!(style, QueryStyle::Form | QueryStyle::DeepObject) {
-                        let name = match style {
-                            QueryStyle::Form => "form",
-                            QueryStyle::SpaceDelimited => "spaceDelimited",
-                            QueryStyle::PipeDelimited => "pipeDelimited",
-                            QueryStyle::DeepObject => "deepObject",
-                        };
-                        self.report(
-                            &ptr.push("style"),
-                            format!("query style `{name}` is not supported yet; only `form` and `deepObject` are"),
-                        );
-                        continue;
-                    }
                     if *allow_reserved {
                         self.report(&ptr.push("allowReserved"), "`allowReserved` is not supported");
                         continue;
                     }
-                    (Location::Query, data.explode.unwrap_or(true))
+                    // Only `form` explodes unless told otherwise.
+                    let explode = data.explode.unwrap_or(matches!(style, QueryStyle::Form));
+                    match style {
+                        QueryStyle::SpaceDelimited => delimiter = ' ',
+                        QueryStyle::PipeDelimited => delimiter = '|',
+                        QueryStyle::Form | QueryStyle::DeepObject => {}
+                    }
+                    (Location::Query, explode)
                 }
                 Parameter::Header { .. } => {
                     if IGNORED_HEADERS.contains(&data.name.to_ascii_lowercase().as_str()) {
@@ -167,6 +165,11 @@ impl<'a> Lowerer<'a> {
             let schema_ptr = ptr.push("schema");
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            if delimiter != ',' && !matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
+                let style = if delimiter == '|' { "pipeDelimited" } else { "spaceDelimited" };
+                self.report(&ptr.push("style"), format!("style `{style}` applies only to arrays"));
+                continue;
+            }
             // An object in the query: its properties as `name[property]` pairs (deepObject) or as
             // parameters of their own (form, exploded).
             let object_style = match (location, deep, explode, self.is_struct(&ty)) {
@@ -215,6 +218,7 @@ impl<'a> Lowerer<'a> {
                 required: data.required || location == Location::Path,
                 default,
                 explode,
+                delimiter,
                 minimum,
                 object_style,
                 doc: super::prose(&data.description),
@@ -293,7 +297,7 @@ impl<'a> Lowerer<'a> {
                     Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
                 }
                 TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
-                TypeDef::Struct(_) | TypeDef::Union(_) | TypeDef::Replies(_) => None,
+                TypeDef::Struct(_) | TypeDef::Union(_) | TypeDef::Replies(_) | TypeDef::Errors(_) => None,
             },
             _ => None,
         }
@@ -425,9 +429,9 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn reply(&mut self, ctx: &OpContext, responses: &openapiv3::Responses) -> Option<Reply> {
+    fn reply(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<Reply> {
         let ptr = ctx.ptr.push("responses");
-        let codes = |range: std::ops::Range<u16>| -> Vec<(u16, &ReferenceOr<openapiv3::Response>)> {
+        let codes = |range: std::ops::Range<u16>| -> Vec<(u16, &'a ReferenceOr<openapiv3::Response>)> {
             let in_range = |(code, r): (&StatusCode, _)| match code {
                 StatusCode::Code(c) if range.contains(c) => Some((*c, r)),
                 _ => None,
@@ -477,7 +481,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ctx: &OpContext,
         ptr: &Pointer,
-        successes: &[(u16, &ReferenceOr<openapiv3::Response>)],
+        successes: &[(u16, &'a ReferenceOr<openapiv3::Response>)],
     ) -> Option<Reply> {
         let name = self.claim(Naming::Derived(format!("{}Reply", ctx.type_name)));
         let mut cases = Vec::new();
@@ -510,27 +514,10 @@ impl<'a> Lowerer<'a> {
         ctx: &OpContext,
         rptr: &Pointer,
         status: u16,
-        response: &ReferenceOr<openapiv3::Response>,
+        response: &'a ReferenceOr<openapiv3::Response>,
         naming: Naming,
     ) -> Option<Reply> {
-        let response = match response {
-            ReferenceOr::Item(r) => r,
-            ReferenceOr::Reference { reference } => {
-                let found = reference
-                    .strip_prefix("#/components/responses/")
-                    .and_then(|n| self.doc.components.as_ref()?.responses.get(n));
-                match found {
-                    Some(ReferenceOr::Item(r)) => r,
-                    _ => {
-                        self.report(
-                            rptr,
-                            format!("the reference {reference} does not name a response in #/components/responses"),
-                        );
-                        return None;
-                    }
-                }
-            }
-        };
+        let response = self.resolve_response(rptr, response)?;
         let doc = Some(response.description.clone()).filter(|d| !d.trim().is_empty());
         let (Naming::Derived(base) | Naming::Claimed(base)) = &naming;
         let headers_name = format!("{base}Headers");
@@ -585,6 +572,81 @@ impl<'a> Lowerer<'a> {
         }
         let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
         Some(Reply::Json { status, ty, content_types, headers, doc })
+    }
+
+    /// A response, following a `$ref` into `#/components/responses`.
+    fn resolve_response(
+        &mut self,
+        rptr: &Pointer,
+        response: &'a ReferenceOr<openapiv3::Response>,
+    ) -> Option<&'a openapiv3::Response> {
+        match response {
+            ReferenceOr::Item(r) => Some(r),
+            ReferenceOr::Reference { reference } => {
+                let found = reference
+                    .strip_prefix("#/components/responses/")
+                    .and_then(|n| self.doc.components.as_ref()?.responses.get(n));
+                match found {
+                    Some(ReferenceOr::Item(r)) => Some(r),
+                    _ => {
+                        self.report(
+                            rptr,
+                            format!("the reference {reference} does not name a response in #/components/responses"),
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// The documented error replies whose bodies are JSON other than problem details (which the
+    /// generated crates already read and write), as an enum with a variant per status.
+    fn error_replies(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<String> {
+        let ptr = ctx.ptr.push("responses");
+        let mut listed: Vec<(Option<u16>, &ReferenceOr<openapiv3::Response>)> = responses
+            .responses
+            .iter()
+            .filter_map(|(code, r)| match code {
+                StatusCode::Code(c) if *c >= 400 => Some((Some(*c), r)),
+                _ => None,
+            })
+            .collect();
+        listed.sort_by_key(|(status, _)| *status);
+        // A `default` is an error reply unless the operation has no other reply to succeed with.
+        let succeeds_otherwise = responses.responses.keys().any(|code| match code {
+            StatusCode::Code(c) => (200..400).contains(c),
+            StatusCode::Range(r) => *r == 2,
+        });
+        if let Some(default) = responses.default.as_ref().filter(|_| succeeds_otherwise) {
+            listed.push((None, default));
+        }
+        let wanted = format!("{}Error", ctx.type_name);
+        let mut scope = Scope::default();
+        let mut cases = Vec::new();
+        for (status, response) in listed {
+            let rptr = match status {
+                Some(status) => ptr.push(status),
+                None => ptr.push("default"),
+            };
+            let Some(response) = self.resolve_response(&rptr, response) else { continue };
+            let json = response.content.iter().filter(|(ct, _)| is_json(ct) && !ct.ends_with("problem+json"));
+            let Some((content_type, media)) = json.min_by_key(|(ct, _)| *ct != "application/json") else { continue };
+            let Some(schema) = &media.schema else { continue };
+            let variant = status.map_or("Other".to_string(), status_name);
+            let naming = Naming::Derived(format!("{wanted}{variant}"));
+            let schema_ptr = rptr.push("content").push(content_type).push("schema");
+            let Some(body) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            let doc = super::prose(&Some(response.description.clone()));
+            cases.push(ErrorCase { status, name: scope.claim(&variant), body, doc });
+        }
+        if cases.is_empty() {
+            return None;
+        }
+        let name = self.claim(Naming::Derived(wanted));
+        let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
+        self.add_type(TypeDef::Errors(ErrorsDef { name: name.clone(), operation, cases }));
+        Some(name)
     }
 
     /// The headers a reply documents, as a struct named `name` with a field per header; `None`
@@ -877,7 +939,7 @@ fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
         if s.format == openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary))
 }
 
-/// The variant name for a success status: its reason phrase, or `Status` and the code.
+/// The variant name for a status: its reason phrase, or `Status` and the code.
 fn status_name(status: u16) -> String {
     let name = match status {
         200 => "Ok",
@@ -888,6 +950,34 @@ fn status_name(status: u16) -> String {
         205 => "ResetContent",
         206 => "PartialContent",
         207 => "MultiStatus",
+        301 => "MovedPermanently",
+        302 => "Found",
+        303 => "SeeOther",
+        304 => "NotModified",
+        307 => "TemporaryRedirect",
+        308 => "PermanentRedirect",
+        400 => "BadRequest",
+        401 => "Unauthorized",
+        402 => "PaymentRequired",
+        403 => "Forbidden",
+        404 => "NotFound",
+        405 => "MethodNotAllowed",
+        406 => "NotAcceptable",
+        408 => "RequestTimeout",
+        409 => "Conflict",
+        410 => "Gone",
+        412 => "PreconditionFailed",
+        413 => "ContentTooLarge",
+        415 => "UnsupportedMediaType",
+        422 => "UnprocessableContent",
+        423 => "Locked",
+        428 => "PreconditionRequired",
+        429 => "TooManyRequests",
+        500 => "InternalServerError",
+        501 => "NotImplemented",
+        502 => "BadGateway",
+        503 => "ServiceUnavailable",
+        504 => "GatewayTimeout",
         _ => return format!("Status{status}"),
     };
     name.to_string()

@@ -80,7 +80,7 @@ impl<'a> GetItemPart<'a> {
             query.push("type", value);
         }
         if let Some(value) = &self.tags {
-            query.push_joined("tags", value);
+            query.push_joined("tags", ',', value);
         }
         let mut request = client
             .transport

@@ -136,7 +136,7 @@ async fn get_item_part<A: NamingApi>(
         let p_type: Option<types::GetItemPartType> = query
             .optional("type", "", &mut problems);
         let p_tags: Option<Vec<String>> = query
-            .optional_list("tags", "string", false, &mut problems);
+            .optional_list("tags", "string", Some(','), &mut problems);
         let p_x_trace: Option<String> = extract::header(
             &parts.headers,
             "X-Trace",
