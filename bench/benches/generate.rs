@@ -33,7 +33,7 @@ fn load(bencher: divan::Bencher) {
 
 #[divan::bench(sample_count = 20)]
 fn lower(bencher: divan::Bencher) {
-    let doc = portfolio_codegen::load(&spec()).unwrap();
+    let doc = portfolio_codegen::load(&spec()).unwrap().doc;
     let config = config();
     bencher.bench(|| portfolio_codegen::lower(divan::black_box(&doc), &config).unwrap());
 }
@@ -41,7 +41,7 @@ fn lower(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn emit_and_render(bencher: divan::Bencher) {
     let config = config();
-    let api = portfolio_codegen::lower(&portfolio_codegen::load(&spec()).unwrap(), &config).unwrap();
+    let api = portfolio_codegen::lower(&portfolio_codegen::load(&spec()).unwrap().doc, &config).unwrap();
     bencher.bench(|| portfolio_codegen::emit(divan::black_box(&api), &config).unwrap());
 }
 

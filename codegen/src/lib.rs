@@ -12,9 +12,10 @@ mod locate;
 mod lower;
 mod naming;
 mod render;
+mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
-pub use load::{LoadError, load};
+pub use load::{LoadError, Loaded, load};
 pub use render::GeneratedFile;
 
 /// What to generate and where, relative to the output root.
@@ -61,7 +62,7 @@ pub struct Generated {
 ///
 /// Returns every file to write, in a fixed order, or every problem found in the spec.
 pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnostics> {
-    let doc = load(spec_text).map_err(|e| {
+    let loaded = load(spec_text).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             pointer: "#".to_string(),
             line: e.line,
@@ -70,16 +71,22 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
     })?;
     let located = |mut diagnostics: Vec<Diagnostic>| {
         // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
-        if !spec_text.trim_start().starts_with('{') {
-            for d in &mut diagnostics {
+        for d in &mut diagnostics {
+            // A converted Swagger document is named by the pointers of what the user wrote.
+            if loaded.converted {
+                d.pointer = swagger2::original_pointer(&d.pointer);
+            }
+            if !spec_text.trim_start().starts_with('{') {
                 d.line = d.line.or_else(|| locate::line_of(spec_text, &d.pointer));
             }
         }
         diagnostics
     };
-    let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
+    let api = lower(&loaded.doc, config).map_err(|d| Diagnostics(located(d.0)))?;
     let files = emit(&api, config)?;
-    Ok(Generated { files, warnings: located(api.warnings.clone()) })
+    let mut warnings = loaded.notes.clone();
+    warnings.extend(api.warnings.iter().cloned());
+    Ok(Generated { files, warnings: located(warnings) })
 }
 
 /// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.

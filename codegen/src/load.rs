@@ -1,8 +1,23 @@
-//! Parsing spec text (YAML or JSON) into `openapiv3::OpenAPI`.
+//! Parsing spec text (YAML or JSON) into `openapiv3::OpenAPI`, converting Swagger 2.0 on the way.
 
 use std::fmt;
 
 use openapiv3::OpenAPI;
+
+use crate::Diagnostic;
+use crate::swagger2;
+
+/// A parsed spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The document, in the OpenAPI 3.0 model.
+    pub doc: OpenAPI,
+    /// For a Swagger 2.0 document: what converting it changed, located in the original.
+    pub notes: Vec<Diagnostic>,
+    /// Whether the document was Swagger 2.0, so its diagnostics' pointers refer to the converted
+    /// form.
+    pub converted: bool,
+}
 
 /// A spec that could not be parsed, with the line and column where parsing stopped when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +41,27 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Parses an OpenAPI 3.0 document. Text whose first non-blank character is `{` is read as JSON,
-/// anything else as YAML (of which JSON is a subset, but the JSON parser gives better messages).
-pub fn load(text: &str) -> Result<OpenAPI, LoadError> {
+/// Parses an OpenAPI 3.0 document, or a Swagger 2.0 one converted to the 3.0 model. Text whose
+/// first non-blank character is `{` is read as JSON, anything else as YAML (of which JSON is a
+/// subset, but the JSON parser gives better messages).
+pub fn load(text: &str) -> Result<Loaded, LoadError> {
+    // Only a document that mentions `swagger` can be 2.0; the others are parsed once, typed.
+    if text.contains("swagger") {
+        let value = parse::<serde_json::Value>(text)?;
+        if swagger2::is_swagger2(&value) {
+            let (converted, notes) = swagger2::convert(&value);
+            let doc = serde_json::from_value(converted).map_err(|e| LoadError {
+                line: None,
+                column: None,
+                message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: {e}"),
+            })?;
+            return Ok(Loaded { doc, notes, converted: true });
+        }
+    }
+    Ok(Loaded { doc: parse(text)?, notes: Vec::new(), converted: false })
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
     if text.trim_start().starts_with('{') {
         serde_json::from_str(text).map_err(|e| LoadError {
             line: Some(e.line()),
@@ -56,6 +89,8 @@ mod tests {
         let text = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a: [unclosed\n";
         let err = load(text).unwrap_err();
         assert_eq!(err.line, Some(7), "{err}");
+        let err = load(&text.replace("openapi: 3.0.3", "swagger: '2.0'")).unwrap_err();
+        assert_eq!(err.line, Some(7), "a Swagger document's syntax errors are located too: {err}");
     }
 
     #[test]
@@ -68,6 +103,6 @@ mod tests {
     fn minimal_documents_load_from_yaml_and_json() {
         let yaml = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
         let json = r#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}"#;
-        assert_eq!(load(yaml).unwrap(), load(json).unwrap());
+        assert_eq!(load(yaml).unwrap().doc, load(json).unwrap().doc);
     }
 }

@@ -15,7 +15,7 @@ fn config() -> Config {
 }
 
 fn lowered(text: &str) -> Result<Api, Diagnostics> {
-    lower(&load(text).expect("fixture parses"), &config())
+    lower(&load(text).expect("fixture parses").doc, &config())
 }
 
 fn fixture(name: &str) -> String {
@@ -117,7 +117,7 @@ fn operations_resolve_parameters_and_derive_missing_ids() {
 fn the_project_spec_lowers_with_defaults_applied() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml")).unwrap();
     let config = Config { version_header: Some("x-pps-api-version".into()), ..config() };
-    let api = lower(&load(&text).unwrap(), &config).unwrap();
+    let api = lower(&load(&text).unwrap().doc, &config).unwrap();
     assert_eq!(api.operations.len(), 48);
     assert_eq!(api.common_headers[0].default, "2022.09.26");
     let tx = api.operations.iter().find(|o| o.id == "GetAUTransactions").unwrap();
@@ -194,12 +194,16 @@ paths:
   /a/{id}:
     get:
       parameters:
-        - {name: ID, in: path, required: true, schema: {type: string}}
+        - {name: key, in: path, required: true, schema: {type: string}}
       responses: {"204": {description: none}}
 "#;
     let messages: Vec<String> = lowered(text).unwrap_err().0.into_iter().map(|d| d.message).collect();
     assert!(messages.iter().any(|m| m.contains("`{id}`")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("`ID` does not appear")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("`key` does not appear")), "{messages:?}");
+    // Only the letter case differs: unambiguous, so the template's spelling is used, with a warning.
+    let api = lowered(&text.replace("name: key", "name: ID")).unwrap();
+    assert_eq!(api.operations[0].params[0].wire, "id");
+    assert_eq!(api.warnings[0].message, "path parameter `ID` is spelled `{id}` in the path template, which is used");
 }
 
 #[test]
@@ -247,7 +251,7 @@ components:
     assert_eq!(strict.len(), 2, "without skipping, both problems fail the run: {strict:#?}");
 
     let config = Config { skip_unsupported: true, ..config() };
-    let api = lower(&load(text).unwrap(), &config).unwrap();
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
     let ids: Vec<&str> = api.operations.iter().map(|o| o.id.as_str()).collect();
     assert_eq!(ids, ["health"]);
     let names: Vec<&str> = api.types.iter().map(|t| t.name()).collect();
@@ -268,7 +272,7 @@ components:
         "",
     );
     assert_ne!(only_broken, text);
-    let err = lower(&load(&only_broken).unwrap(), &config).unwrap_err();
+    let err = lower(&load(&only_broken).unwrap().doc, &config).unwrap_err();
     assert_eq!(err.0.len(), 5, "{err}");
 }
 
@@ -461,4 +465,41 @@ components:
     let types: Vec<&TypeRef> = s.fields.iter().map(|f| &f.ty).collect();
     assert_eq!(types, [&TypeRef::File, &TypeRef::Vec(Box::new(TypeRef::File)), &TypeRef::String]);
     assert_eq!(body("shared").ty, TypeRef::Named("Upload".into()));
+}
+
+#[test]
+fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
+    let loaded = load(&fixture("swagger2")).unwrap();
+    assert!(loaded.converted);
+    let notes: Vec<String> = loaded.notes.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1dogs/get/parameters/3/collectionFormat: `collectionFormat: tsv` has no OpenAPI 3.0 form here; the items are joined with commas",
+            "#/definitions/Dog/properties/mood/type: `enum` is not a JSON type; the value is read as any JSON value",
+        ]
+    );
+    let api = lower(&loaded.doc, &config()).unwrap();
+    assert_eq!(api.default_base_url.as_deref(), Some("https://kennel.example.com/v2"));
+    let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap();
+    let list = op("listDogs");
+    let params: Vec<(&str, bool, char)> =
+        list.params.iter().map(|p| (p.wire.as_str(), p.explode, p.delimiter)).collect();
+    assert_eq!(params, [("limit", true, ','), ("names", false, '|'), ("ids", true, ','), ("tabs", false, ',')]);
+    assert_eq!(list.reply.headers(), Some("ListDogsReplyHeaders"));
+    // The body parameter behind a `$ref`, the path item's parameter, and error replies.
+    assert!(matches!(&op("addDog").body, Some(b) if b.ty == TypeRef::Named("Dog".into()) && b.required));
+    assert_eq!(op("addDog").errors.as_deref(), Some("AddDogError"));
+    assert_eq!(op("getDog").params[0].wire, "id");
+    assert_eq!(op("getDog").errors.as_deref(), Some("GetDogError"));
+    // Form data with a file is multipart; without one, a form. A `file` reply is a download.
+    let upload = op("uploadPhoto");
+    assert!(matches!(&upload.body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Multipart));
+    assert!(matches!(&upload.reply, Reply::Download { content_type, .. } if content_type == "application/json"));
+    assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Form));
+    assert_eq!(api.credentials.iter().map(|c| c.header.as_str()).collect::<Vec<_>>(), ["X-Key", "authorization"]);
+    let TypeDef::Struct(dog) = ty(&api, "Dog") else { panic!() };
+    let chip = dog.fields.iter().find(|f| f.wire == "chip").unwrap();
+    assert!(chip.nullable);
+    assert_eq!(dog.fields.iter().find(|f| f.wire == "mood").unwrap().ty, TypeRef::Json);
 }

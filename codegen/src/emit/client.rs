@@ -112,6 +112,10 @@ pub fn client_module(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
     for op in &api.operations {
         required_params(op).for_each(|p| uses.add(&p.ty));
+        // A required body is an argument of the method too.
+        if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+            uses.add(&body.ty);
+        }
     }
     let mut imports = Imports::default();
     imports

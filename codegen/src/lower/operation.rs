@@ -224,12 +224,12 @@ impl<'a> Lowerer<'a> {
                 doc: super::prose(&data.description),
             });
         }
-        self.check_path_template(ctx, &params);
+        self.check_path_template(ctx, &mut params);
         common_used.sort();
         (params, common_used)
     }
 
-    fn check_path_template(&mut self, ctx: &OpContext, params: &[Param]) {
+    fn check_path_template(&mut self, ctx: &OpContext, params: &mut [Param]) {
         let mut names = Vec::new();
         let mut rest = ctx.path;
         while let Some(start) = rest.find('{') {
@@ -241,6 +241,19 @@ impl<'a> Lowerer<'a> {
             rest = &rest[start + len + 1..];
         }
         for name in &names {
+            // A parameter spelled with other letter case than the template is unambiguous.
+            let is_path = |p: &Param| p.location == Location::Path;
+            if !params.iter().any(|p| is_path(p) && p.wire == *name)
+                && let Some(p) = params
+                    .iter_mut()
+                    .find(|p| is_path(p) && p.wire.eq_ignore_ascii_case(name) && !names.contains(&p.wire.as_str()))
+            {
+                self.warn(
+                    ctx.ptr,
+                    format!("path parameter `{}` is spelled `{{{name}}}` in the path template, which is used", p.wire),
+                );
+                p.wire = name.to_string();
+            }
             if !params.iter().any(|p| p.location == Location::Path && p.wire == *name) {
                 self.report(
                     ctx.ptr,
