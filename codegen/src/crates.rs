@@ -179,6 +179,12 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     let usage = format!(
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
+    // Regular expressions only for a spec with patterns to check.
+    let mut server_dependencies = SERVER_DEPENDENCIES.to_vec();
+    if server::has_patterns(api) {
+        server_dependencies.push(("regex-lite", "\"0.1\""));
+        server_dependencies.sort();
+    }
     let mut files = vec![
         render::template(
             format!("{dir}/Cargo.toml"),
@@ -187,7 +193,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
                 name: &config.name,
                 version: "0.1.0",
                 description: &description,
-                dependencies: SERVER_DEPENDENCIES,
+                dependencies: &server_dependencies,
                 dev_dependencies: SERVER_DEV_DEPENDENCIES,
                 features: &[],
                 standalone,

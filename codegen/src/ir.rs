@@ -127,7 +127,8 @@ pub struct Field {
     pub doc: Option<String>,
 }
 
-/// Limits from a schema beyond its type: lengths of strings, sizes of arrays, bounds of numbers.
+/// Limits from a schema beyond its type: lengths and patterns of strings, sizes and uniqueness of
+/// arrays (and limits on their items), bounds and steps of numbers.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Constraints {
     pub min_length: Option<usize>,
@@ -136,6 +137,17 @@ pub struct Constraints {
     pub max_items: Option<usize>,
     pub minimum: Option<f64>,
     pub maximum: Option<f64>,
+    /// `exclusiveMinimum: true`: the minimum itself is out of range.
+    pub exclusive_minimum: bool,
+    /// `exclusiveMaximum: true`: the maximum itself is out of range.
+    pub exclusive_maximum: bool,
+    pub multiple_of: Option<f64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// A regular expression a string must match somewhere, already checked to compile.
+    pub pattern: Option<String>,
+    /// Limits on each item of an array.
+    pub items: Option<Box<Constraints>>,
 }
 
 impl Constraints {

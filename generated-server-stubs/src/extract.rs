@@ -262,6 +262,42 @@ pub(crate) fn check_bounds(value: f64, min: Option<f64>, max: Option<f64>, at: &
     }
 }
 
+/// Checks a number against exclusive bounds: the bounds themselves are out of range.
+pub(crate) fn check_strict_bounds(value: f64, min: Option<f64>, max: Option<f64>, at: &str, name: &str, problems: &mut Problems) {
+    match (min, max) {
+        (Some(min), _) if value <= min => problems.add(format!("{at}.{name}"), format!("must be greater than {min}, is {value}")),
+        (_, Some(max)) if value >= max => problems.add(format!("{at}.{name}"), format!("must be less than {max}, is {value}")),
+        _ => {}
+    }
+}
+
+/// Checks that a number is a whole multiple of `step`, allowing for binary rounding.
+pub(crate) fn check_multiple_of(value: f64, step: f64, at: &str, name: &str, problems: &mut Problems) {
+    let ratio = value / step;
+    if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
+        problems.add(format!("{at}.{name}"), format!("must be a multiple of {step}, is {value}"));
+    }
+}
+
+/// Records a string that does not match its pattern (`matched` is the match already made).
+pub(crate) fn check_pattern(matched: bool, pattern: &str, at: &str, name: &str, problems: &mut Problems) {
+    if !matched {
+        problems.add(format!("{at}.{name}"), format!("must match the pattern `{pattern}`"));
+    }
+}
+
+/// Checks that no two items of an array are equal, comparing their JSON: linear in the items.
+pub(crate) fn check_unique<T: serde::Serialize>(items: &[T], at: &str, name: &str, problems: &mut Problems) {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let Ok(text) = serde_json::to_string(item) else { continue };
+        if !seen.insert(text) {
+            problems.add(format!("{at}.{name}"), format!("must not repeat items; item {i} repeats an earlier one"));
+            return;
+        }
+    }
+}
+
 fn bounds_message(unit: &str, actual: f64, min: Option<f64>, max: Option<f64>) -> String {
     let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
     match (min, max) {

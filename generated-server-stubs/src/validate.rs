@@ -4,6 +4,7 @@
 //! numeric bounds, with the path of every value that breaks one.
 
 #![allow(unused_imports, reason = "each spec uses some of the checks")]
+#![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")]
 
 use crate::extract::{Problems, Validate, check_bounds, check_items, check_length};
 use crate::types;

@@ -188,6 +188,10 @@ impl FeaturesApi for Fixture {
         Ok(body.file.map_or(-1, |f| f.bytes.len() as i64 + comment))
     }
 
+    async fn check_limits(&self, _: RequestContext, _: inputs::CheckLimitsInput) -> Result<(), ApiError> {
+        Ok(())
+    }
+
     async fn list_notes(
         &self,
         _: RequestContext,
@@ -672,4 +676,43 @@ async fn multipart_bodies_from_other_clients_are_read_and_checked() {
     );
     let json = post("application/json", "{}").await.unwrap();
     assert_eq!(json.status(), 415);
+}
+
+#[tokio::test]
+async fn every_limit_of_a_body_schema_is_enforced_and_named() {
+    use features_client::types::Limits;
+    let (base, _) = start().await;
+    let client = client(&base);
+    let within = Limits {
+        code: Some("ABC-12".into()),
+        step: Some(15),
+        ratio: Some(0.5),
+        tags: Some(vec!["a".into(), "bc".into()]),
+        grid: Some(vec![vec![0, 1], vec![2]]),
+    };
+    client.check_limits(within).await.unwrap();
+    let post = |body: &'static str| {
+        reqwest::Client::new()
+            .post(format!("{base}/limits"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let broken = post(r#"{"code":"abc-1","step":7,"ratio":1,"tags":["a","long","a"],"grid":[[0,-1]]}"#).await.unwrap();
+    assert_eq!(broken.status(), 400);
+    let problem: serde_json::Value = serde_json::from_slice(&broken.bytes().await.unwrap()).unwrap();
+    let errors = problem["errors"].as_object().unwrap();
+    let named: Vec<&String> = errors.keys().collect();
+    assert_eq!(
+        named,
+        ["body.code", "body.grid[0][1]", "body.ratio", "body.step", "body.tags", "body.tags[1]"],
+        "{problem}"
+    );
+    assert_eq!(errors["body.code"][0], r"must match the pattern `^[A-Z]{3}-\d+$`");
+    assert_eq!(errors["body.ratio"][0], "must be less than 1, is 1");
+    assert_eq!(errors["body.step"][0], "must be a multiple of 5, is 7");
+    assert_eq!(errors["body.tags"][0], "must not repeat items; item 2 repeats an earlier one");
+    // The bounds themselves are out of an exclusive range; any value inside is in.
+    assert_eq!(post(r#"{"ratio":0}"#).await.unwrap().status(), 400);
+    assert_eq!(post(r#"{"ratio":1e-9,"step":-10}"#).await.unwrap().status(), 204);
 }

@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{Api, BodyEncoding, Constraints, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -976,12 +976,112 @@ fn validate_value(
     }
 }
 
+/// How a checked value is named under `at`: a property by its wire name, or an array item by
+/// the variable holding its name (`tags[2]`).
+enum CheckedName<'a> {
+    Wire(&'a str),
+    Var(proc_macro2::Ident),
+}
+
+/// Statements that check `value` (a reference) against `c`, naming it `name` under `at`; `depth`
+/// numbers the variables of nested array items.
+fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName, depth: usize) -> Vec<TokenStream> {
+    let name = match checked {
+        CheckedName::Wire(wire) => quote! { #wire },
+        CheckedName::Var(var) => quote! { &#var },
+    };
+    let opt_usize = |v: Option<usize>| match v {
+        Some(v) => {
+            let v = Literal::usize_unsuffixed(v);
+            quote! { Some(#v) }
+        }
+        None => quote! { None },
+    };
+    let opt_f64 = |v: Option<f64>| match v {
+        Some(v) => {
+            let v = Literal::f64_unsuffixed(v);
+            quote! { Some(#v) }
+        }
+        None => quote! { None },
+    };
+    let mut body = Vec::new();
+    if c.min_length.is_some() || c.max_length.is_some() {
+        let (min, max) = (opt_usize(c.min_length), opt_usize(c.max_length));
+        body.push(quote! { check_length(#value, #min, #max, at, #name, problems); });
+    }
+    if let Some(pattern) = &c.pattern {
+        // Compiled once, on first use; the generator has already checked that it compiles.
+        body.push(quote! {
+            static PATTERN: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
+            let matched = PATTERN.get_or_init(|| regex_lite::Regex::new(#pattern).ok()).as_ref().is_none_or(|re| re.is_match(#value));
+            check_pattern(matched, #pattern, at, #name, problems);
+        });
+    }
+    if c.min_items.is_some() || c.max_items.is_some() {
+        let (min, max) = (opt_usize(c.min_items), opt_usize(c.max_items));
+        body.push(quote! { check_items(#value.len(), #min, #max, at, #name, problems); });
+    }
+    if c.unique_items {
+        body.push(quote! { check_unique(#value, at, #name, problems); });
+    }
+    // Inclusive bounds, then exclusive ones.
+    let inclusive = |bound: Option<f64>, exclusive: bool| bound.filter(|_| !exclusive);
+    let exclusive = |bound: Option<f64>, exclusive: bool| bound.filter(|_| exclusive);
+    let (min, max) = (inclusive(c.minimum, c.exclusive_minimum), inclusive(c.maximum, c.exclusive_maximum));
+    if min.is_some() || max.is_some() {
+        let (min, max) = (opt_f64(min), opt_f64(max));
+        body.push(quote! { check_bounds(*#value as f64, #min, #max, at, #name, problems); });
+    }
+    let (min, max) = (exclusive(c.minimum, c.exclusive_minimum), exclusive(c.maximum, c.exclusive_maximum));
+    if min.is_some() || max.is_some() {
+        let (min, max) = (opt_f64(min), opt_f64(max));
+        body.push(quote! { check_strict_bounds(*#value as f64, #min, #max, at, #name, problems); });
+    }
+    if let Some(step) = c.multiple_of {
+        let step = Literal::f64_unsuffixed(step);
+        body.push(quote! { check_multiple_of(*#value as f64, #step, at, #name, problems); });
+    }
+    if let Some(items) = &c.items {
+        let (item, index, item_name) =
+            (format_ident!("item{depth}"), format_ident!("index{depth}"), format_ident!("name{depth}"));
+        let template = match checked {
+            CheckedName::Wire(wire) => format!("{}[{{{index}}}]", super::format_literal(wire)),
+            CheckedName::Var(var) => format!("{{{var}}}[{{{index}}}]"),
+        };
+        let inner = constraint_checks(items, &quote! { #item }, &CheckedName::Var(item_name.clone()), depth + 1);
+        body.push(quote! {
+            for (#index, #item) in #value.iter().enumerate() {
+                let #item_name = format!(#template);
+                #(#inner)*
+            }
+        });
+    }
+    body
+}
+
 /// `validate.rs`: a `Validate` impl for each struct with limits; `None` when there are none.
 pub fn validate_module(api: &Api) -> Option<TokenStream> {
     let validated = validated_types(api);
     if validated.is_empty() {
         return None;
     }
+    // The checks the project spec needs are always imported, so its module stays as it was.
+    let used = |f: &dyn Fn(&Constraints) -> bool| {
+        api.types.iter().any(|t| match t {
+            TypeDef::Struct(s) => s.fields.iter().any(|field| constraints_use(&field.constraints, f)),
+            _ => false,
+        })
+    };
+    let pattern_import = used(&|c| c.pattern.is_some()).then(|| quote! { use std::sync::OnceLock; });
+    let more = [
+        ("check_pattern", used(&|c| c.pattern.is_some())),
+        ("check_unique", used(&|c| c.unique_items)),
+        ("check_strict_bounds", used(&|c| c.exclusive_minimum || c.exclusive_maximum)),
+        ("check_multiple_of", used(&|c| c.multiple_of.is_some())),
+    ];
+    let more: Vec<proc_macro2::Ident> =
+        more.iter().filter(|(_, used)| *used).map(|(name, _)| format_ident!("{name}")).collect();
+    let more_checks = (!more.is_empty()).then(|| quote! { use crate::extract::{#(#more),*}; });
     let impls = api
         .types
         .iter()
@@ -994,34 +1094,7 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
             let checks = s.fields.iter().filter_map(|f| {
                 let field = ident(&f.name);
                 let wire = &f.wire;
-                let c = &f.constraints;
-                let opt_usize = |v: Option<usize>| match v {
-                    Some(v) => {
-                        let v = Literal::usize_unsuffixed(v);
-                        quote! { Some(#v) }
-                    }
-                    None => quote! { None },
-                };
-                let opt_f64 = |v: Option<f64>| match v {
-                    Some(v) => {
-                        let v = Literal::f64_unsuffixed(v);
-                        quote! { Some(#v) }
-                    }
-                    None => quote! { None },
-                };
-                let mut body = Vec::new();
-                if c.min_length.is_some() || c.max_length.is_some() {
-                    let (min, max) = (opt_usize(c.min_length), opt_usize(c.max_length));
-                    body.push(quote! { check_length(value, #min, #max, at, #wire, problems); });
-                }
-                if c.min_items.is_some() || c.max_items.is_some() {
-                    let (min, max) = (opt_usize(c.min_items), opt_usize(c.max_items));
-                    body.push(quote! { check_items(value.len(), #min, #max, at, #wire, problems); });
-                }
-                if c.minimum.is_some() || c.maximum.is_some() {
-                    let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));
-                    body.push(quote! { check_bounds(*value as f64, #min, #max, at, #wire, problems); });
-                }
+                let body = constraint_checks(&f.constraints, &quote! { value }, &CheckedName::Wire(wire), 0);
                 let nested = validate_value(api, &f.ty, quote! { value }, "at0", &quote! { problems }, &validated);
                 let nested = (!nested.is_empty()).then(|| {
                     let path = format!("{{at}}.{}", super::format_literal(wire));
@@ -1050,10 +1123,26 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
         //! numeric bounds, with the path of every value that breaks one.
 
         #![allow(unused_imports, reason = "each spec uses some of the checks")]
+        #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")]
 
+        #pattern_import
         use crate::extract::{Problems, Validate, check_bounds, check_items, check_length};
+        #more_checks
         use crate::types;
 
         #(#impls)*
+    })
+}
+
+/// Whether `c` or the limits on its items satisfy `f`.
+fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
+    f(c) || c.items.as_deref().is_some_and(|items| constraints_use(items, f))
+}
+
+/// Whether the server crate needs regular expressions: a property with a `pattern`.
+pub fn has_patterns(api: &Api) -> bool {
+    api.types.iter().any(|t| match t {
+        TypeDef::Struct(s) => s.fields.iter().any(|f| constraints_use(&f.constraints, &|c| c.pattern.is_some())),
+        _ => false,
     })
 }

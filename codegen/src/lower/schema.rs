@@ -216,7 +216,7 @@ impl<'a> Lowerer<'a> {
             let Some(ty) = self.lower_boxed(prop, prop_ptr, field_naming) else { continue };
             let (nullable, mut doc, constraints) = match prop {
                 ReferenceOr::Item(s) => {
-                    (s.schema_data.nullable, super::prose(&s.schema_data.description), constraints(s))
+                    (s.schema_data.nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
                 }
                 ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
             };
@@ -550,23 +550,52 @@ fn direct_name(ty: &TypeRef) -> Option<String> {
     }
 }
 
-/// The limits a schema puts on values beyond their type.
-pub(crate) fn constraints(schema: &Schema) -> Constraints {
-    match &schema.schema_kind {
-        SchemaKind::Type(Type::String(s)) => {
-            Constraints { min_length: s.min_length, max_length: s.max_length, ..Constraints::default() }
+impl Lowerer<'_> {
+    /// The limits a schema at `ptr` puts on values beyond their type. A pattern the server's
+    /// regular expressions cannot read is left unchecked, with a warning.
+    pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(s)) => {
+                let pattern = s.pattern.clone().filter(|p| match regex_lite::Regex::new(p) {
+                    Ok(_) => true,
+                    Err(e) => {
+                        let reason = e.to_string().lines().last().unwrap_or_default().to_string();
+                        self.warn(&ptr.push("pattern"), format!("the pattern is not checked: {reason}"));
+                        false
+                    }
+                });
+                Constraints { min_length: s.min_length, max_length: s.max_length, pattern, ..Constraints::default() }
+            }
+            SchemaKind::Type(Type::Array(a)) => {
+                let items = match &a.items {
+                    Some(ReferenceOr::Item(item)) => Some(self.constraints(item, &ptr.push("items"))),
+                    _ => None,
+                };
+                Constraints {
+                    min_items: a.min_items,
+                    max_items: a.max_items,
+                    unique_items: a.unique_items,
+                    items: items.filter(|c| !c.is_empty()).map(Box::new),
+                    ..Constraints::default()
+                }
+            }
+            SchemaKind::Type(Type::Integer(i)) => Constraints {
+                minimum: i.minimum.map(|m| m as f64),
+                maximum: i.maximum.map(|m| m as f64),
+                exclusive_minimum: i.exclusive_minimum && i.minimum.is_some(),
+                exclusive_maximum: i.exclusive_maximum && i.maximum.is_some(),
+                multiple_of: i.multiple_of.map(|m| m as f64).filter(|m| *m > 0.0),
+                ..Constraints::default()
+            },
+            SchemaKind::Type(Type::Number(n)) => Constraints {
+                minimum: n.minimum,
+                maximum: n.maximum,
+                exclusive_minimum: n.exclusive_minimum && n.minimum.is_some(),
+                exclusive_maximum: n.exclusive_maximum && n.maximum.is_some(),
+                multiple_of: n.multiple_of.filter(|m| *m > 0.0),
+                ..Constraints::default()
+            },
+            _ => Constraints::default(),
         }
-        SchemaKind::Type(Type::Array(a)) => {
-            Constraints { min_items: a.min_items, max_items: a.max_items, ..Constraints::default() }
-        }
-        SchemaKind::Type(Type::Integer(i)) => Constraints {
-            minimum: i.minimum.map(|m| m as f64),
-            maximum: i.maximum.map(|m| m as f64),
-            ..Constraints::default()
-        },
-        SchemaKind::Type(Type::Number(n)) => {
-            Constraints { minimum: n.minimum, maximum: n.maximum, ..Constraints::default() }
-        }
-        _ => Constraints::default(),
     }
 }
