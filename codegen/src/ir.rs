@@ -181,6 +181,9 @@ pub struct UnionDef {
     pub variants: Vec<Variant>,
     /// How a reader tells the members apart.
     pub dispatch: Dispatch,
+    /// Every member is one value written as text (a number, string, boolean or enum), so the
+    /// union can be a parameter: it is written with `Display` and read with `FromStr`.
+    pub text: bool,
 }
 
 /// The success replies of one operation.

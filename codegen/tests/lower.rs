@@ -532,3 +532,27 @@ components:
     assert_eq!(api.warnings[0].pointer, "#/components/schemas/Limits/properties/lookbehind/pattern");
     assert!(api.warnings[0].message.starts_with("the pattern is not checked: "), "{}", api.warnings[0].message);
 }
+
+#[test]
+fn a_choice_of_required_properties_is_not_a_union() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Results:
+      type: array
+      oneOf:
+        - required: [error]
+        - required: [series]
+      items: {type: string}
+"##;
+    let api = lowered(text).unwrap();
+    assert!(matches!(ty(&api, "Results"), TypeDef::Alias { target: TypeRef::Vec(_), .. }));
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        ["#/components/schemas/Results/oneOf: `oneOf` only states which properties are required, which is not checked"]
+    );
+}

@@ -188,6 +188,14 @@ impl FeaturesApi for Fixture {
         Ok(body.file.map_or(-1, |f| f.bytes.len() as i64 + comment))
     }
 
+    async fn echo_label(
+        &self,
+        _: RequestContext,
+        input: inputs::EchoLabelInput,
+    ) -> Result<server_types::Label, ApiError> {
+        Ok(input.label)
+    }
+
     async fn check_limits(&self, _: RequestContext, _: inputs::CheckLimitsInput) -> Result<(), ApiError> {
         Ok(())
     }
@@ -715,4 +723,17 @@ async fn every_limit_of_a_body_schema_is_enforced_and_named() {
     // The bounds themselves are out of an exclusive range; any value inside is in.
     assert_eq!(post(r#"{"ratio":0}"#).await.unwrap().status(), 400);
     assert_eq!(post(r#"{"ratio":1e-9,"step":-10}"#).await.unwrap().status(), 204);
+}
+
+#[tokio::test]
+async fn unions_of_single_values_are_path_parameters() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    for label in
+        [Label::LabelKind(LabelKind::InProgress), Label::LabelKind(LabelKind::V1), Label::String("a/b c".into())]
+    {
+        assert_eq!(client.echo_label(label.clone()).await.unwrap(), label);
+    }
+    let raw = reqwest::get(format!("{base}/labels/in-progress")).await.unwrap();
+    assert_eq!(raw.text().await.unwrap(), r#""in-progress""#);
 }

@@ -40,7 +40,9 @@ pub fn header(api: &Api) -> TokenStream {
     if api.types.iter().filter(schemas).any(|t| matches!(t, TypeDef::Struct(_))) {
         imports.add("crate::object_only::ObjectOnly");
     }
-    if api.types.iter().any(|t| matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_))) {
+    if api.types.iter().any(|t| {
+        matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_) | TypeDef::Union(UnionDef { text: true, .. }))
+    }) {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
     uses.add_to(&mut imports, "crate::DateTime");
@@ -406,6 +408,7 @@ fn union(u: &UnionDef) -> TokenStream {
         quote! { #docs #variant(#ty), }
     });
     let type_name = &u.name;
+    let text = u.text.then(|| text_union(u));
     let read = |i: usize| {
         let variant = ident(&u.variants[i].name);
         let ty = rust_type(&u.variants[i].ty, &TokenStream::new());
@@ -486,6 +489,55 @@ fn union(u: &UnionDef) -> TokenStream {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 #body
+            }
+        }
+
+        #text
+    }
+}
+
+/// `Display` and `FromStr` for a union of single values, so it can be a parameter. Text has no
+/// JSON kind to go by, so numbers and booleans are tried before strings, each kind in the JSON
+/// reader's order (enums and formats before plain text).
+fn text_union(u: &UnionDef) -> TokenStream {
+    let name = ident(&u.name);
+    let Dispatch::Shape(order) = &u.dispatch else { return TokenStream::new() };
+    let mut order: Vec<&(Shape, usize)> = order.iter().collect();
+    order.sort_by_key(|(shape, _)| matches!(shape, Shape::String));
+    let shows = u.variants.iter().map(|v| {
+        let variant = ident(&v.name);
+        quote! { Self::#variant(value) => value.fmt(f), }
+    });
+    // Plain text takes anything, so it ends the tries.
+    let plain = order.iter().position(|(_, i)| u.variants[*i].ty == TypeRef::String);
+    let tries = order[..plain.unwrap_or(order.len())].iter().map(|(_, i)| {
+        let variant = ident(&u.variants[*i].name);
+        quote! { if let Ok(value) = text.parse() { return Ok(Self::#variant(value)); } }
+    });
+    let type_name = &u.name;
+    let expected = u.variants.iter().map(|v| format!("`{}`", v.name)).collect::<Vec<_>>().join(", ");
+    let last = match plain {
+        Some(p) => {
+            let variant = ident(&u.variants[order[p].1].name);
+            quote! { Ok(Self::#variant(text.to_string())) }
+        }
+        None => quote! { Err(UnknownVariant { type_name: #type_name, value: text.to_string(), expected: #expected }) },
+    };
+    quote! {
+        impl fmt::Display for #name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    #(#shows)*
+                }
+            }
+        }
+
+        impl FromStr for #name {
+            type Err = UnknownVariant;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                #(#tries)*
+                #last
             }
         }
     }

@@ -128,6 +128,29 @@ fn object(any: &AnySchema) -> ObjectType {
     }
 }
 
+/// `any` without a `oneOf` or `anyOf` whose members only list required properties (the JSON
+/// Schema idiom for "one of these must be present"), which adds no shape to the value; and the
+/// keyword removed.
+pub(crate) fn without_required_choice(any: &AnySchema) -> Option<(AnySchema, &'static str)> {
+    let required_only = |member: &ReferenceOr<Schema>| match member {
+        ReferenceOr::Item(Schema { schema_kind: SchemaKind::Any(m), .. }) => {
+            !m.required.is_empty() && *m == AnySchema { required: m.required.clone(), ..AnySchema::default() }
+        }
+        ReferenceOr::Item(Schema { schema_kind: SchemaKind::Type(Type::Object(o)), .. }) => {
+            !o.required.is_empty() && o.properties.is_empty() && o.additional_properties.is_none()
+        }
+        _ => false,
+    };
+    let choice = |members: &[ReferenceOr<Schema>]| !members.is_empty() && members.iter().all(required_only);
+    if choice(&any.one_of) {
+        Some((AnySchema { one_of: Vec::new(), ..any.clone() }, "oneOf"))
+    } else if choice(&any.any_of) {
+        Some((AnySchema { any_of: Vec::new(), ..any.clone() }, "anyOf"))
+    } else {
+        None
+    }
+}
+
 /// A `format` string as the typed format of a kind; unknown formats stay as text.
 fn format<T: serde::de::DeserializeOwned>(format: &Option<String>) -> VariantOrUnknownOrEmpty<T> {
     match format {

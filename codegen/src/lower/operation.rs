@@ -8,9 +8,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, ErrorCase, ErrorsDef, Field, Location, Method,
-    ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef,
-    TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field, Location,
+    Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef,
+    TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -271,7 +271,7 @@ impl<'a> Lowerer<'a> {
 
     /// Whether a type can be written as text in a parameter: scalars, enums, and (in a query) arrays
     /// of them.
-    fn is_simple(&self, ty: &TypeRef, allow_array: bool) -> bool {
+    pub(crate) fn is_simple(&self, ty: &TypeRef, allow_array: bool) -> bool {
         match ty {
             TypeRef::String
             | TypeRef::Bool
@@ -284,6 +284,11 @@ impl<'a> Lowerer<'a> {
             TypeRef::Vec(item) => allow_array && self.is_simple(item, false),
             TypeRef::Named(name) => match self.type_named(name) {
                 Some(TypeDef::IntEnum(_) | TypeDef::StringEnum(_)) => true,
+                // A union without a discriminator whose members are all single values.
+                Some(TypeDef::Union(u)) => {
+                    !matches!(u.dispatch, Dispatch::Tag { .. })
+                        && u.variants.iter().all(|v| self.is_simple(&v.ty, false))
+                }
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
             },

@@ -177,6 +177,14 @@ impl<'a> Lowerer<'a> {
                 if *any == openapiv3::AnySchema::default() {
                     return Some(TypeRef::Json);
                 }
+                let stripped = any_schema::without_required_choice(any);
+                if let Some((_, keyword)) = &stripped {
+                    self.warn(
+                        &ptr.push(keyword),
+                        format!("`{keyword}` only states which properties are required, which is not checked"),
+                    );
+                }
+                let any = stripped.as_ref().map_or(any, |(any, _)| any);
                 match any_schema::normalize(any) {
                     Ok((kind, ignored)) => {
                         for keyword in ignored {

@@ -82,7 +82,7 @@ impl Lowerer<'_> {
             }
         };
         let doc = super::prose(&schema.schema_data.description);
-        self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch }));
+        self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
         Some(TypeRef::Named(name))
     }
 }
@@ -95,8 +95,10 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
         let TypeDef::Union(union) = &lowerer.types[index] else { continue };
         match shapes(lowerer, union) {
             Ok(order) => {
+                let text = union.variants.iter().all(|v| lowerer.is_simple(&v.ty, false));
                 if let TypeDef::Union(union) = &mut lowerer.types[index] {
                     union.dispatch = Dispatch::Shape(order);
+                    union.text = text;
                 }
             }
             Err(why) => {
