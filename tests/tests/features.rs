@@ -210,7 +210,7 @@ impl FeaturesApi for Fixture {
             tags: Some(vec!["a".into()]),
             day: Some("2024-06-30".into()),
             attachment: Some("aGk=".into()),
-            ..server_types::Note::new("hello".into())
+            ..server_types::Note::new(input.x_greeting.unwrap_or_else(|| "hello".into()))
         };
         let count = input.window.map_or(1, |w| w.limit - w.offset.unwrap_or(0));
         Ok(vec![note; count.max(0) as usize])
@@ -500,6 +500,11 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
             ..Note::new("hello".into())
         }]
     );
+    // A header parameter: set on the builder, arrives as sent; a line break is refused unsent.
+    let greeted = client.list_notes().x_greeting("hi there").await.unwrap();
+    assert_eq!(greeted[0].text, "hi there");
+    let refused = client.list_notes().x_greeting("two\nlines").await.unwrap_err();
+    assert!(matches!(refused, Error::InvalidArgument { name: "X-Greeting", .. }), "{refused:?}");
 }
 
 #[tokio::test]
