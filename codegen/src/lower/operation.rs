@@ -588,6 +588,11 @@ impl<'a> Lowerer<'a> {
             }
             content_types.push(ct.clone());
         }
+        if self.has_files(&ty) {
+            let at = rptr.push("content").push(&content_type).push("schema");
+            self.report(&at, "a schema with file parts can only be a multipart body");
+            return None;
+        }
         let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
         Some(Reply::Json { status, ty, content_types, headers, doc })
     }
@@ -655,6 +660,10 @@ impl<'a> Lowerer<'a> {
             let naming = Naming::Derived(format!("{wanted}{variant}"));
             let schema_ptr = rptr.push("content").push(content_type).push("schema");
             let Some(body) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            if self.has_files(&body) {
+                self.report(&schema_ptr, "a schema with file parts can only be a multipart body");
+                continue;
+            }
             let doc = super::prose(&Some(response.description.clone()));
             cases.push(ErrorCase { status, name: scope.claim(&variant), body, doc });
         }
