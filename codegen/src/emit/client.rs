@@ -446,32 +446,9 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
     }
 }
 
+/// What the client returns for a reply; a download is a [`crate::Download`].
 fn reply_type(reply: &Reply) -> TokenStream {
-    let headers = reply.headers().map(|h| {
-        let h = ident(h);
-        quote! { types::#h }
-    });
-    match (reply, headers) {
-        (Reply::Empty { .. }, Some(headers)) => headers,
-        (Reply::Json { ty, .. }, Some(headers)) => {
-            let ty = rust_type(ty, &quote! { types:: });
-            quote! { (#ty, #headers) }
-        }
-        (reply, _) => reply_body_type(reply),
-    }
-}
-
-/// The reply type without documented headers.
-fn reply_body_type(reply: &Reply) -> TokenStream {
-    match reply {
-        Reply::Empty { .. } => quote! { () },
-        Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
-        Reply::Download { .. } => quote! { crate::Download },
-        Reply::Several { ty, .. } => {
-            let ty = ident(ty);
-            quote! { types::#ty }
-        }
-    }
+    super::reply_type(reply, quote! { crate::Download })
 }
 
 fn body_type(body: &Body) -> TokenStream {
@@ -1127,17 +1104,7 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
 
 /// Statements that list a multipart body's files, by wire name, in `files`.
 fn file_parts(api: &Api, ty: &TypeRef) -> Vec<TokenStream> {
-    let fields = match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
-            _ => &[],
-        },
-        _ => &[],
-    };
-    let file_list = TypeRef::Vec(Box::new(TypeRef::File));
-    fields
-        .iter()
-        .filter(|f| f.ty == TypeRef::File || f.ty == file_list)
+    super::file_fields(api, ty)
         .map(|f| {
             let (field, wire) = (ident(&f.name), &f.wire);
             let each = match (f.ty == TypeRef::File, f.required && !f.nullable) {

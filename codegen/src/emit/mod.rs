@@ -7,7 +7,7 @@ pub mod types;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{DefaultValue, Location, Operation, TypeRef};
+use crate::ir::{Api, DefaultValue, Field, Location, Operation, Reply, TypeDef, TypeRef};
 
 /// An identifier from a name decided during lowering; `r#type` becomes a raw identifier.
 pub fn ident(name: &str) -> Ident {
@@ -39,6 +39,43 @@ pub fn inner_doc(text: &str) -> TokenStream {
         quote! { #![doc = #line] }
     });
     quote! { #(#lines)* #![doc = ""] }
+}
+
+/// The Rust type of a reply, as both crates spell it: the body, the documented headers beside it
+/// (`(Body, Headers)`, or the headers alone without a body), or the reply enum of several statuses.
+pub fn reply_type(reply: &Reply, download: TokenStream) -> TokenStream {
+    let headers = reply.headers().map(|h| {
+        let h = ident(h);
+        quote! { types::#h }
+    });
+    let body = match reply {
+        Reply::Empty { .. } => quote! { () },
+        Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
+        Reply::Download { .. } => download,
+        Reply::Several { ty, .. } => {
+            let ty = ident(ty);
+            quote! { types::#ty }
+        }
+    };
+    match (reply, headers) {
+        (Reply::Empty { .. }, Some(headers)) => headers,
+        (Reply::Json { .. }, Some(headers)) => quote! { (#body, #headers) },
+        _ => body,
+    }
+}
+
+/// The fields of a multipart body's struct that hold files (`File` or a list of them).
+pub fn file_fields<'a>(api: &'a Api, ty: &TypeRef) -> impl Iterator<Item = &'a Field> {
+    let fields = match ty {
+        TypeRef::Named(name) => match api.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
+    };
+    fields
+        .iter()
+        .filter(|f| matches!(&f.ty, TypeRef::File) || matches!(&f.ty, TypeRef::Vec(item) if **item == TypeRef::File))
 }
 
 /// Joins optional paragraphs into one doc text.

@@ -27,32 +27,9 @@ fn add_input_imports(api: &Api, imports: &mut Imports) {
     uses.add_to(imports, "crate::DateTime");
 }
 
+/// What an implementation returns for a reply; a download is a `FileDownload`.
 fn reply_type(reply: &Reply) -> TokenStream {
-    let headers = reply.headers().map(|h| {
-        let h = ident(h);
-        quote! { types::#h }
-    });
-    match (reply, headers) {
-        (Reply::Empty { .. }, Some(headers)) => headers,
-        (Reply::Json { ty, .. }, Some(headers)) => {
-            let ty = rust_type(ty, &quote! { types:: });
-            quote! { (#ty, #headers) }
-        }
-        (reply, _) => reply_body_type(reply),
-    }
-}
-
-/// The reply type without documented headers.
-fn reply_body_type(reply: &Reply) -> TokenStream {
-    match reply {
-        Reply::Empty { .. } => quote! { () },
-        Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
-        Reply::Download { .. } => quote! { FileDownload },
-        Reply::Several { ty, .. } => {
-            let ty = ident(ty);
-            quote! { types::#ty }
-        }
-    }
+    super::reply_type(reply, quote! { FileDownload })
 }
 
 fn input_name(op: &Operation) -> proc_macro2::Ident {
@@ -805,17 +782,7 @@ fn several_replies(api: &Api, ty: &str) -> TokenStream {
 /// The wire names of a multipart body's file fields, and the statements that move the files that
 /// came into them.
 fn take_files(api: &Api, ty: &TypeRef) -> (Vec<String>, Vec<TokenStream>) {
-    let fields = match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
-            _ => &[],
-        },
-        _ => &[],
-    };
-    let file_list = TypeRef::Vec(Box::new(TypeRef::File));
-    fields
-        .iter()
-        .filter(|f| f.ty == TypeRef::File || f.ty == file_list)
+    super::file_fields(api, ty)
         .map(|f| {
             let (field, wire, required) = (ident(&f.name), f.wire.clone(), f.required && !f.nullable);
             let take = match (f.ty == TypeRef::File, required) {
