@@ -288,6 +288,15 @@ pub enum TypeRef {
 }
 
 impl TypeRef {
+    /// A file or a list of files: a property only a multipart body can carry, as file parts.
+    pub fn is_file_part(&self) -> bool {
+        match self {
+            TypeRef::File => true,
+            TypeRef::Vec(item) => **item == TypeRef::File,
+            _ => false,
+        }
+    }
+
     /// Calls `f` with every named type this reference mentions.
     pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
         match self {

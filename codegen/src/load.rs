@@ -45,8 +45,8 @@ impl std::error::Error for LoadError {}
 /// first non-blank character is `{` is read as JSON, anything else as YAML (of which JSON is a
 /// subset, but the JSON parser gives better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    // Only a document that mentions `swagger` can be 2.0; the others are parsed once, typed.
-    if text.contains("swagger") {
+    // Only a document with a `swagger` key can be 2.0; the others are parsed once, typed.
+    if has_swagger_key(text) {
         let value = parse::<serde_json::Value>(text)?;
         if swagger2::is_swagger2(&value) {
             let (converted, notes) = swagger2::convert(&value);
@@ -59,6 +59,16 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         }
     }
     Ok(Loaded { doc: parse(text)?, notes: Vec::new(), converted: false })
+}
+
+/// Whether `swagger` appears as a key (`swagger:` at the start of a line, or `"swagger":`), not
+/// merely in text such as a `swagger.io` link.
+fn has_swagger_key(text: &str) -> bool {
+    text.match_indices("swagger").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + "swagger".len()..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
+        matches!(before, None | Some('\n' | '"' | '\'')) && after.starts_with(':')
+    })
 }
 
 fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
@@ -89,6 +99,8 @@ mod tests {
         let text = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a: [unclosed\n";
         let err = load(text).unwrap_err();
         assert_eq!(err.line, Some(7), "{err}");
+        assert!(has_swagger_key("swagger: '2.0'\n") && has_swagger_key("{ \"swagger\" : \"2.0\" }"));
+        assert!(!has_swagger_key("openapi: 3.0.3\ninfo: {termsOfService: http://swagger.io/terms/}\n"));
         let err = load(&text.replace("openapi: 3.0.3", "swagger: '2.0'")).unwrap_err();
         assert_eq!(err.line, Some(7), "a Swagger document's syntax errors are located too: {err}");
     }

@@ -22,13 +22,7 @@ pub(crate) fn convert(doc: &Value) -> (Value, Vec<Diagnostic>) {
 /// counterpart (schemas, shared parameters and responses, reply schemas), so a diagnostic names
 /// what the user wrote; request bodies, which were parameters, keep their 3.0 pointer.
 pub(crate) fn original_pointer(pointer: &str) -> String {
-    let renames = [
-        ("#/components/schemas/", "#/definitions/"),
-        ("#/components/parameters/", "#/parameters/"),
-        ("#/components/responses/", "#/responses/"),
-        ("#/components/securitySchemes/", "#/securityDefinitions/"),
-    ];
-    for (new, old) in renames {
+    for (old, new) in MOVED {
         if let Some(rest) = pointer.strip_prefix(new) {
             return format!("{old}{rest}");
         }
@@ -42,6 +36,15 @@ pub(crate) fn original_pointer(pointer: &str) -> String {
     }
     pointer.to_string()
 }
+
+/// Where 2.0 keeps what 3.0 keeps under `components`: references are moved one way, diagnostics'
+/// pointers the other.
+const MOVED: [(&str, &str); 4] = [
+    ("#/definitions/", "#/components/schemas/"),
+    ("#/parameters/", "#/components/parameters/"),
+    ("#/responses/", "#/components/responses/"),
+    ("#/securityDefinitions/", "#/components/securitySchemes/"),
+];
 
 struct Converter<'a> {
     doc: &'a Value,
@@ -439,12 +442,7 @@ fn reference(r: &Value) -> Value {
 
 fn reference_text(r: &Value) -> Value {
     let Some(text) = r.as_str() else { return r.clone() };
-    let moved = [
-        ("#/definitions/", "#/components/schemas/"),
-        ("#/parameters/", "#/components/parameters/"),
-        ("#/responses/", "#/components/responses/"),
-    ];
-    for (old, new) in moved {
+    for (old, new) in MOVED {
         if let Some(rest) = text.strip_prefix(old) {
             return json!(format!("{new}{rest}"));
         }

@@ -130,14 +130,8 @@ where
     T::Err: fmt::Display,
 {
     let Some(value) = headers.get(name) else { return Ok(None) };
-    let invalid = |reason: String| Error::Decode {
-        operation,
-        path: format!("header {name}"),
-        body: Bytes::new(),
-        source: serde::de::Error::custom(reason),
-    };
-    let text = value.to_str().map_err(|_| invalid("the value is not visible ASCII".to_string()))?;
-    text.parse().map(Some).map_err(|e| invalid(format!("{e}: `{text}`")))
+    let text = value.to_str().map_err(|_| header_error(operation, name, "the value is not visible ASCII"))?;
+    text.parse().map(Some).map_err(|e| header_error(operation, name, format!("{e}: `{text}`")))
 }
 
 /// Reads a reply header the operation documents as always present.
@@ -147,12 +141,12 @@ where
     T: FromStr,
     T::Err: fmt::Display,
 {
-    header(operation, headers, name)?.ok_or_else(|| Error::Decode {
-        operation,
-        path: format!("header {name}"),
-        body: Bytes::new(),
-        source: serde::de::Error::custom("the header is missing"),
-    })
+    header(operation, headers, name)?.ok_or_else(|| header_error(operation, name, "the header is missing"))
+}
+
+/// A reply header that is not what the spec describes, as an [`Error::Decode`] at `header <name>`.
+fn header_error(operation: &'static str, name: &str, reason: impl fmt::Display) -> Error {
+    Error::Decode { operation, path: format!("header {name}"), body: Bytes::new(), source: serde::de::Error::custom(reason) }
 }
 
 /// Decodes a JSON body; a failure names the path of the value that did not fit.

@@ -781,29 +781,22 @@ fn read_several(api: &Api, ty: &str) -> TokenStream {
             quote! { #s }
         };
         let variant = ident(&case.name);
-        let headers = case.headers.as_deref().map(|h| read_headers(api, h));
-        let read_headers = headers.as_ref().map(|h| quote! { let headers = #h; });
-        let headers_arg = headers.map(|_| quote! { headers });
-        match (&case.body, headers_arg) {
-            (Some(_), headers) => {
-                let headers = headers.map(|h| quote! { , #h });
-                quote! {
-                #pattern => {
-                    #read_headers
-                    let body = transport::read_body(OPERATION, response).await?;
-                    Ok(types::#ty::#variant(transport::decode(OPERATION, body)? #headers))
-                }
-                }
-            }
-            (None, headers) => {
-                let payload = headers.map(|h| quote! { (#h) });
-                quote! {
-                    #pattern => {
-                        #read_headers
-                        transport::read_body(OPERATION, response).await?;
-                        Ok(types::#ty::#variant #payload)
-                    }
-                }
+        // The headers are read before the body consumes the response; the variant holds the
+        // body, then the headers.
+        let read_headers = case.headers.as_deref().map(|h| {
+            let h = read_headers(api, h);
+            quote! { let headers = #h; }
+        });
+        let bind_body = case.body.as_ref().map(|_| quote! { let body = });
+        let body = case.body.as_ref().map(|_| quote! { transport::decode(OPERATION, body)? });
+        let payload: Vec<TokenStream> =
+            body.into_iter().chain(case.headers.as_ref().map(|_| quote! { headers })).collect();
+        let payload = (!payload.is_empty()).then(|| quote! { (#(#payload),*) });
+        quote! {
+            #pattern => {
+                #read_headers
+                #bind_body transport::read_body(OPERATION, response).await?;
+                Ok(types::#ty::#variant #payload)
             }
         }
     });

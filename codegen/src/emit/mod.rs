@@ -73,9 +73,7 @@ pub fn file_fields<'a>(api: &'a Api, ty: &TypeRef) -> impl Iterator<Item = &'a F
         },
         _ => &[],
     };
-    fields
-        .iter()
-        .filter(|f| matches!(&f.ty, TypeRef::File) || matches!(&f.ty, TypeRef::Vec(item) if **item == TypeRef::File))
+    fields.iter().filter(|f| f.ty.is_file_part())
 }
 
 /// Joins optional paragraphs into one doc text.

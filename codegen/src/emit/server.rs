@@ -673,20 +673,13 @@ pub fn handler(
     let status = Literal::u16_unsuffixed(op.reply.status());
     let reply = match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
-            let write = write_headers(api, h, &quote! { value });
-            quote! {
-                let mut response = reply::empty(#status);
-                #write
-                Ok(response)
-            }
+            with_headers(api, h, &quote! { value }, quote! { reply::empty(#status) })
         }
         Reply::Json { headers: Some(h), .. } => {
-            let write = write_headers(api, h, &quote! { headers });
+            let reply = with_headers(api, h, &quote! { headers }, quote! { reply::json(#status, &value)? });
             quote! {
                 let (value, headers) = value;
-                let mut response = reply::json(#status, &value)?;
-                #write
-                Ok(response)
+                #reply
             }
         }
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
@@ -755,24 +748,12 @@ fn several_replies(api: &Api, ty: &str) -> TokenStream {
             (Some(_), None) => quote! { types::#ty::#variant(value) => reply::json(#status, &value), },
             (None, None) => quote! { types::#ty::#variant => Ok(reply::empty(#status)), },
             (Some(_), Some(h)) => {
-                let write = write_headers(api, h, &quote! { headers });
-                quote! {
-                    types::#ty::#variant(value, headers) => {
-                        let mut response = reply::json(#status, &value)?;
-                        #write
-                        Ok(response)
-                    }
-                }
+                let reply = with_headers(api, h, &quote! { headers }, quote! { reply::json(#status, &value)? });
+                quote! { types::#ty::#variant(value, headers) => { #reply } }
             }
             (None, Some(h)) => {
-                let write = write_headers(api, h, &quote! { headers });
-                quote! {
-                    types::#ty::#variant(headers) => {
-                        let mut response = reply::empty(#status);
-                        #write
-                        Ok(response)
-                    }
-                }
+                let reply = with_headers(api, h, &quote! { headers }, quote! { reply::empty(#status) });
+                quote! { types::#ty::#variant(headers) => { #reply } }
             }
         }
     });
@@ -796,10 +777,11 @@ fn take_files(api: &Api, ty: &TypeRef) -> (Vec<String>, Vec<TokenStream>) {
         .unzip()
 }
 
-/// Statements that set each header of the headers struct `name`, held in `value`, on `response`.
-fn write_headers(api: &Api, name: &str, value: &TokenStream) -> TokenStream {
+/// Statements that make `response` (an expression), set each header of the headers struct
+/// `name` held in `value` on it, and return it.
+fn with_headers(api: &Api, name: &str, value: &TokenStream, response: TokenStream) -> TokenStream {
     let Some(TypeDef::Struct(s)) = api.type_named(name) else {
-        return quote! { compile_error!("generator bug: a reply headers struct is missing"); };
+        return quote! { compile_error!("generator bug: a reply headers struct is missing") };
     };
     let sets = s.fields.iter().map(|f| {
         let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
@@ -809,7 +791,11 @@ fn write_headers(api: &Api, name: &str, value: &TokenStream) -> TokenStream {
             quote! { reply::header(&mut response, #wire, #value.#field.as_ref())?; }
         }
     });
-    quote! { #(#sets)* }
+    quote! {
+        let mut response = #response;
+        #(#sets)*
+        Ok(response)
+    }
 }
 
 /// `lib.rs` of the server crate.

@@ -233,7 +233,7 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
         format!("{struct_name}::{}", default_fn(f))
     });
     // Files travel as parts of their own in a multipart body, never inside JSON or form text.
-    if matches!(&f.ty, TypeRef::File) || f.ty == TypeRef::Vec(Box::new(TypeRef::File)) {
+    if f.ty.is_file_part() {
         text.push_str("\n\nSent as a file part of the multipart body.");
         let docs = doc(&text);
         return quote! {

@@ -240,9 +240,9 @@ impl<'a> Lowerer<'a> {
             names.push(&rest[start + 1..start + len]);
             rest = &rest[start + len + 1..];
         }
+        let is_path = |p: &Param| p.location == Location::Path;
         for name in &names {
             // A parameter spelled with other letter case than the template is unambiguous.
-            let is_path = |p: &Param| p.location == Location::Path;
             if !params.iter().any(|p| is_path(p) && p.wire == *name)
                 && let Some(p) = params
                     .iter_mut()
@@ -254,14 +254,14 @@ impl<'a> Lowerer<'a> {
                 );
                 p.wire = name.to_string();
             }
-            if !params.iter().any(|p| p.location == Location::Path && p.wire == *name) {
+            if !params.iter().any(|p| is_path(p) && p.wire == *name) {
                 self.report(
                     ctx.ptr,
                     format!("the path template names `{{{name}}}` but no path parameter is called `{name}`"),
                 );
             }
         }
-        for p in params.iter().filter(|p| p.location == Location::Path && !names.contains(&p.wire.as_str())) {
+        for p in params.iter().filter(|p| is_path(p) && !names.contains(&p.wire.as_str())) {
             self.report(
                 ctx.ptr,
                 format!("path parameter `{}` does not appear in the path template {}", p.wire, ctx.path),
@@ -889,9 +889,7 @@ impl Lowerer<'_> {
 
     /// Whether a body type has file parts, which only a multipart body can carry.
     fn has_files(&self, ty: &TypeRef) -> bool {
-        self.struct_named(ty).is_some_and(|s| {
-            s.fields.iter().any(|f| matches!(&f.ty, TypeRef::File) || f.ty == TypeRef::Vec(Box::new(TypeRef::File)))
-        })
+        self.struct_named(ty).is_some_and(|s| s.fields.iter().any(|f| f.ty.is_file_part()))
     }
 
     fn is_struct(&self, ty: &TypeRef) -> bool {
