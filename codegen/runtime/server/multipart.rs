@@ -17,8 +17,8 @@ pub struct File {
     pub name: Option<String>,
     /// The media type the client declared, if any.
     pub content_type: Option<String>,
-    /// The content.
-    pub bytes: Vec<u8>,
+    /// The content, shared with the request body rather than copied.
+    pub bytes: Bytes,
 }
 
 /// The file parts of a multipart body, by part name, for the generated code to move into the
@@ -75,7 +75,7 @@ pub(crate) async fn multipart_body<T: DeserializeOwned>(
     let mut files = Files::default();
     for part in parts {
         if file_fields.contains(&part.name.as_str()) {
-            let file = File { name: part.file_name, content_type: part.content_type, bytes: part.bytes.to_vec() };
+            let file = File { name: part.file_name, content_type: part.content_type, bytes: part.bytes };
             files.0.push((part.name, file));
         } else {
             match String::from_utf8(part.bytes.to_vec()) {
