@@ -61,13 +61,15 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     Ok(Loaded { doc: parse(text)?, notes: Vec::new(), converted: false })
 }
 
-/// Whether `swagger` appears as a key (`swagger:` at the start of a line, or `"swagger":`), not
-/// merely in text such as a `swagger.io` link.
+/// Whether `swagger` may be a key (`swagger:`, `"swagger":`, however indented), not merely text
+/// such as a `swagger.io` link. A false positive only costs a second parse; a false negative
+/// would refuse a 2.0 document, so anything that looks like a key counts.
 fn has_swagger_key(text: &str) -> bool {
     text.match_indices("swagger").any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
         let before = text[..at].chars().next_back();
         let after = text[at + "swagger".len()..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
-        matches!(before, None | Some('\n' | '"' | '\'')) && after.starts_with(':')
+        !before.is_some_and(word) && after.starts_with(':')
     })
 }
 
@@ -100,6 +102,7 @@ mod tests {
         let err = load(text).unwrap_err();
         assert_eq!(err.line, Some(7), "{err}");
         assert!(has_swagger_key("swagger: '2.0'\n") && has_swagger_key("{ \"swagger\" : \"2.0\" }"));
+        assert!(has_swagger_key("---\n  swagger: \"2.0\"\n  info: {}\n"), "an indented root mapping");
         assert!(!has_swagger_key("openapi: 3.0.3\ninfo: {termsOfService: http://swagger.io/terms/}\n"));
         let err = load(&text.replace("openapi: 3.0.3", "swagger: '2.0'")).unwrap_err();
         assert_eq!(err.line, Some(7), "a Swagger document's syntax errors are located too: {err}");
