@@ -64,7 +64,7 @@ impl<'a> GetUser<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -137,7 +137,7 @@ impl<'a> CreateUser<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -210,7 +210,7 @@ impl<'a> LinkUserAccounts<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 200).await
+        transport::empty(response, 200).await
     }
 }
 
@@ -319,7 +319,7 @@ impl<'a> GetAuAccounts<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
@@ -415,7 +415,7 @@ impl<'a> GetAuChildAccounts<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -474,7 +474,7 @@ impl<'a> GetAccountModelWeightings<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -547,7 +547,7 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -628,7 +628,7 @@ impl<'a> GetAuAppForm<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        crate::download::read(OPERATION, response, 200).await
+        crate::download::read(response, 200).await
     }
 }
 
@@ -701,7 +701,7 @@ impl<'a> CreateDraftApplication<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -760,7 +760,7 @@ impl<'a> GetDraftApplicationStatus<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -812,7 +812,7 @@ impl<'a> GetPds<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -882,7 +882,7 @@ impl<'a> GetUkCedingParties<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -988,7 +988,7 @@ impl<'a> FindAuSecurities<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1043,7 +1043,7 @@ impl<'a> GetAuRecalcStatus<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1113,7 +1113,7 @@ impl<'a> GetAuHoldings<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1183,7 +1183,7 @@ impl<'a> GetAuHoldingsPerModel<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1262,7 +1262,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1412,7 +1412,7 @@ impl<'a> GetAuTransactions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
@@ -1550,7 +1550,7 @@ impl<'a> GetAuCashTransactions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
@@ -1675,7 +1675,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
@@ -1759,7 +1759,7 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1829,7 +1829,7 @@ impl<'a> GetAuIncomeDetail<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1899,7 +1899,7 @@ impl<'a> GetAuIncomeSchedules<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -1969,7 +1969,7 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2039,7 +2039,7 @@ impl<'a> GetAuExpenseDetail<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2098,7 +2098,7 @@ impl<'a> GetAuBpay<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2259,7 +2259,7 @@ impl<'a> GetAuPerformance<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2407,7 +2407,7 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2462,7 +2462,7 @@ impl<'a> GetAuBenchmarks<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2545,7 +2545,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2600,7 +2600,7 @@ impl<'a> GetAuModels<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2666,7 +2666,7 @@ impl<'a> GetAuAproximateFum<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2736,7 +2736,7 @@ impl<'a> GetAuModelPerformance<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2802,7 +2802,7 @@ impl<'a> GetAuModelHoldings<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2861,7 +2861,7 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -2934,7 +2934,7 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 202).await
+        transport::empty(response, 202).await
     }
 }
 
@@ -2993,7 +2993,7 @@ impl<'a> GetAuAccountEsgCategories<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -3066,7 +3066,7 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3139,7 +3139,7 @@ impl<'a> AddAuAccountEsgCategories<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3209,7 +3209,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3268,7 +3268,7 @@ impl<'a> GetAuCashflowInstructions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -3341,7 +3341,7 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3411,7 +3411,7 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3484,7 +3484,7 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3550,7 +3550,7 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 204).await
+        transport::empty(response, 204).await
     }
 }
 
@@ -3605,7 +3605,7 @@ impl<'a> GetAuPublisherEvents<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -3664,7 +3664,7 @@ impl<'a> GetAuPublisherEventDetail<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -3723,7 +3723,7 @@ impl<'a> DownloadAuFile<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        crate::download::read(OPERATION, response, 200).await
+        crate::download::read(response, 200).await
     }
 }
 

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Instant;
 
 use bytes::Bytes;
 use futures_core::Stream;
@@ -14,7 +15,9 @@ use crate::Error;
 /// A file being downloaded: what the headers said about it, and its body as a stream.
 ///
 /// Nothing is buffered beyond what the connection delivers; read the body with
-/// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`].
+/// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`]. The body has no size limit, and the
+/// call's timeout ends when the reply's head has arrived; a stream that stalls ends with
+/// [`Error::Timeout`] after the client's read timeout.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Download {
@@ -22,19 +25,29 @@ pub struct Download {
     pub content_type: Option<String>,
     /// `Content-Length` of the reply, when the server sent one.
     pub content_length: Option<u64>,
-    /// File name from `Content-Disposition`, when the server sent one.
+    /// File name from `Content-Disposition` exactly as the server sent it, when it sent one. It
+    /// may hold path separators, `..` or control characters: never join it to a local path; use
+    /// [`Download::safe_file_name`] for that.
     pub file_name: Option<String>,
     /// The body.
     pub body: ByteStream,
 }
 
 /// Hands a binary reply to the caller as a stream.
-pub(crate) async fn read(operation: &'static str, response: reqwest::Response, success: u16) -> Result<Download, Error> {
-    let response = crate::transport::expect_status(operation, response, success).await?;
-    Ok(Download::new(operation, response))
+pub(crate) async fn read(response: crate::transport::Received, success: u16) -> Result<Download, Error> {
+    let response = crate::transport::expect_status(response, success).await?;
+    Ok(Download::new(response.operation, response.into_response()))
 }
 
 impl Download {
+    /// The server's file name reduced to something safe to join to a local directory: its last
+    /// path component (after any `/` or `\`), without control characters, characters Windows
+    /// forbids in names, or leading dots, and at most 255 bytes long. `None` when nothing usable is
+    /// left (no name, `..`, only dots or separators).
+    pub fn safe_file_name(&self) -> Option<String> {
+        self.file_name.as_deref().and_then(sanitise)
+    }
+
     fn new(operation: &'static str, response: reqwest::Response) -> Self {
         let headers = response.headers();
         let text = |name: reqwest::header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
@@ -42,7 +55,7 @@ impl Download {
             content_type: text(reqwest::header::CONTENT_TYPE),
             content_length: response.content_length(),
             file_name: text(reqwest::header::CONTENT_DISPOSITION).as_deref().and_then(file_name),
-            body: ByteStream { operation, inner: Box::pin(response.bytes_stream()) },
+            body: ByteStream { operation, started: Instant::now(), inner: Box::pin(response.bytes_stream()) },
         }
     }
 }
@@ -50,6 +63,7 @@ impl Download {
 /// The body of a [`Download`], chunk by chunk.
 pub struct ByteStream {
     operation: &'static str,
+    started: Instant,
     inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send + Sync>>,
 }
 
@@ -79,8 +93,9 @@ impl Stream for ByteStream {
     type Item = Result<Bytes, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let operation = self.operation;
-        self.inner.as_mut().poll_next(cx).map(|item| item.map(|r| r.map_err(|source| Error::Transport { operation, source })))
+        let (operation, started) = (self.operation, self.started);
+        let item = self.inner.as_mut().poll_next(cx);
+        item.map(|item| item.map(|r| r.map_err(|source| crate::transport::transport_error(operation, started, source))))
     }
 }
 
@@ -106,9 +121,38 @@ fn file_name(disposition: &str) -> Option<String> {
     plain.filter(|name| !name.is_empty())
 }
 
+/// A file name without any power over where it is written; see [`Download::safe_file_name`].
+fn sanitise(name: &str) -> Option<String> {
+    let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let mut clean: String = last
+        .chars()
+        .filter(|c| !c.is_control() && !matches!(c, ':' | '*' | '?' | '"' | '<' | '>' | '|'))
+        .collect::<String>()
+        .trim()
+        .trim_start_matches('.')
+        .to_string();
+    while clean.len() > 255 {
+        clean.pop();
+    }
+    (!clean.is_empty()).then_some(clean)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::file_name;
+    use super::{file_name, sanitise};
+
+    #[test]
+    fn safe_file_names_cannot_leave_the_directory() {
+        assert_eq!(sanitise("report.pdf").as_deref(), Some("report.pdf"));
+        assert_eq!(sanitise("../../etc/passwd").as_deref(), Some("passwd"));
+        assert_eq!(sanitise("..\\..\\windows\\win.ini").as_deref(), Some("win.ini"));
+        assert_eq!(sanitise("/absolute/x.csv").as_deref(), Some("x.csv"));
+        assert_eq!(sanitise("a\u{0}b\r\nc:d.txt").as_deref(), Some("abcd.txt"));
+        assert_eq!(sanitise(".hidden").as_deref(), Some("hidden"));
+        assert_eq!(sanitise("..").as_deref(), None);
+        assert_eq!(sanitise("dir/").as_deref(), None);
+        assert_eq!(sanitise(&"é".repeat(200)).map(|n| n.len()), Some(254));
+    }
 
     #[test]
     fn file_names_from_content_disposition() {

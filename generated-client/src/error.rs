@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::Duration;
 
 use bytes::Bytes;
 use reqwest::StatusCode;
@@ -11,7 +12,10 @@ use reqwest::header::HeaderMap;
 use serde::Deserialize;
 
 /// Everything that can go wrong with a call. Nothing in the client panics on a server's reply.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` shows at most the first 256 bytes of a reply body, so logging an error never floods a
+/// log with a large reply.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// An argument could not be put on the wire (for example a header value with a line break);
@@ -23,15 +27,36 @@ pub enum Error {
         /// Why it was refused.
         reason: String,
     },
-    /// The request did not complete: connection refused or reset, timeout, TLS failure, or the
-    /// reply body broke off.
-    #[error("{operation}: request failed: {source}")]
+    /// The request did not complete: connection refused or reset, TLS failure, a redirect the
+    /// client would not follow, or the reply body broke off.
+    #[error("{operation}: request failed: {}", RootCause(source))]
     Transport {
         /// The operationId of the call.
         operation: &'static str,
         /// What reqwest reported.
         #[source]
         source: reqwest::Error,
+    },
+    /// The call ran out of time and was abandoned.
+    #[error("{operation}: timed out after {elapsed:.1?}: {kind}")]
+    Timeout {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// How long the call had run when it was abandoned.
+        elapsed: Duration,
+        /// Which limit it ran into.
+        kind: TimeoutKind,
+    },
+    /// The reply body is larger than the client accepts ([`ClientBuilder::max_reply_size`]); the
+    /// rest of it was not read.
+    ///
+    /// [`ClientBuilder::max_reply_size`]: crate::ClientBuilder::max_reply_size
+    #[error("{operation}: the reply body exceeds the limit of {limit} bytes")]
+    BodyTooLarge {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// The limit in force, in bytes.
+        limit: u64,
     },
     /// The server answered with a status the operation does not document as success.
     #[error("{operation}: {0}", operation = .0.operation)]
@@ -62,7 +87,38 @@ pub enum Error {
     },
 }
 
+/// The limit a call ran into, in an [`Error::Timeout`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TimeoutKind {
+    /// The call's deadline ([`ClientBuilder::timeout`] or the call's own `.timeout(..)`), which
+    /// covers connecting, every attempt, the waits between retries and reading the reply.
+    ///
+    /// [`ClientBuilder::timeout`]: crate::ClientBuilder::timeout
+    Call(Duration),
+    /// No connection could be made within the connect timeout.
+    Connect,
+    /// The server sent nothing for longer than the HTTP client's read timeout (or, with a
+    /// `reqwest::Client` of your own, its overall timeout ran out).
+    Read,
+}
+
+impl fmt::Display for TimeoutKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeoutKind::Call(limit) => write!(f, "the call's timeout is {limit:?}"),
+            TimeoutKind::Connect => f.write_str("no connection within the connect timeout"),
+            TimeoutKind::Read => f.write_str("no data from the server within the HTTP client's timeout"),
+        }
+    }
+}
+
 impl Error {
+    /// Whether the call ran out of time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Timeout { .. })
+    }
+
     /// The HTTP status when the server answered with an error status.
     pub fn status(&self) -> Option<StatusCode> {
         match self {
@@ -80,8 +136,73 @@ impl Error {
     }
 }
 
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidArgument { name, reason } => {
+                f.debug_struct("InvalidArgument").field("name", name).field("reason", reason).finish()
+            }
+            Error::Transport { operation, source } => {
+                f.debug_struct("Transport").field("operation", operation).field("source", source).finish()
+            }
+            Error::Timeout { operation, elapsed, kind } => f
+                .debug_struct("Timeout")
+                .field("operation", operation)
+                .field("elapsed", elapsed)
+                .field("kind", kind)
+                .finish(),
+            Error::BodyTooLarge { operation, limit } => {
+                f.debug_struct("BodyTooLarge").field("operation", operation).field("limit", limit).finish()
+            }
+            Error::Status(status) => f.debug_tuple("Status").field(status).finish(),
+            Error::Credentials { operation, source } => {
+                f.debug_struct("Credentials").field("operation", operation).field("source", source).finish()
+            }
+            Error::Decode { operation, path, body, source } => f
+                .debug_struct("Decode")
+                .field("operation", operation)
+                .field("path", path)
+                .field("body", &Excerpt(body))
+                .field("source", source)
+                .finish(),
+        }
+    }
+}
+
+/// An error followed by its innermost cause, when that adds something ("error sending request:
+/// connection refused"), so the reason is in the message rather than levels down its chain.
+struct RootCause<'a>(&'a reqwest::Error);
+
+impl fmt::Display for RootCause<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut root: &dyn std::error::Error = self.0;
+        while let Some(next) = root.source() {
+            root = next;
+        }
+        if !std::ptr::addr_eq(root, self.0 as &dyn std::error::Error) {
+            write!(f, ": {root}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The start of a body, for `Debug` output: a few hundred bytes and the full length.
+struct Excerpt<'a>(&'a [u8]);
+
+impl fmt::Debug for Excerpt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 256;
+        let shown = &self.0[..self.0.len().min(SHOWN)];
+        write!(f, "{:?}", String::from_utf8_lossy(shown))?;
+        if self.0.len() > SHOWN {
+            write!(f, "... ({} bytes in all)", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
 /// A reply whose status is not the operation's documented success.
-#[derive(Debug)]
 pub struct StatusError {
     /// The operationId of the call.
     pub operation: &'static str,
@@ -89,10 +210,28 @@ pub struct StatusError {
     pub status: StatusCode,
     /// The reply headers (for example `Retry-After` on 429).
     pub headers: HeaderMap,
-    /// The raw reply body.
+    /// The raw reply body, or its first [`ClientBuilder::max_error_body`] bytes when it was
+    /// longer (see `truncated`).
+    ///
+    /// [`ClientBuilder::max_error_body`]: crate::ClientBuilder::max_error_body
     pub body: Bytes,
+    /// Whether `body` holds only the start of a longer reply body.
+    pub truncated: bool,
     /// The body read as RFC 9457 problem details, when it is one.
     pub problem: Option<ProblemDetails>,
+}
+
+impl fmt::Debug for StatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StatusError")
+            .field("operation", &self.operation)
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body", &Excerpt(&self.body))
+            .field("truncated", &self.truncated)
+            .field("problem", &self.problem)
+            .finish()
+    }
 }
 
 impl fmt::Display for StatusError {

@@ -59,7 +59,7 @@ pub use client::*;
 pub use date_time::{DateTime, DateTimeError};
 pub use download::{ByteStream, Download};
 pub use enums::UnknownVariant;
-pub use error::{Error, ProblemDetails, StatusError};
+pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use policy::RetryPolicy;
 pub use reqwest;
 pub use time;

@@ -13,15 +13,18 @@ use reqwest::{Method, StatusCode};
 ///
 /// By default `GET`, `HEAD` and `OPTIONS` requests answered 429 or 503 are retried up to 3 times,
 /// waiting what `Retry-After` asks (seconds or an HTTP date) or else a jittered exponential backoff,
-/// and giving up once the waits would add up to more than 30 seconds. Other methods are retried
-/// only with [`RetryPolicy::retry_non_idempotent`].
+/// and giving up once the waits would add up to more than 30 seconds. A retry never comes sooner
+/// than the server asked: when `Retry-After` asks for longer than [`RetryPolicy::max_backoff`], the
+/// waits allow, or the call's timeout leaves, the call ends at once with the status it got. Other
+/// methods are retried only with [`RetryPolicy::retry_non_idempotent`].
 #[derive(Debug, Clone)]
 pub struct RetryPolicy {
     /// Retries after the first attempt; 0 disables retrying.
     pub max_retries: u32,
     /// First backoff when the server gives no `Retry-After`; doubled on each retry.
     pub initial_backoff: Duration,
-    /// Longest single wait.
+    /// Longest single wait: a longer backoff is shortened to it, a longer `Retry-After` ends the
+    /// call.
     pub max_backoff: Duration,
     /// Longest total waiting across all retries of one call.
     pub max_total_wait: Duration,
@@ -47,16 +50,30 @@ impl RetryPolicy {
         RetryPolicy { max_retries: 0, ..RetryPolicy::default() }
     }
 
-    /// How long to wait before retry number `retry` (1-based), or `None` to give up.
-    pub(crate) fn wait(&self, method: &Method, status: StatusCode, headers: &HeaderMap, retry: u32, waited: Duration) -> Option<Duration> {
+    /// How long to wait before retry number `retry` (1-based), or `None` to give up. `remaining`
+    /// is what is left of the call's timeout, if it has one.
+    pub(crate) fn wait(
+        &self,
+        method: &Method,
+        status: StatusCode,
+        headers: &HeaderMap,
+        retry: u32,
+        waited: Duration,
+        remaining: Option<Duration>,
+    ) -> Option<Duration> {
         let idempotent = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
         let retryable = status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE;
         if !retryable || retry > self.max_retries || !(idempotent || self.retry_non_idempotent) {
             return None;
         }
-        let wait = retry_after(headers).unwrap_or_else(|| jittered(self.initial_backoff.saturating_mul(1 << (retry - 1).min(16))));
-        let wait = wait.min(self.max_backoff);
-        (waited + wait <= self.max_total_wait).then_some(wait)
+        let wait = match retry_after(headers) {
+            // The server's word is a floor: asked to wait longer than allowed, give up now.
+            Some(asked) if asked > self.max_backoff => return None,
+            Some(asked) => asked,
+            None => jittered(self.initial_backoff.saturating_mul(1 << (retry - 1).min(16))).min(self.max_backoff),
+        };
+        let in_time = remaining.is_none_or(|remaining| wait < remaining);
+        (waited + wait <= self.max_total_wait && in_time).then_some(wait)
     }
 }
 
@@ -122,12 +139,26 @@ mod tests {
         let policy = RetryPolicy::default();
         let headers = HeaderMap::new();
         let busy = StatusCode::SERVICE_UNAVAILABLE;
-        assert!(policy.wait(&Method::GET, busy, &headers, 1, Duration::ZERO).is_some());
-        assert!(policy.wait(&Method::POST, busy, &headers, 1, Duration::ZERO).is_none());
-        assert!(policy.wait(&Method::GET, StatusCode::INTERNAL_SERVER_ERROR, &headers, 1, Duration::ZERO).is_none());
-        assert!(policy.wait(&Method::GET, busy, &headers, 4, Duration::ZERO).is_none(), "three retries at most");
-        assert!(policy.wait(&Method::GET, busy, &headers, 1, Duration::from_secs(30)).is_none(), "total wait is capped");
+        let wait = |method: &Method, status, retry, waited| policy.wait(method, status, &headers, retry, waited, None);
+        assert!(wait(&Method::GET, busy, 1, Duration::ZERO).is_some());
+        assert!(wait(&Method::POST, busy, 1, Duration::ZERO).is_none());
+        assert!(wait(&Method::GET, StatusCode::INTERNAL_SERVER_ERROR, 1, Duration::ZERO).is_none());
+        assert!(wait(&Method::GET, busy, 4, Duration::ZERO).is_none(), "three retries at most");
+        assert!(wait(&Method::GET, busy, 1, Duration::from_secs(30)).is_none(), "total wait is capped");
         let opted_in = RetryPolicy { retry_non_idempotent: true, ..RetryPolicy::default() };
-        assert!(opted_in.wait(&Method::POST, busy, &headers, 1, Duration::ZERO).is_some());
+        assert!(opted_in.wait(&Method::POST, busy, &headers, 1, Duration::ZERO, None).is_some());
+    }
+
+    #[test]
+    fn retry_after_is_never_shortened() {
+        let policy = RetryPolicy::default();
+        let mut headers = HeaderMap::new();
+        let busy = StatusCode::SERVICE_UNAVAILABLE;
+        headers.insert(RETRY_AFTER, "5".parse().unwrap());
+        assert_eq!(policy.wait(&Method::GET, busy, &headers, 1, Duration::ZERO, None), Some(Duration::from_secs(5)));
+        let remaining = Some(Duration::from_secs(2));
+        assert_eq!(policy.wait(&Method::GET, busy, &headers, 1, Duration::ZERO, remaining), None, "past the deadline");
+        headers.insert(RETRY_AFTER, "3600".parse().unwrap());
+        assert_eq!(policy.wait(&Method::GET, busy, &headers, 1, Duration::ZERO, None), None, "longer than max_backoff");
     }
 }

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::StreamExt;
 use portfolio_client::types::SortOrder;
-use portfolio_client::{Client, Credentials, DateTime, Error, RetryPolicy};
+use portfolio_client::{Client, Credentials, DateTime, Error, RetryPolicy, TimeoutKind};
 
 async fn serve(app: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -239,13 +239,19 @@ async fn client_and_call_timeouts_apply() {
         Client::builder(&base, Credentials::new("t", "k")).timeout(Duration::from_millis(200)).build().unwrap();
     let started = Instant::now();
     let err = client.get_au_models().await.unwrap_err();
-    assert!(matches!(&err, Error::Transport { source, .. } if source.is_timeout()), "{err:?}");
+    assert!(
+        matches!(&err, Error::Timeout { kind: TimeoutKind::Call(limit), .. } if limit.as_millis() == 200),
+        "{err:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
 
     // A call's own timeout wins over the client's.
     let client = Client::new(&base, Credentials::new("t", "k")).unwrap();
     let err = client.get_au_models().timeout(Duration::from_millis(100)).await.unwrap_err();
-    assert!(matches!(&err, Error::Transport { source, .. } if source.is_timeout()), "{err:?}");
+    assert!(
+        matches!(&err, Error::Timeout { kind: TimeoutKind::Call(limit), .. } if limit.as_millis() == 100),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
 //! Sending a request and reading its reply, shared by every operation: the rate limit, retries,
-//! the tracing span and the mapping of every failure to [`Error`].
+//! the call's deadline, the limits on buffered bodies, the tracing span and the mapping of every
+//! failure to [`Error`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,26 +8,36 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use reqwest::header::{HeaderMap, HeaderValue};
-use reqwest::{Method, Response};
+use reqwest::{Method, Response, StatusCode};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::policy::{RateLimiter, RetryPolicy};
-use crate::{Error, ProblemDetails, StatusError};
+use crate::{Error, ProblemDetails, StatusError, TimeoutKind};
 
 /// The HTTP side of a client, shared by its clones.
 #[derive(Debug)]
 pub(crate) struct Transport {
     pub(crate) http: reqwest::Client,
-    /// Applied to calls that set no timeout of their own.
+    /// The deadline of calls that set no timeout of their own.
     pub(crate) timeout: Option<Duration>,
     pub(crate) retry: RetryPolicy,
     pub(crate) rate_limit: Option<RateLimiter>,
     /// Next `x-request-id`, when the client sends them.
     pub(crate) request_ids: Option<AtomicU64>,
+    pub(crate) limits: BodyLimits,
+}
+
+/// How much of a reply body the client holds in memory.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimits {
+    /// A success reply read whole (JSON): longer is [`Error::BodyTooLarge`].
+    pub(crate) reply: u64,
+    /// An error reply: longer is kept truncated to this many bytes.
+    pub(crate) error: u64,
 }
 
 /// What a generated method tells the transport about its call, for retries and the span.
@@ -38,13 +49,95 @@ pub(crate) struct Call {
     pub(crate) timeout: Option<Duration>,
 }
 
-/// Sends a request, retrying as the policy allows; every failure becomes an [`Error`].
-pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Response, Error> {
-    let operation = call.operation;
-    let request = match call.timeout.or(transport.timeout) {
-        Some(timeout) => request.timeout(timeout),
-        None => request,
+/// The end of a call's time: when it started, and how long it may take.
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    started: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn at(&self) -> Instant {
+        self.started + self.limit
+    }
+
+    fn remaining(&self) -> Duration {
+        self.at().saturating_duration_since(Instant::now())
+    }
+}
+
+/// A reply whose head has arrived, with what reading its body needs: the call's remaining time
+/// and the body limits.
+pub(crate) struct Received {
+    pub(crate) operation: &'static str,
+    response: Response,
+    started: Instant,
+    deadline: Option<Deadline>,
+    limits: BodyLimits,
+}
+
+impl Received {
+    pub(crate) fn status(&self) -> StatusCode {
+        self.response.status()
+    }
+
+    pub(crate) fn headers(&self) -> &HeaderMap {
+        self.response.headers()
+    }
+
+    /// The body as a stream, for downloads: no size limit and no call deadline; the HTTP client's
+    /// read timeout still ends a stalled stream.
+    #[allow(dead_code)] // Not every API has downloads.
+    pub(crate) fn into_response(self) -> Response {
+        self.response
+    }
+}
+
+/// Awaits `future` until `deadline`; a timeout, ours or reqwest's, becomes [`Error::Timeout`].
+async fn within<T>(
+    operation: &'static str,
+    started: Instant,
+    deadline: Option<Deadline>,
+    future: impl Future<Output = Result<T, reqwest::Error>>,
+) -> Result<T, Error> {
+    let result = match deadline {
+        Some(deadline) => match tokio::time::timeout_at(deadline.at().into(), future).await {
+            Ok(result) => result,
+            Err(_) => {
+                return Err(Error::Timeout { operation, elapsed: started.elapsed(), kind: TimeoutKind::Call(deadline.limit) });
+            }
+        },
+        None => future.await,
     };
+    result.map_err(|source| transport_error(operation, started, source))
+}
+
+/// A reqwest error as an [`Error`]: its own timeouts (connect, read) say so.
+pub(crate) fn transport_error(operation: &'static str, started: Instant, source: reqwest::Error) -> Error {
+    if source.is_timeout() {
+        let kind = if source.is_connect() { TimeoutKind::Connect } else { TimeoutKind::Read };
+        return Error::Timeout { operation, elapsed: started.elapsed(), kind };
+    }
+    Error::Transport { operation, source }
+}
+
+/// Follows a redirect only within the origin (scheme, host and port) the call was sent to, at
+/// most 10 times. A redirect to any other origin is not followed, so no credential, body or query
+/// ever reaches a host the caller did not name; the call ends with the 3xx status.
+#[allow(dead_code)] // An API with operations that reply with a redirect follows none.
+pub(crate) fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same_origin = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+        if same_origin && attempt.previous().len() <= 10 { attempt.follow() } else { attempt.stop() }
+    })
+}
+
+/// Sends a request, retrying as the policy allows, all within the call's deadline; every failure
+/// becomes an [`Error`].
+pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
+    let operation = call.operation;
+    let started = Instant::now();
+    let deadline = call.timeout.or(transport.timeout).map(|limit| Deadline { started, limit });
     let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
     let request_id = transport.request_ids.as_ref().map(|counter| {
         let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
@@ -63,8 +156,7 @@ pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwes
         attempts = Empty,
         duration_ms = Empty,
     );
-    let started = Instant::now();
-    let result = attempts(transport, &call, request).instrument(span.clone()).await;
+    let result = attempts(transport, &call, started, deadline, request).instrument(span.clone()).await;
     span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
     match &result {
         Ok(response) => {
@@ -72,23 +164,37 @@ pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwes
         }
         Err(e) => span.in_scope(|| tracing::debug!(error = %e, "request failed")),
     }
-    result
+    let response = result?;
+    Ok(Received { operation, response, started, deadline, limits: transport.limits })
 }
 
-async fn attempts(transport: &Transport, call: &Call, mut request: reqwest::Request) -> Result<Response, Error> {
+async fn attempts(
+    transport: &Transport,
+    call: &Call,
+    started: Instant,
+    deadline: Option<Deadline>,
+    mut request: reqwest::Request,
+) -> Result<Response, Error> {
     let may_retry = transport.retry.max_retries > 0
         && (matches!(call.method, Method::GET | Method::HEAD | Method::OPTIONS) || transport.retry.retry_non_idempotent);
     let mut waited = Duration::ZERO;
     let mut attempt = 1;
     loop {
         if let Some(limit) = &transport.rate_limit {
-            limit.acquire().await;
+            within(call.operation, started, deadline, async {
+                limit.acquire().await;
+                Ok(())
+            })
+            .await?;
         }
         // Keep a copy only when a retry could need it (bodies here are bytes, so it always clones).
         let spare = if may_retry { request.try_clone() } else { None };
-        let response = transport.http.execute(request).await.map_err(|source| Error::Transport { operation: call.operation, source })?;
+        let response = within(call.operation, started, deadline, transport.http.execute(request)).await?;
         tracing::Span::current().record("attempts", attempt);
-        let wait = spare.as_ref().and_then(|_| transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited));
+        let remaining = deadline.map(|d| d.remaining());
+        let wait = spare
+            .as_ref()
+            .and_then(|_| transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited, remaining));
         match (wait, spare) {
             (Some(wait), Some(next)) => {
                 tracing::debug!(status = response.status().as_u16(), wait_ms = wait.as_millis() as u64, "retrying");
@@ -105,19 +211,20 @@ async fn attempts(transport: &Transport, call: &Call, mut request: reqwest::Requ
 
 /// Reads a JSON reply with the documented success status.
 #[allow(dead_code)] // Not every API has JSON replies.
-pub(crate) async fn json<T: DeserializeOwned>(operation: &'static str, response: Response, success: u16) -> Result<T, Error> {
-    let response = expect_status(operation, response, success).await?;
-    let body = read_body(operation, response).await?;
+pub(crate) async fn json<T: DeserializeOwned>(response: Received, success: u16) -> Result<T, Error> {
+    let response = expect_status(response, success).await?;
+    let operation = response.operation;
+    let body = read_body(response).await?;
     decode(operation, body)
 }
 
 /// Passes a reply with any of several success statuses through; turns any other into
 /// [`Error::Status`].
 #[allow(dead_code)] // Not every API has operations with several success statuses.
-pub(crate) async fn any_of(operation: &'static str, response: Response, successes: &[u16]) -> Result<Response, Error> {
+pub(crate) async fn any_of(response: Received, successes: &[u16]) -> Result<Received, Error> {
     let status = response.status().as_u16();
     let expected = if successes.contains(&status) { status } else { successes[0] };
-    expect_status(operation, response, expected).await
+    expect_status(response, expected).await
 }
 
 /// Reads an optional reply header; a value that does not parse is an [`Error::Decode`] naming it.
@@ -166,28 +273,68 @@ pub(crate) fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) 
 
 /// Reads a reply without a body, discarding whatever body the server sent anyway.
 #[allow(dead_code)] // Not every API has replies without a body.
-pub(crate) async fn empty(operation: &'static str, response: Response, success: u16) -> Result<(), Error> {
-    let response = expect_status(operation, response, success).await?;
-    read_body(operation, response).await.map(drop)
+pub(crate) async fn empty(response: Received, success: u16) -> Result<(), Error> {
+    let response = expect_status(response, success).await?;
+    read_body(response).await.map(drop)
 }
 
 /// Passes a reply with the documented success status through; turns any other into
-/// [`Error::Status`], reading its body.
-pub(crate) async fn expect_status(operation: &'static str, response: Response, success: u16) -> Result<Response, Error> {
+/// [`Error::Status`], reading at most the error-body limit of its body.
+pub(crate) async fn expect_status(response: Received, success: u16) -> Result<Received, Error> {
     if response.status().as_u16() == success {
         return Ok(response);
     }
-    let status = response.status();
+    let (operation, status) = (response.operation, response.status());
     let headers = response.headers().clone();
-    let body = read_body(operation, response).await?;
+    let limit = response.limits.error;
+    let (body, truncated) = read_at_most(response, limit).await?;
     let is_json = headers
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.split(';').next().unwrap_or("").trim().ends_with("json"));
-    let problem = if is_json { ProblemDetails::from_body(&body) } else { None };
-    Err(Error::Status(Box::new(StatusError { operation, status, headers, body, problem })))
+    let problem = if is_json && !truncated { ProblemDetails::from_body(&body) } else { None };
+    Err(Error::Status(Box::new(StatusError { operation, status, headers, body, truncated, problem })))
 }
 
-pub(crate) async fn read_body(operation: &'static str, response: Response) -> Result<Bytes, Error> {
-    response.bytes().await.map_err(|source| Error::Transport { operation, source })
+/// Reads a whole reply body within the call's deadline; one longer than the reply limit is
+/// [`Error::BodyTooLarge`], and is not read further.
+pub(crate) async fn read_body(response: Received) -> Result<Bytes, Error> {
+    let (operation, limit) = (response.operation, response.limits.reply);
+    match read_at_most(response, limit).await? {
+        (_, true) => Err(Error::BodyTooLarge { operation, limit }),
+        (body, false) => Ok(body),
+    }
+}
+
+/// The body up to `limit` bytes, and whether there was more. What lies beyond the limit is not
+/// read: the connection is closed instead.
+async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool), Error> {
+    if response.response.content_length().is_some_and(|length| length > limit) {
+        return Ok((Bytes::new(), true));
+    }
+    // Most bodies arrive as one chunk: hand it over without copying.
+    let Some(first) = next_chunk(&mut response).await? else { return Ok((Bytes::new(), false)) };
+    if first.len() as u64 > limit {
+        return Ok((first.slice(..limit as usize), true));
+    }
+    let Some(second) = next_chunk(&mut response).await? else { return Ok((first, false)) };
+    let capacity = response.response.content_length().unwrap_or(0).min(limit) as usize;
+    let mut body = BytesMut::with_capacity(capacity.max(first.len() + second.len()));
+    let mut chunk = Some(second);
+    body.extend_from_slice(&first);
+    while let Some(next) = chunk {
+        let room = limit - body.len() as u64;
+        if next.len() as u64 > room {
+            body.extend_from_slice(&next[..room as usize]);
+            return Ok((body.freeze(), true));
+        }
+        body.extend_from_slice(&next);
+        chunk = next_chunk(&mut response).await?;
+    }
+    Ok((body.freeze(), false))
+}
+
+async fn next_chunk(response: &mut Received) -> Result<Option<Bytes>, Error> {
+    let (operation, started, deadline) = (response.operation, response.started, response.deadline);
+    within(operation, started, deadline, response.response.chunk()).await
 }

@@ -56,14 +56,22 @@ pub fn client_module(api: &Api) -> TokenStream {
     let common_field = common.map(|h| ident(&h.field));
     // A documented redirect is the operation's reply, so the client must not follow it.
     let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
-    let no_redirects = redirects.then(|| quote! { builder = builder.redirect(reqwest::redirect::Policy::none()); });
-    let redirect_doc = redirects.then(|| {
+    let redirect_policy = if redirects {
+        quote! { reqwest::redirect::Policy::none() }
+    } else {
+        quote! { crate::transport::redirect_policy() }
+    };
+    let redirect_doc = if redirects {
         quote! {
-            ///
-            /// Some operations reply with a redirect, which they return rather than follow: build
-            /// `http` with `redirect(reqwest::redirect::Policy::none())` for them.
+            /// Redirects are not followed: some operations reply with one, which they return.
         }
-    });
+    } else {
+        quote! {
+            /// Redirects are followed only within the origin of the request (at most 10); one to
+            /// another origin ends the call with its 3xx status, so no credential, body or query
+            /// ever reaches a host the caller did not name.
+        }
+    };
     let common_struct_field = common_field.as_ref().map(|f| quote! { pub(crate) #f: HeaderValue, });
     let common_builder_field = common_field.as_ref().map(|f| quote! { #f: Option<String>, });
     let common_builder_init = common_field.as_ref().map(|f| quote! { #f: None, });
@@ -128,7 +136,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         .add("std::time::Duration")
         .add("reqwest::header::HeaderValue")
         .add("crate::policy::{RateLimiter, RetryPolicy}")
-        .add("crate::transport::Transport")
+        .add("crate::transport::{BodyLimits, Transport}")
         .add("crate::{Error, builders}");
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
@@ -148,6 +156,23 @@ pub fn client_module(api: &Api) -> TokenStream {
         pub const API_VERSION: &str = #version;
 
         #base_const
+
+        /// The deadline of a call unless [`ClientBuilder::timeout`] or the call sets another.
+        pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+        /// How long the default HTTP client waits for a connection.
+        pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+        /// How long the default HTTP client waits while the server sends nothing.
+        pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+        /// The largest success reply body read into memory unless
+        /// [`ClientBuilder::max_reply_size`] sets another: 32 MiB.
+        pub const DEFAULT_MAX_REPLY_SIZE: u64 = 32 * 1024 * 1024;
+
+        /// How much of an error reply's body is kept unless [`ClientBuilder::max_error_body`]
+        /// sets another: 64 KiB.
+        pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
 
         /// The credentials sent with every request. `Debug` output never shows them.
         #[derive(Clone)]
@@ -241,9 +266,11 @@ pub fn client_module(api: &Api) -> TokenStream {
                 Self::builder(base_url, credentials).build()
             }
 
-            /// A client that sends through `http`, so the caller controls TLS, proxies, timeouts
-            /// and pooling.
-            #redirect_doc
+            /// A client that sends through `http`, so the caller controls TLS, proxies and pooling.
+            ///
+            /// Start `http` from [`Client::http_client_builder`]: a `reqwest::Client` of your own
+            /// follows reqwest's redirect policy, which sends API-key headers on to any host a
+            /// server redirects to.
             pub fn with_http_client(http: reqwest::Client, base_url: &str, credentials: Credentials) -> Result<Self, Error> {
                 Self::builder(base_url, credentials).http_client(http).build()
             }
@@ -255,7 +282,11 @@ pub fn client_module(api: &Api) -> TokenStream {
                     base_url: base_url.to_string(),
                     credentials: Ok(credentials),
                     http: None,
-                    timeout: None,
+                    timeout: Some(DEFAULT_TIMEOUT),
+                    connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+                    read_timeout: DEFAULT_READ_TIMEOUT,
+                    max_reply_size: DEFAULT_MAX_REPLY_SIZE,
+                    max_error_body: DEFAULT_MAX_ERROR_BODY,
                     retry: RetryPolicy::default(),
                     rate_limit: None,
                     request_ids: false,
@@ -264,6 +295,20 @@ pub fn client_module(api: &Api) -> TokenStream {
             }
 
             #common_methods
+
+            /// A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS,
+            /// proxy or pool settings to before passing the result to
+            /// [`ClientBuilder::http_client`]: the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`]),
+            /// the read timeout ([`DEFAULT_READ_TIMEOUT`]), no `Referer` header, and this policy:
+            ///
+            #redirect_doc
+            pub fn http_client_builder() -> reqwest::ClientBuilder {
+                reqwest::Client::builder()
+                    .redirect(#redirect_policy)
+                    .referer(false)
+                    .connect_timeout(DEFAULT_CONNECT_TIMEOUT)
+                    .read_timeout(DEFAULT_READ_TIMEOUT)
+            }
 
             /// The base URL requests are sent to, without a trailing slash.
             pub fn base_url(&self) -> &str {
@@ -300,6 +345,10 @@ pub fn client_module(api: &Api) -> TokenStream {
             credentials: Result<Credentials, Arc<dyn CredentialsProvider>>,
             http: Option<reqwest::Client>,
             timeout: Option<Duration>,
+            connect_timeout: Duration,
+            read_timeout: Duration,
+            max_reply_size: u64,
+            max_error_body: u64,
             retry: RetryPolicy,
             rate_limit: Option<f64>,
             request_ids: bool,
@@ -311,6 +360,10 @@ pub fn client_module(api: &Api) -> TokenStream {
                 f.debug_struct("ClientBuilder")
                     .field("base_url", &self.base_url)
                     .field("timeout", &self.timeout)
+                    .field("connect_timeout", &self.connect_timeout)
+                    .field("read_timeout", &self.read_timeout)
+                    .field("max_reply_size", &self.max_reply_size)
+                    .field("max_error_body", &self.max_error_body)
                     .field("retry", &self.retry)
                     .field("rate_limit", &self.rate_limit)
                     .finish_non_exhaustive()
@@ -318,16 +371,58 @@ pub fn client_module(api: &Api) -> TokenStream {
         }
 
         impl ClientBuilder {
-            /// Sends through `http` instead of a pool of the client's own.
+            /// Sends through `http` instead of a pool of the client's own; build it from
+            /// [`Client::http_client_builder`]. Its own settings then replace
+            /// [`ClientBuilder::connect_timeout`] and [`ClientBuilder::read_timeout`].
             pub fn http_client(mut self, http: reqwest::Client) -> Self {
                 self.http = Some(http);
                 self
             }
 
-            /// Gives up on any call that takes longer than `timeout` (a call's own
-            /// `.timeout(..)` takes precedence).
+            /// The deadline of every call ([`DEFAULT_TIMEOUT`] unless set): connecting, every
+            /// attempt, the waits between retries and reading the reply all fit in it, and a
+            /// call that runs out ends with [`Error::Timeout`]. A call's own `.timeout(..)` takes
+            /// precedence. For downloads it ends when the reply's head arrives; the body then
+            /// streams for as long as it keeps coming.
             pub fn timeout(mut self, timeout: Duration) -> Self {
                 self.timeout = Some(timeout);
+                self
+            }
+
+            /// No deadline for calls: a call lasts as long as the server takes, bounded only by
+            /// the connect and read timeouts.
+            pub fn no_timeout(mut self) -> Self {
+                self.timeout = None;
+                self
+            }
+
+            /// How long to wait for a connection ([`DEFAULT_CONNECT_TIMEOUT`] unless set).
+            pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+                self.connect_timeout = timeout;
+                self
+            }
+
+            /// How long the server may send nothing while a reply is read, a download's body
+            /// included ([`DEFAULT_READ_TIMEOUT`] unless set).
+            pub fn read_timeout(mut self, timeout: Duration) -> Self {
+                self.read_timeout = timeout;
+                self
+            }
+
+            /// The largest success reply body read into memory ([`DEFAULT_MAX_REPLY_SIZE`]
+            /// unless set); a longer one ends the call with [`Error::BodyTooLarge`] without
+            /// being read. Downloads stream and have no limit.
+            pub fn max_reply_size(mut self, bytes: u64) -> Self {
+                self.max_reply_size = bytes;
+                self
+            }
+
+            /// How much of an error reply's body is kept ([`DEFAULT_MAX_ERROR_BODY`] unless
+            /// set); the rest is not read, and [`StatusError::truncated`] says so.
+            ///
+            /// [`StatusError::truncated`]: crate::StatusError::truncated
+            pub fn max_error_body(mut self, bytes: u64) -> Self {
+                self.max_error_body = bytes;
                 self
             }
 
@@ -376,14 +471,11 @@ pub fn client_module(api: &Api) -> TokenStream {
                 };
                 let http = match self.http {
                     Some(http) => http,
-                    None => {
-                        let mut builder = reqwest::Client::builder();
-                        if let Some(timeout) = self.timeout {
-                            builder = builder.timeout(timeout);
-                        }
-                        #no_redirects
-                        builder.build().map_err(|source| Error::Transport { operation: "Client::build", source })?
-                    }
+                    None => Client::http_client_builder()
+                        .connect_timeout(self.connect_timeout)
+                        .read_timeout(self.read_timeout)
+                        .build()
+                        .map_err(|source| Error::Transport { operation: "Client::build", source })?,
                 };
                 let credentials = match self.credentials {
                     Ok(fixed) => CredentialSource::Fixed(CredentialHeaders::new(&fixed)?),
@@ -395,6 +487,7 @@ pub fn client_module(api: &Api) -> TokenStream {
                     retry: self.retry,
                     rate_limit,
                     request_ids: self.request_ids.then(|| AtomicU64::new(1)),
+                    limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body },
                 };
                 Ok(Client {
                     transport: Arc::new(transport),
@@ -639,9 +732,9 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         Reply::Empty { headers: Some(h), .. } => {
             let headers = read_headers(api, h);
             let read = quote! {
-                let response = transport::expect_status(OPERATION, response, #status).await?;
+                let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
-                transport::read_body(OPERATION, response).await?;
+                transport::read_body(response).await?;
                 Ok(headers)
             };
             ("application/json", read)
@@ -649,17 +742,17 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         Reply::Json { headers: Some(h), .. } => {
             let headers = read_headers(api, h);
             let read = quote! {
-                let response = transport::expect_status(OPERATION, response, #status).await?;
+                let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
-                let body = transport::read_body(OPERATION, response).await?;
+                let body = transport::read_body(response).await?;
                 Ok((transport::decode(OPERATION, body)?, headers))
             };
             ("application/json", read)
         }
-        Reply::Empty { .. } => ("application/json", quote! { transport::empty(OPERATION, response, #status).await }),
-        Reply::Json { .. } => ("application/json", quote! { transport::json(OPERATION, response, #status).await }),
+        Reply::Empty { .. } => ("application/json", quote! { transport::empty(response, #status).await }),
+        Reply::Json { .. } => ("application/json", quote! { transport::json(response, #status).await }),
         Reply::Download { content_type, .. } => {
-            (content_type.as_str(), quote! { crate::download::read(OPERATION, response, #status).await })
+            (content_type.as_str(), quote! { crate::download::read(response, #status).await })
         }
         Reply::Several { ty, .. } => ("application/json", read_several(api, ty)),
     };
@@ -795,13 +888,13 @@ fn read_several(api: &Api, ty: &str) -> TokenStream {
         quote! {
             #pattern => {
                 #read_headers
-                #bind_body transport::read_body(OPERATION, response).await?;
+                #bind_body transport::read_body(response).await?;
                 Ok(types::#ty::#variant #payload)
             }
         }
     });
     quote! {
-        let response = transport::any_of(OPERATION, response, &[#(#statuses),*]).await?;
+        let response = transport::any_of(response, &[#(#statuses),*]).await?;
         match response.status().as_u16() {
             #(#arms)*
         }
@@ -1156,7 +1249,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         pub use date_time::{DateTime, DateTimeError};
         #download_use
         pub use enums::UnknownVariant;
-        pub use error::{Error, ProblemDetails, StatusError};
+        pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
         #multipart_use
         pub use policy::RetryPolicy;
 

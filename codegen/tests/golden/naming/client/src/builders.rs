@@ -103,7 +103,7 @@ impl<'a> GetItemPart<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::json(OPERATION, response, 200).await
+        transport::json(response, 200).await
     }
 }
 
@@ -167,7 +167,7 @@ impl<'a> PostItems<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        transport::empty(OPERATION, response, 201).await
+        transport::empty(response, 201).await
     }
 }
 

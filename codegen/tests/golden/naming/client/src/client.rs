@@ -13,7 +13,7 @@ use std::time::Duration;
 use reqwest::header::HeaderValue;
 
 use crate::policy::{RateLimiter, RetryPolicy};
-use crate::transport::Transport;
+use crate::transport::{BodyLimits, Transport};
 use crate::{Error, builders, types};
 
 /// The API version this client was generated for, from `info.version`: `1.0`.
@@ -21,6 +21,23 @@ pub const API_VERSION: &str = "1.0";
 
 /// Base URL of the first server the spec lists: `https://api.example.com/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.example.com/v1";
+
+/// The deadline of a call unless [`ClientBuilder::timeout`] or the call sets another.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long the default HTTP client waits for a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long the default HTTP client waits while the server sends nothing.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest success reply body read into memory unless
+/// [`ClientBuilder::max_reply_size`] sets another: 32 MiB.
+pub const DEFAULT_MAX_REPLY_SIZE: u64 = 32 * 1024 * 1024;
+
+/// How much of an error reply's body is kept unless [`ClientBuilder::max_error_body`]
+/// sets another: 64 KiB.
+pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
 
 /// The credentials sent with every request. `Debug` output never shows them.
 #[derive(Clone)]
@@ -116,8 +133,11 @@ impl Client {
         Self::builder(base_url, credentials).build()
     }
 
-    /// A client that sends through `http`, so the caller controls TLS, proxies, timeouts
-    /// and pooling.
+    /// A client that sends through `http`, so the caller controls TLS, proxies and pooling.
+    ///
+    /// Start `http` from [`Client::http_client_builder`]: a `reqwest::Client` of your own
+    /// follows reqwest's redirect policy, which sends API-key headers on to any host a
+    /// server redirects to.
     pub fn with_http_client(
         http: reqwest::Client,
         base_url: &str,
@@ -133,11 +153,31 @@ impl Client {
             base_url: base_url.to_string(),
             credentials: Ok(credentials),
             http: None,
-            timeout: None,
+            timeout: Some(DEFAULT_TIMEOUT),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            read_timeout: DEFAULT_READ_TIMEOUT,
+            max_reply_size: DEFAULT_MAX_REPLY_SIZE,
+            max_error_body: DEFAULT_MAX_ERROR_BODY,
             retry: RetryPolicy::default(),
             rate_limit: None,
             request_ids: false,
         }
+    }
+
+    /// A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS,
+    /// proxy or pool settings to before passing the result to
+    /// [`ClientBuilder::http_client`]: the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`]),
+    /// the read timeout ([`DEFAULT_READ_TIMEOUT`]), no `Referer` header, and this policy:
+    ///
+    /// Redirects are followed only within the origin of the request (at most 10); one to
+    /// another origin ends the call with its 3xx status, so no credential, body or query
+    /// ever reaches a host the caller did not name.
+    pub fn http_client_builder() -> reqwest::ClientBuilder {
+        reqwest::Client::builder()
+            .redirect(crate::transport::redirect_policy())
+            .referer(false)
+            .connect_timeout(DEFAULT_CONNECT_TIMEOUT)
+            .read_timeout(DEFAULT_READ_TIMEOUT)
     }
 
     /// The base URL requests are sent to, without a trailing slash.
@@ -207,6 +247,10 @@ pub struct ClientBuilder {
     credentials: Result<Credentials, Arc<dyn CredentialsProvider>>,
     http: Option<reqwest::Client>,
     timeout: Option<Duration>,
+    connect_timeout: Duration,
+    read_timeout: Duration,
+    max_reply_size: u64,
+    max_error_body: u64,
     retry: RetryPolicy,
     rate_limit: Option<f64>,
     request_ids: bool,
@@ -217,6 +261,10 @@ impl fmt::Debug for ClientBuilder {
         f.debug_struct("ClientBuilder")
             .field("base_url", &self.base_url)
             .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("read_timeout", &self.read_timeout)
+            .field("max_reply_size", &self.max_reply_size)
+            .field("max_error_body", &self.max_error_body)
             .field("retry", &self.retry)
             .field("rate_limit", &self.rate_limit)
             .finish_non_exhaustive()
@@ -224,16 +272,58 @@ impl fmt::Debug for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// Sends through `http` instead of a pool of the client's own.
+    /// Sends through `http` instead of a pool of the client's own; build it from
+    /// [`Client::http_client_builder`]. Its own settings then replace
+    /// [`ClientBuilder::connect_timeout`] and [`ClientBuilder::read_timeout`].
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.http = Some(http);
         self
     }
 
-    /// Gives up on any call that takes longer than `timeout` (a call's own
-    /// `.timeout(..)` takes precedence).
+    /// The deadline of every call ([`DEFAULT_TIMEOUT`] unless set): connecting, every
+    /// attempt, the waits between retries and reading the reply all fit in it, and a
+    /// call that runs out ends with [`Error::Timeout`]. A call's own `.timeout(..)` takes
+    /// precedence. For downloads it ends when the reply's head arrives; the body then
+    /// streams for as long as it keeps coming.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// No deadline for calls: a call lasts as long as the server takes, bounded only by
+    /// the connect and read timeouts.
+    pub fn no_timeout(mut self) -> Self {
+        self.timeout = None;
+        self
+    }
+
+    /// How long to wait for a connection ([`DEFAULT_CONNECT_TIMEOUT`] unless set).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long the server may send nothing while a reply is read, a download's body
+    /// included ([`DEFAULT_READ_TIMEOUT`] unless set).
+    pub fn read_timeout(mut self, timeout: Duration) -> Self {
+        self.read_timeout = timeout;
+        self
+    }
+
+    /// The largest success reply body read into memory ([`DEFAULT_MAX_REPLY_SIZE`]
+    /// unless set); a longer one ends the call with [`Error::BodyTooLarge`] without
+    /// being read. Downloads stream and have no limit.
+    pub fn max_reply_size(mut self, bytes: u64) -> Self {
+        self.max_reply_size = bytes;
+        self
+    }
+
+    /// How much of an error reply's body is kept ([`DEFAULT_MAX_ERROR_BODY`] unless
+    /// set); the rest is not read, and [`StatusError::truncated`] says so.
+    ///
+    /// [`StatusError::truncated`]: crate::StatusError::truncated
+    pub fn max_error_body(mut self, bytes: u64) -> Self {
+        self.max_error_body = bytes;
         self
     }
 
@@ -295,11 +385,9 @@ impl ClientBuilder {
         let http = match self.http {
             Some(http) => http,
             None => {
-                let mut builder = reqwest::Client::builder();
-                if let Some(timeout) = self.timeout {
-                    builder = builder.timeout(timeout);
-                }
-                builder
+                Client::http_client_builder()
+                    .connect_timeout(self.connect_timeout)
+                    .read_timeout(self.read_timeout)
                     .build()
                     .map_err(|source| Error::Transport {
                         operation: "Client::build",
@@ -317,6 +405,10 @@ impl ClientBuilder {
             retry: self.retry,
             rate_limit,
             request_ids: self.request_ids.then(|| AtomicU64::new(1)),
+            limits: BodyLimits {
+                reply: self.max_reply_size,
+                error: self.max_error_body,
+            },
         };
         Ok(Client {
             transport: Arc::new(transport),
