@@ -38,15 +38,20 @@ const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
 /// Dependencies of the server crate.
 const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
     ("axum", "{ version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }"),
-    ("form_urlencoded", "\"1\""),
     ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
     ("http-body-util", "\"0.1\""),
+    ("hyper", "{ version = \"1\", features = [\"http1\", \"server\"] }"),
+    ("hyper-util", "{ version = \"0.1\", features = [\"tokio\"] }"),
     ("percent-encoding", "\"2.3\""),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
     ("serde_path_to_error", "\"0.1\""),
     ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
-    ("tokio", "{ version = \"1\", default-features = false, features = [\"macros\", \"net\", \"signal\"] }"),
+    (
+        "tokio",
+        "{ version = \"1\", default-features = false, features = [\"macros\", \"net\", \"rt\", \"signal\", \"sync\", \"time\"] }",
+    ),
+    ("tower-service", "\"0.3\""),
     ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];

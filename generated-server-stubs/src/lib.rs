@@ -43,5 +43,5 @@ pub use enums::UnknownVariant;
 pub use problem::{ApiError, problem_types};
 pub use download::FileDownload;
 pub use router::{ServerConfig, router, router_with};
-pub use serve::{serve, shutdown_signal};
+pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 pub use axum;

@@ -3,6 +3,7 @@
 //! The axum router: extraction and validation generated from the spec, then the trait call.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
@@ -17,12 +18,23 @@ use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams, Validate};
 use crate::{ApiError, DateTime, PortfolioApi, inputs, reply, types};
 
-/// Settings of the generated layer.
+/// Settings of the generated layer: what a request may hold and how long its body may take.
+/// Connection-level limits are in [`ServeConfig`](crate::ServeConfig).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServerConfig {
-    /// Largest request body accepted, in bytes; larger ones are answered 413.
+    /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered
+    /// 413.
     pub body_limit: usize,
+    /// Time a request body may take to arrive in full (default 30 s); a slower one is
+    /// answered 408.
+    pub body_read_timeout: Duration,
+    /// Longest request target (path and query) accepted, in bytes (default 8 KiB);
+    /// longer ones are answered 414.
+    pub max_uri_length: usize,
+    /// Most bytes of request headers accepted, names and values together (default
+    /// 32 KiB); more are answered 431.
+    pub max_header_bytes: usize,
     /// API versions the server serves; any other is answered 400. `None` accepts every
     /// version and leaves the decision to the implementation.
     pub supported_api_versions: Option<Vec<String>>,
@@ -32,6 +44,9 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             body_limit: 2 * 1024 * 1024,
+            body_read_timeout: Duration::from_secs(30),
+            max_uri_length: 8 * 1024,
+            max_header_bytes: 32 * 1024,
             supported_api_versions: None,
         }
     }
@@ -42,6 +57,32 @@ impl ServerConfig {
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
         self
+    }
+
+    /// Sets the time a request body may take to arrive.
+    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets the longest request target accepted, in bytes.
+    pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
+        self.max_uri_length = bytes;
+        self
+    }
+
+    /// Sets the most bytes of request headers accepted.
+    pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
+        self.max_header_bytes = bytes;
+        self
+    }
+
+    /// The limits a request body is read under.
+    pub(crate) fn body(&self) -> extract::BodyLimit {
+        extract::BodyLimit {
+            bytes: self.body_limit,
+            timeout: self.body_read_timeout,
+        }
     }
 }
 
@@ -162,6 +203,7 @@ async fn method_not_allowed(request: Request) -> Response {
 }
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
+    extract::check_head_size(parts, config.max_uri_length, config.max_header_bytes)?;
     let access_token = extract::text_header(&parts.headers, "Authorization")
         .ok_or_else(|| missing_credential(
             "the `Authorization` header is missing or empty",
@@ -208,7 +250,7 @@ async fn get_user<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_username: Option<String> = query
             .required("username", "string", &mut problems);
         let Some(p_username) = p_username else { return Err(problems.into_error()) };
@@ -240,7 +282,7 @@ async fn create_user<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -287,7 +329,7 @@ async fn link_user_accounts<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -334,7 +376,7 @@ async fn get_au_accounts<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
         let p_account_ids: Option<Vec<String>> = query
             .optional_list("accountIds", "string", None, &mut problems);
@@ -379,7 +421,7 @@ async fn get_au_child_accounts<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
@@ -415,7 +457,7 @@ async fn get_account_model_weightings<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
@@ -456,7 +498,7 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -503,7 +545,7 @@ async fn get_au_app_form<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_recipient: Option<types::AppFormRecipient> = query
@@ -547,7 +589,7 @@ async fn create_draft_application<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -660,7 +702,7 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_type: Option<types::CedingPartyAccountType> = query
             .optional("accountType", "", &mut problems);
         let p_search: Option<String> = query.required("search", "string", &mut problems);
@@ -698,7 +740,7 @@ async fn find_au_securities<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_search: Option<String> = query.optional("search", "string", &mut problems);
         let p_pds_id: Option<String> = query.optional("pdsId", "string", &mut problems);
         let p_security_ids: Option<Vec<String>> = query
@@ -768,7 +810,7 @@ async fn get_au_holdings<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_ids: Option<Vec<String>> = query
             .required_list("AccountIds", "string", None, &mut problems);
         let p_valuation_date: Option<DateTime> = query
@@ -814,7 +856,7 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -860,7 +902,7 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_include_loans: Option<bool> = query
@@ -905,7 +947,7 @@ async fn get_au_transactions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -971,7 +1013,7 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_include_pending_unsettled: Option<bool> = query
             .optional(
                 "IncludePendingUnsettled",
@@ -1032,7 +1074,7 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_page: Option<i32> = query
             .optional("Page", "32-bit integer", &mut problems);
         problems.at_least("Page", p_page.map(f64::from), 1.0);
@@ -1086,7 +1128,7 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
@@ -1122,7 +1164,7 @@ async fn get_au_income_detail<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1168,7 +1210,7 @@ async fn get_au_income_schedules<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1214,7 +1256,7 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_ids: Option<Vec<String>> = query
             .required_list("AccountIds", "string", None, &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1260,7 +1302,7 @@ async fn get_au_expense_detail<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1301,7 +1343,7 @@ async fn get_au_bpay<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_ids: Option<Vec<String>> = query
             .required_list("accountIds", "string", None, &mut problems);
         let Some(p_account_ids) = p_account_ids else {
@@ -1336,7 +1378,7 @@ async fn get_au_performance<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1408,7 +1450,7 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1509,7 +1551,7 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_benchmark_id: Option<String> = query
             .required("BenchmarkId", "string", &mut problems);
         let p_multiple_periods: Option<i32> = query
@@ -1583,7 +1625,7 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_model_id: Option<String> = query
             .required("modelId", "string", &mut problems);
         let p_valuation_date: Option<DateTime> = query
@@ -1623,7 +1665,7 @@ async fn get_au_model_performance<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_model_id: Option<String> = query
             .required("ModelId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1669,7 +1711,7 @@ async fn get_au_model_holdings<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_model_id: Option<String> = query
             .required("modelId", "string", &mut problems);
         let p_valuation_date: Option<DateTime> = query
@@ -1709,7 +1751,7 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_model_id: Option<String> = query
             .required("modelId", "string", &mut problems);
         let Some(p_model_id) = p_model_id else { return Err(problems.into_error()) };
@@ -1750,7 +1792,7 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1797,7 +1839,7 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
@@ -1838,7 +1880,7 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1886,7 +1928,7 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1933,7 +1975,7 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let p_category_id: Option<String> = query
@@ -1972,7 +2014,7 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let Some(p_account_id) = p_account_id else { return Err(problems.into_error()) };
@@ -2013,7 +2055,7 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -2060,7 +2102,7 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let p_cashflow_instruction_id: Option<String> = query
@@ -2114,7 +2156,7 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -2161,7 +2203,7 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_account_id: Option<String> = query
             .required("accountId", "string", &mut problems);
         let p_cashflow_instruction_type: Option<
@@ -2233,7 +2275,7 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_event_id: Option<String> = query
             .required("eventId", "string", &mut problems);
         let Some(p_event_id) = p_event_id else { return Err(problems.into_error()) };
@@ -2269,7 +2311,7 @@ async fn download_au_file<A: PortfolioApi>(
     let result: Result<Response, ApiError> = async {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_file_id: Option<String> = query
             .required("fileId", "string", &mut problems);
         let Some(p_file_id) = p_file_id else { return Err(problems.into_error()) };

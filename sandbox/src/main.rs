@@ -3,12 +3,12 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use portfolio_server::{ServerConfig, router_with, serve, shutdown_signal};
+use portfolio_server::{ServeConfig, ServerConfig, bind, router_with, serve_with, shutdown_signal};
 use sandbox::{Credentials, Sandbox};
 
 const USAGE: &str = "usage: sandbox [--addr HOST:PORT] [--access-token TOKEN --subscription-key KEY]
@@ -21,17 +21,24 @@ Without credentials given, any non-empty access token and subscription key are a
 
 struct Args {
     addr: SocketAddr,
+    serve: ServeConfig,
     credentials: Credentials,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid default address");
+    let mut serve = ServeConfig::default();
     let (mut token, mut key) = (None, None);
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--addr" => addr = value("--addr")?.parse().map_err(|e| format!("--addr: {e}"))?,
+            "--grace-period" => {
+                let seconds: f64 = value("--grace-period")?.parse().map_err(|e| format!("--grace-period: {e}"))?;
+                let grace = Duration::try_from_secs_f64(seconds).map_err(|e| format!("--grace-period: {e}"))?;
+                serve = serve.with_grace_period(grace);
+            }
             "--access-token" => token = Some(value("--access-token")?),
             "--subscription-key" => key = Some(value("--subscription-key")?),
             "-h" | "--help" => return Err(String::new()),
@@ -43,7 +50,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         (Some(access_token), Some(subscription_key)) => Credentials::Fixed { access_token, subscription_key },
         _ => return Err("--access-token and --subscription-key go together".to_string()),
     };
-    Ok(Args { addr, credentials })
+    Ok(Args { addr, serve, credentials })
 }
 
 /// Logs each request: method, path, status and duration (never headers, so never credentials).
@@ -72,19 +79,19 @@ async fn main() -> ExitCode {
     };
     let app = router_with(Arc::new(Sandbox::new(args.credentials)), ServerConfig::default())
         .layer(middleware::from_fn(log_request));
-    let listener = match tokio::net::TcpListener::bind(args.addr).await {
+    let listener = match bind(args.addr, &args.serve).await {
         Ok(listener) => listener,
         Err(e) => {
             eprintln!("cannot listen on {}: {e}", args.addr);
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(addr = %args.addr, "sandbox listening; Ctrl-C stops it");
+    tracing::info!(addr = %args.addr, "sandbox listening; Ctrl-C stops it (twice: at once)");
     let shutdown = async {
         shutdown_signal().await;
         tracing::info!("shutting down");
     };
-    match serve(listener, app, shutdown).await {
+    match serve_with(listener, app, shutdown, args.serve).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("server error: {e}");

@@ -6,10 +6,12 @@
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::str::FromStr;
+use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::HeaderMap;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use crate::problem::problem_types;
@@ -70,12 +72,28 @@ where
 /// The query string, decoded once.
 pub(crate) struct QueryParams<'q> {
     pairs: Vec<(Cow<'q, str>, Cow<'q, str>)>,
+    /// Names whose value did not decode: already recorded, so not "required" as well.
+    undecodable: Vec<Cow<'q, str>>,
 }
 
 impl<'q> QueryParams<'q> {
-    pub(crate) fn parse(query: Option<&'q str>) -> Self {
-        let pairs = query.map(|q| form_urlencoded::parse(q.as_bytes()).collect()).unwrap_or_default();
-        QueryParams { pairs }
+    /// Decodes `name=value` pairs (`+` is a space, `%XX` a byte); a pair whose name or value does
+    /// not decode to UTF-8 is recorded as a problem and left out, as a path parameter would be.
+    pub(crate) fn parse(query: Option<&'q str>, problems: &mut Problems) -> Self {
+        let mut pairs = Vec::new();
+        let mut undecodable = Vec::new();
+        for pair in query.unwrap_or("").split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match (decode(name), decode(value)) {
+                (Some(name), Some(value)) => pairs.push((name, value)),
+                (Some(name), None) => {
+                    problems.add(name.as_ref(), "is not UTF-8 once percent-decoded");
+                    undecodable.push(name);
+                }
+                (None, _) => problems.add("query", format!("the name `{name}` is not UTF-8 once percent-decoded")),
+            }
+        }
+        QueryParams { pairs, undecodable }
     }
 
     /// Every pair as it came, decoded.
@@ -98,13 +116,24 @@ impl<'q> QueryParams<'q> {
         Some(first)
     }
 
+    /// Whether `name` has no value, recording that it is required unless its value was there but
+    /// did not decode.
+    fn missing(&self, name: &str, problems: &mut Problems) -> bool {
+        if self.values(name).next().is_some() {
+            return false;
+        }
+        if !self.undecodable.iter().any(|n| n == name) {
+            problems.add(name, "is required");
+        }
+        true
+    }
+
     /// A required scalar: missing or malformed values are recorded.
     pub(crate) fn required<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
     where
         T::Err: Display,
     {
-        if self.values(name).next().is_none() {
-            problems.add(name, "is required");
+        if self.missing(name, problems) {
             return None;
         }
         self.optional(name, kind, problems)
@@ -124,8 +153,7 @@ impl<'q> QueryParams<'q> {
     where
         T::Err: Display,
     {
-        if self.values(name).next().is_none() {
-            problems.add(name, "is required");
+        if self.missing(name, problems) {
             return None;
         }
         self.optional_list(name, kind, delimiter, problems)
@@ -157,6 +185,17 @@ impl<'q> QueryParams<'q> {
         }
         (any && ok).then_some(items)
     }
+}
+
+/// One name or value of a query string, decoded; `None` when the bytes are not UTF-8. Borrows
+/// when there is nothing to decode, as is usual.
+fn decode(text: &str) -> Option<Cow<'_, str>> {
+    if !text.bytes().any(|b| b == b'+' || b == b'%') {
+        return Some(Cow::Borrowed(text));
+    }
+    let spaced = text.replace('+', " ");
+    let bytes: Vec<u8> = percent_encoding::percent_decode_str(&spaced).collect();
+    String::from_utf8(bytes).ok().map(Cow::Owned)
 }
 
 /// A path parameter's text, parsed.
@@ -320,7 +359,7 @@ fn accepts(accepted: &[&str], content_type: &str) -> bool {
 pub(crate) async fn json_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: BodyLimit,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -350,7 +389,7 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
 pub(crate) async fn bytes_body<T: From<Vec<u8>>>(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: BodyLimit,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -365,7 +404,7 @@ pub(crate) async fn bytes_body<T: From<Vec<u8>>>(
 pub(crate) async fn text_body<T: From<String>>(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: BodyLimit,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -382,29 +421,61 @@ pub(crate) async fn text_body<T: From<String>>(
     }
 }
 
-/// The bytes of a request body: 413 past `limit`, 415 for a content type not in `accepted`; an
-/// empty body is `None` (and a recorded problem when `required`, naming `what` was expected).
+/// What a request body may be: its size, and the time it may take to arrive.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimit {
+    pub(crate) bytes: usize,
+    pub(crate) timeout: Duration,
+}
+
+/// 414 for a request target longer than `max_uri`, 431 for more than `max_headers` bytes of
+/// headers: checked first, so an oversized request costs nothing more.
+pub(crate) fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Result<(), ApiError> {
+    let uri = parts.uri.path_and_query().map_or(0, |p| p.as_str().len());
+    if uri > max_uri {
+        return Err(ApiError::new(StatusCode::URI_TOO_LONG)
+            .with_type(problem_types::REQUEST_TOO_LARGE)
+            .with_detail(format!("the request target is {uri} bytes long; at most {max_uri} are accepted")));
+    }
+    let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
+    if headers > max_headers {
+        return Err(ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
+            .with_type(problem_types::REQUEST_TOO_LARGE)
+            .with_detail(format!("the request headers take {headers} bytes; at most {max_headers} are accepted")));
+    }
+    Ok(())
+}
+
+/// The bytes of a request body: 413 past the size limit, 408 past the time limit, 415 for a
+/// content type not in `accepted`; an empty body is `None` (and a recorded problem when
+/// `required`, naming `what` was expected).
 pub(crate) async fn read_body(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: BodyLimit,
     accepted: &[&str],
     required: bool,
     what: &str,
     problems: &mut Problems,
 ) -> Result<Option<axum::body::Bytes>, ApiError> {
     let too_large = || {
-        ApiError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE)
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE)
             .with_type(problem_types::BODY_TOO_LARGE)
-            .with_detail(format!("the request body is larger than {limit} bytes"))
+            .with_detail(format!("the request body is larger than {} bytes", limit.bytes))
     };
     let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
+    if declared.is_some_and(|length| length > limit.bytes as u64) {
         return Err(too_large());
     }
-    let bytes = match axum::body::to_bytes(body, limit).await {
-        Ok(bytes) => bytes,
-        Err(e) => {
+    let read = tokio::time::timeout(limit.timeout, axum::body::to_bytes(body, limit.bytes)).await;
+    let bytes = match read {
+        Err(_) => {
+            return Err(ApiError::new(StatusCode::REQUEST_TIMEOUT)
+                .with_type(problem_types::BODY_TIMEOUT)
+                .with_detail(format!("the request body did not arrive within {:?}", limit.timeout)));
+        }
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
             let inner = e.into_inner();
             let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(inner.as_ref());
             while let Some(c) = cause {
@@ -425,7 +496,7 @@ pub(crate) async fn read_body(
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !accepts(accepted, content_type) {
         let shown = if content_type.is_empty() { "no content type".to_string() } else { format!("`{content_type}`") };
-        return Err(ApiError::new(axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE)
             .with_type(problem_types::UNSUPPORTED_MEDIA_TYPE)
             .with_detail(format!("a body with {shown} is not accepted; send one of {}", accepted.join(", "))));
     }
@@ -449,8 +520,9 @@ mod tests {
 
     #[test]
     fn query_values_are_decoded_and_checked() {
-        let query = QueryParams::parse(Some("Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4"));
         let mut problems = Problems::default();
+        let text = "Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4&Bad=%FF&%C0=1";
+        let query = QueryParams::parse(Some(text), &mut problems);
         assert_eq!(query.optional::<i32>("Page", "integer", &mut problems), Some(2));
         assert_eq!(query.required_list::<String>("Ids", "string", None, &mut problems), Some(vec!["a".into(), "b c".into()]));
         assert_eq!(query.optional::<bool>("Flag", "boolean", &mut problems), None);
@@ -461,6 +533,6 @@ mod tests {
         assert_eq!(query.optional_list::<i32>("Spaces", "integer", Some(' '), &mut problems), Some(vec![3, 4]));
         let error = problems.into_error();
         let names: Vec<&String> = error.errors().keys().collect();
-        assert_eq!(names, ["Csv", "Dup", "Flag", "Missing"]);
+        assert_eq!(names, ["Bad", "Csv", "Dup", "Flag", "Missing", "query"]);
     }
 }

@@ -15,7 +15,7 @@ use crate::extract::{self, Problems, QueryParams};
 pub(crate) async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: extract::BodyLimit,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -23,7 +23,14 @@ pub(crate) async fn form_body<T: DeserializeOwned>(
     let Some(bytes) = extract::read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
         return Ok(None);
     };
-    let pairs = form_urlencoded::parse(&bytes).map(|(name, value)| (name.into_owned(), value.into_owned()));
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        problems.add("body", "a form body is ASCII text, and this one is not");
+        return Ok(None);
+    };
+    // Decoded as a query string is: a pair that is not UTF-8 once decoded is a problem, not
+    // silently replaced.
+    let query = QueryParams::parse(Some(text), problems);
+    let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
     Ok(read_pairs(pairs, "body", problems))
 }
 

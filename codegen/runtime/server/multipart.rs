@@ -54,7 +54,7 @@ impl Files {
 pub(crate) async fn multipart_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
+    limit: extract::BodyLimit,
     accepted: &[&str],
     required: bool,
     file_fields: &[&str],

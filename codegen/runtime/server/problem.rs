@@ -20,6 +20,12 @@ pub mod problem_types {
     pub const UNSUPPORTED_MEDIA_TYPE: &str = "urn:problem-type:unsupported-media-type";
     /// The request body is larger than the configured limit.
     pub const BODY_TOO_LARGE: &str = "urn:problem-type:body-too-large";
+    /// The request body did not arrive within the configured time.
+    pub const BODY_TIMEOUT: &str = "urn:problem-type:body-timeout";
+    /// The request's target or headers are longer than the server accepts.
+    pub const REQUEST_TOO_LARGE: &str = "urn:problem-type:request-too-large";
+    /// The server is at its connection limit; retry after the time `Retry-After` gives.
+    pub const OVERLOADED: &str = "urn:problem-type:overloaded";
     /// The implementation failed (returned an internal error or panicked).
     pub const INTERNAL: &str = "urn:problem-type:internal-error";
 }

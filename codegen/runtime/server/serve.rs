@@ -1,14 +1,412 @@
-//! Running the router until it is told to stop, finishing the requests in flight.
+//! Serving the router over HTTP/1.1, bounded against slow, idle and abundant peers: a cap on open
+//! connections, deadlines on request heads and on connections where nothing moves, and a shutdown
+//! that finishes the requests in flight within a grace period.
 
 use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::{Pin, pin};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::Router;
-use tokio::net::TcpListener;
+use axum::body::Body;
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpSocket, TcpStream, ToSocketAddrs};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::task::JoinSet;
+use tower_service::Service;
 
-/// Serves `router` on `listener` until `shutdown` completes; then stops accepting connections and
-/// returns once the requests in flight have been answered.
-pub async fn serve(listener: TcpListener, router: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-    axum::serve(listener, router).with_graceful_shutdown(shutdown).await
+/// How [`serve_with`] treats connections. The defaults suit a service on the public internet;
+/// each can be changed with its `with_` method.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServeConfig {
+    /// Open connections at most (default 4096). At the limit the server first closes connections
+    /// that are idle; a new connection that still finds no room is answered 503 and closed, and
+    /// the server logs a warning (at most one a second, with a count).
+    pub max_connections: usize,
+    /// Time from the first byte of a request head to its end (default 10 s); a peer that sends
+    /// its head more slowly is disconnected.
+    pub request_head_timeout: Duration,
+    /// Time a connection may stay open with nothing moving either way while no request is being
+    /// handled (default 60 s): idle keep-alive connections, new connections that send nothing,
+    /// and replies the peer stops reading are closed after it.
+    pub idle_timeout: Duration,
+    /// How long a shutdown waits for the requests in flight (default 10 s) before it closes every
+    /// connection.
+    pub grace_period: Duration,
+    /// Length of the queue of connections the kernel holds before they are accepted (default
+    /// 4096; the kernel may cap it, on Linux at `net.core.somaxconn`). Used by [`bind`].
+    pub backlog: u32,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            max_connections: 4096,
+            request_head_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            grace_period: Duration::from_secs(10),
+            backlog: 4096,
+        }
+    }
+}
+
+impl ServeConfig {
+    /// Sets [`ServeConfig::max_connections`].
+    pub fn with_max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections;
+        self
+    }
+
+    /// Sets [`ServeConfig::request_head_timeout`].
+    pub fn with_request_head_timeout(mut self, timeout: Duration) -> Self {
+        self.request_head_timeout = timeout;
+        self
+    }
+
+    /// Sets [`ServeConfig::idle_timeout`].
+    pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// Sets [`ServeConfig::grace_period`].
+    pub fn with_grace_period(mut self, grace: Duration) -> Self {
+        self.grace_period = grace;
+        self
+    }
+
+    /// Sets [`ServeConfig::backlog`].
+    pub fn with_backlog(mut self, backlog: u32) -> Self {
+        self.backlog = backlog;
+        self
+    }
+}
+
+/// A listener on `addr` with the configured backlog (`TcpListener::bind` uses 128, which makes
+/// connections wait for a SYN retry, about a second, once more than 128 arrive at once).
+pub async fn bind(addr: impl ToSocketAddrs, config: &ServeConfig) -> io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(addr).await? {
+        match listen(addr, config.backlog) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the address resolved to nothing")))
+}
+
+fn listen(addr: SocketAddr, backlog: u32) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
+}
+
+/// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown` completes; see
+/// [`serve_with`].
+pub async fn serve(listener: TcpListener, router: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+    serve_with(listener, router, shutdown, ServeConfig::default()).await
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then stops accepting, lets the
+/// requests in flight finish for up to [`ServeConfig::grace_period`], closes whatever is left and
+/// returns. A `SIGINT` or `SIGTERM` during that wait ends it at once.
+pub async fn serve_with(
+    listener: TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    config: ServeConfig,
+) -> io::Result<()> {
+    let config = Arc::new(config);
+    let (stop, stopping) = watch::channel(());
+    let pressure = Arc::new(Notify::new());
+    let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let mut connections = JoinSet::new();
+    let mut shed = Shed::default();
+    let mut shutdown = pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) if is_per_connection(&e) => continue,
+                    Err(e) => {
+                        // Out of file descriptors, most likely: free some, then try again.
+                        tracing::warn!(error = %e, open = connections.len(), "cannot accept connections; closing idle ones");
+                        pressure.notify_waiters();
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    }
+                };
+                let Some(permit) = admit(&permits, &pressure).await else {
+                    shed.reject(stream, connections.len());
+                    continue;
+                };
+                let connection = Connection {
+                    router: router.clone(),
+                    config: config.clone(),
+                    stopping: stopping.clone(),
+                    pressure: pressure.clone(),
+                    _permit: permit,
+                };
+                connections.spawn(connection.run(stream));
+            }
+        }
+    }
+    drop(listener);
+    let open = connections.len();
+    if open > 0 {
+        tracing::info!(open, grace_ms = config.grace_period.as_millis() as u64, "shutting down; finishing requests in flight");
+    }
+    let _ = stop.send(());
+    let drained = async { while connections.join_next().await.is_some() {} };
+    tokio::select! {
+        () = drained => {}
+        () = tokio::time::sleep(config.grace_period) => {
+            tracing::warn!(open = connections.len(), "grace period over; closing the remaining connections");
+        }
+        () = shutdown_signal() => {
+            tracing::warn!(open = connections.len(), "second signal; closing every connection now");
+        }
+    }
+    connections.shutdown().await;
+    Ok(())
+}
+
+/// Errors of `accept` that concern one connection only, which the peer has already given up.
+fn is_per_connection(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset | io::ErrorKind::Interrupted)
+}
+
+/// A slot for a new connection: at once if there is one, else after asking idle connections to
+/// close, or `None` when none frees up in a moment.
+async fn admit(permits: &Arc<Semaphore>, pressure: &Notify) -> Option<OwnedSemaphorePermit> {
+    if let Ok(permit) = permits.clone().try_acquire_owned() {
+        return Some(permit);
+    }
+    pressure.notify_waiters();
+    tokio::time::timeout(Duration::from_millis(100), permits.clone().acquire_owned()).await.ok()?.ok()
+}
+
+/// Connections turned away at the limit, and when that was last logged.
+#[derive(Default)]
+struct Shed {
+    since_log: u64,
+    logged: Option<Instant>,
+}
+
+impl Shed {
+    /// Answers 503 without reading the request, closes, and logs at most once a second.
+    fn reject(&mut self, stream: TcpStream, open: usize) {
+        const BODY: &str = "{\"type\":\"urn:problem-type:overloaded\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"the server is at its connection limit; retry shortly\"}";
+        let reply = format!(
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
+            BODY.len()
+        );
+        // A new connection's send buffer is empty: this never waits, and a peer that is not
+        // reading cannot hold it.
+        let _ = stream.try_write(reply.as_bytes());
+        self.since_log += 1;
+        if self.logged.is_none_or(|at| at.elapsed() >= Duration::from_secs(1)) {
+            tracing::warn!(open, turned_away = self.since_log, "at the connection limit; turning connections away");
+            self.since_log = 0;
+            self.logged = Some(Instant::now());
+        }
+    }
+}
+
+/// One accepted connection and what it needs to serve and to be stopped.
+struct Connection {
+    router: Router,
+    config: Arc<ServeConfig>,
+    stopping: watch::Receiver<()>,
+    pressure: Arc<Notify>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Connection {
+    /// Serves requests until the peer leaves, a deadline passes, or the server stops.
+    async fn run(mut self, stream: TcpStream) {
+        let _ = stream.set_nodelay(true);
+        let activity = Arc::new(Activity::new());
+        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone() });
+        let router = self.router.clone();
+        let handling = activity.clone();
+        let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            handling.set(Phase::Handling);
+            let (mut router, activity) = (router.clone(), handling.clone());
+            async move {
+                let response = router.call(request.map(Body::new)).await;
+                activity.set(Phase::Idle);
+                response
+            }
+        });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        // Heads are bounded here (431 past this size) and timed by the watchdog below.
+        builder.max_buf_size(128 * 1024).header_read_timeout(None);
+        let mut connection = pin!(builder.serve_connection(io, service));
+        let mut draining = false;
+        loop {
+            let check = activity.deadline(&self.config).unwrap_or_else(|| Instant::now() + self.config.idle_timeout);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                () = tokio::time::sleep_until(check.into()) => {
+                    if activity.deadline(&self.config).is_some_and(|deadline| deadline <= Instant::now()) {
+                        tracing::debug!(phase = ?activity.get().0, "closing a connection past its deadline");
+                        return;
+                    }
+                }
+                changed = self.stopping.changed(), if !draining => {
+                    // Closes at once when idle, else after the reply in progress.
+                    let _ = changed;
+                    connection.as_mut().graceful_shutdown();
+                    draining = true;
+                }
+                () = activity.head_started.notified() => {}
+                () = self.pressure.notified() => {
+                    if activity.get().0 == Phase::Idle {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where a connection is in its request cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// No request in progress; the time is when something last moved.
+    Idle,
+    /// A request head is arriving; the time is its first byte.
+    Head,
+    /// The router has the request; no deadline applies here (body reads have their own).
+    Handling,
+}
+
+/// A connection's phase and its time, in one word so that the reads and writes that update it
+/// cost one atomic operation.
+struct Activity {
+    started: Instant,
+    /// The phase in the top two bits, milliseconds since `started` below.
+    word: AtomicU64,
+    /// Wakes the watchdog when a head starts: its deadline is sooner than the idle one.
+    head_started: Notify,
+}
+
+impl Activity {
+    const MILLIS: u64 = (1 << 62) - 1;
+
+    fn new() -> Self {
+        Activity { started: Instant::now(), word: AtomicU64::new(0), head_started: Notify::new() }
+    }
+
+    fn encode(&self, phase: Phase) -> u64 {
+        let millis = (self.started.elapsed().as_millis() as u64).min(Self::MILLIS);
+        (phase as u64) << 62 | millis
+    }
+
+    fn set(&self, phase: Phase) {
+        self.word.store(self.encode(phase), Ordering::Relaxed);
+    }
+
+    fn get(&self) -> (Phase, Instant) {
+        let word = self.word.load(Ordering::Relaxed);
+        let phase = match word >> 62 {
+            0 => Phase::Idle,
+            1 => Phase::Head,
+            _ => Phase::Handling,
+        };
+        (phase, self.started + Duration::from_millis(word & Self::MILLIS))
+    }
+
+    /// Bytes arrived: the first of a request head when the connection was idle.
+    fn on_read(&self) {
+        let word = self.word.load(Ordering::Relaxed);
+        if word >> 62 == Phase::Idle as u64
+            && self.word.compare_exchange(word, self.encode(Phase::Head), Ordering::Relaxed, Ordering::Relaxed).is_ok()
+        {
+            self.head_started.notify_one();
+        }
+    }
+
+    /// Bytes left: a reply being read by its peer is progress, not idleness.
+    fn on_write(&self) {
+        let word = self.word.load(Ordering::Relaxed);
+        if word >> 62 == Phase::Idle as u64 {
+            let _ = self.word.compare_exchange(word, self.encode(Phase::Idle), Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    /// When the connection is to be closed unless something moves first.
+    fn deadline(&self, config: &ServeConfig) -> Option<Instant> {
+        match self.get() {
+            (Phase::Idle, since) => Some(since + config.idle_timeout),
+            (Phase::Head, since) => Some(since + config.request_head_timeout),
+            (Phase::Handling, _) => None,
+        }
+    }
+}
+
+/// A stream that reports to its connection's [`Activity`] whenever bytes move.
+struct Tracked {
+    inner: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Tracked {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.on_read();
+        }
+        poll
+    }
+}
+
+impl AsyncWrite for Tracked {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = poll
+            && n > 0
+        {
+            self.activity.on_write();
+        }
+        poll
+    }
+
+    fn poll_write_vectored(mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>]) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if let Poll::Ready(Ok(n)) = poll
+            && n > 0
+        {
+            self.activity.on_write();
+        }
+        poll
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
 }
 
 /// Completes on Ctrl-C or, on Unix, on `SIGTERM` (what process managers send to stop a service).

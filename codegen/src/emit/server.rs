@@ -309,9 +309,18 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         }
     });
     let versions_default = has_version.then(|| quote! { supported_api_versions: None, });
+    let body_limits = api.operations.iter().any(|op| op.body.is_some()).then(|| {
+        quote! {
+            /// The limits a request body is read under.
+            pub(crate) fn body(&self) -> extract::BodyLimit {
+                extract::BodyLimit { bytes: self.body_limit, timeout: self.body_read_timeout }
+            }
+        }
+    });
     let mut imports = Imports::default();
     imports
         .add("std::sync::Arc")
+        .add("std::time::Duration")
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
@@ -350,18 +359,35 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 
         #imports
 
-        /// Settings of the generated layer.
+        /// Settings of the generated layer: what a request may hold and how long its body may take.
+        /// Connection-level limits are in [`ServeConfig`](crate::ServeConfig).
         #[derive(Debug, Clone)]
         #[non_exhaustive]
         pub struct ServerConfig {
-            /// Largest request body accepted, in bytes; larger ones are answered 413.
+            /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered
+            /// 413.
             pub body_limit: usize,
+            /// Time a request body may take to arrive in full (default 30 s); a slower one is
+            /// answered 408.
+            pub body_read_timeout: Duration,
+            /// Longest request target (path and query) accepted, in bytes (default 8 KiB);
+            /// longer ones are answered 414.
+            pub max_uri_length: usize,
+            /// Most bytes of request headers accepted, names and values together (default
+            /// 32 KiB); more are answered 431.
+            pub max_header_bytes: usize,
             #versions_field
         }
 
         impl Default for ServerConfig {
             fn default() -> Self {
-                ServerConfig { body_limit: 2 * 1024 * 1024, #versions_default }
+                ServerConfig {
+                    body_limit: 2 * 1024 * 1024,
+                    body_read_timeout: Duration::from_secs(30),
+                    max_uri_length: 8 * 1024,
+                    max_header_bytes: 32 * 1024,
+                    #versions_default
+                }
             }
         }
 
@@ -371,6 +397,26 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
                 self.body_limit = bytes;
                 self
             }
+
+            /// Sets the time a request body may take to arrive.
+            pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+                self.body_read_timeout = timeout;
+                self
+            }
+
+            /// Sets the longest request target accepted, in bytes.
+            pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
+                self.max_uri_length = bytes;
+                self
+            }
+
+            /// Sets the most bytes of request headers accepted.
+            pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
+                self.max_header_bytes = bytes;
+                self
+            }
+
+            #body_limits
         }
 
         /// The implementation and the configuration, shared by every handler.
@@ -452,7 +498,6 @@ fn context_fn(api: &Api) -> TokenStream {
         }
     });
     let common_fields: Vec<_> = api.common_headers.iter().map(|h| ident(&h.field)).collect();
-    let unused_config = api.common_headers.is_empty().then(|| quote! { let _ = config; });
     let missing_credential = (!api.credentials.is_empty()).then(|| {
         quote! {
             fn missing_credential(message: &str) -> ApiError {
@@ -462,7 +507,7 @@ fn context_fn(api: &Api) -> TokenStream {
     });
     quote! {
         fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
-            #unused_config
+            extract::check_head_size(parts, config.max_uri_length, config.max_header_bytes)?;
             #(#creds)*
             #(#commons)*
             Ok(RequestContext {
@@ -590,7 +635,7 @@ pub fn handler(
     let input = input_name(op);
     let has_query = op.params.iter().any(|p| p.location == Location::Query);
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
-    let query = has_query.then(|| quote! { let query = QueryParams::parse(parts.uri.query()); });
+    let query = has_query.then(|| quote! { let query = QueryParams::parse(parts.uri.query(), &mut problems); });
     let path_params = has_path.then(|| {
         quote! {
             let raw = RawPathParams::from_request_parts(&mut parts, &()).await
@@ -631,7 +676,7 @@ pub fn handler(
         let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         quote! {
-            let body = #read::<#ty>(&parts.headers, body, state.config.body_limit, &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
+            let body = #read::<#ty>(&parts.headers, body, state.config.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
             #check
         }
     });
@@ -853,7 +898,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         #download_use
         #multipart_use
         pub use router::{ServerConfig, router, router_with};
-        pub use serve::{serve, shutdown_signal};
+        pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 
         pub use axum;
     }

@@ -3,6 +3,7 @@
 //! The axum router: extraction and validation generated from the spec, then the trait call.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
@@ -16,18 +17,32 @@ use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams};
 use crate::{ApiError, NamingApi, inputs, reply, types};
 
-/// Settings of the generated layer.
+/// Settings of the generated layer: what a request may hold and how long its body may take.
+/// Connection-level limits are in [`ServeConfig`](crate::ServeConfig).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServerConfig {
-    /// Largest request body accepted, in bytes; larger ones are answered 413.
+    /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered
+    /// 413.
     pub body_limit: usize,
+    /// Time a request body may take to arrive in full (default 30 s); a slower one is
+    /// answered 408.
+    pub body_read_timeout: Duration,
+    /// Longest request target (path and query) accepted, in bytes (default 8 KiB);
+    /// longer ones are answered 414.
+    pub max_uri_length: usize,
+    /// Most bytes of request headers accepted, names and values together (default
+    /// 32 KiB); more are answered 431.
+    pub max_header_bytes: usize,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             body_limit: 2 * 1024 * 1024,
+            body_read_timeout: Duration::from_secs(30),
+            max_uri_length: 8 * 1024,
+            max_header_bytes: 32 * 1024,
         }
     }
 }
@@ -37,6 +52,32 @@ impl ServerConfig {
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
         self
+    }
+
+    /// Sets the time a request body may take to arrive.
+    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets the longest request target accepted, in bytes.
+    pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
+        self.max_uri_length = bytes;
+        self
+    }
+
+    /// Sets the most bytes of request headers accepted.
+    pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
+        self.max_header_bytes = bytes;
+        self
+    }
+
+    /// The limits a request body is read under.
+    pub(crate) fn body(&self) -> extract::BodyLimit {
+        extract::BodyLimit {
+            bytes: self.body_limit,
+            timeout: self.body_read_timeout,
+        }
     }
 }
 
@@ -90,7 +131,7 @@ async fn method_not_allowed(request: Request) -> Response {
 }
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
-    let _ = config;
+    extract::check_head_size(parts, config.max_uri_length, config.max_header_bytes)?;
     let key = extract::text_header(&parts.headers, "X-Key")
         .ok_or_else(|| missing_credential("the `X-Key` header is missing or empty"))?;
     Ok(RequestContext {
@@ -126,7 +167,7 @@ async fn get_item_part<A: NamingApi>(
                 format!("the path could not be read: {e}"),
             ))?;
         let path_params: Vec<(&str, &str)> = raw.iter().collect();
-        let query = QueryParams::parse(parts.uri.query());
+        let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_part: Option<i64> = path_params
             .iter()
             .find(|(name, _)| *name == "part")
@@ -186,7 +227,7 @@ async fn post_items<A: NamingApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body_limit,
+                state.config.body(),
                 &["application/json"],
                 true,
                 &mut problems,

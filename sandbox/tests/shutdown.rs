@@ -1,0 +1,79 @@
+//! The sandbox process stops on SIGTERM even while a peer holds a connection open: within its
+//! grace period after one signal, at once after a second.
+#![cfg(unix)]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The sandbox on a free loopback port, and that port once it accepts connections.
+fn start(grace_seconds: &str) -> (Child, u16) {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--grace-period", grace_seconds])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the sandbox did not start listening");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child, port)
+}
+
+/// A connection that sends half a request head and then nothing.
+fn stalled_peer(port: u16) -> TcpStream {
+    let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    socket.write_all(b"GET /api/models HTTP/1.1\r\nhost: x\r\n").unwrap();
+    // Let the server read it, so the connection is mid-request when the signal comes.
+    std::thread::sleep(Duration::from_millis(100));
+    socket
+}
+
+fn terminate(child: &Child) {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+/// How long `child` takes to exit, failing the test past `limit`.
+fn exits_within(child: &mut Child, limit: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return started.elapsed();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("the sandbox was still running {limit:?} after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn one_signal_stops_within_the_grace_period_despite_a_stalled_peer() {
+    let (mut child, port) = start("1");
+    let mut peer = stalled_peer(port);
+    terminate(&child);
+    let took = exits_within(&mut child, Duration::from_secs(5));
+    assert!(took < Duration::from_millis(1800), "took {took:?} with a 1 s grace period");
+    // The stalled peer was disconnected rather than left hanging.
+    peer.set_read_timeout(Some(Duration::from_secs(1))).unwrap();
+    assert!(matches!(peer.read(&mut [0u8; 64]), Ok(0) | Err(_)));
+}
+
+#[test]
+fn a_second_signal_stops_at_once() {
+    let (mut child, port) = start("30");
+    let _peer = stalled_peer(port);
+    terminate(&child);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "the first signal waits for the grace period");
+    terminate(&child);
+    let took = exits_within(&mut child, Duration::from_secs(2));
+    assert!(took < Duration::from_millis(500), "took {took:?} after the second signal");
+}
