@@ -24,6 +24,8 @@ pub mod problem_types {
     pub const BODY_TOO_LARGE: &str = "urn:problem-type:body-too-large";
     /// The request body did not arrive within the configured time.
     pub const BODY_TIMEOUT: &str = "urn:problem-type:body-timeout";
+    /// The request is not well-formed HTTP/1.1 (answered before any routing).
+    pub const MALFORMED_REQUEST: &str = "urn:problem-type:malformed-request";
     /// The request's target or headers are longer than the server accepts.
     pub const REQUEST_TOO_LARGE: &str = "urn:problem-type:request-too-large";
     /// The server is at its connection limit; retry after the time `Retry-After` gives.

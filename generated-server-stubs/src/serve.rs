@@ -23,6 +23,8 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 use tower_service::Service;
 
+use crate::problem::problem_types;
+
 /// How [`serve_with`] treats connections. The defaults suit a service on the public internet;
 /// each can be changed with its `with_` method.
 #[derive(Debug, Clone)]
@@ -241,7 +243,7 @@ impl Connection {
     async fn run(mut self, stream: TcpStream) {
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::new());
-        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone() });
+        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None });
         let router = self.router.clone();
         let handling = activity.clone();
         let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
@@ -360,10 +362,64 @@ impl Activity {
     }
 }
 
-/// A stream that reports to its connection's [`Activity`] whenever bytes move.
+/// A stream that reports to its connection's [`Activity`] whenever bytes move, and that gives
+/// hyper's own error replies a problem+json body.
+///
+/// hyper answers a request it cannot parse (malformed, a target over 64 KiB, a head over the
+/// buffer) before the router sees it, with a bare status and no body. Those replies have one
+/// shape and are the only ones written while no request is with the router, so they are
+/// recognised here and replaced, status kept, by a problem+json reply.
 struct Tracked {
     inner: TcpStream,
     activity: Arc<Activity>,
+    /// A replacement reply still to be written, and how much of it has been.
+    pending: Option<(Vec<u8>, usize)>,
+}
+
+impl Tracked {
+    /// Writes what is left of a replacement reply.
+    fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while let Some((bytes, written)) = &mut self.pending {
+            if *written == bytes.len() {
+                self.pending = None;
+                break;
+            }
+            let n = std::task::ready!(Pin::new(&mut self.inner).poll_write(cx, &bytes[*written..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            *written += n;
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// The problem+json reply that replaces `head` when it is one of hyper's bare error replies.
+fn automatic_reply(head: &[u8]) -> Option<Vec<u8>> {
+    let head = std::str::from_utf8(head).ok()?;
+    let status = head.strip_prefix("HTTP/1.1 ")?.get(..3)?;
+    let bare = head.ends_with("\r\n\r\n")
+        && head.contains("\r\nconnection: close\r\ncontent-length: 0\r\n")
+        && !head.contains("content-type");
+    let (problem_type, title, detail) = match status {
+        "400" => (problem_types::MALFORMED_REQUEST, "Bad Request", "the request is not well-formed HTTP/1.1"),
+        "414" => (problem_types::REQUEST_TOO_LARGE, "URI Too Long", "the request target is longer than the server reads"),
+        "431" => (
+            problem_types::REQUEST_TOO_LARGE,
+            "Request Header Fields Too Large",
+            "the request head is larger than the server reads",
+        ),
+        _ => return None,
+    };
+    if !bare {
+        return None;
+    }
+    let body = format!("{{\"type\":\"{problem_type}\",\"title\":\"{title}\",\"status\":{status},\"detail\":\"{detail}\"}}");
+    let reply = format!(
+        "HTTP/1.1 {status} {title}\r\ncontent-type: application/problem+json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    Some(reply.into_bytes())
 }
 
 impl AsyncRead for Tracked {
@@ -379,6 +435,16 @@ impl AsyncRead for Tracked {
 
 impl AsyncWrite for Tracked {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.drain(cx))?;
+        if self.activity.get().0 != Phase::Handling
+            && let Some(reply) = automatic_reply(buf)
+        {
+            // hyper's bytes count as written; the replacement goes out now or on flush.
+            self.pending = Some((reply, 0));
+            self.activity.on_write();
+            let _ = self.drain(cx)?;
+            return Poll::Ready(Ok(buf.len()));
+        }
         let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = poll
             && n > 0
@@ -389,6 +455,12 @@ impl AsyncWrite for Tracked {
     }
 
     fn poll_write_vectored(mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>]) -> Poll<io::Result<usize>> {
+        // An automatic reply is a head alone: one buffer, which `poll_write` inspects.
+        let mut filled = bufs.iter().filter(|b| !b.is_empty());
+        if let (Some(only), None) = (filled.next(), filled.next()) {
+            return self.poll_write(cx, only);
+        }
+        std::task::ready!(self.drain(cx))?;
         let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if let Poll::Ready(Ok(n)) = poll
             && n > 0
@@ -403,10 +475,12 @@ impl AsyncWrite for Tracked {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
         Pin::new(&mut self.inner).poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }

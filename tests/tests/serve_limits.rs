@@ -291,3 +291,32 @@ async fn bind_resolves_host_names() {
     let listener: TcpListener = bind("localhost:0", &ServeConfig::default().with_backlog(16)).await.unwrap();
     assert!(listener.local_addr().unwrap().ip().is_loopback());
 }
+
+#[tokio::test]
+async fn requests_the_http_parser_refuses_are_answered_with_problem_json() {
+    let server = Server::start(ServeConfig::default(), ServerConfig::default()).await;
+    let long_target = format!("GET /{} HTTP/1.1\r\nhost: x\r\n\r\n", "a".repeat(70_000));
+    let huge_head = format!("GET / HTTP/1.1\r\nx: {}\r\n\r\n", "a".repeat(200_000));
+    let cases: [(&[u8], &str); 6] = [
+        (b"GET / HTTP/1.1\r\nno colon here\r\n\r\n", "400"),
+        (b"G@T / HTTP/1.1\r\nhost: x\r\n\r\n", "400"),
+        (b"GET / HTTP/1.1\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\n", "400"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", "400"),
+        (long_target.as_bytes(), "414"),
+        (huge_head.as_bytes(), "431"),
+    ];
+    for (request, status) in cases {
+        let reply = exchange(&server, request).await;
+        let shown = String::from_utf8_lossy(&request[..request.len().min(40)]);
+        assert!(reply.starts_with(&format!("HTTP/1.1 {status} ")), "{shown}: {reply}");
+        assert!(reply.contains("content-type: application/problem+json"), "{shown}: {reply}");
+        let body = &reply[reply.find("\r\n\r\n").unwrap() + 4..];
+        let problem: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{shown}: {e}: {body}"));
+        assert_eq!(problem["status"].to_string(), status, "{shown}: {body}");
+    }
+    // A well-formed request on a fresh connection is untouched.
+    let reply =
+        exchange(&server, format!("GET /api/models HTTP/1.1\r\n{HEADERS}connection: close\r\n\r\n").as_bytes()).await;
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    server.shut_down().await;
+}
