@@ -7,7 +7,7 @@
 
 mod data;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 
 use portfolio_server::inputs::*;
@@ -27,9 +27,19 @@ pub enum Credentials {
     Fixed { access_token: String, subscription_key: String },
 }
 
+/// Most entries one collection holds unless [`Sandbox::with_max_entries`] says otherwise: users,
+/// draft applications, and each account's ESG categories and cashflow instructions. Past it the
+/// oldest entries are dropped, so a long-running sandbox stays within bounded memory.
+pub const MAX_ENTRIES: usize = 10_000;
+
 /// The sandbox: sample data behind a lock.
+///
+/// Every operation holds the lock only for a bounded amount of work (no collection grows past its
+/// cap, and request bodies are prepared before the lock is taken), so a large request cannot
+/// stall the runtime's workers.
 pub struct Sandbox {
     credentials: Credentials,
+    max_entries: usize,
     store: Mutex<Store>,
 }
 
@@ -57,6 +67,7 @@ impl Sandbox {
         let users = [("alex.lee".to_string(), 1001), ("sam.smith".to_string(), 1002)].into_iter().collect();
         Sandbox {
             credentials,
+            max_entries: MAX_ENTRIES,
             store: Mutex::new(Store {
                 accounts: data::accounts(),
                 models: data::models(),
@@ -69,6 +80,13 @@ impl Sandbox {
                 events: data::events(),
             }),
         }
+    }
+
+    /// The same sandbox with collections capped at `max_entries` (at least 1) instead of
+    /// [`MAX_ENTRIES`].
+    pub fn with_max_entries(mut self, max_entries: usize) -> Self {
+        self.max_entries = max_entries.max(1);
+        self
     }
 
     /// Checks the credentials against the policy.
@@ -86,9 +104,13 @@ impl Sandbox {
     /// Checks the credentials, then locks the data.
     fn open(&self, ctx: &RequestContext) -> Result<MutexGuard<'_, Store>, ApiError> {
         self.authorize(ctx)?;
+        Ok(self.lock())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Store> {
         // A panic while holding the lock cannot leave the sample data half-changed in a way that
         // matters, so a poisoned lock is still usable.
-        Ok(self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -106,6 +128,13 @@ impl Store {
             .iter()
             .find(|(m, _)| m.id.as_deref() == Some(id))
             .ok_or_else(|| ApiError::not_found(format!("no model `{id}`")))
+    }
+}
+
+/// Drops the oldest (first) entries of `list` past `max`.
+fn keep_newest<T>(list: &mut Vec<T>, max: usize) {
+    if list.len() > max {
+        list.drain(..list.len() - max);
     }
 }
 
@@ -233,6 +262,13 @@ impl PortfolioApi for Sandbox {
             None => format!("user-{id}"),
         };
         store.users.insert(name, id);
+        if store.users.len() > self.max_entries {
+            // Ids rise with each user, so the smallest is the oldest.
+            let oldest = store.users.iter().min_by_key(|(_, id)| **id).map(|(name, _)| name.clone());
+            if let Some(oldest) = oldest {
+                store.users.remove(&oldest);
+            }
+        }
         let token = input.body.is_some_and(|b| b.generate_get_started_token).then(|| format!("start-{id}"));
         Ok(UserCreationResponse { id: Some(id), get_started_token: token })
     }
@@ -346,6 +382,10 @@ impl PortfolioApi for Sandbox {
                 accounts_status: Some(accounts),
             },
         );
+        // Ids rise with each draft, so the first in order is the oldest.
+        while store.applications.len() > self.max_entries {
+            store.applications.pop_first();
+        }
         Ok(ApplicationUploadResult { application_id: Some(id) })
     }
 
@@ -911,14 +951,19 @@ impl PortfolioApi for Sandbox {
         ctx: RequestContext,
         input: AddAuAccountEsgCategoriesInput,
     ) -> Result<(), ApiError> {
-        let mut store = self.open(&ctx)?;
+        self.authorize(&ctx)?;
         let Some(body) = input.body else { return Ok(()) };
+        // Duplicates within the request go before the lock is taken: linear, and no other
+        // request waits for it.
+        let mut seen = HashSet::with_capacity(body.category_ids.len());
+        let mut added: Vec<String> = body.category_ids.into_iter().filter(|id| seen.insert(id.clone())).collect();
+        keep_newest(&mut added, self.max_entries);
+        let mut store = self.lock();
         let categories = &mut store.account_mut(&body.account_id)?.esg_categories;
-        for id in body.category_ids {
-            if !categories.contains(&id) {
-                categories.push(id);
-            }
-        }
+        let present: HashSet<&str> = categories.iter().map(String::as_str).collect();
+        added.retain(|id| !present.contains(id.as_str()));
+        categories.extend(added);
+        keep_newest(categories, self.max_entries);
         Ok(())
     }
 
@@ -929,7 +974,9 @@ impl PortfolioApi for Sandbox {
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
         let Some(body) = input.body else { return Ok(()) };
-        store.account_mut(&body.account_id)?.esg_categories = body.category_ids.unwrap_or_default();
+        let mut categories = body.category_ids.unwrap_or_default();
+        keep_newest(&mut categories, self.max_entries);
+        store.account_mut(&body.account_id)?.esg_categories = categories;
         Ok(())
     }
 
@@ -978,7 +1025,8 @@ impl PortfolioApi for Sandbox {
             OneOffCashflowInstructionType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
             OneOffCashflowInstructionType::OneOffWithdrawal => CashflowInstructionType::OneOffWithdrawal,
         };
-        store.account_mut(&body.account_id)?.cashflow_instructions.push(CashflowInstruction {
+        let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
+        instructions.push(CashflowInstruction {
             id: Some(id),
             cashflow_instruction_type: Some(kind),
             frequency_type: Some(FrequencyType::Adhoc),
@@ -987,6 +1035,7 @@ impl PortfolioApi for Sandbox {
             allocations: Some(body.allocations),
             ..Default::default()
         });
+        keep_newest(instructions, self.max_entries);
         Ok(())
     }
 

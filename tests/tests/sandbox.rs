@@ -295,3 +295,66 @@ async fn income_and_expenses_come_from_the_matching_transactions() {
         c.get_au_income_detail("A100", d("2030-01-01T00:00:00Z"), d("2030-12-31T00:00:00Z")).await.unwrap().is_empty()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_thousand_esg_categories_neither_take_long_nor_stall_other_requests() {
+    let c = client().await;
+    // 100,000 distinct ids and as many repeats, about 2 MiB of JSON under the body limit.
+    let ids: Vec<String> = (0..200_000).map(|i| format!("E{:06}", i % 100_000)).collect();
+    let add = c
+        .add_au_account_esg_categories()
+        .body(PostEsgCategoryRequest { account_id: "A200".into(), category_ids: ids })
+        .timeout(std::time::Duration::from_secs(10));
+    let other = c.clone();
+    // Meanwhile another request must still be answered promptly.
+    let probe = tokio::spawn(async move {
+        let mut slowest = std::time::Duration::ZERO;
+        for _ in 0..20 {
+            let started = std::time::Instant::now();
+            other.get_au_models().await.unwrap();
+            slowest = slowest.max(started.elapsed());
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        slowest
+    });
+    add.await.unwrap();
+    let slowest = probe.await.unwrap();
+    assert!(slowest < std::time::Duration::from_secs(1), "another request waited {slowest:?}");
+    let stored = c.get_au_account_esg_categories("A200").await.unwrap();
+    assert_eq!(stored.len(), sandbox::MAX_ENTRIES, "capped, the newest kept");
+    assert_eq!(stored.last().map(String::as_str), Some("E099999"));
+}
+
+#[tokio::test]
+async fn every_growing_collection_keeps_only_its_newest_entries() {
+    let base = start(Sandbox::default().with_max_entries(3)).await;
+    let c = Client::new(&base, Credentials::new("t", "k")).unwrap();
+    let mut drafts = Vec::new();
+    for _ in 0..5 {
+        drafts.push(c.create_draft_application().await.unwrap().application_id.unwrap());
+    }
+    assert_eq!(status(c.get_draft_application_status(drafts[1]).await.unwrap_err()), 404, "the oldest went");
+    for id in &drafts[2..] {
+        c.get_draft_application_status(*id).await.unwrap();
+    }
+    for _ in 0..5 {
+        c.create_user().await.unwrap();
+    }
+    assert_eq!(status(c.get_user("alex.lee").await.unwrap_err()), 404, "the sample users were the oldest");
+    let allocation =
+        vec![CashflowInstructionDetail { model_code: "GROWTH".into(), sequence: Some(1), percentage: Some(100.0) }];
+    for amount in 0..5 {
+        c.add_au_one_off_cashflow_instructions()
+            .body(PostOneOffCashflowInstructionRequest {
+                cashflow_instruction_type: OneOffCashflowInstructionType::OneOffDirectDebit,
+                amount: Some(f64::from(amount)),
+                tax_type: None,
+                account_id: "A300".into(),
+                allocations: allocation.clone(),
+            })
+            .await
+            .unwrap();
+    }
+    let values: Vec<_> = c.get_au_cashflow_instructions("A300").await.unwrap().iter().map(|i| i.value).collect();
+    assert_eq!(values, [Some(2.0), Some(3.0), Some(4.0)]);
+}
