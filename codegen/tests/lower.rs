@@ -559,3 +559,30 @@ components:
         ["#/components/schemas/Results/oneOf: `oneOf` only states which properties are required, which is not checked"]
     );
 }
+
+#[test]
+fn credential_headers_must_be_header_names() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+security: [{key: []}]
+paths:
+  /a:
+    get:
+      operationId: a
+      responses: {"200": {description: ok}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: "X Api Key"}
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/components/securitySchemes/key/name: `X Api Key` is not a valid header name",
+            "#/security/0/key: security scheme `key` is an API key in `X Api Key`, which is not a valid header name",
+        ]
+    );
+    assert!(lowered(&text.replace("X Api Key", "X-Api-Key")).is_ok());
+}

@@ -22,7 +22,7 @@ use crate::ApiError;
 /// The span of one request (operation, method, path template, request id; status and duration
 /// are recorded by [`finish`]) and the moment it started.
 pub(crate) fn span(operation: &'static str, method: &'static str, path: &'static str, headers: &HeaderMap) -> (Span, Instant) {
-    let request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok());
+    let request_id = headers.get(crate::extract::REQUEST_ID).and_then(|v| v.to_str().ok());
     let span = tracing::info_span!("request", operation, method, path, request_id, status = Empty, duration_ms = Empty);
     (span, Instant::now())
 }

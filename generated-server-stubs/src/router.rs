@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
 use tracing::Instrument;
@@ -204,15 +204,24 @@ async fn method_not_allowed(request: Request) -> Response {
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
     extract::check_head_size(parts, config.max_uri_length, config.max_header_bytes)?;
-    let access_token = extract::text_header(&parts.headers, "Authorization")
+    let access_token = extract::text_header(
+            &parts.headers,
+            &const { HeaderName::from_static("authorization") },
+        )
         .ok_or_else(|| missing_credential(
             "the `Authorization` header is missing or empty",
         ))?;
-    let subscription_key = extract::text_header(&parts.headers, "x-pps-subscription-key")
+    let subscription_key = extract::text_header(
+            &parts.headers,
+            &const { HeaderName::from_static("x-pps-subscription-key") },
+        )
         .ok_or_else(|| missing_credential(
             "the `x-pps-subscription-key` header is missing or empty",
         ))?;
-    let api_version = extract::text_header(&parts.headers, "x-pps-api-version")
+    let api_version = extract::text_header(
+            &parts.headers,
+            &const { HeaderName::from_static("x-pps-api-version") },
+        )
         .ok_or_else(|| {
             ApiError::bad_request(
                     format!("the `{}` header is required", "x-pps-api-version"),
@@ -230,7 +239,7 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
         access_token,
         subscription_key,
         api_version,
-        request_id: extract::text_header(&parts.headers, "x-request-id"),
+        request_id: extract::text_header(&parts.headers, &extract::REQUEST_ID),
         headers: HeaderMap::new(),
     })
 }

@@ -8,8 +8,9 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::{Pin, pin};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -19,7 +20,8 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpSocket, TcpStream, ToSocketAddrs};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+use futures_util::task::AtomicWaker;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tower_service::Service;
 
@@ -129,12 +131,12 @@ pub async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
     config: ServeConfig,
 ) -> io::Result<()> {
-    let config = Arc::new(config);
-    let (stop, stopping) = watch::channel(());
-    let pressure = Arc::new(Notify::new());
+    let shared = Arc::new(Shared::default());
     let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let config = Arc::new(config);
     let mut connections = JoinSet::new();
     let mut shed = Shed::default();
+    let mut next_id = 0u64;
     let mut shutdown = pin!(shutdown);
     loop {
         tokio::select! {
@@ -147,20 +149,20 @@ pub async fn serve_with(
                     Err(e) => {
                         // Out of file descriptors, most likely: free some, then try again.
                         tracing::warn!(error = %e, open = connections.len(), "cannot accept connections; closing idle ones");
-                        pressure.notify_waiters();
+                        shared.press();
                         tokio::time::sleep(Duration::from_millis(20)).await;
                         continue;
                     }
                 };
-                let Some(permit) = admit(&permits, &pressure).await else {
+                let Some(permit) = admit(&permits, &shared).await else {
                     shed.reject(stream, connections.len());
                     continue;
                 };
+                next_id += 1;
                 let connection = Connection {
                     router: router.clone(),
                     config: config.clone(),
-                    stopping: stopping.clone(),
-                    pressure: pressure.clone(),
+                    registration: shared.register(next_id),
                     _permit: permit,
                 };
                 connections.spawn(connection.run(stream));
@@ -172,7 +174,7 @@ pub async fn serve_with(
     if open > 0 {
         tracing::info!(open, grace_ms = config.grace_period.as_millis() as u64, "shutting down; finishing requests in flight");
     }
-    let _ = stop.send(());
+    shared.stop();
     let drained = async { while connections.join_next().await.is_some() {} };
     tokio::select! {
         () = drained => {}
@@ -194,12 +196,12 @@ fn is_per_connection(e: &io::Error) -> bool {
 
 /// A slot for a new connection: at once if there is one, else after asking idle connections to
 /// close, or `None` when none frees up in a moment.
-async fn admit(permits: &Arc<Semaphore>, pressure: &Notify) -> Option<OwnedSemaphorePermit> {
+async fn admit(permits: &Arc<Semaphore>, shared: &Shared) -> Option<OwnedSemaphorePermit> {
     if let Ok(permit) = permits.clone().try_acquire_owned() {
         return Some(permit);
     }
-    pressure.notify_waiters();
-    tokio::time::timeout(Duration::from_millis(100), permits.clone().acquire_owned()).await.ok()?.ok()
+    shared.press();
+    tokio::time::timeout(Duration::from_millis(20), permits.clone().acquire_owned()).await.ok()?.ok()
 }
 
 /// Connections turned away at the limit, and when that was last logged.
@@ -212,6 +214,7 @@ struct Shed {
 impl Shed {
     /// Answers 503 without reading the request, closes, and logs at most once a second.
     fn reject(&mut self, stream: TcpStream, open: usize) {
+        // The type is `problem_types::OVERLOADED`.
         const BODY: &str = "{\"type\":\"urn:problem-type:overloaded\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"the server is at its connection limit; retry shortly\"}";
         let reply = format!(
             "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
@@ -229,20 +232,68 @@ impl Shed {
     }
 }
 
+/// What the accept loop tells every connection: stop, or close if idle. Connections read the
+/// flags when woken, so telling them costs one wake each and listening costs nothing per request.
+#[derive(Default)]
+struct Shared {
+    stopping: AtomicBool,
+    /// Raised each time idle connections are asked to make room.
+    pressure: AtomicU64,
+    wakers: Mutex<HashMap<u64, Arc<AtomicWaker>>>,
+}
+
+impl Shared {
+    fn register(self: &Arc<Self>, id: u64) -> Registration {
+        let waker = Arc::new(AtomicWaker::new());
+        self.lock().insert(id, waker.clone());
+        Registration { shared: self.clone(), id, waker }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<AtomicWaker>>> {
+        self.wakers.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn wake_all(&self) {
+        self.lock().values().for_each(|waker| waker.wake());
+    }
+
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+        self.wake_all();
+    }
+
+    fn press(&self) {
+        self.pressure.fetch_add(1, Ordering::Release);
+        self.wake_all();
+    }
+}
+
+/// A connection's place in [`Shared`], given up when the connection ends.
+struct Registration {
+    shared: Arc<Shared>,
+    id: u64,
+    waker: Arc<AtomicWaker>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        self.shared.lock().remove(&self.id);
+    }
+}
+
 /// One accepted connection and what it needs to serve and to be stopped.
 struct Connection {
     router: Router,
     config: Arc<ServeConfig>,
-    stopping: watch::Receiver<()>,
-    pressure: Arc<Notify>,
+    registration: Registration,
     _permit: OwnedSemaphorePermit,
 }
 
 impl Connection {
     /// Serves requests until the peer leaves, a deadline passes, or the server stops.
-    async fn run(mut self, stream: TcpStream) {
+    async fn run(self, stream: TcpStream) {
         let _ = stream.set_nodelay(true);
-        let activity = Arc::new(Activity::new());
+        let activity = Arc::new(Activity::default());
         let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None });
         let router = self.router.clone();
         let handling = activity.clone();
@@ -259,106 +310,139 @@ impl Connection {
         // Heads are bounded here (431 past this size) and timed by the watchdog below.
         builder.max_buf_size(128 * 1024).header_read_timeout(None);
         let mut connection = pin!(builder.serve_connection(io, service));
+        let (shared, waker) = (&self.registration.shared, &self.registration.waker);
+        let mut watchdog = Watchdog::new(&self.config);
+        let mut tick = pin!(tokio::time::sleep(watchdog.period));
         let mut draining = false;
-        loop {
-            let check = activity.deadline(&self.config).unwrap_or_else(|| Instant::now() + self.config.idle_timeout);
-            tokio::select! {
-                _ = connection.as_mut() => return,
-                () = tokio::time::sleep_until(check.into()) => {
-                    if activity.deadline(&self.config).is_some_and(|deadline| deadline <= Instant::now()) {
-                        tracing::debug!(phase = ?activity.get().0, "closing a connection past its deadline");
-                        return;
-                    }
-                }
-                changed = self.stopping.changed(), if !draining => {
-                    // Closes at once when idle, else after the reply in progress.
-                    let _ = changed;
-                    connection.as_mut().graceful_shutdown();
-                    draining = true;
-                }
-                () = activity.head_started.notified() => {}
-                () = self.pressure.notified() => {
-                    if activity.get().0 == Phase::Idle {
-                        return;
-                    }
+        let mut pressure = shared.pressure.load(Ordering::Acquire);
+        // The connection is polled first and on its own wake-ups; the rest is a few atomic loads.
+        std::future::poll_fn(|cx| {
+            if connection.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(());
+            }
+            waker.register(cx.waker());
+            if !draining && shared.stopping.load(Ordering::Acquire) {
+                // Closes at once when idle, else after the reply in progress.
+                draining = true;
+                connection.as_mut().graceful_shutdown();
+                if connection.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(());
                 }
             }
-        }
+            let now_pressure = shared.pressure.load(Ordering::Acquire);
+            if now_pressure != pressure {
+                pressure = now_pressure;
+                if activity.phase() == Phase::Idle {
+                    return Poll::Ready(());
+                }
+            }
+            while tick.as_mut().poll(cx).is_ready() {
+                let now = tick.deadline();
+                if watchdog.expired(&activity, now) {
+                    tracing::debug!(phase = ?activity.phase(), "closing a connection past its deadline");
+                    return Poll::Ready(());
+                }
+                tick.as_mut().reset(now + watchdog.period);
+            }
+            Poll::Pending
+        })
+        .await;
     }
 }
 
 /// Where a connection is in its request cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// No request in progress; the time is when something last moved.
-    Idle,
-    /// A request head is arriving; the time is its first byte.
-    Head,
+    /// No request in progress.
+    Idle = 0,
+    /// A request head is arriving.
+    Head = 1,
     /// The router has the request; no deadline applies here (body reads have their own).
-    Handling,
+    Handling = 2,
 }
 
-/// A connection's phase and its time, in one word so that the reads and writes that update it
-/// cost one atomic operation.
+/// A connection's phase, and whether anything moved since the watchdog last looked, in one word:
+/// the reads, writes and requests that update it cost an atomic operation and no clock.
+#[derive(Default)]
 struct Activity {
-    started: Instant,
-    /// The phase in the top two bits, milliseconds since `started` below.
-    word: AtomicU64,
-    /// Wakes the watchdog when a head starts: its deadline is sooner than the idle one.
-    head_started: Notify,
+    word: AtomicU8,
 }
 
 impl Activity {
-    const MILLIS: u64 = (1 << 62) - 1;
+    const PHASE: u8 = 0b11;
+    const MOVED: u8 = 0b100;
 
-    fn new() -> Self {
-        Activity { started: Instant::now(), word: AtomicU64::new(0), head_started: Notify::new() }
+    fn phase(&self) -> Phase {
+        Self::decode(self.word.load(Ordering::Relaxed))
     }
 
-    fn encode(&self, phase: Phase) -> u64 {
-        let millis = (self.started.elapsed().as_millis() as u64).min(Self::MILLIS);
-        (phase as u64) << 62 | millis
-    }
-
-    fn set(&self, phase: Phase) {
-        self.word.store(self.encode(phase), Ordering::Relaxed);
-    }
-
-    fn get(&self) -> (Phase, Instant) {
-        let word = self.word.load(Ordering::Relaxed);
-        let phase = match word >> 62 {
+    fn decode(word: u8) -> Phase {
+        match word & Self::PHASE {
             0 => Phase::Idle,
             1 => Phase::Head,
             _ => Phase::Handling,
-        };
-        (phase, self.started + Duration::from_millis(word & Self::MILLIS))
+        }
+    }
+
+    fn set(&self, phase: Phase) {
+        self.word.store(phase as u8 | Self::MOVED, Ordering::Relaxed);
     }
 
     /// Bytes arrived: the first of a request head when the connection was idle.
     fn on_read(&self) {
         let word = self.word.load(Ordering::Relaxed);
-        if word >> 62 == Phase::Idle as u64
-            && self.word.compare_exchange(word, self.encode(Phase::Head), Ordering::Relaxed, Ordering::Relaxed).is_ok()
-        {
-            self.head_started.notify_one();
+        if Self::decode(word) == Phase::Idle {
+            let _ = self.word.compare_exchange(word, Phase::Head as u8 | Self::MOVED, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 
     /// Bytes left: a reply being read by its peer is progress, not idleness.
     fn on_write(&self) {
-        let word = self.word.load(Ordering::Relaxed);
-        if word >> 62 == Phase::Idle as u64 {
-            let _ = self.word.compare_exchange(word, self.encode(Phase::Idle), Ordering::Relaxed, Ordering::Relaxed);
+        if self.word.load(Ordering::Relaxed) & Self::MOVED == 0 {
+            self.word.fetch_or(Self::MOVED, Ordering::Relaxed);
         }
     }
 
-    /// When the connection is to be closed unless something moves first.
-    fn deadline(&self, config: &ServeConfig) -> Option<Instant> {
-        match self.get() {
-            (Phase::Idle, since) => Some(since + config.idle_timeout),
-            (Phase::Head, since) => Some(since + config.request_head_timeout),
-            (Phase::Handling, _) => None,
+    /// The phase, and whether anything moved since the last call.
+    fn take(&self) -> (Phase, bool) {
+        let word = self.word.fetch_and(!Self::MOVED, Ordering::Relaxed);
+        (Self::decode(word), word & Self::MOVED != 0)
+    }
+}
+
+/// The deadlines of one connection, checked on a tick of a quarter of the shorter timeout: a
+/// peer always gets its full timeout, and is cut off within a quarter more, without reading a
+/// clock per request.
+struct Watchdog {
+    period: Duration,
+    head_timeout: Duration,
+    idle_timeout: Duration,
+    /// Since when the connection has been in its current phase with nothing moving.
+    since: tokio::time::Instant,
+}
+
+impl Watchdog {
+    fn new(config: &ServeConfig) -> Self {
+        let shorter = config.request_head_timeout.min(config.idle_timeout);
+        Watchdog {
+            period: (shorter / 4).max(Duration::from_millis(10)),
+            head_timeout: config.request_head_timeout,
+            idle_timeout: config.idle_timeout,
+            since: tokio::time::Instant::now(),
         }
+    }
+
+    /// Whether the connection is past its deadline at `now`.
+    fn expired(&mut self, activity: &Activity, now: tokio::time::Instant) -> bool {
+        let (phase, moved) = activity.take();
+        // A head is timed from its start, however it trickles; anything else that moved restarts
+        // the clock.
+        if moved || phase == Phase::Handling {
+            self.since = now;
+            return false;
+        }
+        let limit = if phase == Phase::Head { self.head_timeout } else { self.idle_timeout };
+        now.duration_since(self.since) >= limit
     }
 }
 
@@ -436,7 +520,7 @@ impl AsyncRead for Tracked {
 impl AsyncWrite for Tracked {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
-        if self.activity.get().0 != Phase::Handling
+        if self.activity.phase() != Phase::Handling
             && let Some(reply) = automatic_reply(buf)
         {
             // hyper's bytes count as written; the replacement goes out now or on flush.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderName, StatusCode};
 use serde::de::DeserializeOwned;
 
 use crate::problem::problem_types;
@@ -249,17 +249,20 @@ where
 }
 
 /// A header that must be present and non-empty, e.g. a credential.
-pub(crate) fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
+pub(crate) fn text_header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
     let text = headers.get(name)?.to_str().ok()?.trim();
     (!text.is_empty()).then(|| text.to_string())
 }
+
+/// `x-request-id`, which ties a request to its caller's logs.
+pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// A credential that follows `prefix` in a header, such as the token after `Bearer ` (auth
 /// schemes compare without regard to case); for the `cookie` header, `prefix` is `name=` and the
 /// credential is that cookie's value.
 #[allow(dead_code)] // Not every API has prefixed credentials.
-pub(crate) fn prefixed_credential(headers: &HeaderMap, name: &str, prefix: &str) -> Option<String> {
-    if name.eq_ignore_ascii_case("cookie") {
+pub(crate) fn prefixed_credential(headers: &HeaderMap, name: &HeaderName, prefix: &str) -> Option<String> {
+    if name == COOKIE {
         let cookies = headers.get_all(name).into_iter().filter_map(|v| v.to_str().ok());
         let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(prefix))?;
         return (!value.is_empty()).then(|| value.to_string());

@@ -324,7 +324,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
-        .add("axum::http::HeaderMap")
+        .add("axum::http::{HeaderMap, HeaderName}")
         .add("axum::http::request::Parts")
         .add("axum::response::Response")
         .add("crate::ApiError")
@@ -468,10 +468,11 @@ fn context_fn(api: &Api) -> TokenStream {
     let creds = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
         let (header, prefix) = (&c.header, &c.prefix);
+        let name = header_name(header);
         let read = if prefix.is_empty() {
-            quote! { extract::text_header(&parts.headers, #header) }
+            quote! { extract::text_header(&parts.headers, #name) }
         } else {
-            quote! { extract::prefixed_credential(&parts.headers, #header, #prefix) }
+            quote! { extract::prefixed_credential(&parts.headers, #name, #prefix) }
         };
         if universal(api, i) {
             let missing = missing_message(c);
@@ -484,8 +485,9 @@ fn context_fn(api: &Api) -> TokenStream {
     let commons = api.common_headers.iter().map(|h| {
         let field = ident(&h.field);
         let header = &h.header;
+        let name = header_name(header);
         quote! {
-            let #field = extract::text_header(&parts.headers, #header).ok_or_else(|| {
+            let #field = extract::text_header(&parts.headers, #name).ok_or_else(|| {
                 ApiError::bad_request(format!("the `{}` header is required", #header))
                     .with_type(crate::problem::problem_types::INVALID_REQUEST)
                     .with_error(#header, "header is required")
@@ -513,7 +515,7 @@ fn context_fn(api: &Api) -> TokenStream {
             Ok(RequestContext {
                 #(#cred_fields,)*
                 #(#common_fields,)*
-                request_id: extract::text_header(&parts.headers, "x-request-id"),
+                request_id: extract::text_header(&parts.headers, &extract::REQUEST_ID),
                 // Filled in just before the call, by moving the request's headers rather than
                 // copying them.
                 headers: HeaderMap::new(),
@@ -522,6 +524,13 @@ fn context_fn(api: &Api) -> TokenStream {
 
         #missing_credential
     }
+}
+
+/// A header name as a constant, checked and built at compile time, so that looking it up costs no
+/// parsing per request. Lowering has made sure it is a valid name.
+fn header_name(name: &str) -> TokenStream {
+    let name = name.to_ascii_lowercase();
+    quote! { &const { HeaderName::from_static(#name) } }
 }
 
 /// What a 401 says when credential `c` is absent.

@@ -232,6 +232,10 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
             };
+            if !is_header_name(&header) {
+                self.report(&ptr.push("name"), format!("`{header}` is not a valid header name"));
+                continue;
+            }
             out.push(Credential {
                 scheme: name.clone(),
                 header,
@@ -247,6 +251,10 @@ impl<'a> Lowerer<'a> {
     /// client-wide setting that defaults to `info.version`.
     fn common_headers(&mut self, config: &Config) -> Vec<CommonHeader> {
         let Some(header) = &config.version_header else { return Vec::new() };
+        if !is_header_name(header) {
+            self.report(&Pointer::root(), format!("the version header `{header}` is not a valid header name"));
+            return Vec::new();
+        }
         let used = self.doc.operations().any(|(_, _, op)| {
             op.parameters.iter().any(|p| match self.resolve_parameter(p) {
                 Some(openapiv3::Parameter::Header { parameter_data, .. }) => {
@@ -310,4 +318,9 @@ pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::i
 /// back to a generated sentence rather than an empty doc comment.
 pub(crate) fn prose(description: &Option<String>) -> Option<String> {
     description.clone().filter(|d| !d.trim().is_empty())
+}
+
+/// Whether `name` is an HTTP header name (RFC 9110 token characters, at least one).
+pub(crate) fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }

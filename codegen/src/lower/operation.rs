@@ -705,9 +705,7 @@ impl<'a> Lowerer<'a> {
                 self.report(&ptr, "the header reference does not resolve to #/components/headers");
                 continue;
             };
-            if !header.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-                || header.is_empty()
-            {
+            if !super::is_header_name(header) {
                 self.report(&ptr, format!("`{header}` is not a valid header name"));
                 continue;
             }
@@ -790,23 +788,28 @@ impl<'a> Lowerer<'a> {
             }
         }
         let Some((n, scheme)) = first_problem else { return Some(Vec::new()) };
-        let what = self.scheme_kind(&scheme);
-        self.report(
-            &sptr.push(n).push(&scheme),
-            format!("security scheme `{scheme}` is {what}, which is not supported yet"),
-        );
+        let why = self.scheme_problem(&scheme);
+        self.report(&sptr.push(n).push(&scheme), format!("security scheme `{scheme}` is {why}"));
         None
     }
 
-    /// A sentence fragment naming a security scheme's kind, for diagnostics.
-    fn scheme_kind(&self, scheme: &str) -> String {
+    /// Why a security scheme cannot be used, as the end of a sentence, for diagnostics.
+    fn scheme_problem(&self, scheme: &str) -> String {
         use openapiv3::{APIKeyLocation, SecurityScheme};
+        let unsupported = |what: String| format!("{what}, which is not supported yet");
         match self.doc.components.as_ref().and_then(|c| c.security_schemes.get(scheme)) {
             Some(ReferenceOr::Item(SecurityScheme::APIKey { location: APIKeyLocation::Query, .. })) => {
-                "an API key in the query".to_string()
+                unsupported("an API key in the query".to_string())
             }
-            Some(ReferenceOr::Item(SecurityScheme::HTTP { scheme, .. })) => format!("HTTP `{scheme}` authentication"),
-            Some(_) => "a scheme of another kind".to_string(),
+            Some(ReferenceOr::Item(SecurityScheme::APIKey { location: APIKeyLocation::Header, name, .. }))
+                if !super::is_header_name(name) =>
+            {
+                format!("an API key in `{name}`, which is not a valid header name")
+            }
+            Some(ReferenceOr::Item(SecurityScheme::HTTP { scheme, .. })) => {
+                unsupported(format!("HTTP `{scheme}` authentication"))
+            }
+            Some(_) => unsupported("a scheme of another kind".to_string()),
             None => "not declared in #/components/securitySchemes".to_string(),
         }
     }

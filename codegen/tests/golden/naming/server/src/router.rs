@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, post};
 use tracing::Instrument;
@@ -132,11 +132,14 @@ async fn method_not_allowed(request: Request) -> Response {
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
     extract::check_head_size(parts, config.max_uri_length, config.max_header_bytes)?;
-    let key = extract::text_header(&parts.headers, "X-Key")
+    let key = extract::text_header(
+            &parts.headers,
+            &const { HeaderName::from_static("x-key") },
+        )
         .ok_or_else(|| missing_credential("the `X-Key` header is missing or empty"))?;
     Ok(RequestContext {
         key,
-        request_id: extract::text_header(&parts.headers, "x-request-id"),
+        request_id: extract::text_header(&parts.headers, &extract::REQUEST_ID),
         headers: HeaderMap::new(),
     })
 }
