@@ -1,5 +1,6 @@
-//! The sandbox process stops on SIGTERM even while a peer holds a connection open: within its
-//! grace period after one signal, at once after a second.
+//! The sandbox process as an operator runs it: it stops on SIGTERM even while a peer holds a
+//! connection open (within its grace period after one signal, at once after a second), and it
+//! keeps answering when idle connections use up its file descriptors.
 #![cfg(unix)]
 
 use std::io::{Read, Write};
@@ -9,9 +10,16 @@ use std::time::{Duration, Instant};
 
 /// The sandbox on a free loopback port, and that port once it accepts connections.
 fn start(grace_seconds: &str) -> (Child, u16) {
+    start_limited(grace_seconds, None)
+}
+
+/// As [`start`], with at most `files` open file descriptors when given.
+fn start_limited(grace_seconds: &str, files: Option<u32>) -> (Child, u16) {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--grace-period", grace_seconds])
+    let limit = files.map_or(String::new(), |n| format!("ulimit -n {n} && "));
+    let script = format!("{limit}exec \"$0\" --addr 127.0.0.1:{port} --grace-period {grace_seconds}");
+    let child = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_sandbox")])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -76,4 +84,24 @@ fn a_second_signal_stops_at_once() {
     terminate(&child);
     let took = exits_within(&mut child, Duration::from_secs(2));
     assert!(took < Duration::from_millis(500), "took {took:?} after the second signal");
+}
+
+#[test]
+fn requests_are_answered_when_idle_connections_exhaust_the_file_descriptors() {
+    let (mut child, port) = start_limited("1", Some(256));
+    // More idle connections than the server has descriptors for.
+    let idle: Vec<TcpStream> = (0..400).filter_map(|_| TcpStream::connect(("127.0.0.1", port)).ok()).collect();
+    assert!(idle.len() > 300, "only {} connections were made", idle.len());
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    socket.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let request = "GET /api/models HTTP/1.1\r\nhost: x\r\nauthorization: t\r\nx-pps-subscription-key: k\r\nx-pps-api-version: 2022.09.26\r\nconnection: close\r\n\r\n";
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut reply = String::new();
+    let _ = socket.read_to_string(&mut reply);
+    assert!(reply.starts_with("HTTP/1.1 200"), "after {:?}: {reply:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(2), "answered only after {:?}", started.elapsed());
+    terminate(&child);
+    exits_within(&mut child, Duration::from_secs(5));
 }

@@ -190,7 +190,8 @@ impl<'q> QueryParams<'q> {
 /// One name or value of a query string, decoded; `None` when the bytes are not UTF-8. Borrows
 /// when there is nothing to decode, as is usual.
 fn decode(text: &str) -> Option<Cow<'_, str>> {
-    if !text.bytes().any(|b| b == b'+' || b == b'%') {
+    let bytes = text.as_bytes();
+    if !(bytes.contains(&b'%') || bytes.contains(&b'+')) {
         return Some(Cow::Borrowed(text));
     }
     let spaced = text.replace('+', " ");
