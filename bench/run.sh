@@ -5,6 +5,8 @@
 #   bench/run.sh server       the generated router against hand-written axum, with wrk
 #   bench/run.sh client       the generated client against raw reqwest
 #   bench/run.sh compile      cold and incremental builds of the generated crates and the peers'
+#   bench/run.sh load         the generated server under serve_with against hand-written axum, with oha
+#   bench/run.sh memory       the client's peak memory while a 2 GiB reply arrives
 # Needs hyperfine and wrk (Debian packages) for generation and server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -118,6 +120,20 @@ for what in ("GET", "POST"):
 PY
 }
 
+load() {
+  cargo build --release -p portfolio-bench
+  target/release/bench_server 18001 18002 > /dev/null &
+  local pid=$!
+  trap 'kill $pid 2>/dev/null || true' RETURN
+  sleep 1
+  bench/oha_pairs.sh "${PAIRS:-12}" 4 32
+}
+
+memory() {
+  cargo build --release -p portfolio-bench
+  target/release/reply_rss 2048
+}
+
 client() {
   cargo build --release -p portfolio-bench
   target/release/bench_server 18001 18002 > /dev/null &
@@ -186,6 +202,6 @@ PY
 }
 
 case "${1:-}" in
-  generation | scaling | server | client | compile) "$1" ;;
-  *) echo "usage: bench/run.sh generation|scaling|server|client|compile" >&2; exit 2 ;;
+  generation | scaling | server | client | compile | load | memory) "$1" ;;
+  *) echo "usage: bench/run.sh generation|scaling|server|client|compile|load|memory" >&2; exit 2 ;;
 esac
