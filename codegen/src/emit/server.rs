@@ -324,7 +324,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
-        .add("axum::http::{HeaderMap, HeaderName}")
+        .add("axum::http::HeaderMap")
         .add("axum::http::request::Parts")
         .add("axum::response::Response")
         .add("crate::ApiError")
@@ -333,6 +333,10 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::inputs")
         .add("crate::reply")
         .add(&format!("crate::{trait_name}"));
+    // Header names are constants only where credentials or a version header are read.
+    if !(api.credentials.is_empty() && api.common_headers.is_empty()) {
+        imports.add("axum::http::HeaderName");
+    }
     // Only the first method of a path is a free function; the others are `MethodRouter` methods.
     let verbs: std::collections::BTreeSet<String> =
         paths.iter().map(|(_, ops)| ops[0].method.as_str().to_ascii_lowercase()).collect();
