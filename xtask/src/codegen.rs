@@ -39,14 +39,36 @@ pub fn features_config() -> Config {
     }
 }
 
-/// The workspace root, where `spec/` and the generated crates live.
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits one level below the workspace root").to_path_buf()
+/// The root of the checkout this command was run in, where `spec/` and the generated crates live.
+///
+/// It is found at run time, never from the path this binary was compiled in: with a target
+/// directory shared between checkouts, one cached binary serves them all. `cargo xtask` (that is,
+/// `cargo run`) tells the binary its manifest directory in `CARGO_MANIFEST_DIR`; run directly, the
+/// root is the nearest directory above the current one that holds `Cargo.toml` and
+/// `xtask/Cargo.toml`.
+pub fn workspace_root() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)
+        && dir.join("Cargo.toml").is_file()
+        && let Some(root) = dir.parent().filter(|root| is_root(root))
+    {
+        return Ok(root.to_path_buf());
+    }
+    let here = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    here.ancestors().find(|dir| is_root(dir)).map(Path::to_path_buf).ok_or_else(|| {
+        format!(
+            "cannot find the workspace: no directory at or above {} holds Cargo.toml and xtask/Cargo.toml",
+            here.display()
+        )
+    })
+}
+
+fn is_root(dir: &Path) -> bool {
+    dir.join("Cargo.toml").is_file() && dir.join("xtask/Cargo.toml").is_file()
 }
 
 /// Regenerates from `spec/openapi.yaml` under the workspace root.
 pub fn run(mode: Mode) -> Result<(), String> {
-    run_in(&workspace_root(), mode)
+    run_in(&workspace_root()?, mode)
 }
 
 /// Regenerates from `spec/openapi.yaml` (and the features fixture) under `root`.
