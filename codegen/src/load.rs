@@ -1,11 +1,14 @@
 //! Parsing spec text (YAML or JSON) into `openapiv3::OpenAPI`, converting Swagger 2.0 on the way.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use openapiv3::OpenAPI;
+use serde::Deserialize;
+use serde_json::Value;
 
-use crate::Diagnostic;
 use crate::swagger2;
+use crate::{Diagnostic, locate};
 
 /// A parsed spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,43 +48,264 @@ impl std::error::Error for LoadError {}
 /// first non-blank character is `{` is read as JSON, anything else as YAML (of which JSON is a
 /// subset, but the JSON parser gives better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    // Only a document with a `swagger` key can be 2.0; the others are parsed once, typed.
-    if has_swagger_key(text) {
-        let value = parse::<serde_json::Value>(text)?;
-        if swagger2::is_swagger2(&value) {
-            let (converted, notes) = swagger2::convert(&value);
-            let doc = serde_json::from_value(converted).map_err(|e| LoadError {
-                line: None,
-                column: None,
-                message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: {e}"),
-            })?;
-            return Ok(Loaded { doc, notes, converted: true });
+    let value = parse(text)?;
+    if swagger2::is_swagger2(&value) {
+        let (converted, notes) = swagger2::convert(&value);
+        let doc = typed(&converted).map_err(|(pointer, message)| LoadError {
+            line: None,
+            column: None,
+            message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: at {pointer}: {message}"),
+        })?;
+        return Ok(Loaded { doc, notes, converted: true });
+    }
+    let doc = typed(&value).map_err(|(pointer, message)| LoadError {
+        line: locate::line_of(text, &pointer),
+        column: None,
+        message: format!("at {pointer}: {message}"),
+    })?;
+    Ok(Loaded { doc, notes: Vec::new(), converted: false })
+}
+
+/// The document typed, or the JSON pointer of the innermost node that does not fit and why.
+fn typed(value: &Value) -> Result<OpenAPI, (String, String)> {
+    let error = match serde_path_to_error::deserialize::<_, OpenAPI>(value) {
+        Ok(doc) => return Ok(doc),
+        Err(error) => error,
+    };
+    let mut pointer = String::from("#");
+    for segment in error.path().iter() {
+        match segment {
+            serde_path_to_error::Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            serde_path_to_error::Segment::Map { key } => pointer.push_str(&format!("/{}", escape(key))),
+            _ => {}
         }
     }
-    Ok(Loaded { doc: parse(text)?, notes: Vec::new(), converted: false })
+    let message = error.into_inner().to_string();
+    // A schema is an untagged choice (a `$ref` or a schema), so the parser stops at the outermost
+    // schema or map of schemas and says little; look inside for the node at fault.
+    let in_schema = pointer.split('/').any(|segment| segment == "schemas" || segment == "schema");
+    if (in_schema || message.contains("did not match any variant"))
+        && let Some(node) = value.pointer(&pointer[1..])
+        && let Some(fault) = schema_fault(node, &pointer, pointer.ends_with("/schemas"))
+    {
+        return Err(fault);
+    }
+    Err((pointer, message))
 }
 
-/// Whether `swagger` may be a key (`swagger:`, `"swagger":`, however indented), not merely text
-/// such as a `swagger.io` link. A false positive only costs a second parse; a false negative
-/// would refuse a 2.0 document, so anything that looks like a key counts.
-fn has_swagger_key(text: &str) -> bool {
-    text.match_indices("swagger").any(|(at, _)| {
-        let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-        let before = text[..at].chars().next_back();
-        let after = text[at + "swagger".len()..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
-        !before.is_some_and(word) && after.starts_with(':')
-    })
+/// The innermost node under `node` that is not a schema, with the reason. `map` says `node` is a
+/// map of named schemas rather than one schema.
+fn schema_fault(node: &Value, at: &str, map: bool) -> Option<(String, String)> {
+    let is_schema = |v: &Value| openapiv3::ReferenceOr::<openapiv3::Schema>::deserialize(v).is_ok();
+    let Value::Object(members) = node else {
+        return (!map && !is_schema(node))
+            .then(|| (at.to_string(), format!("a schema must be a mapping, not {}", kind(node))));
+    };
+    if map {
+        return members.iter().find(|(_, v)| !is_schema(v)).map(|(name, v)| {
+            let at = format!("{at}/{}", escape(name));
+            schema_fault(v, &at, false).unwrap_or_else(|| (at, "this is not a valid schema".to_string()))
+        });
+    }
+    if is_schema(node) {
+        return None;
+    }
+    // Children that are schemas themselves, then maps of schemas.
+    for key in ["items", "not", "additionalProperties"] {
+        if let Some(child @ Value::Object(_)) = members.get(key)
+            && let Some(fault) = schema_fault(child, &format!("{at}/{key}"), false)
+        {
+            return Some(fault);
+        }
+    }
+    for key in ["allOf", "oneOf", "anyOf"] {
+        if let Some(Value::Array(items)) = members.get(key) {
+            for (i, item) in items.iter().enumerate() {
+                if let Some(fault) = schema_fault(item, &format!("{at}/{key}/{i}"), false) {
+                    return Some(fault);
+                }
+            }
+        }
+    }
+    if let Some(properties) = members.get("properties") {
+        let at = format!("{at}/properties");
+        let Value::Object(properties) = properties else {
+            return Some((at, format!("`properties` must map names to schemas, not be {}", kind(properties))));
+        };
+        for (name, property) in properties {
+            if !property.is_object() {
+                let hint = if ["nullable", "type", "format", "description", "default", "required", "readOnly"]
+                    .contains(&name.as_str())
+                {
+                    format!("; `{name}` may belong one level up, beside `properties`")
+                } else {
+                    String::new()
+                };
+                return Some((
+                    format!("{at}/{}", escape(name)),
+                    format!("property `{name}` must be a schema (a mapping), not {}{hint}", kind(property)),
+                ));
+            }
+            if let Some(fault) = schema_fault(property, &format!("{at}/{}", escape(name)), false) {
+                return Some(fault);
+            }
+        }
+    }
+    // The fault is in this schema's own keywords: typed as a schema alone, the parser names it.
+    let reason = match openapiv3::Schema::deserialize(node) {
+        Err(e) => e.to_string(),
+        Ok(_) => "this is neither a `$ref` nor a valid schema".to_string(),
+    };
+    Some((at.to_string(), reason))
 }
 
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
-    if text.trim_start().starts_with('{') {
-        serde_json::from_str(text).map_err(|e| LoadError {
-            line: Some(e.line()),
-            column: Some(e.column()),
-            message: e.to_string(),
-        })
+/// What kind of JSON value `value` is, for messages.
+fn kind(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean `{b}`"),
+        Value::Number(n) => format!("the number `{n}`"),
+        Value::String(s) => format!("the string `{s}`"),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a mapping".to_string(),
+    }
+}
+
+/// A key as a JSON pointer segment.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Reads YAML or JSON text into a JSON value, refusing a key given twice in one mapping: YAML
+/// parsers keep the last silently, which would drop a schema or an operation without a word.
+/// `crumb` is where the value sits; a duplicate is recorded in `duplicate` (the pointer of its
+/// mapping and the key) for the error to locate both occurrences.
+#[derive(Clone, Copy)]
+struct Strict<'a> {
+    crumb: Crumb<'a>,
+    duplicate: &'a RefCell<Option<(String, String)>>,
+}
+
+/// A step from the document root to a value, borrowed from the parser's loop: no allocation
+/// unless a pointer is needed.
+#[derive(Clone, Copy)]
+enum Crumb<'a> {
+    Root,
+    Key(&'a Crumb<'a>, &'a str),
+    Index(&'a Crumb<'a>, usize),
+}
+
+impl Crumb<'_> {
+    fn pointer(&self) -> String {
+        match self {
+            Crumb::Root => "#".to_string(),
+            Crumb::Key(parent, key) => format!("{}/{}", parent.pointer(), escape(key)),
+            Crumb::Index(parent, index) => format!("{}/{index}", parent.pointer()),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON or YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, deserializer)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            let crumb = Crumb::Index(&self.crumb, items.len());
+            match seq.next_element_seed(Strict { crumb, ..self })? {
+                Some(item) => items.push(item),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(Key(key)) = map.next_key()? {
+            if object.contains_key(&key) {
+                *self.duplicate.borrow_mut() = Some((self.crumb.pointer(), key.clone()));
+                return Err(serde::de::Error::custom(format!("the key `{key}` appears twice in one mapping")));
+            }
+            let value = map.next_value_seed(Strict { crumb: Crumb::Key(&self.crumb, &key), ..self })?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// A mapping key as text: YAML keys such as `200:` or `true:` are scalars of other types.
+struct Key(String);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let unused = RefCell::new(None);
+        let seed = Strict { crumb: Crumb::Root, duplicate: &unused };
+        match serde::de::DeserializeSeed::deserialize(seed, deserializer)? {
+            Value::String(text) => Ok(Key(text)),
+            Value::Null => Ok(Key("null".to_string())),
+            scalar @ (Value::Bool(_) | Value::Number(_)) => Ok(Key(scalar.to_string())),
+            _ => Err(serde::de::Error::custom("a mapping key must be a single value, not a list or a mapping")),
+        }
+    }
+}
+
+/// The text as a JSON value; a syntax error or a repeated key names its line.
+fn parse(text: &str) -> Result<Value, LoadError> {
+    let duplicate = RefCell::new(None);
+    let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate };
+    let result = if text.trim_start().starts_with('{') {
+        serde::de::DeserializeSeed::deserialize(seed, &mut serde_json::Deserializer::from_str(text))
+            .map_err(|e| LoadError { line: Some(e.line()), column: Some(e.column()), message: e.to_string() })
     } else {
-        serde_yaml_ng::from_str(text).map_err(|e| {
+        serde::de::DeserializeSeed::deserialize(seed, serde_yaml_ng::Deserializer::from_str(text)).map_err(|e| {
             let location = e.location();
             LoadError {
                 line: location.as_ref().map(|l| l.line()),
@@ -89,7 +313,21 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
                 message: e.to_string(),
             }
         })
-    }
+    };
+    let Some((mapping, key)) = duplicate.into_inner() else { return result };
+    let first = locate::line_of(text, &format!("{mapping}/{}", escape(&key)));
+    let second = first.and_then(|line| locate::repeat_of(text, line));
+    let lines = match (first, second) {
+        (Some(first), Some(second)) => format!(" (lines {first} and {second})"),
+        _ => String::new(),
+    };
+    Err(LoadError {
+        line: second.or(first),
+        column: None,
+        message: format!(
+            "the key `{key}` appears twice in {mapping}{lines}; a YAML or JSON parser would keep only the last"
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -101,9 +339,6 @@ mod tests {
         let text = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a: [unclosed\n";
         let err = load(text).unwrap_err();
         assert_eq!(err.line, Some(7), "{err}");
-        assert!(has_swagger_key("swagger: '2.0'\n") && has_swagger_key("{ \"swagger\" : \"2.0\" }"));
-        assert!(has_swagger_key("---\n  swagger: \"2.0\"\n  info: {}\n"), "an indented root mapping");
-        assert!(!has_swagger_key("openapi: 3.0.3\ninfo: {termsOfService: http://swagger.io/terms/}\n"));
         let err = load(&text.replace("openapi: 3.0.3", "swagger: '2.0'")).unwrap_err();
         assert_eq!(err.line, Some(7), "a Swagger document's syntax errors are located too: {err}");
     }
@@ -111,7 +346,10 @@ mod tests {
     #[test]
     fn json_errors_name_line_and_column() {
         let err = load("{\n  \"openapi\": \"3.0.3\",\n  \"info\": 5\n}").unwrap_err();
-        assert_eq!((err.line, err.column.is_some()), (Some(3), true), "{err}");
+        assert_eq!(err.line, Some(3), "{err}");
+        assert!(err.message.starts_with("at #/info: invalid type: integer `5`"), "{err}");
+        let err = load("{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\n}").unwrap_err();
+        assert_eq!((err.line, err.column.is_some()), (Some(4), true), "a syntax error has a column: {err}");
     }
 
     #[test]

@@ -34,6 +34,27 @@ pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
     found
 }
 
+/// The next line (1-based) after `line` that holds the same key at the same indentation, before
+/// the mapping ends: where a repeated key stands.
+pub fn repeat_of(text: &str, line: usize) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = *lines.get(line.checked_sub(1)?)?;
+    let key = first.trim_start().split(':').next()?;
+    let depth = indent(first);
+    for (i, other) in lines.iter().enumerate().skip(line) {
+        if !is_content(other) {
+            continue;
+        }
+        if indent(other) < depth {
+            return None;
+        }
+        if indent(other) == depth && other.trim_start().split(':').next() == Some(key) {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
 fn indent(line: &str) -> i64 {
     (line.len() - line.trim_start().len()) as i64
 }

@@ -586,3 +586,55 @@ components:
     );
     assert!(lowered(&text.replace("X Api Key", "X-Api-Key")).is_ok());
 }
+
+#[test]
+fn spec_mistakes_are_errors_where_they_are_made() {
+    use portfolio_codegen::load;
+    let header = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n";
+
+    // A repeated operationId is refused at the second use, naming the first; nothing is renamed.
+    let ids = format!(
+        "{header}paths:\n  /a:\n    get:\n      operationId: getThing\n      responses: {{'200': {{description: ok}}}}\n  /b:\n    get:\n      operationId: getThing\n      responses: {{'200': {{description: ok}}}}\n"
+    );
+    let errors = lowered(&ids).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/paths/~1b/get/operationId: operationId `getThing` is already the id of the operation at #/paths/~1a/get; operation ids must be unique"
+        ]
+    );
+
+    // A key given twice in one mapping is refused with both lines, not silently overwritten.
+    let keys = format!(
+        "{header}paths: {{}}\ncomponents:\n  schemas:\n    Event:\n      type: string\n    Other:\n      type: integer\n    Event:\n      type: boolean\n"
+    );
+    let err = load(&keys).unwrap_err();
+    assert_eq!(err.line, Some(10), "{err}");
+    assert!(err.message.contains("the key `Event` appears twice in #/components/schemas (lines 6 and 10)"), "{err}");
+
+    // A keyword moved out one level is found where it is, not at the outermost schema.
+    let slip = format!(
+        "{header}paths: {{}}\ncomponents:\n  schemas:\n    Outer:\n      type: object\n      properties:\n        inner:\n          type: object\n          properties:\n            name: {{type: string}}\n            nullable: true\n"
+    );
+    let err = load(&slip).unwrap_err();
+    assert_eq!(err.line, Some(13), "{err}");
+    assert!(
+        err.message.starts_with(
+            "at #/components/schemas/Outer/properties/inner/properties/nullable: property `nullable` must be a schema"
+        ),
+        "{err}"
+    );
+    assert!(err.message.contains("may belong one level up"), "{err}");
+
+    // A misspelt type is not a missing feature.
+    let typo = format!("{header}paths: {{}}\ncomponents:\n  schemas:\n    Code: {{type: strin}}\n");
+    let errors = lowered(&typo).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/components/schemas/Code/type: `strin` is not a JSON Schema type; use one of string, number, integer, boolean, array or object"
+        ]
+    );
+}

@@ -1,7 +1,8 @@
 //! The checked-in generated crates are exactly what the spec produces, and the generated crate
 //! manifests build (no `info.version` used as a crate version).
 
-use xtask::codegen::{Mode, run, workspace_root};
+use portfolio_tests::workspace_root;
+use xtask::codegen::{Mode, run};
 
 #[test]
 fn checked_in_generated_code_is_current() {

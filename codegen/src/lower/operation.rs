@@ -29,6 +29,8 @@ impl<'a> Lowerer<'a> {
         let doc = self.doc;
         let mut fn_scope = Scope::with_reserved(RESERVED_FN_NAMES);
         let mut type_scope = Scope::default();
+        // Where each explicit operationId was first used: a second use is an error, not a rename.
+        let mut ids: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         let mut out = Vec::new();
         for (path, item) in &doc.paths.paths {
             let path_ptr = Pointer::root().push("paths").push(path);
@@ -59,6 +61,17 @@ impl<'a> Lowerer<'a> {
                 let type_name = type_scope.claim(&camel(&id));
                 let ctx = OpContext { method, path, ptr: &ptr, type_name: &type_name };
                 let mark = self.unit_start();
+                if let Some(explicit) = op.operation_id.as_deref() {
+                    match ids.get(explicit) {
+                        Some(first) => self.report(
+                            &ptr.push("operationId"),
+                            format!("operationId `{explicit}` is already the id of the operation at {first}; operation ids must be unique"),
+                        ),
+                        None => {
+                            ids.insert(explicit, ptr.to_string());
+                        }
+                    }
+                }
                 let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
                 let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
                 let reply = self.reply(&ctx, &op.responses);

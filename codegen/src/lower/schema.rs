@@ -177,6 +177,17 @@ impl<'a> Lowerer<'a> {
                 if *any == openapiv3::AnySchema::default() {
                     return Some(TypeRef::Json);
                 }
+                if let Some(typ) = any.typ.as_deref()
+                    && !["string", "number", "integer", "boolean", "array", "object"].contains(&typ)
+                {
+                    let hint =
+                        if typ == "null" { " (a nullable value is `nullable: true` in OpenAPI 3.0)" } else { "" };
+                    self.report(
+                        &ptr.push("type"),
+                        format!("`{typ}` is not a JSON Schema type; use one of string, number, integer, boolean, array or object{hint}"),
+                    );
+                    return None;
+                }
                 let stripped = any_schema::without_required_choice(any);
                 if let Some((_, keyword)) = &stripped {
                     self.warn(
