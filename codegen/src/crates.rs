@@ -70,7 +70,6 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
     ("serde_path_to_error", "\"0.1\""),
-    ("thiserror", "\"2\""),
     ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
     ("tokio", "{ version = \"1\", default-features = false, features = [\"time\"] }"),
     ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),

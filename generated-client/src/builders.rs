@@ -7,13 +7,12 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::time::Duration;
 
-use futures_core::Stream;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 use uuid::Uuid;
 
 use crate::encoding::{Query, push_segment};
-use crate::paging::{self, Page};
+use crate::paging::{self, Items, Page};
 use crate::transport::{self, Call};
 use crate::{Client, DateTime, Error, types};
 
@@ -324,10 +323,8 @@ impl<'a> GetAuAccounts<'a> {
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `futures::StreamExt::next`; an error ends the stream.
-    pub fn into_stream(
-        self,
-    ) -> impl Stream<Item = Result<types::Account, Error>> + Send + 'a {
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    pub fn into_stream(self) -> Items<'a, types::Account> {
         let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
@@ -1417,10 +1414,8 @@ impl<'a> GetAuTransactions<'a> {
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `futures::StreamExt::next`; an error ends the stream.
-    pub fn into_stream(
-        self,
-    ) -> impl Stream<Item = Result<types::Transaction, Error>> + Send + 'a {
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    pub fn into_stream(self) -> Items<'a, types::Transaction> {
         let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
@@ -1555,10 +1550,8 @@ impl<'a> GetAuCashTransactions<'a> {
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `futures::StreamExt::next`; an error ends the stream.
-    pub fn into_stream(
-        self,
-    ) -> impl Stream<Item = Result<types::CashBook, Error>> + Send + 'a {
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    pub fn into_stream(self) -> Items<'a, types::CashBook> {
         let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
@@ -1680,10 +1673,8 @@ impl<'a> GetAuUnsettledTransactions<'a> {
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `futures::StreamExt::next`; an error ends the stream.
-    pub fn into_stream(
-        self,
-    ) -> impl Stream<Item = Result<types::UnsettledTransaction, Error>> + Send + 'a {
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    pub fn into_stream(self) -> Items<'a, types::UnsettledTransaction> {
         let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(

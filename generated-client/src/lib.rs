@@ -58,6 +58,7 @@ pub mod types;
 pub use client::*;
 pub use date_time::{DateTime, DateTimeError};
 pub use download::{ByteStream, Download};
+pub use paging::Items;
 pub use enums::UnknownVariant;
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use policy::RetryPolicy;

@@ -8,7 +8,6 @@
 
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use portfolio_client::{Client, Credentials, DateTime, Error};
 
 #[tokio::main]
@@ -22,7 +21,7 @@ async fn main() -> Result<(), Error> {
         .build()?;
 
     println!("Accounts:");
-    let mut accounts = Box::pin(client.get_au_accounts().search("*").into_stream());
+    let mut accounts = client.get_au_accounts().search("*").into_stream();
     let mut first = None;
     while let Some(account) = accounts.next().await {
         let account = account?;
@@ -38,7 +37,7 @@ async fn main() -> Result<(), Error> {
     let from = DateTime::parse("2024-01-01T00:00:00Z").expect("a valid date-time");
     let to = DateTime::parse("2024-12-31T23:59:59Z").expect("a valid date-time");
     println!("\nTransactions of {account_id} in 2024, ten per request:");
-    let mut transactions = Box::pin(client.get_au_transactions(&*account_id, from, to).size(10).into_stream());
+    let mut transactions = client.get_au_transactions(&*account_id, from, to).size(10).into_stream();
     let mut count = 0;
     while let Some(transaction) = transactions.next().await {
         let t = transaction?;

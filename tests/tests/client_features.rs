@@ -101,15 +101,13 @@ async fn plain_array_pages_stop_at_a_short_page() {
     assert_eq!(quantities, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     assert_eq!(*pages.lock().unwrap(), [1, 2, 3], "the short third page is the last one fetched");
 
-    // Pages are fetched only as the stream is read.
+    // Pages are fetched only as the stream is read; `next` needs no crate beside the client.
     let before = hits.count();
-    let mut stream = Box::pin(
-        client
-            .get_au_unsettled_transactions("A1", d("2024-01-01T00:00:00Z"), d("2024-12-31T00:00:00Z"))
-            .size(3)
-            .into_stream(),
-    );
-    stream.next().await.unwrap().unwrap();
+    let mut stream = client
+        .get_au_unsettled_transactions("A1", d("2024-01-01T00:00:00Z"), d("2024-12-31T00:00:00Z"))
+        .size(3)
+        .into_stream();
+    portfolio_client::Items::next(&mut stream).await.unwrap().unwrap();
     assert_eq!(hits.count(), before + 1);
 }
 

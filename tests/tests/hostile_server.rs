@@ -157,3 +157,23 @@ async fn dropped_connections_and_garbage_are_transport_errors() {
     let base = "http://127.0.0.1:9";
     assert!(matches!(holdings(base).await.unwrap_err(), Error::Transport { .. }));
 }
+
+#[tokio::test]
+async fn status_errors_print_their_field_errors_once_and_bounded() {
+    let problem = br#"{"title":"Invalid request","status":400,"detail":"`Size` is invalid","errors":{"Size":["must be at least 1, got 0"]}}"#;
+    let base = serve(Behaviour::Raw(reply("400 Bad Request", "application/problem+json", problem))).await;
+    let err = holdings(&base).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "GetAUHoldings: the server answered 400 Bad Request: Invalid request (`Size` is invalid): Size: must be at least 1, got 0"
+    );
+    // The message is whole, so a printed chain of sources adds nothing and repeats nothing.
+    assert!(std::error::Error::source(&err).is_none());
+
+    let many: Vec<String> = (0..20).map(|i| format!(r#""F{i:02}":["{}"]"#, "x".repeat(500))).collect();
+    let problem = format!(r#"{{"title":"Invalid request","status":400,"errors":{{{}}}}}"#, many.join(","));
+    let base = serve(Behaviour::Raw(reply("400 Bad Request", "application/problem+json", problem.as_bytes()))).await;
+    let message = holdings(&base).await.unwrap_err().to_string();
+    assert!(message.contains("F00: xxx") && message.contains("; and 15 more"), "{message}");
+    assert!(message.len() < 1200, "{} characters", message.len());
+}

@@ -12,13 +12,13 @@ use serde::Deserialize;
 /// Everything that can go wrong with a call. Nothing in the client panics on a server's reply.
 ///
 /// `Debug` shows at most the first 256 bytes of a reply body, so logging an error never floods a
-/// log with a large reply.
-#[derive(thiserror::Error)]
+/// log with a large reply. Each message already says its cause (and a status error its field
+/// errors), so [`std::error::Error::source`] is `None` and a printed chain never repeats itself;
+/// the cause itself stays in the variant's `source` field.
 #[non_exhaustive]
 pub enum Error {
     /// An argument could not be put on the wire (for example a header value with a line break);
     /// nothing was sent.
-    #[error("invalid argument `{name}`: {reason}")]
     InvalidArgument {
         /// The parameter or setting at fault.
         name: &'static str,
@@ -27,16 +27,13 @@ pub enum Error {
     },
     /// The request did not complete: connection refused or reset, TLS failure, a redirect the
     /// client would not follow, or the reply body broke off.
-    #[error("{operation}: request failed: {}", RootCause(source))]
     Transport {
         /// The operationId of the call.
         operation: &'static str,
         /// What reqwest reported.
-        #[source]
         source: reqwest::Error,
     },
     /// The call ran out of time and was abandoned.
-    #[error("{operation}: timed out after {elapsed:.1?}: {kind}")]
     Timeout {
         /// The operationId of the call.
         operation: &'static str,
@@ -49,7 +46,6 @@ pub enum Error {
     /// rest of it was not read.
     ///
     /// [`ClientBuilder::max_reply_size`]: crate::ClientBuilder::max_reply_size
-    #[error("{operation}: the reply body exceeds the limit of {limit} bytes")]
     BodyTooLarge {
         /// The operationId of the call.
         operation: &'static str,
@@ -57,20 +53,16 @@ pub enum Error {
         limit: u64,
     },
     /// The server answered with a status the operation does not document as success.
-    #[error("{operation}: {0}", operation = .0.operation)]
     Status(Box<StatusError>),
     /// The credentials provider failed; nothing was sent.
-    #[error("{operation}: the credentials provider failed: {source}")]
     Credentials {
         /// The operationId of the call.
         operation: &'static str,
         /// What the provider reported.
-        #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The server answered with the success status, but the body or a documented header is not
     /// what the spec describes.
-    #[error("{operation}: cannot decode the reply at `{path}`: {source}")]
     Decode {
         /// The operationId of the call.
         operation: &'static str,
@@ -80,10 +72,31 @@ pub enum Error {
         /// The raw body (empty for a reply header).
         body: Bytes,
         /// What serde reported.
-        #[source]
         source: serde_json::Error,
     },
 }
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidArgument { name, reason } => write!(f, "invalid argument `{name}`: {reason}"),
+            Error::Transport { operation, source } => write!(f, "{operation}: request failed: {}", RootCause(source)),
+            Error::Timeout { operation, elapsed, kind } => write!(f, "{operation}: timed out after {elapsed:.1?}: {kind}"),
+            Error::BodyTooLarge { operation, limit } => {
+                write!(f, "{operation}: the reply body exceeds the limit of {limit} bytes")
+            }
+            Error::Status(status) => write!(f, "{}: {status}", status.operation),
+            Error::Credentials { operation, source } => {
+                write!(f, "{operation}: the credentials provider failed: {source}")
+            }
+            Error::Decode { operation, path, source, .. } => {
+                write!(f, "{operation}: cannot decode the reply at `{path}`: {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// The limit a call ran into, in an [`Error::Timeout`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,14 +247,27 @@ impl fmt::Debug for StatusError {
 
 impl fmt::Display for StatusError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // At most this many field errors, each cut to this many characters, so a message stays
+        // a line however much the server sent.
+        const FIELDS: usize = 5;
+        const CHARS: usize = 200;
         write!(f, "the server answered {}", self.status)?;
-        if let Some(p) = &self.problem {
-            if let Some(title) = &p.title {
-                write!(f, ": {title}")?;
-            }
-            if let Some(detail) = &p.detail {
-                write!(f, " ({detail})")?;
-            }
+        let Some(p) = &self.problem else { return Ok(()) };
+        if let Some(title) = &p.title {
+            write!(f, ": {title}")?;
+        }
+        if let Some(detail) = &p.detail {
+            write!(f, " ({detail})")?;
+        }
+        let errors = p.errors.iter().flat_map(|(name, messages)| messages.iter().map(move |m| (name, m)));
+        for (i, (name, message)) in errors.clone().take(FIELDS).enumerate() {
+            let cut: String = message.chars().take(CHARS).collect();
+            let more = if cut.len() < message.len() { "..." } else { "" };
+            write!(f, "{}{name}: {cut}{more}", if i == 0 { ": " } else { "; " })?;
+        }
+        let rest = errors.count().saturating_sub(FIELDS);
+        if rest > 0 {
+            write!(f, "; and {rest} more")?;
         }
         Ok(())
     }

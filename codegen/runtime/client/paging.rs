@@ -1,7 +1,10 @@
 //! Walking a paged operation: one request per page, made only as the stream is read.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use futures_core::Stream;
 
@@ -15,10 +18,11 @@ pub(crate) struct Page<T> {
 
 /// The items of every page from `first` on. The walk stops after the last page (by the total the
 /// reply gives), at an empty page, or at a page shorter than `size` when no total is given.
-pub(crate) fn items<T, F, Fut>(first: i32, size: Option<i64>, fetch: F) -> impl Stream<Item = Result<T, Error>>
+pub(crate) fn items<'a, T, F, Fut>(first: i32, size: Option<i64>, fetch: F) -> Items<'a, T>
 where
-    F: FnMut(i32) -> Fut,
-    Fut: Future<Output = Result<Page<T>, Error>>,
+    T: Send + 'a,
+    F: FnMut(i32) -> Fut + Send + 'a,
+    Fut: Future<Output = Result<Page<T>, Error>> + Send + 'a,
 {
     struct Walk<T, F> {
         fetch: F,
@@ -26,7 +30,7 @@ where
         buffer: VecDeque<T>,
     }
     let walk = Walk { fetch, next: Some(first), buffer: VecDeque::new() };
-    futures_util::stream::unfold(walk, move |mut walk| async move {
+    let stream = futures_util::stream::unfold(walk, move |mut walk| async move {
         loop {
             if let Some(item) = walk.buffer.pop_front() {
                 return Some((Ok(item), walk));
@@ -49,5 +53,34 @@ where
                 }
             }
         }
-    })
+    });
+    Items { inner: Box::pin(stream) }
+}
+
+/// Every item of a paged operation, page after page, fetched as it is read. Read it with
+/// [`Items::next`] (`while let Some(item) = items.next().await`) or as a
+/// [`futures_core::Stream`]; after an error it ends.
+pub struct Items<'a, T> {
+    inner: Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>,
+}
+
+impl<T> Items<'_, T> {
+    /// The next item, or `None` after the last page.
+    pub async fn next(&mut self) -> Option<Result<T, Error>> {
+        std::future::poll_fn(|cx| self.inner.as_mut().poll_next(cx)).await
+    }
+}
+
+impl<T> Stream for Items<'_, T> {
+    type Item = Result<T, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+}
+
+impl<T> fmt::Debug for Items<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Items").finish_non_exhaustive()
+    }
 }

@@ -617,7 +617,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
         .add("crate::transport::{self, Call}")
         .add("crate::{Client, Error}");
     if api.operations.iter().any(|op| op.paging.is_some()) {
-        imports.add("futures_core::Stream").add("crate::paging::{self, Page}");
+        imports.add("crate::paging::{self, Items, Page}");
     }
     if api.operations.iter().any(|op| op.body.is_some()) {
         imports.add("reqwest::header::CONTENT_TYPE");
@@ -982,14 +982,14 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
     let text = format!(
         "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
          read. Starts at the page set with `.{page}(..)` (default 1); `.{size}(..)` sets the page size.\n\
-         Read it with `futures::StreamExt::next`; an error ends the stream.",
+         Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
         page = paging.page.trim_start_matches("r#"),
         size = paging.size.trim_start_matches("r#"),
     );
     let docs = doc(&text);
     quote! {
         #docs
-        pub fn into_stream(self) -> impl Stream<Item = Result<#item, Error>> + Send + 'a {
+        pub fn into_stream(self) -> Items<'a, #item> {
             let first = #first;
             let size = self.#size.map(i64::from) #default_size;
             paging::items(first, size, move |number| {
@@ -1219,6 +1219,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
     let download_mod = has_downloads.then(|| quote! { mod download; });
     let paging_mod = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { mod paging; });
     let download_use = has_downloads.then(|| quote! { pub use download::{ByteStream, Download}; });
+    let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { pub use paging::Items; });
     let multipart = crate::crates::has_multipart(api);
     let multipart_mod = multipart.then(|| quote! { mod multipart; });
     let multipart_use = multipart.then(|| quote! { pub use multipart::File; });
@@ -1248,6 +1249,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         pub use client::*;
         pub use date_time::{DateTime, DateTimeError};
         #download_use
+        #paging_use
         pub use enums::UnknownVariant;
         pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
         #multipart_use
