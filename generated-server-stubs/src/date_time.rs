@@ -14,14 +14,21 @@ use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 ///
 /// Accepts `2024-06-30T00:00:00Z`, `2024-06-30T00:00:00+10:00`, `2024-06-30T00:00:00` (no offset,
 /// as .NET services often send) and `2024-06-30` (midnight), with optional fractional seconds.
-/// Serializing writes back exactly the text that was parsed, so a value round-trips unchanged;
-/// two values are equal when their text is.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Serializing writes back exactly the text that was parsed, so a value round-trips unchanged.
+///
+/// Values compare as instants: `2024-06-30T00:00:00Z` equals `2024-06-30T10:00:00+10:00` (though
+/// each still writes its own text), and a value without an offset is compared as if it were UTC.
+/// It is `Copy`: the text is held inline.
+#[derive(Clone, Copy)]
 pub struct DateTime {
-    text: Box<str>,
+    text: [u8; TEXT_CAPACITY],
+    len: u8,
     local: PrimitiveDateTime,
     offset: Option<UtcOffset>,
 }
+
+/// Room for the longest text accepted: nine fractional digits and an offset take 35 bytes.
+const TEXT_CAPACITY: usize = 40;
 
 /// Text that is not an ISO 8601 date-time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,12 +57,33 @@ impl DateTime {
             let date = Date::parse(text, format_description!("[year]-[month]-[day]")).map_err(|_| err())?;
             (PrimitiveDateTime::new(date, Time::MIDNIGHT), None)
         };
-        Ok(DateTime { text: text.into(), local, offset })
+        DateTime::with_text(text, local, offset).ok_or_else(err)
+    }
+
+    /// A value holding `text`, or `None` when the text is longer than any date-time.
+    fn with_text(text: &str, local: PrimitiveDateTime, offset: Option<UtcOffset>) -> Option<Self> {
+        let bytes = text.as_bytes();
+        let mut inline = [0u8; TEXT_CAPACITY];
+        inline.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(DateTime { text: inline, len: bytes.len() as u8, local, offset })
+    }
+
+    /// A value from text this module formatted, which always fits (at most 35 bytes); should it
+    /// not, the value keeps its date and time and writes no text rather than a wrong one.
+    fn formatted(text: &str, local: PrimitiveDateTime, offset: Option<UtcOffset>) -> Self {
+        DateTime::with_text(text, local, offset).unwrap_or(DateTime { text: [0; TEXT_CAPACITY], len: 0, local, offset })
     }
 
     /// The text this value was parsed from or formatted as.
     pub fn as_str(&self) -> &str {
-        &self.text
+        // Always whole UTF-8: it was copied from a `&str`.
+        std::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    /// The instant this value stands for, reading a value without an offset as UTC; what
+    /// equality, ordering and hashing compare.
+    fn instant(&self) -> OffsetDateTime {
+        self.assume_utc()
     }
 
     /// Date and time of day as written, without regard to the offset.
@@ -83,7 +111,7 @@ impl From<OffsetDateTime> for DateTime {
     /// Formats as RFC 3339, e.g. `2024-06-30T00:00:00Z`.
     fn from(value: OffsetDateTime) -> Self {
         let text = value.format(&Rfc3339).unwrap_or_else(|_| value.to_string());
-        DateTime { text: text.into(), local: PrimitiveDateTime::new(value.date(), value.time()), offset: Some(value.offset()) }
+        DateTime::formatted(&text, PrimitiveDateTime::new(value.date(), value.time()), Some(value.offset()))
     }
 }
 
@@ -97,7 +125,7 @@ impl From<PrimitiveDateTime> for DateTime {
             value.format(format)
         };
         let text = text.unwrap_or_else(|_| value.to_string());
-        DateTime { text: text.into(), local: value, offset: None }
+        DateTime::formatted(&text, value, None)
     }
 }
 
@@ -105,6 +133,49 @@ impl From<Date> for DateTime {
     /// Midnight at the start of the date, without an offset, e.g. `2024-06-30T00:00:00`.
     fn from(value: Date) -> Self {
         DateTime::from(PrimitiveDateTime::new(value, Time::MIDNIGHT))
+    }
+}
+
+impl From<DateTime> for PrimitiveDateTime {
+    /// The date and time of day as written, without the offset.
+    fn from(value: DateTime) -> Self {
+        value.local
+    }
+}
+
+impl TryFrom<DateTime> for OffsetDateTime {
+    type Error = DateTimeError;
+
+    /// The instant; a value written without an offset is refused rather than guessed (see
+    /// [`DateTime::assume_utc`] to read it as UTC).
+    fn try_from(value: DateTime) -> Result<Self, Self::Error> {
+        value.to_offset_date_time().ok_or_else(|| DateTimeError { text: format!("{} (it has no offset)", value.as_str()) })
+    }
+}
+
+impl PartialEq for DateTime {
+    fn eq(&self, other: &Self) -> bool {
+        self.instant() == other.instant()
+    }
+}
+
+impl Eq for DateTime {}
+
+impl PartialOrd for DateTime {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for DateTime {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.instant().cmp(&other.instant())
+    }
+}
+
+impl std::hash::Hash for DateTime {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.instant().hash(state);
     }
 }
 
@@ -118,19 +189,19 @@ impl FromStr for DateTime {
 
 impl fmt::Display for DateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for DateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.text, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl Serialize for DateTime {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -171,6 +242,24 @@ mod tests {
         assert_eq!(without.offset(), None);
         assert_eq!(without.to_offset_date_time(), None);
         assert_eq!(without.local(), with.local());
+    }
+
+    #[test]
+    fn values_compare_as_instants_and_convert_both_ways() {
+        let utc = DateTime::parse("2024-06-30T00:00:00Z").unwrap();
+        let sydney = DateTime::parse("2024-06-30T10:00:00+10:00").unwrap();
+        assert_eq!(utc, sydney, "the same instant");
+        assert_ne!(utc.as_str(), sydney.as_str(), "each keeps its text");
+        let later = DateTime::parse("2024-06-30T00:00:01Z").unwrap();
+        assert!(utc < later && later > sydney);
+        assert_eq!(DateTime::parse("2024-06-30").unwrap(), utc, "no offset compares as UTC");
+        let copy = utc;
+        assert_eq!(copy.as_str(), utc.as_str());
+        let instant = OffsetDateTime::try_from(sydney).unwrap();
+        assert_eq!(instant.offset(), UtcOffset::from_hms(10, 0, 0).unwrap());
+        assert!(OffsetDateTime::try_from(DateTime::parse("2024-06-30T00:00:00").unwrap()).is_err());
+        assert_eq!(PrimitiveDateTime::from(sydney), sydney.local());
+        assert!(DateTime::parse(&format!("2024-06-30T00:00:00.{}Z", "1".repeat(40))).is_err(), "longer than any date-time");
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod validate;
 
 pub use api::{RequestContext, PortfolioApi};
 pub use date_time::{DateTime, DateTimeError};
+pub use time;
 pub use enums::UnknownVariant;
 pub use problem::{ApiError, problem_types};
 pub use download::FileDownload;

@@ -257,3 +257,20 @@ async fn base_url_path_prefixes_are_kept() {
     client.get_au_models().await.unwrap();
     assert_eq!(server.only_request().target, "/portfolio/api/models");
 }
+
+#[test]
+fn date_times_work_with_the_crates_error_and_compare_as_instants() {
+    fn parse_both() -> Result<(DateTime, DateTime), portfolio_client::Error> {
+        Ok((DateTime::parse("2024-06-30T00:00:00Z")?, DateTime::parse("2024-06-30T10:00:00+10:00")?))
+    }
+    let (utc, sydney) = parse_both().unwrap();
+    assert_eq!(utc, sydney);
+    let mut sorted = [DateTime::parse("2024-07-01").unwrap(), utc, DateTime::parse("2024-01-01T00:00:00Z").unwrap()];
+    sorted.sort();
+    assert_eq!(sorted.map(|d| d.to_string()), ["2024-01-01T00:00:00Z", "2024-06-30T00:00:00Z", "2024-07-01"]);
+    fn bad() -> Result<DateTime, portfolio_client::Error> {
+        Ok(DateTime::parse("yesterday")?)
+    }
+    let err = bad().unwrap_err();
+    assert!(err.to_string().contains("`yesterday` is not an ISO 8601 date-time"), "{err}");
+}

@@ -98,6 +98,14 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl From<crate::DateTimeError> for Error {
+    /// Text that is not a date-time, from [`DateTime::parse`](crate::DateTime::parse), as an
+    /// invalid argument, so `?` works in a function returning this crate's `Error`.
+    fn from(error: crate::DateTimeError) -> Self {
+        Error::InvalidArgument { name: "date-time", reason: error.to_string() }
+    }
+}
+
 /// The limit a call ran into, in an [`Error::Timeout`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

@@ -906,6 +906,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
 
         pub use api::{RequestContext, #trait_ident};
         pub use date_time::{DateTime, DateTimeError};
+        pub use time;
         pub use enums::UnknownVariant;
         pub use problem::{ApiError, problem_types};
         #download_use
