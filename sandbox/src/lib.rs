@@ -627,8 +627,8 @@ impl PortfolioApi for Sandbox {
             .filter(|t| t.unconfirmed == Some(true) && within(&t.transaction_date, &input.from_date, &input.to_date))
             .map(|t| UnsettledTransaction {
                 security: t.security.clone(),
-                transaction_date: t.transaction_date.clone(),
-                settlement_date: t.settlement_date.clone(),
+                transaction_date: t.transaction_date,
+                settlement_date: t.settlement_date,
                 transaction_type_description: t.transaction_type_description.clone(),
                 quantity: t.quantity,
                 net_amount: t.net_amount,
@@ -670,7 +670,7 @@ impl PortfolioApi for Sandbox {
             .map(|t| IncomeDetail {
                 income_id: t.transaction_id.clone(),
                 security: t.security.clone(),
-                payment_date: t.transaction_date.clone(),
+                payment_date: t.transaction_date,
                 cash_amount: t.net_amount.map(|a| a * 0.02),
                 income_total: t.net_amount.map(|a| a * 0.02),
                 income_type_description: Some("Dividend".into()),
@@ -713,8 +713,8 @@ impl PortfolioApi for Sandbox {
         Ok(of_kinds(store.account(&input.account_id)?, &["Management fee"], &input.from_date, &input.to_date)
             .map(|t| Expense {
                 expense_id: t.transaction_id.clone(),
-                effective_date: t.transaction_date.clone(),
-                payment_date: t.transaction_date.clone(),
+                effective_date: t.transaction_date,
+                payment_date: t.transaction_date,
                 expense_including_gst: Some(55.0),
                 expense_excluding_gst: Some(50.0),
                 expense_type_description: Some("Management fee".into()),
@@ -1167,7 +1167,7 @@ fn income_schedules(account: &AccountData, from: &DateTime, to: &DateTime) -> Ve
         .map(|t| IncomeSchedule {
             income_id: t.transaction_id.clone(),
             security: t.security.clone(),
-            tax_date: t.transaction_date.clone(),
+            tax_date: t.transaction_date,
             income_total: t.net_amount.map(|a| a * 0.02),
             cash_amount: t.net_amount.map(|a| a * 0.02),
             income_type_description: t.transaction_type_description.clone(),

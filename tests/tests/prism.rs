@@ -124,12 +124,12 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
         c.find_au_securities().search("bhp").pds_id("P1").security_ids(["S1"]).security_codes(["BHP"])
     );
     call!("GetAURecalcStatus", c.get_au_recalc_status());
-    call!("GetAUHoldings", c.get_au_holdings(["A1", "A 2"], on.clone(), ClassificationType::MarketType));
-    call!("GetAUHoldingsPerModel", c.get_au_holdings_per_model("A1", from.clone(), to.clone()));
-    call!("GetAUAssetClassSummary", c.get_au_asset_class_summary("A1", on.clone()).include_loans(true));
+    call!("GetAUHoldings", c.get_au_holdings(["A1", "A 2"], on, ClassificationType::MarketType));
+    call!("GetAUHoldingsPerModel", c.get_au_holdings_per_model("A1", from, to));
+    call!("GetAUAssetClassSummary", c.get_au_asset_class_summary("A1", on).include_loans(true));
     call!(
         "GetAUTransactions",
-        c.get_au_transactions("A1", from.clone(), to.clone())
+        c.get_au_transactions("A1", from, to)
             .buys_and_sells_only(true)
             .show_unconfirmed(false)
             .page(1)
@@ -139,21 +139,18 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     );
     call!(
         "GetAUCashTransactions",
-        c.get_au_cash_transactions("A1", from.clone(), to.clone()).include_pending_unsettled(true).page(1).size(5)
+        c.get_au_cash_transactions("A1", from, to).include_pending_unsettled(true).page(1).size(5)
     );
-    call!(
-        "GetAUUnsettledTransactions",
-        c.get_au_unsettled_transactions("A1", from.clone(), to.clone()).page(1).size(5)
-    );
+    call!("GetAUUnsettledTransactions", c.get_au_unsettled_transactions("A1", from, to).page(1).size(5));
     call!("GetAUDividendReinvestmentDetails", c.get_au_dividend_reinvestment_details("A1"));
-    call!("GetAUIncomeDetail", c.get_au_income_detail("A1", from.clone(), to.clone()));
-    call!("GetAUIncomeSchedules", c.get_au_income_schedules("A1", from.clone(), to.clone()));
-    call!("GetAUIncomeSchedulesBulk", c.get_au_income_schedules_bulk(["A1", "A2"], from.clone(), to.clone()));
-    call!("GetAUExpenseDetail", c.get_au_expense_detail("A1", from.clone(), to.clone()));
+    call!("GetAUIncomeDetail", c.get_au_income_detail("A1", from, to));
+    call!("GetAUIncomeSchedules", c.get_au_income_schedules("A1", from, to));
+    call!("GetAUIncomeSchedulesBulk", c.get_au_income_schedules_bulk(["A1", "A2"], from, to));
+    call!("GetAUExpenseDetail", c.get_au_expense_detail("A1", from, to));
     call!("GetAUBpay", c.get_au_bpay(["A1"]));
     call!(
         "GetAUPerformance",
-        c.get_au_performance("A1", from.clone(), to.clone())
+        c.get_au_performance("A1", from, to)
             .include_cash(true)
             .include_loans(false)
             .include_excluded_securities(true)
@@ -164,19 +161,16 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     );
     call!(
         "GetAUAssetClassPerformance",
-        c.get_au_asset_class_performance("A1", from.clone(), to.clone())
+        c.get_au_asset_class_performance("A1", from, to)
             .include_foreign_tax_paid(true)
             .calculation_method(CalculationMethod::TimeWeightedReturn)
     );
     call!("GetAUBenchmarks", c.get_au_benchmarks());
-    call!(
-        "GetAUBenchmarkPerformance",
-        c.get_au_benchmark_performance("B1", from.clone(), to.clone()).multiple_periods(-1)
-    );
+    call!("GetAUBenchmarkPerformance", c.get_au_benchmark_performance("B1", from, to).multiple_periods(-1));
     call!("GetAUModels", c.get_au_models());
-    call!("GetAUAproximateFum", c.get_au_aproximate_fum("M1", on.clone()));
-    call!("GetAUModelPerformance", c.get_au_model_performance("M1", from.clone(), to.clone()));
-    call!("GetAUModelHoldings", c.get_au_model_holdings("M1", on.clone()));
+    call!("GetAUAproximateFum", c.get_au_aproximate_fum("M1", on));
+    call!("GetAUModelPerformance", c.get_au_model_performance("M1", from, to));
+    call!("GetAUModelHoldings", c.get_au_model_holdings("M1", on));
     call!("GetAUModelWeightAdjustment", c.get_au_model_weight_adjustment("M1"));
     call!(
         "ReplaceAUModelWeightAdjustment",
@@ -215,7 +209,7 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     call!(
         "UpdateAURegularCashflowInstructions",
         c.update_au_regular_cashflow_instructions().body(PutRegularCashflowInstructionRequest {
-            start_date: Some(from.clone()),
+            start_date: Some(from),
             amount: Some(250.0),
             ..PutRegularCashflowInstructionRequest::new(
                 RegularCashflowInstructionType::RegularContribution,
@@ -298,8 +292,8 @@ async fn prism_and_the_server_accept_the_same_bytes() {
     let capture = RawServer::start(RawReply::empty(599)).await;
     let c = Client::new(&capture.base_url(), Credentials::new("t", "k")).unwrap();
     let (from, to) = (d("2024-01-01T00:00:00Z"), d("2024-03-31T00:00:00+10:00"));
-    let _ = c.get_au_holdings(["A100", "A200"], from.clone(), ClassificationType::AssetClassLookThrough).await;
-    let _ = c.get_au_transactions("A100", from.clone(), to.clone()).order(SortOrder::Asc).page(1).await;
+    let _ = c.get_au_holdings(["A100", "A200"], from, ClassificationType::AssetClassLookThrough).await;
+    let _ = c.get_au_transactions("A100", from, to).order(SortOrder::Asc).page(1).await;
     let _ = c.get_draft_application_status(uuid::Uuid::from_u128(1)).await;
     let _ = c.add_au_account_esg_categories().body(PostEsgCategoryRequest::new("A100".into(), vec!["E1".into()])).await;
     let _ = c.replace_account_model_weightings().await;

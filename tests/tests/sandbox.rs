@@ -284,12 +284,12 @@ async fn raw_requests_like_curl() {
 async fn income_and_expenses_come_from_the_matching_transactions() {
     let c = client().await;
     let (from, to) = (d("2024-01-01T00:00:00Z"), d("2024-12-31T00:00:00Z"));
-    let income = c.get_au_income_detail("A100", from.clone(), to.clone()).await.unwrap();
+    let income = c.get_au_income_detail("A100", from, to).await.unwrap();
     assert!(!income.is_empty());
     assert!(income.iter().all(|i| i.income_type_description.as_deref() == Some("Dividend")));
-    let expenses = c.get_au_expense_detail("A100", from.clone(), to.clone()).await.unwrap();
+    let expenses = c.get_au_expense_detail("A100", from, to).await.unwrap();
     assert!(!expenses.is_empty());
-    let schedules = c.get_au_income_schedules("A100", from.clone(), to.clone()).await.unwrap();
+    let schedules = c.get_au_income_schedules("A100", from, to).await.unwrap();
     assert!(schedules.len() > income.len(), "schedules count interest as well as dividends");
     assert!(
         c.get_au_income_detail("A100", d("2030-01-01T00:00:00Z"), d("2030-12-31T00:00:00Z")).await.unwrap().is_empty()

@@ -18,7 +18,7 @@ fn cpu_seconds() -> f64 {
 async fn generated(client: &Client, n: usize) {
     let date = DateTime::parse("2024-06-30T00:00:00Z").unwrap();
     for _ in 0..n {
-        let reply = client.get_au_holdings(["A1", "A2"], date.clone(), ClassificationType::MarketType).await.unwrap();
+        let reply = client.get_au_holdings(["A1", "A2"], date, ClassificationType::MarketType).await.unwrap();
         std::hint::black_box(reply);
     }
 }
