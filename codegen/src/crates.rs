@@ -234,11 +234,12 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     if has_multipart(api) {
         files.push(render::support(src("multipart.rs"), spec_path, SERVER_MULTIPART));
     }
-    let (for_api, for_lib, for_router, for_handlers) =
-        (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
+    let (for_api, for_mock, for_lib, for_router, for_handlers) =
+        (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = server::validated_types(api);
     let jobs = vec![
         RustJob::new(src("api.rs"), move || Some(server::api_module(api, &for_api))),
+        RustJob::new(src("mock.rs"), move || Some(server::mock_module(api, &for_mock))),
         RustJob::chunked(
             vec![src("inputs.rs")],
             api.operations.len(),

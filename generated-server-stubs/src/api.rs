@@ -835,3 +835,922 @@ pub trait PortfolioApi: Send + Sync + 'static {
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send;
 }
+
+/// [`PortfolioApi`] with a default for every method, which answers 501 naming its operation:
+///          implement the operations you need and serve the rest as not implemented, through
+///          [`Partial`]. Prefer [`PortfolioApi`] for a complete service: there the compiler lists every
+///          operation still missing, including ones a newer spec adds.
+pub trait PartialPortfolioApi: Send + Sync + 'static {
+    /// [`PortfolioApi::get_user`]; unless implemented, answers 501 naming `GetUser`.
+    fn get_user(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetUserInput,
+    ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetUser")) }
+    }
+
+    /// [`PortfolioApi::create_user`]; unless implemented, answers 501 naming `CreateUser`.
+    fn create_user(
+        &self,
+        ctx: RequestContext,
+        input: inputs::CreateUserInput,
+    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("CreateUser")) }
+    }
+
+    /// [`PortfolioApi::link_user_accounts`]; unless implemented, answers 501 naming `LinkUserAccounts`.
+    fn link_user_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::LinkUserAccountsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("LinkUserAccounts")) }
+    }
+
+    /// [`PortfolioApi::get_au_accounts`]; unless implemented, answers 501 naming `GetAUAccounts`.
+    fn get_au_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAccountsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAccounts")) }
+    }
+
+    /// [`PortfolioApi::get_au_child_accounts`]; unless implemented, answers 501 naming `GetAUChildAccounts`.
+    fn get_au_child_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuChildAccountsInput,
+    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUChildAccounts")) }
+    }
+
+    /// [`PortfolioApi::get_account_model_weightings`]; unless implemented, answers 501 naming `GetAccountModelWeightings`.
+    fn get_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAccountModelWeightingsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAccountModelWeightings")) }
+    }
+
+    /// [`PortfolioApi::replace_account_model_weightings`]; unless implemented, answers 501 naming `ReplaceAccountModelWeightings`.
+    fn replace_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAccountModelWeightingsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("ReplaceAccountModelWeightings")) }
+    }
+
+    /// [`PortfolioApi::get_au_app_form`]; unless implemented, answers 501 naming `GetAUAppForm`.
+    fn get_au_app_form(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAppFormInput,
+    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAppForm")) }
+    }
+
+    /// [`PortfolioApi::create_draft_application`]; unless implemented, answers 501 naming `CreateDraftApplication`.
+    fn create_draft_application(
+        &self,
+        ctx: RequestContext,
+        input: inputs::CreateDraftApplicationInput,
+    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("CreateDraftApplication")) }
+    }
+
+    /// [`PortfolioApi::get_draft_application_status`]; unless implemented, answers 501 naming `GetDraftApplicationStatus`.
+    fn get_draft_application_status(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetDraftApplicationStatusInput,
+    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetDraftApplicationStatus")) }
+    }
+
+    /// [`PortfolioApi::get_pds`]; unless implemented, answers 501 naming `GetPDS`.
+    fn get_pds(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetPdsInput,
+    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetPDS")) }
+    }
+
+    /// [`PortfolioApi::get_uk_ceding_parties`]; unless implemented, answers 501 naming `GetUKCedingParties`.
+    fn get_uk_ceding_parties(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetUkCedingPartiesInput,
+    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetUKCedingParties")) }
+    }
+
+    /// [`PortfolioApi::find_au_securities`]; unless implemented, answers 501 naming `FindAUSecurities`.
+    fn find_au_securities(
+        &self,
+        ctx: RequestContext,
+        input: inputs::FindAuSecuritiesInput,
+    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("FindAUSecurities")) }
+    }
+
+    /// [`PortfolioApi::get_au_recalc_status`]; unless implemented, answers 501 naming `GetAURecalcStatus`.
+    fn get_au_recalc_status(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuRecalcStatusInput,
+    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAURecalcStatus")) }
+    }
+
+    /// [`PortfolioApi::get_au_holdings`]; unless implemented, answers 501 naming `GetAUHoldings`.
+    fn get_au_holdings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuHoldingsInput,
+    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUHoldings")) }
+    }
+
+    /// [`PortfolioApi::get_au_holdings_per_model`]; unless implemented, answers 501 naming `GetAUHoldingsPerModel`.
+    fn get_au_holdings_per_model(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuHoldingsPerModelInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUHoldingsPerModel")) }
+    }
+
+    /// [`PortfolioApi::get_au_asset_class_summary`]; unless implemented, answers 501 naming `GetAUAssetClassSummary`.
+    fn get_au_asset_class_summary(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAssetClassSummaryInput,
+    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAssetClassSummary")) }
+    }
+
+    /// [`PortfolioApi::get_au_transactions`]; unless implemented, answers 501 naming `GetAUTransactions`.
+    fn get_au_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuTransactionsInput,
+    ) -> impl Future<
+        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUTransactions")) }
+    }
+
+    /// [`PortfolioApi::get_au_cash_transactions`]; unless implemented, answers 501 naming `GetAUCashTransactions`.
+    fn get_au_cash_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuCashTransactionsInput,
+    ) -> impl Future<
+        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUCashTransactions")) }
+    }
+
+    /// [`PortfolioApi::get_au_unsettled_transactions`]; unless implemented, answers 501 naming `GetAUUnsettledTransactions`.
+    fn get_au_unsettled_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuUnsettledTransactionsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUUnsettledTransactions")) }
+    }
+
+    /// [`PortfolioApi::get_au_dividend_reinvestment_details`]; unless implemented, answers 501 naming `GetAUDividendReinvestmentDetails`.
+    fn get_au_dividend_reinvestment_details(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuDividendReinvestmentDetailsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUDividendReinvestmentDetails")) }
+    }
+
+    /// [`PortfolioApi::get_au_income_detail`]; unless implemented, answers 501 naming `GetAUIncomeDetail`.
+    fn get_au_income_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeDetailInput,
+    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUIncomeDetail")) }
+    }
+
+    /// [`PortfolioApi::get_au_income_schedules`]; unless implemented, answers 501 naming `GetAUIncomeSchedules`.
+    fn get_au_income_schedules(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeSchedulesInput,
+    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUIncomeSchedules")) }
+    }
+
+    /// [`PortfolioApi::get_au_income_schedules_bulk`]; unless implemented, answers 501 naming `GetAUIncomeSchedulesBulk`.
+    fn get_au_income_schedules_bulk(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeSchedulesBulkInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUIncomeSchedulesBulk")) }
+    }
+
+    /// [`PortfolioApi::get_au_expense_detail`]; unless implemented, answers 501 naming `GetAUExpenseDetail`.
+    fn get_au_expense_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuExpenseDetailInput,
+    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUExpenseDetail")) }
+    }
+
+    /// [`PortfolioApi::get_au_bpay`]; unless implemented, answers 501 naming `GetAUBpay`.
+    fn get_au_bpay(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBpayInput,
+    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUBpay")) }
+    }
+
+    /// [`PortfolioApi::get_au_performance`]; unless implemented, answers 501 naming `GetAUPerformance`.
+    fn get_au_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPerformanceInput,
+    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUPerformance")) }
+    }
+
+    /// [`PortfolioApi::get_au_asset_class_performance`]; unless implemented, answers 501 naming `GetAUAssetClassPerformance`.
+    fn get_au_asset_class_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAssetClassPerformanceInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAssetClassPerformance")) }
+    }
+
+    /// [`PortfolioApi::get_au_benchmarks`]; unless implemented, answers 501 naming `GetAUBenchmarks`.
+    fn get_au_benchmarks(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBenchmarksInput,
+    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUBenchmarks")) }
+    }
+
+    /// [`PortfolioApi::get_au_benchmark_performance`]; unless implemented, answers 501 naming `GetAUBenchmarkPerformance`.
+    fn get_au_benchmark_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBenchmarkPerformanceInput,
+    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUBenchmarkPerformance")) }
+    }
+
+    /// [`PortfolioApi::get_au_models`]; unless implemented, answers 501 naming `GetAUModels`.
+    fn get_au_models(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelsInput,
+    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUModels")) }
+    }
+
+    /// [`PortfolioApi::get_au_aproximate_fum`]; unless implemented, answers 501 naming `GetAUAproximateFum`.
+    fn get_au_aproximate_fum(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAproximateFumInput,
+    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAproximateFum")) }
+    }
+
+    /// [`PortfolioApi::get_au_model_performance`]; unless implemented, answers 501 naming `GetAUModelPerformance`.
+    fn get_au_model_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelPerformanceInput,
+    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUModelPerformance")) }
+    }
+
+    /// [`PortfolioApi::get_au_model_holdings`]; unless implemented, answers 501 naming `GetAUModelHoldings`.
+    fn get_au_model_holdings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelHoldingsInput,
+    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUModelHoldings")) }
+    }
+
+    /// [`PortfolioApi::get_au_model_weight_adjustment`]; unless implemented, answers 501 naming `GetAUModelWeightAdjustment`.
+    fn get_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelWeightAdjustmentInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUModelWeightAdjustment")) }
+    }
+
+    /// [`PortfolioApi::replace_au_model_weight_adjustment`]; unless implemented, answers 501 naming `ReplaceAUModelWeightAdjustment`.
+    fn replace_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAuModelWeightAdjustmentInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("ReplaceAUModelWeightAdjustment")) }
+    }
+
+    /// [`PortfolioApi::get_au_account_esg_categories`]; unless implemented, answers 501 naming `GetAUAccountEsgCategories`.
+    fn get_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUAccountEsgCategories")) }
+    }
+
+    /// [`PortfolioApi::replace_au_account_esg_categories`]; unless implemented, answers 501 naming `ReplaceAUAccountEsgCategories`.
+    fn replace_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("ReplaceAUAccountEsgCategories")) }
+    }
+
+    /// [`PortfolioApi::add_au_account_esg_categories`]; unless implemented, answers 501 naming `AddAUAccountEsgCategories`.
+    fn add_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::AddAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("AddAUAccountEsgCategories")) }
+    }
+
+    /// [`PortfolioApi::delete_au_account_esg_categories`]; unless implemented, answers 501 naming `DeleteAUAccountEsgCategories`.
+    fn delete_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("DeleteAUAccountEsgCategories")) }
+    }
+
+    /// [`PortfolioApi::get_au_cashflow_instructions`]; unless implemented, answers 501 naming `GetAUCashflowInstructions`.
+    fn get_au_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUCashflowInstructions")) }
+    }
+
+    /// [`PortfolioApi::add_au_one_off_cashflow_instructions`]; unless implemented, answers 501 naming `AddAUOneOffCashflowInstructions`.
+    fn add_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::AddAuOneOffCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("AddAUOneOffCashflowInstructions")) }
+    }
+
+    /// [`PortfolioApi::delete_au_one_off_cashflow_instructions`]; unless implemented, answers 501 naming `DeleteAUOneOffCashflowInstructions`.
+    fn delete_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuOneOffCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("DeleteAUOneOffCashflowInstructions")) }
+    }
+
+    /// [`PortfolioApi::update_au_regular_cashflow_instructions`]; unless implemented, answers 501 naming `UpdateAURegularCashflowInstructions`.
+    fn update_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::UpdateAuRegularCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("UpdateAURegularCashflowInstructions")) }
+    }
+
+    /// [`PortfolioApi::delete_au_regular_cashflow_instructions`]; unless implemented, answers 501 naming `DeleteAURegularCashflowInstructions`.
+    fn delete_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuRegularCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("DeleteAURegularCashflowInstructions")) }
+    }
+
+    /// [`PortfolioApi::get_au_publisher_events`]; unless implemented, answers 501 naming `GetAUPublisherEvents`.
+    fn get_au_publisher_events(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPublisherEventsInput,
+    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUPublisherEvents")) }
+    }
+
+    /// [`PortfolioApi::get_au_publisher_event_detail`]; unless implemented, answers 501 naming `GetAUPublisherEventDetail`.
+    fn get_au_publisher_event_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPublisherEventDetailInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
+    > + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("GetAUPublisherEventDetail")) }
+    }
+
+    /// [`PortfolioApi::download_au_file`]; unless implemented, answers 501 naming `DownloadAUFile`.
+    fn download_au_file(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DownloadAuFileInput,
+    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("DownloadAUFile")) }
+    }
+}
+
+/// Serves a [`PartialPortfolioApi`] as a [`PortfolioApi`]: `router(Partial(my_service))`.
+#[derive(Debug, Clone, Default)]
+pub struct Partial<T>(pub T);
+impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
+    fn get_user(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetUserInput,
+    ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
+        self.0.get_user(ctx, input)
+    }
+
+    fn create_user(
+        &self,
+        ctx: RequestContext,
+        input: inputs::CreateUserInput,
+    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
+        self.0.create_user(ctx, input)
+    }
+
+    fn link_user_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::LinkUserAccountsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.link_user_accounts(ctx, input)
+    }
+
+    fn get_au_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAccountsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+    > + Send {
+        self.0.get_au_accounts(ctx, input)
+    }
+
+    fn get_au_child_accounts(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuChildAccountsInput,
+    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
+        self.0.get_au_child_accounts(ctx, input)
+    }
+
+    fn get_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAccountModelWeightingsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
+    > + Send {
+        self.0.get_account_model_weightings(ctx, input)
+    }
+
+    fn replace_account_model_weightings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAccountModelWeightingsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.replace_account_model_weightings(ctx, input)
+    }
+
+    fn get_au_app_form(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAppFormInput,
+    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+        self.0.get_au_app_form(ctx, input)
+    }
+
+    fn create_draft_application(
+        &self,
+        ctx: RequestContext,
+        input: inputs::CreateDraftApplicationInput,
+    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
+        self.0.create_draft_application(ctx, input)
+    }
+
+    fn get_draft_application_status(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetDraftApplicationStatusInput,
+    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
+        self.0.get_draft_application_status(ctx, input)
+    }
+
+    fn get_pds(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetPdsInput,
+    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
+        self.0.get_pds(ctx, input)
+    }
+
+    fn get_uk_ceding_parties(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetUkCedingPartiesInput,
+    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
+        self.0.get_uk_ceding_parties(ctx, input)
+    }
+
+    fn find_au_securities(
+        &self,
+        ctx: RequestContext,
+        input: inputs::FindAuSecuritiesInput,
+    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
+        self.0.find_au_securities(ctx, input)
+    }
+
+    fn get_au_recalc_status(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuRecalcStatusInput,
+    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
+        self.0.get_au_recalc_status(ctx, input)
+    }
+
+    fn get_au_holdings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuHoldingsInput,
+    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
+        self.0.get_au_holdings(ctx, input)
+    }
+
+    fn get_au_holdings_per_model(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuHoldingsPerModelInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
+    > + Send {
+        self.0.get_au_holdings_per_model(ctx, input)
+    }
+
+    fn get_au_asset_class_summary(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAssetClassSummaryInput,
+    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
+        self.0.get_au_asset_class_summary(ctx, input)
+    }
+
+    fn get_au_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuTransactionsInput,
+    ) -> impl Future<
+        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+    > + Send {
+        self.0.get_au_transactions(ctx, input)
+    }
+
+    fn get_au_cash_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuCashTransactionsInput,
+    ) -> impl Future<
+        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+    > + Send {
+        self.0.get_au_cash_transactions(ctx, input)
+    }
+
+    fn get_au_unsettled_transactions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuUnsettledTransactionsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
+    > + Send {
+        self.0.get_au_unsettled_transactions(ctx, input)
+    }
+
+    fn get_au_dividend_reinvestment_details(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuDividendReinvestmentDetailsInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
+    > + Send {
+        self.0.get_au_dividend_reinvestment_details(ctx, input)
+    }
+
+    fn get_au_income_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeDetailInput,
+    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
+        self.0.get_au_income_detail(ctx, input)
+    }
+
+    fn get_au_income_schedules(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeSchedulesInput,
+    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
+        self.0.get_au_income_schedules(ctx, input)
+    }
+
+    fn get_au_income_schedules_bulk(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuIncomeSchedulesBulkInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
+    > + Send {
+        self.0.get_au_income_schedules_bulk(ctx, input)
+    }
+
+    fn get_au_expense_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuExpenseDetailInput,
+    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
+        self.0.get_au_expense_detail(ctx, input)
+    }
+
+    fn get_au_bpay(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBpayInput,
+    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
+        self.0.get_au_bpay(ctx, input)
+    }
+
+    fn get_au_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPerformanceInput,
+    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
+        self.0.get_au_performance(ctx, input)
+    }
+
+    fn get_au_asset_class_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAssetClassPerformanceInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
+    > + Send {
+        self.0.get_au_asset_class_performance(ctx, input)
+    }
+
+    fn get_au_benchmarks(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBenchmarksInput,
+    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
+        self.0.get_au_benchmarks(ctx, input)
+    }
+
+    fn get_au_benchmark_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuBenchmarkPerformanceInput,
+    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
+        self.0.get_au_benchmark_performance(ctx, input)
+    }
+
+    fn get_au_models(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelsInput,
+    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
+        self.0.get_au_models(ctx, input)
+    }
+
+    fn get_au_aproximate_fum(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAproximateFumInput,
+    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
+        self.0.get_au_aproximate_fum(ctx, input)
+    }
+
+    fn get_au_model_performance(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelPerformanceInput,
+    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
+        self.0.get_au_model_performance(ctx, input)
+    }
+
+    fn get_au_model_holdings(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelHoldingsInput,
+    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
+        self.0.get_au_model_holdings(ctx, input)
+    }
+
+    fn get_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuModelWeightAdjustmentInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+    > + Send {
+        self.0.get_au_model_weight_adjustment(ctx, input)
+    }
+
+    fn replace_au_model_weight_adjustment(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAuModelWeightAdjustmentInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.replace_au_model_weight_adjustment(ctx, input)
+    }
+
+    fn get_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
+        self.0.get_au_account_esg_categories(ctx, input)
+    }
+
+    fn replace_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::ReplaceAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.replace_au_account_esg_categories(ctx, input)
+    }
+
+    fn add_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::AddAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.add_au_account_esg_categories(ctx, input)
+    }
+
+    fn delete_au_account_esg_categories(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuAccountEsgCategoriesInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.delete_au_account_esg_categories(ctx, input)
+    }
+
+    fn get_au_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
+        self.0.get_au_cashflow_instructions(ctx, input)
+    }
+
+    fn add_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::AddAuOneOffCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.add_au_one_off_cashflow_instructions(ctx, input)
+    }
+
+    fn delete_au_one_off_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuOneOffCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.delete_au_one_off_cashflow_instructions(ctx, input)
+    }
+
+    fn update_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::UpdateAuRegularCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.update_au_regular_cashflow_instructions(ctx, input)
+    }
+
+    fn delete_au_regular_cashflow_instructions(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DeleteAuRegularCashflowInstructionsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.delete_au_regular_cashflow_instructions(ctx, input)
+    }
+
+    fn get_au_publisher_events(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPublisherEventsInput,
+    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
+        self.0.get_au_publisher_events(ctx, input)
+    }
+
+    fn get_au_publisher_event_detail(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetAuPublisherEventDetailInput,
+    ) -> impl Future<
+        Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
+    > + Send {
+        self.0.get_au_publisher_event_detail(ctx, input)
+    }
+
+    fn download_au_file(
+        &self,
+        ctx: RequestContext,
+        input: inputs::DownloadAuFileInput,
+    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+        self.0.download_au_file(ctx, input)
+    }
+}

@@ -29,6 +29,7 @@ mod download;
 mod enums;
 mod object_only;
 mod extract;
+mod mock;
 pub mod inputs;
 mod problem;
 mod reply;
@@ -37,7 +38,8 @@ mod serve;
 pub mod types;
 mod validate;
 
-pub use api::{RequestContext, PortfolioApi};
+pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
+pub use mock::MockApi;
 pub use date_time::{DateTime, DateTimeError};
 pub use time;
 pub use enums::UnknownVariant;

@@ -106,25 +106,9 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::inputs");
     if api.operations.iter().any(|op| op.errors.is_some()) {
         imports.add("crate::reply");
-    }
-    if api.operations.iter().any(|op| match &op.reply {
-        _ if op.errors.is_some() || op.reply.headers().is_some() => true,
-        Reply::Json { ty, .. } => names_type(ty),
-        Reply::Several { .. } => true,
-        Reply::Empty { .. } | Reply::Download { .. } => false,
-    }) {
         imports.add("crate::types");
     }
-    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
-        imports.add("crate::FileDownload");
-    }
-    let mut uses = Uses::default();
-    for op in &api.operations {
-        if let Reply::Json { ty, .. } = &op.reply {
-            uses.add(ty);
-        }
-    }
-    uses.add_to(&mut imports, "crate::DateTime");
+    add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
     let trait_doc = doc(&format!(
         "The operations of {}, one method each.\n\n\
@@ -136,6 +120,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         api.title
     ));
     let error_impls = api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_into_api_error(api, e));
+    let partial = partial_trait(api, trait_name);
     quote! {
         //! The request context and the trait an implementation fills in.
 
@@ -167,7 +152,226 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             #(#methods)*
         }
 
+        #partial
+
         #(#error_impls)*
+    }
+}
+
+/// What the reply types of the trait's methods name: `types`, `FileDownload`, `DateTime`.
+fn add_reply_imports(api: &Api, imports: &mut Imports) {
+    if api.operations.iter().any(|op| match &op.reply {
+        _ if op.reply.headers().is_some() => true,
+        Reply::Json { ty, .. } => names_type(ty),
+        Reply::Several { .. } => true,
+        Reply::Empty { .. } | Reply::Download { .. } => false,
+    }) {
+        imports.add("crate::types");
+    }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
+        imports.add("crate::FileDownload");
+    }
+    let mut uses = Uses::default();
+    for op in &api.operations {
+        if let Reply::Json { ty, .. } = &op.reply {
+            uses.add(ty);
+        }
+    }
+    uses.add_to(imports, "crate::DateTime");
+}
+
+/// `mock.rs`: [`MockApi`], the trait implemented by handlers set per operation at run time, and
+/// `serve_mock`, which serves it through the real router on a loopback port.
+pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
+    let full = ident(trait_name);
+    let fields = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        quote! { #name: Slot<inputs::#input, #reply>, }
+    });
+    let setters = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let bare = op.fn_name.trim_start_matches("r#");
+        let on = format_ident!("on_{bare}");
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        let id = &op.id;
+        let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
+        let canned = (!matches!(op.reply, Reply::Download { .. })).then(|| {
+            let returns = format_ident!("returns_{bare}");
+            let docs = doc(&format!("Answers every `{id}` request with `reply`."));
+            quote! {
+                #docs
+                pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
+                    self.#on(move |_, _| std::future::ready(reply.clone()))
+                }
+            }
+        });
+        quote! {
+            #on_doc
+            pub fn #on<F, Fut>(&self, handler: F) -> &Self
+            where
+                F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
+                Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
+            {
+                *lock(&self.#name) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
+                self
+            }
+
+            #canned
+        }
+    });
+    let methods = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        let id = &op.id;
+        quote! {
+            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+                lock(&self.calls).push(#id);
+                let handler = lock(&self.#name).clone();
+                async move {
+                    match handler {
+                        Some(handler) => handler(ctx, input).await,
+                        None => Err(ApiError::not_implemented(#id)),
+                    }
+                }
+            }
+        }
+    });
+    let mut imports = Imports::default();
+    imports
+        .add("std::future::Future")
+        .add("std::pin::Pin")
+        .add("std::sync::{Arc, Mutex, MutexGuard}")
+        .add("crate::api::RequestContext")
+        .add("crate::{ApiError, ServerConfig, inputs}")
+        .add(&format!("crate::{trait_name}"));
+    add_reply_imports(api, &mut imports);
+    let imports = imports.tokens();
+    let mock_doc = doc(&format!(
+        "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a
+         handler or a canned reply set per operation, run behind the real router, so requests are
+         validated against the contract. An operation without a handler answers 501 naming it,
+         and every call is recorded. Start it with [`MockApi::serve`]."
+    ));
+    quote! {
+        //! A mock of the API for tests of code that calls it.
+
+        #imports
+
+        /// A handler for one operation.
+        type Handler<I, R> = Arc<dyn Fn(RequestContext, I) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync>;
+
+        /// An operation's handler, when one is set.
+        type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
+
+        #mock_doc
+        #[derive(Default)]
+        pub struct MockApi {
+            calls: Mutex<Vec<&'static str>>,
+            #(#fields)*
+        }
+
+        impl std::fmt::Debug for MockApi {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("MockApi").field("calls", &*lock(&self.calls)).finish_non_exhaustive()
+            }
+        }
+
+        impl MockApi {
+            /// A mock on which every operation answers 501 until given a handler.
+            pub fn new() -> Arc<Self> {
+                Arc::new(MockApi::default())
+            }
+
+            /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
+            /// and returns its base URL, such as `http://127.0.0.1:49152`.
+            pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+                let base_url = format!("http://{}", listener.local_addr()?);
+                let router = crate::router_with(self.clone(), ServerConfig::default());
+                tokio::spawn(crate::serve(listener, router, std::future::pending()));
+                Ok(base_url)
+            }
+
+            /// The operations called so far, by operationId, in the order they were called.
+            pub fn calls(&self) -> Vec<&'static str> {
+                lock(&self.calls).clone()
+            }
+
+            #(#setters)*
+        }
+
+        impl #full for MockApi {
+            #(#methods)*
+        }
+
+        /// A lock that a panicking handler cannot leave unusable.
+        fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+            mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        }
+    }
+}
+
+/// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
+/// cover some operations (a service built up a few at a time, a fake in tests), and `Partial`,
+/// which serves one as the full trait.
+fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
+    let full = ident(trait_name);
+    let partial = format_ident!("Partial{trait_name}");
+    let defaults = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        let id = &op.id;
+        let docs = doc(&format!(
+            "[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.",
+            op.fn_name.trim_start_matches("r#")
+        ));
+        let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
+        quote! {
+            #docs
+            #deprecated
+            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+                let _ = (ctx, input);
+                async { Err(ApiError::not_implemented(#id)) }
+            }
+        }
+    });
+    let forwards = api.operations.iter().map(|op| {
+        let name = ident(&op.fn_name);
+        let input = input_name(op);
+        let reply = reply_type(&op.reply);
+        let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+        quote! {
+            #allow
+            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+                self.0.#name(ctx, input)
+            }
+        }
+    });
+    let trait_doc = doc(&format!(
+        "[`{trait_name}`] with a default for every method, which answers 501 naming its operation:
+         implement the operations you need and serve the rest as not implemented, through
+         [`Partial`]. Prefer [`{trait_name}`] for a complete service: there the compiler lists every
+         operation still missing, including ones a newer spec adds."
+    ));
+    let wrapper_doc = doc(&format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`."));
+    quote! {
+        #trait_doc
+        pub trait #partial: Send + Sync + 'static {
+            #(#defaults)*
+        }
+
+        #wrapper_doc
+        #[derive(Debug, Clone, Default)]
+        pub struct Partial<T>(pub T);
+
+        impl<T: #partial> #full for Partial<T> {
+            #(#forwards)*
+        }
     }
 }
 
@@ -859,6 +1063,7 @@ fn with_headers(api: &Api, name: &str, value: &TokenStream, response: TokenStrea
 /// `lib.rs` of the server crate.
 pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
+    let partial_ident = format_ident!("Partial{trait_name}");
     let crate_doc = inner_doc(&format!(
         "The server side of {} (API version `{}`), on axum.\n\n\
          Implement [`{trait_name}`]: one method per operation, each receiving a [`RequestContext`]\n\
@@ -894,6 +1099,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod enums;
         mod object_only;
         mod extract;
+        mod mock;
         #form_mod
         pub mod inputs;
         #multipart_mod
@@ -904,7 +1110,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         pub mod types;
         #validate_mod
 
-        pub use api::{RequestContext, #trait_ident};
+        pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
+        pub use mock::MockApi;
         pub use date_time::{DateTime, DateTimeError};
         pub use time;
         pub use enums::UnknownVariant;

@@ -67,3 +67,50 @@ pub trait NamingApi: Send + Sync + 'static {
         input: inputs::PostItemsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
 }
+
+/// [`NamingApi`] with a default for every method, which answers 501 naming its operation:
+///          implement the operations you need and serve the rest as not implemented, through
+///          [`Partial`]. Prefer [`NamingApi`] for a complete service: there the compiler lists every
+///          operation still missing, including ones a newer spec adds.
+pub trait PartialNamingApi: Send + Sync + 'static {
+    /// [`NamingApi::get_item_part`]; unless implemented, answers 501 naming `get-item.part`.
+    fn get_item_part(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetItemPartInput,
+    ) -> impl Future<Output = Result<types::Part, ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("get-item.part")) }
+    }
+
+    /// [`NamingApi::post_items`]; unless implemented, answers 501 naming `post_items`.
+    fn post_items(
+        &self,
+        ctx: RequestContext,
+        input: inputs::PostItemsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        let _ = (ctx, input);
+        async { Err(ApiError::not_implemented("post_items")) }
+    }
+}
+
+/// Serves a [`PartialNamingApi`] as a [`NamingApi`]: `router(Partial(my_service))`.
+#[derive(Debug, Clone, Default)]
+pub struct Partial<T>(pub T);
+impl<T: PartialNamingApi> NamingApi for Partial<T> {
+    fn get_item_part(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetItemPartInput,
+    ) -> impl Future<Output = Result<types::Part, ApiError>> + Send {
+        self.0.get_item_part(ctx, input)
+    }
+
+    fn post_items(
+        &self,
+        ctx: RequestContext,
+        input: inputs::PostItemsInput,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        self.0.post_items(ctx, input)
+    }
+}

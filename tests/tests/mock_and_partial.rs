@@ -1,0 +1,80 @@
+//! The generated mock and partial implementations as their users write them: a downstream test
+//! with the client and the mock, and a server that implements two operations.
+
+use portfolio_client::types::Model;
+use portfolio_client::{Client, Credentials};
+use portfolio_server::{MockApi, Partial, PartialPortfolioApi, inputs, types};
+
+#[tokio::test]
+async fn a_downstream_test_against_the_mock() {
+    let mock = MockApi::new();
+    mock.returns_get_au_models(Ok(vec![types::Model { code: Some("GROWTH".into()), ..Default::default() }]));
+    let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
+
+    let models: Vec<Model> = client.get_au_models().await.unwrap();
+    assert_eq!(models[0].code.as_deref(), Some("GROWTH"));
+    assert_eq!(mock.calls(), ["GetAUModels"]);
+}
+
+#[tokio::test]
+async fn the_mock_validates_requests_records_calls_and_answers_501_for_the_rest() {
+    let mock = MockApi::new();
+    // A handler sees the validated, typed input, defaults applied.
+    mock.on_get_au_transactions(|_, input: inputs::GetAuTransactionsInput| async move {
+        Ok(types::TransactionIEnumerablePagedResponse {
+            data: Some(vec![]),
+            metadata: Some(types::Metadata { total_count: Some(input.page), total_pages: Some(input.size) }),
+        })
+    });
+    let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
+    let from = portfolio_client::DateTime::parse("2024-01-01").unwrap();
+    let page = client.get_au_transactions("A1", from, from).await.unwrap();
+    let metadata = page.metadata.unwrap();
+    assert_eq!((metadata.total_count, metadata.total_pages), (Some(1), Some(100)), "the spec's defaults");
+
+    // A request the contract forbids never reaches the mock.
+    let err = client.get_au_transactions("A1", from, from).size(0).await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(400));
+
+    // An operation without a handler answers 501, naming it.
+    let err = client.get_au_models().await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(501));
+    assert!(err.to_string().contains("GetAUModels"), "{err}");
+    assert_eq!(mock.calls(), ["GetAUTransactions", "GetAUModels"]);
+}
+
+/// The smallest server that implements two operations.
+struct TwoOperations;
+
+impl PartialPortfolioApi for TwoOperations {
+    async fn get_au_models(
+        &self,
+        _: portfolio_server::RequestContext,
+        _: inputs::GetAuModelsInput,
+    ) -> Result<Vec<types::Model>, portfolio_server::ApiError> {
+        Ok(vec![types::Model { code: Some("INCOME".into()), ..Default::default() }])
+    }
+
+    async fn get_user(
+        &self,
+        _: portfolio_server::RequestContext,
+        input: inputs::GetUserInput,
+    ) -> Result<types::User, portfolio_server::ApiError> {
+        Ok(types::User { user_id: Some(input.username.len() as i32) })
+    }
+}
+
+#[tokio::test]
+async fn a_partial_implementation_serves_its_operations_and_501_for_the_others() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = portfolio_server::router(Partial(TwoOperations));
+    tokio::spawn(portfolio_server::serve(listener, router, std::future::pending()));
+    let client = Client::new(&base, Credentials::new("t", "k")).unwrap();
+
+    assert_eq!(client.get_au_models().await.unwrap()[0].code.as_deref(), Some("INCOME"));
+    assert_eq!(client.get_user("alex").await.unwrap().user_id, Some(4));
+    let err = client.get_au_child_accounts("A1").await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(501));
+    assert!(err.to_string().contains("GetAUChildAccounts"), "{err}");
+}
