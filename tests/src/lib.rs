@@ -164,3 +164,8 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<RawRequest> 
     }
     Some(RawRequest { method, target, headers, body })
 }
+
+/// The README, whose Rust snippets `cargo test` compiles as doctests so they cannot drift from the
+/// code they show.
+#[doc = include_str!("../../README.md")]
+pub mod readme {}
