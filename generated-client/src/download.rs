@@ -36,7 +36,7 @@ pub struct Download {
 /// Hands a binary reply to the caller as a stream.
 pub(crate) async fn read(response: crate::transport::Received, success: u16) -> Result<Download, Error> {
     let response = crate::transport::expect_status(response, success).await?;
-    Ok(Download::new(response.operation, response.into_response()))
+    Ok(Download::new(response.operation(), response.into_response()))
 }
 
 impl Download {

@@ -61,7 +61,11 @@ pub use download::{ByteStream, Download};
 pub use paging::Items;
 pub use enums::UnknownVariant;
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
-pub use policy::RetryPolicy;
+pub use policy::{
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE,
+    DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, RetryPolicy,
+};
+
 pub use reqwest;
 pub use time;
 pub use uuid;

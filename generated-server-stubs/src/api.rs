@@ -837,9 +837,9 @@ pub trait PortfolioApi: Send + Sync + 'static {
 }
 
 /// [`PortfolioApi`] with a default for every method, which answers 501 naming its operation:
-///          implement the operations you need and serve the rest as not implemented, through
-///          [`Partial`]. Prefer [`PortfolioApi`] for a complete service: there the compiler lists every
-///          operation still missing, including ones a newer spec adds.
+/// implement the operations you need and serve the rest as not implemented, through
+/// [`Partial`]. Prefer [`PortfolioApi`] for a complete service: there the compiler lists every
+/// operation still missing, including ones a newer spec adds.
 pub trait PartialPortfolioApi: Send + Sync + 'static {
     /// [`PortfolioApi::get_user`]; unless implemented, answers 501 naming `GetUser`.
     fn get_user(

@@ -21,9 +21,9 @@ type Handler<I, R> = Arc<
 type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
 
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
-///          handler or a canned reply set per operation, run behind the real router, so requests are
-///          validated against the contract. An operation without a handler answers 501 naming it,
-///          and every call is recorded. Start it with [`MockApi::serve`].
+/// handler or a canned reply set per operation, run behind the real router, so requests are
+/// validated against the contract. An operation without a handler answers 501 naming it,
+/// and every call is recorded. Start it with [`MockApi::serve`].
 #[derive(Default)]
 pub struct MockApi {
     calls: Mutex<Vec<&'static str>>,

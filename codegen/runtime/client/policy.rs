@@ -7,6 +7,24 @@ use std::time::{Duration, Instant, SystemTime};
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 
+/// The deadline of a call unless [`ClientBuilder::timeout`](crate::ClientBuilder::timeout) or the
+/// call sets another.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long the default HTTP client waits for a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long the default HTTP client waits while the server sends nothing.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest success reply body read into memory unless
+/// [`ClientBuilder::max_reply_size`](crate::ClientBuilder::max_reply_size) sets another: 32 MiB.
+pub const DEFAULT_MAX_REPLY_SIZE: u64 = 32 * 1024 * 1024;
+
+/// How much of an error reply's body is kept unless
+/// [`ClientBuilder::max_error_body`](crate::ClientBuilder::max_error_body) sets another: 64 KiB.
+pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
+
 /// When and how often a request is retried.
 ///
 /// By default `GET`, `HEAD` and `OPTIONS` requests answered 429 or 503 are retried up to 3 times,

@@ -49,34 +49,52 @@ pub(crate) struct Call {
     pub(crate) timeout: Option<Duration>,
 }
 
-/// The end of a call's time: when it started, and how long it may take.
+/// A call's time: which operation, when it started and how long it may take; every wait of the
+/// call goes through [`Clock::within`].
 #[derive(Debug, Clone, Copy)]
-struct Deadline {
+struct Clock {
+    operation: &'static str,
     started: Instant,
-    limit: Duration,
+    limit: Option<Duration>,
 }
 
-impl Deadline {
-    fn at(&self) -> Instant {
-        self.started + self.limit
+impl Clock {
+    /// What is left of the call's time, when it has a limit.
+    fn remaining(&self) -> Option<Duration> {
+        self.limit.map(|limit| (self.started + limit).saturating_duration_since(Instant::now()))
     }
 
-    fn remaining(&self) -> Duration {
-        self.at().saturating_duration_since(Instant::now())
+    /// Awaits `future` within the call's time; a timeout, ours or reqwest's, becomes
+    /// [`Error::Timeout`].
+    async fn within<T>(&self, future: impl Future<Output = Result<T, reqwest::Error>>) -> Result<T, Error> {
+        let result = match self.limit {
+            Some(limit) => match tokio::time::timeout_at((self.started + limit).into(), future).await {
+                Ok(result) => result,
+                Err(_) => {
+                    let (operation, elapsed) = (self.operation, self.started.elapsed());
+                    return Err(Error::Timeout { operation, elapsed, kind: TimeoutKind::Call(limit) });
+                }
+            },
+            None => future.await,
+        };
+        result.map_err(|source| transport_error(self.operation, self.started, source))
     }
 }
 
-/// A reply whose head has arrived, with what reading its body needs: the call's remaining time
-/// and the body limits.
+/// A reply whose head has arrived, with what reading its body needs: the call's clock and the
+/// body limits.
 pub(crate) struct Received {
-    pub(crate) operation: &'static str,
     response: Response,
-    started: Instant,
-    deadline: Option<Deadline>,
+    clock: Clock,
     limits: BodyLimits,
 }
 
 impl Received {
+    /// The operationId of the call.
+    pub(crate) fn operation(&self) -> &'static str {
+        self.clock.operation
+    }
+
     pub(crate) fn status(&self) -> StatusCode {
         self.response.status()
     }
@@ -91,25 +109,6 @@ impl Received {
     pub(crate) fn into_response(self) -> Response {
         self.response
     }
-}
-
-/// Awaits `future` until `deadline`; a timeout, ours or reqwest's, becomes [`Error::Timeout`].
-async fn within<T>(
-    operation: &'static str,
-    started: Instant,
-    deadline: Option<Deadline>,
-    future: impl Future<Output = Result<T, reqwest::Error>>,
-) -> Result<T, Error> {
-    let result = match deadline {
-        Some(deadline) => match tokio::time::timeout_at(deadline.at().into(), future).await {
-            Ok(result) => result,
-            Err(_) => {
-                return Err(Error::Timeout { operation, elapsed: started.elapsed(), kind: TimeoutKind::Call(deadline.limit) });
-            }
-        },
-        None => future.await,
-    };
-    result.map_err(|source| transport_error(operation, started, source))
 }
 
 /// A reqwest error as an [`Error`]: its own timeouts (connect, read) say so.
@@ -136,8 +135,7 @@ pub(crate) fn redirect_policy() -> reqwest::redirect::Policy {
 /// becomes an [`Error`].
 pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
     let operation = call.operation;
-    let started = Instant::now();
-    let deadline = call.timeout.or(transport.timeout).map(|limit| Deadline { started, limit });
+    let clock = Clock { operation, started: Instant::now(), limit: call.timeout.or(transport.timeout) };
     let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
     let request_id = transport.request_ids.as_ref().map(|counter| {
         let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
@@ -156,8 +154,8 @@ pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwes
         attempts = Empty,
         duration_ms = Empty,
     );
-    let result = attempts(transport, &call, started, deadline, request).instrument(span.clone()).await;
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    let result = attempts(transport, &call, clock, request).instrument(span.clone()).await;
+    span.record("duration_ms", clock.started.elapsed().as_secs_f64() * 1e3);
     match &result {
         Ok(response) => {
             span.record("status", response.status().as_u16());
@@ -165,33 +163,28 @@ pub(crate) async fn send(transport: &Arc<Transport>, call: Call, request: reqwes
         Err(e) => span.in_scope(|| tracing::debug!(error = %e, "request failed")),
     }
     let response = result?;
-    Ok(Received { operation, response, started, deadline, limits: transport.limits })
+    Ok(Received { response, clock, limits: transport.limits })
 }
 
-async fn attempts(
-    transport: &Transport,
-    call: &Call,
-    started: Instant,
-    deadline: Option<Deadline>,
-    mut request: reqwest::Request,
-) -> Result<Response, Error> {
+async fn attempts(transport: &Transport, call: &Call, clock: Clock, mut request: reqwest::Request) -> Result<Response, Error> {
     let may_retry = transport.retry.max_retries > 0
         && (matches!(call.method, Method::GET | Method::HEAD | Method::OPTIONS) || transport.retry.retry_non_idempotent);
     let mut waited = Duration::ZERO;
     let mut attempt = 1;
     loop {
         if let Some(limit) = &transport.rate_limit {
-            within(call.operation, started, deadline, async {
-                limit.acquire().await;
-                Ok(())
-            })
-            .await?;
+            clock
+                .within(async {
+                    limit.acquire().await;
+                    Ok(())
+                })
+                .await?;
         }
         // Keep a copy only when a retry could need it (bodies here are bytes, so it always clones).
         let spare = if may_retry { request.try_clone() } else { None };
-        let response = within(call.operation, started, deadline, transport.http.execute(request)).await?;
+        let response = clock.within(transport.http.execute(request)).await?;
         tracing::Span::current().record("attempts", attempt);
-        let remaining = deadline.map(|d| d.remaining());
+        let remaining = clock.remaining();
         let wait = spare
             .as_ref()
             .and_then(|_| transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited, remaining));
@@ -213,7 +206,7 @@ async fn attempts(
 #[allow(dead_code)] // Not every API has JSON replies.
 pub(crate) async fn json<T: DeserializeOwned>(response: Received, success: u16) -> Result<T, Error> {
     let response = expect_status(response, success).await?;
-    let operation = response.operation;
+    let operation = response.operation();
     let body = read_body(response).await?;
     decode(operation, body)
 }
@@ -284,7 +277,7 @@ pub(crate) async fn expect_status(response: Received, success: u16) -> Result<Re
     if response.status().as_u16() == success {
         return Ok(response);
     }
-    let (operation, status) = (response.operation, response.status());
+    let (operation, status) = (response.operation(), response.status());
     let headers = response.headers().clone();
     let limit = response.limits.error;
     let (body, truncated) = read_at_most(response, limit).await?;
@@ -299,7 +292,7 @@ pub(crate) async fn expect_status(response: Received, success: u16) -> Result<Re
 /// Reads a whole reply body within the call's deadline; one longer than the reply limit is
 /// [`Error::BodyTooLarge`], and is not read further.
 pub(crate) async fn read_body(response: Received) -> Result<Bytes, Error> {
-    let (operation, limit) = (response.operation, response.limits.reply);
+    let (operation, limit) = (response.operation(), response.limits.reply);
     match read_at_most(response, limit).await? {
         (_, true) => Err(Error::BodyTooLarge { operation, limit }),
         (body, false) => Ok(body),
@@ -335,6 +328,6 @@ async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool
 }
 
 async fn next_chunk(response: &mut Received) -> Result<Option<Bytes>, Error> {
-    let (operation, started, deadline) = (response.operation, response.started, response.deadline);
-    within(operation, started, deadline, response.response.chunk()).await
+    let clock = response.clock;
+    clock.within(response.response.chunk()).await
 }

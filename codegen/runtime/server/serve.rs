@@ -293,7 +293,7 @@ impl Connection {
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::default());
         let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None });
-        let router = self.router.clone();
+        let Connection { router, config, registration, _permit } = self;
         let handling = activity.clone();
         let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
             handling.set(Phase::Handling);
@@ -308,8 +308,8 @@ impl Connection {
         // Heads are bounded here (431 past this size) and timed by the watchdog below.
         builder.max_buf_size(128 * 1024).header_read_timeout(None);
         let mut connection = pin!(builder.serve_connection(io, service));
-        let (shared, waker) = (&self.registration.shared, &self.registration.waker);
-        let mut watchdog = Watchdog::new(&self.config);
+        let (shared, waker) = (&registration.shared, &registration.waker);
+        let mut watchdog = Watchdog::new(&config);
         let mut tick = pin!(tokio::time::sleep(watchdog.period));
         let mut draining = false;
         let mut pressure = shared.pressure.load(Ordering::Acquire);

@@ -135,7 +135,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         .add("std::sync::atomic::AtomicU64")
         .add("std::time::Duration")
         .add("reqwest::header::HeaderValue")
-        .add("crate::policy::{RateLimiter, RetryPolicy}")
+        .add("crate::policy::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy}")
         .add("crate::transport::{BodyLimits, Transport}")
         .add("crate::{Error, builders}");
     let names_types = api.operations.iter().any(|op| {
@@ -156,23 +156,6 @@ pub fn client_module(api: &Api) -> TokenStream {
         pub const API_VERSION: &str = #version;
 
         #base_const
-
-        /// The deadline of a call unless [`ClientBuilder::timeout`] or the call sets another.
-        pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-        /// How long the default HTTP client waits for a connection.
-        pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-        /// How long the default HTTP client waits while the server sends nothing.
-        pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
-
-        /// The largest success reply body read into memory unless
-        /// [`ClientBuilder::max_reply_size`] sets another: 32 MiB.
-        pub const DEFAULT_MAX_REPLY_SIZE: u64 = 32 * 1024 * 1024;
-
-        /// How much of an error reply's body is kept unless [`ClientBuilder::max_error_body`]
-        /// sets another: 64 KiB.
-        pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
 
         /// The credentials sent with every request. `Debug` output never shows them.
         #[derive(Clone)]
@@ -1253,7 +1236,10 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         pub use enums::UnknownVariant;
         pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
         #multipart_use
-        pub use policy::RetryPolicy;
+        pub use policy::{
+            DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
+            RetryPolicy,
+        };
 
         pub use reqwest;
         pub use time;

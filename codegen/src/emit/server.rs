@@ -36,6 +36,12 @@ fn input_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Input", op.type_name)
 }
 
+/// The signature of an operation's method, the same in the trait, its partial twin and the mock.
+fn method_signature(op: &Operation) -> TokenStream {
+    let (name, input, reply) = (ident(&op.fn_name), input_name(op), reply_type(&op.reply));
+    quote! { fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send }
+}
+
 /// `api.rs`: the request context and the trait.
 pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
@@ -69,16 +75,16 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         quote! { .field(#name, &self.#field) }
     });
     let methods = api.operations.iter().map(|op| {
-        let name = ident(&op.fn_name);
-        let input = input_name(op);
-        let reply = reply_type(&op.reply);
+        let signature = method_signature(op);
         let status = op.reply.status();
         let reply_note = match &op.reply {
             Reply::Empty { headers: Some(h), .. } => {
                 format!("Answers {status} with no body and the returned [`{h}`](types::{h}) as headers.")
             }
             Reply::Json { headers: Some(h), .. } => {
-                format!("Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers.")
+                format!(
+                    "Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers."
+                )
             }
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
@@ -94,7 +100,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         quote! {
             #docs
             #deprecated
-            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send;
+            #signature;
         }
     });
     let mut imports = Imports::default();
@@ -223,12 +229,9 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         }
     });
     let methods = api.operations.iter().map(|op| {
-        let name = ident(&op.fn_name);
-        let input = input_name(op);
-        let reply = reply_type(&op.reply);
-        let id = &op.id;
+        let (name, signature, id) = (ident(&op.fn_name), method_signature(op), &op.id);
         quote! {
-            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+            #signature {
                 lock(&self.calls).push(#id);
                 let handler = lock(&self.#name).clone();
                 async move {
@@ -251,9 +254,9 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
     let mock_doc = doc(&format!(
-        "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a
-         handler or a canned reply set per operation, run behind the real router, so requests are
-         validated against the contract. An operation without a handler answers 501 naming it,
+        "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
+         handler or a canned reply set per operation, run behind the real router, so requests are\n\
+         validated against the contract. An operation without a handler answers 501 naming it,\n\
          and every call is recorded. Start it with [`MockApi::serve`]."
     ));
     quote! {
@@ -322,10 +325,7 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
     let full = ident(trait_name);
     let partial = format_ident!("Partial{trait_name}");
     let defaults = api.operations.iter().map(|op| {
-        let name = ident(&op.fn_name);
-        let input = input_name(op);
-        let reply = reply_type(&op.reply);
-        let id = &op.id;
+        let (signature, id) = (method_signature(op), &op.id);
         let docs = doc(&format!(
             "[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.",
             op.fn_name.trim_start_matches("r#")
@@ -334,28 +334,26 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
         quote! {
             #docs
             #deprecated
-            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+            #signature {
                 let _ = (ctx, input);
                 async { Err(ApiError::not_implemented(#id)) }
             }
         }
     });
     let forwards = api.operations.iter().map(|op| {
-        let name = ident(&op.fn_name);
-        let input = input_name(op);
-        let reply = reply_type(&op.reply);
+        let (name, signature) = (ident(&op.fn_name), method_signature(op));
         let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
         quote! {
             #allow
-            fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send {
+            #signature {
                 self.0.#name(ctx, input)
             }
         }
     });
     let trait_doc = doc(&format!(
-        "[`{trait_name}`] with a default for every method, which answers 501 naming its operation:
-         implement the operations you need and serve the rest as not implemented, through
-         [`Partial`]. Prefer [`{trait_name}`] for a complete service: there the compiler lists every
+        "[`{trait_name}`] with a default for every method, which answers 501 naming its operation:\n\
+         implement the operations you need and serve the rest as not implemented, through\n\
+         [`Partial`]. Prefer [`{trait_name}`] for a complete service: there the compiler lists every\n\
          operation still missing, including ones a newer spec adds."
     ));
     let wrapper_doc = doc(&format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`."));

@@ -12,7 +12,11 @@ use std::time::Duration;
 
 use reqwest::header::HeaderValue;
 
-use crate::policy::{RateLimiter, RetryPolicy};
+use crate::policy::{
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE,
+    DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy,
+};
+
 use crate::transport::{BodyLimits, Transport};
 use crate::{Error, builders, types};
 
@@ -21,23 +25,6 @@ pub const API_VERSION: &str = "1.0";
 
 /// Base URL of the first server the spec lists: `https://api.example.com/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.example.com/v1";
-
-/// The deadline of a call unless [`ClientBuilder::timeout`] or the call sets another.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// How long the default HTTP client waits for a connection.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long the default HTTP client waits while the server sends nothing.
-pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The largest success reply body read into memory unless
-/// [`ClientBuilder::max_reply_size`] sets another: 32 MiB.
-pub const DEFAULT_MAX_REPLY_SIZE: u64 = 32 * 1024 * 1024;
-
-/// How much of an error reply's body is kept unless [`ClientBuilder::max_error_body`]
-/// sets another: 64 KiB.
-pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
 
 /// The credentials sent with every request. `Debug` output never shows them.
 #[derive(Clone)]

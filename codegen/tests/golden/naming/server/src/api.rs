@@ -69,9 +69,9 @@ pub trait NamingApi: Send + Sync + 'static {
 }
 
 /// [`NamingApi`] with a default for every method, which answers 501 naming its operation:
-///          implement the operations you need and serve the rest as not implemented, through
-///          [`Partial`]. Prefer [`NamingApi`] for a complete service: there the compiler lists every
-///          operation still missing, including ones a newer spec adds.
+/// implement the operations you need and serve the rest as not implemented, through
+/// [`Partial`]. Prefer [`NamingApi`] for a complete service: there the compiler lists every
+/// operation still missing, including ones a newer spec adds.
 pub trait PartialNamingApi: Send + Sync + 'static {
     /// [`NamingApi::get_item_part`]; unless implemented, answers 501 naming `get-item.part`.
     fn get_item_part(
