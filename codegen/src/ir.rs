@@ -162,6 +162,8 @@ pub struct IntEnumDef {
     pub doc: Option<String>,
     /// (Rust variant name, wire value), in spec order.
     pub variants: Vec<(String, i64)>,
+    /// The variant that holds a value the spec does not list.
+    pub unlisted: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -170,6 +172,8 @@ pub struct StringEnumDef {
     pub doc: Option<String>,
     /// (Rust variant name, wire value), in spec order.
     pub variants: Vec<(String, String)>,
+    /// The variant that holds a value the spec does not list.
+    pub unlisted: String,
 }
 
 /// A value that is one of several schemas (`oneOf`, or `anyOf` read as the first that fits).

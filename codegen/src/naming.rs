@@ -78,6 +78,12 @@ impl Scope {
         self.taken.insert(name.strip_prefix("r#").unwrap_or(&name).to_string());
         name
     }
+
+    /// Claims the first of `choices` that is free, or a numbered variant of the last.
+    pub fn claim_first(&mut self, choices: &[&str]) -> String {
+        let free = choices.iter().find(|c| !self.taken.contains(**c));
+        self.claim(free.or(choices.last()).copied().unwrap_or_default())
+    }
 }
 
 #[cfg(test)]

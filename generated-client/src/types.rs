@@ -154,10 +154,13 @@ pub enum AccountConsolidationType {
     ShareTrader,
     /// `87` on the wire.
     SuperFund,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountConsolidationType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::None,
         Self::Portfolio,
@@ -176,19 +179,39 @@ impl AccountConsolidationType {
             Self::FeeGroup => 85,
             Self::ShareTrader => 86,
             Self::SuperFund => 87,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            78 => Some(Self::None),
-            80 => Some(Self::Portfolio),
-            84 => Some(Self::Transaction),
-            85 => Some(Self::FeeGroup),
-            86 => Some(Self::ShareTrader),
-            87 => Some(Self::SuperFund),
-            _ => None,
+            78 => Self::None,
+            80 => Self::Portfolio,
+            84 => Self::Transaction,
+            85 => Self::FeeGroup,
+            86 => Self::ShareTrader,
+            87 => Self::SuperFund,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountConsolidationType",
+                value: value.to_string(),
+                expected: "78, 80, 84, 85, 86, 87",
+            })
         }
     }
 }
@@ -202,14 +225,16 @@ impl fmt::Display for AccountConsolidationType {
 impl FromStr for AccountConsolidationType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountConsolidationType",
-                value: s.to_string(),
-                expected: "78, 80, 84, 85, 86, 87",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountConsolidationType",
+                    value: s.to_string(),
+                    expected: "78, 80, 84, 85, 86, 87",
+                })
+            }
+        }
     }
 }
 
@@ -223,15 +248,7 @@ impl<'de> Deserialize<'de> for AccountConsolidationType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountConsolidationType",
-                    value: value.to_string(),
-                    expected: "78, 80, 84, 85, 86, 87",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -250,10 +267,13 @@ pub enum AccountEntityType {
     Superfund,
     /// `5` on the wire.
     Joint,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountEntityType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::Individual,
         Self::Trust,
@@ -272,19 +292,39 @@ impl AccountEntityType {
             Self::Partnership => 3,
             Self::Superfund => 4,
             Self::Joint => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Individual),
-            1 => Some(Self::Trust),
-            2 => Some(Self::Corporate),
-            3 => Some(Self::Partnership),
-            4 => Some(Self::Superfund),
-            5 => Some(Self::Joint),
-            _ => None,
+            0 => Self::Individual,
+            1 => Self::Trust,
+            2 => Self::Corporate,
+            3 => Self::Partnership,
+            4 => Self::Superfund,
+            5 => Self::Joint,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountEntityType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5",
+            })
         }
     }
 }
@@ -298,14 +338,16 @@ impl fmt::Display for AccountEntityType {
 impl FromStr for AccountEntityType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountEntityType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountEntityType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -319,15 +361,7 @@ impl<'de> Deserialize<'de> for AccountEntityType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountEntityType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -378,10 +412,13 @@ pub enum AccountLifeCycle {
     Closed,
     /// `8` on the wire.
     Deleted,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountLifeCycle {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 9] = [
         Self::Draft,
         Self::AwaitingSignature,
@@ -406,22 +443,42 @@ impl AccountLifeCycle {
             Self::ClosureRequested => 6,
             Self::Closed => 7,
             Self::Deleted => 8,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Draft),
-            1 => Some(Self::AwaitingSignature),
-            2 => Some(Self::AwaitingApproval),
-            3 => Some(Self::AwaitingFund),
-            4 => Some(Self::Funded),
-            5 => Some(Self::Trading),
-            6 => Some(Self::ClosureRequested),
-            7 => Some(Self::Closed),
-            8 => Some(Self::Deleted),
-            _ => None,
+            0 => Self::Draft,
+            1 => Self::AwaitingSignature,
+            2 => Self::AwaitingApproval,
+            3 => Self::AwaitingFund,
+            4 => Self::Funded,
+            5 => Self::Trading,
+            6 => Self::ClosureRequested,
+            7 => Self::Closed,
+            8 => Self::Deleted,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountLifeCycle",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
+            })
         }
     }
 }
@@ -435,14 +492,16 @@ impl fmt::Display for AccountLifeCycle {
 impl FromStr for AccountLifeCycle {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountLifeCycle",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountLifeCycle",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
+                })
+            }
+        }
     }
 }
 
@@ -456,15 +515,7 @@ impl<'de> Deserialize<'de> for AccountLifeCycle {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountLifeCycle",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -501,10 +552,13 @@ pub enum AccountRecalcStatus {
     Ok,
     /// `1` on the wire.
     Error,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountRecalcStatus {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Ok, Self::Error];
 
     /// The integer written on the wire.
@@ -512,15 +566,35 @@ impl AccountRecalcStatus {
         match self {
             Self::Ok => 0,
             Self::Error => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Ok),
-            1 => Some(Self::Error),
-            _ => None,
+            0 => Self::Ok,
+            1 => Self::Error,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountRecalcStatus",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -534,14 +608,16 @@ impl fmt::Display for AccountRecalcStatus {
 impl FromStr for AccountRecalcStatus {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountRecalcStatus",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountRecalcStatus",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -555,15 +631,7 @@ impl<'de> Deserialize<'de> for AccountRecalcStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountRecalcStatus",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -576,10 +644,13 @@ pub enum AccountRecalcType {
     Manual,
     /// `2` on the wire.
     Auto,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountRecalcType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::None, Self::Manual, Self::Auto];
 
     /// The integer written on the wire.
@@ -588,16 +659,36 @@ impl AccountRecalcType {
             Self::None => 0,
             Self::Manual => 1,
             Self::Auto => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::None),
-            1 => Some(Self::Manual),
-            2 => Some(Self::Auto),
-            _ => None,
+            0 => Self::None,
+            1 => Self::Manual,
+            2 => Self::Auto,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountRecalcType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -611,14 +702,16 @@ impl fmt::Display for AccountRecalcType {
 impl FromStr for AccountRecalcType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountRecalcType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountRecalcType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -632,15 +725,7 @@ impl<'de> Deserialize<'de> for AccountRecalcType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountRecalcType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -655,10 +740,13 @@ pub enum AccountStatus {
     Closed,
     /// `3` on the wire.
     Deleted,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountStatus {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [Self::Active, Self::Draft, Self::Closed, Self::Deleted];
 
     /// The integer written on the wire.
@@ -668,17 +756,37 @@ impl AccountStatus {
             Self::Draft => 1,
             Self::Closed => 2,
             Self::Deleted => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Active),
-            1 => Some(Self::Draft),
-            2 => Some(Self::Closed),
-            3 => Some(Self::Deleted),
-            _ => None,
+            0 => Self::Active,
+            1 => Self::Draft,
+            2 => Self::Closed,
+            3 => Self::Deleted,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountStatus",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3",
+            })
         }
     }
 }
@@ -692,14 +800,16 @@ impl fmt::Display for AccountStatus {
 impl FromStr for AccountStatus {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountStatus",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountStatus",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -713,15 +823,7 @@ impl<'de> Deserialize<'de> for AccountStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountStatus",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -738,10 +840,13 @@ pub enum AccountStructureType {
     SuperSmaAccumulation,
     /// `5` on the wire.
     SuperSmaPension,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountStructureType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 5] = [
         Self::Standard,
         Self::Sma,
@@ -758,18 +863,38 @@ impl AccountStructureType {
             Self::Smsf => 3,
             Self::SuperSmaAccumulation => 4,
             Self::SuperSmaPension => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Standard),
-            1 => Some(Self::Sma),
-            3 => Some(Self::Smsf),
-            4 => Some(Self::SuperSmaAccumulation),
-            5 => Some(Self::SuperSmaPension),
-            _ => None,
+            0 => Self::Standard,
+            1 => Self::Sma,
+            3 => Self::Smsf,
+            4 => Self::SuperSmaAccumulation,
+            5 => Self::SuperSmaPension,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountStructureType",
+                value: value.to_string(),
+                expected: "0, 1, 3, 4, 5",
+            })
         }
     }
 }
@@ -783,14 +908,16 @@ impl fmt::Display for AccountStructureType {
 impl FromStr for AccountStructureType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountStructureType",
-                value: s.to_string(),
-                expected: "0, 1, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountStructureType",
+                    value: s.to_string(),
+                    expected: "0, 1, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -804,15 +931,7 @@ impl<'de> Deserialize<'de> for AccountStructureType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountStructureType",
-                    value: value.to_string(),
-                    expected: "0, 1, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -871,10 +990,13 @@ pub enum AccountType {
     OnshoreBond,
     /// `28` on the wire.
     OffshoreBondPersonalised,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AccountType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 26] = [
         Self::Standard,
         Self::Value1,
@@ -933,39 +1055,59 @@ impl AccountType {
             Self::Jisa => 26,
             Self::OnshoreBond => 27,
             Self::OffshoreBondPersonalised => 28,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Standard),
-            1 => Some(Self::Value1),
-            3 => Some(Self::Value3),
-            4 => Some(Self::Value4),
-            5 => Some(Self::Value5),
-            6 => Some(Self::Value6),
-            7 => Some(Self::Value7),
-            8 => Some(Self::Value8),
-            9 => Some(Self::Value9),
-            10 => Some(Self::OffshoreBond),
-            11 => Some(Self::Sipp),
-            12 => Some(Self::Qrops),
-            13 => Some(Self::RtsRats),
-            14 => Some(Self::Pra),
-            15 => Some(Self::Isa),
-            16 => Some(Self::Gia),
-            17 => Some(Self::Pera),
-            18 => Some(Self::PersonalPension),
-            19 => Some(Self::GroupSipp),
-            20 => Some(Self::Value20),
-            21 => Some(Self::Value21),
-            22 => Some(Self::Value22),
-            25 => Some(Self::Value25),
-            26 => Some(Self::Jisa),
-            27 => Some(Self::OnshoreBond),
-            28 => Some(Self::OffshoreBondPersonalised),
-            _ => None,
+            0 => Self::Standard,
+            1 => Self::Value1,
+            3 => Self::Value3,
+            4 => Self::Value4,
+            5 => Self::Value5,
+            6 => Self::Value6,
+            7 => Self::Value7,
+            8 => Self::Value8,
+            9 => Self::Value9,
+            10 => Self::OffshoreBond,
+            11 => Self::Sipp,
+            12 => Self::Qrops,
+            13 => Self::RtsRats,
+            14 => Self::Pra,
+            15 => Self::Isa,
+            16 => Self::Gia,
+            17 => Self::Pera,
+            18 => Self::PersonalPension,
+            19 => Self::GroupSipp,
+            20 => Self::Value20,
+            21 => Self::Value21,
+            22 => Self::Value22,
+            25 => Self::Value25,
+            26 => Self::Jisa,
+            27 => Self::OnshoreBond,
+            28 => Self::OffshoreBondPersonalised,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AccountType",
+                value: value.to_string(),
+                expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
+            })
         }
     }
 }
@@ -979,14 +1121,16 @@ impl fmt::Display for AccountType {
 impl FromStr for AccountType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AccountType",
-                value: s.to_string(),
-                expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AccountType",
+                    value: s.to_string(),
+                    expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
+                })
+            }
+        }
     }
 }
 
@@ -1000,15 +1144,7 @@ impl<'de> Deserialize<'de> for AccountType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AccountType",
-                    value: value.to_string(),
-                    expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1090,10 +1226,13 @@ pub enum AddressType {
     Mailing,
     /// `3` on the wire.
     Value3,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AddressType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [Self::Home, Self::Office, Self::Mailing, Self::Value3];
 
     /// The integer written on the wire.
@@ -1103,17 +1242,37 @@ impl AddressType {
             Self::Office => 1,
             Self::Mailing => 2,
             Self::Value3 => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Home),
-            1 => Some(Self::Office),
-            2 => Some(Self::Mailing),
-            3 => Some(Self::Value3),
-            _ => None,
+            0 => Self::Home,
+            1 => Self::Office,
+            2 => Self::Mailing,
+            3 => Self::Value3,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AddressType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3",
+            })
         }
     }
 }
@@ -1127,14 +1286,16 @@ impl fmt::Display for AddressType {
 impl FromStr for AddressType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AddressType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AddressType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -1148,15 +1309,7 @@ impl<'de> Deserialize<'de> for AddressType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AddressType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1167,10 +1320,13 @@ pub enum AppFormRecipient {
     Adviser,
     /// `1` on the wire.
     Investor,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AppFormRecipient {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Adviser, Self::Investor];
 
     /// The integer written on the wire.
@@ -1178,15 +1334,35 @@ impl AppFormRecipient {
         match self {
             Self::Adviser => 0,
             Self::Investor => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Adviser),
-            1 => Some(Self::Investor),
-            _ => None,
+            0 => Self::Adviser,
+            1 => Self::Investor,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AppFormRecipient",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -1200,14 +1376,16 @@ impl fmt::Display for AppFormRecipient {
 impl FromStr for AppFormRecipient {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AppFormRecipient",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AppFormRecipient",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -1221,15 +1399,7 @@ impl<'de> Deserialize<'de> for AppFormRecipient {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AppFormRecipient",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1240,10 +1410,13 @@ pub enum AppFormType {
     Digital,
     /// `1` on the wire.
     Paper,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl AppFormType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Digital, Self::Paper];
 
     /// The integer written on the wire.
@@ -1251,15 +1424,35 @@ impl AppFormType {
         match self {
             Self::Digital => 0,
             Self::Paper => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Digital),
-            1 => Some(Self::Paper),
-            _ => None,
+            0 => Self::Digital,
+            1 => Self::Paper,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "AppFormType",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -1273,14 +1466,16 @@ impl fmt::Display for AppFormType {
 impl FromStr for AppFormType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "AppFormType",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "AppFormType",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -1294,15 +1489,7 @@ impl<'de> Deserialize<'de> for AppFormType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "AppFormType",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1315,10 +1502,13 @@ pub enum ApplicantRegion {
     UnitedKingdom,
     /// `2` on the wire.
     International,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl ApplicantRegion {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [
         Self::Australia,
         Self::UnitedKingdom,
@@ -1331,16 +1521,36 @@ impl ApplicantRegion {
             Self::Australia => 0,
             Self::UnitedKingdom => 1,
             Self::International => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Australia),
-            1 => Some(Self::UnitedKingdom),
-            2 => Some(Self::International),
-            _ => None,
+            0 => Self::Australia,
+            1 => Self::UnitedKingdom,
+            2 => Self::International,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "ApplicantRegion",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -1354,14 +1564,16 @@ impl fmt::Display for ApplicantRegion {
 impl FromStr for ApplicantRegion {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "ApplicantRegion",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "ApplicantRegion",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -1375,15 +1587,7 @@ impl<'de> Deserialize<'de> for ApplicantRegion {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "ApplicantRegion",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1396,10 +1600,13 @@ pub enum ApplicantType {
     Corporate,
     /// `2` on the wire.
     Trust,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl ApplicantType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Individual, Self::Corporate, Self::Trust];
 
     /// The integer written on the wire.
@@ -1408,16 +1615,36 @@ impl ApplicantType {
             Self::Individual => 0,
             Self::Corporate => 1,
             Self::Trust => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Individual),
-            1 => Some(Self::Corporate),
-            2 => Some(Self::Trust),
-            _ => None,
+            0 => Self::Individual,
+            1 => Self::Corporate,
+            2 => Self::Trust,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "ApplicantType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -1431,14 +1658,16 @@ impl fmt::Display for ApplicantType {
 impl FromStr for ApplicantType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "ApplicantType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "ApplicantType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -1452,15 +1681,7 @@ impl<'de> Deserialize<'de> for ApplicantType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "ApplicantType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1818,10 +2039,13 @@ pub enum BeneficiaryRelationship {
     Other,
     /// `8` on the wire.
     PersonalLegalRepresentative,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl BeneficiaryRelationship {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [
         Self::Spouse,
         Self::Child,
@@ -1836,17 +2060,37 @@ impl BeneficiaryRelationship {
             Self::Child => 2,
             Self::Other => 3,
             Self::PersonalLegalRepresentative => 8,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Spouse),
-            2 => Some(Self::Child),
-            3 => Some(Self::Other),
-            8 => Some(Self::PersonalLegalRepresentative),
-            _ => None,
+            1 => Self::Spouse,
+            2 => Self::Child,
+            3 => Self::Other,
+            8 => Self::PersonalLegalRepresentative,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "BeneficiaryRelationship",
+                value: value.to_string(),
+                expected: "1, 2, 3, 8",
+            })
         }
     }
 }
@@ -1860,14 +2104,16 @@ impl fmt::Display for BeneficiaryRelationship {
 impl FromStr for BeneficiaryRelationship {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "BeneficiaryRelationship",
-                value: s.to_string(),
-                expected: "1, 2, 3, 8",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "BeneficiaryRelationship",
+                    value: s.to_string(),
+                    expected: "1, 2, 3, 8",
+                })
+            }
+        }
     }
 }
 
@@ -1881,15 +2127,7 @@ impl<'de> Deserialize<'de> for BeneficiaryRelationship {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "BeneficiaryRelationship",
-                    value: value.to_string(),
-                    expected: "1, 2, 3, 8",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1936,10 +2174,13 @@ pub enum BpayType {
     Downsizer,
     /// `4` on the wire.
     SpecialPersonal,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl BpayType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [
         Self::Personal,
         Self::Spouse,
@@ -1954,17 +2195,37 @@ impl BpayType {
             Self::Spouse => 2,
             Self::Downsizer => 3,
             Self::SpecialPersonal => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Personal),
-            2 => Some(Self::Spouse),
-            3 => Some(Self::Downsizer),
-            4 => Some(Self::SpecialPersonal),
-            _ => None,
+            1 => Self::Personal,
+            2 => Self::Spouse,
+            3 => Self::Downsizer,
+            4 => Self::SpecialPersonal,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "BpayType",
+                value: value.to_string(),
+                expected: "1, 2, 3, 4",
+            })
         }
     }
 }
@@ -1978,14 +2239,16 @@ impl fmt::Display for BpayType {
 impl FromStr for BpayType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "BpayType",
-                value: s.to_string(),
-                expected: "1, 2, 3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "BpayType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -1999,15 +2262,7 @@ impl<'de> Deserialize<'de> for BpayType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "BpayType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2044,10 +2299,13 @@ pub enum CalculationMethod {
     ApproximateReturns,
     /// `1` on the wire.
     TimeWeightedReturn,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CalculationMethod {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::ApproximateReturns, Self::TimeWeightedReturn];
 
     /// The integer written on the wire.
@@ -2055,15 +2313,35 @@ impl CalculationMethod {
         match self {
             Self::ApproximateReturns => 0,
             Self::TimeWeightedReturn => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::ApproximateReturns),
-            1 => Some(Self::TimeWeightedReturn),
-            _ => None,
+            0 => Self::ApproximateReturns,
+            1 => Self::TimeWeightedReturn,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CalculationMethod",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -2077,14 +2355,16 @@ impl fmt::Display for CalculationMethod {
 impl FromStr for CalculationMethod {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CalculationMethod",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CalculationMethod",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -2098,15 +2378,7 @@ impl<'de> Deserialize<'de> for CalculationMethod {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CalculationMethod",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2395,10 +2667,13 @@ pub enum CashflowInstructionType {
     SuperfundWithdrawalsAndRollovers,
     /// `17` on the wire.
     InsurancePremiums,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CashflowInstructionType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 13] = [
         Self::RegularContribution,
         Self::RegularWithdrawal,
@@ -2431,26 +2706,46 @@ impl CashflowInstructionType {
             Self::TermDepositOrder => 11,
             Self::SuperfundWithdrawalsAndRollovers => 16,
             Self::InsurancePremiums => 17,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::RegularContribution),
-            2 => Some(Self::RegularWithdrawal),
-            3 => Some(Self::OneOffDirectDebit),
-            4 => Some(Self::OneOffWithdrawal),
-            5 => Some(Self::IncomeReinvestment),
-            6 => Some(Self::Expenses),
-            7 => Some(Self::PensionPayment),
-            8 => Some(Self::AllContributionsAndRollovers),
-            9 => Some(Self::OtherWithdrawals),
-            10 => Some(Self::TermDepositMaturity),
-            11 => Some(Self::TermDepositOrder),
-            16 => Some(Self::SuperfundWithdrawalsAndRollovers),
-            17 => Some(Self::InsurancePremiums),
-            _ => None,
+            1 => Self::RegularContribution,
+            2 => Self::RegularWithdrawal,
+            3 => Self::OneOffDirectDebit,
+            4 => Self::OneOffWithdrawal,
+            5 => Self::IncomeReinvestment,
+            6 => Self::Expenses,
+            7 => Self::PensionPayment,
+            8 => Self::AllContributionsAndRollovers,
+            9 => Self::OtherWithdrawals,
+            10 => Self::TermDepositMaturity,
+            11 => Self::TermDepositOrder,
+            16 => Self::SuperfundWithdrawalsAndRollovers,
+            17 => Self::InsurancePremiums,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CashflowInstructionType",
+                value: value.to_string(),
+                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
+            })
         }
     }
 }
@@ -2464,14 +2759,16 @@ impl fmt::Display for CashflowInstructionType {
 impl FromStr for CashflowInstructionType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CashflowInstructionType",
-                value: s.to_string(),
-                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CashflowInstructionType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
+                })
+            }
+        }
     }
 }
 
@@ -2485,15 +2782,7 @@ impl<'de> Deserialize<'de> for CashflowInstructionType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CashflowInstructionType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2504,10 +2793,13 @@ pub enum CedingPartyAccountType {
     Isa,
     /// `16` on the wire.
     Gia,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CedingPartyAccountType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Isa, Self::Gia];
 
     /// The integer written on the wire.
@@ -2515,15 +2807,35 @@ impl CedingPartyAccountType {
         match self {
             Self::Isa => 15,
             Self::Gia => 16,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            15 => Some(Self::Isa),
-            16 => Some(Self::Gia),
-            _ => None,
+            15 => Self::Isa,
+            16 => Self::Gia,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CedingPartyAccountType",
+                value: value.to_string(),
+                expected: "15, 16",
+            })
         }
     }
 }
@@ -2537,14 +2849,16 @@ impl fmt::Display for CedingPartyAccountType {
 impl FromStr for CedingPartyAccountType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CedingPartyAccountType",
-                value: s.to_string(),
-                expected: "15, 16",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CedingPartyAccountType",
+                    value: s.to_string(),
+                    expected: "15, 16",
+                })
+            }
+        }
     }
 }
 
@@ -2558,15 +2872,7 @@ impl<'de> Deserialize<'de> for CedingPartyAccountType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CedingPartyAccountType",
-                    value: value.to_string(),
-                    expected: "15, 16",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2634,10 +2940,13 @@ pub enum ClassificationType {
     AssetClassPrimaryClass,
     /// `3` on the wire.
     MarketType,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl ClassificationType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [
         Self::AssetClassLookThrough,
         Self::AssetClassPrimaryClass,
@@ -2650,16 +2959,36 @@ impl ClassificationType {
             Self::AssetClassLookThrough => 1,
             Self::AssetClassPrimaryClass => 2,
             Self::MarketType => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::AssetClassLookThrough),
-            2 => Some(Self::AssetClassPrimaryClass),
-            3 => Some(Self::MarketType),
-            _ => None,
+            1 => Self::AssetClassLookThrough,
+            2 => Self::AssetClassPrimaryClass,
+            3 => Self::MarketType,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "ClassificationType",
+                value: value.to_string(),
+                expected: "1, 2, 3",
+            })
         }
     }
 }
@@ -2673,14 +3002,16 @@ impl fmt::Display for ClassificationType {
 impl FromStr for ClassificationType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "ClassificationType",
-                value: s.to_string(),
-                expected: "1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "ClassificationType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -2694,15 +3025,7 @@ impl<'de> Deserialize<'de> for ClassificationType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "ClassificationType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2717,10 +3040,13 @@ pub enum CompanyType {
     Llp,
     /// `3` on the wire.
     Partnership,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CompanyType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [Self::Plc, Self::Ltd, Self::Llp, Self::Partnership];
 
     /// The integer written on the wire.
@@ -2730,17 +3056,37 @@ impl CompanyType {
             Self::Ltd => 1,
             Self::Llp => 2,
             Self::Partnership => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Plc),
-            1 => Some(Self::Ltd),
-            2 => Some(Self::Llp),
-            3 => Some(Self::Partnership),
-            _ => None,
+            0 => Self::Plc,
+            1 => Self::Ltd,
+            2 => Self::Llp,
+            3 => Self::Partnership,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CompanyType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3",
+            })
         }
     }
 }
@@ -2754,14 +3100,16 @@ impl fmt::Display for CompanyType {
 impl FromStr for CompanyType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CompanyType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CompanyType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -2775,15 +3123,7 @@ impl<'de> Deserialize<'de> for CompanyType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CompanyType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2818,10 +3158,13 @@ pub enum ContributionType {
     Downsizer,
     /// `50` on the wire.
     Value50,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl ContributionType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 14] = [
         Self::Value0,
         Self::Value11,
@@ -2856,27 +3199,47 @@ impl ContributionType {
             Self::Value42 => 42,
             Self::Downsizer => 43,
             Self::Value50 => 50,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Value0),
-            11 => Some(Self::Value11),
-            12 => Some(Self::Value12),
-            13 => Some(Self::Value13),
-            21 => Some(Self::NonConcessionalPersonal),
-            22 => Some(Self::NonConcessionalSpouse),
-            23 => Some(Self::Value23),
-            31 => Some(Self::Value31),
-            32 => Some(Self::Value32),
-            33 => Some(Self::Value33),
-            41 => Some(Self::Value41),
-            42 => Some(Self::Value42),
-            43 => Some(Self::Downsizer),
-            50 => Some(Self::Value50),
-            _ => None,
+            0 => Self::Value0,
+            11 => Self::Value11,
+            12 => Self::Value12,
+            13 => Self::Value13,
+            21 => Self::NonConcessionalPersonal,
+            22 => Self::NonConcessionalSpouse,
+            23 => Self::Value23,
+            31 => Self::Value31,
+            32 => Self::Value32,
+            33 => Self::Value33,
+            41 => Self::Value41,
+            42 => Self::Value42,
+            43 => Self::Downsizer,
+            50 => Self::Value50,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "ContributionType",
+                value: value.to_string(),
+                expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
+            })
         }
     }
 }
@@ -2890,14 +3253,16 @@ impl fmt::Display for ContributionType {
 impl FromStr for ContributionType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "ContributionType",
-                value: s.to_string(),
-                expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "ContributionType",
+                    value: s.to_string(),
+                    expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
+                })
+            }
+        }
     }
 }
 
@@ -2911,15 +3276,7 @@ impl<'de> Deserialize<'de> for ContributionType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "ContributionType",
-                    value: value.to_string(),
-                    expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -2942,10 +3299,13 @@ pub enum CorporateCapacity {
     SignificantShareholder,
     /// `7` on the wire.
     Beneficiary,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CorporateCapacity {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 8] = [
         Self::Director,
         Self::SoleDirector,
@@ -2968,21 +3328,41 @@ impl CorporateCapacity {
             Self::SignedUnderSeal => 5,
             Self::SignificantShareholder => 6,
             Self::Beneficiary => 7,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Director),
-            1 => Some(Self::SoleDirector),
-            2 => Some(Self::CompanySecretary),
-            3 => Some(Self::Partner),
-            4 => Some(Self::Trustee),
-            5 => Some(Self::SignedUnderSeal),
-            6 => Some(Self::SignificantShareholder),
-            7 => Some(Self::Beneficiary),
-            _ => None,
+            0 => Self::Director,
+            1 => Self::SoleDirector,
+            2 => Self::CompanySecretary,
+            3 => Self::Partner,
+            4 => Self::Trustee,
+            5 => Self::SignedUnderSeal,
+            6 => Self::SignificantShareholder,
+            7 => Self::Beneficiary,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CorporateCapacity",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6, 7",
+            })
         }
     }
 }
@@ -2996,14 +3376,16 @@ impl fmt::Display for CorporateCapacity {
 impl FromStr for CorporateCapacity {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CorporateCapacity",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CorporateCapacity",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6, 7",
+                })
+            }
+        }
     }
 }
 
@@ -3017,15 +3399,7 @@ impl<'de> Deserialize<'de> for CorporateCapacity {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CorporateCapacity",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -3042,10 +3416,13 @@ pub enum CostAndChargeType {
     IncidentalCharges,
     /// `4` on the wire.
     ThirdPartyPayment,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl CostAndChargeType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 5] = [
         Self::OneOffCharges,
         Self::OngoingCharges,
@@ -3062,18 +3439,38 @@ impl CostAndChargeType {
             Self::TransactionCharges => 2,
             Self::IncidentalCharges => 3,
             Self::ThirdPartyPayment => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::OneOffCharges),
-            1 => Some(Self::OngoingCharges),
-            2 => Some(Self::TransactionCharges),
-            3 => Some(Self::IncidentalCharges),
-            4 => Some(Self::ThirdPartyPayment),
-            _ => None,
+            0 => Self::OneOffCharges,
+            1 => Self::OngoingCharges,
+            2 => Self::TransactionCharges,
+            3 => Self::IncidentalCharges,
+            4 => Self::ThirdPartyPayment,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "CostAndChargeType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4",
+            })
         }
     }
 }
@@ -3087,14 +3484,16 @@ impl fmt::Display for CostAndChargeType {
 impl FromStr for CostAndChargeType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "CostAndChargeType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "CostAndChargeType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -3108,15 +3507,7 @@ impl<'de> Deserialize<'de> for CostAndChargeType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "CostAndChargeType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -3129,10 +3520,13 @@ pub enum DisplayReturns {
     AfterExpenses,
     /// `2` on the wire.
     Both,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl DisplayReturns {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::BeforeExpenses, Self::AfterExpenses, Self::Both];
 
     /// The integer written on the wire.
@@ -3141,16 +3535,36 @@ impl DisplayReturns {
             Self::BeforeExpenses => 0,
             Self::AfterExpenses => 1,
             Self::Both => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::BeforeExpenses),
-            1 => Some(Self::AfterExpenses),
-            2 => Some(Self::Both),
-            _ => None,
+            0 => Self::BeforeExpenses,
+            1 => Self::AfterExpenses,
+            2 => Self::Both,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "DisplayReturns",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -3164,14 +3578,16 @@ impl fmt::Display for DisplayReturns {
 impl FromStr for DisplayReturns {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "DisplayReturns",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "DisplayReturns",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -3185,15 +3601,7 @@ impl<'de> Deserialize<'de> for DisplayReturns {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "DisplayReturns",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -3539,10 +3947,13 @@ pub enum DraftAccountType {
     SuperSmaPensionTtr,
     /// `19` on the wire.
     Joint,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl DraftAccountType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 20] = [
         Self::Isa,
         Self::Gia,
@@ -3589,33 +4000,53 @@ impl DraftAccountType {
             Self::SuperSmaPensionAbp => 17,
             Self::SuperSmaPensionTtr => 18,
             Self::Joint => 19,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Isa),
-            1 => Some(Self::Gia),
-            2 => Some(Self::OffshoreBond),
-            3 => Some(Self::Qrops),
-            4 => Some(Self::Rats),
-            5 => Some(Self::Sipp),
-            6 => Some(Self::PraemiumRetirementAccount),
-            7 => Some(Self::Pera),
-            8 => Some(Self::PersonalPension),
-            9 => Some(Self::GroupSipp),
-            10 => Some(Self::Ssas),
-            11 => Some(Self::Jisa),
-            12 => Some(Self::OnshoreBond),
-            13 => Some(Self::Company),
-            14 => Some(Self::Individual),
-            15 => Some(Self::Trust),
-            16 => Some(Self::SuperSmaAccumulation),
-            17 => Some(Self::SuperSmaPensionAbp),
-            18 => Some(Self::SuperSmaPensionTtr),
-            19 => Some(Self::Joint),
-            _ => None,
+            0 => Self::Isa,
+            1 => Self::Gia,
+            2 => Self::OffshoreBond,
+            3 => Self::Qrops,
+            4 => Self::Rats,
+            5 => Self::Sipp,
+            6 => Self::PraemiumRetirementAccount,
+            7 => Self::Pera,
+            8 => Self::PersonalPension,
+            9 => Self::GroupSipp,
+            10 => Self::Ssas,
+            11 => Self::Jisa,
+            12 => Self::OnshoreBond,
+            13 => Self::Company,
+            14 => Self::Individual,
+            15 => Self::Trust,
+            16 => Self::SuperSmaAccumulation,
+            17 => Self::SuperSmaPensionAbp,
+            18 => Self::SuperSmaPensionTtr,
+            19 => Self::Joint,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "DraftAccountType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
+            })
         }
     }
 }
@@ -3629,14 +4060,16 @@ impl fmt::Display for DraftAccountType {
 impl FromStr for DraftAccountType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "DraftAccountType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "DraftAccountType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
+                })
+            }
+        }
     }
 }
 
@@ -3650,15 +4083,7 @@ impl<'de> Deserialize<'de> for DraftAccountType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "DraftAccountType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -4323,10 +4748,13 @@ pub enum DraftFeeType {
     Withdrawal,
     /// `5` on the wire.
     Ongoing,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl DraftFeeType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::FeeTable,
         Self::Contribution,
@@ -4345,19 +4773,39 @@ impl DraftFeeType {
             Self::Termination => 3,
             Self::Withdrawal => 4,
             Self::Ongoing => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::FeeTable),
-            1 => Some(Self::Contribution),
-            2 => Some(Self::Establishment),
-            3 => Some(Self::Termination),
-            4 => Some(Self::Withdrawal),
-            5 => Some(Self::Ongoing),
-            _ => None,
+            0 => Self::FeeTable,
+            1 => Self::Contribution,
+            2 => Self::Establishment,
+            3 => Self::Termination,
+            4 => Self::Withdrawal,
+            5 => Self::Ongoing,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "DraftFeeType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5",
+            })
         }
     }
 }
@@ -4371,14 +4819,16 @@ impl fmt::Display for DraftFeeType {
 impl FromStr for DraftFeeType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "DraftFeeType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "DraftFeeType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -4392,15 +4842,7 @@ impl<'de> Deserialize<'de> for DraftFeeType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "DraftFeeType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -4417,10 +4859,13 @@ pub enum DraftIdentifierType {
     TaxNumber,
     /// `4` on the wire.
     Lei,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl DraftIdentifierType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 5] = [
         Self::NoDocument,
         Self::NationalId,
@@ -4437,18 +4882,38 @@ impl DraftIdentifierType {
             Self::Passport => 2,
             Self::TaxNumber => 3,
             Self::Lei => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::NoDocument),
-            1 => Some(Self::NationalId),
-            2 => Some(Self::Passport),
-            3 => Some(Self::TaxNumber),
-            4 => Some(Self::Lei),
-            _ => None,
+            0 => Self::NoDocument,
+            1 => Self::NationalId,
+            2 => Self::Passport,
+            3 => Self::TaxNumber,
+            4 => Self::Lei,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "DraftIdentifierType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4",
+            })
         }
     }
 }
@@ -4462,14 +4927,16 @@ impl fmt::Display for DraftIdentifierType {
 impl FromStr for DraftIdentifierType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "DraftIdentifierType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "DraftIdentifierType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -4483,15 +4950,7 @@ impl<'de> Deserialize<'de> for DraftIdentifierType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "DraftIdentifierType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5298,10 +5757,13 @@ pub enum DrpType {
     Drp,
     /// `1` on the wire.
     Bsp,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl DrpType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Drp, Self::Bsp];
 
     /// The integer written on the wire.
@@ -5309,15 +5771,35 @@ impl DrpType {
         match self {
             Self::Drp => 0,
             Self::Bsp => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Drp),
-            1 => Some(Self::Bsp),
-            _ => None,
+            0 => Self::Drp,
+            1 => Self::Bsp,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "DrpType",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -5331,14 +5813,16 @@ impl fmt::Display for DrpType {
 impl FromStr for DrpType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "DrpType",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "DrpType",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -5352,15 +5836,7 @@ impl<'de> Deserialize<'de> for DrpType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "DrpType",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5430,10 +5906,13 @@ pub enum FeeClass {
     Adviser,
     /// `2` on the wire.
     NonAdviser,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FeeClass {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Adviser, Self::NonAdviser];
 
     /// The integer written on the wire.
@@ -5441,15 +5920,35 @@ impl FeeClass {
         match self {
             Self::Adviser => 1,
             Self::NonAdviser => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Adviser),
-            2 => Some(Self::NonAdviser),
-            _ => None,
+            1 => Self::Adviser,
+            2 => Self::NonAdviser,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FeeClass",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -5463,14 +5962,16 @@ impl fmt::Display for FeeClass {
 impl FromStr for FeeClass {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FeeClass",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FeeClass",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -5484,15 +5985,7 @@ impl<'de> Deserialize<'de> for FeeClass {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FeeClass",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5537,10 +6030,13 @@ pub enum FeeConsentType {
     FixedTerm,
     /// `3` on the wire.
     NotCharged,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FeeConsentType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Ongoing, Self::FixedTerm, Self::NotCharged];
 
     /// The integer written on the wire.
@@ -5549,16 +6045,36 @@ impl FeeConsentType {
             Self::Ongoing => 1,
             Self::FixedTerm => 2,
             Self::NotCharged => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Ongoing),
-            2 => Some(Self::FixedTerm),
-            3 => Some(Self::NotCharged),
-            _ => None,
+            1 => Self::Ongoing,
+            2 => Self::FixedTerm,
+            3 => Self::NotCharged,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FeeConsentType",
+                value: value.to_string(),
+                expected: "1, 2, 3",
+            })
         }
     }
 }
@@ -5572,14 +6088,16 @@ impl fmt::Display for FeeConsentType {
 impl FromStr for FeeConsentType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FeeConsentType",
-                value: s.to_string(),
-                expected: "1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FeeConsentType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -5593,15 +6111,7 @@ impl<'de> Deserialize<'de> for FeeConsentType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FeeConsentType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5614,10 +6124,13 @@ pub enum FeeIndexationType {
     Cpi,
     /// `2` on the wire.
     Custom,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FeeIndexationType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::None, Self::Cpi, Self::Custom];
 
     /// The integer written on the wire.
@@ -5626,16 +6139,36 @@ impl FeeIndexationType {
             Self::None => 0,
             Self::Cpi => 1,
             Self::Custom => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::None),
-            1 => Some(Self::Cpi),
-            2 => Some(Self::Custom),
-            _ => None,
+            0 => Self::None,
+            1 => Self::Cpi,
+            2 => Self::Custom,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FeeIndexationType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -5649,14 +6182,16 @@ impl fmt::Display for FeeIndexationType {
 impl FromStr for FeeIndexationType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FeeIndexationType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FeeIndexationType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -5670,15 +6205,7 @@ impl<'de> Deserialize<'de> for FeeIndexationType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FeeIndexationType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5758,10 +6285,13 @@ pub enum FeeType {
     Withdrawal,
     /// `5` on the wire.
     Ongoing,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FeeType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::FeeTable,
         Self::Contribution,
@@ -5780,19 +6310,39 @@ impl FeeType {
             Self::Termination => 3,
             Self::Withdrawal => 4,
             Self::Ongoing => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::FeeTable),
-            1 => Some(Self::Contribution),
-            2 => Some(Self::Establishment),
-            3 => Some(Self::Termination),
-            4 => Some(Self::Withdrawal),
-            5 => Some(Self::Ongoing),
-            _ => None,
+            0 => Self::FeeTable,
+            1 => Self::Contribution,
+            2 => Self::Establishment,
+            3 => Self::Termination,
+            4 => Self::Withdrawal,
+            5 => Self::Ongoing,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FeeType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5",
+            })
         }
     }
 }
@@ -5806,14 +6356,16 @@ impl fmt::Display for FeeType {
 impl FromStr for FeeType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FeeType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FeeType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -5827,15 +6379,7 @@ impl<'de> Deserialize<'de> for FeeType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FeeType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5846,10 +6390,13 @@ pub enum FeeValueType {
     Dollar,
     /// `2` on the wire.
     Percent,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FeeValueType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Dollar, Self::Percent];
 
     /// The integer written on the wire.
@@ -5857,15 +6404,35 @@ impl FeeValueType {
         match self {
             Self::Dollar => 1,
             Self::Percent => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Dollar),
-            2 => Some(Self::Percent),
-            _ => None,
+            1 => Self::Dollar,
+            2 => Self::Percent,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FeeValueType",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -5879,14 +6446,16 @@ impl fmt::Display for FeeValueType {
 impl FromStr for FeeValueType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FeeValueType",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FeeValueType",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -5900,15 +6469,7 @@ impl<'de> Deserialize<'de> for FeeValueType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FeeValueType",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -5923,10 +6484,13 @@ pub enum Frequency {
     SemiAnnually,
     /// `3` on the wire.
     Annually,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl Frequency {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [
         Self::Monthly,
         Self::Quarterly,
@@ -5941,17 +6505,37 @@ impl Frequency {
             Self::Quarterly => 1,
             Self::SemiAnnually => 2,
             Self::Annually => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Monthly),
-            1 => Some(Self::Quarterly),
-            2 => Some(Self::SemiAnnually),
-            3 => Some(Self::Annually),
-            _ => None,
+            0 => Self::Monthly,
+            1 => Self::Quarterly,
+            2 => Self::SemiAnnually,
+            3 => Self::Annually,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "Frequency",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3",
+            })
         }
     }
 }
@@ -5965,14 +6549,16 @@ impl fmt::Display for Frequency {
 impl FromStr for Frequency {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "Frequency",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "Frequency",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -5986,15 +6572,7 @@ impl<'de> Deserialize<'de> for Frequency {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "Frequency",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6015,10 +6593,13 @@ pub enum FrequencyType {
     Daily,
     /// `6` on the wire.
     Weekly,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl FrequencyType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 7] = [
         Self::Adhoc,
         Self::Monthly,
@@ -6039,20 +6620,40 @@ impl FrequencyType {
             Self::Annually => 4,
             Self::Daily => 5,
             Self::Weekly => 6,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Adhoc),
-            1 => Some(Self::Monthly),
-            2 => Some(Self::Quarterly),
-            3 => Some(Self::SixMonthly),
-            4 => Some(Self::Annually),
-            5 => Some(Self::Daily),
-            6 => Some(Self::Weekly),
-            _ => None,
+            0 => Self::Adhoc,
+            1 => Self::Monthly,
+            2 => Self::Quarterly,
+            3 => Self::SixMonthly,
+            4 => Self::Annually,
+            5 => Self::Daily,
+            6 => Self::Weekly,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "FrequencyType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6",
+            })
         }
     }
 }
@@ -6066,14 +6667,16 @@ impl fmt::Display for FrequencyType {
 impl FromStr for FrequencyType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "FrequencyType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "FrequencyType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6",
+                })
+            }
+        }
     }
 }
 
@@ -6087,15 +6690,7 @@ impl<'de> Deserialize<'de> for FrequencyType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "FrequencyType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6106,10 +6701,13 @@ pub enum Gender {
     Male,
     /// `2` on the wire.
     Female,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl Gender {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Male, Self::Female];
 
     /// The integer written on the wire.
@@ -6117,15 +6715,35 @@ impl Gender {
         match self {
             Self::Male => 1,
             Self::Female => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Male),
-            2 => Some(Self::Female),
-            _ => None,
+            1 => Self::Male,
+            2 => Self::Female,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "Gender",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -6139,14 +6757,16 @@ impl fmt::Display for Gender {
 impl FromStr for Gender {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "Gender",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "Gender",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -6160,15 +6780,7 @@ impl<'de> Deserialize<'de> for Gender {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "Gender",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6429,10 +7041,13 @@ pub enum IdentificationType {
     Value2,
     /// `3` on the wire.
     Value3,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl IdentificationType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [Self::Value0, Self::Value1, Self::Value2, Self::Value3];
 
     /// The integer written on the wire.
@@ -6442,17 +7057,37 @@ impl IdentificationType {
             Self::Value1 => 1,
             Self::Value2 => 2,
             Self::Value3 => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Value0),
-            1 => Some(Self::Value1),
-            2 => Some(Self::Value2),
-            3 => Some(Self::Value3),
-            _ => None,
+            0 => Self::Value0,
+            1 => Self::Value1,
+            2 => Self::Value2,
+            3 => Self::Value3,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "IdentificationType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3",
+            })
         }
     }
 }
@@ -6466,14 +7101,16 @@ impl fmt::Display for IdentificationType {
 impl FromStr for IdentificationType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "IdentificationType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "IdentificationType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3",
+                })
+            }
+        }
     }
 }
 
@@ -6487,15 +7124,7 @@ impl<'de> Deserialize<'de> for IdentificationType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "IdentificationType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6506,10 +7135,13 @@ pub enum InSpecieCashStockTransferType {
     StockAndCash,
     /// `1` on the wire.
     CashOnly,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl InSpecieCashStockTransferType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::StockAndCash, Self::CashOnly];
 
     /// The integer written on the wire.
@@ -6517,15 +7149,35 @@ impl InSpecieCashStockTransferType {
         match self {
             Self::StockAndCash => 0,
             Self::CashOnly => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::StockAndCash),
-            1 => Some(Self::CashOnly),
-            _ => None,
+            0 => Self::StockAndCash,
+            1 => Self::CashOnly,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "InSpecieCashStockTransferType",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -6539,14 +7191,16 @@ impl fmt::Display for InSpecieCashStockTransferType {
 impl FromStr for InSpecieCashStockTransferType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "InSpecieCashStockTransferType",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "InSpecieCashStockTransferType",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -6560,15 +7214,7 @@ impl<'de> Deserialize<'de> for InSpecieCashStockTransferType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "InSpecieCashStockTransferType",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6789,10 +7435,13 @@ pub enum LinkAccess {
     Read,
     /// `2` on the wire.
     Update,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl LinkAccess {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Full, Self::Read, Self::Update];
 
     /// The integer written on the wire.
@@ -6801,16 +7450,36 @@ impl LinkAccess {
             Self::Full => 0,
             Self::Read => 1,
             Self::Update => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Full),
-            1 => Some(Self::Read),
-            2 => Some(Self::Update),
-            _ => None,
+            0 => Self::Full,
+            1 => Self::Read,
+            2 => Self::Update,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "LinkAccess",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -6824,14 +7493,16 @@ impl fmt::Display for LinkAccess {
 impl FromStr for LinkAccess {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "LinkAccess",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "LinkAccess",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -6845,15 +7516,7 @@ impl<'de> Deserialize<'de> for LinkAccess {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "LinkAccess",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6872,10 +7535,13 @@ pub enum LinkType {
     Other,
     /// `5` on the wire.
     Owner,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl LinkType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::Accountant,
         Self::Custodian,
@@ -6894,19 +7560,39 @@ impl LinkType {
             Self::InvestmentAdviser => 3,
             Self::Other => 4,
             Self::Owner => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Accountant),
-            1 => Some(Self::Custodian),
-            2 => Some(Self::FinancialPlanner),
-            3 => Some(Self::InvestmentAdviser),
-            4 => Some(Self::Other),
-            5 => Some(Self::Owner),
-            _ => None,
+            0 => Self::Accountant,
+            1 => Self::Custodian,
+            2 => Self::FinancialPlanner,
+            3 => Self::InvestmentAdviser,
+            4 => Self::Other,
+            5 => Self::Owner,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "LinkType",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5",
+            })
         }
     }
 }
@@ -6920,14 +7606,16 @@ impl fmt::Display for LinkType {
 impl FromStr for LinkType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "LinkType",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "LinkType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -6941,15 +7629,7 @@ impl<'de> Deserialize<'de> for LinkType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "LinkType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -6988,10 +7668,13 @@ pub enum MissingReason {
     DontNeedOne,
     /// `99` on the wire.
     Other,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl MissingReason {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [
         Self::CountryDoesntIssue,
         Self::DontNeedOne,
@@ -7004,16 +7687,36 @@ impl MissingReason {
             Self::CountryDoesntIssue => 1,
             Self::DontNeedOne => 2,
             Self::Other => 99,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::CountryDoesntIssue),
-            2 => Some(Self::DontNeedOne),
-            99 => Some(Self::Other),
-            _ => None,
+            1 => Self::CountryDoesntIssue,
+            2 => Self::DontNeedOne,
+            99 => Self::Other,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "MissingReason",
+                value: value.to_string(),
+                expected: "1, 2, 99",
+            })
         }
     }
 }
@@ -7027,14 +7730,16 @@ impl fmt::Display for MissingReason {
 impl FromStr for MissingReason {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "MissingReason",
-                value: s.to_string(),
-                expected: "1, 2, 99",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "MissingReason",
+                    value: s.to_string(),
+                    expected: "1, 2, 99",
+                })
+            }
+        }
     }
 }
 
@@ -7048,15 +7753,7 @@ impl<'de> Deserialize<'de> for MissingReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "MissingReason",
-                    value: value.to_string(),
-                    expected: "1, 2, 99",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -7238,10 +7935,13 @@ pub enum ModelStatus {
     Closing,
     /// `2` on the wire.
     Closed,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl ModelStatus {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Open, Self::Closing, Self::Closed];
 
     /// The integer written on the wire.
@@ -7250,16 +7950,36 @@ impl ModelStatus {
             Self::Open => 0,
             Self::Closing => 1,
             Self::Closed => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Open),
-            1 => Some(Self::Closing),
-            2 => Some(Self::Closed),
-            _ => None,
+            0 => Self::Open,
+            1 => Self::Closing,
+            2 => Self::Closed,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "ModelStatus",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -7273,14 +7993,16 @@ impl fmt::Display for ModelStatus {
 impl FromStr for ModelStatus {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "ModelStatus",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "ModelStatus",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -7294,15 +8016,7 @@ impl<'de> Deserialize<'de> for ModelStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "ModelStatus",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -7434,24 +8148,47 @@ impl<'de> Deserialize<'de> for NominatedReversionaryBeneficiary {
 pub enum OneOffCashflowInstructionDeleteType {
     /// `3` on the wire.
     OneOffDirectDebit,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl OneOffCashflowInstructionDeleteType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 1] = [Self::OneOffDirectDebit];
 
     /// The integer written on the wire.
     pub const fn value(self) -> i64 {
         match self {
             Self::OneOffDirectDebit => 3,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            3 => Some(Self::OneOffDirectDebit),
-            _ => None,
+            3 => Self::OneOffDirectDebit,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "OneOffCashflowInstructionDeleteType",
+                value: value.to_string(),
+                expected: "3",
+            })
         }
     }
 }
@@ -7465,14 +8202,16 @@ impl fmt::Display for OneOffCashflowInstructionDeleteType {
 impl FromStr for OneOffCashflowInstructionDeleteType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "OneOffCashflowInstructionDeleteType",
-                value: s.to_string(),
-                expected: "3",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "OneOffCashflowInstructionDeleteType",
+                    value: s.to_string(),
+                    expected: "3",
+                })
+            }
+        }
     }
 }
 
@@ -7486,15 +8225,7 @@ impl<'de> Deserialize<'de> for OneOffCashflowInstructionDeleteType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "OneOffCashflowInstructionDeleteType",
-                    value: value.to_string(),
-                    expected: "3",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -7505,10 +8236,13 @@ pub enum OneOffCashflowInstructionType {
     OneOffDirectDebit,
     /// `4` on the wire.
     OneOffWithdrawal,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl OneOffCashflowInstructionType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::OneOffDirectDebit, Self::OneOffWithdrawal];
 
     /// The integer written on the wire.
@@ -7516,15 +8250,35 @@ impl OneOffCashflowInstructionType {
         match self {
             Self::OneOffDirectDebit => 3,
             Self::OneOffWithdrawal => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            3 => Some(Self::OneOffDirectDebit),
-            4 => Some(Self::OneOffWithdrawal),
-            _ => None,
+            3 => Self::OneOffDirectDebit,
+            4 => Self::OneOffWithdrawal,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "OneOffCashflowInstructionType",
+                value: value.to_string(),
+                expected: "3, 4",
+            })
         }
     }
 }
@@ -7538,14 +8292,16 @@ impl fmt::Display for OneOffCashflowInstructionType {
 impl FromStr for OneOffCashflowInstructionType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "OneOffCashflowInstructionType",
-                value: s.to_string(),
-                expected: "3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "OneOffCashflowInstructionType",
+                    value: s.to_string(),
+                    expected: "3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -7559,15 +8315,7 @@ impl<'de> Deserialize<'de> for OneOffCashflowInstructionType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "OneOffCashflowInstructionType",
-                    value: value.to_string(),
-                    expected: "3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -7628,10 +8376,13 @@ pub enum PaymentMethods {
     Cheque,
     /// `4` on the wire.
     StandingOrder,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl PaymentMethods {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 5] = [
         Self::BPay,
         Self::DirectDebit,
@@ -7648,18 +8399,38 @@ impl PaymentMethods {
             Self::ElectronicTransfer => 2,
             Self::Cheque => 3,
             Self::StandingOrder => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::BPay),
-            1 => Some(Self::DirectDebit),
-            2 => Some(Self::ElectronicTransfer),
-            3 => Some(Self::Cheque),
-            4 => Some(Self::StandingOrder),
-            _ => None,
+            0 => Self::BPay,
+            1 => Self::DirectDebit,
+            2 => Self::ElectronicTransfer,
+            3 => Self::Cheque,
+            4 => Self::StandingOrder,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "PaymentMethods",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4",
+            })
         }
     }
 }
@@ -7673,14 +8444,16 @@ impl fmt::Display for PaymentMethods {
 impl FromStr for PaymentMethods {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "PaymentMethods",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "PaymentMethods",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -7694,15 +8467,7 @@ impl<'de> Deserialize<'de> for PaymentMethods {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "PaymentMethods",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -8005,10 +8770,13 @@ pub enum PensionPaymentType {
     Minimum,
     /// `2` on the wire.
     Maximum,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl PensionPaymentType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Specified, Self::Minimum, Self::Maximum];
 
     /// The integer written on the wire.
@@ -8017,16 +8785,36 @@ impl PensionPaymentType {
             Self::Specified => 0,
             Self::Minimum => 1,
             Self::Maximum => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Specified),
-            1 => Some(Self::Minimum),
-            2 => Some(Self::Maximum),
-            _ => None,
+            0 => Self::Specified,
+            1 => Self::Minimum,
+            2 => Self::Maximum,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "PensionPaymentType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -8040,14 +8828,16 @@ impl fmt::Display for PensionPaymentType {
 impl FromStr for PensionPaymentType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "PensionPaymentType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "PensionPaymentType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -8061,15 +8851,7 @@ impl<'de> Deserialize<'de> for PensionPaymentType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "PensionPaymentType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -8687,10 +9469,13 @@ pub enum RebalanceType {
     Floating,
     /// `1` on the wire.
     Fixed,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl RebalanceType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Floating, Self::Fixed];
 
     /// The integer written on the wire.
@@ -8698,15 +9483,35 @@ impl RebalanceType {
         match self {
             Self::Floating => 0,
             Self::Fixed => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Floating),
-            1 => Some(Self::Fixed),
-            _ => None,
+            0 => Self::Floating,
+            1 => Self::Fixed,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "RebalanceType",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -8720,14 +9525,16 @@ impl fmt::Display for RebalanceType {
 impl FromStr for RebalanceType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "RebalanceType",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "RebalanceType",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -8741,15 +9548,7 @@ impl<'de> Deserialize<'de> for RebalanceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "RebalanceType",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -8797,10 +9596,13 @@ pub enum Region {
     International,
     /// `2` on the wire.
     UnitedKingdom,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl Region {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [
         Self::Australia,
         Self::International,
@@ -8813,16 +9615,36 @@ impl Region {
             Self::Australia => 0,
             Self::International => 1,
             Self::UnitedKingdom => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Australia),
-            1 => Some(Self::International),
-            2 => Some(Self::UnitedKingdom),
-            _ => None,
+            0 => Self::Australia,
+            1 => Self::International,
+            2 => Self::UnitedKingdom,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "Region",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -8836,14 +9658,16 @@ impl fmt::Display for Region {
 impl FromStr for Region {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "Region",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "Region",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -8857,15 +9681,7 @@ impl<'de> Deserialize<'de> for Region {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "Region",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -8876,10 +9692,13 @@ pub enum RegularCashflowInstructionDeleteType {
     RegularContribution,
     /// `2` on the wire.
     RegularWithdrawal,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl RegularCashflowInstructionDeleteType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::RegularContribution, Self::RegularWithdrawal];
 
     /// The integer written on the wire.
@@ -8887,15 +9706,35 @@ impl RegularCashflowInstructionDeleteType {
         match self {
             Self::RegularContribution => 1,
             Self::RegularWithdrawal => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::RegularContribution),
-            2 => Some(Self::RegularWithdrawal),
-            _ => None,
+            1 => Self::RegularContribution,
+            2 => Self::RegularWithdrawal,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "RegularCashflowInstructionDeleteType",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -8909,14 +9748,16 @@ impl fmt::Display for RegularCashflowInstructionDeleteType {
 impl FromStr for RegularCashflowInstructionDeleteType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "RegularCashflowInstructionDeleteType",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "RegularCashflowInstructionDeleteType",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -8930,15 +9771,7 @@ impl<'de> Deserialize<'de> for RegularCashflowInstructionDeleteType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "RegularCashflowInstructionDeleteType",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -8961,10 +9794,13 @@ pub enum RegularCashflowInstructionType {
     SuperfundWithdrawalsAndRollovers,
     /// `17` on the wire.
     InsurancePremiums,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl RegularCashflowInstructionType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 8] = [
         Self::RegularContribution,
         Self::RegularWithdrawal,
@@ -8987,21 +9823,41 @@ impl RegularCashflowInstructionType {
             Self::OtherWithdrawals => 9,
             Self::SuperfundWithdrawalsAndRollovers => 16,
             Self::InsurancePremiums => 17,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::RegularContribution),
-            2 => Some(Self::RegularWithdrawal),
-            5 => Some(Self::IncomeReinvestment),
-            6 => Some(Self::Expenses),
-            8 => Some(Self::AllContributionsAndRollovers),
-            9 => Some(Self::OtherWithdrawals),
-            16 => Some(Self::SuperfundWithdrawalsAndRollovers),
-            17 => Some(Self::InsurancePremiums),
-            _ => None,
+            1 => Self::RegularContribution,
+            2 => Self::RegularWithdrawal,
+            5 => Self::IncomeReinvestment,
+            6 => Self::Expenses,
+            8 => Self::AllContributionsAndRollovers,
+            9 => Self::OtherWithdrawals,
+            16 => Self::SuperfundWithdrawalsAndRollovers,
+            17 => Self::InsurancePremiums,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "RegularCashflowInstructionType",
+                value: value.to_string(),
+                expected: "1, 2, 5, 6, 8, 9, 16, 17",
+            })
         }
     }
 }
@@ -9015,14 +9871,16 @@ impl fmt::Display for RegularCashflowInstructionType {
 impl FromStr for RegularCashflowInstructionType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "RegularCashflowInstructionType",
-                value: s.to_string(),
-                expected: "1, 2, 5, 6, 8, 9, 16, 17",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "RegularCashflowInstructionType",
+                    value: s.to_string(),
+                    expected: "1, 2, 5, 6, 8, 9, 16, 17",
+                })
+            }
+        }
     }
 }
 
@@ -9036,15 +9894,7 @@ impl<'de> Deserialize<'de> for RegularCashflowInstructionType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "RegularCashflowInstructionType",
-                    value: value.to_string(),
-                    expected: "1, 2, 5, 6, 8, 9, 16, 17",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9059,10 +9909,13 @@ pub enum RegularWithdrawalFrequencyType {
     SixMonthly,
     /// `4` on the wire.
     Annually,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl RegularWithdrawalFrequencyType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [
         Self::Monthly,
         Self::Quarterly,
@@ -9077,17 +9930,37 @@ impl RegularWithdrawalFrequencyType {
             Self::Quarterly => 2,
             Self::SixMonthly => 3,
             Self::Annually => 4,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Monthly),
-            2 => Some(Self::Quarterly),
-            3 => Some(Self::SixMonthly),
-            4 => Some(Self::Annually),
-            _ => None,
+            1 => Self::Monthly,
+            2 => Self::Quarterly,
+            3 => Self::SixMonthly,
+            4 => Self::Annually,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "RegularWithdrawalFrequencyType",
+                value: value.to_string(),
+                expected: "1, 2, 3, 4",
+            })
         }
     }
 }
@@ -9101,14 +9974,16 @@ impl fmt::Display for RegularWithdrawalFrequencyType {
 impl FromStr for RegularWithdrawalFrequencyType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "RegularWithdrawalFrequencyType",
-                value: s.to_string(),
-                expected: "1, 2, 3, 4",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "RegularWithdrawalFrequencyType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3, 4",
+                })
+            }
+        }
     }
 }
 
@@ -9122,15 +9997,7 @@ impl<'de> Deserialize<'de> for RegularWithdrawalFrequencyType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "RegularWithdrawalFrequencyType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3, 4",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9233,10 +10100,13 @@ pub enum SmaTransferMethodType {
     WholeAmountKeepOpen,
     /// `2` on the wire.
     SpecifiedAmount,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl SmaTransferMethodType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [
         Self::WholeAmountWithClose,
         Self::WholeAmountKeepOpen,
@@ -9249,16 +10119,36 @@ impl SmaTransferMethodType {
             Self::WholeAmountWithClose => 0,
             Self::WholeAmountKeepOpen => 1,
             Self::SpecifiedAmount => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::WholeAmountWithClose),
-            1 => Some(Self::WholeAmountKeepOpen),
-            2 => Some(Self::SpecifiedAmount),
-            _ => None,
+            0 => Self::WholeAmountWithClose,
+            1 => Self::WholeAmountKeepOpen,
+            2 => Self::SpecifiedAmount,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "SmaTransferMethodType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -9272,14 +10162,16 @@ impl fmt::Display for SmaTransferMethodType {
 impl FromStr for SmaTransferMethodType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "SmaTransferMethodType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "SmaTransferMethodType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -9293,15 +10185,7 @@ impl<'de> Deserialize<'de> for SmaTransferMethodType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "SmaTransferMethodType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9312,10 +10196,13 @@ pub enum SortOrder {
     Asc,
     /// `1` on the wire.
     Desc,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl SortOrder {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Asc, Self::Desc];
 
     /// The integer written on the wire.
@@ -9323,15 +10210,35 @@ impl SortOrder {
         match self {
             Self::Asc => 0,
             Self::Desc => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Asc),
-            1 => Some(Self::Desc),
-            _ => None,
+            0 => Self::Asc,
+            1 => Self::Desc,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "SortOrder",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -9345,14 +10252,16 @@ impl fmt::Display for SortOrder {
 impl FromStr for SortOrder {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "SortOrder",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "SortOrder",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -9366,15 +10275,7 @@ impl<'de> Deserialize<'de> for SortOrder {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "SortOrder",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9439,10 +10340,13 @@ pub enum SuperSmaAccumulatedPaymentType {
     Value1,
     /// `2` on the wire.
     Value2,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl SuperSmaAccumulatedPaymentType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Value0, Self::Value1, Self::Value2];
 
     /// The integer written on the wire.
@@ -9451,16 +10355,36 @@ impl SuperSmaAccumulatedPaymentType {
             Self::Value0 => 0,
             Self::Value1 => 1,
             Self::Value2 => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Value0),
-            1 => Some(Self::Value1),
-            2 => Some(Self::Value2),
-            _ => None,
+            0 => Self::Value0,
+            1 => Self::Value1,
+            2 => Self::Value2,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "SuperSmaAccumulatedPaymentType",
+                value: value.to_string(),
+                expected: "0, 1, 2",
+            })
         }
     }
 }
@@ -9474,14 +10398,16 @@ impl fmt::Display for SuperSmaAccumulatedPaymentType {
 impl FromStr for SuperSmaAccumulatedPaymentType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "SuperSmaAccumulatedPaymentType",
-                value: s.to_string(),
-                expected: "0, 1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "SuperSmaAccumulatedPaymentType",
+                    value: s.to_string(),
+                    expected: "0, 1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -9495,15 +10421,7 @@ impl<'de> Deserialize<'de> for SuperSmaAccumulatedPaymentType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "SuperSmaAccumulatedPaymentType",
-                    value: value.to_string(),
-                    expected: "0, 1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9534,10 +10452,13 @@ pub enum SuperannuationContributionType {
     Downsizer,
     /// `12` on the wire.
     Value12,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl SuperannuationContributionType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 12] = [
         Self::Value1,
         Self::Value2,
@@ -9568,25 +10489,45 @@ impl SuperannuationContributionType {
             Self::Value10 => 10,
             Self::Downsizer => 11,
             Self::Value12 => 12,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Value1),
-            2 => Some(Self::Value2),
-            3 => Some(Self::PersonalNon),
-            4 => Some(Self::ExemptCgtRetire),
-            5 => Some(Self::ExemptCgt15),
-            6 => Some(Self::ExemptPerInjury),
-            7 => Some(Self::Spouse),
-            8 => Some(Self::Value8),
-            9 => Some(Self::Value9),
-            10 => Some(Self::Value10),
-            11 => Some(Self::Downsizer),
-            12 => Some(Self::Value12),
-            _ => None,
+            1 => Self::Value1,
+            2 => Self::Value2,
+            3 => Self::PersonalNon,
+            4 => Self::ExemptCgtRetire,
+            5 => Self::ExemptCgt15,
+            6 => Self::ExemptPerInjury,
+            7 => Self::Spouse,
+            8 => Self::Value8,
+            9 => Self::Value9,
+            10 => Self::Value10,
+            11 => Self::Downsizer,
+            12 => Self::Value12,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "SuperannuationContributionType",
+                value: value.to_string(),
+                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
+            })
         }
     }
 }
@@ -9600,14 +10541,16 @@ impl fmt::Display for SuperannuationContributionType {
 impl FromStr for SuperannuationContributionType {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "SuperannuationContributionType",
-                value: s.to_string(),
-                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "SuperannuationContributionType",
+                    value: s.to_string(),
+                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
+                })
+            }
+        }
     }
 }
 
@@ -9621,15 +10564,7 @@ impl<'de> Deserialize<'de> for SuperannuationContributionType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "SuperannuationContributionType",
-                    value: value.to_string(),
-                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9680,10 +10615,13 @@ pub enum TaxWrapper {
     Jisa,
     /// `21` on the wire.
     OffshoreBondPersonalised,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unlisted(i64),
 }
 
 impl TaxWrapper {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 22] = [
         Self::Unspecified,
         Self::CgtChargeable,
@@ -9734,35 +10672,55 @@ impl TaxWrapper {
             Self::InternationalPensionsAndSavingsScheme => 19,
             Self::Jisa => 20,
             Self::OffshoreBondPersonalised => 21,
+            Self::Unlisted(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Unspecified),
-            1 => Some(Self::CgtChargeable),
-            2 => Some(Self::TaxExempt),
-            3 => Some(Self::Unknown),
-            4 => Some(Self::Isa),
-            5 => Some(Self::OffshoreBond),
-            6 => Some(Self::OnshoreBond),
-            7 => Some(Self::PersonalPension),
-            8 => Some(Self::RtsRats),
-            9 => Some(Self::Sipp),
-            10 => Some(Self::GroupSipp),
-            11 => Some(Self::Ssas),
-            12 => Some(Self::S32),
-            13 => Some(Self::TrustNotUkTaxable),
-            14 => Some(Self::CompanyNotUkTaxable),
-            15 => Some(Self::Qnups),
-            16 => Some(Self::Qrops),
-            17 => Some(Self::Efurbs),
-            18 => Some(Self::Ebt),
-            19 => Some(Self::InternationalPensionsAndSavingsScheme),
-            20 => Some(Self::Jisa),
-            21 => Some(Self::OffshoreBondPersonalised),
-            _ => None,
+            0 => Self::Unspecified,
+            1 => Self::CgtChargeable,
+            2 => Self::TaxExempt,
+            3 => Self::Unknown,
+            4 => Self::Isa,
+            5 => Self::OffshoreBond,
+            6 => Self::OnshoreBond,
+            7 => Self::PersonalPension,
+            8 => Self::RtsRats,
+            9 => Self::Sipp,
+            10 => Self::GroupSipp,
+            11 => Self::Ssas,
+            12 => Self::S32,
+            13 => Self::TrustNotUkTaxable,
+            14 => Self::CompanyNotUkTaxable,
+            15 => Self::Qnups,
+            16 => Self::Qrops,
+            17 => Self::Efurbs,
+            18 => Self::Ebt,
+            19 => Self::InternationalPensionsAndSavingsScheme,
+            20 => Self::Jisa,
+            21 => Self::OffshoreBondPersonalised,
+            other => Self::Unlisted(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unlisted(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "TaxWrapper",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
+            })
         }
     }
 }
@@ -9776,14 +10734,16 @@ impl fmt::Display for TaxWrapper {
 impl FromStr for TaxWrapper {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "TaxWrapper",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "TaxWrapper",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
+                })
+            }
+        }
     }
 }
 
@@ -9797,15 +10757,7 @@ impl<'de> Deserialize<'de> for TaxWrapper {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "TaxWrapper",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9824,10 +10776,13 @@ pub enum Title {
     Dr,
     /// `5` on the wire.
     Prof,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl Title {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 6] = [
         Self::Miss,
         Self::Mr,
@@ -9846,19 +10801,39 @@ impl Title {
             Self::Ms => 3,
             Self::Dr => 4,
             Self::Prof => 5,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Miss),
-            1 => Some(Self::Mr),
-            2 => Some(Self::Mrs),
-            3 => Some(Self::Ms),
-            4 => Some(Self::Dr),
-            5 => Some(Self::Prof),
-            _ => None,
+            0 => Self::Miss,
+            1 => Self::Mr,
+            2 => Self::Mrs,
+            3 => Self::Ms,
+            4 => Self::Dr,
+            5 => Self::Prof,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "Title",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5",
+            })
         }
     }
 }
@@ -9872,14 +10847,16 @@ impl fmt::Display for Title {
 impl FromStr for Title {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "Title",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "Title",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5",
+                })
+            }
+        }
     }
 }
 
@@ -9893,15 +10870,7 @@ impl<'de> Deserialize<'de> for Title {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "Title",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -9922,10 +10891,13 @@ pub enum TradeFreezeReason {
     AdviserInstructed,
     /// `6` on the wire.
     Bespoke,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl TradeFreezeReason {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 7] = [
         Self::TransferIn,
         Self::TransferOut,
@@ -9946,20 +10918,40 @@ impl TradeFreezeReason {
             Self::RemovalOfAdviser => 4,
             Self::AdviserInstructed => 5,
             Self::Bespoke => 6,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::TransferIn),
-            1 => Some(Self::TransferOut),
-            2 => Some(Self::Incident),
-            3 => Some(Self::Deceased),
-            4 => Some(Self::RemovalOfAdviser),
-            5 => Some(Self::AdviserInstructed),
-            6 => Some(Self::Bespoke),
-            _ => None,
+            0 => Self::TransferIn,
+            1 => Self::TransferOut,
+            2 => Self::Incident,
+            3 => Self::Deceased,
+            4 => Self::RemovalOfAdviser,
+            5 => Self::AdviserInstructed,
+            6 => Self::Bespoke,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "TradeFreezeReason",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6",
+            })
         }
     }
 }
@@ -9973,14 +10965,16 @@ impl fmt::Display for TradeFreezeReason {
 impl FromStr for TradeFreezeReason {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "TradeFreezeReason",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "TradeFreezeReason",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6",
+                })
+            }
+        }
     }
 }
 
@@ -9994,15 +10988,7 @@ impl<'de> Deserialize<'de> for TradeFreezeReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "TradeFreezeReason",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -10146,10 +11132,13 @@ pub enum TransactionOrderBy {
     TransactionDate,
     /// `1` on the wire.
     Security,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl TransactionOrderBy {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::TransactionDate, Self::Security];
 
     /// The integer written on the wire.
@@ -10157,15 +11146,35 @@ impl TransactionOrderBy {
         match self {
             Self::TransactionDate => 0,
             Self::Security => 1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::TransactionDate),
-            1 => Some(Self::Security),
-            _ => None,
+            0 => Self::TransactionDate,
+            1 => Self::Security,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "TransactionOrderBy",
+                value: value.to_string(),
+                expected: "0, 1",
+            })
         }
     }
 }
@@ -10179,14 +11188,16 @@ impl fmt::Display for TransactionOrderBy {
 impl FromStr for TransactionOrderBy {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "TransactionOrderBy",
-                value: s.to_string(),
-                expected: "0, 1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "TransactionOrderBy",
+                    value: s.to_string(),
+                    expected: "0, 1",
+                })
+            }
+        }
     }
 }
 
@@ -10200,15 +11211,7 @@ impl<'de> Deserialize<'de> for TransactionOrderBy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "TransactionOrderBy",
-                    value: value.to_string(),
-                    expected: "0, 1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -10241,10 +11244,13 @@ pub enum TrustNature {
     MultipleMemberSsas,
     /// `12` on the wire.
     Loan,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl TrustNature {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 13] = [
         Self::Bare,
         Self::Charitable,
@@ -10277,26 +11283,46 @@ impl TrustNature {
             Self::SingleMemberSsas => 10,
             Self::MultipleMemberSsas => 11,
             Self::Loan => 12,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Bare),
-            1 => Some(Self::Charitable),
-            2 => Some(Self::Will),
-            3 => Some(Self::InterestInPossession),
-            4 => Some(Self::Discretionary),
-            5 => Some(Self::Accumulation),
-            6 => Some(Self::SettlorInterested),
-            7 => Some(Self::Granted),
-            8 => Some(Self::SinglePersonPension),
-            9 => Some(Self::MultipleMemberPersonalPension),
-            10 => Some(Self::SingleMemberSsas),
-            11 => Some(Self::MultipleMemberSsas),
-            12 => Some(Self::Loan),
-            _ => None,
+            0 => Self::Bare,
+            1 => Self::Charitable,
+            2 => Self::Will,
+            3 => Self::InterestInPossession,
+            4 => Self::Discretionary,
+            5 => Self::Accumulation,
+            6 => Self::SettlorInterested,
+            7 => Self::Granted,
+            8 => Self::SinglePersonPension,
+            9 => Self::MultipleMemberPersonalPension,
+            10 => Self::SingleMemberSsas,
+            11 => Self::MultipleMemberSsas,
+            12 => Self::Loan,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "TrustNature",
+                value: value.to_string(),
+                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
+            })
         }
     }
 }
@@ -10310,14 +11336,16 @@ impl fmt::Display for TrustNature {
 impl FromStr for TrustNature {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "TrustNature",
-                value: s.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "TrustNature",
+                    value: s.to_string(),
+                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
+                })
+            }
+        }
     }
 }
 
@@ -10331,15 +11359,7 @@ impl<'de> Deserialize<'de> for TrustNature {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "TrustNature",
-                    value: value.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -10476,10 +11496,13 @@ pub enum UserGender {
     Male,
     /// `2` on the wire.
     Female,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl UserGender {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Male, Self::Female];
 
     /// The integer written on the wire.
@@ -10487,15 +11510,35 @@ impl UserGender {
         match self {
             Self::Male => 1,
             Self::Female => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Male),
-            2 => Some(Self::Female),
-            _ => None,
+            1 => Self::Male,
+            2 => Self::Female,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "UserGender",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -10509,14 +11552,16 @@ impl fmt::Display for UserGender {
 impl FromStr for UserGender {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "UserGender",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "UserGender",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -10530,15 +11575,7 @@ impl<'de> Deserialize<'de> for UserGender {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "UserGender",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 

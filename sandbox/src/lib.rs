@@ -131,6 +131,12 @@ impl Store {
     }
 }
 
+/// The reply to an enum value the spec does not list. The router refuses such values before the
+/// sandbox sees them; this keeps the arm honest should that ever change.
+fn unlisted(parameter: &str, value: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request(format!("`{parameter}` {value} is not supported"))
+}
+
 /// Drops the oldest (first) entries of `list` past `max`.
 fn keep_newest<T>(list: &mut Vec<T>, max: usize) {
     if list.len() > max {
@@ -570,6 +576,8 @@ impl PortfolioApi for Sandbox {
                 let code = |t: &Transaction| t.security.as_ref().and_then(|s| s.code.clone());
                 code(a).cmp(&code(b)).then_with(|| a.transaction_id.cmp(&b.transaction_id))
             }),
+            // The router refuses values the spec does not list, so these never arrive.
+            TransactionOrderBy::Unknown(other) => return Err(unlisted("OrderBy", other)),
         }
         if input.order == SortOrder::Desc {
             rows.reverse();
@@ -1024,6 +1032,7 @@ impl PortfolioApi for Sandbox {
         let kind = match body.cashflow_instruction_type {
             OneOffCashflowInstructionType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
             OneOffCashflowInstructionType::OneOffWithdrawal => CashflowInstructionType::OneOffWithdrawal,
+            OneOffCashflowInstructionType::Unknown(other) => return Err(unlisted("CashflowInstructionType", other)),
         };
         let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
         instructions.push(CashflowInstruction {
@@ -1047,6 +1056,9 @@ impl PortfolioApi for Sandbox {
         let mut store = self.open(&ctx)?;
         let kind = match input.cashflow_instruction_type {
             OneOffCashflowInstructionDeleteType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
+            OneOffCashflowInstructionDeleteType::Unknown(other) => {
+                return Err(unlisted("CashflowInstructionType", other));
+            }
         };
         let instructions = &mut store.account_mut(&input.account_id)?.cashflow_instructions;
         let before = instructions.len();
@@ -1067,9 +1079,8 @@ impl PortfolioApi for Sandbox {
     ) -> Result<(), ApiError> {
         let mut store = self.open(&ctx)?;
         let Some(body) = input.body else { return Ok(()) };
-        let kind = CashflowInstructionType::from_value(body.cashflow_instruction_type.value())
-            .ok_or_else(|| ApiError::internal("a regular instruction type is missing from the instruction types"))?;
-        let frequency = FrequencyType::from_value(body.frequency_type.value()).unwrap_or(FrequencyType::Monthly);
+        let kind = CashflowInstructionType::from_value(body.cashflow_instruction_type.value());
+        let frequency = FrequencyType::from_value(body.frequency_type.value());
         store.next_instruction += 1;
         let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
         let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
@@ -1096,6 +1107,9 @@ impl PortfolioApi for Sandbox {
         let kind = match input.cashflow_instruction_type {
             RegularCashflowInstructionDeleteType::RegularContribution => CashflowInstructionType::RegularContribution,
             RegularCashflowInstructionDeleteType::RegularWithdrawal => CashflowInstructionType::RegularWithdrawal,
+            RegularCashflowInstructionDeleteType::Unknown(other) => {
+                return Err(unlisted("CashflowInstructionType", other));
+            }
         };
         let instructions = &mut store.account_mut(&input.account_id)?.cashflow_instructions;
         let before = instructions.len();

@@ -742,3 +742,26 @@ async fn unions_of_single_values_are_path_parameters() {
     let raw = reqwest::get(format!("{base}/labels/in-progress")).await.unwrap();
     assert_eq!(raw.text().await.unwrap(), r#""in-progress""#);
 }
+
+#[tokio::test]
+async fn string_enums_keep_unlisted_text_in_replies_and_servers_refuse_it() {
+    // Outside a server's request reading, any text is a value; a union still prefers a listed
+    // value and gives other text to its plain-text member.
+    assert_eq!("archived".parse::<LabelKind>().unwrap(), LabelKind::Unknown("archived".into()));
+    assert_eq!(LabelKind::Unknown("archived".into()).to_string(), "archived");
+    let label: Label = serde_json::from_str(r#""archived""#).unwrap();
+    assert_eq!(label, Label::String("archived".into()));
+    let kind: Option<LabelKind> = serde_json::from_str(r#""archived""#).unwrap();
+    assert_eq!(kind, Some(LabelKind::Unknown("archived".into())));
+
+    let (base, _) = start().await;
+    #[allow(deprecated)]
+    let err = client(&base).list_labels().kinds(vec![LabelKind::V1, "archived".parse().unwrap()]).await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(400));
+    let errors = &err.problem().unwrap().errors;
+    assert_eq!(
+        errors["kinds"],
+        [r#"`archived` is not a value of LabelKind; expected one of "in-progress", "1", """#],
+        "{err}"
+    );
+}

@@ -78,3 +78,38 @@ async fn a_partial_implementation_serves_its_operations_and_501_for_the_others()
     assert_eq!(err.status().map(|s| s.as_u16()), Some(501));
     assert!(err.to_string().contains("GetAUChildAccounts"), "{err}");
 }
+
+#[tokio::test]
+async fn replies_keep_enum_values_the_spec_does_not_list_and_requests_may_not_carry_them() {
+    use portfolio_client::types::{
+        ModelStatus, OneOffCashflowInstructionDeleteType, OneOffCashflowInstructionType,
+        PostOneOffCashflowInstructionRequest,
+    };
+
+    // A service newer than the spec answers with a status this client has never heard of.
+    let mock = MockApi::new();
+    mock.returns_get_au_models(Ok(vec![types::Model {
+        status: Some(types::ModelStatus::Unknown(7)),
+        ..Default::default()
+    }]));
+    let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
+    let status = client.get_au_models().await.unwrap()[0].status.unwrap();
+    assert_eq!(status, ModelStatus::Unknown(7));
+    assert!(!status.is_listed() && ModelStatus::Closed.is_listed());
+    assert_eq!(status.value(), 7, "written back as it came");
+
+    // The server refuses the same kind of value in a request, naming the field and what it takes.
+    let body =
+        PostOneOffCashflowInstructionRequest::new(OneOffCashflowInstructionType::Unknown(99), "A1".into(), vec![]);
+    let err = client.add_au_one_off_cashflow_instructions().body(body).await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(400));
+    let errors = &err.problem().unwrap().errors;
+    let message = &errors["body.CashflowInstructionType"][0];
+    assert!(message.starts_with("`99` is not a value of OneOffCashflowInstructionType; expected one of 3, 4"), "{err}");
+    // In a query parameter too.
+    let unlisted = OneOffCashflowInstructionDeleteType::from_value(12);
+    let err = client.delete_au_one_off_cashflow_instructions("A1", "CF-1", unlisted).await.unwrap_err();
+    assert_eq!(err.status().map(|s| s.as_u16()), Some(400));
+    assert!(err.to_string().contains("is not a value of OneOffCashflowInstructionDeleteType"), "{err}");
+    assert_eq!(mock.calls(), ["GetAUModels"], "refused requests never reach the mock");
+}

@@ -66,7 +66,9 @@ fn parse<T: FromStr>(text: &str, kind: &str) -> Result<T, String>
 where
     T::Err: Display,
 {
-    text.parse().map_err(|e: T::Err| if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") })
+    // A request may carry only the enum values the spec lists.
+    crate::enums::listed_only(|| text.parse())
+        .map_err(|e: T::Err| if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") })
 }
 
 /// The query string, decoded once.
@@ -372,7 +374,7 @@ pub(crate) async fn json_body<T: DeserializeOwned>(
         return Ok(None);
     };
     let mut de = serde_json::Deserializer::from_slice(&bytes);
-    let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+    let value = match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(&mut de)) {
         Ok(value) => value,
         Err(e) => {
             let path = e.path().to_string();

@@ -49,7 +49,8 @@ pub(crate) fn read_pairs<T: DeserializeOwned>(
             None => fields.push((name, vec![value])),
         }
     }
-    match serde_path_to_error::deserialize::<_, T>(Fields { fields: fields.into_iter(), pending: None }) {
+    let fields = Fields { fields: fields.into_iter(), pending: None };
+    match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(fields)) {
         Ok(value) => Some(value),
         Err(e) => {
             let path = e.path().to_string();

@@ -259,6 +259,10 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
     }
 }
 
+/// The doc of an enum's variant for values the spec does not list.
+const UNLISTED_DOC: &str = "A value the spec does not list, as written on the wire. A client reads it from a\n\
+     service newer than its spec; a server generated from the spec refuses it in requests.";
+
 fn int_enum(e: &IntEnumDef) -> TokenStream {
     let name = ident(&e.name);
     let docs = doc(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name)));
@@ -267,6 +271,7 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
         let docs = doc(&format!("`{value}` on the wire."));
         quote! { #docs #v, }
     });
+    let (unlisted, unlisted_doc) = (ident(&e.unlisted), doc(UNLISTED_DOC));
     let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
     let values: Vec<_> = e.variants.iter().map(|(_, value)| Literal::i64_unsuffixed(*value)).collect();
     let count = Literal::usize_unsuffixed(names.len());
@@ -277,24 +282,42 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum #name {
             #(#variants)*
+            #unlisted_doc
+            #unlisted(i64),
         }
 
         impl #name {
-            /// Every variant, in the order the spec lists them.
+            /// Every value the spec lists, in its order.
             pub const ALL: [Self; #count] = [#(Self::#names),*];
 
             /// The integer written on the wire.
             pub const fn value(self) -> i64 {
                 match self {
                     #(Self::#names => #values,)*
+                    Self::#unlisted(value) => value,
                 }
             }
 
             /// The variant written on the wire as `value`.
-            pub const fn from_value(value: i64) -> Option<Self> {
+            pub const fn from_value(value: i64) -> Self {
                 match value {
-                    #(#values => Some(Self::#names),)*
-                    _ => None,
+                    #(#values => Self::#names,)*
+                    other => Self::#unlisted(other),
+                }
+            }
+
+            /// Whether the spec lists this value.
+            pub const fn is_listed(self) -> bool {
+                !matches!(self, Self::#unlisted(_))
+            }
+
+            /// `value`'s variant, or an error when reading a request and the spec does not list it.
+            fn read(value: i64) -> Result<Self, UnknownVariant> {
+                let read = Self::from_value(value);
+                if read.is_listed() || crate::enums::unlisted_allowed() {
+                    Ok(read)
+                } else {
+                    Err(UnknownVariant { type_name: #type_name, value: value.to_string(), expected: #expected })
                 }
             }
         }
@@ -309,10 +332,10 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
             type Err = UnknownVariant;
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                s.parse()
-                    .ok()
-                    .and_then(Self::from_value)
-                    .ok_or_else(|| UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected })
+                match s.parse() {
+                    Ok(value) => Self::read(value),
+                    Err(_) => Err(UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected }),
+                }
             }
         }
 
@@ -324,10 +347,7 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
 
         impl<'de> Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = i64::deserialize(deserializer)?;
-                Self::from_value(value).ok_or_else(|| {
-                    serde::de::Error::custom(UnknownVariant { type_name: #type_name, value: value.to_string(), expected: #expected })
-                })
+                Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
             }
         }
     }
@@ -341,6 +361,7 @@ fn string_enum(e: &StringEnumDef) -> TokenStream {
         let docs = doc(&format!("`{wire:?}` on the wire."));
         quote! { #docs #v, }
     });
+    let (unlisted, unlisted_doc) = (ident(&e.unlisted), doc(UNLISTED_DOC));
     let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
     let wires: Vec<_> = e.variants.iter().map(|(_, w)| w.as_str()).collect();
     let count = Literal::usize_unsuffixed(names.len());
@@ -348,20 +369,28 @@ fn string_enum(e: &StringEnumDef) -> TokenStream {
     let type_name = &e.name;
     quote! {
         #docs
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub enum #name {
             #(#variants)*
+            #unlisted_doc
+            #unlisted(String),
         }
 
         impl #name {
-            /// Every variant, in the order the spec lists them.
+            /// Every value the spec lists, in its order.
             pub const ALL: [Self; #count] = [#(Self::#names),*];
 
             /// The text written on the wire.
-            pub const fn as_str(self) -> &'static str {
+            pub fn as_str(&self) -> &str {
                 match self {
                     #(Self::#names => #wires,)*
+                    Self::#unlisted(text) => text,
                 }
+            }
+
+            /// Whether the spec lists this value.
+            pub fn is_listed(&self) -> bool {
+                !matches!(self, Self::#unlisted(_))
             }
         }
 
@@ -374,9 +403,11 @@ fn string_enum(e: &StringEnumDef) -> TokenStream {
         impl FromStr for #name {
             type Err = UnknownVariant;
 
+            /// A listed value's variant; any other text is kept, except when reading a request.
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 match s {
                     #(#wires => Ok(Self::#names),)*
+                    _ if crate::enums::unlisted_allowed() => Ok(Self::#unlisted(s.to_string())),
                     _ => Err(UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected }),
                 }
             }
@@ -420,6 +451,16 @@ fn union(u: &UnionDef) -> TokenStream {
         };
         quote! { #ty::deserialize(&value).map(Self::#variant) }
     };
+    // A single value that may be an enum is read taking only the values the enum lists, so other
+    // values reach the members after it.
+    let read_listed = |i: usize| {
+        let read = read(i);
+        if matches!(u.variants[i].ty, TypeRef::Named(_)) {
+            quote! { crate::enums::listed_only(|| #read) }
+        } else {
+            read
+        }
+    };
     let body = match &u.dispatch {
         Dispatch::Tag { property, values } => {
             let arms = values.iter().map(|(wire, i)| {
@@ -462,8 +503,14 @@ fn union(u: &UnionDef) -> TokenStream {
                             return #read.map_err(serde::de::Error::custom);
                         }
                     },
-                    Shape::String => quote! { if value.is_string() && let Ok(v) = #read { return Ok(v); } },
-                    Shape::Number => quote! { if value.is_number() && let Ok(v) = #read { return Ok(v); } },
+                    Shape::String => {
+                        let read = read_listed(*i);
+                        quote! { if value.is_string() && let Ok(v) = #read { return Ok(v); } }
+                    }
+                    Shape::Number => {
+                        let read = read_listed(*i);
+                        quote! { if value.is_number() && let Ok(v) = #read { return Ok(v); } }
+                    }
                     Shape::Bool => quote! { if value.is_boolean() && let Ok(v) = #read { return Ok(v); } },
                     Shape::Any => quote! { return #read.map_err(serde::de::Error::custom); },
                 }
@@ -512,7 +559,12 @@ fn text_union(u: &UnionDef) -> TokenStream {
     let plain = order.iter().position(|(_, i)| u.variants[*i].ty == TypeRef::String);
     let tries = order[..plain.unwrap_or(order.len())].iter().map(|(_, i)| {
         let variant = ident(&u.variants[*i].name);
-        quote! { if let Ok(value) = text.parse() { return Ok(Self::#variant(value)); } }
+        let parse = if matches!(u.variants[*i].ty, TypeRef::Named(_)) {
+            quote! { crate::enums::listed_only(|| text.parse()) }
+        } else {
+            quote! { text.parse() }
+        };
+        quote! { if let Ok(value) = #parse { return Ok(Self::#variant(value)); } }
     });
     let type_name = &u.name;
     let expected = u.variants.iter().map(|v| format!("`{}`", v.name)).collect::<Vec<_>>().join(", ");

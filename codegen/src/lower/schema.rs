@@ -359,6 +359,10 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Names for an enum's variant of unlisted values, in order of preference; the spec's own
+    /// variants are named first, so one called `Unknown` keeps its name.
+    const UNLISTED: &'static [&'static str] = &["Unknown", "Unlisted", "UnknownValue"];
+
     fn int_enum(&mut self, schema: &Schema, values: &[Option<i64>], ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
         if values.iter().any(Option::is_none) {
             self.report(&ptr.push("enum"), "`null` inside an integer enum is not supported; use `nullable: true`");
@@ -384,6 +388,7 @@ impl<'a> Lowerer<'a> {
             name: name.clone(),
             doc: super::prose(&schema.schema_data.description),
             variants,
+            unlisted: scope.claim_first(Self::UNLISTED),
         }));
         Some(TypeRef::Named(name))
     }
@@ -437,6 +442,7 @@ impl<'a> Lowerer<'a> {
             name: name.clone(),
             doc: super::prose(&schema.schema_data.description),
             variants,
+            unlisted: scope.claim_first(Self::UNLISTED),
         }));
         Some(TypeRef::Named(name))
     }

@@ -59,7 +59,7 @@ impl<'de> Deserialize<'de> for Account2 {
 }
 
 /// The `GetItemPartType` enum, written on the wire as a string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GetItemPartType {
     /// `"in-progress"` on the wire.
     InProgress,
@@ -69,20 +69,29 @@ pub enum GetItemPartType {
     V1,
     /// `""` on the wire.
     Empty,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(String),
 }
 
 impl GetItemPartType {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 4] = [Self::InProgress, Self::Done, Self::V1, Self::Empty];
 
     /// The text written on the wire.
-    pub const fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::InProgress => "in-progress",
             Self::Done => "done",
             Self::V1 => "1",
             Self::Empty => "",
+            Self::Unknown(text) => text,
         }
+    }
+
+    /// Whether the spec lists this value.
+    pub fn is_listed(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
     }
 }
 
@@ -94,12 +103,15 @@ impl fmt::Display for GetItemPartType {
 
 impl FromStr for GetItemPartType {
     type Err = UnknownVariant;
+
+    /// A listed value's variant; any other text is kept, except when reading a request.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "in-progress" => Ok(Self::InProgress),
             "done" => Ok(Self::Done),
             "1" => Ok(Self::V1),
             "" => Ok(Self::Empty),
+            _ if crate::enums::unlisted_allowed() => Ok(Self::Unknown(s.to_string())),
             _ => {
                 Err(UnknownVariant {
                     type_name: "GetItemPartType",
@@ -133,10 +145,13 @@ pub enum Kind {
     Bolt,
     /// `2` on the wire.
     Nut,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl Kind {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 2] = [Self::Bolt, Self::Nut];
 
     /// The integer written on the wire.
@@ -144,15 +159,35 @@ impl Kind {
         match self {
             Self::Bolt => 1,
             Self::Nut => 2,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            1 => Some(Self::Bolt),
-            2 => Some(Self::Nut),
-            _ => None,
+            1 => Self::Bolt,
+            2 => Self::Nut,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "Kind",
+                value: value.to_string(),
+                expected: "1, 2",
+            })
         }
     }
 }
@@ -166,14 +201,16 @@ impl fmt::Display for Kind {
 impl FromStr for Kind {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "Kind",
-                value: s.to_string(),
-                expected: "1, 2",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "Kind",
+                    value: s.to_string(),
+                    expected: "1, 2",
+                })
+            }
+        }
     }
 }
 
@@ -187,15 +224,7 @@ impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "Kind",
-                    value: value.to_string(),
-                    expected: "1, 2",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -302,10 +331,13 @@ pub enum PartStatus {
     Value5,
     /// `-1` on the wire.
     ValueMinus1,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    Unknown(i64),
 }
 
 impl PartStatus {
-    /// Every variant, in the order the spec lists them.
+    /// Every value the spec lists, in its order.
     pub const ALL: [Self; 3] = [Self::Value0, Self::Value5, Self::ValueMinus1];
 
     /// The integer written on the wire.
@@ -314,16 +346,36 @@ impl PartStatus {
             Self::Value0 => 0,
             Self::Value5 => 5,
             Self::ValueMinus1 => -1,
+            Self::Unknown(value) => value,
         }
     }
 
     /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Option<Self> {
+    pub const fn from_value(value: i64) -> Self {
         match value {
-            0 => Some(Self::Value0),
-            5 => Some(Self::Value5),
-            -1 => Some(Self::ValueMinus1),
-            _ => None,
+            0 => Self::Value0,
+            5 => Self::Value5,
+            -1 => Self::ValueMinus1,
+            other => Self::Unknown(other),
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub const fn is_listed(self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// `value`'s variant, or an error when reading a request and the spec does not list it.
+    fn read(value: i64) -> Result<Self, UnknownVariant> {
+        let read = Self::from_value(value);
+        if read.is_listed() || crate::enums::unlisted_allowed() {
+            Ok(read)
+        } else {
+            Err(UnknownVariant {
+                type_name: "PartStatus",
+                value: value.to_string(),
+                expected: "0, 5, -1",
+            })
         }
     }
 }
@@ -337,14 +389,16 @@ impl fmt::Display for PartStatus {
 impl FromStr for PartStatus {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse()
-            .ok()
-            .and_then(Self::from_value)
-            .ok_or_else(|| UnknownVariant {
-                type_name: "PartStatus",
-                value: s.to_string(),
-                expected: "0, 5, -1",
-            })
+        match s.parse() {
+            Ok(value) => Self::read(value),
+            Err(_) => {
+                Err(UnknownVariant {
+                    type_name: "PartStatus",
+                    value: s.to_string(),
+                    expected: "0, 5, -1",
+                })
+            }
+        }
     }
 }
 
@@ -358,15 +412,7 @@ impl<'de> Deserialize<'de> for PartStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::from_value(value)
-            .ok_or_else(|| {
-                serde::de::Error::custom(UnknownVariant {
-                    type_name: "PartStatus",
-                    value: value.to_string(),
-                    expected: "0, 5, -1",
-                })
-            })
+        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
