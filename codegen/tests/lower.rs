@@ -79,6 +79,10 @@ fn string_enums_with_odd_values_get_valid_names() {
     let TypeDef::StringEnum(e) = ty(&api, "GetItemPartType") else { panic!() };
     let pairs: Vec<(&str, &str)> = e.variants.iter().map(|(n, w)| (n.as_str(), w.as_str())).collect();
     assert_eq!(pairs, [("InProgress", "in-progress"), ("Done", "done"), ("V1", "1"), ("Empty", "")]);
+    assert_eq!(e.unlisted, "Unknown");
+    let TypeDef::StringEnum(e) = ty(&api, "Verdict") else { panic!() };
+    let names: Vec<&str> = e.variants.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!((&names[..], e.unlisted.as_str()), (&["Unknown", "Unlisted"][..], "UnknownValue"));
 }
 
 #[test]

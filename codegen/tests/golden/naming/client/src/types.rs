@@ -418,3 +418,77 @@ impl<'de> Deserialize<'de> for PartStatus {
 
 /// The `Result2` schema.
 pub type Result2 = String;
+
+/// The spec's own names come before the variant for unlisted values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// `"unknown"` on the wire.
+    Unknown,
+    /// `"unlisted"` on the wire.
+    Unlisted,
+    /// A value the spec does not list, as written on the wire. A client reads it from a
+    /// service newer than its spec; a server generated from the spec refuses it in requests.
+    UnknownValue(String),
+}
+
+impl Verdict {
+    /// Every value the spec lists, in its order.
+    pub const ALL: [Self; 2] = [Self::Unknown, Self::Unlisted];
+
+    /// The text written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown => "unknown",
+            Self::Unlisted => "unlisted",
+            Self::UnknownValue(text) => text,
+        }
+    }
+
+    /// Whether the spec lists this value.
+    pub fn is_listed(&self) -> bool {
+        !matches!(self, Self::UnknownValue(_))
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Verdict {
+    type Err = UnknownVariant;
+
+    /// A listed value's variant; any other text is kept, except when reading a request.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "unknown" => Ok(Self::Unknown),
+            "unlisted" => Ok(Self::Unlisted),
+            _ if crate::enums::unlisted_allowed() => {
+                Ok(Self::UnknownValue(s.to_string()))
+            }
+            _ => {
+                Err(UnknownVariant {
+                    type_name: "Verdict",
+                    value: s.to_string(),
+                    expected: "\"unknown\", \"unlisted\"",
+                })
+            }
+        }
+    }
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Verdict {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
