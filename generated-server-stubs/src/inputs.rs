@@ -10,6 +10,8 @@ use crate::{DateTime, types};
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetUserInput {
     /// User name to look up.
+    ///
+    /// The `username` query parameter.
     pub username: String,
 }
 
@@ -31,16 +33,20 @@ pub struct LinkUserAccountsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAccountsInput {
     /// Text to match against accounts; `*` matches any run of characters.
+    ///
+    /// The `search` query parameter.
     pub search: Option<String>,
     /// Identifiers of the accounts; repeat the parameter once per identifier.
+    ///
+    /// The `accountIds` query parameter.
     pub account_ids: Option<Vec<String>>,
     /// Page number, counting from 1.
     ///
-    /// `1` when the request leaves it out.
+    /// The `page` query parameter: at least 1; `1` when the request leaves it out.
     pub page: i32,
     /// Number of items per page.
     ///
-    /// `100` when the request leaves it out.
+    /// The `size` query parameter: at least 1; `100` when the request leaves it out.
     pub size: i32,
 }
 
@@ -48,6 +54,8 @@ pub struct GetAuAccountsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuChildAccountsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
 }
 
@@ -55,6 +63,8 @@ pub struct GetAuChildAccountsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAccountModelWeightingsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
 }
 
@@ -69,10 +79,16 @@ pub struct ReplaceAccountModelWeightingsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAppFormInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// Who the application form is prepared for (INTL only).
+    ///
+    /// The `Recipient` query parameter.
     pub recipient: Option<types::AppFormRecipient>,
     /// Format of the application form (INTL only).
+    ///
+    /// The `FormType` query parameter.
     pub form_type: Option<types::AppFormType>,
 }
 
@@ -87,6 +103,8 @@ pub struct CreateDraftApplicationInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetDraftApplicationStatusInput {
     /// Application reference returned when the draft was created.
+    ///
+    /// The `{ApplicationId}` path segment.
     pub application_id: Uuid,
 }
 
@@ -98,8 +116,12 @@ pub struct GetPdsInput {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetUkCedingPartiesInput {
     /// Kind of account the ceding party transfers (UK).
+    ///
+    /// The `accountType` query parameter.
     pub account_type: Option<types::CedingPartyAccountType>,
     /// Text to match against ceding party names.
+    ///
+    /// The `search` query parameter.
     pub search: String,
 }
 
@@ -107,12 +129,20 @@ pub struct GetUkCedingPartiesInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FindAuSecuritiesInput {
     /// Security code or part of a description to match.
+    ///
+    /// The `search` query parameter.
     pub search: Option<String>,
     /// Identifier of a product disclosure statement (AU only).
+    ///
+    /// The `pdsId` query parameter.
     pub pds_id: Option<String>,
     /// Identifiers of securities to return.
+    ///
+    /// The `securityIds` query parameter.
     pub security_ids: Option<Vec<String>>,
     /// Codes of securities to return.
+    ///
+    /// The `securityCodes` query parameter.
     pub security_codes: Option<Vec<String>>,
 }
 
@@ -124,10 +154,16 @@ pub struct GetAuRecalcStatusInput {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuHoldingsInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
+    ///
+    /// The `AccountIds` query parameter.
     pub account_ids: Vec<String>,
     /// Date on which values are reported (ISO 8601 date-time).
+    ///
+    /// The `ValuationDate` query parameter.
     pub valuation_date: DateTime,
     /// How holdings are grouped.
+    ///
+    /// The `ClassificationType` query parameter.
     pub classification_type: types::ClassificationType,
 }
 
@@ -135,10 +171,16 @@ pub struct GetAuHoldingsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuHoldingsPerModelInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -146,12 +188,16 @@ pub struct GetAuHoldingsPerModelInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAssetClassSummaryInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// Include loan balances.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeLoans` query parameter: `false` when the request leaves it out.
     pub include_loans: bool,
     /// Date on which values are reported (ISO 8601 date-time).
+    ///
+    /// The `ValuationDate` query parameter.
     pub valuation_date: DateTime,
 }
 
@@ -159,34 +205,40 @@ pub struct GetAuAssetClassSummaryInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuTransactionsInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
     /// Return only buy and sell kinds of transaction.
     ///
-    /// `false` when the request leaves it out.
+    /// The `BuysAndSellsOnly` query parameter: `false` when the request leaves it out.
     pub buys_and_sells_only: bool,
     /// Include transactions that are not yet confirmed.
     ///
-    /// `false` when the request leaves it out.
+    /// The `ShowUnconfirmed` query parameter: `false` when the request leaves it out.
     pub show_unconfirmed: bool,
     /// Page number, counting from 1.
     ///
-    /// `1` when the request leaves it out.
+    /// The `Page` query parameter: at least 1; `1` when the request leaves it out.
     pub page: i32,
     /// Number of items per page.
     ///
-    /// `100` when the request leaves it out.
+    /// The `Size` query parameter: at least 1; `100` when the request leaves it out.
     pub size: i32,
     /// Sort key of transactions.
     ///
-    /// `TransactionOrderBy::TransactionDate` when the request leaves it out.
+    /// The `OrderBy` query parameter: `TransactionOrderBy::TransactionDate` when the request leaves it out.
     pub order_by: types::TransactionOrderBy,
     /// Sort direction.
     ///
-    /// `SortOrder::Desc` when the request leaves it out.
+    /// The `Order` query parameter: `SortOrder::Desc` when the request leaves it out.
     pub order: types::SortOrder,
 }
 
@@ -195,21 +247,27 @@ pub struct GetAuTransactionsInput {
 pub struct GetAuCashTransactionsInput {
     /// Include cash movements that are pending settlement.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludePendingUnsettled` query parameter: `false` when the request leaves it out.
     pub include_pending_unsettled: bool,
     /// Page number, counting from 1.
     ///
-    /// `1` when the request leaves it out.
+    /// The `Page` query parameter: at least 1; `1` when the request leaves it out.
     pub page: i32,
     /// Number of items per page.
     ///
-    /// `100` when the request leaves it out.
+    /// The `Size` query parameter: at least 1; `100` when the request leaves it out.
     pub size: i32,
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -218,17 +276,23 @@ pub struct GetAuCashTransactionsInput {
 pub struct GetAuUnsettledTransactionsInput {
     /// Page number, counting from 1.
     ///
-    /// `1` when the request leaves it out.
+    /// The `Page` query parameter: at least 1; `1` when the request leaves it out.
     pub page: i32,
     /// Number of items per page.
     ///
-    /// `100` when the request leaves it out.
+    /// The `Size` query parameter: at least 1; `100` when the request leaves it out.
     pub size: i32,
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -236,6 +300,8 @@ pub struct GetAuUnsettledTransactionsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuDividendReinvestmentDetailsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
 }
 
@@ -243,10 +309,16 @@ pub struct GetAuDividendReinvestmentDetailsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuIncomeDetailInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -254,10 +326,16 @@ pub struct GetAuIncomeDetailInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuIncomeSchedulesInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -265,10 +343,16 @@ pub struct GetAuIncomeSchedulesInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuIncomeSchedulesBulkInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
+    ///
+    /// The `AccountIds` query parameter.
     pub account_ids: Vec<String>,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -276,10 +360,16 @@ pub struct GetAuIncomeSchedulesBulkInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuExpenseDetailInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -287,6 +377,8 @@ pub struct GetAuExpenseDetailInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuBpayInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
+    ///
+    /// The `accountIds` query parameter.
     pub account_ids: Vec<String>,
 }
 
@@ -294,38 +386,44 @@ pub struct GetAuBpayInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuPerformanceInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
     /// Include cash holdings.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeCash` query parameter: `false` when the request leaves it out.
     pub include_cash: bool,
     /// Include loan balances.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeLoans` query parameter: `false` when the request leaves it out.
     pub include_loans: bool,
     /// Include securities that are excluded from performance.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeExcludedSecurities` query parameter: `false` when the request leaves it out.
     pub include_excluded_securities: bool,
     /// Include tax credits in returns.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeTaxCredits` query parameter: `false` when the request leaves it out.
     pub include_tax_credits: bool,
     /// Whether returns are shown before expenses, after them, or both.
     ///
-    /// `DisplayReturns::Both` when the request leaves it out.
+    /// The `DisplayReturns` query parameter: `DisplayReturns::Both` when the request leaves it out.
     pub display_returns: types::DisplayReturns,
     /// Set of periods to report. -1 uses the account default; 0 reports the requested period only; other codes (1 to 24) select fixed sets of trailing periods such as 1 month, 3 months, 1 year, 3 years, 5 years and since inception.
     ///
-    /// `-1` when the request leaves it out.
+    /// The `MultiplePeriods` query parameter: `-1` when the request leaves it out.
     pub multiple_periods: i32,
     /// How returns are calculated.
     ///
-    /// `CalculationMethod::TimeWeightedReturn` when the request leaves it out.
+    /// The `CalculationMethod` query parameter: `CalculationMethod::TimeWeightedReturn` when the request leaves it out.
     pub calculation_method: types::CalculationMethod,
 }
 
@@ -333,34 +431,40 @@ pub struct GetAuPerformanceInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAssetClassPerformanceInput {
     /// Identifier of the account.
+    ///
+    /// The `AccountId` query parameter.
     pub account_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
     /// Include cash holdings.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeCash` query parameter: `false` when the request leaves it out.
     pub include_cash: bool,
     /// Include loan balances.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeLoans` query parameter: `false` when the request leaves it out.
     pub include_loans: bool,
     /// Include tax credits in returns.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeTaxCredits` query parameter: `false` when the request leaves it out.
     pub include_tax_credits: bool,
     /// Include foreign tax paid in returns.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeForeignTaxPaid` query parameter: `false` when the request leaves it out.
     pub include_foreign_tax_paid: bool,
     /// Include securities that are excluded from performance.
     ///
-    /// `false` when the request leaves it out.
+    /// The `IncludeExcludedSecurities` query parameter: `false` when the request leaves it out.
     pub include_excluded_securities: bool,
     /// How returns are calculated.
     ///
-    /// `CalculationMethod::TimeWeightedReturn` when the request leaves it out.
+    /// The `CalculationMethod` query parameter: `CalculationMethod::TimeWeightedReturn` when the request leaves it out.
     pub calculation_method: types::CalculationMethod,
 }
 
@@ -372,14 +476,20 @@ pub struct GetAuBenchmarksInput {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuBenchmarkPerformanceInput {
     /// Identifier of the benchmark, as listed by `GetAUBenchmarks`.
+    ///
+    /// The `BenchmarkId` query parameter.
     pub benchmark_id: String,
     /// Set of periods to report. -1 uses the account default; 0 reports the requested period only; other codes (1 to 24) select fixed sets of trailing periods such as 1 month, 3 months, 1 year, 3 years, 5 years and since inception.
     ///
-    /// `-1` when the request leaves it out.
+    /// The `MultiplePeriods` query parameter: `-1` when the request leaves it out.
     pub multiple_periods: i32,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -391,8 +501,12 @@ pub struct GetAuModelsInput {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAproximateFumInput {
     /// Identifier of the model, as listed by `GetAUModels`.
+    ///
+    /// The `modelId` query parameter.
     pub model_id: String,
     /// Date on which values are reported (ISO 8601 date-time).
+    ///
+    /// The `valuationDate` query parameter.
     pub valuation_date: DateTime,
 }
 
@@ -400,10 +514,16 @@ pub struct GetAuAproximateFumInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuModelPerformanceInput {
     /// Identifier of the model, as listed by `GetAUModels`.
+    ///
+    /// The `ModelId` query parameter.
     pub model_id: String,
     /// First day of the period (ISO 8601 date-time).
+    ///
+    /// The `FromDate` query parameter.
     pub from_date: DateTime,
     /// Last day of the period (ISO 8601 date-time).
+    ///
+    /// The `ToDate` query parameter.
     pub to_date: DateTime,
 }
 
@@ -411,8 +531,12 @@ pub struct GetAuModelPerformanceInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuModelHoldingsInput {
     /// Identifier of the model, as listed by `GetAUModels`.
+    ///
+    /// The `modelId` query parameter.
     pub model_id: String,
     /// Date on which values are reported (ISO 8601 date-time).
+    ///
+    /// The `valuationDate` query parameter.
     pub valuation_date: DateTime,
 }
 
@@ -420,6 +544,8 @@ pub struct GetAuModelHoldingsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuModelWeightAdjustmentInput {
     /// Identifier of the model, as listed by `GetAUModels`.
+    ///
+    /// The `modelId` query parameter.
     pub model_id: String,
 }
 
@@ -434,6 +560,8 @@ pub struct ReplaceAuModelWeightAdjustmentInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuAccountEsgCategoriesInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
 }
 
@@ -455,8 +583,12 @@ pub struct AddAuAccountEsgCategoriesInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAuAccountEsgCategoriesInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
     /// Identifier of the ESG category to remove, as listed by `GetAUAccountEsgCategories`.
+    ///
+    /// The `categoryId` query parameter.
     pub category_id: Option<String>,
 }
 
@@ -464,6 +596,8 @@ pub struct DeleteAuAccountEsgCategoriesInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuCashflowInstructionsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
 }
 
@@ -478,10 +612,16 @@ pub struct AddAuOneOffCashflowInstructionsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAuOneOffCashflowInstructionsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
     /// Identifier of the instruction, as listed by `GetAUCashflowInstructions`.
+    ///
+    /// The `cashflowInstructionId` query parameter.
     pub cashflow_instruction_id: String,
     /// Kind of instruction to delete.
+    ///
+    /// The `cashflowInstructionType` query parameter.
     pub cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
 }
 
@@ -496,8 +636,12 @@ pub struct UpdateAuRegularCashflowInstructionsInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAuRegularCashflowInstructionsInput {
     /// Identifier of the account.
+    ///
+    /// The `accountId` query parameter.
     pub account_id: String,
     /// Kind of instruction to delete.
+    ///
+    /// The `cashflowInstructionType` query parameter.
     pub cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
 }
 
@@ -509,6 +653,8 @@ pub struct GetAuPublisherEventsInput {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAuPublisherEventDetailInput {
     /// Identifier of the event, as listed by `GetAUPublisherEvents`.
+    ///
+    /// The `eventId` query parameter.
     pub event_id: String,
 }
 
@@ -516,5 +662,7 @@ pub struct GetAuPublisherEventDetailInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DownloadAuFileInput {
     /// Identifier of the file, as given by `GetAUPublisherEventDetail`.
+    ///
+    /// The `fileId` query parameter.
     pub file_id: String,
 }

@@ -2,6 +2,8 @@
 
 //! Types of the request and reply bodies, one per schema of the spec.
 
+#![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -16,76 +18,52 @@ use crate::{DateTime, UnknownVariant};
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Account {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `ConsolidationType` on the wire.
     #[serde(rename = "ConsolidationType", skip_serializing_if = "Option::is_none")]
     pub consolidation_type: Option<AccountConsolidationType>,
-    /// `AccountType` on the wire.
     #[serde(rename = "AccountType", skip_serializing_if = "Option::is_none")]
     pub account_type: Option<AccountStructureType>,
-    /// `EntityType` on the wire.
     #[serde(rename = "EntityType", skip_serializing_if = "Option::is_none")]
     pub entity_type: Option<AccountEntityType>,
-    /// `IsSma` on the wire.
     #[serde(rename = "IsSma", skip_serializing_if = "Option::is_none")]
     pub is_sma: Option<bool>,
-    /// `Status` on the wire.
     #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountStatus>,
-    /// `RecalcType` on the wire.
     #[serde(rename = "RecalcType", skip_serializing_if = "Option::is_none")]
     pub recalc_type: Option<AccountRecalcType>,
-    /// `RecalcStatus` on the wire.
     #[serde(rename = "RecalcStatus", skip_serializing_if = "Option::is_none")]
     pub recalc_status: Option<AccountRecalcStatus>,
-    /// `ValuationDate` on the wire.
     #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
-    /// `FirstTransactionDate` on the wire.
     #[serde(rename = "FirstTransactionDate", skip_serializing_if = "Option::is_none")]
     pub first_transaction_date: Option<DateTime>,
-    /// `CreatedDate` on the wire.
     #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
-    /// `LastRecalcDate` on the wire.
     #[serde(rename = "LastRecalcDate", skip_serializing_if = "Option::is_none")]
     pub last_recalc_date: Option<DateTime>,
-    /// `RecalcRequired` on the wire.
     #[serde(rename = "RecalcRequired", skip_serializing_if = "Option::is_none")]
     pub recalc_required: Option<bool>,
-    /// `MarketValue` on the wire.
     #[serde(rename = "MarketValue", skip_serializing_if = "Option::is_none")]
     pub market_value: Option<f64>,
-    /// `OwnerUserName` on the wire.
     #[serde(rename = "OwnerUserName", skip_serializing_if = "Option::is_none")]
     pub owner_user_name: Option<String>,
-    /// `Product` on the wire.
     #[serde(rename = "Product", skip_serializing_if = "Option::is_none")]
     pub product: Option<String>,
-    /// `BenchmarkId1` on the wire.
     #[serde(rename = "BenchmarkId1", skip_serializing_if = "Option::is_none")]
     pub benchmark_id1: Option<String>,
-    /// `Benchmark1` on the wire.
     #[serde(rename = "Benchmark1", skip_serializing_if = "Option::is_none")]
     pub benchmark1: Option<String>,
-    /// `BenchmarkMargin1` on the wire.
     #[serde(rename = "BenchmarkMargin1", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin1: Option<f64>,
-    /// `BenchmarkId2` on the wire.
     #[serde(rename = "BenchmarkId2", skip_serializing_if = "Option::is_none")]
     pub benchmark_id2: Option<String>,
-    /// `Benchmark2` on the wire.
     #[serde(rename = "Benchmark2", skip_serializing_if = "Option::is_none")]
     pub benchmark2: Option<String>,
-    /// `BenchmarkMargin2` on the wire.
     #[serde(rename = "BenchmarkMargin2", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin2: Option<f64>,
 }
@@ -108,19 +86,14 @@ impl<'de> Deserialize<'de> for Account {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AccountApproximateFum {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `TotalValue` on the wire.
     #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    /// `ModelWeight` on the wire.
     #[serde(rename = "ModelWeight", skip_serializing_if = "Option::is_none")]
     pub model_weight: Option<f64>,
-    /// `TargetFum` on the wire.
     #[serde(rename = "TargetFum", skip_serializing_if = "Option::is_none")]
     pub target_fum: Option<f64>,
-    /// `ApproximateFum` on the wire.
     #[serde(rename = "ApproximateFum", skip_serializing_if = "Option::is_none")]
     pub approximate_fum: Option<f64>,
 }
@@ -369,10 +342,10 @@ impl<'de> Deserialize<'de> for AccountEntityType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AccountIEnumerablePagedResponse {
-    /// `Data` on the wire.
+    /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Account>>,
-    /// `Metadata` on the wire.
+    /// Totals across every page, to know when to stop.
     #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
@@ -523,10 +496,8 @@ impl<'de> Deserialize<'de> for AccountLifeCycle {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AccountModelWeighting {
-    /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
@@ -1152,28 +1123,21 @@ impl<'de> Deserialize<'de> for AccountType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Address {
-    /// `Type` on the wire.
     #[serde(rename = "Type")]
     pub r#type: AddressType,
-    /// `Line1` on the wire.
     #[serde(rename = "Line1")]
     pub line1: String,
-    /// `Line2` on the wire.
     #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    /// `Line3` on the wire.
     #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    /// `SuburbOrCounty` on the wire.
     #[serde(rename = "SuburbOrCounty")]
     pub suburb_or_county: String,
-    /// `TownOrCityOrState` on the wire.
     #[serde(rename = "TownOrCityOrState")]
     pub town_or_city_or_state: String,
-    /// `Postcode` on the wire.
     #[serde(rename = "Postcode")]
     pub postcode: String,
-    /// `Country` on the wire.
+    /// At least 3 characters.
     #[serde(rename = "Country")]
     pub country: String,
 }
@@ -1689,10 +1653,8 @@ impl<'de> Deserialize<'de> for ApplicantType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ApplicationAccountStatus {
-    /// `AccountCode` on the wire.
     #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
     pub account_code: Option<String>,
-    /// `Status` on the wire.
     #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountLifeCycle>,
 }
@@ -1715,13 +1677,10 @@ impl<'de> Deserialize<'de> for ApplicationAccountStatus {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ApplicationStatus {
-    /// `ApplicationId` on the wire.
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
-    /// `Status` on the wire.
     #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    /// `AccountsStatus` on the wire.
     #[serde(rename = "AccountsStatus", skip_serializing_if = "Option::is_none")]
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
@@ -1744,7 +1703,6 @@ impl<'de> Deserialize<'de> for ApplicationStatus {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ApplicationUploadResult {
-    /// `ApplicationId` on the wire.
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
 }
@@ -1767,31 +1725,23 @@ impl<'de> Deserialize<'de> for ApplicationUploadResult {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AssetClassDetails {
-    /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `PercentTotalValue` on the wire.
     #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
-    /// `PercentNetValue` on the wire.
     #[serde(rename = "PercentNetValue", skip_serializing_if = "Option::is_none")]
     pub percent_net_value: Option<f64>,
-    /// `MinTargetAllocation` on the wire.
     #[serde(rename = "MinTargetAllocation", skip_serializing_if = "Option::is_none")]
     pub min_target_allocation: Option<f64>,
-    /// `MaxTargetAllocation` on the wire.
     #[serde(rename = "MaxTargetAllocation", skip_serializing_if = "Option::is_none")]
     pub max_target_allocation: Option<f64>,
-    /// `MidPointTargetAllocation` on the wire.
     #[serde(
         rename = "MidPointTargetAllocation",
         skip_serializing_if = "Option::is_none",
     )]
     pub mid_point_target_allocation: Option<f64>,
-    /// `Variance` on the wire.
     #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
     pub variance: Option<f64>,
 }
@@ -1814,25 +1764,18 @@ impl<'de> Deserialize<'de> for AssetClassDetails {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AssetClassInvestment {
-    /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    /// `Benchmark` on the wire.
     #[serde(rename = "Benchmark", skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
-    /// `StartValue` on the wire.
     #[serde(rename = "StartValue", skip_serializing_if = "Option::is_none")]
     pub start_value: Option<f64>,
-    /// `EndValue` on the wire.
     #[serde(rename = "EndValue", skip_serializing_if = "Option::is_none")]
     pub end_value: Option<f64>,
-    /// `TotalReturn` on the wire.
     #[serde(rename = "TotalReturn", skip_serializing_if = "Option::is_none")]
     pub total_return: Option<f64>,
-    /// `TotalReturnPercent` on the wire.
     #[serde(rename = "TotalReturnPercent", skip_serializing_if = "Option::is_none")]
     pub total_return_percent: Option<f64>,
-    /// `BenchmarkReturnPercent` on the wire.
     #[serde(rename = "BenchmarkReturnPercent", skip_serializing_if = "Option::is_none")]
     pub benchmark_return_percent: Option<f64>,
 }
@@ -1855,13 +1798,10 @@ impl<'de> Deserialize<'de> for AssetClassInvestment {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AssetClassReceivableAndPayable {
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `TotalAmount` on the wire.
     #[serde(rename = "TotalAmount", skip_serializing_if = "Option::is_none")]
     pub total_amount: Option<f64>,
-    /// `IncludedInNetValue` on the wire.
     #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
@@ -1884,13 +1824,10 @@ impl<'de> Deserialize<'de> for AssetClassReceivableAndPayable {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AssetClassSummary {
-    /// `Valuation` on the wire.
     #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<AssetClassValuation>,
-    /// `AssetClasses` on the wire.
     #[serde(rename = "AssetClasses", skip_serializing_if = "Option::is_none")]
     pub asset_classes: Option<Vec<AssetClassDetails>>,
-    /// `ReceivablesAndPayables` on the wire.
     #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
@@ -1913,16 +1850,12 @@ impl<'de> Deserialize<'de> for AssetClassSummary {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AssetClassValuation {
-    /// `TotalCost` on the wire.
     #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
-    /// `TotalValue` on the wire.
     #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    /// `NetValue` on the wire.
     #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
-    /// `TotalGainOrLoss` on the wire.
     #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
 }
@@ -1945,16 +1878,12 @@ impl<'de> Deserialize<'de> for AssetClassValuation {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BankAccountUsage {
-    /// `Usage` on the wire.
     #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
     pub usage: Option<String>,
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `IsMandatory` on the wire.
     #[serde(rename = "IsMandatory", skip_serializing_if = "Option::is_none")]
     pub is_mandatory: Option<bool>,
-    /// `HelpText` on the wire.
     #[serde(rename = "HelpText", skip_serializing_if = "Option::is_none")]
     pub help_text: Option<String>,
 }
@@ -1977,13 +1906,10 @@ impl<'de> Deserialize<'de> for BankAccountUsage {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Benchmark {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -2006,10 +1932,8 @@ impl<'de> Deserialize<'de> for Benchmark {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BenchmarkReturn {
-    /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    /// `PercentageReturn` on the wire.
     #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
 }
@@ -2135,16 +2059,12 @@ impl<'de> Deserialize<'de> for BeneficiaryRelationship {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BpayInfo {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `ReferenceNumber` on the wire.
     #[serde(rename = "ReferenceNumber", skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
-    /// `BillerCode` on the wire.
     #[serde(rename = "BillerCode", skip_serializing_if = "Option::is_none")]
     pub biller_code: Option<i32>,
-    /// `BpayType` on the wire.
     #[serde(rename = "BpayType", skip_serializing_if = "Option::is_none")]
     pub bpay_type: Option<BpayType>,
 }
@@ -2270,10 +2190,8 @@ impl<'de> Deserialize<'de> for BpayType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct BulkIncomeScheduleData {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `IncomeSchedules` on the wire.
     #[serde(rename = "IncomeSchedules", skip_serializing_if = "Option::is_none")]
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
@@ -2386,10 +2304,8 @@ impl<'de> Deserialize<'de> for CalculationMethod {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashBook {
-    /// `Summary` on the wire.
     #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
     pub summary: Option<CashSummary>,
-    /// `Transactions` on the wire.
     #[serde(rename = "Transactions", skip_serializing_if = "Option::is_none")]
     pub transactions: Option<Vec<CashTransaction>>,
 }
@@ -2412,10 +2328,10 @@ impl<'de> Deserialize<'de> for CashBook {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashBookIEnumerablePagedResponse {
-    /// `Data` on the wire.
+    /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<CashBook>>,
-    /// `Metadata` on the wire.
+    /// Totals across every page, to know when to stop.
     #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
@@ -2438,7 +2354,6 @@ impl<'de> Deserialize<'de> for CashBookIEnumerablePagedResponse {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashHub {
-    /// `AUD` on the wire.
     #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
     pub aud: Option<f64>,
 }
@@ -2461,28 +2376,20 @@ impl<'de> Deserialize<'de> for CashHub {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashSummary {
-    /// `CashBookCode` on the wire.
     #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
     pub cash_book_code: Option<String>,
-    /// `CashBookDescription` on the wire.
     #[serde(rename = "CashBookDescription", skip_serializing_if = "Option::is_none")]
     pub cash_book_description: Option<String>,
-    /// `Currency` on the wire.
     #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    /// `OpeningBalance` on the wire.
     #[serde(rename = "OpeningBalance", skip_serializing_if = "Option::is_none")]
     pub opening_balance: Option<f64>,
-    /// `Deposits` on the wire.
     #[serde(rename = "Deposits", skip_serializing_if = "Option::is_none")]
     pub deposits: Option<f64>,
-    /// `Withdrawals` on the wire.
     #[serde(rename = "Withdrawals", skip_serializing_if = "Option::is_none")]
     pub withdrawals: Option<f64>,
-    /// `ClosingBalance` on the wire.
     #[serde(rename = "ClosingBalance", skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<f64>,
-    /// `ClosingBalanceInAccountCurrency` on the wire.
     #[serde(
         rename = "ClosingBalanceInAccountCurrency",
         skip_serializing_if = "Option::is_none",
@@ -2508,34 +2415,25 @@ impl<'de> Deserialize<'de> for CashSummary {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashTransaction {
-    /// `TransactionId` on the wire.
     #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
-    /// `TransactionDate` on the wire.
     #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    /// `Currency` on the wire.
     #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    /// `TransactionTypeDescription` on the wire.
     #[serde(
         rename = "TransactionTypeDescription",
         skip_serializing_if = "Option::is_none",
     )]
     pub transaction_type_description: Option<String>,
-    /// `Narration` on the wire.
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    /// `Deposit` on the wire.
     #[serde(rename = "Deposit", skip_serializing_if = "Option::is_none")]
     pub deposit: Option<f64>,
-    /// `Withdrawal` on the wire.
     #[serde(rename = "Withdrawal", skip_serializing_if = "Option::is_none")]
     pub withdrawal: Option<f64>,
-    /// `ValueInAccountCurrency` on the wire.
     #[serde(rename = "ValueInAccountCurrency", skip_serializing_if = "Option::is_none")]
     pub value_in_account_currency: Option<f64>,
-    /// `Balance` on the wire.
     #[serde(rename = "Balance", skip_serializing_if = "Option::is_none")]
     pub balance: Option<f64>,
 }
@@ -2558,28 +2456,20 @@ impl<'de> Deserialize<'de> for CashTransaction {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashflowInstruction {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `CashflowInstructionType` on the wire.
     #[serde(rename = "CashflowInstructionType", skip_serializing_if = "Option::is_none")]
     pub cashflow_instruction_type: Option<CashflowInstructionType>,
-    /// `FrequencyType` on the wire.
     #[serde(rename = "FrequencyType", skip_serializing_if = "Option::is_none")]
     pub frequency_type: Option<FrequencyType>,
-    /// `StartDate` on the wire.
     #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
-    /// `EndDate` on the wire.
     #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `TaxType` on the wire.
     #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
-    /// `Allocations` on the wire.
     #[serde(rename = "Allocations", skip_serializing_if = "Option::is_none")]
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
@@ -2602,13 +2492,10 @@ impl<'de> Deserialize<'de> for CashflowInstruction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CashflowInstructionDetail {
-    /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode")]
     pub model_code: String,
-    /// `Sequence` on the wire.
     #[serde(rename = "Sequence", skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i32>,
-    /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
@@ -2880,13 +2767,10 @@ impl<'de> Deserialize<'de> for CedingPartyAccountType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct CedingPartyResponse {
-    /// `CedingPartyId` on the wire.
     #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
-    /// `CedingPartyName` on the wire.
     #[serde(rename = "CedingPartyName", skip_serializing_if = "Option::is_none")]
     pub ceding_party_name: Option<String>,
-    /// `AcceptsElectronicTransfer` on the wire.
     #[serde(
         rename = "AcceptsElectronicTransfer",
         skip_serializing_if = "Option::is_none",
@@ -2912,7 +2796,6 @@ impl<'de> Deserialize<'de> for CedingPartyResponse {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ChildAccountAu {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
@@ -3609,28 +3492,21 @@ impl<'de> Deserialize<'de> for DisplayReturns {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DividendReinvestmentDetail {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `DrpType` on the wire.
     #[serde(rename = "DrpType", skip_serializing_if = "Option::is_none")]
     pub drp_type: Option<DrpType>,
-    /// `FromDate` on the wire.
     #[serde(rename = "FromDate", skip_serializing_if = "Option::is_none")]
     pub from_date: Option<DateTime>,
-    /// `ToDate` on the wire.
     #[serde(rename = "ToDate", skip_serializing_if = "Option::is_none")]
     pub to_date: Option<DateTime>,
-    /// `MaxSharesParticipating` on the wire.
     #[serde(rename = "MaxSharesParticipating", skip_serializing_if = "Option::is_none")]
     pub max_shares_participating: Option<f64>,
-    /// `PercentSharesParticipating` on the wire.
     #[serde(
         rename = "PercentSharesParticipating",
         skip_serializing_if = "Option::is_none",
     )]
     pub percent_shares_participating: Option<f64>,
-    /// `ExcludeFromDrp` on the wire.
     #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
     pub exclude_from_drp: Option<bool>,
 }
@@ -3653,25 +3529,18 @@ impl<'de> Deserialize<'de> for DividendReinvestmentDetail {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DollarReturnData {
-    /// `CapitalAppreciation` on the wire.
     #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
     pub capital_appreciation: Option<f64>,
-    /// `TotalIncome` on the wire.
     #[serde(rename = "TotalIncome", skip_serializing_if = "Option::is_none")]
     pub total_income: Option<f64>,
-    /// `TaxCredits` on the wire.
     #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
-    /// `ForexMovements` on the wire.
     #[serde(rename = "ForexMovements", skip_serializing_if = "Option::is_none")]
     pub forex_movements: Option<f64>,
-    /// `GrossDollarReturn` on the wire.
     #[serde(rename = "GrossDollarReturn", skip_serializing_if = "Option::is_none")]
     pub gross_dollar_return: Option<f64>,
-    /// `TotalExpenses` on the wire.
     #[serde(rename = "TotalExpenses", skip_serializing_if = "Option::is_none")]
     pub total_expenses: Option<f64>,
-    /// `NetDollarReturn` on the wire.
     #[serde(rename = "NetDollarReturn", skip_serializing_if = "Option::is_none")]
     pub net_dollar_return: Option<f64>,
 }
@@ -3694,112 +3563,78 @@ impl<'de> Deserialize<'de> for DollarReturnData {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftAccount {
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `RegisteredName` on the wire.
     #[serde(rename = "RegisteredName", skip_serializing_if = "Option::is_none")]
     pub registered_name: Option<String>,
-    /// `ShortName` on the wire.
     #[serde(rename = "ShortName", skip_serializing_if = "Option::is_none")]
     pub short_name: Option<String>,
-    /// `AccountType` on the wire.
     #[serde(rename = "AccountType")]
     pub account_type: DraftAccountType,
-    /// `PdsId` on the wire.
     #[serde(rename = "PdsId", skip_serializing_if = "Option::is_none")]
     pub pds_id: Option<String>,
-    /// `Fees` on the wire.
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftFee>>,
-    /// `FeeConsent` on the wire.
     #[serde(rename = "FeeConsent", skip_serializing_if = "Option::is_none")]
     pub fee_consent: Option<FeeConsent>,
-    /// `Models` on the wire.
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<DraftModel>>,
-    /// `BankAccounts` on the wire.
     #[serde(rename = "BankAccounts", skip_serializing_if = "Option::is_none")]
     pub bank_accounts: Option<Vec<DraftAccountBankAccount>>,
-    /// `Exclusions` on the wire.
     #[serde(rename = "Exclusions", skip_serializing_if = "Option::is_none")]
     pub exclusions: Option<Vec<DraftExclusion>>,
-    /// `InitialInvestment` on the wire.
     #[serde(rename = "InitialInvestment", skip_serializing_if = "Option::is_none")]
     pub initial_investment: Option<DraftInitialInvestment>,
-    /// `PensionPayment` on the wire.
     #[serde(rename = "PensionPayment", skip_serializing_if = "Option::is_none")]
     pub pension_payment: Option<DraftPensionPayment>,
-    /// `TargetAllocation` on the wire.
     #[serde(rename = "TargetAllocation", skip_serializing_if = "Option::is_none")]
     pub target_allocation: Option<DraftTargetAllocation>,
-    /// `InitialInvestmentSuper` on the wire.
     #[serde(rename = "InitialInvestmentSuper", skip_serializing_if = "Option::is_none")]
     pub initial_investment_super: Option<DraftInitialInvestmentSuper>,
-    /// `ReversionaryBeneficiary` on the wire.
     #[serde(rename = "ReversionaryBeneficiary", skip_serializing_if = "Option::is_none")]
     pub reversionary_beneficiary: Option<NominatedReversionaryBeneficiary>,
-    /// `Beneficiaries` on the wire.
     #[serde(rename = "Beneficiaries", skip_serializing_if = "Option::is_none")]
     pub beneficiaries: Option<Vec<DraftNominatedBeneficiary>>,
-    /// `IsBindingNomination` on the wire.
     #[serde(rename = "IsBindingNomination", skip_serializing_if = "Option::is_none")]
     pub is_binding_nomination: Option<bool>,
-    /// `IsEmployerContributing` on the wire.
     #[serde(rename = "IsEmployerContributing", skip_serializing_if = "Option::is_none")]
     pub is_employer_contributing: Option<bool>,
-    /// `SourceOfFunds` on the wire.
     #[serde(rename = "SourceOfFunds", skip_serializing_if = "Option::is_none")]
     pub source_of_funds: Option<String>,
-    /// `OngoingFeeAmount` on the wire.
     #[serde(rename = "OngoingFeeAmount", skip_serializing_if = "Option::is_none")]
     pub ongoing_fee_amount: Option<f64>,
-    /// `ReinvestIncome` on the wire.
     #[serde(rename = "ReinvestIncome", skip_serializing_if = "Option::is_none")]
     pub reinvest_income: Option<bool>,
-    /// `ProductId` on the wire.
     #[serde(rename = "ProductId", skip_serializing_if = "Option::is_none")]
     pub product_id: Option<String>,
-    /// `ProductProviderReference` on the wire.
     #[serde(
         rename = "ProductProviderReference",
         skip_serializing_if = "Option::is_none",
     )]
     pub product_provider_reference: Option<String>,
-    /// `RegularContribution` on the wire.
     #[serde(rename = "RegularContribution", skip_serializing_if = "Option::is_none")]
     pub regular_contribution: Option<DraftRegularTransaction>,
-    /// `RegularWithdrawal` on the wire.
     #[serde(rename = "RegularWithdrawal", skip_serializing_if = "Option::is_none")]
     pub regular_withdrawal: Option<DraftRegularTransaction>,
-    /// `OwnerAdviserId` on the wire.
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
-    /// `Region` on the wire.
     #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<Region>,
-    /// `CurrencyCode` on the wire.
     #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
-    /// `AdviserReference` on the wire.
     #[serde(rename = "AdviserReference", skip_serializing_if = "Option::is_none")]
     pub adviser_reference: Option<String>,
-    /// `InSpecieCashStockTransfers` on the wire.
     #[serde(
         rename = "InSpecieCashStockTransfers",
         skip_serializing_if = "Option::is_none",
     )]
     pub in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
-    /// `IsTradeFreezeOn` on the wire.
     #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
     pub is_trade_freeze_on: Option<bool>,
-    /// `TradeFreezeReason` on the wire.
     #[serde(rename = "TradeFreezeReason", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_reason: Option<TradeFreezeReason>,
-    /// `TradeFreezeNote` on the wire.
     #[serde(rename = "TradeFreezeNote", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_note: Option<String>,
-    /// `IllustrationData` on the wire.
     #[serde(rename = "IllustrationData", skip_serializing_if = "Option::is_none")]
     pub illustration_data: Option<DraftIllustrationData>,
 }
@@ -3864,28 +3699,20 @@ impl<'de> Deserialize<'de> for DraftAccount {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftAccountBankAccount {
-    /// `Bsb` on the wire.
     #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
     pub bsb: Option<String>,
-    /// `SortCode` on the wire.
     #[serde(rename = "SortCode", skip_serializing_if = "Option::is_none")]
     pub sort_code: Option<String>,
-    /// `AccountNumber` on the wire.
     #[serde(rename = "AccountNumber", skip_serializing_if = "Option::is_none")]
     pub account_number: Option<String>,
-    /// `AccountName` on the wire.
     #[serde(rename = "AccountName", skip_serializing_if = "Option::is_none")]
     pub account_name: Option<String>,
-    /// `Usages` on the wire.
     #[serde(rename = "Usages", skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<String>>,
-    /// `Bic` on the wire.
     #[serde(rename = "Bic", skip_serializing_if = "Option::is_none")]
     pub bic: Option<String>,
-    /// `Iban` on the wire.
     #[serde(rename = "Iban", skip_serializing_if = "Option::is_none")]
     pub iban: Option<String>,
-    /// `RoutingNumber` on the wire.
     #[serde(rename = "RoutingNumber", skip_serializing_if = "Option::is_none")]
     pub routing_number: Option<String>,
 }
@@ -4091,28 +3918,20 @@ impl<'de> Deserialize<'de> for DraftAccountType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftAddress {
-    /// `Addressee` on the wire.
     #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
     pub addressee: Option<String>,
-    /// `Street` on the wire.
     #[serde(rename = "Street", skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
-    /// `Line2` on the wire.
     #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    /// `Line3` on the wire.
     #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    /// `Postcode` on the wire.
     #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
-    /// `Suburb` on the wire.
     #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
-    /// `CountryCode` on the wire.
     #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    /// `IsRegistered` on the wire.
     #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
@@ -4135,25 +3954,18 @@ impl<'de> Deserialize<'de> for DraftAddress {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftAddressAu {
-    /// `Street` on the wire.
     #[serde(rename = "Street")]
     pub street: String,
-    /// `Line2` on the wire.
     #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    /// `Line3` on the wire.
     #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    /// `Postcode` on the wire.
     #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
-    /// `Suburb` on the wire.
     #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
-    /// `CountryCode` on the wire.
     #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    /// `IsRegistered` on the wire.
     #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
@@ -4191,19 +4003,14 @@ impl<'de> Deserialize<'de> for DraftAddressAu {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftApplicant {
-    /// `OwnerAdviserId` on the wire.
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
-    /// `ApplicantType` on the wire.
     #[serde(rename = "ApplicantType", skip_serializing_if = "Option::is_none")]
     pub applicant_type: Option<ApplicantType>,
-    /// `CorporateDetails` on the wire.
     #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
     pub corporate_details: Option<DraftCorporateApplicant>,
-    /// `IndividualDetails` on the wire.
     #[serde(rename = "IndividualDetails", skip_serializing_if = "Option::is_none")]
     pub individual_details: Option<DraftIndividualApplicant>,
-    /// `TrustDetails` on the wire.
     #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
     pub trust_details: Option<DraftTrustApplicant>,
 }
@@ -4226,16 +4033,12 @@ impl<'de> Deserialize<'de> for DraftApplicant {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftApplicantIdentification {
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<IdentificationType>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// `MissingReason` on the wire.
     #[serde(rename = "MissingReason", skip_serializing_if = "Option::is_none")]
     pub missing_reason: Option<MissingReason>,
-    /// `MissingReasonText` on the wire.
     #[serde(rename = "MissingReasonText", skip_serializing_if = "Option::is_none")]
     pub missing_reason_text: Option<String>,
 }
@@ -4258,19 +4061,14 @@ impl<'de> Deserialize<'de> for DraftApplicantIdentification {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftApplicantTaxResidence {
-    /// `CountryCode` on the wire.
     #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    /// `From` on the wire.
     #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<DateTime>,
-    /// `To` on the wire.
     #[serde(rename = "To", skip_serializing_if = "Option::is_none")]
     pub to: Option<DateTime>,
-    /// `Identification` on the wire.
     #[serde(rename = "Identification", skip_serializing_if = "Option::is_none")]
     pub identification: Option<String>,
-    /// `NoDocument` on the wire.
     #[serde(rename = "NoDocument", skip_serializing_if = "Option::is_none")]
     pub no_document: Option<bool>,
 }
@@ -4293,16 +4091,13 @@ impl<'de> Deserialize<'de> for DraftApplicantTaxResidence {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftApplication {
-    /// `AdviserId` on the wire.
     #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
-    /// `OwnerAdviserId` on the wire.
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
-    /// `Applicants` on the wire.
+    /// At least 1 item.
     #[serde(rename = "Applicants")]
     pub applicants: Vec<DraftApplicant>,
-    /// `Accounts` on the wire.
     #[serde(rename = "Accounts", skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<DraftAccount>>,
 }
@@ -4337,43 +4132,32 @@ impl<'de> Deserialize<'de> for DraftApplication {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftContact {
-    /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// `FirstName` on the wire.
     #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    /// `LastName` on the wire.
     #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    /// `Email` on the wire.
     #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// `Phone` on the wire.
     #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// `PhoneOther` on the wire.
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    /// `NationalIdentifier` on the wire.
     #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    /// `ReceiveCommunicationByPost` on the wire.
     #[serde(
         rename = "ReceiveCommunicationByPost",
         skip_serializing_if = "Option::is_none",
     )]
     pub receive_communication_by_post: Option<bool>,
-    /// `IsPoliticallyExposedPerson` on the wire.
     #[serde(
         rename = "IsPoliticallyExposedPerson",
         skip_serializing_if = "Option::is_none",
     )]
     pub is_politically_exposed_person: Option<bool>,
-    /// `PepDetails` on the wire.
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
@@ -4396,70 +4180,51 @@ impl<'de> Deserialize<'de> for DraftContact {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftCorporateApplicant {
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `TradingName` on the wire.
     #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
-    /// `Identifications` on the wire.
     #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
-    /// `BusinessAddress` on the wire.
     #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
-    /// `MailingAddress` on the wire.
     #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    /// `ContactIsSignatory` on the wire.
     #[serde(rename = "ContactIsSignatory", skip_serializing_if = "Option::is_none")]
     pub contact_is_signatory: Option<bool>,
-    /// `ContactIsDirectorOrSignificantShareholder` on the wire.
     #[serde(
         rename = "ContactIsDirectorOrSignificantShareholder",
         skip_serializing_if = "Option::is_none",
     )]
     pub contact_is_director_or_significant_shareholder: Option<bool>,
-    /// `Contact` on the wire.
     #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
     pub contact: Option<DraftContact>,
-    /// `Signatories` on the wire.
     #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    /// `CompanyRegistrationNumber` on the wire.
     #[serde(
         rename = "CompanyRegistrationNumber",
         skip_serializing_if = "Option::is_none",
     )]
     pub company_registration_number: Option<String>,
-    /// `TaxId` on the wire.
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
-    /// `Lei` on the wire.
     #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    /// `CountryOfIncorporation` on the wire.
     #[serde(rename = "CountryOfIncorporation", skip_serializing_if = "Option::is_none")]
     pub country_of_incorporation: Option<String>,
-    /// `DateOfIncorporation` on the wire.
     #[serde(rename = "DateOfIncorporation", skip_serializing_if = "Option::is_none")]
     pub date_of_incorporation: Option<DateTime>,
-    /// `NatureOfActivities` on the wire.
     #[serde(rename = "NatureOfActivities", skip_serializing_if = "Option::is_none")]
     pub nature_of_activities: Option<String>,
-    /// `BearerSharesAreInIssue` on the wire.
     #[serde(rename = "BearerSharesAreInIssue", skip_serializing_if = "Option::is_none")]
     pub bearer_shares_are_in_issue: Option<bool>,
-    /// `NameOfRegulator` on the wire.
     #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    /// `RegulatorReferenceNumber` on the wire.
     #[serde(
         rename = "RegulatorReferenceNumber",
         skip_serializing_if = "Option::is_none",
     )]
     pub regulator_reference_number: Option<String>,
-    /// `CompanyType` on the wire.
     #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
 }
@@ -4482,43 +4247,32 @@ impl<'de> Deserialize<'de> for DraftCorporateApplicant {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftCorporateTrustee {
-    /// `BusinessAddress` on the wire.
     #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
-    /// `MailingAddress` on the wire.
     #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    /// `CompanyRegistrationNumber` on the wire.
     #[serde(
         rename = "CompanyRegistrationNumber",
         skip_serializing_if = "Option::is_none",
     )]
     pub company_registration_number: Option<String>,
-    /// `TaxId` on the wire.
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
-    /// `Lei` on the wire.
     #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    /// `NameOfRegulator` on the wire.
     #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    /// `RegulatorReferenceNumber` on the wire.
     #[serde(
         rename = "RegulatorReferenceNumber",
         skip_serializing_if = "Option::is_none",
     )]
     pub regulator_reference_number: Option<String>,
-    /// `Director` on the wire.
     #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
     pub director: Option<DraftDirector>,
-    /// `CompanyType` on the wire.
     #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
-    /// `Name` on the wire.
     #[serde(rename = "Name")]
     pub name: String,
-    /// `TradingName` on the wire.
     #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
 }
@@ -4560,10 +4314,8 @@ impl<'de> Deserialize<'de> for DraftCorporateTrustee {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftCostAndCharge {
-    /// `Type` on the wire.
     #[serde(rename = "Type")]
     pub r#type: CostAndChargeType,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
@@ -4596,46 +4348,33 @@ impl<'de> Deserialize<'de> for DraftCostAndCharge {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftDirector {
-    /// `TaxNumber` on the wire.
     #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
-    /// `CountryOfBirth` on the wire.
     #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
-    /// `Address` on the wire.
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    /// `NationalIdentifier` on the wire.
     #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    /// `ReceiveCommunicationByPost` on the wire.
     #[serde(
         rename = "ReceiveCommunicationByPost",
         skip_serializing_if = "Option::is_none",
     )]
     pub receive_communication_by_post: Option<bool>,
-    /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// `FirstName` on the wire.
     #[serde(rename = "FirstName")]
     pub first_name: String,
-    /// `LastName` on the wire.
     #[serde(rename = "LastName")]
     pub last_name: String,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    /// `Email` on the wire.
     #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// `Phone` on the wire.
     #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// `PhoneOther` on the wire.
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    /// `IsPoliticallyExposedPerson` on the wire.
     #[serde(
         rename = "IsPoliticallyExposedPerson",
         skip_serializing_if = "Option::is_none",
@@ -4682,7 +4421,6 @@ impl<'de> Deserialize<'de> for DraftDirector {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftExclusion {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<DraftSecurity>,
 }
@@ -4705,16 +4443,12 @@ impl<'de> Deserialize<'de> for DraftExclusion {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftFee {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<DraftFeeType>,
-    /// `Rate` on the wire.
     #[serde(rename = "Rate", skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
-    /// `Unit` on the wire.
     #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
 }
@@ -4958,7 +4692,6 @@ impl<'de> Deserialize<'de> for DraftIdentifierType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftIllustrationData {
-    /// `CostsAndCharges` on the wire.
     #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
@@ -4981,16 +4714,12 @@ impl<'de> Deserialize<'de> for DraftIllustrationData {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInSpecieCashStockTransfer {
-    /// `TransferType` on the wire.
     #[serde(rename = "TransferType")]
     pub transfer_type: InSpecieCashStockTransferType,
-    /// `CedingPartyId` on the wire.
     #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
-    /// `CedingAccountNumber` on the wire.
     #[serde(rename = "CedingAccountNumber", skip_serializing_if = "Option::is_none")]
     pub ceding_account_number: Option<String>,
-    /// `InSpecieCashStockTransferDetails` on the wire.
     #[serde(
         rename = "InSpecieCashStockTransferDetails",
         skip_serializing_if = "Option::is_none",
@@ -4998,16 +4727,12 @@ pub struct DraftInSpecieCashStockTransfer {
     pub in_specie_cash_stock_transfer_details: Option<
         Vec<DraftInSpecieCashStockTransferDetails>,
     >,
-    /// `CashTransferAmount` on the wire.
     #[serde(rename = "CashTransferAmount", skip_serializing_if = "Option::is_none")]
     pub cash_transfer_amount: Option<f64>,
-    /// `AmountUsedThisYear` on the wire.
     #[serde(rename = "AmountUsedThisYear", skip_serializing_if = "Option::is_none")]
     pub amount_used_this_year: Option<f64>,
-    /// `FeeAmount` on the wire.
     #[serde(rename = "FeeAmount", skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<f64>,
-    /// `FeePercent` on the wire.
     #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
 }
@@ -5046,13 +4771,10 @@ impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransfer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInSpecieCashStockTransferDetails {
-    /// `SecurityIsin` on the wire.
     #[serde(rename = "SecurityIsin")]
     pub security_isin: String,
-    /// `Quantity` on the wire.
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    /// `BookCost` on the wire.
     #[serde(rename = "BookCost", skip_serializing_if = "Option::is_none")]
     pub book_cost: Option<f64>,
 }
@@ -5086,85 +4808,60 @@ impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransferDetails {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftIndividualApplicant {
-    /// `Identifications` on the wire.
     #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
-    /// `TaxResidenceCountryCode` on the wire.
     #[serde(rename = "TaxResidenceCountryCode", skip_serializing_if = "Option::is_none")]
     pub tax_residence_country_code: Option<String>,
-    /// `CitizenshipCountryCode` on the wire.
     #[serde(rename = "CitizenshipCountryCode", skip_serializing_if = "Option::is_none")]
     pub citizenship_country_code: Option<String>,
-    /// `BirthCountryCode` on the wire.
     #[serde(rename = "BirthCountryCode", skip_serializing_if = "Option::is_none")]
     pub birth_country_code: Option<String>,
-    /// `HomeAddress` on the wire.
     #[serde(rename = "HomeAddress", skip_serializing_if = "Option::is_none")]
     pub home_address: Option<DraftAddress>,
-    /// `MailingAddress` on the wire.
     #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    /// `Gender` on the wire.
     #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
-    /// `UserName` on the wire.
     #[serde(rename = "UserName", skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
-    /// `UserId` on the wire.
     #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
-    /// `TaxResidences` on the wire.
     #[serde(rename = "TaxResidences", skip_serializing_if = "Option::is_none")]
     pub tax_residences: Option<Vec<DraftApplicantTaxResidence>>,
-    /// `UsPerson` on the wire.
     #[serde(rename = "UsPerson", skip_serializing_if = "Option::is_none")]
     pub us_person: Option<bool>,
-    /// `SourceOfWealth` on the wire.
     #[serde(rename = "SourceOfWealth", skip_serializing_if = "Option::is_none")]
     pub source_of_wealth: Option<String>,
-    /// `Profession` on the wire.
     #[serde(rename = "Profession", skip_serializing_if = "Option::is_none")]
     pub profession: Option<String>,
-    /// `TaxFileNumber` on the wire.
     #[serde(rename = "TaxFileNumber", skip_serializing_if = "Option::is_none")]
     pub tax_file_number: Option<String>,
-    /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// `FirstName` on the wire.
     #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    /// `LastName` on the wire.
     #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    /// `Email` on the wire.
     #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// `Phone` on the wire.
     #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// `PhoneOther` on the wire.
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    /// `NationalIdentifier` on the wire.
     #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    /// `ReceiveCommunicationByPost` on the wire.
     #[serde(
         rename = "ReceiveCommunicationByPost",
         skip_serializing_if = "Option::is_none",
     )]
     pub receive_communication_by_post: Option<bool>,
-    /// `IsPoliticallyExposedPerson` on the wire.
     #[serde(
         rename = "IsPoliticallyExposedPerson",
         skip_serializing_if = "Option::is_none",
     )]
     pub is_politically_exposed_person: Option<bool>,
-    /// `PepDetails` on the wire.
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
@@ -5187,16 +4884,12 @@ impl<'de> Deserialize<'de> for DraftIndividualApplicant {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInflowsContributionSource {
-    /// `MemberNumber` on the wire.
     #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
     pub member_number: Option<String>,
-    /// `SourceOfContribution` on the wire.
     #[serde(rename = "SourceOfContribution", skip_serializing_if = "Option::is_none")]
     pub source_of_contribution: Option<InflowsContributionSourceFund>,
-    /// `EntireBalance` on the wire.
     #[serde(rename = "EntireBalance", skip_serializing_if = "Option::is_none")]
     pub entire_balance: Option<bool>,
-    /// `ExpectedAmount` on the wire.
     #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
 }
@@ -5219,13 +4912,10 @@ impl<'de> Deserialize<'de> for DraftInflowsContributionSource {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInflowsContributionTransfer {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `TransferMethod` on the wire.
     #[serde(rename = "TransferMethod", skip_serializing_if = "Option::is_none")]
     pub transfer_method: Option<SmaTransferMethodType>,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
@@ -5248,13 +4938,10 @@ impl<'de> Deserialize<'de> for DraftInflowsContributionTransfer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInflowsOtherContribution {
-    /// `ContributionType` on the wire.
     #[serde(rename = "ContributionType")]
     pub contribution_type: ContributionType,
-    /// `ExpectedAmount` on the wire.
     #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
-    /// `SuperSmaAccumulatedPaymentType` on the wire.
     #[serde(
         rename = "SuperSmaAccumulatedPaymentType",
         skip_serializing_if = "Option::is_none",
@@ -5291,13 +4978,10 @@ impl<'de> Deserialize<'de> for DraftInflowsOtherContribution {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInitialInvestment {
-    /// `Cash` on the wire.
     #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
     pub cash: Option<f64>,
-    /// `Shares` on the wire.
     #[serde(rename = "Shares", skip_serializing_if = "Option::is_none")]
     pub shares: Option<f64>,
-    /// `Method` on the wire.
     #[serde(rename = "Method")]
     pub method: PaymentMethods,
 }
@@ -5331,13 +5015,10 @@ impl<'de> Deserialize<'de> for DraftInitialInvestment {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftInitialInvestmentSuper {
-    /// `ContributionSources` on the wire.
     #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
     pub contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
-    /// `Transfers` on the wire.
     #[serde(rename = "Transfers", skip_serializing_if = "Option::is_none")]
     pub transfers: Option<Vec<DraftInflowsContributionTransfer>>,
-    /// `OtherContributions` on the wire.
     #[serde(rename = "OtherContributions", skip_serializing_if = "Option::is_none")]
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
@@ -5360,10 +5041,8 @@ impl<'de> Deserialize<'de> for DraftInitialInvestmentSuper {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftModel {
-    /// `Code` on the wire.
     #[serde(rename = "Code")]
     pub code: String,
-    /// `Proportion` on the wire.
     #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
 }
@@ -5396,13 +5075,10 @@ impl<'de> Deserialize<'de> for DraftModel {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftNationalIdentifier {
-    /// `CountryOfNationality` on the wire.
     #[serde(rename = "CountryOfNationality", skip_serializing_if = "Option::is_none")]
     pub country_of_nationality: Option<String>,
-    /// `IdentifierType` on the wire.
     #[serde(rename = "IdentifierType", skip_serializing_if = "Option::is_none")]
     pub identifier_type: Option<DraftIdentifierType>,
-    /// `IdentifierCode` on the wire.
     #[serde(rename = "IdentifierCode", skip_serializing_if = "Option::is_none")]
     pub identifier_code: Option<String>,
 }
@@ -5425,19 +5101,14 @@ impl<'de> Deserialize<'de> for DraftNationalIdentifier {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftNominatedBeneficiary {
-    /// `Proportion` on the wire.
     #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
-    /// `Address` on the wire.
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddressAu>,
-    /// `FullName` on the wire.
     #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
-    /// `Relationship` on the wire.
     #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
@@ -5460,16 +5131,12 @@ impl<'de> Deserialize<'de> for DraftNominatedBeneficiary {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftPensionPayment {
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<PensionPaymentType>,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// `Frequency` on the wire.
     #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
-    /// `CommencementDate` on the wire.
     #[serde(rename = "CommencementDate", skip_serializing_if = "Option::is_none")]
     pub commencement_date: Option<DateTime>,
 }
@@ -5492,13 +5159,10 @@ impl<'de> Deserialize<'de> for DraftPensionPayment {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftRegularTransaction {
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// `Method` on the wire.
     #[serde(rename = "Method")]
     pub method: PaymentMethods,
-    /// `Frequency` on the wire.
     #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
 }
@@ -5532,10 +5196,8 @@ impl<'de> Deserialize<'de> for DraftRegularTransaction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftSecurity {
-    /// `Code` on the wire.
     #[serde(rename = "Code")]
     pub code: String,
-    /// `Exchange` on the wire.
     #[serde(rename = "Exchange")]
     pub exchange: String,
 }
@@ -5565,55 +5227,40 @@ impl<'de> Deserialize<'de> for DraftSecurity {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftSignatory {
-    /// `Capacity` on the wire.
     #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CorporateCapacity>,
-    /// `TaxNumber` on the wire.
     #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
-    /// `CountryOfBirth` on the wire.
     #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
-    /// `Address` on the wire.
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// `FirstName` on the wire.
     #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    /// `LastName` on the wire.
     #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    /// `Email` on the wire.
     #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// `Phone` on the wire.
     #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// `PhoneOther` on the wire.
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    /// `NationalIdentifier` on the wire.
     #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    /// `ReceiveCommunicationByPost` on the wire.
     #[serde(
         rename = "ReceiveCommunicationByPost",
         skip_serializing_if = "Option::is_none",
     )]
     pub receive_communication_by_post: Option<bool>,
-    /// `IsPoliticallyExposedPerson` on the wire.
     #[serde(
         rename = "IsPoliticallyExposedPerson",
         skip_serializing_if = "Option::is_none",
     )]
     pub is_politically_exposed_person: Option<bool>,
-    /// `PepDetails` on the wire.
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
@@ -5636,16 +5283,12 @@ impl<'de> Deserialize<'de> for DraftSignatory {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftTargetAllocation {
-    /// `Fees` on the wire.
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftTargetAllocationInstruction>>,
-    /// `Income` on the wire.
     #[serde(rename = "Income", skip_serializing_if = "Option::is_none")]
     pub income: Option<Vec<DraftTargetAllocationInstruction>>,
-    /// `Payments` on the wire.
     #[serde(rename = "Payments", skip_serializing_if = "Option::is_none")]
     pub payments: Option<Vec<DraftTargetAllocationInstruction>>,
-    /// `Contributions` on the wire.
     #[serde(rename = "Contributions", skip_serializing_if = "Option::is_none")]
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
@@ -5668,10 +5311,8 @@ impl<'de> Deserialize<'de> for DraftTargetAllocation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftTargetAllocationInstruction {
-    /// `Code` on the wire.
     #[serde(rename = "Code")]
     pub code: String,
-    /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
@@ -5704,34 +5345,25 @@ impl<'de> Deserialize<'de> for DraftTargetAllocationInstruction {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct DraftTrustApplicant {
-    /// `TrustName` on the wire.
     #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
     pub trust_name: Option<String>,
-    /// `NatureOfTrust` on the wire.
     #[serde(rename = "NatureOfTrust", skip_serializing_if = "Option::is_none")]
     pub nature_of_trust: Option<TrustNature>,
-    /// `Lei` on the wire.
     #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    /// `DateOfEstablishment` on the wire.
     #[serde(rename = "DateOfEstablishment", skip_serializing_if = "Option::is_none")]
     pub date_of_establishment: Option<DateTime>,
-    /// `TaxDomicile` on the wire.
     #[serde(rename = "TaxDomicile", skip_serializing_if = "Option::is_none")]
     pub tax_domicile: Option<String>,
-    /// `BeneficiariesHaveVestedRights` on the wire.
     #[serde(
         rename = "BeneficiariesHaveVestedRights",
         skip_serializing_if = "Option::is_none",
     )]
     pub beneficiaries_have_vested_rights: Option<bool>,
-    /// `Address` on the wire.
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    /// `Signatories` on the wire.
     #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    /// `CorporateTrustees` on the wire.
     #[serde(rename = "CorporateTrustees", skip_serializing_if = "Option::is_none")]
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
@@ -5844,43 +5476,31 @@ impl<'de> Deserialize<'de> for DrpType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Expense {
-    /// `ExpenseId` on the wire.
     #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
     pub expense_id: Option<String>,
-    /// `EffectiveDate` on the wire.
     #[serde(rename = "EffectiveDate", skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<DateTime>,
-    /// `TaxDate` on the wire.
     #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
-    /// `PaymentDate` on the wire.
     #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
-    /// `ExpenseIncludingGst` on the wire.
     #[serde(rename = "ExpenseIncludingGst", skip_serializing_if = "Option::is_none")]
     pub expense_including_gst: Option<f64>,
-    /// `ExpenseExcludingGst` on the wire.
     #[serde(rename = "ExpenseExcludingGst", skip_serializing_if = "Option::is_none")]
     pub expense_excluding_gst: Option<f64>,
-    /// `GstRefundableAmount` on the wire.
     #[serde(rename = "GstRefundableAmount", skip_serializing_if = "Option::is_none")]
     pub gst_refundable_amount: Option<f64>,
-    /// `DeductibleAmount` on the wire.
     #[serde(rename = "DeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub deductible_amount: Option<f64>,
-    /// `NonDeductibleAmount` on the wire.
     #[serde(rename = "NonDeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub non_deductible_amount: Option<f64>,
-    /// `ExpenseNarration` on the wire.
     #[serde(rename = "ExpenseNarration", skip_serializing_if = "Option::is_none")]
     pub expense_narration: Option<String>,
-    /// `ExpenseTypeGroupDescription` on the wire.
     #[serde(
         rename = "ExpenseTypeGroupDescription",
         skip_serializing_if = "Option::is_none",
     )]
     pub expense_type_group_description: Option<String>,
-    /// `ExpenseTypeDescription` on the wire.
     #[serde(rename = "ExpenseTypeDescription", skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
 }
@@ -5993,16 +5613,12 @@ impl<'de> Deserialize<'de> for FeeClass {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct FeeConsent {
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeConsentType>,
-    /// `AnniversaryDate` on the wire.
     #[serde(rename = "AnniversaryDate", skip_serializing_if = "Option::is_none")]
     pub anniversary_date: Option<DateTime>,
-    /// `TermStartDate` on the wire.
     #[serde(rename = "TermStartDate", skip_serializing_if = "Option::is_none")]
     pub term_start_date: Option<DateTime>,
-    /// `TermEndDate` on the wire.
     #[serde(rename = "TermEndDate", skip_serializing_if = "Option::is_none")]
     pub term_end_date: Option<DateTime>,
 }
@@ -6213,19 +5829,14 @@ impl<'de> Deserialize<'de> for FeeIndexationType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct FeeOverride {
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `IsTiered` on the wire.
     #[serde(rename = "IsTiered", skip_serializing_if = "Option::is_none")]
     pub is_tiered: Option<bool>,
-    /// `Tiers` on the wire.
     #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<FeeTier>>,
 }
@@ -6248,10 +5859,8 @@ impl<'de> Deserialize<'de> for FeeOverride {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct FeeTier {
-    /// `From` on the wire.
     #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<f64>,
-    /// `Percentage` on the wire.
     #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
@@ -6788,64 +6397,45 @@ impl<'de> Deserialize<'de> for Gender {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Holding {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<HoldingSecurity>,
-    /// `Quantity` on the wire.
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    /// `UnitCost` on the wire.
     #[serde(rename = "UnitCost", skip_serializing_if = "Option::is_none")]
     pub unit_cost: Option<f64>,
-    /// `Cost` on the wire.
     #[serde(rename = "Cost", skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
-    /// `UnitValue` on the wire.
     #[serde(rename = "UnitValue", skip_serializing_if = "Option::is_none")]
     pub unit_value: Option<f64>,
-    /// `UnitPriceDate` on the wire.
     #[serde(rename = "UnitPriceDate", skip_serializing_if = "Option::is_none")]
     pub unit_price_date: Option<DateTime>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `PercentTotalValue` on the wire.
     #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
-    /// `GainOrLoss` on the wire.
     #[serde(rename = "GainOrLoss", skip_serializing_if = "Option::is_none")]
     pub gain_or_loss: Option<f64>,
-    /// `MarketValueGainOrLoss` on the wire.
     #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    /// `ExchangeRateGainOrLoss` on the wire.
     #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
-    /// `PercentTotalGainOrLoss` on the wire.
     #[serde(rename = "PercentTotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub percent_total_gain_or_loss: Option<f64>,
-    /// `EstimatedIncome` on the wire.
     #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
-    /// `Yield` on the wire.
     #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
-    /// `ValueInSecurityCurrency` on the wire.
     #[serde(rename = "ValueInSecurityCurrency", skip_serializing_if = "Option::is_none")]
     pub value_in_security_currency: Option<f64>,
-    /// `CostBaseUnknown` on the wire.
     #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
-    /// `TaxCredits` on the wire.
     #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
-    /// `EstimatedFrankingCredits` on the wire.
     #[serde(
         rename = "EstimatedFrankingCredits",
         skip_serializing_if = "Option::is_none",
     )]
     pub estimated_franking_credits: Option<f64>,
-    /// `EstimatedGrossYield` on the wire.
     #[serde(rename = "EstimatedGrossYield", skip_serializing_if = "Option::is_none")]
     pub estimated_gross_yield: Option<f64>,
 }
@@ -6868,19 +6458,14 @@ impl<'de> Deserialize<'de> for Holding {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HoldingData {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `Valuation` on the wire.
     #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<Valuation>,
-    /// `Holdings` on the wire.
     #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<Holding>>,
-    /// `ReceivablesAndPayables` on the wire.
     #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<ReceivableAndPayable>>,
-    /// `Subscriptions` on the wire.
     #[serde(rename = "Subscriptions", skip_serializing_if = "Option::is_none")]
     pub subscriptions: Option<Subscription>,
 }
@@ -6903,25 +6488,18 @@ impl<'de> Deserialize<'de> for HoldingData {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HoldingSecurity {
-    /// `AssetClassDescription` on the wire.
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    /// `AssetClassCode` on the wire.
     #[serde(rename = "AssetClassCode", skip_serializing_if = "Option::is_none")]
     pub asset_class_code: Option<String>,
-    /// `AssetClassCategory` on the wire.
     #[serde(rename = "AssetClassCategory", skip_serializing_if = "Option::is_none")]
     pub asset_class_category: Option<String>,
-    /// `TypeDescription` on the wire.
     #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
-    /// `GicsDescription` on the wire.
     #[serde(rename = "GicsDescription", skip_serializing_if = "Option::is_none")]
     pub gics_description: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Exchange` on the wire.
     #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
@@ -6944,13 +6522,10 @@ impl<'de> Deserialize<'de> for HoldingSecurity {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HoldingValuePerModel {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `Quantity` on the wire.
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
 }
@@ -6973,16 +6548,12 @@ impl<'de> Deserialize<'de> for HoldingValuePerModel {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HoldingsHistoryPerModel {
-    /// `Date` on the wire.
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
-    /// `TotalValue` on the wire.
     #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    /// `HoldingsInModel` on the wire.
     #[serde(rename = "HoldingsInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_in_model: Option<Vec<HoldingsPerModel>>,
-    /// `HoldingsNotInModel` on the wire.
     #[serde(rename = "HoldingsNotInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
@@ -7005,13 +6576,10 @@ impl<'de> Deserialize<'de> for HoldingsHistoryPerModel {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct HoldingsPerModel {
-    /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    /// `ModelPercentage` on the wire.
     #[serde(rename = "ModelPercentage", skip_serializing_if = "Option::is_none")]
     pub model_percentage: Option<f64>,
-    /// `Holdings` on the wire.
     #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
@@ -7222,43 +6790,30 @@ impl<'de> Deserialize<'de> for InSpecieCashStockTransferType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct IncomeDetail {
-    /// `TaxWithheld` on the wire.
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
-    /// `Receivable` on the wire.
     #[serde(rename = "Receivable", skip_serializing_if = "Option::is_none")]
     pub receivable: Option<f64>,
-    /// `CashAmount` on the wire.
     #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
-    /// `Drp` on the wire.
     #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
-    /// `IncomeTotal` on the wire.
     #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
-    /// `PaymentDate` on the wire.
     #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
-    /// `ExecutionDate` on the wire.
     #[serde(rename = "ExecutionDate", skip_serializing_if = "Option::is_none")]
     pub execution_date: Option<DateTime>,
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `IncomeTypeDescription` on the wire.
     #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
-    /// `IncomeSource` on the wire.
     #[serde(rename = "IncomeSource", skip_serializing_if = "Option::is_none")]
     pub income_source: Option<String>,
-    /// `IncomeId` on the wire.
     #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
-    /// `ForeignTaxPay` on the wire.
     #[serde(rename = "ForeignTaxPay", skip_serializing_if = "Option::is_none")]
     pub foreign_tax_pay: Option<f64>,
-    /// `FrankingCredit` on the wire.
     #[serde(rename = "FrankingCredit", skip_serializing_if = "Option::is_none")]
     pub franking_credit: Option<f64>,
 }
@@ -7281,67 +6836,48 @@ impl<'de> Deserialize<'de> for IncomeDetail {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct IncomeSchedule {
-    /// `CashAmount` on the wire.
     #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
-    /// `TrustOtherExpenses` on the wire.
     #[serde(rename = "TrustOtherExpenses", skip_serializing_if = "Option::is_none")]
     pub trust_other_expenses: Option<f64>,
-    /// `ForeignIncomeTaxOffsetsTotal` on the wire.
     #[serde(
         rename = "ForeignIncomeTaxOffsetsTotal",
         skip_serializing_if = "Option::is_none",
     )]
     pub foreign_income_tax_offsets_total: Option<f64>,
-    /// `TaxWithheld` on the wire.
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
-    /// `IncomeTotal` on the wire.
     #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
-    /// `NonAssessableTotal` on the wire.
     #[serde(rename = "NonAssessableTotal", skip_serializing_if = "Option::is_none")]
     pub non_assessable_total: Option<f64>,
-    /// `TrustCgtDistributionsTotal` on the wire.
     #[serde(
         rename = "TrustCgtDistributionsTotal",
         skip_serializing_if = "Option::is_none",
     )]
     pub trust_cgt_distributions_total: Option<f64>,
-    /// `ForeignIncomeTotal` on the wire.
     #[serde(rename = "ForeignIncomeTotal", skip_serializing_if = "Option::is_none")]
     pub foreign_income_total: Option<f64>,
-    /// `Drp` on the wire.
     #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
-    /// `AustralianTrustOther` on the wire.
     #[serde(rename = "AustralianTrustOther", skip_serializing_if = "Option::is_none")]
     pub australian_trust_other: Option<f64>,
-    /// `FrankedTotal` on the wire.
     #[serde(rename = "FrankedTotal", skip_serializing_if = "Option::is_none")]
     pub franked_total: Option<f64>,
-    /// `UnfrankedTotal` on the wire.
     #[serde(rename = "UnfrankedTotal", skip_serializing_if = "Option::is_none")]
     pub unfranked_total: Option<f64>,
-    /// `Interest` on the wire.
     #[serde(rename = "Interest", skip_serializing_if = "Option::is_none")]
     pub interest: Option<f64>,
-    /// `TaxDate` on the wire.
     #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `IncomeTypeDescription` on the wire.
     #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
-    /// `IncomeId` on the wire.
     #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
-    /// `FrankingCreditsTotal` on the wire.
     #[serde(rename = "FrankingCreditsTotal", skip_serializing_if = "Option::is_none")]
     pub franking_credits_total: Option<f64>,
-    /// `AccruedAmount` on the wire.
     #[serde(rename = "AccruedAmount", skip_serializing_if = "Option::is_none")]
     pub accrued_amount: Option<f64>,
 }
@@ -7364,13 +6900,10 @@ impl<'de> Deserialize<'de> for IncomeSchedule {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct IndividualName {
-    /// `Title` on the wire.
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<Title>,
-    /// `FirstName` on the wire.
     #[serde(rename = "FirstName")]
     pub first_name: String,
-    /// `LastName` on the wire.
     #[serde(rename = "LastName")]
     pub last_name: String,
 }
@@ -7404,10 +6937,8 @@ impl<'de> Deserialize<'de> for IndividualName {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct InflowsContributionSourceFund {
-    /// `ProductName` on the wire.
     #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
-    /// `Usi` on the wire.
     #[serde(rename = "Usi", skip_serializing_if = "Option::is_none")]
     pub usi: Option<String>,
 }
@@ -7637,10 +7168,10 @@ impl<'de> Deserialize<'de> for LinkType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Metadata {
-    /// `TotalCount` on the wire.
+    /// Items across every page.
     #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i32>,
-    /// `TotalPages` on the wire.
+    /// Pages at the requested page size.
     #[serde(rename = "TotalPages", skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i32>,
 }
@@ -7761,28 +7292,20 @@ impl<'de> Deserialize<'de> for MissingReason {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Model {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `Status` on the wire.
     #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<ModelStatus>,
-    /// `FactSheetUrl` on the wire.
     #[serde(rename = "FactSheetUrl", skip_serializing_if = "Option::is_none")]
     pub fact_sheet_url: Option<String>,
-    /// `ProviderName` on the wire.
     #[serde(rename = "ProviderName", skip_serializing_if = "Option::is_none")]
     pub provider_name: Option<String>,
-    /// `UpdatedDate` on the wire.
     #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
-    /// `LastTransactionDate` on the wire.
     #[serde(rename = "LastTransactionDate", skip_serializing_if = "Option::is_none")]
     pub last_transaction_date: Option<DateTime>,
 }
@@ -7805,16 +7328,12 @@ impl<'de> Deserialize<'de> for Model {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelApproximateFum {
-    /// `NumberOfAccountsLinked` on the wire.
     #[serde(rename = "NumberOfAccountsLinked", skip_serializing_if = "Option::is_none")]
     pub number_of_accounts_linked: Option<i32>,
-    /// `TotalTargetFum` on the wire.
     #[serde(rename = "TotalTargetFum", skip_serializing_if = "Option::is_none")]
     pub total_target_fum: Option<f64>,
-    /// `TotalApproximateFum` on the wire.
     #[serde(rename = "TotalApproximateFum", skip_serializing_if = "Option::is_none")]
     pub total_approximate_fum: Option<f64>,
-    /// `ApproximateFumForAccounts` on the wire.
     #[serde(
         rename = "ApproximateFumForAccounts",
         skip_serializing_if = "Option::is_none",
@@ -7840,13 +7359,10 @@ impl<'de> Deserialize<'de> for ModelApproximateFum {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelDailyPercentageReturn {
-    /// `Date` on the wire.
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
-    /// `PercentageReturn` on the wire.
     #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
-    /// `CumulativePercentageReturn` on the wire.
     #[serde(
         rename = "CumulativePercentageReturn",
         skip_serializing_if = "Option::is_none",
@@ -7872,16 +7388,12 @@ impl<'de> Deserialize<'de> for ModelDailyPercentageReturn {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelHolding {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `TargetValuePercentage` on the wire.
     #[serde(rename = "TargetValuePercentage", skip_serializing_if = "Option::is_none")]
     pub target_value_percentage: Option<f64>,
-    /// `ActualValuePercentage` on the wire.
     #[serde(rename = "ActualValuePercentage", skip_serializing_if = "Option::is_none")]
     pub actual_value_percentage: Option<f64>,
-    /// `EstimatedYield` on the wire.
     #[serde(rename = "EstimatedYield", skip_serializing_if = "Option::is_none")]
     pub estimated_yield: Option<f64>,
 }
@@ -7904,10 +7416,8 @@ impl<'de> Deserialize<'de> for ModelHolding {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelPerformance {
-    /// `DailyPercentageReturns` on the wire.
     #[serde(rename = "DailyPercentageReturns", skip_serializing_if = "Option::is_none")]
     pub daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
-    /// `PercentageReturns` on the wire.
     #[serde(rename = "PercentageReturns", skip_serializing_if = "Option::is_none")]
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
@@ -8024,10 +7534,8 @@ impl<'de> Deserialize<'de> for ModelStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelWeightAdjustment {
-    /// `SecurityId` on the wire.
     #[serde(rename = "SecurityId")]
     pub security_id: String,
-    /// `Target` on the wire.
     #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
@@ -8060,10 +7568,8 @@ impl<'de> Deserialize<'de> for ModelWeightAdjustment {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelWeightAdjustmentResponse {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<ModelWeightAdjustmentSecurity>,
-    /// `Target` on the wire.
     #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
@@ -8086,13 +7592,10 @@ impl<'de> Deserialize<'de> for ModelWeightAdjustmentResponse {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ModelWeightAdjustmentSecurity {
-    /// `Isin` on the wire.
     #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Exchange` on the wire.
     #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
@@ -8115,16 +7618,12 @@ impl<'de> Deserialize<'de> for ModelWeightAdjustmentSecurity {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct NominatedReversionaryBeneficiary {
-    /// `Sex` on the wire.
     #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
     pub sex: Option<Gender>,
-    /// `FullName` on the wire.
     #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
-    /// `Relationship` on the wire.
     #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
@@ -8323,16 +7822,13 @@ impl<'de> Deserialize<'de> for OneOffCashflowInstructionType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PatchUserAccountRequest {
-    /// `UserId` on the wire.
     #[serde(rename = "UserId")]
     pub user_id: i32,
-    /// `AccountIds` on the wire.
+    /// At least 1 item.
     #[serde(rename = "AccountIds")]
     pub account_ids: Vec<String>,
-    /// `UserRole` on the wire.
     #[serde(rename = "UserRole", skip_serializing_if = "Option::is_none")]
     pub user_role: Option<LinkType>,
-    /// `Access` on the wire.
     #[serde(rename = "Access", skip_serializing_if = "Option::is_none")]
     pub access: Option<LinkAccess>,
 }
@@ -8475,49 +7971,34 @@ impl<'de> Deserialize<'de> for PaymentMethods {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsDetail {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `MaxNoOfBankAccounts` on the wire.
     #[serde(rename = "MaxNoOfBankAccounts", skip_serializing_if = "Option::is_none")]
     pub max_no_of_bank_accounts: Option<i32>,
-    /// `IsSuperSma` on the wire.
     #[serde(rename = "IsSuperSma", skip_serializing_if = "Option::is_none")]
     pub is_super_sma: Option<bool>,
-    /// `Status` on the wire.
     #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    /// `ServiceId` on the wire.
     #[serde(rename = "ServiceId", skip_serializing_if = "Option::is_none")]
     pub service_id: Option<String>,
-    /// `ServiceName` on the wire.
     #[serde(rename = "ServiceName", skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
-    /// `Region` on the wire.
     #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<ApplicantRegion>,
-    /// `CurrencyCode` on the wire.
     #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
-    /// `Fees` on the wire.
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<PdsFee>>,
-    /// `BankAccountUsages` on the wire.
     #[serde(rename = "BankAccountUsages", skip_serializing_if = "Option::is_none")]
     pub bank_account_usages: Option<Vec<BankAccountUsage>>,
-    /// `TaxOptions` on the wire.
     #[serde(rename = "TaxOptions", skip_serializing_if = "Option::is_none")]
     pub tax_options: Option<Vec<PdsTaxOption>>,
-    /// `Models` on the wire.
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PdsModel>>,
-    /// `AvailableAccountTypes` on the wire.
     #[serde(rename = "AvailableAccountTypes", skip_serializing_if = "Option::is_none")]
     pub available_account_types: Option<Vec<AccountType>>,
-    /// `Products` on the wire.
     #[serde(rename = "Products", skip_serializing_if = "Option::is_none")]
     pub products: Option<Vec<Product>>,
 }
@@ -8540,40 +8021,29 @@ impl<'de> Deserialize<'de> for PdsDetail {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsFee {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeType>,
-    /// `Class` on the wire.
     #[serde(rename = "Class", skip_serializing_if = "Option::is_none")]
     pub class: Option<FeeClass>,
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `Tiers` on the wire.
     #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<PdsFeeTier>>,
-    /// `DollarOverwriteSettings` on the wire.
     #[serde(rename = "DollarOverwriteSettings", skip_serializing_if = "Option::is_none")]
     pub dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-    /// `PercentOverwriteSettings` on the wire.
     #[serde(
         rename = "PercentOverwriteSettings",
         skip_serializing_if = "Option::is_none",
     )]
     pub percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-    /// `DefaultValue` on the wire.
     #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
     pub default_value: Option<f64>,
-    /// `DefaultValueWithTax` on the wire.
     #[serde(rename = "DefaultValueWithTax", skip_serializing_if = "Option::is_none")]
     pub default_value_with_tax: Option<f64>,
-    /// `DefaultType` on the wire.
     #[serde(rename = "DefaultType", skip_serializing_if = "Option::is_none")]
     pub default_type: Option<FeeValueType>,
-    /// `IndexationSettings` on the wire.
     #[serde(rename = "IndexationSettings", skip_serializing_if = "Option::is_none")]
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
@@ -8596,16 +8066,12 @@ impl<'de> Deserialize<'de> for PdsFee {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsFeeIndexationSettings {
-    /// `Type` on the wire.
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeIndexationType>,
-    /// `TypeAllowed` on the wire.
     #[serde(rename = "TypeAllowed", skip_serializing_if = "Option::is_none")]
     pub type_allowed: Option<FeeIndexationType>,
-    /// `Value` on the wire.
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// `ValueMax` on the wire.
     #[serde(rename = "ValueMax", skip_serializing_if = "Option::is_none")]
     pub value_max: Option<f64>,
 }
@@ -8628,16 +8094,12 @@ impl<'de> Deserialize<'de> for PdsFeeIndexationSettings {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsFeeOverwriteSettings {
-    /// `MinAmount` on the wire.
     #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
     pub min_amount: Option<f64>,
-    /// `MaxAmount` on the wire.
     #[serde(rename = "MaxAmount", skip_serializing_if = "Option::is_none")]
     pub max_amount: Option<f64>,
-    /// `MinAmountWithTax` on the wire.
     #[serde(rename = "MinAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub min_amount_with_tax: Option<f64>,
-    /// `MaxAmountWithTax` on the wire.
     #[serde(rename = "MaxAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub max_amount_with_tax: Option<f64>,
 }
@@ -8660,13 +8122,10 @@ impl<'de> Deserialize<'de> for PdsFeeOverwriteSettings {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsFeeTier {
-    /// `ValueAppliedFrom` on the wire.
     #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
     pub value_applied_from: Option<f64>,
-    /// `FeePercent` on the wire.
     #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
-    /// `FeePercentWithTax` on the wire.
     #[serde(rename = "FeePercentWithTax", skip_serializing_if = "Option::is_none")]
     pub fee_percent_with_tax: Option<f64>,
 }
@@ -8689,31 +8148,22 @@ impl<'de> Deserialize<'de> for PdsFeeTier {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsModel {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Name` on the wire.
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `Style` on the wire.
     #[serde(rename = "Style", skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `ManagerName` on the wire.
     #[serde(rename = "ManagerName", skip_serializing_if = "Option::is_none")]
     pub manager_name: Option<String>,
-    /// `FeeOverride` on the wire.
     #[serde(rename = "FeeOverride", skip_serializing_if = "Option::is_none")]
     pub fee_override: Option<FeeOverride>,
-    /// `TaxWrappers` on the wire.
     #[serde(rename = "TaxWrappers", skip_serializing_if = "Option::is_none")]
     pub tax_wrappers: Option<Vec<TaxWrapper>>,
-    /// `SingleAssetModelIsin` on the wire.
     #[serde(rename = "SingleAssetModelIsin", skip_serializing_if = "Option::is_none")]
     pub single_asset_model_isin: Option<String>,
-    /// `SingleAssetModelCurrencyCode` on the wire.
     #[serde(
         rename = "SingleAssetModelCurrencyCode",
         skip_serializing_if = "Option::is_none",
@@ -8739,10 +8189,8 @@ impl<'de> Deserialize<'de> for PdsModel {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PdsTaxOption {
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
@@ -8859,16 +8307,12 @@ impl<'de> Deserialize<'de> for PensionPaymentType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PercentageReturn {
-    /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    /// `GrossPercentageReturn` on the wire.
     #[serde(rename = "GrossPercentageReturn", skip_serializing_if = "Option::is_none")]
     pub gross_percentage_return: Option<f64>,
-    /// `NetPercentageReturn` on the wire.
     #[serde(rename = "NetPercentageReturn", skip_serializing_if = "Option::is_none")]
     pub net_percentage_return: Option<f64>,
-    /// `Annualised` on the wire.
     #[serde(rename = "Annualised", skip_serializing_if = "Option::is_none")]
     pub annualised: Option<bool>,
 }
@@ -8891,31 +8335,22 @@ impl<'de> Deserialize<'de> for PercentageReturn {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Performance {
-    /// `HoldingsExcluded` on the wire.
     #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
     pub holdings_excluded: Option<bool>,
-    /// `BeginningMarketValue` on the wire.
     #[serde(rename = "BeginningMarketValue", skip_serializing_if = "Option::is_none")]
     pub beginning_market_value: Option<f64>,
-    /// `EndingMarketValue` on the wire.
     #[serde(rename = "EndingMarketValue", skip_serializing_if = "Option::is_none")]
     pub ending_market_value: Option<f64>,
-    /// `NetCapitalMovement` on the wire.
     #[serde(rename = "NetCapitalMovement", skip_serializing_if = "Option::is_none")]
     pub net_capital_movement: Option<f64>,
-    /// `NetInternalTransfers` on the wire.
     #[serde(rename = "NetInternalTransfers", skip_serializing_if = "Option::is_none")]
     pub net_internal_transfers: Option<f64>,
-    /// `CashExpenses` on the wire.
     #[serde(rename = "CashExpenses", skip_serializing_if = "Option::is_none")]
     pub cash_expenses: Option<f64>,
-    /// `UnallocatedAmount` on the wire.
     #[serde(rename = "UnallocatedAmount", skip_serializing_if = "Option::is_none")]
     pub unallocated_amount: Option<f64>,
-    /// `DollarReturn` on the wire.
     #[serde(rename = "DollarReturn", skip_serializing_if = "Option::is_none")]
     pub dollar_return: Option<DollarReturnData>,
-    /// `PercentReturns` on the wire.
     #[serde(rename = "PercentReturns", skip_serializing_if = "Option::is_none")]
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
@@ -8938,13 +8373,10 @@ impl<'de> Deserialize<'de> for Performance {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PerformanceReturn {
-    /// `PeriodDescription` on the wire.
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    /// `GrossPercentReturn` on the wire.
     #[serde(rename = "GrossPercentReturn", skip_serializing_if = "Option::is_none")]
     pub gross_percent_return: Option<f64>,
-    /// `NetPercentReturn` on the wire.
     #[serde(rename = "NetPercentReturn", skip_serializing_if = "Option::is_none")]
     pub net_percent_return: Option<f64>,
 }
@@ -8967,10 +8399,9 @@ impl<'de> Deserialize<'de> for PerformanceReturn {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PostEsgCategoryRequest {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
     pub account_id: String,
-    /// `CategoryIds` on the wire.
+    /// At least 1 item.
     #[serde(rename = "CategoryIds")]
     pub category_ids: Vec<String>,
 }
@@ -9003,19 +8434,15 @@ impl<'de> Deserialize<'de> for PostEsgCategoryRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PostOneOffCashflowInstructionRequest {
-    /// `CashflowInstructionType` on the wire.
     #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: OneOffCashflowInstructionType,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// `TaxType` on the wire.
     #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
     pub account_id: String,
-    /// `Allocations` on the wire.
+    /// At least 1 item.
     #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
@@ -9055,37 +8482,27 @@ impl<'de> Deserialize<'de> for PostOneOffCashflowInstructionRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PostUserRequest {
-    /// `Name` on the wire.
     #[serde(rename = "Name")]
     pub name: IndividualName,
-    /// `Gender` on the wire.
     #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<UserGender>,
-    /// `Email` on the wire.
     #[serde(rename = "Email")]
     pub email: String,
-    /// `DateOfBirth` on the wire.
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    /// `MothersMaidenName` on the wire.
     #[serde(rename = "MothersMaidenName", skip_serializing_if = "Option::is_none")]
     pub mothers_maiden_name: Option<String>,
-    /// `Addresses` on the wire.
+    /// At least 1 item.
     #[serde(rename = "Addresses")]
     pub addresses: Vec<Address>,
-    /// `Phone` on the wire.
     #[serde(rename = "Phone")]
     pub phone: String,
-    /// `PhoneOther` on the wire.
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    /// `JobTitle` on the wire.
     #[serde(rename = "JobTitle", skip_serializing_if = "Option::is_none")]
     pub job_title: Option<String>,
-    /// `AdviserId` on the wire.
     #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
-    /// `GenerateGetStartedToken` on the wire.
     #[serde(rename = "GenerateGetStartedToken")]
     pub generate_get_started_token: bool,
 }
@@ -9172,28 +8589,20 @@ impl<'de> Deserialize<'de> for Problem {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Product {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `IsSingleBankAccount` on the wire.
     #[serde(rename = "IsSingleBankAccount", skip_serializing_if = "Option::is_none")]
     pub is_single_bank_account: Option<bool>,
-    /// `ProductProviderName` on the wire.
     #[serde(rename = "ProductProviderName", skip_serializing_if = "Option::is_none")]
     pub product_provider_name: Option<String>,
-    /// `ProductName` on the wire.
     #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
-    /// `TaxWrapperId` on the wire.
     #[serde(rename = "TaxWrapperId", skip_serializing_if = "Option::is_none")]
     pub tax_wrapper_id: Option<i32>,
-    /// `AvailableModelCodes` on the wire.
     #[serde(rename = "AvailableModelCodes", skip_serializing_if = "Option::is_none")]
     pub available_model_codes: Option<Vec<String>>,
-    /// `DisableAdviserFeesUk` on the wire.
     #[serde(rename = "DisableAdviserFeesUk", skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_uk: Option<bool>,
-    /// `DisableAdviserFeesInternational` on the wire.
     #[serde(
         rename = "DisableAdviserFeesInternational",
         skip_serializing_if = "Option::is_none",
@@ -9219,16 +8628,12 @@ impl<'de> Deserialize<'de> for Product {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PublisherEvent {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `EventName` on the wire.
     #[serde(rename = "EventName", skip_serializing_if = "Option::is_none")]
     pub event_name: Option<String>,
-    /// `CreatedDate` on the wire.
     #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
-    /// `UpdatedDate` on the wire.
     #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
 }
@@ -9251,19 +8656,14 @@ impl<'de> Deserialize<'de> for PublisherEvent {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PublisherEventDetail {
-    /// `FileId` on the wire.
     #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// `FileName` on the wire.
     #[serde(rename = "FileName", skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
-    /// `GeneratedDate` on the wire.
     #[serde(rename = "GeneratedDate", skip_serializing_if = "Option::is_none")]
     pub generated_date: Option<DateTime>,
-    /// `PublishedDate` on the wire.
     #[serde(rename = "PublishedDate", skip_serializing_if = "Option::is_none")]
     pub published_date: Option<DateTime>,
 }
@@ -9286,13 +8686,11 @@ impl<'de> Deserialize<'de> for PublisherEventDetail {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PutAccountModelWeightingRequest {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
     pub account_id: String,
-    /// `RebalanceType` on the wire.
     #[serde(rename = "RebalanceType")]
     pub rebalance_type: RebalanceType,
-    /// `AccountModelWeightings` on the wire.
+    /// At least 1 item.
     #[serde(rename = "AccountModelWeightings")]
     pub account_model_weightings: Vec<AccountModelWeighting>,
 }
@@ -9330,10 +8728,8 @@ impl<'de> Deserialize<'de> for PutAccountModelWeightingRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PutEsgCategoryRequest {
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
     pub account_id: String,
-    /// `CategoryIds` on the wire.
     #[serde(rename = "CategoryIds", skip_serializing_if = "Option::is_none")]
     pub category_ids: Option<Vec<String>>,
 }
@@ -9366,10 +8762,9 @@ impl<'de> Deserialize<'de> for PutEsgCategoryRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PutModelWeightAdjustmentRequest {
-    /// `ModelId` on the wire.
     #[serde(rename = "ModelId")]
     pub model_id: String,
-    /// `ModelWeightAdjustments` on the wire.
+    /// At least 1 item.
     #[serde(rename = "ModelWeightAdjustments")]
     pub model_weight_adjustments: Vec<ModelWeightAdjustment>,
 }
@@ -9405,25 +8800,19 @@ impl<'de> Deserialize<'de> for PutModelWeightAdjustmentRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PutRegularCashflowInstructionRequest {
-    /// `CashflowInstructionType` on the wire.
     #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: RegularCashflowInstructionType,
-    /// `FrequencyType` on the wire.
     #[serde(rename = "FrequencyType")]
     pub frequency_type: RegularWithdrawalFrequencyType,
-    /// `StartDate` on the wire.
     #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
-    /// `EndDate` on the wire.
     #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId")]
     pub account_id: String,
-    /// `Allocations` on the wire.
+    /// At least 1 item.
     #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
@@ -9556,19 +8945,14 @@ impl<'de> Deserialize<'de> for RebalanceType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ReceivableAndPayable {
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `TypeDescription` on the wire.
     #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
-    /// `Amount` on the wire.
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// `IncludedInNetValue` on the wire.
     #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
@@ -10005,10 +9389,8 @@ impl<'de> Deserialize<'de> for RegularWithdrawalFrequencyType {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Security {
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Exchange` on the wire.
     #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
@@ -10031,25 +9413,18 @@ impl<'de> Deserialize<'de> for Security {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SecurityResponse {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `Code` on the wire.
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `Description` on the wire.
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `Isin` on the wire.
     #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
-    /// `Exchange` on the wire.
     #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
-    /// `Currency` on the wire.
     #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    /// `IsAllowedByApl` on the wire.
     #[serde(rename = "IsAllowedByApl", skip_serializing_if = "Option::is_none")]
     pub is_allowed_by_apl: Option<bool>,
 }
@@ -10072,7 +9447,6 @@ impl<'de> Deserialize<'de> for SecurityResponse {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct ServiceRecalcStatus {
-    /// `RecalcAsAtDate` on the wire.
     #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
     pub recalc_as_at_date: Option<DateTime>,
 }
@@ -10283,10 +9657,8 @@ impl<'de> Deserialize<'de> for SortOrder {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Subscription {
-    /// `Models` on the wire.
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<SubscriptionModel>>,
-    /// `CashHub` on the wire.
     #[serde(rename = "CashHub", skip_serializing_if = "Option::is_none")]
     pub cash_hub: Option<CashHub>,
 }
@@ -10309,10 +9681,8 @@ impl<'de> Deserialize<'de> for Subscription {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SubscriptionModel {
-    /// `ModelCode` on the wire.
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    /// `Weighting` on the wire.
     #[serde(rename = "Weighting", skip_serializing_if = "Option::is_none")]
     pub weighting: Option<f64>,
 }
@@ -10996,88 +10366,63 @@ impl<'de> Deserialize<'de> for TradeFreezeReason {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Transaction {
-    /// `ContractNoteReference` on the wire.
     #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
-    /// `DeemedAmount` on the wire.
     #[serde(rename = "DeemedAmount", skip_serializing_if = "Option::is_none")]
     pub deemed_amount: Option<f64>,
-    /// `CostBaseUnknown` on the wire.
     #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
-    /// `BuyBack` on the wire.
     #[serde(rename = "BuyBack", skip_serializing_if = "Option::is_none")]
     pub buy_back: Option<bool>,
-    /// `AveragePriceInTradedCurrency` on the wire.
     #[serde(
         rename = "AveragePriceInTradedCurrency",
         skip_serializing_if = "Option::is_none",
     )]
     pub average_price_in_traded_currency: Option<f64>,
-    /// `AmountInTradedCurrency` on the wire.
     #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
-    /// `TradedCurrency` on the wire.
     #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
-    /// `SettlementDate` on the wire.
     #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    /// `AveragePriceInSettlementCurrency` on the wire.
     #[serde(
         rename = "AveragePriceInSettlementCurrency",
         skip_serializing_if = "Option::is_none",
     )]
     pub average_price_in_settlement_currency: Option<f64>,
-    /// `AmountInSettlementCurrency` on the wire.
     #[serde(
         rename = "AmountInSettlementCurrency",
         skip_serializing_if = "Option::is_none",
     )]
     pub amount_in_settlement_currency: Option<f64>,
-    /// `SettlementCurrency` on the wire.
     #[serde(rename = "SettlementCurrency", skip_serializing_if = "Option::is_none")]
     pub settlement_currency: Option<String>,
-    /// `Broker` on the wire.
     #[serde(rename = "Broker", skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
-    /// `GstClaimable` on the wire.
     #[serde(rename = "GstClaimable", skip_serializing_if = "Option::is_none")]
     pub gst_claimable: Option<f64>,
-    /// `BrokerageGst` on the wire.
     #[serde(rename = "BrokerageGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_gst: Option<f64>,
-    /// `BrokerageIncludingGst` on the wire.
     #[serde(rename = "BrokerageIncludingGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_including_gst: Option<f64>,
-    /// `TransactionId` on the wire.
     #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `TransactionDate` on the wire.
     #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    /// `Quantity` on the wire.
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    /// `NetAmount` on the wire.
     #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
-    /// `Unconfirmed` on the wire.
     #[serde(rename = "Unconfirmed", skip_serializing_if = "Option::is_none")]
     pub unconfirmed: Option<bool>,
-    /// `AveragePrice` on the wire.
     #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
-    /// `DisposalMethod` on the wire.
     #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
-    /// `Narration` on the wire.
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    /// `TransactionTypeDescription` on the wire.
     #[serde(
         rename = "TransactionTypeDescription",
         skip_serializing_if = "Option::is_none",
@@ -11103,10 +10448,10 @@ impl<'de> Deserialize<'de> for Transaction {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct TransactionIEnumerablePagedResponse {
-    /// `Data` on the wire.
+    /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Transaction>>,
-    /// `Metadata` on the wire.
+    /// Totals across every page, to know when to stop.
     #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
@@ -11367,61 +10712,44 @@ impl<'de> Deserialize<'de> for TrustNature {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UnsettledTransaction {
-    /// `Security` on the wire.
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    /// `TransactionDate` on the wire.
     #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    /// `TransactionTypeDescription` on the wire.
     #[serde(
         rename = "TransactionTypeDescription",
         skip_serializing_if = "Option::is_none",
     )]
     pub transaction_type_description: Option<String>,
-    /// `Quantity` on the wire.
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    /// `NetAmount` on the wire.
     #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
-    /// `AveragePrice` on the wire.
     #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
-    /// `Brokerage` on the wire.
     #[serde(rename = "Brokerage", skip_serializing_if = "Option::is_none")]
     pub brokerage: Option<f64>,
-    /// `Gst` on the wire.
     #[serde(rename = "Gst", skip_serializing_if = "Option::is_none")]
     pub gst: Option<f64>,
-    /// `DisposalMethod` on the wire.
     #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
-    /// `Narration` on the wire.
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    /// `TradedCurrency` on the wire.
     #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
-    /// `AmountInTradedCurrency` on the wire.
     #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
-    /// `AveragePriceInTradedCurrency` on the wire.
     #[serde(
         rename = "AveragePriceInTradedCurrency",
         skip_serializing_if = "Option::is_none",
     )]
     pub average_price_in_traded_currency: Option<f64>,
-    /// `SettlementDate` on the wire.
     #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    /// `ContractNoteReference` on the wire.
     #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
-    /// `OtherCharges` on the wire.
     #[serde(rename = "OtherCharges", skip_serializing_if = "Option::is_none")]
     pub other_charges: Option<f64>,
-    /// `OtherChargesGst` on the wire.
     #[serde(rename = "OtherChargesGst", skip_serializing_if = "Option::is_none")]
     pub other_charges_gst: Option<f64>,
 }
@@ -11444,7 +10772,6 @@ impl<'de> Deserialize<'de> for UnsettledTransaction {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct User {
-    /// `UserId` on the wire.
     #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i32>,
 }
@@ -11467,10 +10794,8 @@ impl<'de> Deserialize<'de> for User {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct UserCreationResponse {
-    /// `Id` on the wire.
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<i32>,
-    /// `GetStartedToken` on the wire.
     #[serde(rename = "GetStartedToken", skip_serializing_if = "Option::is_none")]
     pub get_started_token: Option<String>,
 }
@@ -11583,31 +10908,22 @@ impl<'de> Deserialize<'de> for UserGender {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Valuation {
-    /// `ValuationDate` on the wire.
     #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
-    /// `TotalCost` on the wire.
     #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
-    /// `TotalValue` on the wire.
     #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    /// `NetValue` on the wire.
     #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
-    /// `TotalGainOrLoss` on the wire.
     #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
-    /// `MarketValueGainOrLoss` on the wire.
     #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    /// `ExchangeRateGainOrLoss` on the wire.
     #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
-    /// `EstimatedIncome` on the wire.
     #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
-    /// `Yield` on the wire.
     #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
 }

@@ -433,11 +433,19 @@ pub fn input_struct(op: &Operation) -> TokenStream {
             } else {
                 quote! { Option<#ty> }
             };
-            let mut text = p.doc.clone().unwrap_or_else(|| format!("`{}`.", p.wire));
-            if let Some(d) = &p.default {
-                text.push_str(&format!("\n\n`{}` when the request leaves it out.", default_text(d)));
-            }
-            let docs = doc(&text);
+            // Where the value comes from, its lower bound and its default, in one line.
+            let source = match p.location {
+                Location::Path => format!("The `{{{}}}` path segment", p.wire),
+                Location::Query => format!("The `{}` query parameter", p.wire),
+                Location::Header => format!("The `{}` header", p.wire),
+                Location::Cookie => format!("The `{}` cookie", p.wire),
+            };
+            let minimum = p.minimum.map(|m| format!("at least {m}"));
+            let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
+            let facts: Vec<String> = minimum.into_iter().chain(default).collect();
+            let source =
+                if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
+            let docs = doc(&paragraphs([p.doc.as_deref(), Some(&source)]));
             quote! { #docs pub #field: #ty, }
         });
         let body = op.body.as_ref().map(|b| {

@@ -5,8 +5,8 @@ use quote::quote;
 
 use super::{Imports, Uses, doc, format_literal, ident, paragraphs, rust_type};
 use crate::ir::{
-    Api, Dispatch, ErrorsDef, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef,
-    UnionDef,
+    Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef,
+    TypeRef, UnionDef,
 };
 
 /// The whole `types.rs` module.
@@ -49,6 +49,9 @@ pub fn header(api: &Api) -> TokenStream {
     let imports = imports.tokens();
     quote! {
         //! Types of the request and reply bodies, one per schema of the spec.
+
+        #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
+
         #imports
     }
 }
@@ -226,15 +229,23 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
     if optional {
         ty = quote! { Option<#ty> };
     }
-    let fallback = format!("`{}` on the wire.", f.wire);
-    let mut text = f.doc.clone().unwrap_or(fallback);
+    // The spec's description, then what the reader cannot see from the field itself.
+    let mut notes: Vec<String> = f.doc.iter().cloned().collect();
+    // The wire name, where it is not simply the Rust name in another case.
+    if f.name != crate::naming::snake(&f.wire) {
+        notes.push(format!("`{}` on the wire.", f.wire));
+    }
+    notes.extend(limits(&f.constraints));
     let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
-        text.push_str(&format!("\n\nRead as `{}` when absent.", super::default_text(d)));
+        notes.push(format!("Read as `{}` when absent.", super::default_text(d)));
         format!("{struct_name}::{}", default_fn(f))
     });
     // Files travel as parts of their own in a multipart body, never inside JSON or form text.
     if f.ty.is_file_part() {
-        text.push_str("\n\nSent as a file part of the multipart body.");
+        notes.push("Sent as a file part of the multipart body.".to_string());
+    }
+    let text = notes.join("\n\n");
+    if f.ty.is_file_part() {
         let docs = doc(&text);
         return quote! {
             #docs
@@ -257,6 +268,69 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
         #attr
         pub #name: #ty,
     }
+}
+
+/// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each
+/// unique; each item: 0 to 100."
+fn limits(c: &Constraints) -> Option<String> {
+    let clauses = limit_clauses(c);
+    let text = clauses.join("; ");
+    let mut chars = text.chars();
+    chars.next().map(|first| format!("{}{}.", first.to_uppercase(), chars.as_str()))
+}
+
+/// [`limits`] as lower-case clauses: the value's own, then its items'.
+fn limit_clauses(c: &Constraints) -> Vec<String> {
+    /// `unit` is a plural noun (or empty); one of it is the noun without its final `s`.
+    fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String> {
+        let unit = |n: &str| match unit {
+            "" => String::new(),
+            _ if n == "1" => format!(" {}", unit.trim_end_matches('s')),
+            _ => format!(" {unit}"),
+        };
+        match (min, max) {
+            (Some(min), Some(max)) if min == max => Some(format!("exactly {min}{}", unit(&min))),
+            (Some(min), Some(max)) => Some(format!("{min} to {max}{}", unit(&max))),
+            (Some(min), None) => Some(format!("at least {min}{}", unit(&min))),
+            (None, Some(max)) => Some(format!("at most {max}{}", unit(&max))),
+            (None, None) => None,
+        }
+    }
+    let count = |n: Option<usize>| n.map(|n| n.to_string());
+    let mut own: Vec<String> = Vec::new();
+    own.extend(range(count(c.min_length), count(c.max_length), "characters"));
+    if let Some(pattern) = &c.pattern {
+        own.push(format!("matching `{pattern}`"));
+    }
+    let items = range(count(c.min_items), count(c.max_items), "items");
+    match (items, c.unique_items) {
+        (Some(items), true) => own.push(format!("{items}, each unique")),
+        (Some(items), false) => own.push(items),
+        (None, true) => own.push("unique items".to_string()),
+        (None, false) => {}
+    }
+    let bound = |v: Option<f64>, exclusive: bool| v.filter(|_| !exclusive).map(|v| v.to_string());
+    own.extend(range(bound(c.minimum, c.exclusive_minimum), bound(c.maximum, c.exclusive_maximum), ""));
+    if let Some(min) = c.minimum.filter(|_| c.exclusive_minimum) {
+        own.push(format!("more than {min}"));
+    }
+    if let Some(max) = c.maximum.filter(|_| c.exclusive_maximum) {
+        own.push(format!("less than {max}"));
+    }
+    if let Some(step) = c.multiple_of {
+        own.push(format!("a multiple of {step}"));
+    }
+    let mut clauses = Vec::new();
+    if !own.is_empty() {
+        clauses.push(own.join(", "));
+    }
+    if let Some(items) = c.items.as_deref() {
+        let inner = limit_clauses(items);
+        if !inner.is_empty() {
+            clauses.push(format!("each item: {}", inner.join("; ")));
+        }
+    }
+    clauses
 }
 
 /// The doc of an enum's variant for values the spec does not list.
@@ -658,5 +732,39 @@ fn replies(r: &RepliesDef) -> TokenStream {
         pub enum #name {
             #(#variants)*
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_read_as_one_sentence_with_the_items_after() {
+        let limits = |c: Constraints| limits(&c);
+        assert_eq!(limits(Constraints::default()), None);
+        assert_eq!(limits(Constraints { min_length: Some(1), ..Default::default() }).unwrap(), "At least 1 character.");
+        let code = Constraints {
+            min_length: Some(3),
+            max_length: Some(3),
+            pattern: Some("^[A-Z]+$".into()),
+            ..Default::default()
+        };
+        assert_eq!(limits(code).unwrap(), "Exactly 3 characters, matching `^[A-Z]+$`.");
+        let share =
+            Constraints { minimum: Some(0.0), maximum: Some(100.0), exclusive_maximum: true, ..Default::default() };
+        assert_eq!(limits(share).unwrap(), "At least 0, less than 100.");
+        let tags = Constraints {
+            max_items: Some(10),
+            unique_items: true,
+            items: Some(Box::new(Constraints { max_length: Some(20), ..Default::default() })),
+            ..Default::default()
+        };
+        assert_eq!(limits(tags).unwrap(), "At most 10 items, each unique; each item: at most 20 characters.");
+        let nested = Constraints {
+            items: Some(Box::new(Constraints { multiple_of: Some(0.5), ..Default::default() })),
+            ..Default::default()
+        };
+        assert_eq!(limits(nested).unwrap(), "Each item: a multiple of 0.5.");
     }
 }

@@ -2,6 +2,8 @@
 
 //! Types of the request and reply bodies, one per schema of the spec.
 
+#![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +18,6 @@ use crate::{DateTime, UnknownVariant};
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Account {
-    /// `id` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
@@ -39,7 +40,6 @@ impl<'de> Deserialize<'de> for Account {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Account2 {
-    /// `match` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#match: Option<bool>,
 }
@@ -232,36 +232,27 @@ impl<'de> Deserialize<'de> for Kind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct Part {
-    /// `type` on the wire.
     pub r#type: String,
-    /// `self` on the wire.
     #[serde(rename = "self")]
     pub self_: Option<String>,
     /// `Self` on the wire.
     #[serde(rename = "Self", skip_serializing_if = "Option::is_none")]
     pub self_2: Option<i32>,
-    /// `AccountId` on the wire.
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<Uuid>,
     /// `accountId` on the wire.
     #[serde(rename = "accountId", skip_serializing_if = "Option::is_none")]
     pub account_id2: Option<DateTime>,
-    /// `kind` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
-    /// `status` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PartStatus>,
-    /// `extra` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extra: Option<PartExtra>,
-    /// `labels` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<BTreeMap<String, String>>,
-    /// `parent` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<Part>>,
-    /// `children` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<Part>>,
 }
@@ -303,7 +294,6 @@ impl<'de> Deserialize<'de> for Part {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct PartExtra {
-    /// `note` on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -7,17 +7,15 @@ use crate::types;
 /// Input of `GET /items/{item-id}/parts/{part}` (operation `get-item.part`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetItemPartInput {
-    /// `part`.
+    /// The `{part}` path segment.
     pub part: i64,
-    /// `type`.
-    ///
-    /// `GetItemPartType::Done` when the request leaves it out.
+    /// The `type` query parameter: `GetItemPartType::Done` when the request leaves it out.
     pub r#type: types::GetItemPartType,
-    /// `tags`.
+    /// The `tags` query parameter.
     pub tags: Option<Vec<String>>,
-    /// `X-Trace`.
+    /// The `X-Trace` header.
     pub x_trace: Option<String>,
-    /// `item-id`.
+    /// The `{item-id}` path segment.
     pub item_id: String,
 }
 
