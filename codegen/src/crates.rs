@@ -38,7 +38,7 @@ const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
 /// Dependencies of the server crate.
 const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
     ("axum", "{ version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }"),
-    ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
+    ("futures-util", "{ version = \"0.3\", default-features = false }"),
     ("http-body-util", "\"0.1\""),
     ("hyper", "{ version = \"1\", features = [\"http1\", \"server\"] }"),
     ("hyper-util", "{ version = \"0.1\", features = [\"tokio\"] }"),
@@ -64,12 +64,11 @@ const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
 const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
     ("bytes", "\"1\""),
     ("futures-core", "\"0.3\""),
-    ("futures-util", "{ version = \"0.3\", default-features = false, features = [\"std\"] }"),
+    ("futures-util", "{ version = \"0.3\", default-features = false }"),
     ("percent-encoding", "\"2.3\""),
-    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"http2\", \"stream\"] }"),
+    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"http2\"] }"),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
-    ("serde_path_to_error", "\"0.1\""),
     ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
     ("tokio", "{ version = \"1\", default-features = false, features = [\"time\"] }"),
     ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),

@@ -55,9 +55,22 @@ impl Download {
             content_type: text(reqwest::header::CONTENT_TYPE),
             content_length: response.content_length(),
             file_name: text(reqwest::header::CONTENT_DISPOSITION).as_deref().and_then(file_name),
-            body: ByteStream { operation, started: Instant::now(), inner: Box::pin(response.bytes_stream()) },
+            body: ByteStream { operation, started: Instant::now(), inner: Box::pin(chunks(response)) },
         }
     }
+}
+
+/// A response's body chunk by chunk, ending after the last chunk or the first error. (reqwest's
+/// own `bytes_stream` would need its `stream` feature, which turns on `tokio/fs` for everyone.)
+fn chunks(response: reqwest::Response) -> impl Stream<Item = reqwest::Result<Bytes>> {
+    futures_util::stream::unfold(Some(response), |response| async move {
+        let mut response = response?;
+        match response.chunk().await {
+            Ok(Some(chunk)) => Some((Ok(chunk), Some(response))),
+            Ok(None) => None,
+            Err(e) => Some((Err(e), None)),
+        }
+    })
 }
 
 /// The body of a [`Download`], chunk by chunk.

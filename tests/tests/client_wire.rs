@@ -278,3 +278,41 @@ fn date_times_work_with_the_crates_error_and_compare_as_instants() {
     let err = bad().unwrap_err();
     assert!(err.to_string().contains("`yesterday` is not an ISO 8601 date-time"), "{err}");
 }
+
+/// The path a decode error names is the one serde_path_to_error finds by tracking every step:
+/// at every depth, after keys with escapes, across lines, and at a missing or misplaced value.
+#[tokio::test]
+async fn decode_errors_name_the_same_path_as_a_tracking_decoder() {
+    use portfolio_client::types::Model;
+
+    fn tracked<T: serde::de::DeserializeOwned>(body: &str) -> String {
+        let mut de = serde_json::Deserializer::from_str(body);
+        serde_path_to_error::deserialize::<_, T>(&mut de).err().expect("the body does not decode").path().to_string()
+    }
+    let models = [
+        r#"[{"Status":"7"}]"#,
+        r#"[{"Code":"A"},{"Code":"B","Status":1.5}]"#,
+        r#"[ { "Code" : "A" , "Sta\u0074us" : "x" } ]"#,
+        "[\n  {\n    \"Code\": \"A\",\n    \"Status\": true\n  }\n]",
+        r#"{"Code":"A"}"#,
+        r#"[{"Code":"A"}, 5]"#,
+        r#"[{"Code":"A,[{\"]"}, {"Code": 5}]"#,
+    ];
+    for body in models {
+        let server = RawServer::start(RawReply::json(200, body)).await;
+        let err = client(&server).get_au_models().await.unwrap_err();
+        let Error::Decode { path, .. } = &err else { panic!("{body}: {err:?}") };
+        assert_eq!(*path, tracked::<Vec<Model>>(body), "{body}");
+    }
+    let holdings = [
+        r#"[{"AccountId":"A1","Holdings":[{"Quantity":1},{"Quantity":"ten"}]}]"#,
+        r#"[{"AccountId":"A1","Holdings":[{"Quantity":1}]},{"AccountId":"A2","Holdings":{}}]"#,
+    ];
+    let date = DateTime::parse("2024-06-30").unwrap();
+    for body in holdings {
+        let server = RawServer::start(RawReply::json(200, body)).await;
+        let err = client(&server).get_au_holdings(["A1"], date, ClassificationType::MarketType).await.unwrap_err();
+        let Error::Decode { path, .. } = &err else { panic!("{body}: {err:?}") };
+        assert_eq!(*path, tracked::<Vec<HoldingData>>(body), "{body}");
+    }
+}

@@ -253,15 +253,93 @@ pub(crate) fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) 
     match serde_json::from_slice(&body) {
         Ok(value) => Ok(value),
         Err(source) => {
-            // Decode again, tracking the path, only now that it is needed: the fast path stays fast.
-            let mut de = serde_json::Deserializer::from_slice(&body);
-            let path = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-                Err(e) => e.path().to_string(),
-                Ok(_) => ".".to_string(),
-            };
+            // Only now is the path needed, so the fast path pays nothing for it.
+            // A missing field is reported where its object closes, after the last member read.
+            let whole_object = source.to_string().starts_with("missing field");
+            let path = json_path(&body, source.line(), source.column(), whole_object);
             Err(Error::Decode { operation, path, body, source })
         }
     }
+}
+
+/// Where in a JSON text serde_json stopped with an error, as a path (`[0].Holdings[2].Quantity`,
+/// `.` for the whole text). serde_json gives a line and a column, so the text up to there is
+/// scanned once for the keys and indexes open at that point. `whole_object` says the error is
+/// about the innermost open object itself, not the member last read in it.
+fn json_path(json: &[u8], line: usize, column: usize, whole_object: bool) -> String {
+    /// An object or array open at the error, with the member being read in it, if any.
+    enum Open {
+        Object { key: Option<String>, in_value: bool },
+        Array { index: usize, started: bool },
+    }
+    let mut start = 0;
+    for _ in 1..line {
+        start = json[start..].iter().position(|&b| b == b'\n').map_or(json.len(), |p| start + p + 1);
+    }
+    // serde_json stops at the byte it failed on, or just past a value it read whole. When that
+    // value is an object or array, the error is about it, so its closing bracket stays unread.
+    let mut end = (start + column).min(json.len());
+    if end > 0 && matches!(json[end - 1], b'}' | b']') {
+        end -= 1;
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let byte = json[i];
+        if let Some(Open::Array { started, .. }) = open.last_mut()
+            && !byte.is_ascii_whitespace()
+            && !matches!(byte, b']' | b',')
+        {
+            *started = true;
+        }
+        match byte {
+            b'"' => {
+                let mut close = i + 1;
+                while close < json.len() && json[close] != b'"' {
+                    close += if json[close] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Open::Object { key, in_value: false }) = open.last_mut() {
+                    let raw = &json[i..(close + 1).min(json.len())];
+                    *key = Some(serde_json::from_slice(raw).unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()));
+                }
+                i = close;
+            }
+            b'{' => open.push(Open::Object { key: None, in_value: false }),
+            b'[' => open.push(Open::Array { index: 0, started: false }),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b':' => {
+                if let Some(Open::Object { in_value, .. }) = open.last_mut() {
+                    *in_value = true;
+                }
+            }
+            b',' => match open.last_mut() {
+                Some(Open::Object { key, in_value }) => (*key, *in_value) = (None, false),
+                Some(Open::Array { index, .. }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    if whole_object && let Some(Open::Object { in_value, .. }) = open.last_mut() {
+        *in_value = false;
+    }
+    let mut path = String::new();
+    for level in &open {
+        match level {
+            Open::Object { key: Some(key), in_value: true } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Open::Array { index, started: true } => path.push_str(&format!("[{index}]")),
+            _ => break,
+        }
+    }
+    if path.is_empty() { ".".to_string() } else { path }
 }
 
 /// Reads a reply without a body, discarding whatever body the server sent anyway.

@@ -5,12 +5,12 @@
 use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::task::Poll;
 use std::time::Instant;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use futures_util::FutureExt;
 use serde::Serialize;
 use tracing::Span;
 use tracing::field::Empty;
@@ -36,10 +36,13 @@ pub(crate) fn finish(span: &Span, started: Instant, result: Result<Response, Api
 /// Runs an implementation's future; a panic inside it becomes a 500 reply instead of a dropped
 /// connection.
 pub(crate) async fn guarded<T>(operation: &str, future: impl Future<Output = Result<T, ApiError>>) -> Result<T, ApiError> {
-    match AssertUnwindSafe(future).catch_unwind().await {
-        Ok(result) => result,
-        Err(_) => Err(ApiError::internal(format!("the implementation of {operation} failed unexpectedly"))),
-    }
+    // Each poll runs inside `catch_unwind`; a future that panicked is never polled again.
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(|cx| match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+        Ok(poll) => poll,
+        Err(_) => Poll::Ready(Err(ApiError::internal(format!("the implementation of {operation} failed unexpectedly")))),
+    })
+    .await
 }
 
 /// A JSON reply.
