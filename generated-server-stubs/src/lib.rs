@@ -41,6 +41,10 @@ mod validate;
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use date_time::{DateTime, DateTimeError};
+
+/// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
+/// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
+/// a direct dependency of the crate that uses them.
 pub use time;
 pub use enums::UnknownVariant;
 pub use problem::{ApiError, problem_types};

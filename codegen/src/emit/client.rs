@@ -1242,6 +1242,9 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         };
 
         pub use reqwest;
+        /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
+        /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
+        /// a direct dependency of the crate that uses them.
         pub use time;
         pub use uuid;
     }

@@ -1119,6 +1119,9 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use date_time::{DateTime, DateTimeError};
+        /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
+        /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
+        /// a direct dependency of the crate that uses them.
         pub use time;
         pub use enums::UnknownVariant;
         pub use problem::{ApiError, problem_types};
