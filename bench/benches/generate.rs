@@ -21,6 +21,7 @@ fn config() -> Config {
         client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     }
 }

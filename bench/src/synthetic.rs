@@ -80,6 +80,7 @@ mod tests {
             client: Some(portfolio_codegen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
             server: Some(portfolio_codegen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
             standalone: false,
+            runtime_dir: "codegen/runtime".to_string(),
             skip_unsupported: false,
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;

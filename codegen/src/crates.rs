@@ -1,9 +1,9 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
-use crate::CrateConfig;
 use crate::emit::{client, server};
-use crate::ir::{Api, BodyEncoding, Reply};
+use crate::ir::{Api, BodyEncoding};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
+use crate::{Config, CrateConfig};
 
 /// What one crate needs: files ready as they are, and Rust modules still to emit and format.
 pub struct Plan<'a> {
@@ -11,47 +11,65 @@ pub struct Plan<'a> {
     pub jobs: Vec<RustJob<'a>>,
 }
 
-/// Hand-written modules that every generated crate carries, identical across specs.
-const DATE_TIME: &str = include_str!("../runtime/common/date_time.rs");
-const ENUMS: &str = include_str!("../runtime/common/enums.rs");
-const OBJECT_ONLY: &str = include_str!("../runtime/common/object_only.rs");
-const CLIENT_DOWNLOAD: &str = include_str!("../runtime/client/download.rs");
-const CLIENT_ENCODING: &str = include_str!("../runtime/client/encoding.rs");
-const CLIENT_ERROR: &str = include_str!("../runtime/client/error.rs");
-const CLIENT_TRANSPORT: &str = include_str!("../runtime/client/transport.rs");
-const CLIENT_MULTIPART: &str = include_str!("../runtime/client/multipart.rs");
-const CLIENT_PAGING: &str = include_str!("../runtime/client/paging.rs");
-const CLIENT_POLICY: &str = include_str!("../runtime/client/policy.rs");
+/// The runtime crate's files, written beside crates that must build on their own: byte for byte
+/// the crate in `codegen/runtime`, so a copy is always exactly the tested one.
+pub const RUNTIME_FILES: &[(&str, &str)] = &[
+    ("Cargo.toml", include_str!("../runtime/Cargo.toml")),
+    ("src/client/download.rs", include_str!("../runtime/src/client/download.rs")),
+    ("src/client/encoding.rs", include_str!("../runtime/src/client/encoding.rs")),
+    ("src/client/error.rs", include_str!("../runtime/src/client/error.rs")),
+    ("src/client/mod.rs", include_str!("../runtime/src/client/mod.rs")),
+    ("src/client/multipart.rs", include_str!("../runtime/src/client/multipart.rs")),
+    ("src/client/paging.rs", include_str!("../runtime/src/client/paging.rs")),
+    ("src/client/policy.rs", include_str!("../runtime/src/client/policy.rs")),
+    ("src/client/transport.rs", include_str!("../runtime/src/client/transport.rs")),
+    ("src/date_time.rs", include_str!("../runtime/src/date_time.rs")),
+    ("src/enums.rs", include_str!("../runtime/src/enums.rs")),
+    ("src/file.rs", include_str!("../runtime/src/file.rs")),
+    ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
+    ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
+    ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
+    ("src/server/extract.rs", include_str!("../runtime/src/server/extract.rs")),
+    ("src/server/form.rs", include_str!("../runtime/src/server/form.rs")),
+    ("src/server/mod.rs", include_str!("../runtime/src/server/mod.rs")),
+    ("src/server/multipart.rs", include_str!("../runtime/src/server/multipart.rs")),
+    ("src/server/problem.rs", include_str!("../runtime/src/server/problem.rs")),
+    ("src/server/reply.rs", include_str!("../runtime/src/server/reply.rs")),
+    ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
+];
+
+/// The version of the runtime generated crates pin: the one this generator was built with.
+const RUNTIME_VERSION: &str = "0.1.0";
+
+/// `dependencies` and the runtime, in name order.
+fn with_runtime<'a>(dependencies: &[(&'a str, &'a str)], runtime: &'a str) -> Vec<(&'a str, &'a str)> {
+    let mut all = dependencies.to_vec();
+    all.push(("portfolio-runtime", runtime));
+    all.sort();
+    all
+}
+
+/// The runtime copied to `dir`, for crates that build on their own.
+pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
+    RUNTIME_FILES.iter().map(|(path, contents)| render::plain(format!("{dir}/{path}"), contents)).collect()
+}
+
+/// The dependency on the runtime (at `runtime_dir`) of a crate written at `crate_dir`, both
+/// relative to the output root.
+fn runtime_dependency(crate_dir: &str, runtime_dir: &str, feature: &str) -> String {
+    let up = "../".repeat(crate_dir.split('/').filter(|part| !part.is_empty()).count());
+    format!("{{ path = \"{up}{runtime_dir}\", version = \"={RUNTIME_VERSION}\", features = [\"{feature}\"] }}")
+}
 
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
 const RUSTFMT_TOML: &str =
     "# Generated code is formatted by the generator; cargo fmt leaves it as it is.\ndisable_all_formatting = true\n";
 
-const SERVER_DOWNLOAD: &str = include_str!("../runtime/server/download.rs");
-const SERVER_EXTRACT: &str = include_str!("../runtime/server/extract.rs");
-const SERVER_FORM: &str = include_str!("../runtime/server/form.rs");
-const SERVER_MULTIPART: &str = include_str!("../runtime/server/multipart.rs");
-const SERVER_PROBLEM: &str = include_str!("../runtime/server/problem.rs");
-const SERVER_REPLY: &str = include_str!("../runtime/server/reply.rs");
-const SERVER_SERVE: &str = include_str!("../runtime/server/serve.rs");
-
-/// Dependencies of the server crate.
+/// Dependencies of the server crate besides the runtime: what its generated code names.
 const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
     ("axum", "{ version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }"),
-    ("futures-util", "{ version = \"0.3\", default-features = false }"),
-    ("http-body-util", "\"0.1\""),
-    ("hyper", "{ version = \"1\", features = [\"http1\", \"server\"] }"),
-    ("hyper-util", "{ version = \"0.1\", features = [\"tokio\"] }"),
-    ("percent-encoding", "\"2.3\""),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
-    ("serde_path_to_error", "\"0.1\""),
-    ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
-    (
-        "tokio",
-        "{ version = \"1\", default-features = false, features = [\"macros\", \"net\", \"rt\", \"signal\", \"sync\", \"time\"] }",
-    ),
-    ("tower-service", "\"0.3\""),
     ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
@@ -60,27 +78,23 @@ const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
 const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
     &[("tokio", "{ version = \"1\", features = [\"macros\", \"net\", \"rt-multi-thread\"] }")];
 
-/// Dependencies of the client crate, with the versions and features it is tested with.
+/// Dependencies of the client crate besides the runtime: what its generated code names.
 const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
-    ("bytes", "\"1\""),
-    ("futures-core", "\"0.3\""),
-    ("futures-util", "{ version = \"0.3\", default-features = false }"),
-    ("percent-encoding", "\"2.3\""),
     ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"http2\"] }"),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
-    ("time", "{ version = \"0.3\", features = [\"parsing\", \"formatting\", \"macros\"] }"),
-    ("tokio", "{ version = \"1\", default-features = false, features = [\"time\"] }"),
-    ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
 ];
 
 /// Features of the client crate: TLS is on by default and can be left out (and its build time
 /// saved) by callers who bring their own `reqwest::Client` or call plain HTTP.
-const CLIENT_FEATURES: &[(&str, &str)] = &[("default", "[\"rustls\"]"), ("rustls", "[\"reqwest/rustls\"]")];
+const CLIENT_FEATURES: &[(&str, &str)] = &[("default", "[\"rustls\"]"), ("rustls", "[\"portfolio-runtime/rustls\"]")];
 
-pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalone: bool) -> Result<Plan<'a>, String> {
+pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
+    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
+    let runtime = runtime_dependency(dir, &options.runtime_dir, "client");
+    let dependencies = with_runtime(CLIENT_DEPENDENCIES, &runtime);
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
@@ -91,7 +105,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
         "## Use\n\n```rust,no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\n# Ok(())\n# }}\n```\n\nEach operation is a method of `Client` named after its operationId in snake_case; see the crate docs.",
         api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect::<Vec<_>>().join(", ")
     );
-    let mut files = vec![
+    let files = vec![
         render::template(
             format!("{dir}/Cargo.toml"),
             &CargoToml {
@@ -99,7 +113,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
                 name: &config.name,
                 version: "0.1.0",
                 description: &description,
-                dependencies: CLIENT_DEPENDENCIES,
+                dependencies: &dependencies,
                 dev_dependencies: &[],
                 features: CLIENT_FEATURES,
                 standalone,
@@ -119,23 +133,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
             },
         )?,
         render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-        render::support(src("date_time.rs"), spec_path, DATE_TIME),
-        render::support(src("encoding.rs"), spec_path, CLIENT_ENCODING),
-        render::support(src("enums.rs"), spec_path, ENUMS),
-        render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
-        render::support(src("error.rs"), spec_path, CLIENT_ERROR),
-        render::support(src("policy.rs"), spec_path, CLIENT_POLICY),
-        render::support(src("transport.rs"), spec_path, CLIENT_TRANSPORT),
     ];
-    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
-        files.push(render::support(src("download.rs"), spec_path, CLIENT_DOWNLOAD));
-    }
-    if api.operations.iter().any(|op| op.paging.is_some()) {
-        files.push(render::support(src("paging.rs"), spec_path, CLIENT_PAGING));
-    }
-    if has_multipart(api) {
-        files.push(render::support(src("multipart.rs"), spec_path, CLIENT_MULTIPART));
-    }
     let jobs = vec![
         RustJob::chunked(
             vec![src("builders.rs")],
@@ -149,16 +147,6 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
     Ok(Plan { files, jobs })
 }
 
-/// Whether the server reads name/value pairs into types: form and multipart bodies and objects
-/// in the query.
-pub fn needs_form_reader(api: &Api) -> bool {
-    has_multipart(api)
-        || api.operations.iter().any(|op| {
-            op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Form)
-                || op.params.iter().any(|p| p.object_style.is_some())
-        })
-}
-
 /// Whether any operation takes a multipart body.
 pub fn has_multipart(api: &Api) -> bool {
     api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Multipart))
@@ -170,8 +158,10 @@ pub fn trait_name(crate_name: &str) -> String {
     format!("{}Api", crate::naming::camel(base))
 }
 
-pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalone: bool) -> Result<Plan<'a>, String> {
+pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
+    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
+    let runtime = runtime_dependency(dir, &options.runtime_dir, "server");
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let trait_name = trait_name(&config.name);
@@ -183,12 +173,12 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
     // Regular expressions only for a spec with patterns to check.
-    let mut server_dependencies = SERVER_DEPENDENCIES.to_vec();
+    let mut server_dependencies = with_runtime(SERVER_DEPENDENCIES, &runtime);
     if server::has_patterns(api) {
         server_dependencies.push(("regex-lite", "\"0.1\""));
         server_dependencies.sort();
     }
-    let mut files = vec![
+    let files = vec![
         render::template(
             format!("{dir}/Cargo.toml"),
             &CargoToml {
@@ -216,23 +206,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
             },
         )?,
         render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-        render::support(src("date_time.rs"), spec_path, DATE_TIME),
-        render::support(src("enums.rs"), spec_path, ENUMS),
-        render::support(src("object_only.rs"), spec_path, OBJECT_ONLY),
-        render::support(src("extract.rs"), spec_path, SERVER_EXTRACT),
-        render::support(src("problem.rs"), spec_path, SERVER_PROBLEM),
-        render::support(src("reply.rs"), spec_path, SERVER_REPLY),
-        render::support(src("serve.rs"), spec_path, SERVER_SERVE),
     ];
-    if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
-        files.push(render::support(src("download.rs"), spec_path, SERVER_DOWNLOAD));
-    }
-    if needs_form_reader(api) {
-        files.push(render::support(src("form.rs"), spec_path, SERVER_FORM));
-    }
-    if has_multipart(api) {
-        files.push(render::support(src("multipart.rs"), spec_path, SERVER_MULTIPART));
-    }
     let (for_api, for_mock, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = server::validated_types(api);
@@ -255,4 +229,33 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, spec_path: &str, standalon
         RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
     Ok(Plan { files, jobs })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every file of the runtime crate, relative to its root, `/`-separated.
+    fn files_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files_under(root, &path, out);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_vendored_runtime_is_every_file_of_the_runtime_crate() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+        let mut on_disk = Vec::new();
+        files_under(&root, &root, &mut on_disk);
+        on_disk.sort();
+        let vendored: Vec<&str> = super::RUNTIME_FILES.iter().map(|(path, _)| *path).collect();
+        assert_eq!(on_disk, vendored, "RUNTIME_FILES must list the runtime crate's files, in order");
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        assert!(manifest.contains(&format!("\nversion = \"{}\"\n", super::RUNTIME_VERSION)), "the pinned version");
+    }
 }

@@ -32,8 +32,12 @@ pub struct Config {
     /// gets `PortfolioApi`.
     pub server: Option<CrateConfig>,
     /// The crates stand alone: their manifests declare an empty workspace, so they build where
-    /// they are written even inside another workspace.
+    /// they are written even inside another workspace, and a copy of the runtime crate is
+    /// written at `runtime_dir`.
     pub standalone: bool,
+    /// Where the runtime crate the generated crates depend on is, relative to the output root:
+    /// `codegen/runtime` in this workspace, or where the copy goes for standalone crates.
+    pub runtime_dir: String,
     /// Leave out the operations (and schemas) the generator cannot represent, listing them in
     /// [`ir::Api::warnings`], instead of failing.
     pub skip_unsupported: bool,
@@ -98,12 +102,12 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut plans = Vec::new();
     if let Some(client) = &config.client {
-        plans.push((client, crates::client(api, client, &config.spec_path, config.standalone).map_err(bug)?));
+        plans.push((client, crates::client(api, client, config).map_err(bug)?));
     }
     if let Some(server) = &config.server {
-        plans.push((server, crates::server(api, server, &config.spec_path, config.standalone).map_err(bug)?));
+        plans.push((server, crates::server(api, server, config).map_err(bug)?));
     }
-    let mut files = Vec::new();
+    let mut files = if config.standalone { crates::vendored_runtime(&config.runtime_dir) } else { Vec::new() };
     let mut jobs = Vec::new();
     // The types module is the same in both crates: formatted once, written twice.
     let types_paths: Vec<String> = plans.iter().map(|(c, _)| format!("{}/src/types.rs", c.dir)).collect();

@@ -105,20 +105,9 @@ fn format(path: &str, tokens: TokenStream) -> Result<String, String> {
     Ok(spaced(&prettyplease::unparse(&file)))
 }
 
-/// A hand-written support module copied into a generated crate as it is, comments included.
-pub fn support(path: String, spec_path: &str, source: &str) -> GeneratedFile {
-    GeneratedFile { contents: with_header(spec_path, source), path }
-}
-
 /// A file that is not Rust, with no header (its format may not allow comments).
 pub fn plain(path: String, contents: &str) -> GeneratedFile {
     GeneratedFile { path, contents: contents.to_string() }
-}
-
-fn with_header(spec_path: &str, body: &str) -> String {
-    let mut contents = header(spec_path);
-    contents.push_str(body);
-    contents
 }
 
 fn header(spec_path: &str) -> String {

@@ -13,6 +13,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         client: Some(CrateConfig { name: format!("{fixture}-client"), dir: "client".to_string() }),
         server: Some(CrateConfig { name: format!("{fixture}-server"), dir: "server".to_string() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     };
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files

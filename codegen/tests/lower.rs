@@ -10,6 +10,7 @@ fn config() -> Config {
         client: None,
         server: None,
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     }
 }

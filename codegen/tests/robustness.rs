@@ -190,6 +190,7 @@ fn config(skip_unsupported: bool) -> Config {
         client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
         server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported,
     }
 }

@@ -15,7 +15,6 @@
 //! ```no_run
 //! use std::time::Duration;
 //!
-//! use futures_util::StreamExt;
 //! use portfolio_client::{Client, Credentials, RetryPolicy};
 //!
 //! # async fn run() -> Result<(), portfolio_client::Error> {
@@ -27,7 +26,7 @@
 //! println!("{reply:?}");
 //!
 //! // Paged operations also stream their items, fetching pages as they are read.
-//! let mut items = Box::pin(client.get_au_accounts().into_stream());
+//! let mut items = client.get_au_accounts().into_stream();
 //! while let Some(item) = items.next().await {
 //!     println!("{:?}", item?);
 //! }
@@ -44,32 +43,27 @@
 
 pub mod builders;
 mod client;
-mod date_time;
-mod download;
-mod encoding;
-mod enums;
-mod error;
-mod object_only;
-mod paging;
-mod policy;
-mod transport;
 pub mod types;
-
-pub use client::*;
-pub use date_time::{DateTime, DateTimeError};
-pub use download::{ByteStream, Download};
-pub use paging::Items;
-pub use enums::UnknownVariant;
-pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
-pub use policy::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE,
-    DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, RetryPolicy,
+#[allow(unused_imports, reason = "each spec calls some of them")]
+use portfolio_runtime::codegen::client::{
+    download, encoding, multipart, paging, policy, transport,
 };
 
+#[allow(unused_imports, reason = "each spec calls some of them")]
+use portfolio_runtime::codegen::{enums, object_only};
+
+pub use client::*;
+pub use portfolio_runtime::client::{
+    ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
+    DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, Error, ProblemDetails,
+    RetryPolicy, StatusError, TimeoutKind,
+};
+
+pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
 pub use reqwest;
 
 /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
 /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
 /// a direct dependency of the crate that uses them.
-pub use time;
+pub use portfolio_runtime::time;
 pub use uuid;

@@ -24,31 +24,31 @@
 #![warn(missing_docs)]
 
 mod api;
-mod date_time;
-mod download;
-mod enums;
-mod object_only;
-mod extract;
 mod mock;
 pub mod inputs;
-mod problem;
-mod reply;
 mod router;
-mod serve;
 pub mod types;
 mod validate;
+#[allow(unused_imports, reason = "each spec calls some of them")]
+use portfolio_runtime::codegen::server::{
+    download, extract, form, multipart, problem, reply,
+};
+
+#[allow(unused_imports, reason = "each spec calls some of them")]
+use portfolio_runtime::codegen::{enums, object_only};
 
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
-pub use date_time::{DateTime, DateTimeError};
+pub use portfolio_runtime::server::{
+    FileDownload, ApiError, ServeConfig, bind, problem_types, serve, serve_with,
+    shutdown_signal,
+};
+
+pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
+pub use router::{ServerConfig, router, router_with};
 
 /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
 /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
 /// a direct dependency of the crate that uses them.
-pub use time;
-pub use enums::UnknownVariant;
-pub use problem::{ApiError, problem_types};
-pub use download::FileDownload;
-pub use router::{ServerConfig, router, router_with};
-pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
+pub use portfolio_runtime::time;
 pub use axum;

@@ -196,11 +196,8 @@ impl MockApi {
     /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
     /// and returns its base URL, such as `http://127.0.0.1:49152`.
     pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}", listener.local_addr() ?);
         let router = crate::router_with(self.clone(), ServerConfig::default());
-        tokio::spawn(crate::serve(listener, router, std::future::pending()));
-        Ok(base_url)
+        portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
     }
 
     /// The operations called so far, by operationId, in the order they were called.

@@ -615,7 +615,7 @@ async fn multipart_bodies_carry_fields_and_files() {
     // A file whose bytes contain a boundary-like line must not end its part early.
     let cover = File::new("cover.png", b"\x89PNG\r\n--boundary-0\r\n".to_vec()).with_content_type("image/png");
     let cover_entry = format!("cover.png image/png {}", cover.bytes.len());
-    let extras = vec![File::new("a.txt", "a"), File { name: None, content_type: None, bytes: vec![0; 3] }];
+    let extras = vec![File::new("a.txt", "a"), File { name: None, content_type: None, bytes: vec![0; 3].into() }];
     let album = Album {
         rating: Some(5),
         tags: Some(vec!["x".into(), "y z".into()]),

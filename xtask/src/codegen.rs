@@ -22,6 +22,7 @@ pub fn project_config() -> Config {
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
         server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     }
 }
@@ -35,6 +36,7 @@ pub fn features_config() -> Config {
         client: Some(CrateConfig { name: "features-client".to_string(), dir: "fixtures/features-client".to_string() }),
         server: Some(CrateConfig { name: "features-server".to_string(), dir: "fixtures/features-server".to_string() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     }
 }
@@ -94,7 +96,8 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
 }
 
 /// Generates `<out>/<name>-client` and `<out>/<name>-server` from any OpenAPI 3.0 document (YAML or
-/// JSON), as crates that build on their own. With `mode` [`Mode::Check`] nothing is written. With
+/// JSON), with a copy of the runtime they share in `<out>/portfolio-runtime`, as crates that build
+/// on their own. With `mode` [`Mode::Check`] nothing is written. With
 /// `skip_unsupported`, what the generator cannot represent is left out and listed on stderr.
 pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupported: bool) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
@@ -108,6 +111,7 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupporte
         client: Some(CrateConfig { name: format!("{name}-client"), dir: format!("{name}-client") }),
         server: Some(CrateConfig { name: format!("{name}-server"), dir: format!("{name}-server") }),
         standalone: true,
+        runtime_dir: "portfolio-runtime".to_string(),
         skip_unsupported,
     };
     let generated = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
@@ -115,7 +119,7 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupporte
         eprintln!("warning: {label}: {warning}");
     }
     let files = generated.files;
-    let dirs = [format!("{name}-client"), format!("{name}-server")];
+    let dirs = [format!("{name}-client"), format!("{name}-server"), config.runtime_dir.clone()];
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     match mode {
         Mode::Write => write(out, &dirs, &files),

@@ -16,6 +16,7 @@ fn main() {
         client: Some(portfolio_codegen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
         server: Some(portfolio_codegen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
         standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
     };
     let started = Instant::now();

@@ -1199,13 +1199,9 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
     );
     let crate_doc = inner_doc(&crate_doc);
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
-    let download_mod = has_downloads.then(|| quote! { mod download; });
-    let paging_mod = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { mod paging; });
-    let download_use = has_downloads.then(|| quote! { pub use download::{ByteStream, Download}; });
-    let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { pub use paging::Items; });
-    let multipart = crate::crates::has_multipart(api);
-    let multipart_mod = multipart.then(|| quote! { mod multipart; });
-    let multipart_use = multipart.then(|| quote! { pub use multipart::File; });
+    let download_use = has_downloads.then(|| quote! { ByteStream, Download, });
+    let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
+    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     quote! {
@@ -1217,35 +1213,27 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
 
         pub mod builders;
         mod client;
-        mod date_time;
-        #download_mod
-        mod encoding;
-        mod enums;
-        mod error;
-        #multipart_mod
-        mod object_only;
-        #paging_mod
-        mod policy;
-        mod transport;
         pub mod types;
 
+        // The runtime's modules, under the names the generated code calls them by.
+        #[allow(unused_imports, reason = "each spec calls some of them")]
+        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, transport};
+        #[allow(unused_imports, reason = "each spec calls some of them")]
+        use portfolio_runtime::codegen::{enums, object_only};
+
         pub use client::*;
-        pub use date_time::{DateTime, DateTimeError};
-        #download_use
-        #paging_use
-        pub use enums::UnknownVariant;
-        pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
-        #multipart_use
-        pub use policy::{
+        pub use portfolio_runtime::client::{
+            #download_use #paging_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-            RetryPolicy,
+            Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
         };
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
 
         pub use reqwest;
         /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
         /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
         /// a direct dependency of the crate that uses them.
-        pub use time;
+        pub use portfolio_runtime::time;
         pub use uuid;
     }
 }
@@ -1270,14 +1258,13 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
     let stream = paged.map(|op| {
         let args: Vec<String> = required_params(op).map(|p| format!("\"{}\"", p.wire)).collect();
         format!(
-            "\n// Paged operations also stream their items, fetching pages as they are read.\nlet mut items = Box::pin(client.{}({}).into_stream());\nwhile let Some(item) = items.next().await {{\n    println!(\"{{:?}}\", item?);\n}}",
+            "\n// Paged operations also stream their items, fetching pages as they are read.\nlet mut items = client.{}({}).into_stream();\nwhile let Some(item) = items.next().await {{\n    println!(\"{{:?}}\", item?);\n}}",
             op.fn_name,
             args.join(", ")
         )
     });
-    let stream_use = if stream.is_some() { "use futures_util::StreamExt;\n" } else { "" };
     let text = format!(
-        "# Example\n\n```no_run\nuse std::time::Duration;\n\n{stream_use}use {crate_ident}::{{Client, Credentials, RetryPolicy}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::builder(\"https://api.example.com\", Credentials::new({}))\n    .timeout(Duration::from_secs(30))\n    .retry(RetryPolicy::default())\n    .build()?;\nlet reply = {call}.await?;\n{handle}\n{}\n# Ok(())\n# }}\n```\n\nRequests for `GET` are retried on 429 and 503 as [`RetryPolicy`] says; every call can set its\nown `.timeout(..)`; a [`CredentialsProvider`] can refresh credentials per request; every call is a\n`tracing` span named `request` with the operation, method, path template, status and duration.",
+        "# Example\n\n```no_run\nuse std::time::Duration;\n\nuse {crate_ident}::{{Client, Credentials, RetryPolicy}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::builder(\"https://api.example.com\", Credentials::new({}))\n    .timeout(Duration::from_secs(30))\n    .retry(RetryPolicy::default())\n    .build()?;\nlet reply = {call}.await?;\n{handle}\n{}\n# Ok(())\n# }}\n```\n\nRequests for `GET` are retried on 429 and 503 as [`RetryPolicy`] says; every call can set its\nown `.timeout(..)`; a [`CredentialsProvider`] can refresh credentials per request; every call is a\n`tracing` span named `request` with the operation, method, path template, status and duration.",
         creds.join(", "),
         stream.unwrap_or_default()
     );

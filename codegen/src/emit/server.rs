@@ -292,11 +292,8 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
             /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
             /// and returns its base URL, such as `http://127.0.0.1:49152`.
             pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-                let base_url = format!("http://{}", listener.local_addr()?);
                 let router = crate::router_with(self.clone(), ServerConfig::default());
-                tokio::spawn(crate::serve(listener, router, std::future::pending()));
-                Ok(base_url)
+                portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
             }
 
             /// The operations called so far, by operationId, in the order they were called.
@@ -1081,14 +1078,9 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         api.title, api.version
     ));
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
-    let download_mod = has_downloads.then(|| quote! { mod download; });
     let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
-    let has_forms = crate::crates::needs_form_reader(api);
-    let form_mod = has_forms.then(|| quote! { mod form; });
-    let download_use = has_downloads.then(|| quote! { pub use download::FileDownload; });
-    let multipart = crate::crates::has_multipart(api);
-    let multipart_mod = multipart.then(|| quote! { mod multipart; });
-    let multipart_use = multipart.then(|| quote! { pub use multipart::File; });
+    let download_use = has_downloads.then(|| quote! { FileDownload, });
+    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
@@ -1100,36 +1092,30 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         #![warn(missing_docs)]
 
         mod api;
-        mod date_time;
-        #download_mod
-        mod enums;
-        mod object_only;
-        mod extract;
         mod mock;
-        #form_mod
         pub mod inputs;
-        #multipart_mod
-        mod problem;
-        mod reply;
         mod router;
-        mod serve;
         pub mod types;
         #validate_mod
 
+        // The runtime's modules, under the names the generated code calls them by.
+        #[allow(unused_imports, reason = "each spec calls some of them")]
+        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply};
+        #[allow(unused_imports, reason = "each spec calls some of them")]
+        use portfolio_runtime::codegen::{enums, object_only};
+
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
-        pub use date_time::{DateTime, DateTimeError};
+        pub use portfolio_runtime::server::{
+            #download_use ApiError, ServeConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+        };
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
+        pub use router::{ServerConfig, router, router_with};
+
         /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
         /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
         /// a direct dependency of the crate that uses them.
-        pub use time;
-        pub use enums::UnknownVariant;
-        pub use problem::{ApiError, problem_types};
-        #download_use
-        #multipart_use
-        pub use router::{ServerConfig, router, router_with};
-        pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
-
+        pub use portfolio_runtime::time;
         pub use axum;
     }
 }

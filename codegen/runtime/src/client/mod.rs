@@ -1,0 +1,24 @@
+//! Client support: the transport (redirects, limits, deadlines, retries), errors, downloads,
+//! request encodings and paging.
+
+#[doc(hidden)]
+pub mod download;
+#[doc(hidden)]
+pub mod encoding;
+mod error;
+#[doc(hidden)]
+pub mod multipart;
+#[doc(hidden)]
+pub mod paging;
+#[doc(hidden)]
+pub mod policy;
+#[doc(hidden)]
+pub mod transport;
+
+pub use download::{ByteStream, Download};
+pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
+pub use paging::Items;
+pub use policy::{
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
+    RetryPolicy,
+};

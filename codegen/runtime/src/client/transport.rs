@@ -1,0 +1,415 @@
+//! Sending a request and reading its reply, shared by every operation: the rate limit, retries,
+//! the call's deadline, the limits on buffered bodies, the tracing span and the mapping of every
+//! failure to [`Error`].
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::{Bytes, BytesMut};
+use reqwest::header::{HeaderMap, HeaderValue};
+use reqwest::{Method, Response, StatusCode};
+use serde::de::DeserializeOwned;
+use tracing::Instrument;
+use tracing::field::Empty;
+
+use crate::client::policy::{RateLimiter, RetryPolicy};
+use crate::client::{Error, ProblemDetails, StatusError, TimeoutKind};
+
+/// The HTTP side of a client, shared by its clones.
+#[derive(Debug)]
+pub struct Transport {
+    pub http: reqwest::Client,
+    /// The deadline of calls that set no timeout of their own.
+    pub timeout: Option<Duration>,
+    pub retry: RetryPolicy,
+    pub rate_limit: Option<RateLimiter>,
+    /// Next `x-request-id`, when the client sends them.
+    pub request_ids: Option<AtomicU64>,
+    pub limits: BodyLimits,
+}
+
+/// How much of a reply body the client holds in memory.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimits {
+    /// A success reply read whole (JSON): longer is [`Error::BodyTooLarge`].
+    pub reply: u64,
+    /// An error reply: longer is kept truncated to this many bytes.
+    pub error: u64,
+}
+
+/// What a generated method tells the transport about its call, for retries and the span.
+pub struct Call {
+    pub operation: &'static str,
+    pub method: Method,
+    pub path: &'static str,
+    /// This call's own timeout, if it set one.
+    pub timeout: Option<Duration>,
+}
+
+/// A call's time: which operation, when it started and how long it may take; every wait of the
+/// call goes through [`Clock::within`].
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    operation: &'static str,
+    started: Instant,
+    limit: Option<Duration>,
+}
+
+impl Clock {
+    /// What is left of the call's time, when it has a limit.
+    fn remaining(&self) -> Option<Duration> {
+        self.limit.map(|limit| (self.started + limit).saturating_duration_since(Instant::now()))
+    }
+
+    /// Awaits `future` within the call's time; a timeout, ours or reqwest's, becomes
+    /// [`Error::Timeout`].
+    async fn within<T>(&self, future: impl Future<Output = Result<T, reqwest::Error>>) -> Result<T, Error> {
+        let result = match self.limit {
+            Some(limit) => match tokio::time::timeout_at((self.started + limit).into(), future).await {
+                Ok(result) => result,
+                Err(_) => {
+                    let (operation, elapsed) = (self.operation, self.started.elapsed());
+                    return Err(Error::Timeout { operation, elapsed, kind: TimeoutKind::Call(limit) });
+                }
+            },
+            None => future.await,
+        };
+        result.map_err(|source| transport_error(self.operation, self.started, source))
+    }
+}
+
+/// A reply whose head has arrived, with what reading its body needs: the call's clock and the
+/// body limits.
+pub struct Received {
+    response: Response,
+    clock: Clock,
+    limits: BodyLimits,
+}
+
+impl Received {
+    /// The operationId of the call.
+    pub fn operation(&self) -> &'static str {
+        self.clock.operation
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.response.status()
+    }
+
+    pub fn headers(&self) -> &HeaderMap {
+        self.response.headers()
+    }
+
+    /// The body as a stream, for downloads: no size limit and no call deadline; the HTTP client's
+    /// read timeout still ends a stalled stream.
+    pub fn into_response(self) -> Response {
+        self.response
+    }
+}
+
+/// A reqwest error as an [`Error`]: its own timeouts (connect, read) say so.
+pub fn transport_error(operation: &'static str, started: Instant, source: reqwest::Error) -> Error {
+    if source.is_timeout() {
+        let kind = if source.is_connect() { TimeoutKind::Connect } else { TimeoutKind::Read };
+        return Error::Timeout { operation, elapsed: started.elapsed(), kind };
+    }
+    Error::Transport { operation, source }
+}
+
+/// Follows a redirect only within the origin (scheme, host and port) the call was sent to, at
+/// most 10 times. A redirect to any other origin is not followed, so no credential, body or query
+/// ever reaches a host the caller did not name; the call ends with the 3xx status.
+pub fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same_origin = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+        if same_origin && attempt.previous().len() <= 10 { attempt.follow() } else { attempt.stop() }
+    })
+}
+
+/// Sends a request, retrying as the policy allows, all within the call's deadline; every failure
+/// becomes an [`Error`].
+pub async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
+    let operation = call.operation;
+    let clock = Clock { operation, started: Instant::now(), limit: call.timeout.or(transport.timeout) };
+    let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
+    let request_id = transport.request_ids.as_ref().map(|counter| {
+        let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
+        if let Ok(value) = HeaderValue::from_str(&id) {
+            request.headers_mut().insert("x-request-id", value);
+        }
+        id
+    });
+    let span = tracing::info_span!(
+        "request",
+        operation,
+        method = %call.method,
+        path = call.path,
+        request_id = request_id.as_deref(),
+        status = Empty,
+        attempts = Empty,
+        duration_ms = Empty,
+    );
+    let result = attempts(transport, &call, clock, request).instrument(span.clone()).await;
+    span.record("duration_ms", clock.started.elapsed().as_secs_f64() * 1e3);
+    match &result {
+        Ok(response) => {
+            span.record("status", response.status().as_u16());
+        }
+        Err(e) => span.in_scope(|| tracing::debug!(error = %e, "request failed")),
+    }
+    let response = result?;
+    Ok(Received { response, clock, limits: transport.limits })
+}
+
+async fn attempts(
+    transport: &Transport,
+    call: &Call,
+    clock: Clock,
+    mut request: reqwest::Request,
+) -> Result<Response, Error> {
+    let may_retry = transport.retry.max_retries > 0
+        && (matches!(call.method, Method::GET | Method::HEAD | Method::OPTIONS)
+            || transport.retry.retry_non_idempotent);
+    let mut waited = Duration::ZERO;
+    let mut attempt = 1;
+    loop {
+        if let Some(limit) = &transport.rate_limit {
+            clock
+                .within(async {
+                    limit.acquire().await;
+                    Ok(())
+                })
+                .await?;
+        }
+        // Keep a copy only when a retry could need it (bodies here are bytes, so it always clones).
+        let spare = if may_retry { request.try_clone() } else { None };
+        let response = clock.within(transport.http.execute(request)).await?;
+        tracing::Span::current().record("attempts", attempt);
+        let remaining = clock.remaining();
+        let wait = spare.as_ref().and_then(|_| {
+            transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited, remaining)
+        });
+        match (wait, spare) {
+            (Some(wait), Some(next)) => {
+                tracing::debug!(status = response.status().as_u16(), wait_ms = wait.as_millis() as u64, "retrying");
+                drop(response);
+                tokio::time::sleep(wait).await;
+                waited += wait;
+                attempt += 1;
+                request = next;
+            }
+            _ => return Ok(response),
+        }
+    }
+}
+
+/// Reads a JSON reply with the documented success status.
+pub async fn json<T: DeserializeOwned>(response: Received, success: u16) -> Result<T, Error> {
+    let response = expect_status(response, success).await?;
+    let operation = response.operation();
+    let body = read_body(response).await?;
+    decode(operation, body)
+}
+
+/// Passes a reply with any of several success statuses through; turns any other into
+/// [`Error::Status`].
+pub async fn any_of(response: Received, successes: &[u16]) -> Result<Received, Error> {
+    let status = response.status().as_u16();
+    let expected = if successes.contains(&status) { status } else { successes[0] };
+    expect_status(response, expected).await
+}
+
+/// Reads an optional reply header; a value that does not parse is an [`Error::Decode`] naming it.
+pub fn header<T>(operation: &'static str, headers: &HeaderMap, name: &'static str) -> Result<Option<T>, Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    let Some(value) = headers.get(name) else { return Ok(None) };
+    let text = value.to_str().map_err(|_| header_error(operation, name, "the value is not visible ASCII"))?;
+    text.parse().map(Some).map_err(|e| header_error(operation, name, format!("{e}: `{text}`")))
+}
+
+/// Reads a reply header the operation documents as always present.
+pub fn required_header<T>(operation: &'static str, headers: &HeaderMap, name: &'static str) -> Result<T, Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    header(operation, headers, name)?.ok_or_else(|| header_error(operation, name, "the header is missing"))
+}
+
+/// A reply header that is not what the spec describes, as an [`Error::Decode`] at `header <name>`.
+fn header_error(operation: &'static str, name: &str, reason: impl fmt::Display) -> Error {
+    Error::Decode {
+        operation,
+        path: format!("header {name}"),
+        body: Bytes::new(),
+        source: serde::de::Error::custom(reason),
+    }
+}
+
+/// Decodes a JSON body; a failure names the path of the value that did not fit.
+pub fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) -> Result<T, Error> {
+    match serde_json::from_slice(&body) {
+        Ok(value) => Ok(value),
+        Err(source) => {
+            // Only now is the path needed, so the fast path pays nothing for it.
+            // A missing field is reported where its object closes, after the last member read.
+            let whole_object = source.to_string().starts_with("missing field");
+            let path = json_path(&body, source.line(), source.column(), whole_object);
+            Err(Error::Decode { operation, path, body, source })
+        }
+    }
+}
+
+/// Where in a JSON text serde_json stopped with an error, as a path (`[0].Holdings[2].Quantity`,
+/// `.` for the whole text). serde_json gives a line and a column, so the text up to there is
+/// scanned once for the keys and indexes open at that point. `whole_object` says the error is
+/// about the innermost open object itself, not the member last read in it.
+fn json_path(json: &[u8], line: usize, column: usize, whole_object: bool) -> String {
+    /// An object or array open at the error, with the member being read in it, if any.
+    enum Open {
+        Object { key: Option<String>, in_value: bool },
+        Array { index: usize, started: bool },
+    }
+    let mut start = 0;
+    for _ in 1..line {
+        start = json[start..].iter().position(|&b| b == b'\n').map_or(json.len(), |p| start + p + 1);
+    }
+    // serde_json stops at the byte it failed on, or just past a value it read whole. When that
+    // value is an object or array, the error is about it, so its closing bracket stays unread.
+    let mut end = (start + column).min(json.len());
+    if end > 0 && matches!(json[end - 1], b'}' | b']') {
+        end -= 1;
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let byte = json[i];
+        if let Some(Open::Array { started, .. }) = open.last_mut()
+            && !byte.is_ascii_whitespace()
+            && !matches!(byte, b']' | b',')
+        {
+            *started = true;
+        }
+        match byte {
+            b'"' => {
+                let mut close = i + 1;
+                while close < json.len() && json[close] != b'"' {
+                    close += if json[close] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Open::Object { key, in_value: false }) = open.last_mut() {
+                    let raw = &json[i..(close + 1).min(json.len())];
+                    *key =
+                        Some(serde_json::from_slice(raw).unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()));
+                }
+                i = close;
+            }
+            b'{' => open.push(Open::Object { key: None, in_value: false }),
+            b'[' => open.push(Open::Array { index: 0, started: false }),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b':' => {
+                if let Some(Open::Object { in_value, .. }) = open.last_mut() {
+                    *in_value = true;
+                }
+            }
+            b',' => match open.last_mut() {
+                Some(Open::Object { key, in_value }) => (*key, *in_value) = (None, false),
+                Some(Open::Array { index, .. }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    if whole_object && let Some(Open::Object { in_value, .. }) = open.last_mut() {
+        *in_value = false;
+    }
+    let mut path = String::new();
+    for level in &open {
+        match level {
+            Open::Object { key: Some(key), in_value: true } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Open::Array { index, started: true } => path.push_str(&format!("[{index}]")),
+            _ => break,
+        }
+    }
+    if path.is_empty() { ".".to_string() } else { path }
+}
+
+/// Reads a reply without a body, discarding whatever body the server sent anyway.
+pub async fn empty(response: Received, success: u16) -> Result<(), Error> {
+    let response = expect_status(response, success).await?;
+    read_body(response).await.map(drop)
+}
+
+/// Passes a reply with the documented success status through; turns any other into
+/// [`Error::Status`], reading at most the error-body limit of its body.
+pub async fn expect_status(response: Received, success: u16) -> Result<Received, Error> {
+    if response.status().as_u16() == success {
+        return Ok(response);
+    }
+    let (operation, status) = (response.operation(), response.status());
+    let headers = response.headers().clone();
+    let limit = response.limits.error;
+    let (body, truncated) = read_at_most(response, limit).await?;
+    let is_json = headers
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.split(';').next().unwrap_or("").trim().ends_with("json"));
+    let problem = if is_json && !truncated { ProblemDetails::from_body(&body) } else { None };
+    Err(Error::Status(Box::new(StatusError { operation, status, headers, body, truncated, problem })))
+}
+
+/// Reads a whole reply body within the call's deadline; one longer than the reply limit is
+/// [`Error::BodyTooLarge`], and is not read further.
+pub async fn read_body(response: Received) -> Result<Bytes, Error> {
+    let (operation, limit) = (response.operation(), response.limits.reply);
+    match read_at_most(response, limit).await? {
+        (_, true) => Err(Error::BodyTooLarge { operation, limit }),
+        (body, false) => Ok(body),
+    }
+}
+
+/// The body up to `limit` bytes, and whether there was more. What lies beyond the limit is not
+/// read: the connection is closed instead.
+async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool), Error> {
+    if response.response.content_length().is_some_and(|length| length > limit) {
+        return Ok((Bytes::new(), true));
+    }
+    // Most bodies arrive as one chunk: hand it over without copying.
+    let Some(first) = next_chunk(&mut response).await? else { return Ok((Bytes::new(), false)) };
+    if first.len() as u64 > limit {
+        return Ok((first.slice(..limit as usize), true));
+    }
+    let Some(second) = next_chunk(&mut response).await? else { return Ok((first, false)) };
+    let capacity = response.response.content_length().unwrap_or(0).min(limit) as usize;
+    let mut body = BytesMut::with_capacity(capacity.max(first.len() + second.len()));
+    let mut chunk = Some(second);
+    body.extend_from_slice(&first);
+    while let Some(next) = chunk {
+        let room = limit - body.len() as u64;
+        if next.len() as u64 > room {
+            body.extend_from_slice(&next[..room as usize]);
+            return Ok((body.freeze(), true));
+        }
+        body.extend_from_slice(&next);
+        chunk = next_chunk(&mut response).await?;
+    }
+    Ok((body.freeze(), false))
+}
+
+async fn next_chunk(response: &mut Received) -> Result<Option<Bytes>, Error> {
+    let clock = response.clock;
+    clock.within(response.response.chunk()).await
+}

@@ -1,0 +1,51 @@
+//! Support shared by the generated enums.
+//!
+//! Every generated enum has a variant for values the spec does not list, so a client keeps
+//! reading replies after the service adds a value. A server refuses such values in requests: it
+//! reads them inside [`listed_only`], where the enums' parsers fail instead.
+
+use std::cell::Cell;
+use std::fmt;
+
+thread_local! {
+    /// Set while a request is being read; enums then accept only the values the spec lists.
+    static LISTED_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `read` with every generated enum refusing values the spec does not list. Reading is
+/// synchronous, so the setting cannot leak into other work on the thread.
+pub fn listed_only<T>(read: impl FnOnce() -> T) -> T {
+    /// Restores the outer setting, even when `read` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LISTED_ONLY.set(self.0);
+        }
+    }
+    let _restore = Restore(LISTED_ONLY.replace(true));
+    read()
+}
+
+/// Whether an enum may keep a value the spec does not list: everywhere but inside [`listed_only`].
+pub fn unlisted_allowed() -> bool {
+    !LISTED_ONLY.get()
+}
+
+/// Text or a number that names no variant of a generated enum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant {
+    /// The enum's Rust name.
+    pub type_name: &'static str,
+    /// What was given.
+    pub value: String,
+    /// The accepted values, comma-separated.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a value of {}; expected one of {}", self.value, self.type_name, self.expected)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}

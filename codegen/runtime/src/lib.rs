@@ -1,0 +1,47 @@
+//! What every crate written by `portfolio-codegen` shares and nothing in a spec changes: date-times,
+//! enum support and files for the types; the transport, errors, retries and paging of clients
+//! (feature `client`); extraction, validation, problem replies and serving for servers (feature
+//! `server`).
+//!
+//! Generated crates re-export what their users need, so depending on this crate directly is rarely
+//! necessary. [`codegen`] holds what only generated code calls; it is not a stable interface.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod date_time;
+#[doc(hidden)]
+pub mod enums;
+mod file;
+#[doc(hidden)]
+pub mod object_only;
+
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(feature = "server")]
+pub mod server;
+
+pub use date_time::{DateTime, DateTimeError};
+pub use enums::UnknownVariant;
+pub use file::File;
+
+pub use time;
+
+/// What generated code calls and nothing else should: its paths change whenever the generator's
+/// output does.
+#[doc(hidden)]
+pub mod codegen {
+    pub use crate::{enums, object_only};
+
+    /// The client's internals.
+    #[cfg(feature = "client")]
+    pub mod client {
+        pub use crate::client::{download, encoding, multipart, paging, policy, transport};
+    }
+
+    /// The server's internals.
+    #[cfg(feature = "server")]
+    pub mod server {
+        pub use crate::server::{download, extract, form, multipart, problem, reply, serve};
+    }
+}

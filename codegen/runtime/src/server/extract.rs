@@ -1,0 +1,597 @@
+//! Reading parameters and bodies from a request. Every problem is collected, so one 400 reply
+//! names all of them.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+use std::str::FromStr;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, StatusCode};
+use serde::de::DeserializeOwned;
+
+use crate::server::ApiError;
+use crate::server::problem::problem_types;
+
+/// Validation failures of one request, by parameter, header or body path.
+#[derive(Debug, Default)]
+pub struct Problems {
+    errors: Vec<(String, String)>,
+}
+
+impl Problems {
+    pub fn add(&mut self, name: impl Into<String>, message: impl Into<String>) {
+        self.errors.push((name.into(), message.into()));
+    }
+
+    /// Records a value below its schema's `minimum`.
+    pub fn at_least(&mut self, name: &str, value: Option<f64>, minimum: f64) {
+        if let Some(value) = value
+            && value < minimum
+        {
+            self.add(name, format!("must be at least {minimum}, got {value}"));
+        }
+    }
+
+    /// `Ok` when nothing was recorded, else the 400 reply that lists everything.
+    pub fn check(self) -> Result<(), ApiError> {
+        if self.errors.is_empty() { Ok(()) } else { Err(self.into_error()) }
+    }
+
+    pub fn into_error(self) -> ApiError {
+        let mut names: Vec<&str> = self.errors.iter().map(|(n, _)| n.as_str()).collect();
+        names.dedup();
+        let detail = match names.as_slice() {
+            [] => "the request is invalid".to_string(),
+            [one] => format!("`{one}` is invalid"),
+            many => format!("{} are invalid", many.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+        };
+        let mut error =
+            ApiError::bad_request(detail).with_type(problem_types::INVALID_REQUEST).with_title("Invalid request");
+        for (name, message) in self.errors {
+            error = error.with_error(name, message);
+        }
+        error
+    }
+}
+
+/// Parses a parameter's text into its type; `kind` names the type in messages, or is empty when
+/// the type's own error already names it (generated enums).
+fn parse<T: FromStr>(text: &str, kind: &str) -> Result<T, String>
+where
+    T::Err: Display,
+{
+    // A request may carry only the enum values the spec lists.
+    crate::enums::listed_only(|| text.parse()).map_err(|e: T::Err| {
+        if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") }
+    })
+}
+
+/// The query string, decoded once.
+pub struct QueryParams<'q> {
+    pairs: Vec<(Cow<'q, str>, Cow<'q, str>)>,
+    /// Names whose value did not decode: already recorded, so not "required" as well.
+    undecodable: Vec<Cow<'q, str>>,
+}
+
+impl<'q> QueryParams<'q> {
+    /// Decodes `name=value` pairs (`+` is a space, `%XX` a byte); a pair whose name or value does
+    /// not decode to UTF-8 is recorded as a problem and left out, as a path parameter would be.
+    pub fn parse(query: Option<&'q str>, problems: &mut Problems) -> Self {
+        let mut pairs = Vec::new();
+        let mut undecodable = Vec::new();
+        for pair in query.unwrap_or("").split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match (decode(name), decode(value)) {
+                (Some(name), Some(value)) => pairs.push((name, value)),
+                (Some(name), None) => {
+                    problems.add(name.as_ref(), "is not UTF-8 once percent-decoded");
+                    undecodable.push(name);
+                }
+                (None, _) => problems.add("query", format!("the name `{name}` is not UTF-8 once percent-decoded")),
+            }
+        }
+        QueryParams { pairs, undecodable }
+    }
+
+    /// Every pair as it came, decoded.
+    pub fn pairs(&self) -> &[(Cow<'q, str>, Cow<'q, str>)] {
+        &self.pairs
+    }
+
+    fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.pairs.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_ref())
+    }
+
+    fn single<'a>(&'a self, name: &'a str, problems: &mut Problems) -> Option<&'a str> {
+        let mut values = self.values(name);
+        let first = values.next()?;
+        if values.next().is_some() {
+            problems.add(name, "must be given once");
+            return None;
+        }
+        Some(first)
+    }
+
+    /// Whether `name` has no value, recording that it is required unless its value was there but
+    /// did not decode.
+    fn missing(&self, name: &str, problems: &mut Problems) -> bool {
+        if self.values(name).next().is_some() {
+            return false;
+        }
+        if !self.undecodable.iter().any(|n| n == name) {
+            problems.add(name, "is required");
+        }
+        true
+    }
+
+    /// A required scalar: missing or malformed values are recorded.
+    pub fn required<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+    where
+        T::Err: Display,
+    {
+        if self.missing(name, problems) {
+            return None;
+        }
+        self.optional(name, kind, problems)
+    }
+
+    /// An optional scalar: `None` when absent; malformed values are recorded.
+    pub fn optional<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+    where
+        T::Err: Display,
+    {
+        let text = self.single(name, problems)?;
+        parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+    }
+
+    /// A required array: exploded (`a=1&a=2`, no `delimiter`) or joined (`a=1,2` for `,`).
+    pub fn required_list<T: FromStr>(
+        &self,
+        name: &str,
+        kind: &str,
+        delimiter: Option<char>,
+        problems: &mut Problems,
+    ) -> Option<Vec<T>>
+    where
+        T::Err: Display,
+    {
+        if self.missing(name, problems) {
+            return None;
+        }
+        self.optional_list(name, kind, delimiter, problems)
+    }
+
+    /// An optional array: `None` when absent; malformed items are recorded.
+    pub fn optional_list<T: FromStr>(
+        &self,
+        name: &str,
+        kind: &str,
+        delimiter: Option<char>,
+        problems: &mut Problems,
+    ) -> Option<Vec<T>>
+    where
+        T::Err: Display,
+    {
+        let mut items = Vec::new();
+        let mut any = false;
+        let mut ok = true;
+        for value in self.values(name) {
+            any = true;
+            let parts: Box<dyn Iterator<Item = &str>> = match delimiter {
+                None => Box::new(std::iter::once(value)),
+                Some(delimiter) => Box::new(value.split(delimiter)),
+            };
+            for part in parts {
+                match parse(part, kind) {
+                    Ok(item) => items.push(item),
+                    Err(message) => {
+                        problems.add(name, message);
+                        ok = false;
+                    }
+                }
+            }
+        }
+        (any && ok).then_some(items)
+    }
+}
+
+/// One name or value of a query string, decoded; `None` when the bytes are not UTF-8. Borrows
+/// when there is nothing to decode, as is usual.
+fn decode(text: &str) -> Option<Cow<'_, str>> {
+    let bytes = text.as_bytes();
+    if !(bytes.contains(&b'%') || bytes.contains(&b'+')) {
+        return Some(Cow::Borrowed(text));
+    }
+    let spaced = text.replace('+', " ");
+    let bytes: Vec<u8> = percent_encoding::percent_decode_str(&spaced).collect();
+    String::from_utf8(bytes).ok().map(Cow::Owned)
+}
+
+/// A path parameter's text, parsed.
+pub fn parse_path<T: FromStr>(text: &str, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+where
+    T::Err: Display,
+{
+    parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// Header parameters.
+pub fn header<T: FromStr>(
+    headers: &HeaderMap,
+    name: &str,
+    kind: &str,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<T>
+where
+    T::Err: Display,
+{
+    let Some(value) = headers.get(name) else {
+        if required {
+            problems.add(name, "header is required");
+        }
+        return None;
+    };
+    let Ok(text) = value.to_str() else {
+        problems.add(name, "header is not visible ASCII text");
+        return None;
+    };
+    parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// A cookie parameter, from any `Cookie` header; its value is percent-decoded, as the generated
+/// client percent-encodes what a cookie cannot carry.
+pub fn cookie<T: FromStr>(
+    headers: &HeaderMap,
+    name: &str,
+    kind: &str,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<T>
+where
+    T::Err: Display,
+{
+    let prefix = format!("{name}=");
+    let found = headers
+        .get_all(COOKIE)
+        .into_iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(prefix.as_str()).map(str::to_string));
+    let Some(raw) = found else {
+        if required {
+            problems.add(name, "cookie is required");
+        }
+        return None;
+    };
+    let text = percent_encoding::percent_decode_str(&raw).decode_utf8_lossy();
+    parse(&text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// A header that must be present and non-empty, e.g. a credential.
+pub fn text_header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
+    let text = headers.get(name)?.to_str().ok()?.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// `x-request-id`, which ties a request to its caller's logs.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// A credential that follows `prefix` in a header, such as the token after `Bearer ` (auth
+/// schemes compare without regard to case); for the `cookie` header, `prefix` is `name=` and the
+/// credential is that cookie's value.
+pub fn prefixed_credential(headers: &HeaderMap, name: &HeaderName, prefix: &str) -> Option<String> {
+    if name == COOKIE {
+        let cookies = headers.get_all(name).into_iter().filter_map(|v| v.to_str().ok());
+        let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(prefix))?;
+        return (!value.is_empty()).then(|| value.to_string());
+    }
+    let text = text_header(headers, name)?;
+    let scheme = text.get(..prefix.len())?;
+    let value = text[prefix.len()..].trim();
+    (scheme.eq_ignore_ascii_case(prefix) && !value.is_empty()).then(|| value.to_string())
+}
+
+/// Limits of a request body that serde does not check (lengths, item counts, bounds), implemented
+/// by the generated `validate` module for every type that has such limits.
+pub trait Validate {
+    /// Records every limit `self` breaks; `at` is the path of `self`, e.g. `body.Allocations[0]`.
+    fn validate(&self, at: &str, problems: &mut Problems);
+}
+
+/// Checks a string's length in characters.
+pub fn check_length(text: &str, min: Option<usize>, max: Option<usize>, at: &str, name: &str, problems: &mut Problems) {
+    let length = text.chars().count();
+    if min.is_some_and(|min| length < min) || max.is_some_and(|max| length > max) {
+        problems.add(
+            format!("{at}.{name}"),
+            bounds_message("characters", length as f64, min.map(|m| m as f64), max.map(|m| m as f64)),
+        );
+    }
+}
+
+/// Checks an array's number of items.
+pub fn check_items(
+    count: usize,
+    min: Option<usize>,
+    max: Option<usize>,
+    at: &str,
+    name: &str,
+    problems: &mut Problems,
+) {
+    if min.is_some_and(|min| count < min) || max.is_some_and(|max| count > max) {
+        problems.add(
+            format!("{at}.{name}"),
+            bounds_message("items", count as f64, min.map(|m| m as f64), max.map(|m| m as f64)),
+        );
+    }
+}
+
+/// Checks a number against its bounds.
+pub fn check_bounds(value: f64, min: Option<f64>, max: Option<f64>, at: &str, name: &str, problems: &mut Problems) {
+    if min.is_some_and(|min| value < min) || max.is_some_and(|max| value > max) {
+        problems.add(format!("{at}.{name}"), bounds_message("", value, min, max));
+    }
+}
+
+/// Checks a number against exclusive bounds: the bounds themselves are out of range.
+pub fn check_strict_bounds(
+    value: f64,
+    min: Option<f64>,
+    max: Option<f64>,
+    at: &str,
+    name: &str,
+    problems: &mut Problems,
+) {
+    match (min, max) {
+        (Some(min), _) if value <= min => {
+            problems.add(format!("{at}.{name}"), format!("must be greater than {min}, is {value}"))
+        }
+        (_, Some(max)) if value >= max => {
+            problems.add(format!("{at}.{name}"), format!("must be less than {max}, is {value}"))
+        }
+        _ => {}
+    }
+}
+
+/// Checks that a number is a whole multiple of `step`, allowing for binary rounding.
+pub fn check_multiple_of(value: f64, step: f64, at: &str, name: &str, problems: &mut Problems) {
+    let ratio = value / step;
+    if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
+        problems.add(format!("{at}.{name}"), format!("must be a multiple of {step}, is {value}"));
+    }
+}
+
+/// Records a string that does not match its pattern (`matched` is the match already made).
+pub fn check_pattern(matched: bool, pattern: &str, at: &str, name: &str, problems: &mut Problems) {
+    if !matched {
+        problems.add(format!("{at}.{name}"), format!("must match the pattern `{pattern}`"));
+    }
+}
+
+/// Checks that no two items of an array are equal, comparing their JSON: linear in the items.
+pub fn check_unique<T: serde::Serialize>(items: &[T], at: &str, name: &str, problems: &mut Problems) {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let Ok(text) = serde_json::to_string(item) else { continue };
+        if !seen.insert(text) {
+            problems.add(format!("{at}.{name}"), format!("must not repeat items; item {i} repeats an earlier one"));
+            return;
+        }
+    }
+}
+
+fn bounds_message(unit: &str, actual: f64, min: Option<f64>, max: Option<f64>) -> String {
+    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    match (min, max) {
+        (Some(min), Some(max)) => format!("must have between {min} and {max}{unit}, has {actual}"),
+        (Some(min), None) => format!("must have at least {min}{unit}, has {actual}"),
+        (None, Some(max)) => format!("must have at most {max}{unit}, has {actual}"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Whether `content_type` is one of `accepted`, which may hold wildcards such as `application/*+json`.
+fn accepts(accepted: &[&str], content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    accepted.iter().any(|pattern| match pattern.split_once("/*") {
+        Some((top, suffix)) => essence
+            .strip_prefix(top)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|sub| sub.len() > suffix.len() && sub.ends_with(suffix)),
+        None => essence == *pattern,
+    })
+}
+
+/// Reads a JSON body: 413 past `limit`, 415 for a content type not in `accepted`, and a recorded
+/// problem naming the path when the JSON does not have the right shape. An empty body is `None`.
+pub async fn json_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a JSON body", problems).await? else {
+        return Ok(None);
+    };
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    let value = match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(&mut de)) {
+        Ok(value) => value,
+        Err(e) => {
+            let path = e.path().to_string();
+            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
+            problems.add(name, e.into_inner().to_string());
+            return Ok(None);
+        }
+    };
+    if let Err(e) = de.end() {
+        problems.add("body", e.to_string());
+        return Ok(None);
+    }
+    Ok(Some(value))
+}
+
+/// A binary body, as it came (413 and 415 as for any body). An empty body is `None`.
+pub async fn bytes_body<T: From<Vec<u8>>>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let bytes = read_body(headers, body, limit, accepted, required, "a body", problems).await?;
+    Ok(bytes.map(|b| T::from(b.to_vec())))
+}
+
+/// A text body, as it came (413 and 415 as for any body); text that is not UTF-8 is a recorded
+/// problem. An empty body is `None`.
+pub async fn text_body<T: From<String>>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a text body", problems).await? else {
+        return Ok(None);
+    };
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => Ok(Some(T::from(text))),
+        Err(_) => {
+            problems.add("body", "the body is not UTF-8 text");
+            Ok(None)
+        }
+    }
+}
+
+/// What a request body may be: its size, and the time it may take to arrive.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit {
+    pub bytes: usize,
+    pub timeout: Duration,
+}
+
+/// 414 for a request target longer than `max_uri`, 431 for more than `max_headers` bytes of
+/// headers: checked first, so an oversized request costs nothing more.
+pub fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Result<(), ApiError> {
+    let uri = parts.uri.path_and_query().map_or(0, |p| p.as_str().len());
+    if uri > max_uri {
+        return Err(ApiError::new(StatusCode::URI_TOO_LONG)
+            .with_type(problem_types::REQUEST_TOO_LARGE)
+            .with_detail(format!("the request target is {uri} bytes long; at most {max_uri} are accepted")));
+    }
+    let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
+    if headers > max_headers {
+        return Err(ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
+            .with_type(problem_types::REQUEST_TOO_LARGE)
+            .with_detail(format!("the request headers take {headers} bytes; at most {max_headers} are accepted")));
+    }
+    Ok(())
+}
+
+/// The bytes of a request body: 413 past the size limit, 408 past the time limit, 415 for a
+/// content type not in `accepted`; an empty body is `None` (and a recorded problem when
+/// `required`, naming `what` was expected).
+pub async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    what: &str,
+    problems: &mut Problems,
+) -> Result<Option<axum::body::Bytes>, ApiError> {
+    let too_large = || {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE)
+            .with_type(problem_types::BODY_TOO_LARGE)
+            .with_detail(format!("the request body is larger than {} bytes", limit.bytes))
+    };
+    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit.bytes as u64) {
+        return Err(too_large());
+    }
+    let read = tokio::time::timeout(limit.timeout, axum::body::to_bytes(body, limit.bytes)).await;
+    let bytes = match read {
+        Err(_) => {
+            return Err(ApiError::new(StatusCode::REQUEST_TIMEOUT)
+                .with_type(problem_types::BODY_TIMEOUT)
+                .with_detail(format!("the request body did not arrive within {:?}", limit.timeout)));
+        }
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
+            let inner = e.into_inner();
+            let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(inner.as_ref());
+            while let Some(c) = cause {
+                if c.is::<http_body_util::LengthLimitError>() {
+                    return Err(too_large());
+                }
+                cause = c.source();
+            }
+            return Err(ApiError::bad_request(format!("the request body could not be read: {inner}")));
+        }
+    };
+    if bytes.is_empty() {
+        if required {
+            problems.add("body", format!("{what} is required"));
+        }
+        return Ok(None);
+    }
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !accepts(accepted, content_type) {
+        let shown = if content_type.is_empty() { "no content type".to_string() } else { format!("`{content_type}`") };
+        return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+            .with_type(problem_types::UNSUPPORTED_MEDIA_TYPE)
+            .with_detail(format!("a body with {shown} is not accepted; send one of {}", accepted.join(", "))));
+    }
+    Ok(Some(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types_match_with_wildcards_and_parameters() {
+        let accepted = ["application/json", "application/json-patch+json", "text/json", "application/*+json"];
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "text/json",
+            "application/vnd.api+json",
+            "application/json-patch+json",
+        ] {
+            assert!(accepts(&accepted, ok), "{ok}");
+        }
+        for bad in ["", "text/plain", "application/xml", "application/+json", "text/x+json", "multipart/form-data"] {
+            assert!(!accepts(&accepted, bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn query_values_are_decoded_and_checked() {
+        let mut problems = Problems::default();
+        let text = "Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4&Bad=%FF&%C0=1";
+        let query = QueryParams::parse(Some(text), &mut problems);
+        assert_eq!(query.optional::<i32>("Page", "integer", &mut problems), Some(2));
+        assert_eq!(
+            query.required_list::<String>("Ids", "string", None, &mut problems),
+            Some(vec!["a".into(), "b c".into()])
+        );
+        assert_eq!(query.optional::<bool>("Flag", "boolean", &mut problems), None);
+        assert_eq!(query.optional::<i32>("Dup", "integer", &mut problems), None);
+        assert_eq!(query.required::<String>("Missing", "string", &mut problems), None);
+        assert_eq!(query.optional_list::<i32>("Csv", "integer", Some(','), &mut problems), None);
+        assert_eq!(query.optional_list::<i32>("Pipes", "integer", Some('|'), &mut problems), Some(vec![1, 2]));
+        assert_eq!(query.optional_list::<i32>("Spaces", "integer", Some(' '), &mut problems), Some(vec![3, 4]));
+        let error = problems.into_error();
+        let names: Vec<&String> = error.errors().keys().collect();
+        assert_eq!(names, ["Bad", "Csv", "Dup", "Flag", "Missing", "query"]);
+    }
+}

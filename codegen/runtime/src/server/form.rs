@@ -1,0 +1,226 @@
+//! Request bodies in `application/x-www-form-urlencoded`: the pairs are read into the body's type,
+//! each value parsed as its field asks (numbers, booleans, enums), a name given several times
+//! filling a list, and a nested object read from the JSON text the client wrote for it.
+
+use axum::body::Body;
+use axum::http::HeaderMap;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
+
+use crate::server::ApiError;
+use crate::server::extract::{self, Problems, QueryParams};
+
+/// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
+/// field is a recorded problem naming the field. An empty body is `None`.
+pub async fn form_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: extract::BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = extract::read_body(headers, body, limit, accepted, required, "a form body", problems).await?
+    else {
+        return Ok(None);
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        problems.add("body", "a form body is ASCII text, and this one is not");
+        return Ok(None);
+    };
+    // Decoded as a query string is: a pair that is not UTF-8 once decoded is a problem, not
+    // silently replaced.
+    let query = QueryParams::parse(Some(text), problems);
+    let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
+    Ok(read_pairs(pairs, "body", problems))
+}
+
+/// Reads name/value pairs into `T` (a name given several times fills a list); a value that does
+/// not fit is a recorded problem at `at.field`.
+pub fn read_pairs<T: DeserializeOwned>(
+    pairs: impl IntoIterator<Item = (String, String)>,
+    at: &str,
+    problems: &mut Problems,
+) -> Option<T> {
+    // Values grouped by name, in the order names first appear.
+    let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, value) in pairs {
+        match fields.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, values)) => values.push(value),
+            None => fields.push((name, vec![value])),
+        }
+    }
+    let fields = Fields { fields: fields.into_iter(), pending: None };
+    match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(fields)) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            let path = e.path().to_string();
+            let name = if path == "." { at.to_string() } else { format!("{at}.{path}") };
+            problems.add(name, e.into_inner().to_string());
+            None
+        }
+    }
+}
+
+impl QueryParams<'_> {
+    /// An object whose `properties` came as `name[property]` pairs (`deep`) or as pairs of their
+    /// own; `None` when none of them came. Other pairs belong to other parameters.
+    pub fn object<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        deep: bool,
+        properties: &[&str],
+        required: bool,
+        problems: &mut Problems,
+    ) -> Option<T> {
+        let pairs: Vec<(String, String)> = self
+            .pairs()
+            .iter()
+            .filter_map(|(key, value)| {
+                let property =
+                    if deep { key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')? } else { key.as_ref() };
+                properties.contains(&property).then(|| (property.to_string(), value.to_string()))
+            })
+            .collect();
+        if pairs.is_empty() {
+            if required {
+                problems.add(name, "is required");
+            }
+            return None;
+        }
+        read_pairs(pairs, name, problems)
+    }
+}
+
+/// The whole body, read as a map from names to values.
+struct Fields {
+    fields: std::vec::IntoIter<(String, Vec<String>)>,
+    pending: Option<Vec<String>>,
+}
+
+impl<'de> Deserializer<'de> for Fields {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_map(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> MapAccess<'de> for Fields {
+    type Error = de::value::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
+        match self.fields.next() {
+            Some((name, values)) => {
+                self.pending = Some(values);
+                seed.deserialize(name.into_deserializer()).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
+        seed.deserialize(Values(self.pending.take().unwrap_or_default()))
+    }
+}
+
+/// The values given for one name: one for a scalar, one per item for a list.
+struct Values(Vec<String>);
+
+impl Values {
+    fn one(self) -> Result<String, de::value::Error> {
+        let count = self.0.len();
+        let mut values = self.0.into_iter();
+        match (values.next(), count) {
+            (Some(value), 1) => Ok(value),
+            _ => Err(de::Error::custom(format!("expected one value, found {count}"))),
+        }
+    }
+}
+
+macro_rules! parsed {
+    ($($method:ident => $visit:ident),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+                let text = self.one()?;
+                match text.parse() {
+                    Ok(value) => visitor.$visit(value),
+                    Err(_) => Err(de::Error::invalid_value(de::Unexpected::Str(&text), &visitor)),
+                }
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for Values {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_string(self.one()?)
+    }
+
+    parsed!(
+        deserialize_bool => visit_bool,
+        deserialize_i8 => visit_i8,
+        deserialize_i16 => visit_i16,
+        deserialize_i32 => visit_i32,
+        deserialize_i64 => visit_i64,
+        deserialize_u8 => visit_u8,
+        deserialize_u16 => visit_u16,
+        deserialize_u32 => visit_u32,
+        deserialize_u64 => visit_u64,
+        deserialize_f32 => visit_f32,
+        deserialize_f64 => visit_f64,
+    );
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_seq(Items(self.0.into_iter()))
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let value: serde_json::Value = serde_json::from_str(&self.one()?).map_err(de::Error::custom)?;
+        value.deserialize_map(visitor).map_err(de::Error::custom)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        i128 u128 char str string bytes byte_buf unit unit_struct tuple tuple_struct enum identifier ignored_any
+    }
+}
+
+/// The items of a list, each read as a single value.
+struct Items(std::vec::IntoIter<String>);
+
+impl<'de> SeqAccess<'de> for Items {
+    type Error = de::value::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Self::Error> {
+        self.0.next().map(|item| seed.deserialize(Values(vec![item]))).transpose()
+    }
+}

@@ -1,0 +1,21 @@
+//! Server support: reading and checking requests, problem+json replies, downloads and serving
+//! with limits.
+
+#[doc(hidden)]
+pub mod download;
+#[doc(hidden)]
+pub mod extract;
+#[doc(hidden)]
+pub mod form;
+#[doc(hidden)]
+pub mod multipart;
+#[doc(hidden)]
+pub mod problem;
+#[doc(hidden)]
+pub mod reply;
+#[doc(hidden)]
+pub mod serve;
+
+pub use download::FileDownload;
+pub use problem::{ApiError, problem_types};
+pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};

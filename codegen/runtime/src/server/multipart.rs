@@ -1,0 +1,203 @@
+//! Request bodies in `multipart/form-data`: text parts are read into the body's type as form
+//! pairs are (a JSON part for a nested object), file parts are handed over as [`File`]s.
+
+use axum::body::{Body, Bytes};
+use axum::http::HeaderMap;
+use axum::http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+
+use crate::File;
+use crate::server::ApiError;
+use crate::server::extract::{self, Problems};
+use crate::server::form::read_pairs;
+
+/// The file parts of a multipart body, by part name, for the generated code to move into the
+/// body's file fields.
+#[derive(Debug, Default)]
+pub struct Files(Vec<(String, File)>);
+
+impl Files {
+    /// The one file part called `name`; more than one, or none when `required`, is a problem.
+    pub fn one(&mut self, name: &str, required: bool, problems: &mut Problems) -> Option<File> {
+        let mut found = self.all(name).into_iter();
+        let first = found.next();
+        if found.next().is_some() {
+            problems.add(format!("body.{name}"), "expected one file part, got several");
+        } else if first.is_none() && required {
+            problems.add(format!("body.{name}"), "the file part is required");
+        }
+        first
+    }
+
+    /// Every file part called `name`, in the order they came.
+    pub fn all(&mut self, name: &str) -> Vec<File> {
+        let (matching, rest) = std::mem::take(&mut self.0).into_iter().partition(|(n, _)| n == name);
+        self.0 = rest;
+        matching.into_iter().map(|(_, file)| file).collect()
+    }
+}
+
+/// Reads a multipart body, with the same 413/415 rules as a JSON body. Parts named in
+/// `file_fields` are files; every other part must be UTF-8 text and is read into `T` like a form
+/// pair. A malformed body or a value that does not fit is a recorded problem. An empty body is
+/// `None`.
+pub async fn multipart_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: extract::BodyLimit,
+    accepted: &[&str],
+    required: bool,
+    file_fields: &[&str],
+    problems: &mut Problems,
+) -> Result<Option<(T, Files)>, ApiError> {
+    let Some(bytes) =
+        extract::read_body(headers, body, limit, accepted, required, "a multipart body", problems).await?
+    else {
+        return Ok(None);
+    };
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let parts = match boundary(content_type).ok_or("the content type names no boundary").and_then(|b| parse(&bytes, b))
+    {
+        Ok(parts) => parts,
+        Err(reason) => {
+            problems.add("body", format!("the multipart body is malformed: {reason}"));
+            return Ok(None);
+        }
+    };
+    let mut pairs = Vec::new();
+    let mut files = Files::default();
+    for part in parts {
+        if file_fields.contains(&part.name.as_str()) {
+            let file = File { name: part.file_name, content_type: part.content_type, bytes: part.bytes };
+            files.0.push((part.name, file));
+        } else {
+            match String::from_utf8(part.bytes.to_vec()) {
+                Ok(text) => pairs.push((part.name, text)),
+                Err(_) => problems.add(format!("body.{}", part.name), "the part is not UTF-8 text"),
+            }
+        }
+    }
+    Ok(read_pairs(pairs, "body", problems).map(|body| (body, files)))
+}
+
+/// One part: its name, file name and media type from its headers, and its content.
+#[derive(Debug)]
+struct Part {
+    name: String,
+    file_name: Option<String>,
+    content_type: Option<String>,
+    bytes: Bytes,
+}
+
+/// The `boundary` parameter of a `multipart/form-data` content type.
+fn boundary(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|param| {
+        let (key, value) = param.split_once('=')?;
+        key.trim().eq_ignore_ascii_case("boundary").then(|| value.trim().trim_matches('"')).filter(|b| !b.is_empty())
+    })
+}
+
+/// Splits a body into its parts (RFC 7578): each starts after a `--boundary` line, has headers up
+/// to an empty line, and ends before the next `\r\n--boundary`; `--boundary--` closes the body.
+fn parse(body: &Bytes, boundary: &str) -> Result<Vec<Part>, &'static str> {
+    let delimiter = format!("--{boundary}");
+    let start = find(body, delimiter.as_bytes()).ok_or("no part starts with the boundary")?;
+    let mut rest = body.slice(start + delimiter.len()..);
+    let closing = format!("\r\n--{boundary}");
+    let mut parts = Vec::new();
+    loop {
+        if rest.starts_with(b"--") {
+            return Ok(parts);
+        }
+        // Whitespace may pad the delimiter line before its line break.
+        let line_end = find(&rest, b"\r\n").ok_or("a boundary line does not end")?;
+        if rest[..line_end].iter().any(|b| !matches!(b, b' ' | b'\t')) {
+            return Err("a boundary line has text after the boundary");
+        }
+        rest = rest.slice(line_end + 2..);
+        let end = find(&rest, closing.as_bytes()).ok_or("the last part is not closed by the boundary")?;
+        parts.push(part(rest.slice(..end))?);
+        rest = rest.slice(end + closing.len()..);
+    }
+}
+
+/// One part's headers and content.
+fn part(raw: Bytes) -> Result<Part, &'static str> {
+    let (head, bytes) = match find(&raw, b"\r\n\r\n") {
+        Some(i) => (&raw[..i], raw.slice(i + 4..)),
+        // No headers at all: the part starts with the empty line.
+        None if raw.starts_with(b"\r\n") => (&raw[..0], raw.slice(2..)),
+        None => return Err("a part's headers do not end with an empty line"),
+    };
+    let head = std::str::from_utf8(head).map_err(|_| "a part's headers are not UTF-8")?;
+    let (mut name, mut file_name, mut content_type) = (None, None, None);
+    for line in head.split("\r\n") {
+        let Some((key, value)) = line.split_once(':') else { continue };
+        if key.trim().eq_ignore_ascii_case("content-disposition") {
+            for param in value.split(';').skip(1) {
+                let Some((k, v)) = param.split_once('=') else { continue };
+                let v = v.trim().trim_matches('"').to_string();
+                match k.trim().to_ascii_lowercase().as_str() {
+                    "name" => name = Some(v),
+                    "filename" => file_name = Some(v),
+                    _ => {}
+                }
+            }
+        } else if key.trim().eq_ignore_ascii_case("content-type") {
+            content_type = Some(value.trim().to_string());
+        }
+    }
+    let name = name.ok_or("a part has no name in its Content-Disposition")?;
+    Ok(Part { name, file_name, content_type, bytes })
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Bytes;
+
+    use super::{boundary, parse};
+
+    #[test]
+    fn parts_are_split_at_the_boundary_with_their_names_and_files() {
+        let body = Bytes::from_static(
+            b"preamble\r\n--XyZ \r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhi\r\nthere\r\n\
+              --XyZ\r\ncontent-disposition: form-data; name=\"photo\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\x89PNG--XyZ\r\n\
+              --XyZ--\r\nepilogue",
+        );
+        let parts = parse(&body, boundary("multipart/form-data; boundary=\"XyZ\"").unwrap()).unwrap();
+        assert_eq!(parts.len(), 2);
+        assert_eq!(
+            (parts[0].name.as_str(), &parts[0].bytes[..], &parts[0].file_name),
+            ("caption", &b"hi\r\nthere"[..], &None)
+        );
+        assert_eq!((parts[1].name.as_str(), &parts[1].bytes[..]), ("photo", &b"\x89PNG--XyZ"[..]));
+        assert_eq!(
+            (parts[1].file_name.as_deref(), parts[1].content_type.as_deref()),
+            (Some("a.png"), Some("image/png"))
+        );
+    }
+
+    #[test]
+    fn malformed_bodies_say_what_is_wrong() {
+        let cases: [(&[u8], &str); 4] = [
+            (b"no boundary here", "no part starts with the boundary"),
+            (
+                b"--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx",
+                "the last part is not closed by the boundary",
+            ),
+            (
+                b"--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--",
+                "a part has no name in its Content-Disposition",
+            ),
+            (b"--bb\r\n\r\nx\r\n--b--", "a boundary line has text after the boundary"),
+        ];
+        for (body, reason) in cases {
+            assert_eq!(parse(&Bytes::from_static(body), "b").unwrap_err(), reason);
+        }
+        assert_eq!(boundary("multipart/form-data"), None);
+    }
+}
