@@ -20,6 +20,7 @@ fn config() -> Config {
         version_header: Some("x-pps-api-version".into()),
         client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
+        types: Some(CrateConfig { name: "portfolio-types".into(), dir: "generated-types".into() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,

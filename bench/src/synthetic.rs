@@ -79,6 +79,7 @@ mod tests {
             version_header: None,
             client: Some(portfolio_codegen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
             server: Some(portfolio_codegen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
+            types: Some(portfolio_codegen::CrateConfig { name: "s-types".into(), dir: "t".into() }),
             standalone: false,
             runtime_dir: "codegen/runtime".to_string(),
             skip_unsupported: false,

@@ -41,24 +41,46 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
 /// The version of the runtime generated crates pin: the one this generator was built with.
 const RUNTIME_VERSION: &str = "0.1.0";
 
-/// `dependencies` and the runtime, in name order.
-fn with_runtime<'a>(dependencies: &[(&'a str, &'a str)], runtime: &'a str) -> Vec<(&'a str, &'a str)> {
-    let mut all = dependencies.to_vec();
-    all.push(("portfolio-runtime", runtime));
-    all.sort();
-    all
-}
+/// The version of every generated crate.
+const CRATE_VERSION: &str = "0.1.0";
 
 /// The runtime copied to `dir`, for crates that build on their own.
 pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
     RUNTIME_FILES.iter().map(|(path, contents)| render::plain(format!("{dir}/{path}"), contents)).collect()
 }
 
-/// The dependency on the runtime (at `runtime_dir`) of a crate written at `crate_dir`, both
-/// relative to the output root.
-fn runtime_dependency(crate_dir: &str, runtime_dir: &str, feature: &str) -> String {
+/// A path dependency of a crate written at `crate_dir` on the crate at `target_dir` (both relative
+/// to the output root), pinned to `version`, with `features`.
+fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &[&str]) -> String {
     let up = "../".repeat(crate_dir.split('/').filter(|part| !part.is_empty()).count());
-    format!("{{ path = \"{up}{runtime_dir}\", version = \"={RUNTIME_VERSION}\", features = [\"{feature}\"] }}")
+    let features = match features {
+        [] => String::new(),
+        _ => format!(", features = [{}]", features.iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(", ")),
+    };
+    format!("{{ path = \"{up}{target_dir}\", version = \"={version}\"{features} }}")
+}
+
+/// The dependencies a crate of a spec has on the runtime and, for client and server, on the
+/// spec's types crate, each with `feature` turned on (none for the types crate's own).
+fn shared_dependencies(crate_dir: &str, options: &Config, feature: Option<&str>) -> Vec<(String, String)> {
+    let features: Vec<&str> = feature.into_iter().collect();
+    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &features);
+    let mut out = vec![("portfolio-runtime".to_string(), runtime)];
+    if let (Some(types), Some(_)) = (&options.types, feature) {
+        out.push((types.name.clone(), path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features)));
+    }
+    out
+}
+
+/// `dependencies` and `shared`, in name order.
+fn all_dependencies<'a>(
+    dependencies: &[(&'a str, &'a str)],
+    shared: &'a [(String, String)],
+) -> Vec<(&'a str, &'a str)> {
+    let mut all = dependencies.to_vec();
+    all.extend(shared.iter().map(|(name, value)| (name.as_str(), value.as_str())));
+    all.sort();
+    all
 }
 
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
@@ -93,8 +115,9 @@ const CLIENT_FEATURES: &[(&str, &str)] = &[("default", "[\"rustls\"]"), ("rustls
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
-    let runtime = runtime_dependency(dir, &options.runtime_dir, "client");
-    let dependencies = with_runtime(CLIENT_DEPENDENCIES, &runtime);
+    let shared = shared_dependencies(dir, options, Some("client"));
+    let types_ident = types_ident(options)?;
+    let dependencies = all_dependencies(CLIENT_DEPENDENCIES, &shared);
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
@@ -111,7 +134,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             &CargoToml {
                 spec_path,
                 name: &config.name,
-                version: "0.1.0",
+                version: CRATE_VERSION,
                 description: &description,
                 dependencies: &dependencies,
                 dev_dependencies: &[],
@@ -142,7 +165,94 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             move |i| client::builder(api, &api.operations[i]),
         ),
         RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
-        RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident))),
+        RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),
+    ];
+    Ok(Plan { files, jobs })
+}
+
+/// The Rust name of the types crate, which client and server crates re-export.
+fn types_ident(options: &Config) -> Result<String, String> {
+    let types =
+        options.types.as_ref().ok_or("generator misconfigured: a client or server crate needs a types crate")?;
+    Ok(types.name.replace('-', "_"))
+}
+
+/// Dependencies of the types crate besides the runtime.
+const TYPES_DEPENDENCIES: &[(&str, &str)] = &[
+    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
+    ("serde_json", "\"1\""),
+    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
+];
+
+/// The types crate: one Rust type per schema, which the client and server crates both re-export.
+/// The impls that need the client's or the server's runtime are behind features of those names.
+pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Result<Plan<'a>, String> {
+    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
+    let dir = &config.dir;
+    let src = |name: &str| format!("{dir}/src/{name}");
+    let shared = shared_dependencies(dir, options, None);
+    let mut dependencies = all_dependencies(TYPES_DEPENDENCIES, &shared);
+    // Regular expressions only for a spec with patterns for the server to check.
+    let patterns = server::has_patterns(api);
+    if patterns {
+        dependencies.push(("regex-lite", "{ version = \"0.1\", optional = true }"));
+        dependencies.sort();
+    }
+    let features: &[(&str, &str)] = if patterns {
+        &[
+            ("client", "[\"portfolio-runtime/client\"]"),
+            ("server", "[\"portfolio-runtime/server\", \"dep:regex-lite\"]"),
+        ]
+    } else {
+        &[("client", "[\"portfolio-runtime/client\"]"), ("server", "[\"portfolio-runtime/server\"]")]
+    };
+    let description = format!(
+        "Request and reply types of {} (API version {}), shared by its client and server crates.",
+        api.title, api.version
+    );
+    let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
+    let files = vec![
+        render::template(
+            format!("{dir}/Cargo.toml"),
+            &CargoToml {
+                spec_path,
+                name: &config.name,
+                version: CRATE_VERSION,
+                description: &description,
+                dependencies: &dependencies,
+                dev_dependencies: &[],
+                features,
+                standalone,
+            },
+        )?,
+        render::template(
+            format!("{dir}/README.md"),
+            &Readme {
+                spec_path,
+                name: &config.name,
+                summary: &description,
+                title: &api.title,
+                api_version: &api.version,
+                operation_count: api.operations.len(),
+                type_count: api.types.len(),
+                usage: &usage,
+            },
+        )?,
+        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
+    ];
+    let (client_name, server_name) =
+        (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
+    let jobs = vec![
+        RustJob::chunked(
+            vec![src("types.rs")],
+            api.types.len(),
+            move || crate::emit::types::header(api),
+            move |i| crate::emit::types::item(&api.types[i]),
+        ),
+        RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, client_name, server_name))),
+        RustJob::new(src("client.rs"), move || client::error_readers(api)),
+        RustJob::new(src("server.rs"), move || server::error_replies(api)),
+        RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
     Ok(Plan { files, jobs })
 }
@@ -161,7 +271,8 @@ pub fn trait_name(crate_name: &str) -> String {
 pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
-    let runtime = runtime_dependency(dir, &options.runtime_dir, "server");
+    let shared = shared_dependencies(dir, options, Some("server"));
+    let types_ident = types_ident(options)?;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let trait_name = trait_name(&config.name);
@@ -173,18 +284,14 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
     // Regular expressions only for a spec with patterns to check.
-    let mut server_dependencies = with_runtime(SERVER_DEPENDENCIES, &runtime);
-    if server::has_patterns(api) {
-        server_dependencies.push(("regex-lite", "\"0.1\""));
-        server_dependencies.sort();
-    }
+    let server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
     let files = vec![
         render::template(
             format!("{dir}/Cargo.toml"),
             &CargoToml {
                 spec_path,
                 name: &config.name,
-                version: "0.1.0",
+                version: CRATE_VERSION,
                 description: &description,
                 dependencies: &server_dependencies,
                 dev_dependencies: SERVER_DEV_DEPENDENCIES,
@@ -219,14 +326,13 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             move || server::inputs_header(api),
             move |i| server::input_struct(&api.operations[i]),
         ),
-        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident))),
+        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident, &types_ident))),
         RustJob::chunked(
             vec![src("router.rs")],
             api.operations.len(),
             move || server::router_header(api, &for_router),
             move |i| server::handler(api, &api.operations[i], &crate::emit::ident(&for_handlers), &validated),
         ),
-        RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
     Ok(Plan { files, jobs })
 }

@@ -31,6 +31,8 @@ pub struct Config {
     /// The server crate, if one is wanted. Its trait is named after the crate: `portfolio-server`
     /// gets `PortfolioApi`.
     pub server: Option<CrateConfig>,
+    /// The crate of the types the client and server share; needed when either is wanted.
+    pub types: Option<CrateConfig>,
     /// The crates stand alone: their manifests declare an empty workspace, so they build where
     /// they are written even inside another workspace, and a copy of the runtime crate is
     /// written at `runtime_dir`.
@@ -109,15 +111,8 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
     }
     let mut files = if config.standalone { crates::vendored_runtime(&config.runtime_dir) } else { Vec::new() };
     let mut jobs = Vec::new();
-    // The types module is the same in both crates: formatted once, written twice.
-    let types_paths: Vec<String> = plans.iter().map(|(c, _)| format!("{}/src/types.rs", c.dir)).collect();
-    if !types_paths.is_empty() {
-        jobs.push(render::RustJob::chunked(
-            types_paths,
-            api.types.len(),
-            || emit::types::header(api),
-            |i| emit::types::item(&api.types[i]),
-        ));
+    if let Some(types) = &config.types {
+        plans.push((types, crates::types(api, types, config).map_err(bug)?));
     }
     for (_, plan) in plans {
         files.extend(plan.files);

@@ -12,6 +12,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         version_header: None,
         client: Some(CrateConfig { name: format!("{fixture}-client"), dir: "client".to_string() }),
         server: Some(CrateConfig { name: format!("{fixture}-server"), dir: "server".to_string() }),
+        types: Some(CrateConfig { name: format!("{fixture}-types"), dir: "types".to_string() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,

@@ -9,6 +9,7 @@ fn config() -> Config {
         version_header: None,
         client: None,
         server: None,
+        types: None,
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,

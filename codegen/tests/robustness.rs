@@ -189,6 +189,7 @@ fn config(skip_unsupported: bool) -> Config {
         version_header: Some("x-pps-api-version".into()),
         client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
         server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
+        types: Some(CrateConfig { name: "fuzz-types".into(), dir: "types".into() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported,

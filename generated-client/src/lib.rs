@@ -43,7 +43,6 @@
 
 pub mod builders;
 mod client;
-pub mod types;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::client::{
     download, encoding, multipart, paging, policy, transport,
@@ -53,6 +52,7 @@ use portfolio_runtime::codegen::client::{
 use portfolio_runtime::codegen::{enums, object_only};
 
 pub use client::*;
+pub use portfolio_types::types;
 pub use portfolio_runtime::client::{
     ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
     DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, Error, ProblemDetails,

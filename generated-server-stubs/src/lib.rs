@@ -27,8 +27,6 @@ mod api;
 mod mock;
 pub mod inputs;
 mod router;
-pub mod types;
-mod validate;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::server::{
     download, extract, form, multipart, problem, reply,
@@ -46,6 +44,7 @@ pub use portfolio_runtime::server::{
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
 pub use router::{ServerConfig, router, router_with};
+pub use portfolio_types::types;
 
 /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
 /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as

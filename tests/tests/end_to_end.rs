@@ -1,13 +1,12 @@
 //! Every operation through the real stack: the generated client calls the generated router on
 //! 127.0.0.1, which validates and hands a typed input to a recording implementation. Each test
 //! checks both sides: what the implementation received (defaults applied) and what the client
-//! decoded.
+//! decoded. Client and server share one types crate, so values are compared directly.
 
 use std::any::Any;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-use portfolio_client::types as client_types;
 use portfolio_server::inputs::*;
 use portfolio_server::types::*;
 use portfolio_server::{ApiError, DateTime, FileDownload, PortfolioApi, RequestContext};
@@ -47,10 +46,6 @@ macro_rules! recorder {
 
 fn dt(text: &str) -> DateTime {
     DateTime::parse(text).unwrap()
-}
-
-fn cdt(text: &str) -> portfolio_client::DateTime {
-    portfolio_client::DateTime::parse(text).unwrap()
 }
 
 fn account(id: &str) -> Account {
@@ -172,32 +167,27 @@ impl Harness {
     }
 }
 
-/// The client's decoded value and the server's value are the same JSON.
-fn same<C: serde::Serialize, S: serde::Serialize>(client: &C, server: &S) {
-    assert_eq!(serde_json::to_value(client).unwrap(), serde_json::to_value(server).unwrap());
-}
-
 #[tokio::test]
 async fn every_operation_round_trips() {
     let h = Harness::start().await;
     let c = &h.client;
 
     // Accounts, users and applications
-    same(&c.get_user("alex").await.unwrap(), &User { user_id: Some(7) });
+    assert_eq!(&c.get_user("alex").await.unwrap(), &User { user_id: Some(7) });
     assert_eq!(h.last::<GetUserInput>("get_user"), GetUserInput { username: "alex".into() });
 
-    let user = client_types::PostUserRequest {
-        name: client_types::IndividualName {
-            title: Some(client_types::Title::Dr),
+    let user = PostUserRequest {
+        name: IndividualName {
+            title: Some(Title::Dr),
             first_name: "Ada".into(),
             last_name: "Lee".into(),
         },
         gender: None,
         email: "ada@example.com".into(),
-        date_of_birth: Some(cdt("1990-02-03T00:00:00")),
+        date_of_birth: Some(dt("1990-02-03T00:00:00")),
         mothers_maiden_name: None,
-        addresses: vec![client_types::Address {
-            r#type: client_types::AddressType::Mailing,
+        addresses: vec![Address {
+            r#type: AddressType::Mailing,
             line1: "1 Main St".into(),
             line2: None,
             line3: None,
@@ -212,20 +202,20 @@ async fn every_operation_round_trips() {
         adviser_id: 12,
         generate_get_started_token: true,
     };
-    same(
+    assert_eq!(
         &c.create_user().body(user.clone()).await.unwrap(),
         &UserCreationResponse { id: Some(8), get_started_token: Some("tok".into()) },
     );
-    same(&h.last::<CreateUserInput>("create_user").body, &Some(user));
+    assert_eq!(&h.last::<CreateUserInput>("create_user").body, &Some(user));
 
-    let link = client_types::PatchUserAccountRequest {
+    let link = PatchUserAccountRequest {
         user_id: 5,
         account_ids: vec!["A1".into()],
-        user_role: Some(client_types::LinkType::Owner),
+        user_role: Some(LinkType::Owner),
         access: None,
     };
     c.link_user_accounts().body(link.clone()).await.unwrap();
-    same(&h.last::<LinkUserAccountsInput>("link_user_accounts").body, &Some(link));
+    assert_eq!(&h.last::<LinkUserAccountsInput>("link_user_accounts").body, &Some(link));
 
     c.get_au_accounts().await.unwrap();
     assert_eq!(
@@ -233,7 +223,7 @@ async fn every_operation_round_trips() {
         GetAuAccountsInput { search: None, account_ids: None, page: 1, size: 100 }
     );
     let accounts = c.get_au_accounts().search("sm*").account_ids(["A1", "A2"]).page(3).size(7).await.unwrap();
-    same(
+    assert_eq!(
         &accounts,
         &vec![AccountIEnumerablePagedResponse {
             data: Some(vec![account("A1")]),
@@ -250,22 +240,22 @@ async fn every_operation_round_trips() {
         }
     );
 
-    same(&c.get_au_child_accounts("A1").await.unwrap(), &vec![ChildAccountAu { id: Some("A2".into()) }]);
+    assert_eq!(&c.get_au_child_accounts("A1").await.unwrap(), &vec![ChildAccountAu { id: Some("A2".into()) }]);
     assert_eq!(h.last::<GetAuChildAccountsInput>("get_au_child_accounts").account_id, "A1");
 
     c.get_account_model_weightings("A1").await.unwrap();
     assert_eq!(h.last::<GetAccountModelWeightingsInput>("get_account_model_weightings").account_id, "A1");
 
-    let weightings = client_types::PutAccountModelWeightingRequest {
+    let weightings = PutAccountModelWeightingRequest {
         account_id: "A1".into(),
-        rebalance_type: client_types::RebalanceType::Floating,
-        account_model_weightings: vec![client_types::AccountModelWeighting {
+        rebalance_type: RebalanceType::Floating,
+        account_model_weightings: vec![AccountModelWeighting {
             model_code: Some("M".into()),
             percentage: Some(100.0),
         }],
     };
     c.replace_account_model_weightings().body(weightings.clone()).await.unwrap();
-    same(&h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body, &Some(weightings));
+    assert_eq!(&h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body, &Some(weightings));
     c.replace_account_model_weightings().await.unwrap();
     assert_eq!(
         h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body,
@@ -273,7 +263,7 @@ async fn every_operation_round_trips() {
         "an absent body arrives as None"
     );
 
-    let form = c.get_au_app_form("A1").recipient(client_types::AppFormRecipient::Investor).await.unwrap();
+    let form = c.get_au_app_form("A1").recipient(AppFormRecipient::Investor).await.unwrap();
     assert_eq!(form.file_name.as_deref(), Some("form.pdf"));
     assert_eq!(form.content_type.as_deref(), Some("application/octet-stream"));
     assert_eq!(form.body.collect().await.unwrap(), FILE);
@@ -282,20 +272,20 @@ async fn every_operation_round_trips() {
         GetAuAppFormInput { account_id: "A1".into(), recipient: Some(AppFormRecipient::Investor), form_type: None }
     );
 
-    let draft = client_types::DraftApplication {
+    let draft = DraftApplication {
         adviser_id: 3,
         owner_adviser_id: None,
-        applicants: vec![client_types::DraftApplicant::default()],
+        applicants: vec![DraftApplicant::default()],
         accounts: None,
     };
-    same(
+    assert_eq!(
         &c.create_draft_application().body(draft.clone()).await.unwrap(),
         &ApplicationUploadResult { application_id: Some(uuid::Uuid::from_u128(42)) },
     );
-    same(&h.last::<CreateDraftApplicationInput>("create_draft_application").body, &Some(draft));
+    assert_eq!(&h.last::<CreateDraftApplicationInput>("create_draft_application").body, &Some(draft));
 
     let status = c.get_draft_application_status(uuid::Uuid::from_u128(42)).await.unwrap();
-    assert_eq!(status.accounts_status.unwrap()[0].status, Some(client_types::AccountLifeCycle::AwaitingFund));
+    assert_eq!(status.accounts_status.unwrap()[0].status, Some(AccountLifeCycle::AwaitingFund));
     assert_eq!(
         h.last::<GetDraftApplicationStatusInput>("get_draft_application_status").application_id,
         uuid::Uuid::from_u128(42)
@@ -303,10 +293,10 @@ async fn every_operation_round_trips() {
 
     // Reference data
     let pds = c.get_pds().await.unwrap();
-    assert_eq!(pds[0].region, Some(client_types::ApplicantRegion::International));
+    assert_eq!(pds[0].region, Some(ApplicantRegion::International));
     h.last::<GetPdsInput>("get_pds");
 
-    c.get_uk_ceding_parties("north").account_type(client_types::CedingPartyAccountType::Gia).await.unwrap();
+    c.get_uk_ceding_parties("north").account_type(CedingPartyAccountType::Gia).await.unwrap();
     assert_eq!(
         h.last::<GetUkCedingPartiesInput>("get_uk_ceding_parties"),
         GetUkCedingPartiesInput { account_type: Some(CedingPartyAccountType::Gia), search: "north".into() }
@@ -329,10 +319,10 @@ async fn every_operation_round_trips() {
 
     // Holdings, transactions, income and expenses
     let held = c
-        .get_au_holdings(["A1", "A2"], cdt("2024-06-30"), client_types::ClassificationType::AssetClassPrimaryClass)
+        .get_au_holdings(["A1", "A2"], dt("2024-06-30"), ClassificationType::AssetClassPrimaryClass)
         .await
         .unwrap();
-    same(&held, &holdings());
+    assert_eq!(&held, &holdings());
     assert_eq!(
         h.last::<GetAuHoldingsInput>("get_au_holdings"),
         GetAuHoldingsInput {
@@ -342,7 +332,7 @@ async fn every_operation_round_trips() {
         }
     );
 
-    c.get_au_holdings_per_model("A1", cdt("2024-01-01T00:00:00+10:00"), cdt("2024-06-30T00:00:00Z")).await.unwrap();
+    c.get_au_holdings_per_model("A1", dt("2024-01-01T00:00:00+10:00"), dt("2024-06-30T00:00:00Z")).await.unwrap();
     assert_eq!(
         h.last::<GetAuHoldingsPerModelInput>("get_au_holdings_per_model"),
         GetAuHoldingsPerModelInput {
@@ -352,13 +342,13 @@ async fn every_operation_round_trips() {
         }
     );
 
-    c.get_au_asset_class_summary("A1", cdt("2024-06-30")).await.unwrap();
+    c.get_au_asset_class_summary("A1", dt("2024-06-30")).await.unwrap();
     assert_eq!(
         h.last::<GetAuAssetClassSummaryInput>("get_au_asset_class_summary"),
         GetAuAssetClassSummaryInput { account_id: "A1".into(), include_loans: false, valuation_date: dt("2024-06-30") }
     );
 
-    same(&c.get_au_transactions("A1", cdt("2024-01-01"), cdt("2024-12-31")).await.unwrap(), &transactions());
+    assert_eq!(&c.get_au_transactions("A1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap(), &transactions());
     assert_eq!(
         h.last::<GetAuTransactionsInput>("get_au_transactions"),
         GetAuTransactionsInput {
@@ -374,13 +364,13 @@ async fn every_operation_round_trips() {
         },
         "defaults are applied by the server"
     );
-    c.get_au_transactions("A1", cdt("2024-01-01"), cdt("2024-12-31"))
+    c.get_au_transactions("A1", dt("2024-01-01"), dt("2024-12-31"))
         .buys_and_sells_only(true)
         .show_unconfirmed(true)
         .page(2)
         .size(10)
-        .order_by(client_types::TransactionOrderBy::Security)
-        .order(client_types::SortOrder::Asc)
+        .order_by(TransactionOrderBy::Security)
+        .order(SortOrder::Asc)
         .await
         .unwrap();
     let input = h.last::<GetAuTransactionsInput>("get_au_transactions");
@@ -390,7 +380,7 @@ async fn every_operation_round_trips() {
         (2, 10, TransactionOrderBy::Security, SortOrder::Asc)
     );
 
-    c.get_au_cash_transactions("A1", cdt("2024-01-01"), cdt("2024-02-01"))
+    c.get_au_cash_transactions("A1", dt("2024-01-01"), dt("2024-02-01"))
         .include_pending_unsettled(true)
         .await
         .unwrap();
@@ -406,35 +396,35 @@ async fn every_operation_round_trips() {
         }
     );
 
-    c.get_au_unsettled_transactions("A1", cdt("2024-01-01"), cdt("2024-02-01")).size(5).await.unwrap();
+    c.get_au_unsettled_transactions("A1", dt("2024-01-01"), dt("2024-02-01")).size(5).await.unwrap();
     let input = h.last::<GetAuUnsettledTransactionsInput>("get_au_unsettled_transactions");
     assert_eq!((input.page, input.size), (1, 5));
 
     let drp = c.get_au_dividend_reinvestment_details("A1").await.unwrap();
-    assert_eq!(drp[0].drp_type, Some(client_types::DrpType::Bsp));
+    assert_eq!(drp[0].drp_type, Some(DrpType::Bsp));
     assert_eq!(
         h.last::<GetAuDividendReinvestmentDetailsInput>("get_au_dividend_reinvestment_details").account_id,
         "A1"
     );
 
-    c.get_au_income_detail("A1", cdt("2024-01-01"), cdt("2024-02-01")).await.unwrap();
+    c.get_au_income_detail("A1", dt("2024-01-01"), dt("2024-02-01")).await.unwrap();
     assert_eq!(h.last::<GetAuIncomeDetailInput>("get_au_income_detail").to_date, dt("2024-02-01"));
 
-    c.get_au_income_schedules("A1", cdt("2024-01-01"), cdt("2024-02-01")).await.unwrap();
+    c.get_au_income_schedules("A1", dt("2024-01-01"), dt("2024-02-01")).await.unwrap();
     assert_eq!(h.last::<GetAuIncomeSchedulesInput>("get_au_income_schedules").account_id, "A1");
 
-    c.get_au_income_schedules_bulk(["A1", "A2"], cdt("2024-01-01"), cdt("2024-02-01")).await.unwrap();
+    c.get_au_income_schedules_bulk(["A1", "A2"], dt("2024-01-01"), dt("2024-02-01")).await.unwrap();
     assert_eq!(h.last::<GetAuIncomeSchedulesBulkInput>("get_au_income_schedules_bulk").account_ids, ["A1", "A2"]);
 
-    c.get_au_expense_detail("A1", cdt("2024-01-01"), cdt("2024-02-01")).await.unwrap();
+    c.get_au_expense_detail("A1", dt("2024-01-01"), dt("2024-02-01")).await.unwrap();
     assert_eq!(h.last::<GetAuExpenseDetailInput>("get_au_expense_detail").from_date, dt("2024-01-01"));
 
     let bpay = c.get_au_bpay(["A1"]).await.unwrap();
-    assert_eq!(bpay[0].bpay_type, Some(client_types::BpayType::SpecialPersonal));
+    assert_eq!(bpay[0].bpay_type, Some(BpayType::SpecialPersonal));
     assert_eq!(h.last::<GetAuBpayInput>("get_au_bpay").account_ids, ["A1"]);
 
     // Performance
-    let performance = c.get_au_performance("A1", cdt("2024-01-01"), cdt("2024-12-31")).await.unwrap();
+    let performance = c.get_au_performance("A1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
     assert_eq!(performance.percent_returns.unwrap()[0].gross_percent_return, Some(7.5));
     assert_eq!(
         h.last::<GetAuPerformanceInput>("get_au_performance"),
@@ -451,11 +441,11 @@ async fn every_operation_round_trips() {
             calculation_method: CalculationMethod::TimeWeightedReturn,
         }
     );
-    c.get_au_performance("A1", cdt("2024-01-01"), cdt("2024-12-31"))
+    c.get_au_performance("A1", dt("2024-01-01"), dt("2024-12-31"))
         .include_cash(true)
-        .display_returns(client_types::DisplayReturns::BeforeExpenses)
+        .display_returns(DisplayReturns::BeforeExpenses)
         .multiple_periods(9)
-        .calculation_method(client_types::CalculationMethod::ApproximateReturns)
+        .calculation_method(CalculationMethod::ApproximateReturns)
         .await
         .unwrap();
     let input = h.last::<GetAuPerformanceInput>("get_au_performance");
@@ -465,7 +455,7 @@ async fn every_operation_round_trips() {
         (DisplayReturns::BeforeExpenses, 9, CalculationMethod::ApproximateReturns)
     );
 
-    c.get_au_asset_class_performance("A1", cdt("2024-01-01"), cdt("2024-12-31"))
+    c.get_au_asset_class_performance("A1", dt("2024-01-01"), dt("2024-12-31"))
         .include_foreign_tax_paid(true)
         .await
         .unwrap();
@@ -476,7 +466,7 @@ async fn every_operation_round_trips() {
     c.get_au_benchmarks().await.unwrap();
     h.last::<GetAuBenchmarksInput>("get_au_benchmarks");
 
-    c.get_au_benchmark_performance("B1", cdt("2024-01-01"), cdt("2024-12-31")).await.unwrap();
+    c.get_au_benchmark_performance("B1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
     assert_eq!(
         h.last::<GetAuBenchmarkPerformanceInput>("get_au_benchmark_performance"),
         GetAuBenchmarkPerformanceInput {
@@ -489,46 +479,46 @@ async fn every_operation_round_trips() {
 
     // Models
     let models = c.get_au_models().await.unwrap();
-    assert_eq!(models[0].status, Some(client_types::ModelStatus::Closing));
+    assert_eq!(models[0].status, Some(ModelStatus::Closing));
     h.last::<GetAuModelsInput>("get_au_models");
 
-    c.get_au_aproximate_fum("M1", cdt("2024-06-30")).await.unwrap();
+    c.get_au_aproximate_fum("M1", dt("2024-06-30")).await.unwrap();
     assert_eq!(
         h.last::<GetAuAproximateFumInput>("get_au_aproximate_fum"),
         GetAuAproximateFumInput { model_id: "M1".into(), valuation_date: dt("2024-06-30") }
     );
 
-    let perf = c.get_au_model_performance("M1", cdt("2024-01-01"), cdt("2024-12-31")).await.unwrap();
+    let perf = c.get_au_model_performance("M1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
     assert_eq!(perf.daily_percentage_returns.unwrap()[0].date.as_ref().unwrap().as_str(), "2024-01-02");
     assert_eq!(h.last::<GetAuModelPerformanceInput>("get_au_model_performance").model_id, "M1");
 
-    c.get_au_model_holdings("M1", cdt("2024-06-30")).await.unwrap();
+    c.get_au_model_holdings("M1", dt("2024-06-30")).await.unwrap();
     assert_eq!(h.last::<GetAuModelHoldingsInput>("get_au_model_holdings").model_id, "M1");
 
     c.get_au_model_weight_adjustment("M1").await.unwrap();
     assert_eq!(h.last::<GetAuModelWeightAdjustmentInput>("get_au_model_weight_adjustment").model_id, "M1");
 
-    let adjustment = client_types::PutModelWeightAdjustmentRequest {
+    let adjustment = PutModelWeightAdjustmentRequest {
         model_id: "M1".into(),
-        model_weight_adjustments: vec![client_types::ModelWeightAdjustment {
+        model_weight_adjustments: vec![ModelWeightAdjustment {
             security_id: "S1".into(),
             target: Some(0.25),
         }],
     };
     c.replace_au_model_weight_adjustment().body(adjustment.clone()).await.unwrap();
-    same(&h.last::<ReplaceAuModelWeightAdjustmentInput>("replace_au_model_weight_adjustment").body, &Some(adjustment));
+    assert_eq!(&h.last::<ReplaceAuModelWeightAdjustmentInput>("replace_au_model_weight_adjustment").body, &Some(adjustment));
 
     // ESG categories
     assert_eq!(c.get_au_account_esg_categories("A1").await.unwrap(), ["ESG1", "ESG2"]);
     assert_eq!(h.last::<GetAuAccountEsgCategoriesInput>("get_au_account_esg_categories").account_id, "A1");
 
-    let add = client_types::PostEsgCategoryRequest { account_id: "A1".into(), category_ids: vec!["ESG3".into()] };
+    let add = PostEsgCategoryRequest { account_id: "A1".into(), category_ids: vec!["ESG3".into()] };
     c.add_au_account_esg_categories().body(add.clone()).await.unwrap();
-    same(&h.last::<AddAuAccountEsgCategoriesInput>("add_au_account_esg_categories").body, &Some(add));
+    assert_eq!(&h.last::<AddAuAccountEsgCategoriesInput>("add_au_account_esg_categories").body, &Some(add));
 
-    let replace = client_types::PutEsgCategoryRequest { account_id: "A1".into(), category_ids: None };
+    let replace = PutEsgCategoryRequest { account_id: "A1".into(), category_ids: None };
     c.replace_au_account_esg_categories().body(replace.clone()).await.unwrap();
-    same(&h.last::<ReplaceAuAccountEsgCategoriesInput>("replace_au_account_esg_categories").body, &Some(replace));
+    assert_eq!(&h.last::<ReplaceAuAccountEsgCategoriesInput>("replace_au_account_esg_categories").body, &Some(replace));
 
     c.delete_au_account_esg_categories("A1").category_id("ESG1").await.unwrap();
     assert_eq!(
@@ -540,28 +530,28 @@ async fn every_operation_round_trips() {
     let instructions = c.get_au_cashflow_instructions("A1").await.unwrap();
     assert_eq!(
         instructions[0].cashflow_instruction_type,
-        Some(client_types::CashflowInstructionType::InsurancePremiums)
+        Some(CashflowInstructionType::InsurancePremiums)
     );
     assert_eq!(h.last::<GetAuCashflowInstructionsInput>("get_au_cashflow_instructions").account_id, "A1");
 
-    let one_off = client_types::PostOneOffCashflowInstructionRequest {
-        cashflow_instruction_type: client_types::OneOffCashflowInstructionType::OneOffWithdrawal,
+    let one_off = PostOneOffCashflowInstructionRequest {
+        cashflow_instruction_type: OneOffCashflowInstructionType::OneOffWithdrawal,
         amount: Some(250.0),
-        tax_type: Some(client_types::SuperannuationContributionType::Downsizer),
+        tax_type: Some(SuperannuationContributionType::Downsizer),
         account_id: "A1".into(),
-        allocations: vec![client_types::CashflowInstructionDetail {
+        allocations: vec![CashflowInstructionDetail {
             model_code: "M".into(),
             sequence: Some(1),
             percentage: Some(100.0),
         }],
     };
     c.add_au_one_off_cashflow_instructions().body(one_off.clone()).await.unwrap();
-    same(&h.last::<AddAuOneOffCashflowInstructionsInput>("add_au_one_off_cashflow_instructions").body, &Some(one_off));
+    assert_eq!(&h.last::<AddAuOneOffCashflowInstructionsInput>("add_au_one_off_cashflow_instructions").body, &Some(one_off));
 
     c.delete_au_one_off_cashflow_instructions(
         "A1",
         "CF1",
-        client_types::OneOffCashflowInstructionDeleteType::OneOffDirectDebit,
+        OneOffCashflowInstructionDeleteType::OneOffDirectDebit,
     )
     .await
     .unwrap();
@@ -574,24 +564,24 @@ async fn every_operation_round_trips() {
         }
     );
 
-    let regular = client_types::PutRegularCashflowInstructionRequest {
-        cashflow_instruction_type: client_types::RegularCashflowInstructionType::RegularWithdrawal,
-        frequency_type: client_types::RegularWithdrawalFrequencyType::Quarterly,
-        start_date: Some(cdt("2025-01-01T00:00:00")),
+    let regular = PutRegularCashflowInstructionRequest {
+        cashflow_instruction_type: RegularCashflowInstructionType::RegularWithdrawal,
+        frequency_type: RegularWithdrawalFrequencyType::Quarterly,
+        start_date: Some(dt("2025-01-01T00:00:00")),
         end_date: None,
         amount: Some(1000.0),
         account_id: "A1".into(),
-        allocations: vec![client_types::CashflowInstructionDetail::new("M".into())],
+        allocations: vec![CashflowInstructionDetail::new("M".into())],
     };
     c.update_au_regular_cashflow_instructions().body(regular.clone()).await.unwrap();
-    same(
+    assert_eq!(
         &h.last::<UpdateAuRegularCashflowInstructionsInput>("update_au_regular_cashflow_instructions").body,
         &Some(regular),
     );
 
     c.delete_au_regular_cashflow_instructions(
         "A1",
-        client_types::RegularCashflowInstructionDeleteType::RegularWithdrawal,
+        RegularCashflowInstructionDeleteType::RegularWithdrawal,
     )
     .await
     .unwrap();

@@ -21,6 +21,7 @@ pub fn project_config() -> Config {
         version_header: Some("x-pps-api-version".to_string()),
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
         server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
+        types: Some(CrateConfig { name: "portfolio-types".to_string(), dir: "generated-types".to_string() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
@@ -35,6 +36,7 @@ pub fn features_config() -> Config {
         version_header: None,
         client: Some(CrateConfig { name: "features-client".to_string(), dir: "fixtures/features-client".to_string() }),
         server: Some(CrateConfig { name: "features-server".to_string(), dir: "fixtures/features-server".to_string() }),
+        types: Some(CrateConfig { name: "features-types".to_string(), dir: "fixtures/features-types".to_string() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
@@ -86,7 +88,7 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
             return Err(format!("{}: {first}", config.spec_path));
         }
         files.extend(generated.files);
-        dirs.extend(config.client.iter().chain(config.server.iter()).map(|c| c.dir.clone()));
+        dirs.extend(config.client.iter().chain(&config.server).chain(&config.types).map(|c| c.dir.clone()));
     }
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     match mode {
@@ -110,6 +112,7 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupporte
         version_header: None,
         client: Some(CrateConfig { name: format!("{name}-client"), dir: format!("{name}-client") }),
         server: Some(CrateConfig { name: format!("{name}-server"), dir: format!("{name}-server") }),
+        types: Some(CrateConfig { name: format!("{name}-types"), dir: format!("{name}-types") }),
         standalone: true,
         runtime_dir: "portfolio-runtime".to_string(),
         skip_unsupported,
@@ -119,7 +122,8 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupporte
         eprintln!("warning: {label}: {warning}");
     }
     let files = generated.files;
-    let dirs = [format!("{name}-client"), format!("{name}-server"), config.runtime_dir.clone()];
+    let dirs =
+        [format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir.clone()];
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     match mode {
         Mode::Write => write(out, &dirs, &files),

@@ -34,7 +34,14 @@ fn second_checkout(name: &str) -> PathBuf {
         fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
         fs::copy(here.join(file), root.join(file)).unwrap();
     }
-    for dir in ["generated-client", "generated-server-stubs", "fixtures/features-client", "fixtures/features-server"] {
+    for dir in [
+        "generated-client",
+        "generated-server-stubs",
+        "fixtures/features-client",
+        "fixtures/features-server",
+        "generated-types",
+        "fixtures/features-types",
+    ] {
         copy_dir(&here.join(dir), &root.join(dir));
     }
     root

@@ -15,6 +15,7 @@ fn main() {
         version_header: None,
         client: Some(portfolio_codegen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
         server: Some(portfolio_codegen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
+        types: Some(portfolio_codegen::CrateConfig { name: "bench-types".into(), dir: "types".into() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,

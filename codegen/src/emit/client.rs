@@ -747,7 +747,6 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     let path = &op.path;
     let stream = op.paging.as_ref().map(|paging| paging_method(op, paging));
-    let from_error = op.errors.as_deref().map(|e| error_reader(api, e));
     quote! {
         #summary
         #[derive(Debug, Clone)]
@@ -801,9 +800,25 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
                 Box::pin(self.send())
             }
         }
-
-        #from_error
     }
+}
+
+/// The types crate's `client.rs`: `from_error` on every operation's error enum, which needs the
+/// client's `Error`; `None` when no operation documents error replies.
+pub fn error_readers(api: &Api) -> Option<TokenStream> {
+    let readers: Vec<TokenStream> =
+        api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_reader(api, e)).collect();
+    (!readers.is_empty()).then(|| {
+        quote! {
+            //! Reading the documented error replies out of the client's errors.
+
+            use portfolio_runtime::client::Error;
+
+            use crate::types;
+
+            #(#readers)*
+        }
+    })
 }
 
 /// `from_error` on an operation's error enum: the documented body of an [`Error::Status`].
@@ -1187,7 +1202,8 @@ fn file_parts(api: &Api, ty: &TypeRef) -> Vec<TokenStream> {
 }
 
 /// `lib.rs` of the client crate.
-pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
+pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStream {
+    let types_crate = ident(types_crate);
     let title = &api.title;
     let first = api.operations.first();
     let crate_doc = format!(
@@ -1213,7 +1229,6 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
 
         pub mod builders;
         mod client;
-        pub mod types;
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
@@ -1222,6 +1237,7 @@ pub fn lib_module(api: &Api, crate_ident: &str) -> TokenStream {
         use portfolio_runtime::codegen::{enums, object_only};
 
         pub use client::*;
+        pub use #types_crate::types;
         pub use portfolio_runtime::client::{
             #download_use #paging_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,

@@ -110,10 +110,6 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("axum::http::HeaderMap")
         .add("crate::ApiError")
         .add("crate::inputs");
-    if api.operations.iter().any(|op| op.errors.is_some()) {
-        imports.add("crate::reply");
-        imports.add("crate::types");
-    }
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
     let trait_doc = doc(&format!(
@@ -125,7 +121,6 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
          becomes a problem+json reply with the status the [`ApiError`] carries.",
         api.title
     ));
-    let error_impls = api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_into_api_error(api, e));
     let partial = partial_trait(api, trait_name);
     quote! {
         //! The request context and the trait an implementation fills in.
@@ -159,8 +154,6 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         }
 
         #partial
-
-        #(#error_impls)*
     }
 }
 
@@ -368,6 +361,25 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
             #(#forwards)*
         }
     }
+}
+
+/// The types crate's `server.rs`: `From<Errors> for ApiError` for every operation's error enum;
+/// `None` when no operation documents error replies.
+pub fn error_replies(api: &Api) -> Option<TokenStream> {
+    let impls: Vec<TokenStream> =
+        api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_into_api_error(api, e)).collect();
+    (!impls.is_empty()).then(|| {
+        quote! {
+            //! The documented error replies, returned by a server implementation as an `ApiError`.
+
+            use portfolio_runtime::codegen::server::reply;
+            use portfolio_runtime::server::ApiError;
+
+            use crate::types;
+
+            #(#impls)*
+        }
+    })
 }
 
 /// `From<Errors> for ApiError`: each documented error reply with its status and JSON body.
@@ -1064,7 +1076,8 @@ fn with_headers(api: &Api, name: &str, value: &TokenStream, response: TokenStrea
 }
 
 /// `lib.rs` of the server crate.
-pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream {
+pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &str) -> TokenStream {
+    let types_crate = ident(types_crate);
     let trait_ident = ident(trait_name);
     let partial_ident = format_ident!("Partial{trait_name}");
     let crate_doc = inner_doc(&format!(
@@ -1078,7 +1091,6 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         api.title, api.version
     ));
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
-    let validate_mod = (!validated_types(api).is_empty()).then(|| quote! { mod validate; });
     let download_use = has_downloads.then(|| quote! { FileDownload, });
     let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
     let example = inner_doc(&format!(
@@ -1095,8 +1107,6 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         mod mock;
         pub mod inputs;
         mod router;
-        pub mod types;
-        #validate_mod
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
@@ -1111,6 +1121,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str) -> TokenStream
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
         pub use router::{ServerConfig, router, router_with};
+        pub use #types_crate::types;
 
         /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
         /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as

@@ -3,13 +3,59 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Imports, Uses, doc, format_literal, ident, paragraphs, rust_type};
+use super::{Imports, Uses, doc, format_literal, ident, inner_doc, paragraphs, rust_type};
 use crate::ir::{
     Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef,
     TypeRef, UnionDef,
 };
 
-/// The whole `types.rs` module.
+/// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
+/// server's runtime behind features of the same names.
+pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&str>) -> TokenStream {
+    let users = match (client_crate, server_crate) {
+        (Some(client), Some(server)) => {
+            format!("`{client}` and `{server}` both re-export it, so a value of one is a value of the other")
+        }
+        (Some(only), None) | (None, Some(only)) => format!("`{only}` re-exports it"),
+        (None, None) => "no client or server crate was generated with it".to_string(),
+    };
+    let crate_doc = inner_doc(&format!(
+        "The request and reply types of {} (API version `{}`), one per schema: {users}.\n\n\
+         Feature `client` adds `from_error` on each operation's error enum; feature `server` adds\n\
+         their conversion into the server's `ApiError` and the checks of limits serde does not make.",
+        api.title, api.version
+    ));
+    let errors = api.operations.iter().any(|op| op.errors.is_some());
+    let client_mod = errors.then(|| quote! { #[cfg(feature = "client")] mod client; });
+    let server_mod = errors.then(|| quote! { #[cfg(feature = "server")] mod server; });
+    let validated = !crate::emit::server::validated_types(api).is_empty();
+    let validate_mod = validated.then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            mod validate;
+            #[cfg(feature = "server")]
+            use portfolio_runtime::codegen::server::extract;
+        }
+    });
+    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
+    quote! {
+        #crate_doc
+        #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
+
+        pub mod types;
+        #client_mod
+        #server_mod
+        #validate_mod
+
+        // The runtime's modules, under the names the generated code calls them by.
+        #[allow(unused_imports, reason = "each spec calls some of them")]
+        use portfolio_runtime::codegen::{enums, object_only};
+
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
+    }
+}
+
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
 pub fn header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
