@@ -644,3 +644,39 @@ fn spec_mistakes_are_errors_where_they_are_made() {
         ]
     );
 }
+
+#[test]
+fn limits_travel_with_referenced_schemas_and_skip_types_that_fix_their_form() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Code: {type: string, maxLength: 3, pattern: "^[A-Z]+$"}
+    Holder:
+      type: object
+      properties:
+        code: {$ref: "#/components/schemas/Code"}
+        codes: {type: array, maxItems: 4, items: {$ref: "#/components/schemas/Code"}}
+        other: {$ref: "#/components/schemas/Code"}
+        id: {type: string, format: uuid, maxLength: 36}
+        at: {type: string, format: date-time, pattern: "^2"}
+"##;
+    let generated = portfolio_codegen::generate(text, &config()).unwrap();
+    let api = lowered(text).unwrap();
+    let TypeDef::Struct(holder) = ty(&api, "Holder") else { panic!() };
+    let field = |wire: &str| &holder.fields.iter().find(|f| f.wire == wire).unwrap().constraints;
+    assert_eq!((field("code").max_length, field("code").pattern.as_deref()), (Some(3), Some("^[A-Z]+$")));
+    assert_eq!(field("other"), field("code"));
+    assert_eq!(field("codes").max_items, Some(4));
+    assert_eq!(field("codes").items.as_ref().unwrap().max_length, Some(3));
+    assert!(field("id").is_empty() && field("at").is_empty());
+    let warnings: Vec<String> = generated.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(
+        warnings[0].contains("properties/at/pattern (line 15)") && warnings[0].contains("not checked"),
+        "{warnings:#?}"
+    );
+    assert!(warnings[1].contains("properties/id/maxLength (line 14)"), "{warnings:#?}");
+}

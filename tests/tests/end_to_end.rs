@@ -177,11 +177,7 @@ async fn every_operation_round_trips() {
     assert_eq!(h.last::<GetUserInput>("get_user"), GetUserInput { username: "alex".into() });
 
     let user = PostUserRequest {
-        name: IndividualName {
-            title: Some(Title::Dr),
-            first_name: "Ada".into(),
-            last_name: "Lee".into(),
-        },
+        name: IndividualName { title: Some(Title::Dr), first_name: "Ada".into(), last_name: "Lee".into() },
         gender: None,
         email: "ada@example.com".into(),
         date_of_birth: Some(dt("1990-02-03T00:00:00")),
@@ -249,13 +245,13 @@ async fn every_operation_round_trips() {
     let weightings = PutAccountModelWeightingRequest {
         account_id: "A1".into(),
         rebalance_type: RebalanceType::Floating,
-        account_model_weightings: vec![AccountModelWeighting {
-            model_code: Some("M".into()),
-            percentage: Some(100.0),
-        }],
+        account_model_weightings: vec![AccountModelWeighting { model_code: Some("M".into()), percentage: Some(100.0) }],
     };
     c.replace_account_model_weightings().body(weightings.clone()).await.unwrap();
-    assert_eq!(&h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body, &Some(weightings));
+    assert_eq!(
+        &h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body,
+        &Some(weightings)
+    );
     c.replace_account_model_weightings().await.unwrap();
     assert_eq!(
         h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body,
@@ -318,10 +314,8 @@ async fn every_operation_round_trips() {
     h.last::<GetAuRecalcStatusInput>("get_au_recalc_status");
 
     // Holdings, transactions, income and expenses
-    let held = c
-        .get_au_holdings(["A1", "A2"], dt("2024-06-30"), ClassificationType::AssetClassPrimaryClass)
-        .await
-        .unwrap();
+    let held =
+        c.get_au_holdings(["A1", "A2"], dt("2024-06-30"), ClassificationType::AssetClassPrimaryClass).await.unwrap();
     assert_eq!(&held, &holdings());
     assert_eq!(
         h.last::<GetAuHoldingsInput>("get_au_holdings"),
@@ -380,10 +374,7 @@ async fn every_operation_round_trips() {
         (2, 10, TransactionOrderBy::Security, SortOrder::Asc)
     );
 
-    c.get_au_cash_transactions("A1", dt("2024-01-01"), dt("2024-02-01"))
-        .include_pending_unsettled(true)
-        .await
-        .unwrap();
+    c.get_au_cash_transactions("A1", dt("2024-01-01"), dt("2024-02-01")).include_pending_unsettled(true).await.unwrap();
     assert_eq!(
         h.last::<GetAuCashTransactionsInput>("get_au_cash_transactions"),
         GetAuCashTransactionsInput {
@@ -500,13 +491,13 @@ async fn every_operation_round_trips() {
 
     let adjustment = PutModelWeightAdjustmentRequest {
         model_id: "M1".into(),
-        model_weight_adjustments: vec![ModelWeightAdjustment {
-            security_id: "S1".into(),
-            target: Some(0.25),
-        }],
+        model_weight_adjustments: vec![ModelWeightAdjustment { security_id: "S1".into(), target: Some(0.25) }],
     };
     c.replace_au_model_weight_adjustment().body(adjustment.clone()).await.unwrap();
-    assert_eq!(&h.last::<ReplaceAuModelWeightAdjustmentInput>("replace_au_model_weight_adjustment").body, &Some(adjustment));
+    assert_eq!(
+        &h.last::<ReplaceAuModelWeightAdjustmentInput>("replace_au_model_weight_adjustment").body,
+        &Some(adjustment)
+    );
 
     // ESG categories
     assert_eq!(c.get_au_account_esg_categories("A1").await.unwrap(), ["ESG1", "ESG2"]);
@@ -528,10 +519,7 @@ async fn every_operation_round_trips() {
 
     // Cashflow instructions
     let instructions = c.get_au_cashflow_instructions("A1").await.unwrap();
-    assert_eq!(
-        instructions[0].cashflow_instruction_type,
-        Some(CashflowInstructionType::InsurancePremiums)
-    );
+    assert_eq!(instructions[0].cashflow_instruction_type, Some(CashflowInstructionType::InsurancePremiums));
     assert_eq!(h.last::<GetAuCashflowInstructionsInput>("get_au_cashflow_instructions").account_id, "A1");
 
     let one_off = PostOneOffCashflowInstructionRequest {
@@ -546,15 +534,14 @@ async fn every_operation_round_trips() {
         }],
     };
     c.add_au_one_off_cashflow_instructions().body(one_off.clone()).await.unwrap();
-    assert_eq!(&h.last::<AddAuOneOffCashflowInstructionsInput>("add_au_one_off_cashflow_instructions").body, &Some(one_off));
+    assert_eq!(
+        &h.last::<AddAuOneOffCashflowInstructionsInput>("add_au_one_off_cashflow_instructions").body,
+        &Some(one_off)
+    );
 
-    c.delete_au_one_off_cashflow_instructions(
-        "A1",
-        "CF1",
-        OneOffCashflowInstructionDeleteType::OneOffDirectDebit,
-    )
-    .await
-    .unwrap();
+    c.delete_au_one_off_cashflow_instructions("A1", "CF1", OneOffCashflowInstructionDeleteType::OneOffDirectDebit)
+        .await
+        .unwrap();
     assert_eq!(
         h.last::<DeleteAuOneOffCashflowInstructionsInput>("delete_au_one_off_cashflow_instructions"),
         DeleteAuOneOffCashflowInstructionsInput {
@@ -579,12 +566,9 @@ async fn every_operation_round_trips() {
         &Some(regular),
     );
 
-    c.delete_au_regular_cashflow_instructions(
-        "A1",
-        RegularCashflowInstructionDeleteType::RegularWithdrawal,
-    )
-    .await
-    .unwrap();
+    c.delete_au_regular_cashflow_instructions("A1", RegularCashflowInstructionDeleteType::RegularWithdrawal)
+        .await
+        .unwrap();
     assert_eq!(
         h.last::<DeleteAuRegularCashflowInstructionsInput>("delete_au_regular_cashflow_instructions")
             .cashflow_instruction_type,

@@ -703,6 +703,8 @@ async fn every_limit_of_a_body_schema_is_enforced_and_named() {
         ratio: Some(0.5),
         tags: Some(vec!["a".into(), "bc".into()]),
         grid: Some(vec![vec![0, 1], vec![2]]),
+        country: Some("AU".into()),
+        visited: Some(vec!["NZ".into()]),
     };
     client.check_limits(within).await.unwrap();
     let post = |body: &'static str| {
@@ -726,6 +728,12 @@ async fn every_limit_of_a_body_schema_is_enforced_and_named() {
     assert_eq!(errors["body.ratio"][0], "must be less than 1, is 1");
     assert_eq!(errors["body.step"][0], "must be a multiple of 5, is 7");
     assert_eq!(errors["body.tags"][0], "must not repeat items; item 2 repeats an earlier one");
+    // Limits of a referenced schema, on a property and on array items.
+    let referenced = post(r#"{"country":"usa","visited":["NZ","nz"]}"#).await.unwrap();
+    let problem: serde_json::Value = serde_json::from_slice(&referenced.bytes().await.unwrap()).unwrap();
+    let errors = problem["errors"].as_object().unwrap();
+    assert_eq!(errors.keys().collect::<Vec<_>>(), ["body.country", "body.visited[1]"], "{problem}");
+    assert_eq!(errors["body.country"].as_array().unwrap().len(), 2, "length and pattern: {problem}");
     // The bounds themselves are out of an exclusive range; any value inside is in.
     assert_eq!(post(r#"{"ratio":0}"#).await.unwrap().status(), 400);
     assert_eq!(post(r#"{"ratio":1e-9,"step":-10}"#).await.unwrap().status(), 204);

@@ -237,7 +237,8 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => {
                     (s.schema_data.nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
                 }
-                ReferenceOr::Reference { .. } => (false, None, Constraints::default()),
+                // The limits of a referenced schema hold wherever it is used.
+                ReferenceOr::Reference { reference } => (false, None, self.referenced_constraints(reference)),
             };
             // A required read-only property is absent from requests, a required write-only one
             // from replies; one Rust type serves both directions, so it is optional in both.
@@ -578,8 +579,47 @@ fn direct_name(ty: &TypeRef) -> Option<String> {
 impl Lowerer<'_> {
     /// The limits a schema at `ptr` puts on values beyond their type. A pattern the server's
     /// regular expressions cannot read is left unchecked, with a warning.
+    /// The limits of the component schema `reference` names, located there.
+    fn referenced_constraints(&mut self, reference: &str) -> Constraints {
+        let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
+        let name = reference.strip_prefix("#/components/schemas/").unwrap_or(reference);
+        let ptr = Pointer::root().push("components").push("schemas").push(name);
+        let before = self.warnings.len();
+        let constraints = self.constraints(schema, &ptr);
+        // A schema used by many properties is warned about once.
+        let new: Vec<_> = self.warnings.drain(before..).collect();
+        for warning in new {
+            if !self.warnings.contains(&warning) {
+                self.warnings.push(warning);
+            }
+        }
+        constraints
+    }
+
     pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
         match &schema.schema_kind {
+            // An enum's values are its limits.
+            SchemaKind::Type(Type::String(s)) if !s.enumeration.is_empty() => Constraints::default(),
+            // A date-time or UUID is a Rust type of its own, whose form its parser checks; text
+            // limits do not apply to it.
+            SchemaKind::Type(Type::String(s))
+                if matches!(&s.format, VariantOrUnknownOrEmpty::Item(StringFormat::DateTime))
+                    || matches!(&s.format, VariantOrUnknownOrEmpty::Unknown(f) if f == "uuid") =>
+            {
+                for (key, present) in [
+                    ("minLength", s.min_length.is_some()),
+                    ("maxLength", s.max_length.is_some()),
+                    ("pattern", s.pattern.is_some()),
+                ] {
+                    if present {
+                        self.warn(
+                            &ptr.push(key),
+                            format!("`{key}` is not checked on a date-time or UUID, whose form is fixed"),
+                        );
+                    }
+                }
+                Constraints::default()
+            }
             SchemaKind::Type(Type::String(s)) => {
                 let pattern = s.pattern.clone().filter(|p| match regex_lite::Regex::new(p) {
                     Ok(_) => true,
@@ -594,7 +634,8 @@ impl Lowerer<'_> {
             SchemaKind::Type(Type::Array(a)) => {
                 let items = match &a.items {
                     Some(ReferenceOr::Item(item)) => Some(self.constraints(item, &ptr.push("items"))),
-                    _ => None,
+                    Some(ReferenceOr::Reference { reference }) => Some(self.referenced_constraints(reference)),
+                    None => None,
                 };
                 Constraints {
                     min_items: a.min_items,
