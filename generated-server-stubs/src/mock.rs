@@ -20,13 +20,9 @@ type Handler<I, R> = Arc<
 /// An operation's handler, when one is set.
 type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
 
-/// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
-/// handler or a canned reply set per operation, run behind the real router, so requests are
-/// validated against the contract. An operation without a handler answers 501 naming it,
-/// and every call is recorded. Start it with [`MockApi::serve`].
+/// The handler of each operation, when one is set.
 #[derive(Default)]
-pub struct MockApi {
-    calls: Mutex<Vec<&'static str>>,
+struct Handlers {
     get_user: Slot<inputs::GetUserInput, types::User>,
     create_user: Slot<inputs::CreateUserInput, types::UserCreationResponse>,
     link_user_accounts: Slot<inputs::LinkUserAccountsInput, ()>,
@@ -179,6 +175,16 @@ pub struct MockApi {
     download_au_file: Slot<inputs::DownloadAuFileInput, FileDownload>,
 }
 
+/// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
+/// handler or a canned reply set per operation, run behind the real router, so requests are
+/// validated against the contract. An operation without a handler answers 501 naming it,
+/// and every call is recorded. Start it with [`MockApi::serve`].
+#[derive(Default)]
+pub struct MockApi {
+    calls: Mutex<Vec<&'static str>>,
+    handlers: Handlers,
+}
+
 impl std::fmt::Debug for MockApi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MockApi")
@@ -211,7 +217,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetUserInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<types::User, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_user) = Some(
+        *lock(&self.handlers.get_user) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -229,7 +235,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::UserCreationResponse, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.create_user) = Some(
+        *lock(&self.handlers.create_user) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -250,7 +256,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.link_user_accounts) = Some(
+        *lock(&self.handlers.link_user_accounts) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -269,7 +275,7 @@ impl MockApi {
                 Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
             > + Send + 'static,
     {
-        *lock(&self.get_au_accounts) = Some(
+        *lock(&self.handlers.get_au_accounts) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -291,7 +297,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_child_accounts) = Some(
+        *lock(&self.handlers.get_au_child_accounts) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -313,7 +319,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::AccountModelWeighting>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_account_model_weightings) = Some(
+        *lock(&self.handlers.get_account_model_weightings) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -336,7 +342,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.replace_account_model_weightings) = Some(
+        *lock(&self.handlers.replace_account_model_weightings) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -358,7 +364,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuAppFormInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_app_form) = Some(
+        *lock(&self.handlers.get_au_app_form) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -372,7 +378,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.create_draft_application) = Some(
+        *lock(&self.handlers.create_draft_application) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -394,7 +400,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ApplicationStatus, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_draft_application_status) = Some(
+        *lock(&self.handlers.get_draft_application_status) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -416,7 +422,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetPdsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_pds) = Some(
+        *lock(&self.handlers.get_pds) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -438,7 +444,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_uk_ceding_parties) = Some(
+        *lock(&self.handlers.get_uk_ceding_parties) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -460,7 +466,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.find_au_securities) = Some(
+        *lock(&self.handlers.find_au_securities) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -482,7 +488,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_recalc_status) = Some(
+        *lock(&self.handlers.get_au_recalc_status) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -502,7 +508,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuHoldingsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_holdings) = Some(
+        *lock(&self.handlers.get_au_holdings) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -524,7 +530,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.get_au_holdings_per_model) = Some(
+        *lock(&self.handlers.get_au_holdings_per_model) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -546,7 +552,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::AssetClassSummary, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_asset_class_summary) = Some(
+        *lock(&self.handlers.get_au_asset_class_summary) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -569,7 +575,7 @@ impl MockApi {
                 Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
             > + Send + 'static,
     {
-        *lock(&self.get_au_transactions) = Some(
+        *lock(&self.handlers.get_au_transactions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -591,7 +597,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.get_au_cash_transactions) = Some(
+        *lock(&self.handlers.get_au_cash_transactions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -613,7 +619,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::UnsettledTransaction>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_unsettled_transactions) = Some(
+        *lock(&self.handlers.get_au_unsettled_transactions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -637,7 +643,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.get_au_dividend_reinvestment_details) = Some(
+        *lock(&self.handlers.get_au_dividend_reinvestment_details) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -661,7 +667,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_income_detail) = Some(
+        *lock(&self.handlers.get_au_income_detail) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -683,7 +689,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_income_schedules) = Some(
+        *lock(&self.handlers.get_au_income_schedules) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -705,7 +711,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_income_schedules_bulk) = Some(
+        *lock(&self.handlers.get_au_income_schedules_bulk) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -728,7 +734,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<Vec<types::Expense>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_expense_detail) = Some(
+        *lock(&self.handlers.get_au_expense_detail) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -748,7 +754,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuBpayInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_bpay) = Some(
+        *lock(&self.handlers.get_au_bpay) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -769,7 +775,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<types::Performance, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_performance) = Some(
+        *lock(&self.handlers.get_au_performance) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -791,7 +797,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::AssetClassInvestment>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_asset_class_performance) = Some(
+        *lock(&self.handlers.get_au_asset_class_performance) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -814,7 +820,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_benchmarks) = Some(
+        *lock(&self.handlers.get_au_benchmarks) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -836,7 +842,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_benchmark_performance) = Some(
+        *lock(&self.handlers.get_au_benchmark_performance) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -858,7 +864,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuModelsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::Model>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_models) = Some(
+        *lock(&self.handlers.get_au_models) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -880,7 +886,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_aproximate_fum) = Some(
+        *lock(&self.handlers.get_au_aproximate_fum) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -901,7 +907,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<types::ModelPerformance, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_model_performance) = Some(
+        *lock(&self.handlers.get_au_model_performance) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -923,7 +929,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_model_holdings) = Some(
+        *lock(&self.handlers.get_au_model_holdings) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -945,7 +951,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.get_au_model_weight_adjustment) = Some(
+        *lock(&self.handlers.get_au_model_weight_adjustment) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -968,7 +974,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.replace_au_model_weight_adjustment) = Some(
+        *lock(&self.handlers.replace_au_model_weight_adjustment) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -991,7 +997,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<Vec<String>, ApiError>> + Send + 'static,
     {
-        *lock(&self.get_au_account_esg_categories) = Some(
+        *lock(&self.handlers.get_au_account_esg_categories) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1014,7 +1020,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.replace_au_account_esg_categories) = Some(
+        *lock(&self.handlers.replace_au_account_esg_categories) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1037,7 +1043,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.add_au_account_esg_categories) = Some(
+        *lock(&self.handlers.add_au_account_esg_categories) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1060,7 +1066,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.delete_au_account_esg_categories) = Some(
+        *lock(&self.handlers.delete_au_account_esg_categories) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1084,7 +1090,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_cashflow_instructions) = Some(
+        *lock(&self.handlers.get_au_cashflow_instructions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1107,7 +1113,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.add_au_one_off_cashflow_instructions) = Some(
+        *lock(&self.handlers.add_au_one_off_cashflow_instructions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1130,7 +1136,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.delete_au_one_off_cashflow_instructions) = Some(
+        *lock(&self.handlers.delete_au_one_off_cashflow_instructions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1153,7 +1159,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.update_au_regular_cashflow_instructions) = Some(
+        *lock(&self.handlers.update_au_regular_cashflow_instructions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1176,7 +1182,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.delete_au_regular_cashflow_instructions) = Some(
+        *lock(&self.handlers.delete_au_regular_cashflow_instructions) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1200,7 +1206,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_publisher_events) = Some(
+        *lock(&self.handlers.get_au_publisher_events) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1222,7 +1228,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::PublisherEventDetail>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.get_au_publisher_event_detail) = Some(
+        *lock(&self.handlers.get_au_publisher_event_detail) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1245,7 +1251,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
     {
-        *lock(&self.download_au_file) = Some(
+        *lock(&self.handlers.download_au_file) = Some(
             Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
         );
         self
@@ -1259,7 +1265,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetUserInput,
     ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
         lock(&self.calls).push("GetUser");
-        let handler = lock(&self.get_user).clone();
+        let handler = lock(&self.handlers.get_user).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1274,7 +1280,7 @@ impl PortfolioApi for MockApi {
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
         lock(&self.calls).push("CreateUser");
-        let handler = lock(&self.create_user).clone();
+        let handler = lock(&self.handlers.create_user).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1289,7 +1295,7 @@ impl PortfolioApi for MockApi {
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("LinkUserAccounts");
-        let handler = lock(&self.link_user_accounts).clone();
+        let handler = lock(&self.handlers.link_user_accounts).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1306,7 +1312,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUAccounts");
-        let handler = lock(&self.get_au_accounts).clone();
+        let handler = lock(&self.handlers.get_au_accounts).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1321,7 +1327,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
         lock(&self.calls).push("GetAUChildAccounts");
-        let handler = lock(&self.get_au_child_accounts).clone();
+        let handler = lock(&self.handlers.get_au_child_accounts).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1338,7 +1344,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAccountModelWeightings");
-        let handler = lock(&self.get_account_model_weightings).clone();
+        let handler = lock(&self.handlers.get_account_model_weightings).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1353,7 +1359,7 @@ impl PortfolioApi for MockApi {
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("ReplaceAccountModelWeightings");
-        let handler = lock(&self.replace_account_model_weightings).clone();
+        let handler = lock(&self.handlers.replace_account_model_weightings).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1368,7 +1374,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
         lock(&self.calls).push("GetAUAppForm");
-        let handler = lock(&self.get_au_app_form).clone();
+        let handler = lock(&self.handlers.get_au_app_form).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1383,7 +1389,7 @@ impl PortfolioApi for MockApi {
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
         lock(&self.calls).push("CreateDraftApplication");
-        let handler = lock(&self.create_draft_application).clone();
+        let handler = lock(&self.handlers.create_draft_application).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1398,7 +1404,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
         lock(&self.calls).push("GetDraftApplicationStatus");
-        let handler = lock(&self.get_draft_application_status).clone();
+        let handler = lock(&self.handlers.get_draft_application_status).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1413,7 +1419,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
         lock(&self.calls).push("GetPDS");
-        let handler = lock(&self.get_pds).clone();
+        let handler = lock(&self.handlers.get_pds).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1428,7 +1434,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
         lock(&self.calls).push("GetUKCedingParties");
-        let handler = lock(&self.get_uk_ceding_parties).clone();
+        let handler = lock(&self.handlers.get_uk_ceding_parties).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1443,7 +1449,7 @@ impl PortfolioApi for MockApi {
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
         lock(&self.calls).push("FindAUSecurities");
-        let handler = lock(&self.find_au_securities).clone();
+        let handler = lock(&self.handlers.find_au_securities).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1458,7 +1464,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
         lock(&self.calls).push("GetAURecalcStatus");
-        let handler = lock(&self.get_au_recalc_status).clone();
+        let handler = lock(&self.handlers.get_au_recalc_status).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1473,7 +1479,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
         lock(&self.calls).push("GetAUHoldings");
-        let handler = lock(&self.get_au_holdings).clone();
+        let handler = lock(&self.handlers.get_au_holdings).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1490,7 +1496,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUHoldingsPerModel");
-        let handler = lock(&self.get_au_holdings_per_model).clone();
+        let handler = lock(&self.handlers.get_au_holdings_per_model).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1505,7 +1511,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
         lock(&self.calls).push("GetAUAssetClassSummary");
-        let handler = lock(&self.get_au_asset_class_summary).clone();
+        let handler = lock(&self.handlers.get_au_asset_class_summary).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1522,7 +1528,7 @@ impl PortfolioApi for MockApi {
         Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUTransactions");
-        let handler = lock(&self.get_au_transactions).clone();
+        let handler = lock(&self.handlers.get_au_transactions).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1539,7 +1545,7 @@ impl PortfolioApi for MockApi {
         Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUCashTransactions");
-        let handler = lock(&self.get_au_cash_transactions).clone();
+        let handler = lock(&self.handlers.get_au_cash_transactions).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1556,7 +1562,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUUnsettledTransactions");
-        let handler = lock(&self.get_au_unsettled_transactions).clone();
+        let handler = lock(&self.handlers.get_au_unsettled_transactions).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1573,7 +1579,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUDividendReinvestmentDetails");
-        let handler = lock(&self.get_au_dividend_reinvestment_details).clone();
+        let handler = lock(&self.handlers.get_au_dividend_reinvestment_details).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1590,7 +1596,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
         lock(&self.calls).push("GetAUIncomeDetail");
-        let handler = lock(&self.get_au_income_detail).clone();
+        let handler = lock(&self.handlers.get_au_income_detail).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1605,7 +1611,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
         lock(&self.calls).push("GetAUIncomeSchedules");
-        let handler = lock(&self.get_au_income_schedules).clone();
+        let handler = lock(&self.handlers.get_au_income_schedules).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1622,7 +1628,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUIncomeSchedulesBulk");
-        let handler = lock(&self.get_au_income_schedules_bulk).clone();
+        let handler = lock(&self.handlers.get_au_income_schedules_bulk).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1637,7 +1643,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
         lock(&self.calls).push("GetAUExpenseDetail");
-        let handler = lock(&self.get_au_expense_detail).clone();
+        let handler = lock(&self.handlers.get_au_expense_detail).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1652,7 +1658,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
         lock(&self.calls).push("GetAUBpay");
-        let handler = lock(&self.get_au_bpay).clone();
+        let handler = lock(&self.handlers.get_au_bpay).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1667,7 +1673,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
         lock(&self.calls).push("GetAUPerformance");
-        let handler = lock(&self.get_au_performance).clone();
+        let handler = lock(&self.handlers.get_au_performance).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1684,7 +1690,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUAssetClassPerformance");
-        let handler = lock(&self.get_au_asset_class_performance).clone();
+        let handler = lock(&self.handlers.get_au_asset_class_performance).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1699,7 +1705,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
         lock(&self.calls).push("GetAUBenchmarks");
-        let handler = lock(&self.get_au_benchmarks).clone();
+        let handler = lock(&self.handlers.get_au_benchmarks).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1714,7 +1720,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
         lock(&self.calls).push("GetAUBenchmarkPerformance");
-        let handler = lock(&self.get_au_benchmark_performance).clone();
+        let handler = lock(&self.handlers.get_au_benchmark_performance).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1729,7 +1735,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
         lock(&self.calls).push("GetAUModels");
-        let handler = lock(&self.get_au_models).clone();
+        let handler = lock(&self.handlers.get_au_models).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1744,7 +1750,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
         lock(&self.calls).push("GetAUAproximateFum");
-        let handler = lock(&self.get_au_aproximate_fum).clone();
+        let handler = lock(&self.handlers.get_au_aproximate_fum).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1759,7 +1765,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
         lock(&self.calls).push("GetAUModelPerformance");
-        let handler = lock(&self.get_au_model_performance).clone();
+        let handler = lock(&self.handlers.get_au_model_performance).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1774,7 +1780,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
         lock(&self.calls).push("GetAUModelHoldings");
-        let handler = lock(&self.get_au_model_holdings).clone();
+        let handler = lock(&self.handlers.get_au_model_holdings).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1791,7 +1797,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUModelWeightAdjustment");
-        let handler = lock(&self.get_au_model_weight_adjustment).clone();
+        let handler = lock(&self.handlers.get_au_model_weight_adjustment).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1806,7 +1812,7 @@ impl PortfolioApi for MockApi {
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("ReplaceAUModelWeightAdjustment");
-        let handler = lock(&self.replace_au_model_weight_adjustment).clone();
+        let handler = lock(&self.handlers.replace_au_model_weight_adjustment).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1821,7 +1827,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
         lock(&self.calls).push("GetAUAccountEsgCategories");
-        let handler = lock(&self.get_au_account_esg_categories).clone();
+        let handler = lock(&self.handlers.get_au_account_esg_categories).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1836,7 +1842,7 @@ impl PortfolioApi for MockApi {
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("ReplaceAUAccountEsgCategories");
-        let handler = lock(&self.replace_au_account_esg_categories).clone();
+        let handler = lock(&self.handlers.replace_au_account_esg_categories).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1851,7 +1857,7 @@ impl PortfolioApi for MockApi {
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("AddAUAccountEsgCategories");
-        let handler = lock(&self.add_au_account_esg_categories).clone();
+        let handler = lock(&self.handlers.add_au_account_esg_categories).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1866,7 +1872,7 @@ impl PortfolioApi for MockApi {
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("DeleteAUAccountEsgCategories");
-        let handler = lock(&self.delete_au_account_esg_categories).clone();
+        let handler = lock(&self.handlers.delete_au_account_esg_categories).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1881,7 +1887,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
         lock(&self.calls).push("GetAUCashflowInstructions");
-        let handler = lock(&self.get_au_cashflow_instructions).clone();
+        let handler = lock(&self.handlers.get_au_cashflow_instructions).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1896,7 +1902,7 @@ impl PortfolioApi for MockApi {
         input: inputs::AddAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("AddAUOneOffCashflowInstructions");
-        let handler = lock(&self.add_au_one_off_cashflow_instructions).clone();
+        let handler = lock(&self.handlers.add_au_one_off_cashflow_instructions).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1911,7 +1917,8 @@ impl PortfolioApi for MockApi {
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("DeleteAUOneOffCashflowInstructions");
-        let handler = lock(&self.delete_au_one_off_cashflow_instructions).clone();
+        let handler = lock(&self.handlers.delete_au_one_off_cashflow_instructions)
+            .clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1928,7 +1935,8 @@ impl PortfolioApi for MockApi {
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("UpdateAURegularCashflowInstructions");
-        let handler = lock(&self.update_au_regular_cashflow_instructions).clone();
+        let handler = lock(&self.handlers.update_au_regular_cashflow_instructions)
+            .clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1945,7 +1953,8 @@ impl PortfolioApi for MockApi {
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         lock(&self.calls).push("DeleteAURegularCashflowInstructions");
-        let handler = lock(&self.delete_au_regular_cashflow_instructions).clone();
+        let handler = lock(&self.handlers.delete_au_regular_cashflow_instructions)
+            .clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1962,7 +1971,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
         lock(&self.calls).push("GetAUPublisherEvents");
-        let handler = lock(&self.get_au_publisher_events).clone();
+        let handler = lock(&self.handlers.get_au_publisher_events).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1979,7 +1988,7 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
     > + Send {
         lock(&self.calls).push("GetAUPublisherEventDetail");
-        let handler = lock(&self.get_au_publisher_event_detail).clone();
+        let handler = lock(&self.handlers.get_au_publisher_event_detail).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,
@@ -1994,7 +2003,7 @@ impl PortfolioApi for MockApi {
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
         lock(&self.calls).push("DownloadAUFile");
-        let handler = lock(&self.download_au_file).clone();
+        let handler = lock(&self.handlers.download_au_file).clone();
         async move {
             match handler {
                 Some(handler) => handler(ctx, input).await,

@@ -115,75 +115,93 @@ pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router
     };
 
     Router::new()
-        .route("/api/users", get(get_user::<A>))
-        .route("/api/user", post(create_user::<A>))
-        .route("/api/useraccounts", patch(link_user_accounts::<A>))
-        .route("/api/accounts", get(get_au_accounts::<A>))
-        .route("/api/childaccounts", get(get_au_child_accounts::<A>))
+        .route("/api/users", get(handle_get_user::<A>))
+        .route("/api/user", post(handle_create_user::<A>))
+        .route("/api/useraccounts", patch(handle_link_user_accounts::<A>))
+        .route("/api/accounts", get(handle_get_au_accounts::<A>))
+        .route("/api/childaccounts", get(handle_get_au_child_accounts::<A>))
         .route(
             "/api/accountmodelweightings",
-            get(get_account_model_weightings::<A>)
-                .put(replace_account_model_weightings::<A>),
+            get(handle_get_account_model_weightings::<A>)
+                .put(handle_replace_account_model_weightings::<A>),
         )
-        .route("/api/appform", get(get_au_app_form::<A>))
-        .route("/api/application", post(create_draft_application::<A>))
+        .route("/api/appform", get(handle_get_au_app_form::<A>))
+        .route("/api/application", post(handle_create_draft_application::<A>))
         .route(
             "/api/application/{ApplicationId}/status",
-            get(get_draft_application_status::<A>),
+            get(handle_get_draft_application_status::<A>),
         )
-        .route("/api/pds", get(get_pds::<A>))
-        .route("/api/cedingparties", get(get_uk_ceding_parties::<A>))
-        .route("/api/securities", get(find_au_securities::<A>))
-        .route("/api/recalc/status", get(get_au_recalc_status::<A>))
-        .route("/api/holdings", get(get_au_holdings::<A>))
-        .route("/api/holdingspermodel", get(get_au_holdings_per_model::<A>))
-        .route("/api/assetclasssummary", get(get_au_asset_class_summary::<A>))
-        .route("/api/transactions", get(get_au_transactions::<A>))
-        .route("/api/cashtransactions", get(get_au_cash_transactions::<A>))
-        .route("/api/unsettledtransactions", get(get_au_unsettled_transactions::<A>))
+        .route("/api/pds", get(handle_get_pds::<A>))
+        .route("/api/cedingparties", get(handle_get_uk_ceding_parties::<A>))
+        .route("/api/securities", get(handle_find_au_securities::<A>))
+        .route("/api/recalc/status", get(handle_get_au_recalc_status::<A>))
+        .route("/api/holdings", get(handle_get_au_holdings::<A>))
+        .route("/api/holdingspermodel", get(handle_get_au_holdings_per_model::<A>))
+        .route("/api/assetclasssummary", get(handle_get_au_asset_class_summary::<A>))
+        .route("/api/transactions", get(handle_get_au_transactions::<A>))
+        .route("/api/cashtransactions", get(handle_get_au_cash_transactions::<A>))
+        .route(
+            "/api/unsettledtransactions",
+            get(handle_get_au_unsettled_transactions::<A>),
+        )
         .route(
             "/api/dividendreinvestmentdetails",
-            get(get_au_dividend_reinvestment_details::<A>),
+            get(handle_get_au_dividend_reinvestment_details::<A>),
         )
-        .route("/api/incomedetail", get(get_au_income_detail::<A>))
-        .route("/api/incomeschedules", get(get_au_income_schedules::<A>))
-        .route("/api/incomeschedules/bulk", get(get_au_income_schedules_bulk::<A>))
-        .route("/api/expensedetail", get(get_au_expense_detail::<A>))
-        .route("/api/bpay", get(get_au_bpay::<A>))
-        .route("/api/performance", get(get_au_performance::<A>))
-        .route("/api/assetclassperformance", get(get_au_asset_class_performance::<A>))
-        .route("/api/benchmarks", get(get_au_benchmarks::<A>))
-        .route("/api/benchmarkperformance", get(get_au_benchmark_performance::<A>))
-        .route("/api/models", get(get_au_models::<A>))
-        .route("/api/modelapproximatefum", get(get_au_aproximate_fum::<A>))
-        .route("/api/modelperformance", get(get_au_model_performance::<A>))
-        .route("/api/modelholdings", get(get_au_model_holdings::<A>))
+        .route("/api/incomedetail", get(handle_get_au_income_detail::<A>))
+        .route("/api/incomeschedules", get(handle_get_au_income_schedules::<A>))
+        .route(
+            "/api/incomeschedules/bulk",
+            get(handle_get_au_income_schedules_bulk::<A>),
+        )
+        .route("/api/expensedetail", get(handle_get_au_expense_detail::<A>))
+        .route("/api/bpay", get(handle_get_au_bpay::<A>))
+        .route("/api/performance", get(handle_get_au_performance::<A>))
+        .route(
+            "/api/assetclassperformance",
+            get(handle_get_au_asset_class_performance::<A>),
+        )
+        .route("/api/benchmarks", get(handle_get_au_benchmarks::<A>))
+        .route(
+            "/api/benchmarkperformance",
+            get(handle_get_au_benchmark_performance::<A>),
+        )
+        .route("/api/models", get(handle_get_au_models::<A>))
+        .route("/api/modelapproximatefum", get(handle_get_au_aproximate_fum::<A>))
+        .route("/api/modelperformance", get(handle_get_au_model_performance::<A>))
+        .route("/api/modelholdings", get(handle_get_au_model_holdings::<A>))
         .route(
             "/api/modelweightadjustment",
-            get(get_au_model_weight_adjustment::<A>)
-                .put(replace_au_model_weight_adjustment::<A>),
+            get(handle_get_au_model_weight_adjustment::<A>)
+                .put(handle_replace_au_model_weight_adjustment::<A>),
         )
         .route(
             "/api/esgcategories",
-            get(get_au_account_esg_categories::<A>)
-                .put(replace_au_account_esg_categories::<A>)
-                .post(add_au_account_esg_categories::<A>)
-                .delete(delete_au_account_esg_categories::<A>),
+            get(handle_get_au_account_esg_categories::<A>)
+                .put(handle_replace_au_account_esg_categories::<A>)
+                .post(handle_add_au_account_esg_categories::<A>)
+                .delete(handle_delete_au_account_esg_categories::<A>),
         )
-        .route("/api/cashflowinstructions", get(get_au_cashflow_instructions::<A>))
+        .route(
+            "/api/cashflowinstructions",
+            get(handle_get_au_cashflow_instructions::<A>),
+        )
         .route(
             "/api/cashflowinstructions/oneoff",
-            post(add_au_one_off_cashflow_instructions::<A>)
-                .delete(delete_au_one_off_cashflow_instructions::<A>),
+            post(handle_add_au_one_off_cashflow_instructions::<A>)
+                .delete(handle_delete_au_one_off_cashflow_instructions::<A>),
         )
         .route(
             "/api/cashflowinstructions/regular",
-            put(update_au_regular_cashflow_instructions::<A>)
-                .delete(delete_au_regular_cashflow_instructions::<A>),
+            put(handle_update_au_regular_cashflow_instructions::<A>)
+                .delete(handle_delete_au_regular_cashflow_instructions::<A>),
         )
-        .route("/api/publisherevents", get(get_au_publisher_events::<A>))
-        .route("/api/publishereventdetail", get(get_au_publisher_event_detail::<A>))
-        .route("/api/file", get(download_au_file::<A>))
+        .route("/api/publisherevents", get(handle_get_au_publisher_events::<A>))
+        .route(
+            "/api/publishereventdetail",
+            get(handle_get_au_publisher_event_detail::<A>),
+        )
+        .route("/api/file", get(handle_download_au_file::<A>))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
@@ -250,7 +268,7 @@ fn missing_credential(message: &str) -> ApiError {
 }
 
 /// `GET /api/users`: extracts and validates, then calls [`PortfolioApi::get_user`].
-async fn get_user<A: PortfolioApi>(
+async fn handle_get_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -277,7 +295,7 @@ async fn get_user<A: PortfolioApi>(
 }
 
 /// `POST /api/user`: extracts and validates, then calls [`PortfolioApi::create_user`].
-async fn create_user<A: PortfolioApi>(
+async fn handle_create_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -319,7 +337,7 @@ async fn create_user<A: PortfolioApi>(
 }
 
 /// `PATCH /api/useraccounts`: extracts and validates, then calls [`PortfolioApi::link_user_accounts`].
-async fn link_user_accounts<A: PortfolioApi>(
+async fn handle_link_user_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -371,7 +389,7 @@ async fn link_user_accounts<A: PortfolioApi>(
 }
 
 /// `GET /api/accounts`: extracts and validates, then calls [`PortfolioApi::get_au_accounts`].
-async fn get_au_accounts<A: PortfolioApi>(
+async fn handle_get_au_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -416,7 +434,7 @@ async fn get_au_accounts<A: PortfolioApi>(
 }
 
 /// `GET /api/childaccounts`: extracts and validates, then calls [`PortfolioApi::get_au_child_accounts`].
-async fn get_au_child_accounts<A: PortfolioApi>(
+async fn handle_get_au_child_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -452,7 +470,7 @@ async fn get_au_child_accounts<A: PortfolioApi>(
 }
 
 /// `GET /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::get_account_model_weightings`].
-async fn get_account_model_weightings<A: PortfolioApi>(
+async fn handle_get_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -488,7 +506,7 @@ async fn get_account_model_weightings<A: PortfolioApi>(
 }
 
 /// `PUT /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::replace_account_model_weightings`].
-async fn replace_account_model_weightings<A: PortfolioApi>(
+async fn handle_replace_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -540,7 +558,7 @@ async fn replace_account_model_weightings<A: PortfolioApi>(
 }
 
 /// `GET /api/appform`: extracts and validates, then calls [`PortfolioApi::get_au_app_form`].
-async fn get_au_app_form<A: PortfolioApi>(
+async fn handle_get_au_app_form<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -579,7 +597,7 @@ async fn get_au_app_form<A: PortfolioApi>(
 }
 
 /// `POST /api/application`: extracts and validates, then calls [`PortfolioApi::create_draft_application`].
-async fn create_draft_application<A: PortfolioApi>(
+async fn handle_create_draft_application<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -631,7 +649,7 @@ async fn create_draft_application<A: PortfolioApi>(
 }
 
 /// `GET /api/application/{ApplicationId}/status`: extracts and validates, then calls [`PortfolioApi::get_draft_application_status`].
-async fn get_draft_application_status<A: PortfolioApi>(
+async fn handle_get_draft_application_status<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -678,7 +696,7 @@ async fn get_draft_application_status<A: PortfolioApi>(
 }
 
 /// `GET /api/pds`: extracts and validates, then calls [`PortfolioApi::get_pds`].
-async fn get_pds<A: PortfolioApi>(
+async fn handle_get_pds<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -697,7 +715,7 @@ async fn get_pds<A: PortfolioApi>(
 }
 
 /// `GET /api/cedingparties`: extracts and validates, then calls [`PortfolioApi::get_uk_ceding_parties`].
-async fn get_uk_ceding_parties<A: PortfolioApi>(
+async fn handle_get_uk_ceding_parties<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -735,7 +753,7 @@ async fn get_uk_ceding_parties<A: PortfolioApi>(
 }
 
 /// `GET /api/securities`: extracts and validates, then calls [`PortfolioApi::find_au_securities`].
-async fn find_au_securities<A: PortfolioApi>(
+async fn handle_find_au_securities<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -777,7 +795,7 @@ async fn find_au_securities<A: PortfolioApi>(
 }
 
 /// `GET /api/recalc/status`: extracts and validates, then calls [`PortfolioApi::get_au_recalc_status`].
-async fn get_au_recalc_status<A: PortfolioApi>(
+async fn handle_get_au_recalc_status<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -805,7 +823,7 @@ async fn get_au_recalc_status<A: PortfolioApi>(
 }
 
 /// `GET /api/holdings`: extracts and validates, then calls [`PortfolioApi::get_au_holdings`].
-async fn get_au_holdings<A: PortfolioApi>(
+async fn handle_get_au_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -851,7 +869,7 @@ async fn get_au_holdings<A: PortfolioApi>(
 }
 
 /// `GET /api/holdingspermodel`: extracts and validates, then calls [`PortfolioApi::get_au_holdings_per_model`].
-async fn get_au_holdings_per_model<A: PortfolioApi>(
+async fn handle_get_au_holdings_per_model<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -897,7 +915,7 @@ async fn get_au_holdings_per_model<A: PortfolioApi>(
 }
 
 /// `GET /api/assetclasssummary`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_summary`].
-async fn get_au_asset_class_summary<A: PortfolioApi>(
+async fn handle_get_au_asset_class_summary<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -942,7 +960,7 @@ async fn get_au_asset_class_summary<A: PortfolioApi>(
 }
 
 /// `GET /api/transactions`: extracts and validates, then calls [`PortfolioApi::get_au_transactions`].
-async fn get_au_transactions<A: PortfolioApi>(
+async fn handle_get_au_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1008,7 +1026,7 @@ async fn get_au_transactions<A: PortfolioApi>(
 }
 
 /// `GET /api/cashtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_cash_transactions`].
-async fn get_au_cash_transactions<A: PortfolioApi>(
+async fn handle_get_au_cash_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1069,7 +1087,7 @@ async fn get_au_cash_transactions<A: PortfolioApi>(
 }
 
 /// `GET /api/unsettledtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_unsettled_transactions`].
-async fn get_au_unsettled_transactions<A: PortfolioApi>(
+async fn handle_get_au_unsettled_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1123,7 +1141,7 @@ async fn get_au_unsettled_transactions<A: PortfolioApi>(
 }
 
 /// `GET /api/dividendreinvestmentdetails`: extracts and validates, then calls [`PortfolioApi::get_au_dividend_reinvestment_details`].
-async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
+async fn handle_get_au_dividend_reinvestment_details<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1159,7 +1177,7 @@ async fn get_au_dividend_reinvestment_details<A: PortfolioApi>(
 }
 
 /// `GET /api/incomedetail`: extracts and validates, then calls [`PortfolioApi::get_au_income_detail`].
-async fn get_au_income_detail<A: PortfolioApi>(
+async fn handle_get_au_income_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1205,7 +1223,7 @@ async fn get_au_income_detail<A: PortfolioApi>(
 }
 
 /// `GET /api/incomeschedules`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules`].
-async fn get_au_income_schedules<A: PortfolioApi>(
+async fn handle_get_au_income_schedules<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1251,7 +1269,7 @@ async fn get_au_income_schedules<A: PortfolioApi>(
 }
 
 /// `GET /api/incomeschedules/bulk`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules_bulk`].
-async fn get_au_income_schedules_bulk<A: PortfolioApi>(
+async fn handle_get_au_income_schedules_bulk<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1297,7 +1315,7 @@ async fn get_au_income_schedules_bulk<A: PortfolioApi>(
 }
 
 /// `GET /api/expensedetail`: extracts and validates, then calls [`PortfolioApi::get_au_expense_detail`].
-async fn get_au_expense_detail<A: PortfolioApi>(
+async fn handle_get_au_expense_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1343,7 +1361,7 @@ async fn get_au_expense_detail<A: PortfolioApi>(
 }
 
 /// `GET /api/bpay`: extracts and validates, then calls [`PortfolioApi::get_au_bpay`].
-async fn get_au_bpay<A: PortfolioApi>(
+async fn handle_get_au_bpay<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1373,7 +1391,7 @@ async fn get_au_bpay<A: PortfolioApi>(
 }
 
 /// `GET /api/performance`: extracts and validates, then calls [`PortfolioApi::get_au_performance`].
-async fn get_au_performance<A: PortfolioApi>(
+async fn handle_get_au_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1445,7 +1463,7 @@ async fn get_au_performance<A: PortfolioApi>(
 }
 
 /// `GET /api/assetclassperformance`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_performance`].
-async fn get_au_asset_class_performance<A: PortfolioApi>(
+async fn handle_get_au_asset_class_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1518,7 +1536,7 @@ async fn get_au_asset_class_performance<A: PortfolioApi>(
 }
 
 /// `GET /api/benchmarks`: extracts and validates, then calls [`PortfolioApi::get_au_benchmarks`].
-async fn get_au_benchmarks<A: PortfolioApi>(
+async fn handle_get_au_benchmarks<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1546,7 +1564,7 @@ async fn get_au_benchmarks<A: PortfolioApi>(
 }
 
 /// `GET /api/benchmarkperformance`: extracts and validates, then calls [`PortfolioApi::get_au_benchmark_performance`].
-async fn get_au_benchmark_performance<A: PortfolioApi>(
+async fn handle_get_au_benchmark_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1595,7 +1613,7 @@ async fn get_au_benchmark_performance<A: PortfolioApi>(
 }
 
 /// `GET /api/models`: extracts and validates, then calls [`PortfolioApi::get_au_models`].
-async fn get_au_models<A: PortfolioApi>(
+async fn handle_get_au_models<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1620,7 +1638,7 @@ async fn get_au_models<A: PortfolioApi>(
 }
 
 /// `GET /api/modelapproximatefum`: extracts and validates, then calls [`PortfolioApi::get_au_aproximate_fum`].
-async fn get_au_aproximate_fum<A: PortfolioApi>(
+async fn handle_get_au_aproximate_fum<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1660,7 +1678,7 @@ async fn get_au_aproximate_fum<A: PortfolioApi>(
 }
 
 /// `GET /api/modelperformance`: extracts and validates, then calls [`PortfolioApi::get_au_model_performance`].
-async fn get_au_model_performance<A: PortfolioApi>(
+async fn handle_get_au_model_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1706,7 +1724,7 @@ async fn get_au_model_performance<A: PortfolioApi>(
 }
 
 /// `GET /api/modelholdings`: extracts and validates, then calls [`PortfolioApi::get_au_model_holdings`].
-async fn get_au_model_holdings<A: PortfolioApi>(
+async fn handle_get_au_model_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1746,7 +1764,7 @@ async fn get_au_model_holdings<A: PortfolioApi>(
 }
 
 /// `GET /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::get_au_model_weight_adjustment`].
-async fn get_au_model_weight_adjustment<A: PortfolioApi>(
+async fn handle_get_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1782,7 +1800,7 @@ async fn get_au_model_weight_adjustment<A: PortfolioApi>(
 }
 
 /// `PUT /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::replace_au_model_weight_adjustment`].
-async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
+async fn handle_replace_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1834,7 +1852,7 @@ async fn replace_au_model_weight_adjustment<A: PortfolioApi>(
 }
 
 /// `GET /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::get_au_account_esg_categories`].
-async fn get_au_account_esg_categories<A: PortfolioApi>(
+async fn handle_get_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1870,7 +1888,7 @@ async fn get_au_account_esg_categories<A: PortfolioApi>(
 }
 
 /// `PUT /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::replace_au_account_esg_categories`].
-async fn replace_au_account_esg_categories<A: PortfolioApi>(
+async fn handle_replace_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1918,7 +1936,7 @@ async fn replace_au_account_esg_categories<A: PortfolioApi>(
 }
 
 /// `POST /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::add_au_account_esg_categories`].
-async fn add_au_account_esg_categories<A: PortfolioApi>(
+async fn handle_add_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -1970,7 +1988,7 @@ async fn add_au_account_esg_categories<A: PortfolioApi>(
 }
 
 /// `DELETE /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::delete_au_account_esg_categories`].
-async fn delete_au_account_esg_categories<A: PortfolioApi>(
+async fn handle_delete_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2009,7 +2027,7 @@ async fn delete_au_account_esg_categories<A: PortfolioApi>(
 }
 
 /// `GET /api/cashflowinstructions`: extracts and validates, then calls [`PortfolioApi::get_au_cashflow_instructions`].
-async fn get_au_cashflow_instructions<A: PortfolioApi>(
+async fn handle_get_au_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2045,7 +2063,7 @@ async fn get_au_cashflow_instructions<A: PortfolioApi>(
 }
 
 /// `POST /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::add_au_one_off_cashflow_instructions`].
-async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
+async fn handle_add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2097,7 +2115,7 @@ async fn add_au_one_off_cashflow_instructions<A: PortfolioApi>(
 }
 
 /// `DELETE /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::delete_au_one_off_cashflow_instructions`].
-async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
+async fn handle_delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2146,7 +2164,7 @@ async fn delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
 }
 
 /// `PUT /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::update_au_regular_cashflow_instructions`].
-async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
+async fn handle_update_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2198,7 +2216,7 @@ async fn update_au_regular_cashflow_instructions<A: PortfolioApi>(
 }
 
 /// `DELETE /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::delete_au_regular_cashflow_instructions`].
-async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
+async fn handle_delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2241,7 +2259,7 @@ async fn delete_au_regular_cashflow_instructions<A: PortfolioApi>(
 }
 
 /// `GET /api/publisherevents`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_events`].
-async fn get_au_publisher_events<A: PortfolioApi>(
+async fn handle_get_au_publisher_events<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2270,7 +2288,7 @@ async fn get_au_publisher_events<A: PortfolioApi>(
 }
 
 /// `GET /api/publishereventdetail`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_event_detail`].
-async fn get_au_publisher_event_detail<A: PortfolioApi>(
+async fn handle_get_au_publisher_event_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -2306,7 +2324,7 @@ async fn get_au_publisher_event_detail<A: PortfolioApi>(
 }
 
 /// `GET /api/file`: extracts and validates, then calls [`PortfolioApi::download_au_file`].
-async fn download_au_file<A: PortfolioApi>(
+async fn handle_download_au_file<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {

@@ -43,6 +43,21 @@ pub fn features_config() -> Config {
     }
 }
 
+/// A spec whose operations, parameters and schemas are named like the generated crates' own items
+/// and like Rust keywords, generated into the workspace so that a clash is a compile error.
+pub fn reserved_config() -> Config {
+    Config {
+        spec_path: "codegen/tests/fixtures/reserved.yaml".to_string(),
+        version_header: None,
+        client: Some(CrateConfig { name: "reserved-client".to_string(), dir: "fixtures/reserved-client".to_string() }),
+        server: Some(CrateConfig { name: "reserved-server".to_string(), dir: "fixtures/reserved-server".to_string() }),
+        types: Some(CrateConfig { name: "reserved-types".to_string(), dir: "fixtures/reserved-types".to_string() }),
+        standalone: false,
+        runtime_dir: "codegen/runtime".to_string(),
+        skip_unsupported: false,
+    }
+}
+
 /// The root of the checkout this command was run in, where `spec/` and the generated crates live.
 ///
 /// It is found at run time, never from the path this binary was compiled in: with a target
@@ -79,7 +94,7 @@ pub fn run(mode: Mode) -> Result<(), String> {
 pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    for config in [project_config(), features_config()] {
+    for config in [project_config(), features_config(), reserved_config()] {
         let spec_file = root.join(&config.spec_path);
         let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
         let generated = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;

@@ -30,7 +30,13 @@ fn second_checkout(name: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("xtask-checkout-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     let here = this_checkout();
-    for file in ["Cargo.toml", "xtask/Cargo.toml", "spec/openapi.yaml", "codegen/tests/fixtures/features.yaml"] {
+    for file in [
+        "Cargo.toml",
+        "xtask/Cargo.toml",
+        "spec/openapi.yaml",
+        "codegen/tests/fixtures/features.yaml",
+        "codegen/tests/fixtures/reserved.yaml",
+    ] {
         fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
         fs::copy(here.join(file), root.join(file)).unwrap();
     }

@@ -745,6 +745,9 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let credentials =
         (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credential_headers(OPERATION).await?; });
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+    // The builder of an operation called `new` is `New`, whose constructor is `new` too.
+    let self_named = (op.type_name == "New")
+        .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
     let path = &op.path;
     let stream = op.paging.as_ref().map(|paging| paging_method(op, paging));
     quote! {
@@ -759,6 +762,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
 
         #deprecated
         impl<'a> #name<'a> {
+            #self_named
             pub(crate) fn new(client: &'a Client, #(#new_args),*) -> Self {
                 #name { client, #(#new_inits,)* timeout: None }
             }

@@ -214,7 +214,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
                 F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
                 Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
             {
-                *lock(&self.#name) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
+                *lock(&self.handlers.#name) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
                 self
             }
 
@@ -226,7 +226,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         quote! {
             #signature {
                 lock(&self.calls).push(#id);
-                let handler = lock(&self.#name).clone();
+                let handler = lock(&self.handlers.#name).clone();
                 async move {
                     match handler {
                         Some(handler) => handler(ctx, input).await,
@@ -263,11 +263,17 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         /// An operation's handler, when one is set.
         type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
 
+        /// The handler of each operation, when one is set.
+        #[derive(Default)]
+        struct Handlers {
+            #(#fields)*
+        }
+
         #mock_doc
         #[derive(Default)]
         pub struct MockApi {
             calls: Mutex<Vec<&'static str>>,
-            #(#fields)*
+            handlers: Handlers,
         }
 
         impl std::fmt::Debug for MockApi {
@@ -306,6 +312,12 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
             mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
         }
     }
+}
+
+/// The router's handler of `op`: `handle_<method name>`, a prefix none of the router's own
+/// functions (`router`, `context`, `not_found`, ...) has.
+fn handler_name(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("handle_{}", op.fn_name.trim_start_matches("r#"))
 }
 
 /// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
@@ -508,7 +520,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let routes = paths.iter().map(|(path, ops)| {
         let methods = ops.iter().enumerate().map(|(i, op)| {
             let method = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
-            let handler = ident(&op.fn_name);
+            let handler = handler_name(op);
             if i == 0 {
                 quote! { #method(#handler::<A>) }
             } else {
@@ -862,7 +874,7 @@ pub fn handler(
     trait_ident: &proc_macro2::Ident,
     validated: &std::collections::BTreeSet<String>,
 ) -> TokenStream {
-    let name = ident(&op.fn_name);
+    let name = handler_name(op);
     let op_id = &op.id;
     let input = input_name(op);
     let has_query = op.params.iter().any(|p| p.location == Location::Query);

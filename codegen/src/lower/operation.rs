@@ -14,12 +14,42 @@ use crate::ir::{
 };
 use crate::naming::{Scope, camel, snake};
 
-/// Methods of the generated client that an operation's method must not shadow.
-const RESERVED_FN_NAMES: &[&str] =
-    &["new", "with_http_client", "with_api_version", "base_url", "api_version", "http_client"];
+/// Methods of the generated client that an operation's method must not shadow: its own and those
+/// of the traits it implements. `fixtures/reserved-*` (from `codegen/tests/fixtures/reserved.yaml`)
+/// names operations after each, so a name missing here is a compile error in the workspace.
+const RESERVED_FN_NAMES: &[&str] = &[
+    "api_version",
+    "base_url",
+    "builder",
+    "clone",
+    "credential_headers",
+    "fmt",
+    "http_client",
+    "http_client_builder",
+    "new",
+    "url",
+    "with_api_version",
+    "with_http_client",
+];
 
 /// Names a request builder uses for itself.
-const RESERVED_PARAM_NAMES: &[&str] = &["body", "send", "into_future", "into_stream", "client", "timeout"];
+const RESERVED_PARAM_NAMES: &[&str] = &["body", "client", "into_future", "into_stream", "new", "send", "timeout"];
+
+/// Names the builders module imports, which a request builder's type must not take.
+const RESERVED_BUILDER_NAMES: &[&str] = &[
+    "Call",
+    "Client",
+    "Duration",
+    "Error",
+    "Future",
+    "HeaderValue",
+    "IntoFuture",
+    "Items",
+    "Method",
+    "Page",
+    "Pin",
+    "Query",
+];
 
 /// Headers OpenAPI says to ignore when declared as parameters.
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
@@ -28,7 +58,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn operations(&mut self, credentials: &[Credential], common: &[CommonHeader]) -> Vec<Operation> {
         let doc = self.doc;
         let mut fn_scope = Scope::with_reserved(RESERVED_FN_NAMES);
-        let mut type_scope = Scope::default();
+        let mut type_scope = Scope::with_reserved(RESERVED_BUILDER_NAMES);
         // Where each explicit operationId was first used: a second use is an error, not a rename.
         let mut ids: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         let mut out = Vec::new();

@@ -110,8 +110,8 @@ pub fn router_with<A: NamingApi>(api: Arc<A>, config: ServerConfig) -> Router {
     };
 
     Router::new()
-        .route("/items/{item-id}/parts/{part}", get(get_item_part::<A>))
-        .route("/items", post(post_items::<A>))
+        .route("/items/{item-id}/parts/{part}", get(handle_get_item_part::<A>))
+        .route("/items", post(handle_post_items::<A>))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
@@ -150,7 +150,7 @@ fn missing_credential(message: &str) -> ApiError {
 }
 
 /// `GET /items/{item-id}/parts/{part}`: extracts and validates, then calls [`NamingApi::get_item_part`].
-async fn get_item_part<A: NamingApi>(
+async fn handle_get_item_part<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
@@ -216,7 +216,7 @@ async fn get_item_part<A: NamingApi>(
 }
 
 /// `POST /items`: extracts and validates, then calls [`NamingApi::post_items`].
-async fn post_items<A: NamingApi>(
+async fn handle_post_items<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
