@@ -511,7 +511,7 @@ pub enum Reply {
     /// struct of its documented headers, by Rust name.
     Empty { status: u16, headers: Option<String>, doc: Option<String> },
     /// A JSON body, and the struct of its documented headers, by Rust name.
-    Json { status: u16, ty: TypeRef, content_types: Vec<String>, headers: Option<String>, doc: Option<String> },
+    Json { status: u16, ty: TypeRef, headers: Option<String>, doc: Option<String> },
     /// A binary body, streamed.
     Download { status: u16, content_type: String, doc: Option<String> },
     /// Several success statuses: the named enum in the types module (a [`TypeDef::Replies`]) has

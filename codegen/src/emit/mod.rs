@@ -19,26 +19,25 @@ pub fn ident(name: &str) -> Ident {
 
 /// `#[doc]` attributes, one per line, so prettyplease prints them as `///` comments.
 pub fn doc(text: &str) -> TokenStream {
-    // A lone carriage return is not allowed in a doc comment.
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let lines = text.trim().lines().map(|line| {
-        let line = line.trim_end();
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
-        quote! { #[doc = #line] }
-    });
-    quote! { #(#lines)* }
+    let lines = doc_lines(text.trim());
+    quote! { #(#[doc = #lines])* }
 }
 
 /// Inner `#![doc]` attributes for module and crate docs, one per line, each block followed by an
 /// empty line so consecutive blocks read as separate paragraphs.
 pub fn inner_doc(text: &str) -> TokenStream {
+    let lines = doc_lines(text.trim_end());
+    quote! { #(#![doc = #lines])* #![doc = ""] }
+}
+
+/// The lines of a doc comment, each after a space; a lone carriage return, which a doc comment may
+/// not hold, ends a line.
+fn doc_lines(text: &str) -> Vec<String> {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let lines = text.trim_end().lines().map(|line| {
-        let line = line.trim_end();
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
-        quote! { #![doc = #line] }
-    });
-    quote! { #(#lines)* #![doc = ""] }
+    text.lines()
+        .map(str::trim_end)
+        .map(|line| if line.is_empty() { String::new() } else { format!(" {line}") })
+        .collect()
 }
 
 /// The Rust type of a reply, as both crates spell it: the body, the documented headers beside it

@@ -615,8 +615,8 @@ impl<'a> Lowerer<'a> {
             Some(s) => self.lower_schema(s, &rptr.push("content").push(&content_type).push("schema"), naming)?,
             None => TypeRef::Json,
         };
-        // Other media types (a .NET service also offers `text/plain`) must carry the same schema.
-        let mut content_types = vec![content_type.clone()];
+        // Other media types (a .NET service also offers `text/plain`) must carry the same schema;
+        // the client asks for JSON.
         for (ct, m) in &response.content {
             if *ct == content_type {
                 continue;
@@ -629,7 +629,6 @@ impl<'a> Lowerer<'a> {
                     ),
                 );
             }
-            content_types.push(ct.clone());
         }
         if self.has_files(&ty) {
             let at = rptr.push("content").push(&content_type).push("schema");
@@ -637,7 +636,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
-        Some(Reply::Json { status, ty, content_types, headers, doc })
+        Some(Reply::Json { status, ty, headers, doc })
     }
 
     /// A response, following a `$ref` into `#/components/responses`.

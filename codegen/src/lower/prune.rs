@@ -50,7 +50,7 @@ pub(crate) struct LeftOut {
 }
 
 /// Removes from `api` every type and operation that mentions a type no longer there (transitively),
-/// and records in `api.left_out` what went and why.
+/// and records in `api.warnings` what went and why.
 pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, left_out: Vec<LeftOut>) {
     let mut notes = Vec::new();
     for unit in &left_out {

@@ -1,5 +1,6 @@
 //! Schemas → [`TypeRef`]s and [`TypeDef`]s.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use openapiv3::{
@@ -37,27 +38,16 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers a schema in a position that needs a type. Returns `None` after reporting when the
     /// schema cannot be represented.
-    pub(crate) fn lower_schema(
+    /// Lowers a schema or a `$ref` to one, whether the spec model holds it inline or boxed.
+    pub(crate) fn lower_schema<S: Borrow<Schema>>(
         &mut self,
-        schema: &ReferenceOr<Schema>,
+        schema: &ReferenceOr<S>,
         ptr: &Pointer,
         naming: Naming,
     ) -> Option<TypeRef> {
         match schema {
             ReferenceOr::Reference { reference } => self.schema_ref(reference, ptr),
-            ReferenceOr::Item(schema) => self.lower_item(schema, ptr, naming),
-        }
-    }
-
-    pub(crate) fn lower_boxed(
-        &mut self,
-        schema: &ReferenceOr<Box<Schema>>,
-        ptr: &Pointer,
-        naming: Naming,
-    ) -> Option<TypeRef> {
-        match schema {
-            ReferenceOr::Reference { reference } => self.schema_ref(reference, ptr),
-            ReferenceOr::Item(schema) => self.lower_item(schema, ptr, naming),
+            ReferenceOr::Item(schema) => self.lower_item(schema.borrow(), ptr, naming),
         }
     }
 
@@ -72,24 +62,13 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// [`Lowerer::resolve_schema`] for the boxed schemas of properties.
-    fn resolve_boxed<'s>(&self, schema: &'s ReferenceOr<Box<Schema>>) -> Option<&'s Schema>
-    where
-        'a: 's,
-    {
-        match schema {
-            ReferenceOr::Item(s) => Some(s),
-            ReferenceOr::Reference { reference } => self.component_schema(reference),
-        }
-    }
-
     /// Follows a schema `$ref` to the schema it names, for callers that inspect the target.
-    pub(crate) fn resolve_schema<'s>(&self, schema: &'s ReferenceOr<Schema>) -> Option<&'s Schema>
+    pub(crate) fn resolve_schema<'s, S: Borrow<Schema>>(&self, schema: &'s ReferenceOr<S>) -> Option<&'s Schema>
     where
         'a: 's,
     {
         match schema {
-            ReferenceOr::Item(s) => Some(s),
+            ReferenceOr::Item(s) => Some(s.borrow()),
             ReferenceOr::Reference { reference } => self.component_schema(reference),
         }
     }
@@ -146,7 +125,7 @@ impl<'a> Lowerer<'a> {
             SchemaKind::Type(Type::Boolean(_)) => Some(TypeRef::Bool),
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
-                    Some(items) => self.lower_boxed(items, &ptr.push("items"), naming.derive("Item"))?,
+                    Some(items) => self.lower_schema(items, &ptr.push("items"), naming.derive("Item"))?,
                     None => TypeRef::Json,
                 };
                 Some(TypeRef::Vec(Box::new(item)))
@@ -232,7 +211,7 @@ impl<'a> Lowerer<'a> {
         let mut fields = Vec::new();
         for (wire, prop, prop_ptr) in &parts.props {
             let field_naming = Naming::Derived(format!("{name}{}", camel(wire)));
-            let Some(ty) = self.lower_boxed(prop, prop_ptr, field_naming) else { continue };
+            let Some(ty) = self.lower_schema(prop, prop_ptr, field_naming) else { continue };
             let (nullable, mut doc, constraints) = match prop {
                 ReferenceOr::Item(s) => {
                     (s.schema_data.nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
@@ -250,7 +229,7 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             };
             // Formats without a Rust type of their own stay strings; the docs say what they hold.
-            let format_note = self.resolve_boxed(prop).and_then(|s| match &s.schema_kind {
+            let format_note = self.resolve_schema(prop).and_then(|s| match &s.schema_kind {
                 SchemaKind::Type(Type::String(t)) => match &t.format {
                     VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some("A date, `YYYY-MM-DD`.".to_string()),
                     VariantOrUnknownOrEmpty::Item(StringFormat::Byte) => Some("Base64-encoded bytes.".to_string()),
@@ -268,7 +247,7 @@ impl<'a> Lowerer<'a> {
             }
             let required = one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire);
             // Defaults are checked against their types once every type is known.
-            let default = self.resolve_boxed(prop).and_then(|s| s.schema_data.default.clone());
+            let default = self.resolve_schema(prop).and_then(|s| s.schema_data.default.clone());
             if let Some(value) = default.filter(|_| !required) {
                 self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
             }
