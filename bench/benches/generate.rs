@@ -1,6 +1,6 @@
 //! `cargo bench -p portfolio-bench --bench generate`: the generator's stages on the project spec.
 
-use portfolio_codegen::{Config, CrateConfig};
+use portfolio_codegen::{Config, CrateConfig, VersionHeader};
 
 // As in the xtask binary, so the stages are timed as the real command runs them.
 #[global_allocator]
@@ -17,7 +17,7 @@ fn spec() -> String {
 fn config() -> Config {
     Config {
         spec_path: "spec/openapi.yaml".into(),
-        version_header: Some("x-pps-api-version".into()),
+        version_header: Some(VersionHeader { header: "x-pps-api-version".into(), field: "api_version".into() }),
         client: Some(CrateConfig { name: "portfolio-client".into(), dir: "generated-client".into() }),
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
         types: Some(CrateConfig { name: "portfolio-types".into(), dir: "generated-types".into() }),

@@ -25,7 +25,7 @@ pub struct Config {
     pub spec_path: String,
     /// A header parameter that carries the API version: the client sends `info.version` in it
     /// unless told otherwise, instead of taking it on every call.
-    pub version_header: Option<String>,
+    pub version_header: Option<VersionHeader>,
     /// The client crate, if one is wanted.
     pub client: Option<CrateConfig>,
     /// The server crate, if one is wanted. Its trait is named after the crate: `portfolio-server`
@@ -43,6 +43,16 @@ pub struct Config {
     /// Leave out the operations (and schemas) the generator cannot represent, listing them in
     /// [`ir::Api::warnings`], instead of failing.
     pub skip_unsupported: bool,
+}
+
+/// A header every operation takes that carries the API version, and what the crates call it.
+#[derive(Debug, Clone)]
+pub struct VersionHeader {
+    /// The header, e.g. `x-pps-api-version`.
+    pub header: String,
+    /// The Rust name of its value, e.g. `api_version`: the client's getter, `with_<field>` and
+    /// builder setter, the request context's field, and the server's `supported_<field>s`.
+    pub field: String,
 }
 
 /// Name and directory of one generated crate.

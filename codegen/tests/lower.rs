@@ -1,7 +1,7 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
 use portfolio_codegen::ir::{Api, DefaultValue, Location, Reply, TypeDef, TypeRef};
-use portfolio_codegen::{Config, Diagnostics, load, lower};
+use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
 fn config() -> Config {
     Config {
@@ -122,7 +122,10 @@ fn operations_resolve_parameters_and_derive_missing_ids() {
 #[test]
 fn the_project_spec_lowers_with_defaults_applied() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml")).unwrap();
-    let config = Config { version_header: Some("x-pps-api-version".into()), ..config() };
+    let config = Config {
+        version_header: Some(VersionHeader { header: "x-pps-api-version".into(), field: "api_version".into() }),
+        ..config()
+    };
     let api = lower(&load(&text).unwrap().doc, &config).unwrap();
     assert_eq!(api.operations.len(), 48);
     assert_eq!(api.common_headers[0].default, "2022.09.26");

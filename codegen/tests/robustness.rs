@@ -8,7 +8,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use portfolio_codegen::{Config, CrateConfig, generate};
+use portfolio_codegen::{Config, CrateConfig, VersionHeader, generate};
 use serde_json::{Value, json};
 
 /// xorshift64*: small, deterministic, good enough to pick mutations.
@@ -186,7 +186,7 @@ fn mutate(doc: &mut Value, rng: &mut Rng) {
 fn config(skip_unsupported: bool) -> Config {
     Config {
         spec_path: "fuzz.yaml".into(),
-        version_header: Some("x-pps-api-version".into()),
+        version_header: Some(VersionHeader { header: "x-pps-api-version".into(), field: "api_version".into() }),
         client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
         server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
         types: Some(CrateConfig { name: "fuzz-types".into(), dir: "types".into() }),

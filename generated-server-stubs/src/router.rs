@@ -35,8 +35,8 @@ pub struct ServerConfig {
     /// Most bytes of request headers accepted, names and values together (default
     /// 32 KiB); more are answered 431.
     pub max_header_bytes: usize,
-    /// API versions the server serves; any other is answered 400. `None` accepts every
-    /// version and leaves the decision to the implementation.
+    /// Values of the `x-pps-api-version` header the server serves; any other is answered 400.
+    /// `None` accepts every value and leaves the decision to the implementation.
     pub supported_api_versions: Option<Vec<String>>,
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use portfolio_codegen::{Config, CrateConfig, GeneratedFile, generate};
+use portfolio_codegen::{Config, CrateConfig, GeneratedFile, VersionHeader, generate};
 
 /// What `run` does with the generated files.
 pub enum Mode {
@@ -18,7 +18,7 @@ pub enum Mode {
 pub fn project_config() -> Config {
     Config {
         spec_path: "spec/openapi.yaml".to_string(),
-        version_header: Some("x-pps-api-version".to_string()),
+        version_header: Some(VersionHeader { header: "x-pps-api-version".into(), field: "api_version".into() }),
         client: Some(CrateConfig { name: "portfolio-client".to_string(), dir: "generated-client".to_string() }),
         server: Some(CrateConfig { name: "portfolio-server".to_string(), dir: "generated-server-stubs".to_string() }),
         types: Some(CrateConfig { name: "portfolio-types".to_string(), dir: "generated-types".to_string() }),

@@ -531,15 +531,28 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     });
     let validated = validated_types(api);
     let context = context_fn(api);
-    let has_version = !api.common_headers.is_empty();
-    let versions_field = has_version.then(|| {
-        quote! {
-            /// API versions the server serves; any other is answered 400. `None` accepts every
-            /// version and leaves the decision to the implementation.
-            pub supported_api_versions: Option<Vec<String>>,
-        }
-    });
-    let versions_default = has_version.then(|| quote! { supported_api_versions: None, });
+    // The versions the server accepts in each common header (the API version).
+    let versions_fields: Vec<TokenStream> = api
+        .common_headers
+        .iter()
+        .map(|h| {
+            let field = format_ident!("supported_{}s", h.field);
+            let docs = doc(&format!(
+                "Values of the `{}` header the server serves; any other is answered 400.\n\
+                 `None` accepts every value and leaves the decision to the implementation.",
+                h.header
+            ));
+            quote! { #docs pub #field: Option<Vec<String>>, }
+        })
+        .collect();
+    let versions_defaults: Vec<TokenStream> = api
+        .common_headers
+        .iter()
+        .map(|h| {
+            let field = format_ident!("supported_{}s", h.field);
+            quote! { #field: None, }
+        })
+        .collect();
     let body_limits = api.operations.iter().any(|op| op.body.is_some()).then(|| {
         quote! {
             /// The limits a request body is read under.
@@ -611,7 +624,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
             /// Most bytes of request headers accepted, names and values together (default
             /// 32 KiB); more are answered 431.
             pub max_header_bytes: usize,
-            #versions_field
+            #(#versions_fields)*
         }
 
         impl Default for ServerConfig {
@@ -621,7 +634,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
                     body_read_timeout: Duration::from_secs(30),
                     max_uri_length: 8 * 1024,
                     max_header_bytes: 32 * 1024,
-                    #versions_default
+                    #(#versions_defaults)*
                 }
             }
         }
@@ -719,6 +732,7 @@ fn context_fn(api: &Api) -> TokenStream {
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
     let commons = api.common_headers.iter().map(|h| {
         let field = ident(&h.field);
+        let supported = format_ident!("supported_{}s", h.field);
         let header = &h.header;
         let name = header_name(header);
         quote! {
@@ -727,7 +741,7 @@ fn context_fn(api: &Api) -> TokenStream {
                     .with_type(crate::problem::problem_types::INVALID_REQUEST)
                     .with_error(#header, "header is required")
             })?;
-            if let Some(supported) = &config.supported_api_versions
+            if let Some(supported) = &config.#supported
                 && !supported.contains(&#field)
             {
                 return Err(ApiError::unsupported_api_version(&#field));

@@ -10,10 +10,10 @@ mod union;
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 
-use crate::Config;
 use crate::diagnostic::{Diagnostic, Diagnostics, Pointer};
 use crate::ir::{Api, CommonHeader, Credential, TypeDef};
 use crate::naming::{Scope, camel, snake};
+use crate::{Config, VersionHeader};
 
 /// Names the generated `types` modules import or take from the prelude; a schema with one of these
 /// names gets a numbered name instead.
@@ -250,7 +250,7 @@ impl<'a> Lowerer<'a> {
     /// The header parameter named by `config.version_header`, when operations use it, becomes a
     /// client-wide setting that defaults to `info.version`.
     fn common_headers(&mut self, config: &Config) -> Vec<CommonHeader> {
-        let Some(header) = &config.version_header else { return Vec::new() };
+        let Some(VersionHeader { header, field }) = &config.version_header else { return Vec::new() };
         if !is_header_name(header) {
             self.report(&Pointer::root(), format!("the version header `{header}` is not a valid header name"));
             return Vec::new();
@@ -268,7 +268,7 @@ impl<'a> Lowerer<'a> {
         }
         vec![CommonHeader {
             header: header.clone(),
-            field: "api_version".to_string(),
+            field: field.clone(),
             default: self.doc.info.version.clone(),
             doc: Some("API version sent with every request.".to_string()),
         }]

@@ -18,7 +18,6 @@ use crate::naming::{Scope, camel, snake};
 /// of the traits it implements. `fixtures/reserved-*` (from `codegen/tests/fixtures/reserved.yaml`)
 /// names operations after each, so a name missing here is a compile error in the workspace.
 const RESERVED_FN_NAMES: &[&str] = &[
-    "api_version",
     "base_url",
     "builder",
     "clone",
@@ -28,7 +27,6 @@ const RESERVED_FN_NAMES: &[&str] = &[
     "http_client_builder",
     "new",
     "url",
-    "with_api_version",
     "with_http_client",
 ];
 
@@ -58,6 +56,11 @@ impl<'a> Lowerer<'a> {
     pub(super) fn operations(&mut self, credentials: &[Credential], common: &[CommonHeader]) -> Vec<Operation> {
         let doc = self.doc;
         let mut fn_scope = Scope::with_reserved(RESERVED_FN_NAMES);
+        // The client's getter and setter of each common header.
+        for header in common {
+            fn_scope.claim(&header.field);
+            fn_scope.claim(&format!("with_{}", header.field));
+        }
         let mut type_scope = Scope::with_reserved(RESERVED_BUILDER_NAMES);
         // Where each explicit operationId was first used: a second use is an error, not a rename.
         let mut ids: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
