@@ -38,14 +38,42 @@ impl Api {
 pub struct Credential {
     /// The security scheme's name in `components/securitySchemes`.
     pub scheme: String,
-    /// The header that carries it, lowercase for the ones HTTP defines (`authorization`, `cookie`).
-    pub header: String,
-    /// What precedes the value in the header: `Bearer `, `Basic `, `name=` for a cookie, or
-    /// nothing for an API key header.
-    pub prefix: String,
+    /// Where the credential travels.
+    pub carrier: Carrier,
     /// Rust field name, e.g. `access_token`.
     pub field: String,
     pub doc: Option<String>,
+}
+
+/// Where and how a credential travels in a request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Carrier {
+    /// The whole value of a header (an API key), e.g. `x-api-key`.
+    Header(String),
+    /// The `Authorization` header after an authentication scheme, `Bearer` or `Basic`.
+    Authorization(String),
+    /// The cookie of this name.
+    Cookie(String),
+}
+
+impl Carrier {
+    /// The header that carries the credential, lowercase for the ones HTTP defines.
+    pub fn header(&self) -> &str {
+        match self {
+            Carrier::Header(header) => header,
+            Carrier::Authorization(_) => "authorization",
+            Carrier::Cookie(_) => "cookie",
+        }
+    }
+
+    /// What precedes the credential in its header: `Bearer `, `name=` for a cookie, or nothing.
+    pub fn prefix(&self) -> String {
+        match self {
+            Carrier::Header(_) => String::new(),
+            Carrier::Authorization(scheme) => format!("{scheme} "),
+            Carrier::Cookie(name) => format!("{name}="),
+        }
+    }
 }
 
 /// A header parameter every operation takes, lifted to client configuration and server context.

@@ -1,6 +1,6 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
-use portfolio_codegen::ir::{Api, DefaultValue, Location, Reply, TypeDef, TypeRef};
+use portfolio_codegen::ir::{Api, Carrier, DefaultValue, Location, Reply, TypeDef, TypeRef};
 use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
 fn config() -> Config {
@@ -109,7 +109,7 @@ fn operations_resolve_parameters_and_derive_missing_ids() {
     let kind = get.params.iter().find(|p| p.wire == "type").unwrap();
     assert_eq!(kind.default, Some(DefaultValue::Variant { ty: "GetItemPartType".into(), variant: "Done".into() }));
     assert!(!get.params.iter().find(|p| p.wire == "tags").unwrap().explode);
-    assert_eq!(api.credentials[0].header, "X-Key");
+    assert_eq!(api.credentials[0].carrier, Carrier::Header("X-Key".into()));
     assert_eq!(get.credentials, [0]);
     assert_eq!(api.default_base_url.as_deref(), Some("https://api.example.com/v1"));
 
@@ -509,7 +509,7 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert!(matches!(&upload.body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Multipart));
     assert!(matches!(&upload.reply, Reply::Download { content_type, .. } if content_type == "application/json"));
     assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Form));
-    assert_eq!(api.credentials.iter().map(|c| c.header.as_str()).collect::<Vec<_>>(), ["X-Key", "authorization"]);
+    assert_eq!(api.credentials.iter().map(|c| c.carrier.header()).collect::<Vec<_>>(), ["X-Key", "authorization"]);
     let TypeDef::Struct(dog) = ty(&api, "Dog") else { panic!() };
     let chip = dog.fields.iter().find(|f| f.wire == "chip").unwrap();
     assert!(chip.nullable);

@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, Reply, TypeDef,
-    TypeRef,
+    Api, Body, BodyEncoding, Carrier, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, Reply,
+    TypeDef, TypeRef,
 };
 
 /// `client.rs`: the client, its builder, its credentials and one method per operation.
@@ -29,20 +29,20 @@ pub fn client_module(api: &Api) -> TokenStream {
     let no_headers = (api.credentials.is_empty() && api.common_headers.is_empty())
         .then(|| quote! { #[allow(dead_code, reason = "this API sends no credentials")] });
     let cred_docs = api.credentials.iter().map(|c| {
-        let how = match c.prefix.as_str() {
-            "" => format!("Sent verbatim in the `{}` header.", c.header),
-            cookie if c.header == "cookie" => format!("Sent as the `{}` cookie.", cookie.trim_end_matches('=')),
-            scheme => format!("Sent in the `{}` header after `{scheme}`.", c.header),
+        let how = match &c.carrier {
+            Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
+            Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
+            Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
         };
         let text = paragraphs([c.doc.as_deref(), Some(&how)]);
         doc(&text)
     });
     let cred_values = api.credentials.iter().map(|c| {
-        let (field, header, prefix) = (ident(&c.field), &c.header, &c.prefix);
+        let (field, header, prefix) = (ident(&c.field), c.carrier.header(), c.carrier.prefix());
         if prefix.is_empty() {
             quote! { header_value(#header, &credentials.#field, true)? }
         } else {
-            let template = format!("{}{{}}", super::format_literal(prefix));
+            let template = format!("{}{{}}", super::format_literal(&prefix));
             quote! { header_value(#header, &format!(#template, credentials.#field), true)? }
         }
     });
@@ -1094,7 +1094,7 @@ fn fixed_headers(api: &Api, op: &Operation) -> TokenStream {
     let mut out = Vec::new();
     for &i in &op.credentials {
         let c = &api.credentials[i];
-        let (header, field) = (&c.header, ident(&c.field));
+        let (header, field) = (c.carrier.header(), ident(&c.field));
         out.push(quote! { .header(#header, credentials.#field.clone()) });
     }
     for &i in &op.common_headers {

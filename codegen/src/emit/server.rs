@@ -5,7 +5,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
-use crate::ir::{Api, BodyEncoding, Constraints, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef};
+use crate::ir::{
+    Api, BodyEncoding, Carrier, Constraints, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef,
+};
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -47,10 +49,12 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
-        let how = match c.prefix.as_str() {
-            "" => format!("As received in the `{}` header.", c.header),
-            cookie if c.header == "cookie" => format!("The value of the `{}` cookie.", cookie.trim_end_matches('=')),
-            scheme => format!("From the `{}` header, without the leading `{}`.", c.header, scheme.trim_end()),
+        let how = match &c.carrier {
+            Carrier::Header(header) => format!("As received in the `{header}` header."),
+            Carrier::Cookie(name) => format!("The value of the `{name}` cookie."),
+            Carrier::Authorization(scheme) => {
+                format!("From the `authorization` header, without the leading `{scheme}`.")
+            }
         };
         let text = paragraphs([c.doc.as_deref(), Some(&how)]);
         let docs = doc(&text);
@@ -577,8 +581,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::inputs")
         .add("crate::reply")
         .add(&format!("crate::{trait_name}"));
-    // Header names are constants only where credentials or a version header are read.
-    if !(api.credentials.is_empty() && api.common_headers.is_empty()) {
+    // Header names are constants only where an API key header or a version header is read.
+    if api.credentials.iter().any(|c| matches!(c.carrier, Carrier::Header(_))) || !api.common_headers.is_empty() {
         imports.add("axum::http::HeaderName");
     }
     // Only the first method of a path is a free function; the others are `MethodRouter` methods.
@@ -715,12 +719,13 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 fn context_fn(api: &Api) -> TokenStream {
     let creds = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
-        let (header, prefix) = (&c.header, &c.prefix);
-        let name = header_name(header);
-        let read = if prefix.is_empty() {
-            quote! { extract::text_header(&parts.headers, #name) }
-        } else {
-            quote! { extract::prefixed_credential(&parts.headers, #name, #prefix) }
+        let read = match &c.carrier {
+            Carrier::Header(header) => {
+                let name = header_name(header);
+                quote! { extract::text_header(&parts.headers, #name) }
+            }
+            Carrier::Authorization(scheme) => quote! { extract::scheme_credential(&parts.headers, #scheme) },
+            Carrier::Cookie(cookie) => quote! { extract::cookie_credential(&parts.headers, #cookie) },
         };
         if universal(api, i) {
             let missing = missing_message(c);
@@ -784,10 +789,12 @@ fn header_name(name: &str) -> TokenStream {
 
 /// What a 401 says when credential `c` is absent.
 fn missing_message(c: &crate::ir::Credential) -> String {
-    match c.prefix.as_str() {
-        "" => format!("the `{}` header is missing or empty", c.header),
-        cookie if c.header == "cookie" => format!("the `{}` cookie is missing or empty", cookie.trim_end_matches('=')),
-        scheme => format!("the `{}` header is missing or does not start with `{}`", c.header, scheme.trim_end()),
+    match &c.carrier {
+        Carrier::Header(header) => format!("the `{header}` header is missing or empty"),
+        Carrier::Cookie(name) => format!("the `{name}` cookie is missing or empty"),
+        Carrier::Authorization(scheme) => {
+            format!("the `authorization` header is missing or does not start with `{scheme}`")
+        }
     }
 }
 

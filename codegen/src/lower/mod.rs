@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Pointer};
-use crate::ir::{Api, CommonHeader, Credential, TypeDef};
+use crate::ir::{Api, Carrier, CommonHeader, Credential, TypeDef};
 use crate::naming::{Scope, camel, snake};
 use crate::{Config, VersionHeader};
 
@@ -210,36 +210,37 @@ impl<'a> Lowerer<'a> {
         let Some(components) = &self.doc.components else { return out };
         for (name, scheme) in &components.security_schemes {
             let ptr = Pointer::root().push("components").push("securitySchemes").push(name);
-            let (header, prefix, description) = match scheme {
+            let (carrier, description) = match scheme {
                 ReferenceOr::Item(SecurityScheme::APIKey { location, name: key, description, .. }) => match location {
-                    APIKeyLocation::Header => (key.clone(), String::new(), description),
-                    APIKeyLocation::Cookie => ("cookie".to_string(), format!("{key}="), description),
+                    APIKeyLocation::Header => (Carrier::Header(key.clone()), description),
+                    APIKeyLocation::Cookie => (Carrier::Cookie(key.clone()), description),
                     // Reported only where an operation uses it; unused schemes are harmless.
                     APIKeyLocation::Query => continue,
                 },
                 ReferenceOr::Item(SecurityScheme::HTTP { scheme: http, description, .. }) => {
                     match http.to_ascii_lowercase().as_str() {
-                        "bearer" => ("authorization".to_string(), "Bearer ".to_string(), description),
-                        "basic" => ("authorization".to_string(), "Basic ".to_string(), description),
+                        "bearer" => (Carrier::Authorization("Bearer".to_string()), description),
+                        "basic" => (Carrier::Authorization("Basic".to_string()), description),
                         _ => continue,
                     }
                 }
                 ReferenceOr::Item(
                     SecurityScheme::OAuth2 { description, .. } | SecurityScheme::OpenIDConnect { description, .. },
-                ) => ("authorization".to_string(), "Bearer ".to_string(), description),
+                ) => (Carrier::Authorization("Bearer".to_string()), description),
                 ReferenceOr::Reference { .. } => {
                     self.report(&ptr, "a security scheme given as a $ref is not supported");
                     continue;
                 }
             };
-            if !is_header_name(&header) {
+            if let Carrier::Header(header) = &carrier
+                && !is_header_name(header)
+            {
                 self.report(&ptr.push("name"), format!("`{header}` is not a valid header name"));
                 continue;
             }
             out.push(Credential {
                 scheme: name.clone(),
-                header,
-                prefix,
+                carrier,
                 field: fields.claim(&snake(name)),
                 doc: prose(description),
             });

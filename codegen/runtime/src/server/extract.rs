@@ -7,7 +7,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
+use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use serde::de::DeserializeOwned;
@@ -280,19 +280,20 @@ pub fn text_header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
 /// `x-request-id`, which ties a request to its caller's logs.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// A credential that follows `prefix` in a header, such as the token after `Bearer ` (auth
-/// schemes compare without regard to case); for the `cookie` header, `prefix` is `name=` and the
-/// credential is that cookie's value.
-pub fn prefixed_credential(headers: &HeaderMap, name: &HeaderName, prefix: &str) -> Option<String> {
-    if name == COOKIE {
-        let cookies = headers.get_all(name).into_iter().filter_map(|v| v.to_str().ok());
-        let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(prefix))?;
-        return (!value.is_empty()).then(|| value.to_string());
-    }
-    let text = text_header(headers, name)?;
-    let scheme = text.get(..prefix.len())?;
-    let value = text[prefix.len()..].trim();
-    (scheme.eq_ignore_ascii_case(prefix) && !value.is_empty()).then(|| value.to_string())
+/// The credential in the `Authorization` header after `scheme` (`Bearer`, `Basic`), which
+/// compares without regard to case.
+pub fn scheme_credential(headers: &HeaderMap, scheme: &str) -> Option<String> {
+    let text = text_header(headers, &AUTHORIZATION)?;
+    let (given, value) = text.split_once(' ')?;
+    let value = value.trim();
+    (given.eq_ignore_ascii_case(scheme) && !value.is_empty()).then(|| value.to_string())
+}
+
+/// The value of the cookie called `name`, from any `Cookie` header.
+pub fn cookie_credential(headers: &HeaderMap, name: &str) -> Option<String> {
+    let cookies = headers.get_all(COOKIE).into_iter().filter_map(|v| v.to_str().ok());
+    let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))?;
+    (!value.is_empty()).then(|| value.to_string())
 }
 
 /// Limits of a request body that serde does not check (lengths, item counts, bounds), implemented
@@ -593,5 +594,19 @@ mod tests {
         let error = problems.into_error();
         let names: Vec<&String> = error.errors().keys().collect();
         assert_eq!(names, ["Bad", "Csv", "Dup", "Flag", "Missing", "query"]);
+    }
+
+    #[test]
+    fn credentials_are_read_from_their_scheme_or_cookie() {
+        use axum::http::{HeaderMap, HeaderValue};
+        let mut headers = HeaderMap::new();
+        headers.insert("authorization", HeaderValue::from_static("bearer  tok-1 "));
+        headers.append("cookie", HeaderValue::from_static("theme=dark; sid=abc"));
+        headers.append("cookie", HeaderValue::from_static("sidx=no; session=s-2"));
+        assert_eq!(super::scheme_credential(&headers, "Bearer").as_deref(), Some("tok-1"));
+        assert_eq!(super::scheme_credential(&headers, "Basic"), None);
+        assert_eq!(super::cookie_credential(&headers, "session").as_deref(), Some("s-2"));
+        assert_eq!(super::cookie_credential(&headers, "sid").as_deref(), Some("abc"), "not `sidx`");
+        assert_eq!(super::cookie_credential(&headers, "missing"), None);
     }
 }
