@@ -1,14 +1,15 @@
 //! Rust names for OpenAPI names: decided once, during lowering, and never recomputed.
 //!
 //! Wire names stay as they are on the wire (serde renames carry them); Rust names are derived with
-//! `heck`, made valid identifiers, escaped when they are keywords, and de-duplicated in the order the
-//! spec declares things, so adding a schema at the end never renames an existing one.
+//! `heck`, made valid identifiers, and de-duplicated in the order the spec declares things, so
+//! adding a schema at the end never renames an existing one. A name that is a keyword stays bare
+//! (`type`); the emitters write it as a raw identifier (`r#type`) through [`is_keyword`].
 
 use std::collections::BTreeSet;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
-/// Keywords of Rust 2024, strict and reserved: written as raw identifiers (`r#type`).
+/// Keywords of Rust 2024, strict and reserved: written as raw identifiers (`r#type`) in code.
 const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
     "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
@@ -20,7 +21,7 @@ const KEYWORDS: &[&str] = &[
 const NOT_RAW: &[&str] = &["crate", "self", "super", "Self", "_"];
 
 /// A snake_case identifier for a field, parameter or function, e.g. `AccountId` → `account_id`,
-/// `type` → `r#type`, `self` → `self_`, `1st` → `n1st`, `""` → `empty`.
+/// `type` → `type` (written `r#type`), `self` → `self_`, `1st` → `n1st`, `""` → `empty`.
 pub fn snake(wire: &str) -> String {
     let name = ident_body(&wire.to_snake_case(), "n");
     if name.is_empty() { "empty".to_string() } else { escape(name) }
@@ -42,14 +43,14 @@ fn ident_body(name: &str, digit_prefix: &str) -> String {
     }
 }
 
+/// Keywords that cannot be raw identifiers get a trailing underscore; the others stay as they are.
 fn escape(name: String) -> String {
-    if NOT_RAW.contains(&name.as_str()) {
-        format!("{name}_")
-    } else if KEYWORDS.contains(&name.as_str()) {
-        format!("r#{name}")
-    } else {
-        name
-    }
+    if NOT_RAW.contains(&name.as_str()) { format!("{name}_") } else { name }
+}
+
+/// Whether `name` must be written as a raw identifier (`r#type`).
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
 }
 
 /// The names already taken in one scope (a module, a struct's fields, an enum's variants).
@@ -67,15 +68,14 @@ impl Scope {
 
     /// Claims `wanted`, or a numbered variant of it when it is taken.
     pub fn claim(&mut self, wanted: &str) -> String {
-        let bare = wanted.strip_prefix("r#").unwrap_or(wanted);
         let mut name = wanted.to_string();
         let mut n = 2;
-        while self.taken.contains(name.strip_prefix("r#").unwrap_or(&name)) {
-            let sep = if bare.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
-            name = format!("{bare}{sep}{n}");
+        while self.taken.contains(&name) {
+            let sep = if wanted.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+            name = format!("{wanted}{sep}{n}");
             n += 1;
         }
-        self.taken.insert(name.strip_prefix("r#").unwrap_or(&name).to_string());
+        self.taken.insert(name.clone());
         name
     }
 
@@ -105,13 +105,13 @@ mod tests {
 
     #[test]
     fn keywords_are_escaped() {
-        assert_eq!(snake("type"), "r#type");
-        assert_eq!(snake("Type"), "r#type");
-        assert_eq!(snake("match"), "r#match");
+        assert_eq!(snake("type"), "type");
+        assert_eq!(snake("Type"), "type");
+        assert_eq!(snake("match"), "match");
         assert_eq!(snake("self"), "self_");
         assert_eq!(snake("Self"), "self_");
         assert_eq!(camel("self"), "Self_");
-        assert_eq!(snake("async"), "r#async");
+        assert_eq!(snake("async"), "async");
     }
 
     #[test]
@@ -132,7 +132,7 @@ mod tests {
         assert_eq!(scope.claim(&snake("AccountId")), "account_id");
         assert_eq!(scope.claim(&snake("accountId")), "account_id2");
         assert_eq!(scope.claim(&snake("account_id")), "account_id3");
-        assert_eq!(scope.claim(&snake("type")), "r#type");
+        assert_eq!(scope.claim(&snake("type")), "type");
         assert_eq!(scope.claim(&snake("Type")), "type2");
         let mut scope = Scope::default();
         assert_eq!(scope.claim("Value1"), "Value1");

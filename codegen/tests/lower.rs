@@ -41,7 +41,7 @@ fn colliding_schema_and_field_names_get_distinct_rust_names() {
     assert_eq!(
         &names[..5],
         [
-            ("type", "r#type"),
+            ("type", "type"),
             ("self", "self_"),
             ("Self", "self_2"),
             ("AccountId", "account_id"),

@@ -640,12 +640,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let name = ident(&op.type_name);
     let fn_name = &op.fn_name;
     let op_id = &op.id;
-    let summary = doc(&format!(
-        "Request builder for [`Client::{}`]: `{} {}`.",
-        fn_name.trim_start_matches("r#"),
-        op.method.as_str(),
-        op.path
-    ));
+    let summary = doc(&format!("Request builder for [`Client::{}`]: `{} {}`.", fn_name, op.method.as_str(), op.path));
     let reply = reply_type(&op.reply);
 
     let mut fields = Vec::new();
@@ -985,8 +980,8 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
         "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
          read. Starts at the page set with `.{page}(..)` (default 1); `.{size}(..)` sets the page size.\n\
          Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
-        page = paging.page.trim_start_matches("r#"),
-        size = paging.size.trim_start_matches("r#"),
+        page = paging.page,
+        size = paging.size,
     );
     let docs = doc(&text);
     quote! {

@@ -9,11 +9,12 @@ use quote::quote;
 
 use crate::ir::{Api, DefaultValue, Field, Location, Operation, Reply, TypeDef, TypeRef};
 
-/// An identifier from a name decided during lowering; `r#type` becomes a raw identifier.
+/// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(name, Span::call_site()),
+    if crate::naming::is_keyword(name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
     }
 }
 
@@ -251,7 +252,7 @@ pub fn operation_doc(op: &Operation, body_note: &str) -> String {
                 Location::Header => "header",
                 Location::Cookie => "cookie",
             };
-            let mut line = format!("- `{}` (`{}` in {location}", p.name.trim_start_matches("r#"), p.wire);
+            let mut line = format!("- `{}` (`{}` in {location}", p.name, p.wire);
             if p.required {
                 line.push_str(", required");
             }

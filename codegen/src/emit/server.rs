@@ -70,11 +70,11 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         quote! { #docs pub #field: String, }
     });
     let debug_fields = api.credentials.iter().map(|c| {
-        let name = c.field.trim_start_matches("r#");
+        let name = &c.field;
         quote! { .field(#name, &"<redacted>") }
     });
     let debug_common = api.common_headers.iter().map(|h| {
-        let name = h.field.trim_start_matches("r#");
+        let name = &h.field;
         let field = ident(&h.field);
         quote! { .field(#name, &self.#field) }
     });
@@ -195,7 +195,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
     });
     let setters = api.operations.iter().map(|op| {
         let name = ident(&op.fn_name);
-        let bare = op.fn_name.trim_start_matches("r#");
+        let bare = &op.fn_name;
         let on = format_ident!("on_{bare}");
         let input = input_name(op);
         let reply = reply_type(&op.reply);
@@ -321,7 +321,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
 /// The router's handler of `op`: `handle_<method name>`, a prefix none of the router's own
 /// functions (`router`, `context`, `not_found`, ...) has.
 fn handler_name(op: &Operation) -> proc_macro2::Ident {
-    format_ident!("handle_{}", op.fn_name.trim_start_matches("r#"))
+    format_ident!("handle_{}", op.fn_name)
 }
 
 /// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
@@ -332,10 +332,7 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
     let partial = format_ident!("Partial{trait_name}");
     let defaults = api.operations.iter().map(|op| {
         let (signature, id) = (method_signature(op), &op.id);
-        let docs = doc(&format!(
-            "[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.",
-            op.fn_name.trim_start_matches("r#")
-        ));
+        let docs = doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.", op.fn_name));
         let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
         quote! {
             #docs
@@ -821,7 +818,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
 
 /// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
 fn extract_param(api: &Api, p: &Param) -> TokenStream {
-    let var = format_ident!("p_{}", p.name.trim_start_matches("r#"));
+    let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
     let (item, list) = match &p.ty {
@@ -950,7 +947,7 @@ pub fn handler(
         .params
         .iter()
         .filter(|p| p.required)
-        .map(|p| format_ident!("p_{}", p.name.trim_start_matches("r#")))
+        .map(|p| format_ident!("p_{}", p.name))
         .chain(op.body.iter().filter(|b| b.required).map(|_| format_ident!("body")))
         .collect();
     let unwrap_required = match required.len() {
@@ -969,7 +966,7 @@ pub fn handler(
     };
     let fields = op.params.iter().map(|p| {
         let field = ident(&p.name);
-        let var = format_ident!("p_{}", p.name.trim_start_matches("r#"));
+        let var = format_ident!("p_{}", p.name);
         match (&p.default, p.required) {
             (Some(d), false) => {
                 let d = super::default_expr(d, &quote! { types:: });
@@ -1015,7 +1012,7 @@ pub fn handler(
         op.method.as_str(),
         op.path,
         trait_ident,
-        op.fn_name.trim_start_matches("r#")
+        op.fn_name
     ));
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     let (method_text, path_text) = (op.method.as_str(), &op.path);

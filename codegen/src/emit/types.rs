@@ -258,7 +258,7 @@ fn has_default(f: &Field) -> bool {
 
 /// `default_<field>`, the function serde calls for an absent property.
 fn default_fn(f: &Field) -> proc_macro2::Ident {
-    quote::format_ident!("default_{}", f.name.trim_start_matches("r#"))
+    quote::format_ident!("default_{}", f.name)
 }
 
 fn default_value(f: &Field) -> Option<TokenStream> {
@@ -300,8 +300,7 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
         };
     }
     let docs = doc(&text);
-    let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
-    let rename = (bare != f.wire).then(|| {
+    let rename = (f.name != f.wire).then(|| {
         let wire = &f.wire;
         quote! { rename = #wire, }
     });

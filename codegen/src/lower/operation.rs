@@ -899,9 +899,11 @@ impl Lowerer<'_> {
         let TypeRef::Vec(item) = &items.ty else { return None };
         let optional = |f: &crate::ir::Field| !f.required || f.nullable;
         let total_pages = s.fields.iter().find_map(|meta| {
-            let total = self.struct_named(&meta.ty)?.fields.iter().find(|f| {
-                f.name.trim_start_matches("r#") == "total_pages" && matches!(f.ty, TypeRef::I32 | TypeRef::I64)
-            })?;
+            let total = self
+                .struct_named(&meta.ty)?
+                .fields
+                .iter()
+                .find(|f| f.name == "total_pages" && matches!(f.ty, TypeRef::I32 | TypeRef::I64))?;
             Some(((meta.name.clone(), optional(meta)), (total.name.clone(), optional(total))))
         });
         Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
