@@ -283,16 +283,33 @@ impl<'a> Lowerer<'a> {
     where
         'a: 'p,
     {
-        match p {
-            ReferenceOr::Item(p) => Some(p),
-            ReferenceOr::Reference { reference } => {
-                let name = reference.strip_prefix("#/components/parameters/")?;
-                match self.doc.components.as_ref()?.parameters.get(name)? {
-                    ReferenceOr::Item(p) => Some(p),
-                    ReferenceOr::Reference { .. } => None,
-                }
-            }
-        }
+        resolve(p, "parameters", self.doc.components.as_ref().map(|c| &c.parameters))
+    }
+}
+
+/// `item` itself, or the component its `$ref` names in `#/components/<section>/`, given that
+/// section's map; `None` for a reference to anything else, or to another reference.
+pub(crate) fn resolve<'r, T>(
+    item: &'r ReferenceOr<T>,
+    section: &str,
+    components: Option<&'r IndexMap<String, ReferenceOr<T>>>,
+) -> Option<&'r T> {
+    match item {
+        ReferenceOr::Item(item) => Some(item),
+        ReferenceOr::Reference { reference } => component(reference, section, components),
+    }
+}
+
+/// The component `reference` names in `#/components/<section>/`, when it is not a reference itself.
+pub(crate) fn component<'c, T>(
+    reference: &str,
+    section: &str,
+    components: Option<&'c IndexMap<String, ReferenceOr<T>>>,
+) -> Option<&'c T> {
+    let name = reference.strip_prefix("#/components/")?.strip_prefix(section)?.strip_prefix('/')?;
+    match components?.get(name)? {
+        ReferenceOr::Item(item) => Some(item),
+        ReferenceOr::Reference { .. } => None,
     }
 }
 

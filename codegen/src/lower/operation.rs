@@ -369,25 +369,17 @@ impl<'a> Lowerer<'a> {
 
     fn body(&mut self, ctx: &OpContext, body: &ReferenceOr<openapiv3::RequestBody>) -> Option<Body> {
         let ptr = ctx.ptr.push("requestBody");
-        let body = match body {
-            ReferenceOr::Item(b) => b,
-            ReferenceOr::Reference { reference } => {
-                let found = reference
-                    .strip_prefix("#/components/requestBodies/")
-                    .and_then(|n| self.doc.components.as_ref()?.request_bodies.get(n));
-                match found {
-                    Some(ReferenceOr::Item(b)) => b,
-                    _ => {
-                        self.report(
-                            &ptr,
-                            format!(
-                                "the reference {reference} does not name a request body in #/components/requestBodies"
-                            ),
-                        );
-                        return None;
-                    }
-                }
-            }
+        let Some(body) = super::resolve(body, "requestBodies", self.doc.components.as_ref().map(|c| &c.request_bodies))
+        else {
+            let reference = match body {
+                ReferenceOr::Reference { reference } => reference.as_str(),
+                ReferenceOr::Item(_) => "",
+            };
+            self.report(
+                &ptr,
+                format!("the reference {reference} does not name a request body in #/components/requestBodies"),
+            );
+            return None;
         };
         let mut accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
         let mut encoding = BodyEncoding::Json;
@@ -648,24 +640,13 @@ impl<'a> Lowerer<'a> {
         rptr: &Pointer,
         response: &'a ReferenceOr<openapiv3::Response>,
     ) -> Option<&'a openapiv3::Response> {
-        match response {
-            ReferenceOr::Item(r) => Some(r),
-            ReferenceOr::Reference { reference } => {
-                let found = reference
-                    .strip_prefix("#/components/responses/")
-                    .and_then(|n| self.doc.components.as_ref()?.responses.get(n));
-                match found {
-                    Some(ReferenceOr::Item(r)) => Some(r),
-                    _ => {
-                        self.report(
-                            rptr,
-                            format!("the reference {reference} does not name a response in #/components/responses"),
-                        );
-                        None
-                    }
-                }
-            }
+        let found = super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses));
+        if found.is_none()
+            && let ReferenceOr::Reference { reference } = response
+        {
+            self.report(rptr, format!("the reference {reference} does not name a response in #/components/responses"));
         }
+        found
     }
 
     /// The documented error replies whose bodies are JSON other than problem details (which the

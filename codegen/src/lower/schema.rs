@@ -75,11 +75,7 @@ impl<'a> Lowerer<'a> {
 
     /// The schema a `#/components/schemas/...` reference names, when it is one.
     fn component_schema(&self, reference: &str) -> Option<&'a Schema> {
-        let name = reference.strip_prefix("#/components/schemas/")?;
-        match self.doc.components.as_ref()?.schemas.get(name)? {
-            ReferenceOr::Item(s) => Some(s),
-            ReferenceOr::Reference { .. } => None,
-        }
+        super::component(reference, "schemas", self.doc.components.as_ref().map(|c| &c.schemas))
     }
 
     fn lower_item(&mut self, schema: &Schema, ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
