@@ -128,35 +128,20 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         "## Use\n\n```rust,no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\n# Ok(())\n# }}\n```\n\nEach operation is a method of `Client` named after its operationId in snake_case; see the crate docs.",
         api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect::<Vec<_>>().join(", ")
     );
-    let files = vec![
-        render::template(
-            format!("{dir}/Cargo.toml"),
-            &CargoToml {
-                spec_path,
-                name: &config.name,
-                version: CRATE_VERSION,
-                description: &description,
-                dependencies: &dependencies,
-                dev_dependencies: &[],
-                features: CLIENT_FEATURES,
-                standalone,
-            },
-        )?,
-        render::template(
-            format!("{dir}/README.md"),
-            &Readme {
-                spec_path,
-                name: &config.name,
-                summary: &description,
-                title: &api.title,
-                api_version: &api.version,
-                operation_count: api.operations.len(),
-                type_count: api.types.len(),
-                usage: &usage,
-            },
-        )?,
-        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-    ];
+    let mut files = vec![render::template(
+        format!("{dir}/Cargo.toml"),
+        &CargoToml {
+            spec_path,
+            name: &config.name,
+            version: CRATE_VERSION,
+            description: &description,
+            dependencies: &dependencies,
+            dev_dependencies: &[],
+            features: CLIENT_FEATURES,
+            standalone,
+        },
+    )?];
+    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
     let jobs = vec![
         RustJob::chunked(
             vec![src("builders.rs")],
@@ -211,35 +196,20 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         api.title, api.version
     );
     let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
-    let files = vec![
-        render::template(
-            format!("{dir}/Cargo.toml"),
-            &CargoToml {
-                spec_path,
-                name: &config.name,
-                version: CRATE_VERSION,
-                description: &description,
-                dependencies: &dependencies,
-                dev_dependencies: &[],
-                features,
-                standalone,
-            },
-        )?,
-        render::template(
-            format!("{dir}/README.md"),
-            &Readme {
-                spec_path,
-                name: &config.name,
-                summary: &description,
-                title: &api.title,
-                api_version: &api.version,
-                operation_count: api.operations.len(),
-                type_count: api.types.len(),
-                usage: &usage,
-            },
-        )?,
-        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-    ];
+    let mut files = vec![render::template(
+        format!("{dir}/Cargo.toml"),
+        &CargoToml {
+            spec_path,
+            name: &config.name,
+            version: CRATE_VERSION,
+            description: &description,
+            dependencies: &dependencies,
+            dev_dependencies: &[],
+            features,
+            standalone,
+        },
+    )?];
+    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
     let (client_name, server_name) =
         (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
     let jobs = vec![
@@ -255,6 +225,31 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
     Ok(Plan { files, jobs })
+}
+
+/// A generated crate's `README.md` (what it is, how to use it) and its `rustfmt.toml`.
+fn readme_and_rustfmt(
+    api: &Api,
+    config: &CrateConfig,
+    spec_path: &str,
+    description: &str,
+    usage: &str,
+) -> Result<[GeneratedFile; 2], String> {
+    let dir = &config.dir;
+    let readme = render::template(
+        format!("{dir}/README.md"),
+        &Readme {
+            spec_path,
+            name: &config.name,
+            summary: description,
+            title: &api.title,
+            api_version: &api.version,
+            operation_count: api.operations.len(),
+            type_count: api.types.len(),
+            usage,
+        },
+    )?;
+    Ok([readme, render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)])
 }
 
 /// Whether any operation takes a multipart body.
@@ -285,35 +280,20 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     );
     // Regular expressions only for a spec with patterns to check.
     let server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
-    let files = vec![
-        render::template(
-            format!("{dir}/Cargo.toml"),
-            &CargoToml {
-                spec_path,
-                name: &config.name,
-                version: CRATE_VERSION,
-                description: &description,
-                dependencies: &server_dependencies,
-                dev_dependencies: SERVER_DEV_DEPENDENCIES,
-                features: &[],
-                standalone,
-            },
-        )?,
-        render::template(
-            format!("{dir}/README.md"),
-            &Readme {
-                spec_path,
-                name: &config.name,
-                summary: &description,
-                title: &api.title,
-                api_version: &api.version,
-                operation_count: api.operations.len(),
-                type_count: api.types.len(),
-                usage: &usage,
-            },
-        )?,
-        render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML),
-    ];
+    let mut files = vec![render::template(
+        format!("{dir}/Cargo.toml"),
+        &CargoToml {
+            spec_path,
+            name: &config.name,
+            version: CRATE_VERSION,
+            description: &description,
+            dependencies: &server_dependencies,
+            dev_dependencies: SERVER_DEV_DEPENDENCIES,
+            features: &[],
+            standalone,
+        },
+    )?];
+    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
     let (for_api, for_mock, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = server::validated_types(api);
