@@ -31,6 +31,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
     ("src/server/extract.rs", include_str!("../runtime/src/server/extract.rs")),
     ("src/server/form.rs", include_str!("../runtime/src/server/form.rs")),
+    ("src/server/mock.rs", include_str!("../runtime/src/server/mock.rs")),
     ("src/server/mod.rs", include_str!("../runtime/src/server/mod.rs")),
     ("src/server/multipart.rs", include_str!("../runtime/src/server/multipart.rs")),
     ("src/server/problem.rs", include_str!("../runtime/src/server/problem.rs")),

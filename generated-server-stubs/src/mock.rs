@@ -3,176 +3,228 @@
 //! A mock of the API for tests of code that calls it.
 
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use portfolio_runtime::codegen::server::mock::{Calls, Slot};
 
 use crate::api::RequestContext;
 use crate::{ApiError, FileDownload, PortfolioApi, ServerConfig, inputs, types};
 
-/// A handler for one operation.
-type Handler<I, R> = Arc<
-    dyn Fn(
-        RequestContext,
-        I,
-    ) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync,
->;
-
-/// An operation's handler, when one is set.
-type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
-
 /// The handler of each operation, when one is set.
 #[derive(Default)]
 struct Handlers {
-    get_user: Slot<inputs::GetUserInput, types::User>,
-    create_user: Slot<inputs::CreateUserInput, types::UserCreationResponse>,
-    link_user_accounts: Slot<inputs::LinkUserAccountsInput, ()>,
+    get_user: Slot<RequestContext, inputs::GetUserInput, types::User>,
+    create_user: Slot<
+        RequestContext,
+        inputs::CreateUserInput,
+        types::UserCreationResponse,
+    >,
+    link_user_accounts: Slot<RequestContext, inputs::LinkUserAccountsInput, ()>,
     get_au_accounts: Slot<
+        RequestContext,
         inputs::GetAuAccountsInput,
         Vec<types::AccountIEnumerablePagedResponse>,
     >,
     get_au_child_accounts: Slot<
+        RequestContext,
         inputs::GetAuChildAccountsInput,
         Vec<types::ChildAccountAu>,
     >,
     get_account_model_weightings: Slot<
+        RequestContext,
         inputs::GetAccountModelWeightingsInput,
         Vec<types::AccountModelWeighting>,
     >,
     replace_account_model_weightings: Slot<
+        RequestContext,
         inputs::ReplaceAccountModelWeightingsInput,
         (),
     >,
-    get_au_app_form: Slot<inputs::GetAuAppFormInput, FileDownload>,
+    get_au_app_form: Slot<RequestContext, inputs::GetAuAppFormInput, FileDownload>,
     create_draft_application: Slot<
+        RequestContext,
         inputs::CreateDraftApplicationInput,
         types::ApplicationUploadResult,
     >,
     get_draft_application_status: Slot<
+        RequestContext,
         inputs::GetDraftApplicationStatusInput,
         types::ApplicationStatus,
     >,
-    get_pds: Slot<inputs::GetPdsInput, Vec<types::PdsDetail>>,
+    get_pds: Slot<RequestContext, inputs::GetPdsInput, Vec<types::PdsDetail>>,
     get_uk_ceding_parties: Slot<
+        RequestContext,
         inputs::GetUkCedingPartiesInput,
         Vec<types::CedingPartyResponse>,
     >,
     find_au_securities: Slot<
+        RequestContext,
         inputs::FindAuSecuritiesInput,
         Vec<types::SecurityResponse>,
     >,
     get_au_recalc_status: Slot<
+        RequestContext,
         inputs::GetAuRecalcStatusInput,
         types::ServiceRecalcStatus,
     >,
-    get_au_holdings: Slot<inputs::GetAuHoldingsInput, Vec<types::HoldingData>>,
+    get_au_holdings: Slot<
+        RequestContext,
+        inputs::GetAuHoldingsInput,
+        Vec<types::HoldingData>,
+    >,
     get_au_holdings_per_model: Slot<
+        RequestContext,
         inputs::GetAuHoldingsPerModelInput,
         Vec<types::HoldingsHistoryPerModel>,
     >,
     get_au_asset_class_summary: Slot<
+        RequestContext,
         inputs::GetAuAssetClassSummaryInput,
         types::AssetClassSummary,
     >,
     get_au_transactions: Slot<
+        RequestContext,
         inputs::GetAuTransactionsInput,
         types::TransactionIEnumerablePagedResponse,
     >,
     get_au_cash_transactions: Slot<
+        RequestContext,
         inputs::GetAuCashTransactionsInput,
         types::CashBookIEnumerablePagedResponse,
     >,
     get_au_unsettled_transactions: Slot<
+        RequestContext,
         inputs::GetAuUnsettledTransactionsInput,
         Vec<types::UnsettledTransaction>,
     >,
     get_au_dividend_reinvestment_details: Slot<
+        RequestContext,
         inputs::GetAuDividendReinvestmentDetailsInput,
         Vec<types::DividendReinvestmentDetail>,
     >,
-    get_au_income_detail: Slot<inputs::GetAuIncomeDetailInput, Vec<types::IncomeDetail>>,
+    get_au_income_detail: Slot<
+        RequestContext,
+        inputs::GetAuIncomeDetailInput,
+        Vec<types::IncomeDetail>,
+    >,
     get_au_income_schedules: Slot<
+        RequestContext,
         inputs::GetAuIncomeSchedulesInput,
         Vec<types::IncomeSchedule>,
     >,
     get_au_income_schedules_bulk: Slot<
+        RequestContext,
         inputs::GetAuIncomeSchedulesBulkInput,
         Vec<types::BulkIncomeScheduleData>,
     >,
-    get_au_expense_detail: Slot<inputs::GetAuExpenseDetailInput, Vec<types::Expense>>,
-    get_au_bpay: Slot<inputs::GetAuBpayInput, Vec<types::BpayInfo>>,
-    get_au_performance: Slot<inputs::GetAuPerformanceInput, types::Performance>,
+    get_au_expense_detail: Slot<
+        RequestContext,
+        inputs::GetAuExpenseDetailInput,
+        Vec<types::Expense>,
+    >,
+    get_au_bpay: Slot<RequestContext, inputs::GetAuBpayInput, Vec<types::BpayInfo>>,
+    get_au_performance: Slot<
+        RequestContext,
+        inputs::GetAuPerformanceInput,
+        types::Performance,
+    >,
     get_au_asset_class_performance: Slot<
+        RequestContext,
         inputs::GetAuAssetClassPerformanceInput,
         Vec<types::AssetClassInvestment>,
     >,
-    get_au_benchmarks: Slot<inputs::GetAuBenchmarksInput, Vec<types::Benchmark>>,
+    get_au_benchmarks: Slot<
+        RequestContext,
+        inputs::GetAuBenchmarksInput,
+        Vec<types::Benchmark>,
+    >,
     get_au_benchmark_performance: Slot<
+        RequestContext,
         inputs::GetAuBenchmarkPerformanceInput,
         Vec<types::BenchmarkReturn>,
     >,
-    get_au_models: Slot<inputs::GetAuModelsInput, Vec<types::Model>>,
+    get_au_models: Slot<RequestContext, inputs::GetAuModelsInput, Vec<types::Model>>,
     get_au_aproximate_fum: Slot<
+        RequestContext,
         inputs::GetAuAproximateFumInput,
         types::ModelApproximateFum,
     >,
     get_au_model_performance: Slot<
+        RequestContext,
         inputs::GetAuModelPerformanceInput,
         types::ModelPerformance,
     >,
     get_au_model_holdings: Slot<
+        RequestContext,
         inputs::GetAuModelHoldingsInput,
         Vec<types::ModelHolding>,
     >,
     get_au_model_weight_adjustment: Slot<
+        RequestContext,
         inputs::GetAuModelWeightAdjustmentInput,
         Vec<types::ModelWeightAdjustmentResponse>,
     >,
     replace_au_model_weight_adjustment: Slot<
+        RequestContext,
         inputs::ReplaceAuModelWeightAdjustmentInput,
         (),
     >,
     get_au_account_esg_categories: Slot<
+        RequestContext,
         inputs::GetAuAccountEsgCategoriesInput,
         Vec<String>,
     >,
     replace_au_account_esg_categories: Slot<
+        RequestContext,
         inputs::ReplaceAuAccountEsgCategoriesInput,
         (),
     >,
-    add_au_account_esg_categories: Slot<inputs::AddAuAccountEsgCategoriesInput, ()>,
+    add_au_account_esg_categories: Slot<
+        RequestContext,
+        inputs::AddAuAccountEsgCategoriesInput,
+        (),
+    >,
     delete_au_account_esg_categories: Slot<
+        RequestContext,
         inputs::DeleteAuAccountEsgCategoriesInput,
         (),
     >,
     get_au_cashflow_instructions: Slot<
+        RequestContext,
         inputs::GetAuCashflowInstructionsInput,
         Vec<types::CashflowInstruction>,
     >,
     add_au_one_off_cashflow_instructions: Slot<
+        RequestContext,
         inputs::AddAuOneOffCashflowInstructionsInput,
         (),
     >,
     delete_au_one_off_cashflow_instructions: Slot<
+        RequestContext,
         inputs::DeleteAuOneOffCashflowInstructionsInput,
         (),
     >,
     update_au_regular_cashflow_instructions: Slot<
+        RequestContext,
         inputs::UpdateAuRegularCashflowInstructionsInput,
         (),
     >,
     delete_au_regular_cashflow_instructions: Slot<
+        RequestContext,
         inputs::DeleteAuRegularCashflowInstructionsInput,
         (),
     >,
     get_au_publisher_events: Slot<
+        RequestContext,
         inputs::GetAuPublisherEventsInput,
         Vec<types::PublisherEvent>,
     >,
     get_au_publisher_event_detail: Slot<
+        RequestContext,
         inputs::GetAuPublisherEventDetailInput,
         Vec<types::PublisherEventDetail>,
     >,
-    download_au_file: Slot<inputs::DownloadAuFileInput, FileDownload>,
+    download_au_file: Slot<RequestContext, inputs::DownloadAuFileInput, FileDownload>,
 }
 
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
@@ -181,15 +233,13 @@ struct Handlers {
 /// and every call is recorded. Start it with [`MockApi::serve`].
 #[derive(Default)]
 pub struct MockApi {
-    calls: Mutex<Vec<&'static str>>,
+    calls: Calls,
     handlers: Handlers,
 }
 
 impl std::fmt::Debug for MockApi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MockApi")
-            .field("calls", &*lock(&self.calls))
-            .finish_non_exhaustive()
+        f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
     }
 }
 
@@ -208,7 +258,7 @@ impl MockApi {
 
     /// The operations called so far, by operationId, in the order they were called.
     pub fn calls(&self) -> Vec<&'static str> {
-        lock(&self.calls).clone()
+        self.calls.list()
     }
 
     /// Answers `GetUser` with `handler`, replacing any handler set before.
@@ -217,9 +267,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetUserInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<types::User, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_user) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_user.set(handler);
         self
     }
 
@@ -235,9 +283,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::UserCreationResponse, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.create_user) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.create_user.set(handler);
         self
     }
 
@@ -256,9 +302,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.link_user_accounts) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.link_user_accounts.set(handler);
         self
     }
 
@@ -275,9 +319,7 @@ impl MockApi {
                 Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
             > + Send + 'static,
     {
-        *lock(&self.handlers.get_au_accounts) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_accounts.set(handler);
         self
     }
 
@@ -297,9 +339,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_child_accounts) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_child_accounts.set(handler);
         self
     }
 
@@ -319,9 +359,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::AccountModelWeighting>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_account_model_weightings) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_account_model_weightings.set(handler);
         self
     }
 
@@ -342,9 +380,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.replace_account_model_weightings) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.replace_account_model_weightings.set(handler);
         self
     }
 
@@ -364,9 +400,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuAppFormInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_app_form) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_app_form.set(handler);
         self
     }
 
@@ -378,9 +412,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.create_draft_application) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.create_draft_application.set(handler);
         self
     }
 
@@ -400,9 +432,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ApplicationStatus, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_draft_application_status) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_draft_application_status.set(handler);
         self
     }
 
@@ -422,9 +452,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetPdsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_pds) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_pds.set(handler);
         self
     }
 
@@ -444,9 +472,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_uk_ceding_parties) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_uk_ceding_parties.set(handler);
         self
     }
 
@@ -466,9 +492,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.find_au_securities) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.find_au_securities.set(handler);
         self
     }
 
@@ -488,9 +512,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_recalc_status) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_recalc_status.set(handler);
         self
     }
 
@@ -508,9 +530,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuHoldingsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_holdings) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_holdings.set(handler);
         self
     }
 
@@ -530,9 +550,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.handlers.get_au_holdings_per_model) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_holdings_per_model.set(handler);
         self
     }
 
@@ -552,9 +570,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::AssetClassSummary, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_asset_class_summary) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_asset_class_summary.set(handler);
         self
     }
 
@@ -575,9 +591,7 @@ impl MockApi {
                 Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
             > + Send + 'static,
     {
-        *lock(&self.handlers.get_au_transactions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_transactions.set(handler);
         self
     }
 
@@ -597,9 +611,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.handlers.get_au_cash_transactions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_cash_transactions.set(handler);
         self
     }
 
@@ -619,9 +631,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::UnsettledTransaction>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_unsettled_transactions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_unsettled_transactions.set(handler);
         self
     }
 
@@ -643,9 +653,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.handlers.get_au_dividend_reinvestment_details) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_dividend_reinvestment_details.set(handler);
         self
     }
 
@@ -667,9 +675,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_income_detail) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_income_detail.set(handler);
         self
     }
 
@@ -689,9 +695,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_income_schedules) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_income_schedules.set(handler);
         self
     }
 
@@ -711,9 +715,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_income_schedules_bulk) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_income_schedules_bulk.set(handler);
         self
     }
 
@@ -734,9 +736,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<Vec<types::Expense>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_expense_detail) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_expense_detail.set(handler);
         self
     }
 
@@ -754,9 +754,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuBpayInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_bpay) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_bpay.set(handler);
         self
     }
 
@@ -775,9 +773,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<types::Performance, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_performance) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_performance.set(handler);
         self
     }
 
@@ -797,9 +793,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::AssetClassInvestment>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_asset_class_performance) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_asset_class_performance.set(handler);
         self
     }
 
@@ -820,9 +814,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_benchmarks) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_benchmarks.set(handler);
         self
     }
 
@@ -842,9 +834,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_benchmark_performance) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_benchmark_performance.set(handler);
         self
     }
 
@@ -864,9 +854,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuModelsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<types::Model>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_models) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_models.set(handler);
         self
     }
 
@@ -886,9 +874,7 @@ impl MockApi {
         Fut: Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_aproximate_fum) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_aproximate_fum.set(handler);
         self
     }
 
@@ -907,9 +893,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<types::ModelPerformance, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_model_performance) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_model_performance.set(handler);
         self
     }
 
@@ -929,9 +913,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_model_holdings) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_model_holdings.set(handler);
         self
     }
 
@@ -951,9 +933,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>>
             + Send + 'static,
     {
-        *lock(&self.handlers.get_au_model_weight_adjustment) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_model_weight_adjustment.set(handler);
         self
     }
 
@@ -974,9 +954,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.replace_au_model_weight_adjustment) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.replace_au_model_weight_adjustment.set(handler);
         self
     }
 
@@ -997,9 +975,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<Vec<String>, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.get_au_account_esg_categories) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_account_esg_categories.set(handler);
         self
     }
 
@@ -1020,9 +996,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.replace_au_account_esg_categories) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.replace_au_account_esg_categories.set(handler);
         self
     }
 
@@ -1043,9 +1017,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.add_au_account_esg_categories) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.add_au_account_esg_categories.set(handler);
         self
     }
 
@@ -1066,9 +1038,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.delete_au_account_esg_categories) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.delete_au_account_esg_categories.set(handler);
         self
     }
 
@@ -1090,9 +1060,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_cashflow_instructions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_cashflow_instructions.set(handler);
         self
     }
 
@@ -1113,9 +1081,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.add_au_one_off_cashflow_instructions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.add_au_one_off_cashflow_instructions.set(handler);
         self
     }
 
@@ -1136,9 +1102,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.delete_au_one_off_cashflow_instructions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.delete_au_one_off_cashflow_instructions.set(handler);
         self
     }
 
@@ -1159,9 +1123,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.update_au_regular_cashflow_instructions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.update_au_regular_cashflow_instructions.set(handler);
         self
     }
 
@@ -1182,9 +1144,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.delete_au_regular_cashflow_instructions) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.delete_au_regular_cashflow_instructions.set(handler);
         self
     }
 
@@ -1206,9 +1166,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_publisher_events) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_publisher_events.set(handler);
         self
     }
 
@@ -1228,9 +1186,7 @@ impl MockApi {
         Fut: Future<Output = Result<Vec<types::PublisherEventDetail>, ApiError>> + Send
             + 'static,
     {
-        *lock(&self.handlers.get_au_publisher_event_detail) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.get_au_publisher_event_detail.set(handler);
         self
     }
 
@@ -1251,9 +1207,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
     {
-        *lock(&self.handlers.download_au_file) = Some(
-            Arc::new(move |ctx, input| Box::pin(handler(ctx, input))),
-        );
+        self.handlers.download_au_file.set(handler);
         self
     }
 }
@@ -1264,14 +1218,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUserInput,
     ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
-        lock(&self.calls).push("GetUser");
-        let handler = lock(&self.handlers.get_user).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetUser")),
-            }
-        }
+        self.calls.record("GetUser");
+        self.handlers.get_user.call("GetUser", ctx, input)
     }
 
     fn create_user(
@@ -1279,14 +1227,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
-        lock(&self.calls).push("CreateUser");
-        let handler = lock(&self.handlers.create_user).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("CreateUser")),
-            }
-        }
+        self.calls.record("CreateUser");
+        self.handlers.create_user.call("CreateUser", ctx, input)
     }
 
     fn link_user_accounts(
@@ -1294,14 +1236,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("LinkUserAccounts");
-        let handler = lock(&self.handlers.link_user_accounts).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("LinkUserAccounts")),
-            }
-        }
+        self.calls.record("LinkUserAccounts");
+        self.handlers.link_user_accounts.call("LinkUserAccounts", ctx, input)
     }
 
     fn get_au_accounts(
@@ -1311,14 +1247,8 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUAccounts");
-        let handler = lock(&self.handlers.get_au_accounts).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAccounts")),
-            }
-        }
+        self.calls.record("GetAUAccounts");
+        self.handlers.get_au_accounts.call("GetAUAccounts", ctx, input)
     }
 
     fn get_au_child_accounts(
@@ -1326,14 +1256,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUChildAccounts");
-        let handler = lock(&self.handlers.get_au_child_accounts).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUChildAccounts")),
-            }
-        }
+        self.calls.record("GetAUChildAccounts");
+        self.handlers.get_au_child_accounts.call("GetAUChildAccounts", ctx, input)
     }
 
     fn get_account_model_weightings(
@@ -1343,14 +1267,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAccountModelWeightings");
-        let handler = lock(&self.handlers.get_account_model_weightings).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAccountModelWeightings")),
-            }
-        }
+        self.calls.record("GetAccountModelWeightings");
+        self.handlers
+            .get_account_model_weightings
+            .call("GetAccountModelWeightings", ctx, input)
     }
 
     fn replace_account_model_weightings(
@@ -1358,14 +1278,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("ReplaceAccountModelWeightings");
-        let handler = lock(&self.handlers.replace_account_model_weightings).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("ReplaceAccountModelWeightings")),
-            }
-        }
+        self.calls.record("ReplaceAccountModelWeightings");
+        self.handlers
+            .replace_account_model_weightings
+            .call("ReplaceAccountModelWeightings", ctx, input)
     }
 
     fn get_au_app_form(
@@ -1373,14 +1289,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
-        lock(&self.calls).push("GetAUAppForm");
-        let handler = lock(&self.handlers.get_au_app_form).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAppForm")),
-            }
-        }
+        self.calls.record("GetAUAppForm");
+        self.handlers.get_au_app_form.call("GetAUAppForm", ctx, input)
     }
 
     fn create_draft_application(
@@ -1388,14 +1298,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
-        lock(&self.calls).push("CreateDraftApplication");
-        let handler = lock(&self.handlers.create_draft_application).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("CreateDraftApplication")),
-            }
-        }
+        self.calls.record("CreateDraftApplication");
+        self.handlers.create_draft_application.call("CreateDraftApplication", ctx, input)
     }
 
     fn get_draft_application_status(
@@ -1403,14 +1307,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
-        lock(&self.calls).push("GetDraftApplicationStatus");
-        let handler = lock(&self.handlers.get_draft_application_status).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetDraftApplicationStatus")),
-            }
-        }
+        self.calls.record("GetDraftApplicationStatus");
+        self.handlers
+            .get_draft_application_status
+            .call("GetDraftApplicationStatus", ctx, input)
     }
 
     fn get_pds(
@@ -1418,14 +1318,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
-        lock(&self.calls).push("GetPDS");
-        let handler = lock(&self.handlers.get_pds).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetPDS")),
-            }
-        }
+        self.calls.record("GetPDS");
+        self.handlers.get_pds.call("GetPDS", ctx, input)
     }
 
     fn get_uk_ceding_parties(
@@ -1433,14 +1327,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
-        lock(&self.calls).push("GetUKCedingParties");
-        let handler = lock(&self.handlers.get_uk_ceding_parties).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetUKCedingParties")),
-            }
-        }
+        self.calls.record("GetUKCedingParties");
+        self.handlers.get_uk_ceding_parties.call("GetUKCedingParties", ctx, input)
     }
 
     fn find_au_securities(
@@ -1448,14 +1336,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
-        lock(&self.calls).push("FindAUSecurities");
-        let handler = lock(&self.handlers.find_au_securities).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("FindAUSecurities")),
-            }
-        }
+        self.calls.record("FindAUSecurities");
+        self.handlers.find_au_securities.call("FindAUSecurities", ctx, input)
     }
 
     fn get_au_recalc_status(
@@ -1463,14 +1345,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
-        lock(&self.calls).push("GetAURecalcStatus");
-        let handler = lock(&self.handlers.get_au_recalc_status).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAURecalcStatus")),
-            }
-        }
+        self.calls.record("GetAURecalcStatus");
+        self.handlers.get_au_recalc_status.call("GetAURecalcStatus", ctx, input)
     }
 
     fn get_au_holdings(
@@ -1478,14 +1354,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUHoldings");
-        let handler = lock(&self.handlers.get_au_holdings).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUHoldings")),
-            }
-        }
+        self.calls.record("GetAUHoldings");
+        self.handlers.get_au_holdings.call("GetAUHoldings", ctx, input)
     }
 
     fn get_au_holdings_per_model(
@@ -1495,14 +1365,8 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUHoldingsPerModel");
-        let handler = lock(&self.handlers.get_au_holdings_per_model).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUHoldingsPerModel")),
-            }
-        }
+        self.calls.record("GetAUHoldingsPerModel");
+        self.handlers.get_au_holdings_per_model.call("GetAUHoldingsPerModel", ctx, input)
     }
 
     fn get_au_asset_class_summary(
@@ -1510,14 +1374,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
-        lock(&self.calls).push("GetAUAssetClassSummary");
-        let handler = lock(&self.handlers.get_au_asset_class_summary).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAssetClassSummary")),
-            }
-        }
+        self.calls.record("GetAUAssetClassSummary");
+        self.handlers
+            .get_au_asset_class_summary
+            .call("GetAUAssetClassSummary", ctx, input)
     }
 
     fn get_au_transactions(
@@ -1527,14 +1387,8 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUTransactions");
-        let handler = lock(&self.handlers.get_au_transactions).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUTransactions")),
-            }
-        }
+        self.calls.record("GetAUTransactions");
+        self.handlers.get_au_transactions.call("GetAUTransactions", ctx, input)
     }
 
     fn get_au_cash_transactions(
@@ -1544,14 +1398,8 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUCashTransactions");
-        let handler = lock(&self.handlers.get_au_cash_transactions).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUCashTransactions")),
-            }
-        }
+        self.calls.record("GetAUCashTransactions");
+        self.handlers.get_au_cash_transactions.call("GetAUCashTransactions", ctx, input)
     }
 
     fn get_au_unsettled_transactions(
@@ -1561,14 +1409,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUUnsettledTransactions");
-        let handler = lock(&self.handlers.get_au_unsettled_transactions).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUUnsettledTransactions")),
-            }
-        }
+        self.calls.record("GetAUUnsettledTransactions");
+        self.handlers
+            .get_au_unsettled_transactions
+            .call("GetAUUnsettledTransactions", ctx, input)
     }
 
     fn get_au_dividend_reinvestment_details(
@@ -1578,16 +1422,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUDividendReinvestmentDetails");
-        let handler = lock(&self.handlers.get_au_dividend_reinvestment_details).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => {
-                    Err(ApiError::not_implemented("GetAUDividendReinvestmentDetails"))
-                }
-            }
-        }
+        self.calls.record("GetAUDividendReinvestmentDetails");
+        self.handlers
+            .get_au_dividend_reinvestment_details
+            .call("GetAUDividendReinvestmentDetails", ctx, input)
     }
 
     fn get_au_income_detail(
@@ -1595,14 +1433,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUIncomeDetail");
-        let handler = lock(&self.handlers.get_au_income_detail).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUIncomeDetail")),
-            }
-        }
+        self.calls.record("GetAUIncomeDetail");
+        self.handlers.get_au_income_detail.call("GetAUIncomeDetail", ctx, input)
     }
 
     fn get_au_income_schedules(
@@ -1610,14 +1442,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUIncomeSchedules");
-        let handler = lock(&self.handlers.get_au_income_schedules).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUIncomeSchedules")),
-            }
-        }
+        self.calls.record("GetAUIncomeSchedules");
+        self.handlers.get_au_income_schedules.call("GetAUIncomeSchedules", ctx, input)
     }
 
     fn get_au_income_schedules_bulk(
@@ -1627,14 +1453,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUIncomeSchedulesBulk");
-        let handler = lock(&self.handlers.get_au_income_schedules_bulk).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUIncomeSchedulesBulk")),
-            }
-        }
+        self.calls.record("GetAUIncomeSchedulesBulk");
+        self.handlers
+            .get_au_income_schedules_bulk
+            .call("GetAUIncomeSchedulesBulk", ctx, input)
     }
 
     fn get_au_expense_detail(
@@ -1642,14 +1464,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUExpenseDetail");
-        let handler = lock(&self.handlers.get_au_expense_detail).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUExpenseDetail")),
-            }
-        }
+        self.calls.record("GetAUExpenseDetail");
+        self.handlers.get_au_expense_detail.call("GetAUExpenseDetail", ctx, input)
     }
 
     fn get_au_bpay(
@@ -1657,14 +1473,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUBpay");
-        let handler = lock(&self.handlers.get_au_bpay).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUBpay")),
-            }
-        }
+        self.calls.record("GetAUBpay");
+        self.handlers.get_au_bpay.call("GetAUBpay", ctx, input)
     }
 
     fn get_au_performance(
@@ -1672,14 +1482,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
-        lock(&self.calls).push("GetAUPerformance");
-        let handler = lock(&self.handlers.get_au_performance).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUPerformance")),
-            }
-        }
+        self.calls.record("GetAUPerformance");
+        self.handlers.get_au_performance.call("GetAUPerformance", ctx, input)
     }
 
     fn get_au_asset_class_performance(
@@ -1689,14 +1493,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUAssetClassPerformance");
-        let handler = lock(&self.handlers.get_au_asset_class_performance).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAssetClassPerformance")),
-            }
-        }
+        self.calls.record("GetAUAssetClassPerformance");
+        self.handlers
+            .get_au_asset_class_performance
+            .call("GetAUAssetClassPerformance", ctx, input)
     }
 
     fn get_au_benchmarks(
@@ -1704,14 +1504,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUBenchmarks");
-        let handler = lock(&self.handlers.get_au_benchmarks).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUBenchmarks")),
-            }
-        }
+        self.calls.record("GetAUBenchmarks");
+        self.handlers.get_au_benchmarks.call("GetAUBenchmarks", ctx, input)
     }
 
     fn get_au_benchmark_performance(
@@ -1719,14 +1513,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUBenchmarkPerformance");
-        let handler = lock(&self.handlers.get_au_benchmark_performance).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUBenchmarkPerformance")),
-            }
-        }
+        self.calls.record("GetAUBenchmarkPerformance");
+        self.handlers
+            .get_au_benchmark_performance
+            .call("GetAUBenchmarkPerformance", ctx, input)
     }
 
     fn get_au_models(
@@ -1734,14 +1524,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUModels");
-        let handler = lock(&self.handlers.get_au_models).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUModels")),
-            }
-        }
+        self.calls.record("GetAUModels");
+        self.handlers.get_au_models.call("GetAUModels", ctx, input)
     }
 
     fn get_au_aproximate_fum(
@@ -1749,14 +1533,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
-        lock(&self.calls).push("GetAUAproximateFum");
-        let handler = lock(&self.handlers.get_au_aproximate_fum).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAproximateFum")),
-            }
-        }
+        self.calls.record("GetAUAproximateFum");
+        self.handlers.get_au_aproximate_fum.call("GetAUAproximateFum", ctx, input)
     }
 
     fn get_au_model_performance(
@@ -1764,14 +1542,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
-        lock(&self.calls).push("GetAUModelPerformance");
-        let handler = lock(&self.handlers.get_au_model_performance).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUModelPerformance")),
-            }
-        }
+        self.calls.record("GetAUModelPerformance");
+        self.handlers.get_au_model_performance.call("GetAUModelPerformance", ctx, input)
     }
 
     fn get_au_model_holdings(
@@ -1779,14 +1551,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUModelHoldings");
-        let handler = lock(&self.handlers.get_au_model_holdings).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUModelHoldings")),
-            }
-        }
+        self.calls.record("GetAUModelHoldings");
+        self.handlers.get_au_model_holdings.call("GetAUModelHoldings", ctx, input)
     }
 
     fn get_au_model_weight_adjustment(
@@ -1796,14 +1562,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUModelWeightAdjustment");
-        let handler = lock(&self.handlers.get_au_model_weight_adjustment).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUModelWeightAdjustment")),
-            }
-        }
+        self.calls.record("GetAUModelWeightAdjustment");
+        self.handlers
+            .get_au_model_weight_adjustment
+            .call("GetAUModelWeightAdjustment", ctx, input)
     }
 
     fn replace_au_model_weight_adjustment(
@@ -1811,14 +1573,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("ReplaceAUModelWeightAdjustment");
-        let handler = lock(&self.handlers.replace_au_model_weight_adjustment).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("ReplaceAUModelWeightAdjustment")),
-            }
-        }
+        self.calls.record("ReplaceAUModelWeightAdjustment");
+        self.handlers
+            .replace_au_model_weight_adjustment
+            .call("ReplaceAUModelWeightAdjustment", ctx, input)
     }
 
     fn get_au_account_esg_categories(
@@ -1826,14 +1584,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUAccountEsgCategories");
-        let handler = lock(&self.handlers.get_au_account_esg_categories).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUAccountEsgCategories")),
-            }
-        }
+        self.calls.record("GetAUAccountEsgCategories");
+        self.handlers
+            .get_au_account_esg_categories
+            .call("GetAUAccountEsgCategories", ctx, input)
     }
 
     fn replace_au_account_esg_categories(
@@ -1841,14 +1595,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("ReplaceAUAccountEsgCategories");
-        let handler = lock(&self.handlers.replace_au_account_esg_categories).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("ReplaceAUAccountEsgCategories")),
-            }
-        }
+        self.calls.record("ReplaceAUAccountEsgCategories");
+        self.handlers
+            .replace_au_account_esg_categories
+            .call("ReplaceAUAccountEsgCategories", ctx, input)
     }
 
     fn add_au_account_esg_categories(
@@ -1856,14 +1606,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("AddAUAccountEsgCategories");
-        let handler = lock(&self.handlers.add_au_account_esg_categories).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("AddAUAccountEsgCategories")),
-            }
-        }
+        self.calls.record("AddAUAccountEsgCategories");
+        self.handlers
+            .add_au_account_esg_categories
+            .call("AddAUAccountEsgCategories", ctx, input)
     }
 
     fn delete_au_account_esg_categories(
@@ -1871,14 +1617,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("DeleteAUAccountEsgCategories");
-        let handler = lock(&self.handlers.delete_au_account_esg_categories).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("DeleteAUAccountEsgCategories")),
-            }
-        }
+        self.calls.record("DeleteAUAccountEsgCategories");
+        self.handlers
+            .delete_au_account_esg_categories
+            .call("DeleteAUAccountEsgCategories", ctx, input)
     }
 
     fn get_au_cashflow_instructions(
@@ -1886,14 +1628,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUCashflowInstructions");
-        let handler = lock(&self.handlers.get_au_cashflow_instructions).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUCashflowInstructions")),
-            }
-        }
+        self.calls.record("GetAUCashflowInstructions");
+        self.handlers
+            .get_au_cashflow_instructions
+            .call("GetAUCashflowInstructions", ctx, input)
     }
 
     fn add_au_one_off_cashflow_instructions(
@@ -1901,14 +1639,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("AddAUOneOffCashflowInstructions");
-        let handler = lock(&self.handlers.add_au_one_off_cashflow_instructions).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("AddAUOneOffCashflowInstructions")),
-            }
-        }
+        self.calls.record("AddAUOneOffCashflowInstructions");
+        self.handlers
+            .add_au_one_off_cashflow_instructions
+            .call("AddAUOneOffCashflowInstructions", ctx, input)
     }
 
     fn delete_au_one_off_cashflow_instructions(
@@ -1916,17 +1650,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("DeleteAUOneOffCashflowInstructions");
-        let handler = lock(&self.handlers.delete_au_one_off_cashflow_instructions)
-            .clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => {
-                    Err(ApiError::not_implemented("DeleteAUOneOffCashflowInstructions"))
-                }
-            }
-        }
+        self.calls.record("DeleteAUOneOffCashflowInstructions");
+        self.handlers
+            .delete_au_one_off_cashflow_instructions
+            .call("DeleteAUOneOffCashflowInstructions", ctx, input)
     }
 
     fn update_au_regular_cashflow_instructions(
@@ -1934,17 +1661,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("UpdateAURegularCashflowInstructions");
-        let handler = lock(&self.handlers.update_au_regular_cashflow_instructions)
-            .clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => {
-                    Err(ApiError::not_implemented("UpdateAURegularCashflowInstructions"))
-                }
-            }
-        }
+        self.calls.record("UpdateAURegularCashflowInstructions");
+        self.handlers
+            .update_au_regular_cashflow_instructions
+            .call("UpdateAURegularCashflowInstructions", ctx, input)
     }
 
     fn delete_au_regular_cashflow_instructions(
@@ -1952,17 +1672,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        lock(&self.calls).push("DeleteAURegularCashflowInstructions");
-        let handler = lock(&self.handlers.delete_au_regular_cashflow_instructions)
-            .clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => {
-                    Err(ApiError::not_implemented("DeleteAURegularCashflowInstructions"))
-                }
-            }
-        }
+        self.calls.record("DeleteAURegularCashflowInstructions");
+        self.handlers
+            .delete_au_regular_cashflow_instructions
+            .call("DeleteAURegularCashflowInstructions", ctx, input)
     }
 
     fn get_au_publisher_events(
@@ -1970,14 +1683,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
-        lock(&self.calls).push("GetAUPublisherEvents");
-        let handler = lock(&self.handlers.get_au_publisher_events).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUPublisherEvents")),
-            }
-        }
+        self.calls.record("GetAUPublisherEvents");
+        self.handlers.get_au_publisher_events.call("GetAUPublisherEvents", ctx, input)
     }
 
     fn get_au_publisher_event_detail(
@@ -1987,14 +1694,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
     > + Send {
-        lock(&self.calls).push("GetAUPublisherEventDetail");
-        let handler = lock(&self.handlers.get_au_publisher_event_detail).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("GetAUPublisherEventDetail")),
-            }
-        }
+        self.calls.record("GetAUPublisherEventDetail");
+        self.handlers
+            .get_au_publisher_event_detail
+            .call("GetAUPublisherEventDetail", ctx, input)
     }
 
     fn download_au_file(
@@ -2002,18 +1705,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
-        lock(&self.calls).push("DownloadAUFile");
-        let handler = lock(&self.handlers.download_au_file).clone();
-        async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented("DownloadAUFile")),
-            }
-        }
+        self.calls.record("DownloadAUFile");
+        self.handlers.download_au_file.call("DownloadAUFile", ctx, input)
     }
-}
-
-/// A lock that a panicking handler cannot leave unusable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -42,6 +42,6 @@ pub mod codegen {
     /// The server's internals.
     #[cfg(feature = "server")]
     pub mod server {
-        pub use crate::server::{download, extract, form, multipart, problem, reply, serve};
+        pub use crate::server::{download, extract, form, mock, multipart, problem, reply, serve};
     }
 }

@@ -191,7 +191,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         let name = ident(&op.fn_name);
         let input = input_name(op);
         let reply = reply_type(&op.reply);
-        quote! { #name: Slot<inputs::#input, #reply>, }
+        quote! { #name: Slot<RequestContext, inputs::#input, #reply>, }
     });
     let setters = api.operations.iter().map(|op| {
         let name = ident(&op.fn_name);
@@ -218,7 +218,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
                 F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
                 Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
             {
-                *lock(&self.handlers.#name) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
+                self.handlers.#name.set(handler);
                 self
             }
 
@@ -229,24 +229,18 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         let (name, signature, id) = (ident(&op.fn_name), method_signature(op), &op.id);
         quote! {
             #signature {
-                lock(&self.calls).push(#id);
-                let handler = lock(&self.handlers.#name).clone();
-                async move {
-                    match handler {
-                        Some(handler) => handler(ctx, input).await,
-                        None => Err(ApiError::not_implemented(#id)),
-                    }
-                }
+                self.calls.record(#id);
+                self.handlers.#name.call(#id, ctx, input)
             }
         }
     });
     let mut imports = Imports::default();
     imports
         .add("std::future::Future")
-        .add("std::pin::Pin")
-        .add("std::sync::{Arc, Mutex, MutexGuard}")
+        .add("std::sync::Arc")
         .add("crate::api::RequestContext")
         .add("crate::{ApiError, ServerConfig, inputs}")
+        .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
         .add(&format!("crate::{trait_name}"));
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
@@ -261,12 +255,6 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
 
         #imports
 
-        /// A handler for one operation.
-        type Handler<I, R> = Arc<dyn Fn(RequestContext, I) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync>;
-
-        /// An operation's handler, when one is set.
-        type Slot<I, R> = Mutex<Option<Handler<I, R>>>;
-
         /// The handler of each operation, when one is set.
         #[derive(Default)]
         struct Handlers {
@@ -276,13 +264,13 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         #mock_doc
         #[derive(Default)]
         pub struct MockApi {
-            calls: Mutex<Vec<&'static str>>,
+            calls: Calls,
             handlers: Handlers,
         }
 
         impl std::fmt::Debug for MockApi {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("MockApi").field("calls", &*lock(&self.calls)).finish_non_exhaustive()
+                f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
             }
         }
 
@@ -301,7 +289,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
 
             /// The operations called so far, by operationId, in the order they were called.
             pub fn calls(&self) -> Vec<&'static str> {
-                lock(&self.calls).clone()
+                self.calls.list()
             }
 
             #(#setters)*
@@ -311,10 +299,6 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
             #(#methods)*
         }
 
-        /// A lock that a panicking handler cannot leave unusable.
-        fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-            mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-        }
     }
 }
 

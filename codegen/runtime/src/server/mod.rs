@@ -8,6 +8,8 @@ pub mod extract;
 #[doc(hidden)]
 pub mod form;
 #[doc(hidden)]
+pub mod mock;
+#[doc(hidden)]
 pub mod multipart;
 #[doc(hidden)]
 pub mod problem;

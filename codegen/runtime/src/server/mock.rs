@@ -1,0 +1,84 @@
+//! What the generated mocks share: a slot per operation for its handler, and the record of calls.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::server::ApiError;
+
+/// A handler for one operation, taking the request context `C` and the input `I`.
+type Handler<C, I, R> = Arc<dyn Fn(C, I) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync>;
+
+/// One operation's handler, when one is set.
+pub struct Slot<C, I, R>(Mutex<Option<Handler<C, I, R>>>);
+
+impl<C, I, R> Default for Slot<C, I, R> {
+    fn default() -> Self {
+        Slot(Mutex::new(None))
+    }
+}
+
+impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
+    /// Answers the operation with `handler` from now on.
+    pub fn set<F, Fut>(&self, handler: F)
+    where
+        F: Fn(C, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ApiError>> + Send + 'static,
+    {
+        *lock(&self.0) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
+    }
+
+    /// Runs the handler, or answers 501 naming `operation` when none is set.
+    pub fn call(
+        &self,
+        operation: &'static str,
+        ctx: C,
+        input: I,
+    ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
+        let handler = lock(&self.0).clone();
+        async move {
+            match handler {
+                Some(handler) => handler(ctx, input).await,
+                None => Err(ApiError::not_implemented(operation)),
+            }
+        }
+    }
+}
+
+/// The operations called on a mock, by operationId, in order.
+#[derive(Debug, Default)]
+pub struct Calls(Mutex<Vec<&'static str>>);
+
+impl Calls {
+    /// Records a call of `operation`.
+    pub fn record(&self, operation: &'static str) {
+        lock(&self.0).push(operation);
+    }
+
+    /// The calls so far.
+    pub fn list(&self) -> Vec<&'static str> {
+        lock(&self.0).clone()
+    }
+}
+
+/// A lock that a panicking handler cannot leave unusable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Calls, Slot};
+
+    #[tokio::test]
+    async fn a_slot_answers_with_its_handler_or_501() {
+        let slot: Slot<(), u8, u8> = Slot::default();
+        let err = slot.call("Double", (), 2).await.unwrap_err();
+        assert_eq!(err.status(), axum::http::StatusCode::NOT_IMPLEMENTED);
+        slot.set(|(), n| async move { Ok(n * 2) });
+        assert_eq!(slot.call("Double", (), 2).await.unwrap(), 4);
+        let calls = Calls::default();
+        calls.record("Double");
+        assert_eq!(calls.list(), ["Double"]);
+    }
+}
