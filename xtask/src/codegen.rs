@@ -28,30 +28,20 @@ pub fn project_config() -> Config {
     }
 }
 
-/// The fixture that exercises what the project spec does not use (unions, `allOf`, other
-/// credential kinds), generated into the workspace so it is compiled, linted and tested end to end.
-pub fn features_config() -> Config {
+/// A fixture spec, `codegen/tests/fixtures/<name>.yaml`, generated into `fixtures/<name>-*` so it
+/// is compiled, linted and tested with the workspace: `features` exercises what the project spec
+/// does not use (unions, `allOf`, other credential kinds); `reserved` names its operations,
+/// parameters and schemas like the generated crates' own items and Rust keywords, so a clash is
+/// a compile error.
+pub fn fixture_config(name: &str) -> Config {
+    let crate_config =
+        |side: &str| CrateConfig { name: format!("{name}-{side}"), dir: format!("fixtures/{name}-{side}") };
     Config {
-        spec_path: "codegen/tests/fixtures/features.yaml".to_string(),
+        spec_path: format!("codegen/tests/fixtures/{name}.yaml"),
         version_header: None,
-        client: Some(CrateConfig { name: "features-client".to_string(), dir: "fixtures/features-client".to_string() }),
-        server: Some(CrateConfig { name: "features-server".to_string(), dir: "fixtures/features-server".to_string() }),
-        types: Some(CrateConfig { name: "features-types".to_string(), dir: "fixtures/features-types".to_string() }),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
-    }
-}
-
-/// A spec whose operations, parameters and schemas are named like the generated crates' own items
-/// and like Rust keywords, generated into the workspace so that a clash is a compile error.
-pub fn reserved_config() -> Config {
-    Config {
-        spec_path: "codegen/tests/fixtures/reserved.yaml".to_string(),
-        version_header: None,
-        client: Some(CrateConfig { name: "reserved-client".to_string(), dir: "fixtures/reserved-client".to_string() }),
-        server: Some(CrateConfig { name: "reserved-server".to_string(), dir: "fixtures/reserved-server".to_string() }),
-        types: Some(CrateConfig { name: "reserved-types".to_string(), dir: "fixtures/reserved-types".to_string() }),
+        client: Some(crate_config("client")),
+        server: Some(crate_config("server")),
+        types: Some(crate_config("types")),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
@@ -94,7 +84,7 @@ pub fn run(mode: Mode) -> Result<(), String> {
 pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    for config in [project_config(), features_config(), reserved_config()] {
+    for config in [project_config(), fixture_config("features"), fixture_config("reserved")] {
         let spec_file = root.join(&config.spec_path);
         let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
         let generated = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;

@@ -125,8 +125,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Records a simplification that still generates working code.
+    /// Records a warning once, however many places lead to the same node (a schema referenced
+    /// from several properties).
     pub(crate) fn warn(&mut self, pointer: &Pointer, message: impl Into<String>) {
-        self.warnings.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
+        let warning = Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() };
+        if !self.warnings.contains(&warning) {
+            self.warnings.push(warning);
+        }
     }
 
     /// Marks the start of a part of the spec that can be left out on its own (a schema or an

@@ -559,16 +559,7 @@ impl Lowerer<'_> {
         let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
         let name = reference.strip_prefix("#/components/schemas/").unwrap_or(reference);
         let ptr = Pointer::root().push("components").push("schemas").push(name);
-        let before = self.warnings.len();
-        let constraints = self.constraints(schema, &ptr);
-        // A schema used by many properties is warned about once.
-        let new: Vec<_> = self.warnings.drain(before..).collect();
-        for warning in new {
-            if !self.warnings.contains(&warning) {
-                self.warnings.push(warning);
-            }
-        }
-        constraints
+        self.constraints(schema, &ptr)
     }
 
     pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
