@@ -254,13 +254,7 @@ pub fn cookie<T: FromStr>(
 where
     T::Err: Display,
 {
-    let prefix = format!("{name}=");
-    let found = headers
-        .get_all(COOKIE)
-        .into_iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(prefix.as_str()).map(str::to_string));
+    let found = cookie_value(headers, name).map(str::to_string);
     let Some(raw) = found else {
         if required {
             problems.add(name, "cookie is required");
@@ -289,11 +283,15 @@ pub fn scheme_credential(headers: &HeaderMap, scheme: &str) -> Option<String> {
     (given.eq_ignore_ascii_case(scheme) && !value.is_empty()).then(|| value.to_string())
 }
 
-/// The value of the cookie called `name`, from any `Cookie` header.
+/// The value of the cookie called `name` when it is not empty.
 pub fn cookie_credential(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookie_value(headers, name).filter(|value| !value.is_empty()).map(str::to_string)
+}
+
+/// The value of the first cookie called `name`, from any `Cookie` header.
+fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
     let cookies = headers.get_all(COOKIE).into_iter().filter_map(|v| v.to_str().ok());
-    let value = cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))?;
-    (!value.is_empty()).then(|| value.to_string())
+    cookies.flat_map(|v| v.split(';')).find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
 }
 
 /// Limits of a request body that serde does not check (lengths, item counts, bounds), implemented
