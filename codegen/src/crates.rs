@@ -15,6 +15,7 @@ pub struct Plan<'a> {
 /// the crate in `codegen/runtime`, so a copy is always exactly the tested one.
 pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("Cargo.toml", include_str!("../runtime/Cargo.toml")),
+    ("src/client/builder.rs", include_str!("../runtime/src/client/builder.rs")),
     ("src/client/download.rs", include_str!("../runtime/src/client/download.rs")),
     ("src/client/encoding.rs", include_str!("../runtime/src/client/encoding.rs")),
     ("src/client/error.rs", include_str!("../runtime/src/client/error.rs")),
@@ -28,6 +29,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
+    ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
     ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
     ("src/server/extract.rs", include_str!("../runtime/src/server/extract.rs")),
     ("src/server/form.rs", include_str!("../runtime/src/server/form.rs")),

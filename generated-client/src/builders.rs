@@ -43,7 +43,7 @@ impl<'a> GetUser<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::User, Error> {
         const OPERATION: &str = "GetUser";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/users");
         let mut query = Query::new(&mut url);
@@ -55,7 +55,7 @@ impl<'a> GetUser<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -108,7 +108,7 @@ impl<'a> CreateUser<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::UserCreationResponse, Error> {
         const OPERATION: &str = "CreateUser";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/user");
         let mut request = client
@@ -118,7 +118,7 @@ impl<'a> CreateUser<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -181,7 +181,7 @@ impl<'a> LinkUserAccounts<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "LinkUserAccounts";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/useraccounts");
         let mut request = client
@@ -191,7 +191,7 @@ impl<'a> LinkUserAccounts<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -287,7 +287,7 @@ impl<'a> GetAuAccounts<'a> {
         self,
     ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
         const OPERATION: &str = "GetAUAccounts";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
@@ -310,7 +310,7 @@ impl<'a> GetAuAccounts<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -392,7 +392,7 @@ impl<'a> GetAuChildAccounts<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ChildAccountAu>, Error> {
         const OPERATION: &str = "GetAUChildAccounts";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/childaccounts");
         let mut query = Query::new(&mut url);
@@ -404,7 +404,7 @@ impl<'a> GetAuChildAccounts<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -451,7 +451,7 @@ impl<'a> GetAccountModelWeightings<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AccountModelWeighting>, Error> {
         const OPERATION: &str = "GetAccountModelWeightings";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/accountmodelweightings");
         let mut query = Query::new(&mut url);
@@ -463,7 +463,7 @@ impl<'a> GetAccountModelWeightings<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -516,7 +516,7 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAccountModelWeightings";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/accountmodelweightings");
         let mut request = client
@@ -526,7 +526,7 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -599,7 +599,7 @@ impl<'a> GetAuAppForm<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
         const OPERATION: &str = "GetAUAppForm";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
@@ -617,7 +617,7 @@ impl<'a> GetAuAppForm<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -670,7 +670,7 @@ impl<'a> CreateDraftApplication<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationUploadResult, Error> {
         const OPERATION: &str = "CreateDraftApplication";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/application");
         let mut request = client
@@ -680,7 +680,7 @@ impl<'a> CreateDraftApplication<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -737,7 +737,7 @@ impl<'a> GetDraftApplicationStatus<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationStatus, Error> {
         const OPERATION: &str = "GetDraftApplicationStatus";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
@@ -749,7 +749,7 @@ impl<'a> GetDraftApplicationStatus<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -791,7 +791,7 @@ impl<'a> GetPds<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PdsDetail>, Error> {
         const OPERATION: &str = "GetPDS";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/pds");
         let request = client
@@ -801,7 +801,7 @@ impl<'a> GetPds<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -856,7 +856,7 @@ impl<'a> GetUkCedingParties<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CedingPartyResponse>, Error> {
         const OPERATION: &str = "GetUKCedingParties";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
@@ -871,7 +871,7 @@ impl<'a> GetUkCedingParties<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -954,7 +954,7 @@ impl<'a> FindAuSecurities<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::SecurityResponse>, Error> {
         const OPERATION: &str = "FindAUSecurities";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
@@ -977,7 +977,7 @@ impl<'a> FindAuSecurities<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1022,7 +1022,7 @@ impl<'a> GetAuRecalcStatus<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ServiceRecalcStatus, Error> {
         const OPERATION: &str = "GetAURecalcStatus";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/recalc/status");
         let request = client
@@ -1032,7 +1032,7 @@ impl<'a> GetAuRecalcStatus<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1088,7 +1088,7 @@ impl<'a> GetAuHoldings<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingData>, Error> {
         const OPERATION: &str = "GetAUHoldings";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/holdings");
         let mut query = Query::new(&mut url);
@@ -1102,7 +1102,7 @@ impl<'a> GetAuHoldings<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1158,7 +1158,7 @@ impl<'a> GetAuHoldingsPerModel<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
         const OPERATION: &str = "GetAUHoldingsPerModel";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/holdingspermodel");
         let mut query = Query::new(&mut url);
@@ -1172,7 +1172,7 @@ impl<'a> GetAuHoldingsPerModel<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1235,7 +1235,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::AssetClassSummary, Error> {
         const OPERATION: &str = "GetAUAssetClassSummary";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
@@ -1251,7 +1251,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1369,7 +1369,7 @@ impl<'a> GetAuTransactions<'a> {
         self,
     ) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
         const OPERATION: &str = "GetAUTransactions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/transactions");
         let mut query = Query::new(&mut url);
@@ -1401,7 +1401,7 @@ impl<'a> GetAuTransactions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1514,7 +1514,7 @@ impl<'a> GetAuCashTransactions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
         const OPERATION: &str = "GetAUCashTransactions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
@@ -1537,7 +1537,7 @@ impl<'a> GetAuCashTransactions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1640,7 +1640,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::UnsettledTransaction>, Error> {
         const OPERATION: &str = "GetAUUnsettledTransactions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
@@ -1660,7 +1660,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1730,7 +1730,7 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
         const OPERATION: &str = "GetAUDividendReinvestmentDetails";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/dividendreinvestmentdetails");
         let mut query = Query::new(&mut url);
@@ -1742,7 +1742,7 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1798,7 +1798,7 @@ impl<'a> GetAuIncomeDetail<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeDetail>, Error> {
         const OPERATION: &str = "GetAUIncomeDetail";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomedetail");
         let mut query = Query::new(&mut url);
@@ -1812,7 +1812,7 @@ impl<'a> GetAuIncomeDetail<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1868,7 +1868,7 @@ impl<'a> GetAuIncomeSchedules<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeSchedule>, Error> {
         const OPERATION: &str = "GetAUIncomeSchedules";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomeschedules");
         let mut query = Query::new(&mut url);
@@ -1882,7 +1882,7 @@ impl<'a> GetAuIncomeSchedules<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -1938,7 +1938,7 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
         const OPERATION: &str = "GetAUIncomeSchedulesBulk";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/incomeschedules/bulk");
         let mut query = Query::new(&mut url);
@@ -1952,7 +1952,7 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2008,7 +2008,7 @@ impl<'a> GetAuExpenseDetail<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Expense>, Error> {
         const OPERATION: &str = "GetAUExpenseDetail";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/expensedetail");
         let mut query = Query::new(&mut url);
@@ -2022,7 +2022,7 @@ impl<'a> GetAuExpenseDetail<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2069,7 +2069,7 @@ impl<'a> GetAuBpay<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BpayInfo>, Error> {
         const OPERATION: &str = "GetAUBpay";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/bpay");
         let mut query = Query::new(&mut url);
@@ -2081,7 +2081,7 @@ impl<'a> GetAuBpay<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2207,7 +2207,7 @@ impl<'a> GetAuPerformance<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Performance, Error> {
         const OPERATION: &str = "GetAUPerformance";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/performance");
         let mut query = Query::new(&mut url);
@@ -2242,7 +2242,7 @@ impl<'a> GetAuPerformance<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2358,7 +2358,7 @@ impl<'a> GetAuAssetClassPerformance<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AssetClassInvestment>, Error> {
         const OPERATION: &str = "GetAUAssetClassPerformance";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/assetclassperformance");
         let mut query = Query::new(&mut url);
@@ -2390,7 +2390,7 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2435,7 +2435,7 @@ impl<'a> GetAuBenchmarks<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Benchmark>, Error> {
         const OPERATION: &str = "GetAUBenchmarks";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/benchmarks");
         let request = client
@@ -2445,7 +2445,7 @@ impl<'a> GetAuBenchmarks<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2511,7 +2511,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BenchmarkReturn>, Error> {
         const OPERATION: &str = "GetAUBenchmarkPerformance";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
@@ -2528,7 +2528,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2573,7 +2573,7 @@ impl<'a> GetAuModels<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Model>, Error> {
         const OPERATION: &str = "GetAUModels";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/models");
         let request = client
@@ -2583,7 +2583,7 @@ impl<'a> GetAuModels<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2636,7 +2636,7 @@ impl<'a> GetAuAproximateFum<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelApproximateFum, Error> {
         const OPERATION: &str = "GetAUAproximateFum";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelapproximatefum");
         let mut query = Query::new(&mut url);
@@ -2649,7 +2649,7 @@ impl<'a> GetAuAproximateFum<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2705,7 +2705,7 @@ impl<'a> GetAuModelPerformance<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelPerformance, Error> {
         const OPERATION: &str = "GetAUModelPerformance";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelperformance");
         let mut query = Query::new(&mut url);
@@ -2719,7 +2719,7 @@ impl<'a> GetAuModelPerformance<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2772,7 +2772,7 @@ impl<'a> GetAuModelHoldings<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelHolding>, Error> {
         const OPERATION: &str = "GetAUModelHoldings";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelholdings");
         let mut query = Query::new(&mut url);
@@ -2785,7 +2785,7 @@ impl<'a> GetAuModelHoldings<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2832,7 +2832,7 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
         const OPERATION: &str = "GetAUModelWeightAdjustment";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/modelweightadjustment");
         let mut query = Query::new(&mut url);
@@ -2844,7 +2844,7 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -2897,7 +2897,7 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAUModelWeightAdjustment";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/modelweightadjustment");
         let mut request = client
@@ -2907,7 +2907,7 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -2964,7 +2964,7 @@ impl<'a> GetAuAccountEsgCategories<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<String>, Error> {
         const OPERATION: &str = "GetAUAccountEsgCategories";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
@@ -2976,7 +2976,7 @@ impl<'a> GetAuAccountEsgCategories<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -3029,7 +3029,7 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "ReplaceAUAccountEsgCategories";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
@@ -3039,7 +3039,7 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -3102,7 +3102,7 @@ impl<'a> AddAuAccountEsgCategories<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "AddAUAccountEsgCategories";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
@@ -3112,7 +3112,7 @@ impl<'a> AddAuAccountEsgCategories<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -3177,7 +3177,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAUAccountEsgCategories";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
@@ -3192,7 +3192,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::DELETE,
@@ -3239,7 +3239,7 @@ impl<'a> GetAuCashflowInstructions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CashflowInstruction>, Error> {
         const OPERATION: &str = "GetAUCashflowInstructions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions");
         let mut query = Query::new(&mut url);
@@ -3251,7 +3251,7 @@ impl<'a> GetAuCashflowInstructions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -3304,7 +3304,7 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "AddAUOneOffCashflowInstructions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/cashflowinstructions/oneoff");
         let mut request = client
@@ -3314,7 +3314,7 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -3380,7 +3380,7 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAUOneOffCashflowInstructions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions/oneoff");
         let mut query = Query::new(&mut url);
@@ -3394,7 +3394,7 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::DELETE,
@@ -3447,7 +3447,7 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "UpdateAURegularCashflowInstructions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/cashflowinstructions/regular");
         let mut request = client
@@ -3457,7 +3457,7 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             let bytes = serde_json::to_vec(body)
                 .map_err(|e| Error::InvalidArgument {
@@ -3520,7 +3520,7 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "DeleteAURegularCashflowInstructions";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/cashflowinstructions/regular");
         let mut query = Query::new(&mut url);
@@ -3533,7 +3533,7 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::DELETE,
@@ -3578,7 +3578,7 @@ impl<'a> GetAuPublisherEvents<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEvent>, Error> {
         const OPERATION: &str = "GetAUPublisherEvents";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/api/publisherevents");
         let request = client
@@ -3588,7 +3588,7 @@ impl<'a> GetAuPublisherEvents<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -3635,7 +3635,7 @@ impl<'a> GetAuPublisherEventDetail<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEventDetail>, Error> {
         const OPERATION: &str = "GetAUPublisherEventDetail";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/publishereventdetail");
         let mut query = Query::new(&mut url);
@@ -3647,7 +3647,7 @@ impl<'a> GetAuPublisherEventDetail<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,
@@ -3694,7 +3694,7 @@ impl<'a> DownloadAuFile<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
         const OPERATION: &str = "DownloadAUFile";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/api/file");
         let mut query = Query::new(&mut url);
@@ -3706,7 +3706,7 @@ impl<'a> DownloadAuFile<'a> {
             .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.api_version.clone());
+            .header("x-pps-api-version", client.version().clone());
         let call = Call {
             operation: OPERATION,
             method: Method::GET,

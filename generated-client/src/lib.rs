@@ -55,8 +55,8 @@ pub use client::*;
 pub use portfolio_types::types;
 pub use portfolio_runtime::client::{
     ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
-    DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, Error, ProblemDetails,
-    RetryPolicy, StatusError, TimeoutKind,
+    DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, BoxError,
+    CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};

@@ -38,12 +38,12 @@ use portfolio_runtime::codegen::{enums, object_only};
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use portfolio_runtime::server::{
-    FileDownload, ApiError, ServeConfig, bind, problem_types, serve, serve_with,
-    shutdown_signal,
+    FileDownload, ApiError, ServeConfig, ServerConfig, bind, problem_types, serve,
+    serve_with, shutdown_signal,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
-pub use router::{ServerConfig, router, router_with};
+pub use router::{router, router_with};
 pub use portfolio_types::types;
 
 /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros

@@ -3,7 +3,6 @@
 //! The axum router: extraction and validation generated from the spec, then the trait call.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
@@ -11,95 +10,13 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
+use portfolio_runtime::codegen::server::{Shared, method_not_allowed, not_found};
 use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams, Validate};
-use crate::{ApiError, DateTime, PortfolioApi, inputs, reply, types};
-
-/// Settings of the generated layer: what a request may hold and how long its body may take.
-/// Connection-level limits are in [`ServeConfig`](crate::ServeConfig).
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct ServerConfig {
-    /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered
-    /// 413.
-    pub body_limit: usize,
-    /// Time a request body may take to arrive in full (default 30 s); a slower one is
-    /// answered 408.
-    pub body_read_timeout: Duration,
-    /// Longest request target (path and query) accepted, in bytes (default 8 KiB);
-    /// longer ones are answered 414.
-    pub max_uri_length: usize,
-    /// Most bytes of request headers accepted, names and values together (default
-    /// 32 KiB); more are answered 431.
-    pub max_header_bytes: usize,
-    /// Values of the `x-pps-api-version` header the server serves; any other is answered 400.
-    /// `None` accepts every value and leaves the decision to the implementation.
-    pub supported_api_versions: Option<Vec<String>>,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            body_limit: 2 * 1024 * 1024,
-            body_read_timeout: Duration::from_secs(30),
-            max_uri_length: 8 * 1024,
-            max_header_bytes: 32 * 1024,
-            supported_api_versions: None,
-        }
-    }
-}
-
-impl ServerConfig {
-    /// Sets the largest request body accepted, in bytes.
-    pub fn with_body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
-        self
-    }
-
-    /// Sets the time a request body may take to arrive.
-    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
-        self.body_read_timeout = timeout;
-        self
-    }
-
-    /// Sets the longest request target accepted, in bytes.
-    pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
-        self.max_uri_length = bytes;
-        self
-    }
-
-    /// Sets the most bytes of request headers accepted.
-    pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
-        self.max_header_bytes = bytes;
-        self
-    }
-
-    /// The limits a request body is read under.
-    pub(crate) fn body(&self) -> extract::BodyLimit {
-        extract::BodyLimit {
-            bytes: self.body_limit,
-            timeout: self.body_read_timeout,
-        }
-    }
-}
-
-/// The implementation and the configuration, shared by every handler.
-struct Shared<A> {
-    api: Arc<A>,
-    config: Arc<ServerConfig>,
-}
-
-impl<A> Clone for Shared<A> {
-    fn clone(&self) -> Self {
-        Shared {
-            api: self.api.clone(),
-            config: self.config.clone(),
-        }
-    }
-}
+use crate::{ApiError, DateTime, PortfolioApi, ServerConfig, inputs, reply, types};
 
 /// A router serving `api` with the default [`ServerConfig`].
 pub fn router<A: PortfolioApi>(api: A) -> Router {
@@ -109,11 +26,6 @@ pub fn router<A: PortfolioApi>(api: A) -> Router {
 /// A router serving a shared implementation with `config`. Add tower layers (timeouts,
 /// tracing, authentication, rate limits) with `Router::layer` as usual.
 pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router {
-    let state = Shared {
-        api,
-        config: Arc::new(config),
-    };
-
     Router::new()
         .route("/api/users", get(handle_get_user::<A>))
         .route("/api/user", post(handle_create_user::<A>))
@@ -204,20 +116,7 @@ pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router
         .route("/api/file", get(handle_download_au_file::<A>))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .with_state(state)
-}
-
-async fn not_found(request: Request) -> Response {
-    ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
-        .into_response_for(request.uri().path())
-}
-
-async fn method_not_allowed(request: Request) -> Response {
-    ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED)
-        .with_detail(
-            format!("{} is not served at {}", request.method(), request.uri().path()),
-        )
-        .into_response_for(request.uri().path())
+        .with_state(Shared::new(api, config))
 }
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
@@ -247,7 +146,7 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
                 .with_type(crate::problem::problem_types::INVALID_REQUEST)
                 .with_error("x-pps-api-version", "header is required")
         })?;
-    if let Some(supported) = &config.supported_api_versions
+    if let Some(supported) = &config.supported_versions
         && !supported.contains(&api_version)
     {
         return Err(ApiError::unsupported_api_version(&api_version));

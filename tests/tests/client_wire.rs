@@ -62,6 +62,22 @@ async fn api_version_can_be_overridden() {
 }
 
 #[tokio::test]
+async fn the_builder_sets_the_version_header_and_refuses_a_bad_value() {
+    let server = RawServer::start(RawReply::json(200, "[]")).await;
+    let credentials = || Credentials::new("token-123", "key-456");
+    let client = Client::builder(&server.base_url(), credentials()).version_header("2031.02.03").build().unwrap();
+    assert_eq!(client.api_version(), "2031.02.03");
+    client.get_au_models().await.unwrap();
+    assert_eq!(server.only_request().header("x-pps-api-version"), Some("2031.02.03"));
+
+    let refused = Client::builder(&server.base_url(), credentials()).version_header("a\nb").build().unwrap_err();
+    assert!(
+        matches!(&refused, Error::InvalidArgument { name: "x-pps-api-version", .. }),
+        "a line break cannot be sent in a header: {refused:?}"
+    );
+}
+
+#[tokio::test]
 async fn date_times_from_time_values_are_iso_8601_with_t() {
     let server =
         RawServer::start(RawReply::json(200, r#"{"Data":[],"Metadata":{"TotalCount":0,"TotalPages":0}}"#)).await;

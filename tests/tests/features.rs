@@ -559,6 +559,17 @@ async fn a_documented_redirect_is_the_reply_with_its_headers() {
     );
 }
 
+#[test]
+fn a_version_header_is_refused_by_an_api_without_one() {
+    let credentials = Credentials::new("tok", "dXNlcjpwdw==", "s1");
+    let refused = Client::builder("http://127.0.0.1:1", credentials).version_header("2").build().unwrap_err();
+    assert!(
+        matches!(&refused, features_client::Error::InvalidArgument { name: "version_header", reason }
+            if reason == "this API has no version header"),
+        "{refused:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_default_only_reply_is_read_as_200_with_typed_headers() {
     use features_client::types::{LabelKind, ReadCounterReplyHeaders};

@@ -303,7 +303,7 @@ async fn a_panicking_implementation_is_answered_500() {
 #[tokio::test]
 async fn unsupported_versions_are_400_with_their_own_problem_type() {
     let mut config = ServerConfig::default();
-    config.supported_api_versions = Some(vec!["2022.09.26".into()]);
+    config.supported_versions = Some(vec!["2022.09.26".into()]);
     let base = serve(config).await;
     let (status, body) =
         problem(request(&base, Method::GET, TX, &["x-pps-api-version"]).header("x-pps-api-version", "2030.01.01"))

@@ -37,11 +37,13 @@ pub mod codegen {
     #[cfg(feature = "client")]
     pub mod client {
         pub use crate::client::{download, encoding, multipart, paging, policy, transport};
+        pub use crate::client::{header_value, http_client_builder_for};
     }
 
     /// The server's internals.
     #[cfg(feature = "server")]
     pub mod server {
+        pub use crate::server::{Shared, method_not_allowed, not_found};
         pub use crate::server::{download, extract, form, mock, multipart, problem, reply, serve};
     }
 }

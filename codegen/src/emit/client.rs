@@ -9,7 +9,8 @@ use crate::ir::{
     TypeDef, TypeRef,
 };
 
-/// `client.rs`: the client, its builder, its credentials and one method per operation.
+/// `client.rs`: the client, its credentials and one method per operation. The builder and the
+/// connection are the runtime's; only what the spec decides is written here.
 pub fn client_module(api: &Api) -> TokenStream {
     let version = &api.version;
     let version_doc = doc(&format!("The API version this client was generated for, from `info.version`: `{version}`."));
@@ -19,15 +20,10 @@ pub fn client_module(api: &Api) -> TokenStream {
         quote! { #docs pub const DEFAULT_BASE_URL: &str = #url; }
     });
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
-    // An API without credentials keeps the same client shape; the machinery just goes unused.
-    let no_credentials =
-        api.credentials.is_empty().then(|| quote! { #[allow(dead_code, reason = "this API sends no credentials")] });
     let unused_credentials = api
         .credentials
         .is_empty()
         .then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
-    let no_headers = (api.credentials.is_empty() && api.common_headers.is_empty())
-        .then(|| quote! { #[allow(dead_code, reason = "this API sends no credentials")] });
     let cred_docs = api.credentials.iter().map(|c| {
         let how = match &c.carrier {
             Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
@@ -51,36 +47,31 @@ pub fn client_module(api: &Api) -> TokenStream {
         let name = f.to_string();
         quote! { .field(#name, &"<redacted>") }
     });
-    // The common header (the API version) is a client setting with the spec's default.
-    let common = api.common_headers.first();
-    let common_field = common.map(|h| ident(&h.field));
     // A documented redirect is the operation's reply, so the client must not follow it.
     let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
-    let redirect_policy = if redirects {
-        quote! { reqwest::redirect::Policy::none() }
-    } else {
-        quote! { crate::transport::redirect_policy() }
-    };
     let redirect_doc = if redirects {
-        quote! {
-            /// Redirects are not followed: some operations reply with one, which they return.
-        }
+        "Redirects are not followed: some operations reply with one, which they return."
     } else {
-        quote! {
-            /// Redirects are followed only within the origin of the request (at most 10); one to
-            /// another origin ends the call with its 3xx status, so no credential, body or query
-            /// ever reaches a host the caller did not name.
-        }
+        "Redirects are followed only within the origin of the request (at most 10); one to another \
+         origin ends the call with its 3xx status, so no credential, body or query ever reaches a \
+         host the caller did not name."
     };
-    let common_struct_field = common_field.as_ref().map(|f| quote! { pub(crate) #f: HeaderValue, });
-    let common_builder_field = common_field.as_ref().map(|f| quote! { #f: Option<String>, });
-    let common_builder_init = common_field.as_ref().map(|f| quote! { #f: None, });
-    let common_build = common.map(|h| {
-        let field = ident(&h.field);
-        let (header, default) = (&h.header, &h.default);
-        quote! { #field: header_value(#header, self.#field.as_deref().unwrap_or(#default), false)?, }
-    });
-    let common_methods = common.map(|h| {
+    let http_builder_doc = doc(&format!(
+        "A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS, proxy or \
+         pool settings to before passing the result to [`ClientBuilder::http_client`]: the connect \
+         timeout ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)), the read timeout \
+         ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)), no `Referer` header, and this \
+         policy:\n\n{redirect_doc}"
+    ));
+    // The version header is a client setting with the spec's version as its default.
+    let version_header = match api.common_headers.first() {
+        Some(h) => {
+            let (header, default) = (&h.header, &h.default);
+            quote! { Some((#header, #default)) }
+        }
+        None => quote! { None },
+    };
+    let version_methods = api.common_headers.first().map(|h| {
         let field = ident(&h.field);
         let setter = format_ident!("with_{}", h.field);
         let header = &h.header;
@@ -89,32 +80,15 @@ pub fn client_module(api: &Api) -> TokenStream {
         quote! {
             #docs
             pub fn #setter(mut self, value: &str) -> Result<Self, Error> {
-                self.#field = header_value(#header, value, false)?;
+                self.connection.set_version(value)?;
                 Ok(self)
             }
 
             #getter_docs
             pub fn #field(&self) -> &str {
-                self.#field.to_str().unwrap_or_default()
+                self.connection.version().to_str().unwrap_or_default()
             }
         }
-    });
-    let common_builder_method = common.map(|h| {
-        let field = ident(&h.field);
-        let header = &h.header;
-        let docs = doc(&format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default));
-        quote! {
-            #docs
-            pub fn #field(mut self, value: impl Into<String>) -> Self {
-                self.#field = Some(value.into());
-                self
-            }
-        }
-    });
-    let common_debug = common.map(|h| {
-        let field = ident(&h.field);
-        let name = h.header.as_str();
-        quote! { .field(#name, &self.#field) }
     });
     let methods = api.operations.iter().map(|op| method(api, op));
     let mut uses = Uses::default();
@@ -127,16 +101,10 @@ pub fn client_module(api: &Api) -> TokenStream {
     }
     let mut imports = Imports::default();
     imports
-        .add("std::borrow::Cow")
         .add("std::fmt")
-        .add("std::future::Future")
-        .add("std::pin::Pin")
-        .add("std::sync::Arc")
-        .add("std::sync::atomic::AtomicU64")
-        .add("std::time::Duration")
         .add("reqwest::header::HeaderValue")
-        .add("crate::policy::{DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy}")
-        .add("crate::transport::{BodyLimits, Transport}")
+        .add("portfolio_runtime::client::{ApiClient, Connection}")
+        .add("portfolio_runtime::codegen::client::header_value")
         .add("crate::{Error, builders}");
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
@@ -148,7 +116,7 @@ pub fn client_module(api: &Api) -> TokenStream {
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
     quote! {
-        //! The client, its builder, and one method per operation.
+        //! The client, its credentials, and one method per operation.
 
         #imports
 
@@ -176,46 +144,15 @@ pub fn client_module(api: &Api) -> TokenStream {
             }
         }
 
-        /// An error from a [`CredentialsProvider`].
-        pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-        /// Supplies the credentials of each request, for example to refresh an expiring access
-        /// token. Any `Fn() -> impl Future<Output = Result<Credentials, BoxError>>` is one; its
-        /// errors come back as [`Error::Credentials`].
-        pub trait CredentialsProvider: Send + Sync + 'static {
-            /// The credentials for the next request.
-            fn credentials(&self) -> Pin<Box<dyn Future<Output = Result<Credentials, BoxError>> + Send + '_>>;
-        }
-
-        impl<F, Fut> CredentialsProvider for F
-        where
-            F: Fn() -> Fut + Send + Sync + 'static,
-            Fut: Future<Output = Result<Credentials, BoxError>> + Send + 'static,
-        {
-            fn credentials(&self) -> Pin<Box<dyn Future<Output = Result<Credentials, BoxError>> + Send + '_>> {
-                Box::pin(self())
-            }
-        }
-
         /// Credentials as header values, checked once.
+        #[doc(hidden)]
         #[derive(Clone)]
-        pub(crate) struct CredentialHeaders {
+        pub struct CredentialHeaders {
             #(pub(crate) #cred_fields: HeaderValue,)*
         }
 
-        impl CredentialHeaders {
-            #unused_credentials
-            fn new(credentials: &Credentials) -> Result<Self, Error> {
-                Ok(CredentialHeaders { #(#cred_fields: #cred_values,)* })
-            }
-        }
-
-        #[derive(Clone)]
-        #no_credentials
-        enum CredentialSource {
-            Fixed(CredentialHeaders),
-            Provider(Arc<dyn CredentialsProvider>),
-        }
+        /// Builds a [`Client`]; start with [`Client::builder`].
+        pub type ClientBuilder = portfolio_runtime::client::ClientBuilder<Client>;
 
         /// A client for the API: a base URL, credentials and a connection pool.
         ///
@@ -225,26 +162,35 @@ pub fn client_module(api: &Api) -> TokenStream {
         /// Dropping the future cancels the call.
         #[derive(Clone)]
         pub struct Client {
-            pub(crate) transport: Arc<Transport>,
-            pub(crate) base_url: Arc<str>,
-            #no_credentials
-            credentials: CredentialSource,
-            #common_struct_field
+            pub(crate) connection: Connection<Client>,
         }
 
         impl fmt::Debug for Client {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct("Client")
-                    .field("base_url", &self.base_url)
-                    #common_debug
-                    .finish_non_exhaustive()
+                f.debug_struct("Client").field("base_url", &self.base_url()).finish_non_exhaustive()
+            }
+        }
+
+        impl ApiClient for Client {
+            type Credentials = Credentials;
+            type CredentialHeaders = CredentialHeaders;
+            const REDIRECTS_ARE_REPLIES: bool = #redirects;
+            const VERSION_HEADER: Option<(&'static str, &'static str)> = #version_header;
+
+            #unused_credentials
+            fn credential_headers(credentials: &Credentials) -> Result<CredentialHeaders, Error> {
+                Ok(CredentialHeaders { #(#cred_fields: #cred_values,)* })
+            }
+
+            fn from_connection(connection: Connection<Client>) -> Self {
+                Client { connection }
             }
         }
 
         impl Client {
             /// A client for the deployment at `base_url` (scheme, host and optional path prefix),
             /// with a connection pool of its own, TLS through rustls (the default `rustls` feature)
-            /// and the default [`RetryPolicy`].
+            /// and the default [`RetryPolicy`](crate::RetryPolicy).
             pub fn new(base_url: &str, credentials: Credentials) -> Result<Self, Error> {
                 Self::builder(base_url, credentials).build()
             }
@@ -261,233 +207,22 @@ pub fn client_module(api: &Api) -> TokenStream {
             /// A builder for a client with timeouts, retries, a rate limit or a credentials
             /// provider.
             pub fn builder(base_url: &str, credentials: Credentials) -> ClientBuilder {
-                ClientBuilder {
-                    base_url: base_url.to_string(),
-                    credentials: Ok(credentials),
-                    http: None,
-                    timeout: Some(DEFAULT_TIMEOUT),
-                    connect_timeout: DEFAULT_CONNECT_TIMEOUT,
-                    read_timeout: DEFAULT_READ_TIMEOUT,
-                    max_reply_size: DEFAULT_MAX_REPLY_SIZE,
-                    max_error_body: DEFAULT_MAX_ERROR_BODY,
-                    retry: RetryPolicy::default(),
-                    rate_limit: None,
-                    request_ids: false,
-                    #common_builder_init
-                }
+                ClientBuilder::new(base_url, credentials)
             }
 
-            #common_methods
-
-            /// A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS,
-            /// proxy or pool settings to before passing the result to
-            /// [`ClientBuilder::http_client`]: the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`]),
-            /// the read timeout ([`DEFAULT_READ_TIMEOUT`]), no `Referer` header, and this policy:
-            ///
-            #redirect_doc
+            #http_builder_doc
             pub fn http_client_builder() -> reqwest::ClientBuilder {
-                reqwest::Client::builder()
-                    .redirect(#redirect_policy)
-                    .referer(false)
-                    .connect_timeout(DEFAULT_CONNECT_TIMEOUT)
-                    .read_timeout(DEFAULT_READ_TIMEOUT)
+                portfolio_runtime::codegen::client::http_client_builder_for::<Client>()
             }
 
             /// The base URL requests are sent to, without a trailing slash.
             pub fn base_url(&self) -> &str {
-                &self.base_url
+                self.connection.base_url()
             }
 
-            /// The base URL followed by `path`, with room for parameters.
-            pub(crate) fn url(&self, path: &str) -> String {
-                let mut url = String::with_capacity(self.base_url.len() + path.len() + 64);
-                url.push_str(&self.base_url);
-                url.push_str(path);
-                url
-            }
-
-            /// The credential headers for one request: the fixed ones, or fresh ones from the
-            /// provider.
-            #no_credentials
-            pub(crate) async fn credential_headers(&self, operation: &'static str) -> Result<Cow<'_, CredentialHeaders>, Error> {
-                match &self.credentials {
-                    CredentialSource::Fixed(headers) => Ok(Cow::Borrowed(headers)),
-                    CredentialSource::Provider(provider) => {
-                        let credentials = provider.credentials().await.map_err(|source| Error::Credentials { operation, source })?;
-                        CredentialHeaders::new(&credentials).map(Cow::Owned)
-                    }
-                }
-            }
+            #version_methods
 
             #(#methods)*
-        }
-
-        /// Builds a [`Client`]; start with [`Client::builder`].
-        pub struct ClientBuilder {
-            base_url: String,
-            credentials: Result<Credentials, Arc<dyn CredentialsProvider>>,
-            http: Option<reqwest::Client>,
-            timeout: Option<Duration>,
-            connect_timeout: Duration,
-            read_timeout: Duration,
-            max_reply_size: u64,
-            max_error_body: u64,
-            retry: RetryPolicy,
-            rate_limit: Option<f64>,
-            request_ids: bool,
-            #common_builder_field
-        }
-
-        impl fmt::Debug for ClientBuilder {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct("ClientBuilder")
-                    .field("base_url", &self.base_url)
-                    .field("timeout", &self.timeout)
-                    .field("connect_timeout", &self.connect_timeout)
-                    .field("read_timeout", &self.read_timeout)
-                    .field("max_reply_size", &self.max_reply_size)
-                    .field("max_error_body", &self.max_error_body)
-                    .field("retry", &self.retry)
-                    .field("rate_limit", &self.rate_limit)
-                    .finish_non_exhaustive()
-            }
-        }
-
-        impl ClientBuilder {
-            /// Sends through `http` instead of a pool of the client's own; build it from
-            /// [`Client::http_client_builder`]. Its own settings then replace
-            /// [`ClientBuilder::connect_timeout`] and [`ClientBuilder::read_timeout`].
-            pub fn http_client(mut self, http: reqwest::Client) -> Self {
-                self.http = Some(http);
-                self
-            }
-
-            /// The deadline of every call ([`DEFAULT_TIMEOUT`] unless set): connecting, every
-            /// attempt, the waits between retries and reading the reply all fit in it, and a
-            /// call that runs out ends with [`Error::Timeout`]. A call's own `.timeout(..)` takes
-            /// precedence. For downloads it ends when the reply's head arrives; the body then
-            /// streams for as long as it keeps coming.
-            pub fn timeout(mut self, timeout: Duration) -> Self {
-                self.timeout = Some(timeout);
-                self
-            }
-
-            /// No deadline for calls: a call lasts as long as the server takes, bounded only by
-            /// the connect and read timeouts.
-            pub fn no_timeout(mut self) -> Self {
-                self.timeout = None;
-                self
-            }
-
-            /// How long to wait for a connection ([`DEFAULT_CONNECT_TIMEOUT`] unless set).
-            pub fn connect_timeout(mut self, timeout: Duration) -> Self {
-                self.connect_timeout = timeout;
-                self
-            }
-
-            /// How long the server may send nothing while a reply is read, a download's body
-            /// included ([`DEFAULT_READ_TIMEOUT`] unless set).
-            pub fn read_timeout(mut self, timeout: Duration) -> Self {
-                self.read_timeout = timeout;
-                self
-            }
-
-            /// The largest success reply body read into memory ([`DEFAULT_MAX_REPLY_SIZE`]
-            /// unless set); a longer one ends the call with [`Error::BodyTooLarge`] without
-            /// being read. Downloads stream and have no limit.
-            pub fn max_reply_size(mut self, bytes: u64) -> Self {
-                self.max_reply_size = bytes;
-                self
-            }
-
-            /// How much of an error reply's body is kept ([`DEFAULT_MAX_ERROR_BODY`] unless
-            /// set); the rest is not read, and [`StatusError::truncated`] says so.
-            ///
-            /// [`StatusError::truncated`]: crate::StatusError::truncated
-            pub fn max_error_body(mut self, bytes: u64) -> Self {
-                self.max_error_body = bytes;
-                self
-            }
-
-            /// Replaces the [`RetryPolicy`]; [`RetryPolicy::never`] turns retries off.
-            pub fn retry(mut self, policy: RetryPolicy) -> Self {
-                self.retry = policy;
-                self
-            }
-
-            /// Sends at most `per_second` requests a second, across all clones of the client.
-            pub fn rate_limit(mut self, per_second: f64) -> Self {
-                self.rate_limit = Some(per_second);
-                self
-            }
-
-            /// Sends a fresh `x-request-id` with every request, so a server can tie its logs to
-            /// the client's spans.
-            pub fn request_ids(mut self, enabled: bool) -> Self {
-                self.request_ids = enabled;
-                self
-            }
-
-            /// Asks `provider` for the credentials of every request instead of using fixed ones.
-            pub fn credentials_provider(mut self, provider: impl CredentialsProvider) -> Self {
-                self.credentials = Err(Arc::new(provider));
-                self
-            }
-
-            #common_builder_method
-
-            /// The client, or the first setting that cannot work.
-            pub fn build(self) -> Result<Client, Error> {
-                let parsed = reqwest::Url::parse(&self.base_url)
-                    .map_err(|e| Error::InvalidArgument { name: "base_url", reason: e.to_string() })?;
-                if parsed.cannot_be_a_base() || !matches!(parsed.scheme(), "http" | "https") {
-                    return Err(Error::InvalidArgument { name: "base_url", reason: format!("`{}` is not an http(s) URL", self.base_url) });
-                }
-                if parsed.query().is_some() || parsed.fragment().is_some() {
-                    return Err(Error::InvalidArgument { name: "base_url", reason: "a base URL carries no query or fragment".to_string() });
-                }
-                let rate_limit = match self.rate_limit {
-                    Some(rate) if !(rate.is_finite() && rate > 0.0) => {
-                        return Err(Error::InvalidArgument { name: "rate_limit", reason: format!("{rate} is not a positive number of requests per second") });
-                    }
-                    rate => rate.map(RateLimiter::new),
-                };
-                let http = match self.http {
-                    Some(http) => http,
-                    None => Client::http_client_builder()
-                        .connect_timeout(self.connect_timeout)
-                        .read_timeout(self.read_timeout)
-                        .build()
-                        .map_err(|source| Error::Transport { operation: "Client::build", source })?,
-                };
-                let credentials = match self.credentials {
-                    Ok(fixed) => CredentialSource::Fixed(CredentialHeaders::new(&fixed)?),
-                    Err(provider) => CredentialSource::Provider(provider),
-                };
-                let transport = Transport {
-                    http,
-                    timeout: self.timeout,
-                    retry: self.retry,
-                    rate_limit,
-                    request_ids: self.request_ids.then(|| AtomicU64::new(1)),
-                    limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body },
-                };
-                Ok(Client {
-                    transport: Arc::new(transport),
-                    base_url: parsed.as_str().trim_end_matches('/').into(),
-                    credentials,
-                    #common_build
-                })
-            }
-        }
-
-        /// A header value from text, refused when it cannot be sent (line breaks, non-visible bytes).
-        #no_headers
-        fn header_value(name: &'static str, value: &str, sensitive: bool) -> Result<HeaderValue, Error> {
-            let mut header = HeaderValue::from_str(value)
-                .map_err(|_| Error::InvalidArgument { name, reason: "not a valid header value".to_string() })?;
-            header.set_sensitive(sensitive);
-            Ok(header)
         }
     }
 }
@@ -773,7 +508,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
             /// Sends the request and reads the reply.
             pub async fn send(self) -> Result<#reply, Error> {
                 const OPERATION: &str = #op_id;
-                let client = self.client;
+                let client = &self.client.connection;
                 #credentials
                 #url
                 let #request_mut request = client
@@ -1093,9 +828,8 @@ fn fixed_headers(api: &Api, op: &Operation) -> TokenStream {
         out.push(quote! { .header(#header, credentials.#field.clone()) });
     }
     for &i in &op.common_headers {
-        let h = &api.common_headers[i];
-        let (header, field) = (&h.header, ident(&h.field));
-        out.push(quote! { .header(#header, client.#field.clone()) });
+        let header = &api.common_headers[i].header;
+        out.push(quote! { .header(#header, client.version().clone()) });
     }
     quote! { #(#out)* }
 }
@@ -1240,7 +974,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         pub use portfolio_runtime::client::{
             #download_use #paging_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-            Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
+            BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
 

@@ -100,10 +100,11 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         };
         let text = format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`."));
         let docs = doc(&text);
-        let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
+        let (deprecated, convention) = (op.deprecated.then(|| quote! { #[deprecated] }), self_convention(op));
         quote! {
             #docs
             #deprecated
+            #convention
             #signature;
         }
     });
@@ -308,6 +309,14 @@ fn handler_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("handle_{}", op.fn_name)
 }
 
+/// A trait method named `from_..` or `into_..` by its operationId takes `&self` all the same, which
+/// clippy's naming convention would flag in every implementor's build.
+fn self_convention(op: &Operation) -> Option<TokenStream> {
+    (op.fn_name.starts_with("from_") || op.fn_name.starts_with("into_")).then(|| {
+        quote! { #[allow(clippy::wrong_self_convention, reason = "the name is the operationId's")] }
+    })
+}
+
 /// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
 /// cover some operations (a service built up a few at a time, a fake in tests), and `Partial`,
 /// which serves one as the full trait.
@@ -317,10 +326,11 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
     let defaults = api.operations.iter().map(|op| {
         let (signature, id) = (method_signature(op), &op.id);
         let docs = doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.", op.fn_name));
-        let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
+        let (deprecated, convention) = (op.deprecated.then(|| quote! { #[deprecated] }), self_convention(op));
         quote! {
             #docs
             #deprecated
+            #convention
             #signature {
                 let _ = (ctx, input);
                 async { Err(ApiError::not_implemented(#id)) }
@@ -516,43 +526,14 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     });
     let validated = validated_types(api);
     let context = context_fn(api);
-    // The versions the server accepts in each common header (the API version).
-    let versions_fields: Vec<TokenStream> = api
-        .common_headers
-        .iter()
-        .map(|h| {
-            let field = format_ident!("supported_{}s", h.field);
-            let docs = doc(&format!(
-                "Values of the `{}` header the server serves; any other is answered 400.\n\
-                 `None` accepts every value and leaves the decision to the implementation.",
-                h.header
-            ));
-            quote! { #docs pub #field: Option<Vec<String>>, }
-        })
-        .collect();
-    let versions_defaults: Vec<TokenStream> = api
-        .common_headers
-        .iter()
-        .map(|h| {
-            let field = format_ident!("supported_{}s", h.field);
-            quote! { #field: None, }
-        })
-        .collect();
-    let body_limits = api.operations.iter().any(|op| op.body.is_some()).then(|| {
-        quote! {
-            /// The limits a request body is read under.
-            pub(crate) fn body(&self) -> extract::BodyLimit {
-                extract::BodyLimit { bytes: self.body_limit, timeout: self.body_read_timeout }
-            }
-        }
-    });
     let mut imports = Imports::default();
     imports
         .add("std::sync::Arc")
-        .add("std::time::Duration")
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
+        .add("portfolio_runtime::codegen::server::{Shared, method_not_allowed, not_found}")
+        .add("crate::ServerConfig")
         .add("axum::http::HeaderMap")
         .add("axum::http::request::Parts")
         .add("axum::response::Response")
@@ -592,78 +573,6 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 
         #imports
 
-        /// Settings of the generated layer: what a request may hold and how long its body may take.
-        /// Connection-level limits are in [`ServeConfig`](crate::ServeConfig).
-        #[derive(Debug, Clone)]
-        #[non_exhaustive]
-        pub struct ServerConfig {
-            /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered
-            /// 413.
-            pub body_limit: usize,
-            /// Time a request body may take to arrive in full (default 30 s); a slower one is
-            /// answered 408.
-            pub body_read_timeout: Duration,
-            /// Longest request target (path and query) accepted, in bytes (default 8 KiB);
-            /// longer ones are answered 414.
-            pub max_uri_length: usize,
-            /// Most bytes of request headers accepted, names and values together (default
-            /// 32 KiB); more are answered 431.
-            pub max_header_bytes: usize,
-            #(#versions_fields)*
-        }
-
-        impl Default for ServerConfig {
-            fn default() -> Self {
-                ServerConfig {
-                    body_limit: 2 * 1024 * 1024,
-                    body_read_timeout: Duration::from_secs(30),
-                    max_uri_length: 8 * 1024,
-                    max_header_bytes: 32 * 1024,
-                    #(#versions_defaults)*
-                }
-            }
-        }
-
-        impl ServerConfig {
-            /// Sets the largest request body accepted, in bytes.
-            pub fn with_body_limit(mut self, bytes: usize) -> Self {
-                self.body_limit = bytes;
-                self
-            }
-
-            /// Sets the time a request body may take to arrive.
-            pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
-                self.body_read_timeout = timeout;
-                self
-            }
-
-            /// Sets the longest request target accepted, in bytes.
-            pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
-                self.max_uri_length = bytes;
-                self
-            }
-
-            /// Sets the most bytes of request headers accepted.
-            pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
-                self.max_header_bytes = bytes;
-                self
-            }
-
-            #body_limits
-        }
-
-        /// The implementation and the configuration, shared by every handler.
-        struct Shared<A> {
-            api: Arc<A>,
-            config: Arc<ServerConfig>,
-        }
-
-        impl<A> Clone for Shared<A> {
-            fn clone(&self) -> Self {
-                Shared { api: self.api.clone(), config: self.config.clone() }
-            }
-        }
-
         /// A router serving `api` with the default [`ServerConfig`].
         pub fn router<A: #trait_ident>(api: A) -> Router {
             router_with(Arc::new(api), ServerConfig::default())
@@ -672,23 +581,11 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         /// A router serving a shared implementation with `config`. Add tower layers (timeouts,
         /// tracing, authentication, rate limits) with `Router::layer` as usual.
         pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
-            let state = Shared { api, config: Arc::new(config) };
             Router::new()
                 #(#routes)*
                 .fallback(not_found)
                 .method_not_allowed_fallback(method_not_allowed)
-                .with_state(state)
-        }
-
-        async fn not_found(request: Request) -> Response {
-            ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
-                .into_response_for(request.uri().path())
-        }
-
-        async fn method_not_allowed(request: Request) -> Response {
-            ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED)
-                .with_detail(format!("{} is not served at {}", request.method(), request.uri().path()))
-                .into_response_for(request.uri().path())
+                .with_state(Shared::new(api, config))
         }
 
         #context
@@ -718,7 +615,6 @@ fn context_fn(api: &Api) -> TokenStream {
     let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
     let commons = api.common_headers.iter().map(|h| {
         let field = ident(&h.field);
-        let supported = format_ident!("supported_{}s", h.field);
         let header = &h.header;
         let name = header_name(header);
         quote! {
@@ -727,7 +623,7 @@ fn context_fn(api: &Api) -> TokenStream {
                     .with_type(crate::problem::problem_types::INVALID_REQUEST)
                     .with_error(#header, "header is required")
             })?;
-            if let Some(supported) = &config.#supported
+            if let Some(supported) = &config.supported_versions
                 && !supported.contains(&#field)
             {
                 return Err(ApiError::unsupported_api_version(&#field));
@@ -1131,10 +1027,10 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use ApiError, ServeConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+            #download_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
-        pub use router::{ServerConfig, router, router_with};
+        pub use router::{router, router_with};
         pub use #types_crate::types;
 
         /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros

@@ -23,10 +23,9 @@ const RESERVED_FN_NAMES: &[&str] = &[
     "clone",
     "credential_headers",
     "fmt",
-    "http_client",
+    "from_connection",
     "http_client_builder",
     "new",
-    "url",
     "with_http_client",
 ];
 

@@ -1,6 +1,7 @@
 //! Client support: the transport (redirects, limits, deadlines, retries), errors, downloads,
-//! request encodings and paging.
+//! request encodings and paging, and the builder and credentials plumbing every client shares.
 
+mod builder;
 #[doc(hidden)]
 pub mod download;
 #[doc(hidden)]
@@ -15,6 +16,9 @@ pub mod policy;
 #[doc(hidden)]
 pub mod transport;
 
+pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
+#[doc(hidden)]
+pub use builder::{header_value, http_client_builder_for};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use paging::Items;

@@ -1,6 +1,7 @@
 //! Server support: reading and checking requests, problem+json replies, downloads and serving
 //! with limits.
 
+mod config;
 #[doc(hidden)]
 pub mod download;
 #[doc(hidden)]
@@ -18,6 +19,9 @@ pub mod reply;
 #[doc(hidden)]
 pub mod serve;
 
+pub use config::ServerConfig;
+#[doc(hidden)]
+pub use config::{Shared, method_not_allowed, not_found};
 pub use download::FileDownload;
 pub use problem::{ApiError, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};

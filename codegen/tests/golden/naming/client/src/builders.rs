@@ -69,7 +69,7 @@ impl<'a> GetItemPart<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Part, Error> {
         const OPERATION: &str = "get-item.part";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let mut url = client.url("/items/");
         push_segment(&mut url, &self.item_id);
@@ -142,7 +142,7 @@ impl<'a> PostItems<'a> {
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
         const OPERATION: &str = "post_items";
-        let client = self.client;
+        let client = &self.client.connection;
         let credentials = client.credential_headers(OPERATION).await?;
         let url = client.url("/items");
         let mut request = client

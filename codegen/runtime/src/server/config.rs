@@ -1,0 +1,118 @@
+//! The settings of a generated router, and the state its handlers share.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use crate::server::ApiError;
+use crate::server::extract::BodyLimit;
+
+/// Settings of the generated layer: what a request may hold and how long its body may take.
+/// Connection-level limits are in [`ServeConfig`](crate::server::ServeConfig).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered 413.
+    pub body_limit: usize,
+    /// Time a request body may take to arrive in full (default 30 s); a slower one is answered
+    /// 408.
+    pub body_read_timeout: Duration,
+    /// Longest request target (path and query) accepted, in bytes (default 8 KiB); longer ones
+    /// are answered 414.
+    pub max_uri_length: usize,
+    /// Most bytes of request headers accepted, names and values together (default 32 KiB); more
+    /// are answered 431.
+    pub max_header_bytes: usize,
+    /// Values of the API's version header the server serves; any other is answered 400. `None`
+    /// (the default) accepts every value and leaves the decision to the implementation. An API
+    /// without a version header ignores it.
+    pub supported_versions: Option<Vec<String>>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            body_limit: 2 * 1024 * 1024,
+            body_read_timeout: Duration::from_secs(30),
+            max_uri_length: 8 * 1024,
+            max_header_bytes: 32 * 1024,
+            supported_versions: None,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Sets the largest request body accepted, in bytes.
+    pub fn with_body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Sets the time a request body may take to arrive.
+    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets the longest request target accepted, in bytes.
+    pub fn with_max_uri_length(mut self, bytes: usize) -> Self {
+        self.max_uri_length = bytes;
+        self
+    }
+
+    /// Sets the most bytes of request headers accepted.
+    pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
+        self.max_header_bytes = bytes;
+        self
+    }
+
+    /// Serves only these values of the API's version header.
+    pub fn with_supported_versions(mut self, versions: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.supported_versions = Some(versions.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The limits a request body is read under.
+    #[doc(hidden)]
+    pub fn body(&self) -> BodyLimit {
+        BodyLimit { bytes: self.body_limit, timeout: self.body_read_timeout }
+    }
+}
+
+/// The implementation and the configuration, shared by every handler of a router.
+#[doc(hidden)]
+pub struct Shared<A> {
+    pub api: Arc<A>,
+    pub config: Arc<ServerConfig>,
+}
+
+impl<A> Shared<A> {
+    /// The state of a router serving `api` with `config`.
+    pub fn new(api: Arc<A>, config: ServerConfig) -> Self {
+        Shared { api, config: Arc::new(config) }
+    }
+}
+
+impl<A> Clone for Shared<A> {
+    fn clone(&self) -> Self {
+        Shared { api: self.api.clone(), config: self.config.clone() }
+    }
+}
+
+/// The router's fallback: 404 naming the path no operation is served at.
+#[doc(hidden)]
+pub async fn not_found(request: Request) -> Response {
+    ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
+        .into_response_for(request.uri().path())
+}
+
+/// The router's fallback for a served path: 405 naming the method and the path.
+#[doc(hidden)]
+pub async fn method_not_allowed(request: Request) -> Response {
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED)
+        .with_detail(format!("{} is not served at {}", request.method(), request.uri().path()))
+        .into_response_for(request.uri().path())
+}
