@@ -5,7 +5,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use time::format_description::well_known::Rfc3339;
-use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
 /// An ISO 8601 date-time that keeps the exact text it was parsed from.
@@ -46,17 +45,17 @@ impl DateTime {
     /// Parses ISO 8601 text in any of the accepted forms.
     pub fn parse(text: &str) -> Result<Self, DateTimeError> {
         let err = || DateTimeError { text: text.to_string() };
-        let (local, offset) = if let Ok(t) = OffsetDateTime::parse(text, &Rfc3339) {
+        // RFC 3339 is the one format `time` reads without its macros: a text without an offset is
+        // read with `Z` appended, and a date with midnight and `Z`.
+        let rfc3339 = |text: &str| OffsetDateTime::parse(text, &Rfc3339).ok();
+        let (local, offset) = if let Some(t) = rfc3339(text) {
             (PrimitiveDateTime::new(t.date(), t.time()), Some(t.offset()))
         } else if text.len() > 10 {
-            let format = format_description!(
-                version = 2,
-                "[year]-[month]-[day]T[hour]:[minute]:[second][optional [.[subsecond]]]"
-            );
-            (PrimitiveDateTime::parse(text, format).map_err(|_| err())?, None)
+            let t = rfc3339(&format!("{text}Z")).ok_or_else(err)?;
+            (PrimitiveDateTime::new(t.date(), t.time()), None)
         } else {
-            let date = Date::parse(text, format_description!("[year]-[month]-[day]")).map_err(|_| err())?;
-            (PrimitiveDateTime::new(date, Time::MIDNIGHT), None)
+            let t = rfc3339(&format!("{text}T00:00:00Z")).ok_or_else(err)?;
+            (PrimitiveDateTime::new(t.date(), Time::MIDNIGHT), None)
         };
         DateTime::with_text(text, local, offset).ok_or_else(err)
     }
@@ -119,13 +118,11 @@ impl From<OffsetDateTime> for DateTime {
 impl From<PrimitiveDateTime> for DateTime {
     /// Formats without an offset, e.g. `2024-06-30T00:00:00`.
     fn from(value: PrimitiveDateTime) -> Self {
-        let format =
-            format_description!(version = 2, "[year]-[month]-[day]T[hour]:[minute]:[second][optional [.[subsecond]]]");
-        let text = if value.nanosecond() == 0 {
-            value.format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"))
-        } else {
-            value.format(format)
-        };
+        // RFC 3339 at UTC, without its `Z`: the subsecond digits only when there are some.
+        let text = value.assume_utc().format(&Rfc3339).map(|mut text| {
+            text.pop();
+            text
+        });
         let text = text.unwrap_or_else(|_| value.to_string());
         DateTime::formatted(&text, value, None)
     }
@@ -271,7 +268,18 @@ mod tests {
 
     #[test]
     fn rejects_what_is_not_a_date_time() {
-        for text in ["", "yesterday", "2024-13-01", "2024-06-30 00:00:00 +00:00", "2024-06-30T25:00:00"] {
+        for text in [
+            "",
+            "yesterday",
+            "2024-13-01",
+            "2024-06-30 00:00:00 +00:00",
+            "2024-06-30T25:00:00",
+            "2024-06-30T10:00",
+            "2024-6-30",
+            "2024-06-30T",
+            "2024-06-30Z",
+            "2024-06-30T10:00:00ZZ",
+        ] {
             assert!(DateTime::parse(text).is_err(), "{text}");
         }
     }
@@ -282,5 +290,8 @@ mod tests {
         assert_eq!(DateTime::from(date).as_str(), "2022-09-26T00:00:00");
         let instant = date.with_time(Time::MIDNIGHT).assume_utc();
         assert_eq!(DateTime::from(instant).as_str(), "2022-09-26T00:00:00Z");
+        let precise = date.with_hms_nano(13, 45, 10, 123_400_000).unwrap();
+        assert_eq!(DateTime::from(precise).as_str(), "2022-09-26T13:45:10.1234", "no trailing zeros");
+        assert_eq!(DateTime::parse("2022-09-26T13:45:10.1234").unwrap().local(), precise);
     }
 }
