@@ -24,6 +24,7 @@ fn config() -> Config {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: false,
     }
 }
 

@@ -83,6 +83,7 @@ mod tests {
             standalone: false,
             runtime_dir: "codegen/runtime".to_string(),
             skip_unsupported: false,
+            tag_features: false,
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));

@@ -69,8 +69,13 @@ fn shared_dependencies(crate_dir: &str, options: &Config, feature: Option<&str>)
     let features: Vec<&str> = feature.into_iter().collect();
     let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &features);
     let mut out = vec![("portfolio-runtime".to_string(), runtime)];
-    if let (Some(types), Some(_)) = (&options.types, feature) {
-        out.push((types.name.clone(), path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features)));
+    if let (Some(types), Some(side)) = (&options.types, feature) {
+        let mut dependency = path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features);
+        // The client turns on the types of the tags it is built with, not all of them.
+        if options.tag_features && side == "client" {
+            dependency = dependency.replacen(" }", ", default-features = false }", 1);
+        }
+        out.push((types.name.clone(), dependency));
     }
     out
 }
@@ -84,6 +89,19 @@ fn all_dependencies<'a>(
     all.extend(shared.iter().map(|(name, value)| (name.as_str(), value.as_str())));
     all.sort();
     all
+}
+
+/// A feature's list in TOML: `["a", "b"]`.
+fn feature_list(features: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", features.into_iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(", "))
+}
+
+/// `all-tags` turning on every tag, then one feature per tag with what `enables`
+/// says it turns on elsewhere, for manifests with [`Config::tag_features`].
+fn tag_features(tags: &[String], enables: impl Fn(&str) -> Vec<String>) -> Vec<(String, String)> {
+    let mut out = vec![("all-tags".to_string(), feature_list(tags.iter().cloned()))];
+    out.extend(tags.iter().map(|tag| (tag.clone(), feature_list(enables(tag)))));
+    out
 }
 
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
@@ -121,6 +139,13 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let shared = shared_dependencies(dir, options, Some("client"));
     let types_ident = types_ident(options)?;
     let dependencies = all_dependencies(CLIENT_DEPENDENCIES, &shared);
+    let mut client_features: Vec<(String, String)> =
+        CLIENT_FEATURES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    if let (Some(tags), Some(types)) = (&api.tag_features, &options.types) {
+        client_features[0].1 = feature_list(["all-tags".to_string(), "rustls".to_string()]);
+        client_features.extend(tag_features(&tags.features, |tag| vec![format!("{}/{tag}", types.name)]));
+    }
+    let client_features: Vec<(&str, &str)> = client_features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
@@ -140,7 +165,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             description: &description,
             dependencies: &dependencies,
             dev_dependencies: &[],
-            features: CLIENT_FEATURES,
+            features: &client_features,
             standalone,
         },
     )?];
@@ -150,7 +175,10 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             vec![src("builders.rs")],
             api.operations.len(),
             move || client::builders_header(api),
-            move |i| client::builder(api, &api.operations[i]),
+            move |i| {
+                let op = &api.operations[i];
+                crate::emit::gated(client::builder(api, op), crate::emit::cfg_any(&op.features))
+            },
         ),
         RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),
@@ -186,14 +214,23 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         dependencies.push(("regex-lite", "{ version = \"0.1\", optional = true }"));
         dependencies.sort();
     }
-    let features: &[(&str, &str)] = if patterns {
-        &[
-            ("client", "[\"portfolio-runtime/client\"]"),
-            ("server", "[\"portfolio-runtime/server\", \"dep:regex-lite\"]"),
-        ]
-    } else {
-        &[("client", "[\"portfolio-runtime/client\"]"), ("server", "[\"portfolio-runtime/server\"]")]
-    };
+    let tags = api.tag_features.as_ref().map(|t| t.features.as_slice());
+    let mut server = vec!["portfolio-runtime/server".to_string()];
+    if patterns {
+        server.push("dep:regex-lite".to_string());
+    }
+    // The server implements every operation, so it needs every type.
+    if tags.is_some() {
+        server.push("all-tags".to_string());
+    }
+    let mut features = vec![("client".to_string(), feature_list(["portfolio-runtime/client".to_string()]))];
+    features.push(("server".to_string(), feature_list(server)));
+    if let Some(tags) = tags {
+        features.insert(0, ("default".to_string(), feature_list(["all-tags".to_string()])));
+        features.extend(tag_features(tags, |_| Vec::new()));
+    }
+    let features: Vec<(&str, &str)> = features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let features = features.as_slice();
     let description = format!(
         "Request and reply types of {} (API version {}), shared by its client and server crates.",
         api.title, api.version
@@ -220,7 +257,10 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
             vec![src("types.rs")],
             api.types.len(),
             move || crate::emit::types::header(api),
-            move |i| crate::emit::types::item(&api.types[i]),
+            move |i| {
+                let t = &api.types[i];
+                crate::emit::gated(crate::emit::types::item(t), crate::emit::type_cfg(api, t.name()))
+            },
         ),
         RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, client_name, server_name))),
         RustJob::new(src("client.rs"), move || client::error_readers(api)),

@@ -23,6 +23,26 @@ pub struct Api {
     /// What the generator simplified, or left out because it cannot represent it (only when
     /// asked to skip unsupported parts), each located in the spec.
     pub warnings: Vec<crate::Diagnostic>,
+    /// Cargo features per tag, when [`crate::Config::tag_features`] asks for them.
+    pub tag_features: Option<TagFeatures>,
+}
+
+/// Which cargo feature compiles which operation and type, so that a crate using a few areas of a
+/// large API builds only those.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TagFeatures {
+    /// One feature per tag in use, in the order tags first appear.
+    pub features: Vec<String>,
+    /// Named types reached only from tagged operations, with the features any of which compiles
+    /// them; a type not listed is always compiled.
+    pub types: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl TagFeatures {
+    /// The features that compile the type `name`; empty when it is always compiled.
+    pub fn of_type(&self, name: &str) -> &[String] {
+        self.types.get(name).map_or(&[], Vec::as_slice)
+    }
 }
 
 impl Api {
@@ -376,6 +396,9 @@ pub struct Operation {
     pub summary: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,
+    /// The cargo features, one per tag, any of which compiles this operation into the client
+    /// (with [`crate::Config::tag_features`]); empty when it is always compiled.
+    pub features: Vec<String>,
     pub deprecated: bool,
     pub params: Vec<Param>,
     pub body: Option<Body>,

@@ -43,6 +43,9 @@ pub struct Config {
     /// Leave out the operations (and schemas) the generator cannot represent, listing them in
     /// [`ir::Api::warnings`], instead of failing.
     pub skip_unsupported: bool,
+    /// A cargo feature per tag in the client and types crates (all on by default), so a crate that
+    /// calls a few areas of a large API compiles only their operations and the types they reach.
+    pub tag_features: bool,
 }
 
 /// A header every operation takes that carries the API version, and what the crates call it.

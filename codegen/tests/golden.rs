@@ -16,6 +16,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: false,
     };
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files
 }

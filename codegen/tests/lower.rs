@@ -13,6 +13,7 @@ fn config() -> Config {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: false,
     }
 }
 
@@ -682,4 +683,23 @@ components:
         "{warnings:#?}"
     );
     assert!(warnings[1].contains("properties/id/maxLength (line 14)"), "{warnings:#?}");
+}
+
+#[test]
+fn tag_features_gate_operations_and_the_types_only_they_reach() {
+    let config = Config { tag_features: true, ..config() };
+    let api = lower(&load(&fixture("features")).unwrap().doc, &config).unwrap();
+    let tags = api.tag_features.as_ref().expect("asked for");
+    // Tags in first-use order, as cargo feature names.
+    assert_eq!(tags.features, ["pets", "notes", "shape-drawing", "labels"]);
+    let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap_or_else(|| panic!("no {id}"));
+    assert_eq!(op("echoLabel").features, ["labels", "shape-drawing"]);
+    assert!(op("follow").features.is_empty(), "an untagged operation is always compiled");
+    // A type is compiled by any feature whose operations reach it, through other types too.
+    assert_eq!(tags.of_type("Label"), ["shape-drawing", "labels"]);
+    assert_eq!(tags.of_type("Circle"), ["shape-drawing"]);
+    assert_eq!(tags.of_type("Cat"), ["pets"]);
+    // Reached from an untagged operation (`checkLimits`): always compiled.
+    assert!(tags.of_type("Limits").is_empty());
+    assert!(tags.of_type("CountryCode").is_empty());
 }

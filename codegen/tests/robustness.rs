@@ -193,6 +193,8 @@ fn config(skip_unsupported: bool) -> Config {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported,
+        // Gating by tag parses every item again: exercise it on every input.
+        tag_features: true,
     }
 }
 

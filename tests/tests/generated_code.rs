@@ -34,7 +34,7 @@ fn any_spec_generates_two_standalone_crates() {
     let out = std::env::temp_dir().join(format!("portfolio-generic-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let fixture = workspace_root().join("codegen/tests/fixtures/naming.yaml");
-    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Write, false).unwrap();
+    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Write, Default::default()).unwrap();
     for krate in ["naming-client", "naming-server"] {
         let manifest = std::fs::read_to_string(out.join(krate).join("Cargo.toml")).unwrap();
         assert!(manifest.contains(&format!("name = \"{krate}\"")), "{manifest}");
@@ -42,7 +42,7 @@ fn any_spec_generates_two_standalone_crates() {
         assert!(out.join(krate).join("src/lib.rs").exists());
     }
     // Writing again changes nothing, and the check agrees.
-    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Check, false).unwrap();
+    xtask::codegen::run_spec(&fixture, &out, "naming", Mode::Check, Default::default()).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -56,7 +56,7 @@ fn unsupported_specs_fail_with_every_problem_located() {
         "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: s, in: query, allowReserved: true, schema: {type: string}}]\n      responses: {'204': {description: ok}}\n  /b:\n    get:\n      responses: {'200': {description: ok, content: {application/json: {schema: {not: {type: string}}}}}}\n",
     )
     .unwrap();
-    let err = xtask::codegen::run_spec(&spec, &dir.join("out"), "bad", Mode::Write, false).unwrap_err();
+    let err = xtask::codegen::run_spec(&spec, &dir.join("out"), "bad", Mode::Write, Default::default()).unwrap_err();
     assert!(err.contains("2 problems"), "{err}");
     assert!(
         err.contains("#/paths/~1a/get/parameters/0/allowReserved (line 6)"),

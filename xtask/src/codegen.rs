@@ -25,6 +25,7 @@ pub fn project_config() -> Config {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: false,
     }
 }
 
@@ -32,7 +33,7 @@ pub fn project_config() -> Config {
 /// is compiled, linted and tested with the workspace: `features` exercises what the project spec
 /// does not use (unions, `allOf`, other credential kinds); `reserved` names its operations,
 /// parameters and schemas like the generated crates' own items and Rust keywords, so a clash is
-/// a compile error.
+/// a compile error. `features` also has a cargo feature per tag.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
         |side: &str| CrateConfig { name: format!("{name}-{side}"), dir: format!("fixtures/{name}-{side}") };
@@ -45,6 +46,7 @@ pub fn fixture_config(name: &str) -> Config {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: name == "features",
     }
 }
 
@@ -105,8 +107,17 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
 /// Generates `<out>/<name>-client` and `<out>/<name>-server` from any OpenAPI 3.0 document (YAML or
 /// JSON), with a copy of the runtime they share in `<out>/portfolio-runtime`, as crates that build
 /// on their own. With `mode` [`Mode::Check`] nothing is written. With
-/// `skip_unsupported`, what the generator cannot represent is left out and listed on stderr.
-pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupported: bool) -> Result<(), String> {
+/// `options.skip_unsupported`, what the generator cannot represent is left out and listed on stderr.
+/// How `run_spec` treats a document beyond where it writes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpecOptions {
+    /// Leave out what the generator cannot represent, listing it, instead of failing.
+    pub skip_unsupported: bool,
+    /// A cargo feature per tag in the client and types crates.
+    pub tag_features: bool,
+}
+
+pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOptions) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
@@ -120,7 +131,8 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, skip_unsupporte
         types: Some(CrateConfig { name: format!("{name}-types"), dir: format!("{name}-types") }),
         standalone: true,
         runtime_dir: "portfolio-runtime".to_string(),
-        skip_unsupported,
+        skip_unsupported: options.skip_unsupported,
+        tag_features: options.tag_features,
     };
     let generated = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
     for warning in &generated.warnings {

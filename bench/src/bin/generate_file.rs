@@ -19,6 +19,7 @@ fn main() {
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
         skip_unsupported: false,
+        tag_features: false,
     };
     let started = Instant::now();
     let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;

@@ -304,8 +304,10 @@ fn method(_api: &Api, op: &Operation) -> TokenStream {
         args.push(quote! { body: #ty });
         values.push(quote! { body });
     }
+    let cfg = super::cfg_any(&op.features);
     quote! {
         #docs
+        #cfg
         #deprecated
         pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
             builders::#builder::new(self, #(#values),*)
@@ -540,8 +542,12 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
 /// The types crate's `client.rs`: `from_error` on every operation's error enum, which needs the
 /// client's `Error`; `None` when no operation documents error replies.
 pub fn error_readers(api: &Api) -> Option<TokenStream> {
-    let readers: Vec<TokenStream> =
-        api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_reader(api, e)).collect();
+    let readers: Vec<TokenStream> = api
+        .operations
+        .iter()
+        .filter_map(|op| op.errors.as_deref())
+        .map(|e| super::gated(error_reader(api, e), super::type_cfg(api, e)))
+        .collect();
     (!readers.is_empty()).then(|| {
         quote! {
             //! Reading the documented error replies out of the client's errors.
@@ -953,12 +959,15 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
     let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
+    let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
     quote! {
         #crate_doc
         #description
         #example
+        #tags_doc
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        #tags_attr
 
         pub mod builders;
         mod client;

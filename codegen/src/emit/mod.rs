@@ -312,3 +312,74 @@ pub fn default_text(d: &DefaultValue) -> String {
         DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
     }
 }
+
+/// `#[cfg(..)]` that compiles an item when any of `features` is on; `None` when the list is empty
+/// and the item is always compiled.
+pub fn cfg_any(features: &[String]) -> Option<TokenStream> {
+    match features {
+        [] => None,
+        [one] => Some(quote! { #[cfg(feature = #one)] }),
+        several => Some(quote! { #[cfg(any(#(feature = #several),*))] }),
+    }
+}
+
+/// `items` with `cfg` on each of them: a type's struct, its impls and its helpers come and go
+/// together.
+pub fn gated(items: TokenStream, cfg: Option<TokenStream>) -> TokenStream {
+    let Some(cfg) = cfg else { return items };
+    let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
+        // Not a list of items (cannot happen for what the emitters write): leave it as it is, so
+        // the compiler reports it where it stands.
+        return items;
+    };
+    for item in &mut file.items {
+        let attrs = syn::parse::Parser::parse2(syn::Attribute::parse_outer, cfg.clone()).unwrap_or_default();
+        if let Some(item_attrs) = item_attrs(item) {
+            // After the docs, as one writes by hand.
+            let at = item_attrs.iter().take_while(|a| a.path().is_ident("doc")).count();
+            item_attrs.splice(at..at, attrs);
+        }
+    }
+    let items = file.items;
+    quote! { #(#items)* }
+}
+
+/// The outer attributes of an item.
+fn item_attrs(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
+    use syn::Item;
+    Some(match item {
+        Item::Const(i) => &mut i.attrs,
+        Item::Enum(i) => &mut i.attrs,
+        Item::Fn(i) => &mut i.attrs,
+        Item::Impl(i) => &mut i.attrs,
+        Item::Macro(i) => &mut i.attrs,
+        Item::Mod(i) => &mut i.attrs,
+        Item::Static(i) => &mut i.attrs,
+        Item::Struct(i) => &mut i.attrs,
+        Item::Trait(i) => &mut i.attrs,
+        Item::Type(i) => &mut i.attrs,
+        Item::Union(i) => &mut i.attrs,
+        Item::Use(i) => &mut i.attrs,
+        _ => return None,
+    })
+}
+
+/// The `#[cfg(..)]` of the named type `name` under [`crate::Config::tag_features`].
+pub fn type_cfg(api: &Api, name: &str) -> Option<TokenStream> {
+    api.tag_features.as_ref().and_then(|tags| cfg_any(tags.of_type(name)))
+}
+
+/// With [`crate::Config::tag_features`], the crate attribute and docs paragraph that go with them:
+/// a build with some tags off leaves imports and helpers of the others unused, which is expected.
+pub fn tag_features_note(api: &Api) -> Option<(TokenStream, String)> {
+    let tags = api.tag_features.as_ref()?;
+    let list = tags.features.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+    let note = format!(
+        "# Features per tag\n\n\
+         Each tag of the spec is a cargo feature ({list}), all on by default through `all-tags`.\n\
+         With `default-features = false` and only the tags you call, only their operations and\n\
+         the types they reach are compiled."
+    );
+    let attr = quote! { #![cfg_attr(not(feature = "all-tags"), allow(unused_imports, dead_code))] };
+    Some((attr, note))
+}

@@ -38,10 +38,13 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
         }
     });
     let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
+    let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
     quote! {
         #crate_doc
+        #tags_doc
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        #tags_attr
 
         pub mod types;
         #client_mod

@@ -5,6 +5,7 @@ mod any_schema;
 mod operation;
 mod prune;
 mod schema;
+mod tag_features;
 mod union;
 
 use indexmap::IndexMap;
@@ -49,6 +50,9 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
                 // Nothing useful would be generated; say why instead.
                 return Err(Diagnostics(api.warnings));
             }
+        }
+        if config.tag_features {
+            tag_features::assign(&mut api);
         }
         Ok(api)
     } else {
@@ -202,6 +206,7 @@ impl<'a> Lowerer<'a> {
             credentials,
             common_headers,
             warnings: std::mem::take(&mut self.warnings),
+            tag_features: None,
         }
     }
 

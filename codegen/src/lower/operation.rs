@@ -123,6 +123,7 @@ impl<'a> Lowerer<'a> {
                     summary: op.summary.clone(),
                     description: super::prose(&op.description),
                     tags: op.tags.clone(),
+                    features: Vec::new(),
                     deprecated: op.deprecated,
                     params,
                     body,

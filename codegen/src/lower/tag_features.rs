@@ -1,0 +1,102 @@
+//! Cargo features per tag (`Config::tag_features`): each tag in use becomes a feature, each
+//! operation is compiled by the features of its tags, and each type by the features of every
+//! operation that reaches it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::ir::{Api, TagFeatures};
+use heck::ToKebabCase;
+
+use crate::naming::Scope;
+
+/// Features the generated manifests define for themselves, which no tag may take.
+const RESERVED: &[&str] = &["all-tags", "client", "default", "rustls", "server"];
+
+/// Names a feature for every tag the operations use and records, on each operation and in
+/// [`Api::tag_features`], which features compile what.
+pub(super) fn assign(api: &mut Api) {
+    let mut scope = Scope::with_reserved(RESERVED);
+    let mut by_tag: HashMap<String, String> = HashMap::new();
+    let mut features = Vec::new();
+    for op in &mut api.operations {
+        let mut mine = Vec::new();
+        for tag in &op.tags {
+            let feature = by_tag.entry(tag.clone()).or_insert_with(|| {
+                let feature = scope.claim(&feature_name(tag));
+                features.push(feature.clone());
+                feature
+            });
+            if !mine.contains(feature) {
+                mine.push(feature.clone());
+            }
+        }
+        op.features = mine;
+    }
+
+    // What each type is reached from: `None` once an always-compiled operation reaches it.
+    let defs: HashMap<&str, &crate::ir::TypeDef> = api.types.iter().map(|t| (t.name(), t)).collect();
+    let mut reached: BTreeMap<String, Option<BTreeSet<String>>> = BTreeMap::new();
+    for op in &api.operations {
+        let gate: Option<BTreeSet<String>> = (!op.features.is_empty()).then(|| op.features.iter().cloned().collect());
+        let mut stack = Vec::new();
+        op.visit_names(&mut |name| stack.push(name.to_string()));
+        while let Some(name) = stack.pop() {
+            let grew = match reached.get_mut(&name) {
+                None => {
+                    reached.insert(name.clone(), gate.clone());
+                    true
+                }
+                // Already always compiled: nothing to add.
+                Some(None) => false,
+                Some(Some(existing)) => match &gate {
+                    None => {
+                        reached.insert(name.clone(), None);
+                        true
+                    }
+                    Some(more) => {
+                        let before = existing.len();
+                        existing.extend(more.iter().cloned());
+                        existing.len() > before
+                    }
+                },
+            };
+            if grew && let Some(def) = defs.get(name.as_str()) {
+                def.visit_names(&mut |inner| stack.push(inner.to_string()));
+            }
+        }
+    }
+    // Features in the order they were named, so a type's cfg reads like the feature list.
+    let order: HashMap<&str, usize> = features.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
+    let types = reached
+        .into_iter()
+        .filter_map(|(name, gate)| {
+            let mut gate: Vec<String> = gate?.into_iter().collect();
+            gate.sort_by_key(|f| order[f.as_str()]);
+            Some((name, gate))
+        })
+        .collect();
+    api.tag_features = Some(TagFeatures { features, types });
+}
+
+/// A tag as a cargo feature: lowercase ASCII words joined by `-` (`Reference Data` →
+/// `reference-data`); `tag` when nothing of it is left.
+fn feature_name(tag: &str) -> String {
+    let name: String =
+        tag.to_kebab_case().chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+    let words: Vec<&str> = name.split('-').filter(|w| !w.is_empty()).collect();
+    if words.is_empty() { "tag".to_string() } else { words.join("-") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::feature_name;
+
+    #[test]
+    fn tags_become_cargo_feature_names() {
+        assert_eq!(feature_name("ReferenceData"), "reference-data");
+        assert_eq!(feature_name("Reference Data"), "reference-data");
+        assert_eq!(feature_name("payment_intents"), "payment-intents");
+        assert_eq!(feature_name("✓"), "tag");
+        assert_eq!(feature_name("v2 (beta)"), "v2-beta");
+    }
+}
