@@ -100,12 +100,10 @@ pub fn client_module(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    imports
-        .add("std::fmt")
-        .add("reqwest::header::HeaderValue")
-        .add("portfolio_runtime::client::{ApiClient, Connection}")
-        .add("portfolio_runtime::codegen::client::header_value")
-        .add("crate::{Error, builders}");
+    imports.add("std::fmt").add("portfolio_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
+    if !api.credentials.is_empty() {
+        imports.add("reqwest::header::HeaderValue").add("portfolio_runtime::codegen::client::header_value");
+    }
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
             || required_params(op).any(|p| names_type(&p.ty))
