@@ -252,15 +252,13 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
     let (client_name, server_name) =
         (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
+    let items = crate::emit::types::items(api);
     let jobs = vec![
         RustJob::chunked(
             vec![src("types.rs")],
-            api.types.len(),
+            items.len(),
             move || crate::emit::types::header(api),
-            move |i| {
-                let t = &api.types[i];
-                crate::emit::gated(crate::emit::types::item(t), crate::emit::type_cfg(api, t.name()))
-            },
+            move |i| crate::emit::types::item(api, &items[i]),
         ),
         RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, client_name, server_name))),
         RustJob::new(src("client.rs"), move || client::error_readers(api)),
@@ -288,7 +286,7 @@ fn readme_and_rustfmt(
             title: &api.title,
             api_version: &api.version,
             operation_count: api.operations.len(),
-            type_count: api.types.len(),
+            type_count: api.types.len() + api.operations.iter().map(|op| op.owned_types().len()).sum::<usize>(),
             usage,
         },
     )?;

@@ -115,12 +115,6 @@ pub enum TypeDef {
     StringEnum(StringEnumDef),
     /// `oneOf` or `anyOf`: an enum with one variant per member.
     Union(UnionDef),
-    /// The replies of an operation with several success statuses: an enum with one variant per
-    /// status. Not a schema, so it has no wire form of its own.
-    Replies(RepliesDef),
-    /// The documented error replies of an operation that carry a JSON body other than problem
-    /// details: an enum with one variant per status. Not a schema either.
-    Errors(ErrorsDef),
     /// `pub type Name = Target;`
     Alias {
         name: String,
@@ -136,8 +130,6 @@ impl TypeDef {
             TypeDef::IntEnum(e) => &e.name,
             TypeDef::StringEnum(e) => &e.name,
             TypeDef::Union(u) => &u.name,
-            TypeDef::Replies(r) => &r.name,
-            TypeDef::Errors(e) => &e.name,
             TypeDef::Alias { name, .. } => name,
         }
     }
@@ -151,8 +143,6 @@ pub struct StructDef {
     /// Properties not named in `properties` (`additionalProperties`): the Rust name of the map
     /// field that keeps them, and the type of their values.
     pub extra: Option<(String, TypeRef)>,
-    /// The documented headers of a reply rather than a schema: a plain struct, not serde.
-    pub headers: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -238,7 +228,8 @@ pub struct UnionDef {
     pub text: bool,
 }
 
-/// The success replies of one operation.
+/// The success replies of an operation with several success statuses: an enum with one variant
+/// per status. Not a schema, so it has no wire form of its own.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RepliesDef {
     pub name: String,
@@ -255,12 +246,13 @@ pub struct ReplyCase {
     pub name: String,
     /// The JSON body, or `None` for a reply without one.
     pub body: Option<TypeRef>,
-    /// The struct of documented reply headers, by Rust name.
-    pub headers: Option<String>,
+    /// The documented reply headers.
+    pub headers: Option<StructDef>,
     pub doc: Option<String>,
 }
 
-/// The error replies of one operation whose bodies the spec describes.
+/// The documented error replies of one operation that carry a JSON body other than problem
+/// details: an enum with one variant per status. Not a schema either.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorsDef {
     pub name: String,
@@ -371,11 +363,6 @@ impl TypeDef {
             }
             TypeDef::Alias { target, .. } => target.visit_names(f),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
-            TypeDef::Errors(e) => e.cases.iter().for_each(|c| c.body.visit_names(f)),
-            TypeDef::Replies(r) => r.cases.iter().for_each(|c| {
-                c.body.iter().for_each(|ty| ty.visit_names(f));
-                c.headers.iter().for_each(|h| f(h));
-            }),
             TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
         }
     }
@@ -403,8 +390,9 @@ pub struct Operation {
     pub params: Vec<Param>,
     pub body: Option<Body>,
     pub reply: Reply,
-    /// The [`TypeDef::Errors`] enum of its documented error bodies, by Rust name.
-    pub errors: Option<String>,
+    /// The enum of its documented error bodies, which the operation owns: no other operation
+    /// uses it.
+    pub errors: Option<ErrorsDef>,
     /// Indexes into [`Api::credentials`] that this operation sends.
     pub credentials: Vec<usize>,
     /// Indexes into [`Api::common_headers`] that this operation takes.
@@ -559,15 +547,14 @@ pub enum BodyEncoding {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     /// A success status with no body (204, 202, a redirect, or a 200 without content), and the
-    /// struct of its documented headers, by Rust name.
-    Empty { status: u16, headers: Option<String>, doc: Option<String> },
-    /// A JSON body, and the struct of its documented headers, by Rust name.
-    Json { status: u16, ty: TypeRef, headers: Option<String>, doc: Option<String> },
+    /// struct of its documented headers.
+    Empty { status: u16, headers: Option<StructDef>, doc: Option<String> },
+    /// A JSON body, and the struct of its documented headers.
+    Json { status: u16, ty: TypeRef, headers: Option<StructDef>, doc: Option<String> },
     /// A binary body, streamed.
     Download { status: u16, content_type: String, doc: Option<String> },
-    /// Several success statuses: the named enum in the types module (a [`TypeDef::Replies`]) has
-    /// a variant per status.
-    Several { ty: String, statuses: Vec<u16> },
+    /// Several success statuses: an enum with a variant per status, at least two.
+    Several(RepliesDef),
 }
 
 impl Operation {
@@ -577,33 +564,73 @@ impl Operation {
         if let Some(body) = &self.body {
             body.ty.visit_names(f);
         }
+        let fields = |s: &StructDef, f: &mut dyn FnMut(&str)| s.fields.iter().for_each(|field| field.ty.visit_names(f));
         match &self.reply {
             Reply::Json { ty, .. } => ty.visit_names(f),
-            Reply::Several { ty, .. } => f(ty),
+            Reply::Several(replies) => replies.cases.iter().for_each(|c| {
+                c.body.iter().for_each(|ty| ty.visit_names(f));
+                c.headers.iter().for_each(|h| fields(h, f));
+            }),
             Reply::Empty { .. } | Reply::Download { .. } => {}
         }
         if let Some(headers) = self.reply.headers() {
-            f(headers);
+            fields(headers, f);
         }
         if let Some(errors) = &self.errors {
-            f(errors);
+            errors.cases.iter().for_each(|c| c.body.visit_names(f));
+        }
+    }
+
+    /// The types this operation owns (its reply headers, reply enum and error enum), for the
+    /// types module, which writes them beside the named types.
+    pub fn owned_types(&self) -> Vec<OwnedType<'_>> {
+        let mut out = Vec::new();
+        match &self.reply {
+            Reply::Empty { headers: Some(h), .. } | Reply::Json { headers: Some(h), .. } => {
+                out.push(OwnedType::Headers(h));
+            }
+            Reply::Several(replies) => {
+                out.extend(replies.cases.iter().filter_map(|c| c.headers.as_ref()).map(OwnedType::Headers));
+                out.push(OwnedType::Replies(replies));
+            }
+            _ => {}
+        }
+        out.extend(self.errors.as_ref().map(OwnedType::Errors));
+        out
+    }
+}
+
+/// A type an operation owns.
+#[derive(Debug, Clone, Copy)]
+pub enum OwnedType<'a> {
+    Headers(&'a StructDef),
+    Replies(&'a RepliesDef),
+    Errors(&'a ErrorsDef),
+}
+
+impl OwnedType<'_> {
+    pub fn name(&self) -> &str {
+        match self {
+            OwnedType::Headers(s) => &s.name,
+            OwnedType::Replies(r) => &r.name,
+            OwnedType::Errors(e) => &e.name,
         }
     }
 }
 
 impl Reply {
     /// The struct of documented headers of a single success reply.
-    pub fn headers(&self) -> Option<&str> {
+    pub fn headers(&self) -> Option<&StructDef> {
         match self {
-            Reply::Empty { headers, .. } | Reply::Json { headers, .. } => headers.as_deref(),
-            Reply::Download { .. } | Reply::Several { .. } => None,
+            Reply::Empty { headers, .. } | Reply::Json { headers, .. } => headers.as_ref(),
+            Reply::Download { .. } | Reply::Several(_) => None,
         }
     }
 
     pub fn status(&self) -> u16 {
         match self {
             Reply::Empty { status, .. } | Reply::Json { status, .. } | Reply::Download { status, .. } => *status,
-            Reply::Several { statuses, .. } => statuses[0],
+            Reply::Several(replies) => replies.cases.first().map_or(200, |c| c.status),
         }
     }
 }

@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, Reply,
-    TypeDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, ErrorsDef, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging,
+    Param, RepliesDef, Reply, StructDef, TypeRef,
 };
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
@@ -284,6 +284,7 @@ fn method(_api: &Api, op: &Operation) -> TokenStream {
         None => String::new(),
     };
     let errors_note = op.errors.as_ref().map(|e| {
+        let e = &e.name;
         format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
     });
     let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
@@ -443,7 +444,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
     let (accept, read) = match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
-            let headers = read_headers(api, h);
+            let headers = read_headers(h);
             let read = quote! {
                 let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
@@ -453,7 +454,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
             ("application/json", read)
         }
         Reply::Json { headers: Some(h), .. } => {
-            let headers = read_headers(api, h);
+            let headers = read_headers(h);
             let read = quote! {
                 let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
@@ -467,7 +468,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         Reply::Download { content_type, .. } => {
             (content_type.as_str(), quote! { crate::download::read(response, #status).await })
         }
-        Reply::Several { ty, .. } => ("application/json", read_several(api, ty)),
+        Reply::Several(replies) => ("application/json", read_several(replies)),
     };
     let fixed_headers = fixed_headers(api, op);
     let optional = optional_headers_and_body(api, op);
@@ -543,8 +544,8 @@ pub fn error_readers(api: &Api) -> Option<TokenStream> {
     let readers: Vec<TokenStream> = api
         .operations
         .iter()
-        .filter_map(|op| op.errors.as_deref())
-        .map(|e| super::gated(error_reader(api, e), super::type_cfg(api, e)))
+        .filter_map(|op| Some((op, op.errors.as_ref()?)))
+        .map(|(op, e)| super::gated(error_reader(e), super::cfg_any(&op.features)))
         .collect();
     (!readers.is_empty()).then(|| {
         quote! {
@@ -560,11 +561,8 @@ pub fn error_readers(api: &Api) -> Option<TokenStream> {
 }
 
 /// `from_error` on an operation's error enum: the documented body of an [`Error::Status`].
-fn error_reader(api: &Api, name: &str) -> TokenStream {
-    let Some(TypeDef::Errors(errors)) = api.type_named(name) else {
-        return quote! { compile_error!("generator bug: an error enum is missing"); };
-    };
-    let ty = ident(name);
+fn error_reader(errors: &ErrorsDef) -> TokenStream {
+    let ty = ident(&errors.name);
     let arms = errors.cases.iter().map(|case| {
         let variant = ident(&case.name);
         match case.status {
@@ -594,11 +592,8 @@ fn error_reader(api: &Api, name: &str) -> TokenStream {
 }
 
 /// Reads a reply that may have any of several success statuses into the operation's reply enum.
-fn read_several(api: &Api, ty: &str) -> TokenStream {
-    let Some(TypeDef::Replies(replies)) = api.type_named(ty) else {
-        return quote! { compile_error!("generator bug: a reply enum is missing") };
-    };
-    let ty = ident(ty);
+fn read_several(replies: &RepliesDef) -> TokenStream {
+    let ty = ident(&replies.name);
     let statuses = replies.cases.iter().map(|c| proc_macro2::Literal::u16_unsuffixed(c.status));
     let last = replies.cases.len() - 1;
     let arms = replies.cases.iter().enumerate().map(|(i, case)| {
@@ -612,8 +607,8 @@ fn read_several(api: &Api, ty: &str) -> TokenStream {
         let variant = ident(&case.name);
         // The headers are read before the body consumes the response; the variant holds the
         // body, then the headers.
-        let read_headers = case.headers.as_deref().map(|h| {
-            let h = read_headers(api, h);
+        let read_headers = case.headers.as_ref().map(|h| {
+            let h = read_headers(h);
             quote! { let headers = #h; }
         });
         let bind_body = case.body.as_ref().map(|_| quote! { let body = });
@@ -637,12 +632,9 @@ fn read_several(api: &Api, ty: &str) -> TokenStream {
     }
 }
 
-/// A struct literal of the reply headers `name` documents, read from `response`.
-fn read_headers(api: &Api, name: &str) -> TokenStream {
-    let Some(TypeDef::Struct(s)) = api.type_named(name) else {
-        return quote! { compile_error!("generator bug: a reply headers struct is missing") };
-    };
-    let ty = ident(name);
+/// A struct literal of the reply headers `s`, read from `response`.
+fn read_headers(s: &StructDef) -> TokenStream {
+    let ty = ident(&s.name);
     let fields = s.fields.iter().map(|f| {
         let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
         let read = if f.required {

@@ -45,15 +45,15 @@ fn doc_lines(text: &str) -> Vec<String> {
 /// (`(Body, Headers)`, or the headers alone without a body), or the reply enum of several statuses.
 pub fn reply_type(reply: &Reply, download: TokenStream) -> TokenStream {
     let headers = reply.headers().map(|h| {
-        let h = ident(h);
+        let h = ident(&h.name);
         quote! { types::#h }
     });
     let body = match reply {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
         Reply::Download { .. } => download,
-        Reply::Several { ty, .. } => {
-            let ty = ident(ty);
+        Reply::Several(replies) => {
+            let ty = ident(&replies.name);
             quote! { types::#ty }
         }
     };

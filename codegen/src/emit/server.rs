@@ -6,7 +6,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, BodyEncoding, Carrier, Constraints, Location, ObjectStyle, Operation, Param, Reply, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Location, ObjectStyle, Operation, Param, RepliesDef, Reply,
+    StructDef, TypeDef, TypeRef,
 };
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
@@ -83,9 +84,11 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         let status = op.reply.status();
         let reply_note = match &op.reply {
             Reply::Empty { headers: Some(h), .. } => {
+                let h = &h.name;
                 format!("Answers {status} with no body and the returned [`{h}`](types::{h}) as headers.")
             }
             Reply::Json { headers: Some(h), .. } => {
+                let h = &h.name;
                 format!(
                     "Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers."
                 )
@@ -93,8 +96,9 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
             Reply::Download { .. } => format!("Answers {status} with the returned file, streamed."),
-            Reply::Several { ty, statuses } => {
-                let list = statuses.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
+            Reply::Several(replies) => {
+                let ty = &replies.name;
+                let list = replies.cases.iter().map(|c| c.status.to_string()).collect::<Vec<_>>().join(", ");
                 format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
             }
         };
@@ -374,7 +378,7 @@ fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
 /// `None` when no operation documents error replies.
 pub fn error_replies(api: &Api) -> Option<TokenStream> {
     let impls: Vec<TokenStream> =
-        api.operations.iter().filter_map(|op| op.errors.as_deref()).map(|e| error_into_api_error(api, e)).collect();
+        api.operations.iter().filter_map(|op| op.errors.as_ref()).map(error_into_api_error).collect();
     (!impls.is_empty()).then(|| {
         quote! {
             //! The documented error replies, returned by a server implementation as an `ApiError`.
@@ -390,11 +394,8 @@ pub fn error_replies(api: &Api) -> Option<TokenStream> {
 }
 
 /// `From<Errors> for ApiError`: each documented error reply with its status and JSON body.
-fn error_into_api_error(api: &Api, name: &str) -> TokenStream {
-    let Some(TypeDef::Errors(errors)) = api.type_named(name) else {
-        return quote! { compile_error!("generator bug: an error enum is missing"); };
-    };
-    let ty = ident(name);
+fn error_into_api_error(errors: &ErrorsDef) -> TokenStream {
+    let ty = ident(&errors.name);
     let arms = errors.cases.iter().map(|case| {
         let variant = ident(&case.name);
         match case.status {
@@ -859,11 +860,9 @@ pub fn handler(
     let call_name = ident(&op.fn_name);
     let status = Literal::u16_unsuffixed(op.reply.status());
     let reply = match &op.reply {
-        Reply::Empty { headers: Some(h), .. } => {
-            with_headers(api, h, &quote! { value }, quote! { reply::empty(#status) })
-        }
+        Reply::Empty { headers: Some(h), .. } => with_headers(h, &quote! { value }, quote! { reply::empty(#status) }),
         Reply::Json { headers: Some(h), .. } => {
-            let reply = with_headers(api, h, &quote! { headers }, quote! { reply::json(#status, &value)? });
+            let reply = with_headers(h, &quote! { headers }, quote! { reply::json(#status, &value)? });
             quote! {
                 let (value, headers) = value;
                 #reply
@@ -872,7 +871,7 @@ pub fn handler(
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
         Reply::Download { .. } => quote! { crate::download::reply(#status, value) },
-        Reply::Several { ty, .. } => several_replies(api, ty),
+        Reply::Several(replies) => several_replies(replies),
     };
     let value_binding = match &op.reply {
         Reply::Empty { headers: None, .. } => quote! { () },
@@ -924,22 +923,19 @@ pub fn handler(
 }
 
 /// The reply for each variant of an operation's reply enum.
-fn several_replies(api: &Api, ty: &str) -> TokenStream {
-    let Some(TypeDef::Replies(replies)) = api.type_named(ty) else {
-        return quote! { compile_error!("generator bug: a reply enum is missing") };
-    };
-    let ty = ident(ty);
+fn several_replies(replies: &RepliesDef) -> TokenStream {
+    let ty = ident(&replies.name);
     let arms = replies.cases.iter().map(|case| {
         let (variant, status) = (ident(&case.name), Literal::u16_unsuffixed(case.status));
         match (&case.body, &case.headers) {
             (Some(_), None) => quote! { types::#ty::#variant(value) => reply::json(#status, &value), },
             (None, None) => quote! { types::#ty::#variant => Ok(reply::empty(#status)), },
             (Some(_), Some(h)) => {
-                let reply = with_headers(api, h, &quote! { headers }, quote! { reply::json(#status, &value)? });
+                let reply = with_headers(h, &quote! { headers }, quote! { reply::json(#status, &value)? });
                 quote! { types::#ty::#variant(value, headers) => { #reply } }
             }
             (None, Some(h)) => {
-                let reply = with_headers(api, h, &quote! { headers }, quote! { reply::empty(#status) });
+                let reply = with_headers(h, &quote! { headers }, quote! { reply::empty(#status) });
                 quote! { types::#ty::#variant(headers) => { #reply } }
             }
         }
@@ -964,12 +960,9 @@ fn take_files(api: &Api, ty: &TypeRef) -> (Vec<String>, Vec<TokenStream>) {
         .unzip()
 }
 
-/// Statements that make `response` (an expression), set each header of the headers struct
-/// `name` held in `value` on it, and return it.
-fn with_headers(api: &Api, name: &str, value: &TokenStream, response: TokenStream) -> TokenStream {
-    let Some(TypeDef::Struct(s)) = api.type_named(name) else {
-        return quote! { compile_error!("generator bug: a reply headers struct is missing") };
-    };
+/// Statements that make `response` (an expression), set each header of the headers struct `s`
+/// held in `value` on it, and return it.
+fn with_headers(s: &StructDef, value: &TokenStream, response: TokenStream) -> TokenStream {
     let sets = s.fields.iter().map(|f| {
         let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
         if f.required {

@@ -5,8 +5,8 @@ use quote::quote;
 
 use super::{Imports, Uses, doc, format_literal, ident, inner_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef,
-    TypeRef, UnionDef,
+    Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape, StringEnumDef,
+    StructDef, TypeDef, TypeRef, UnionDef,
 };
 
 /// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
@@ -59,34 +59,65 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
     }
 }
 
+/// One item of `types.rs`: a named type of the spec, or a type an operation owns, which is
+/// compiled whenever its operation is.
+#[derive(Debug, Clone, Copy)]
+pub enum TypeItem<'a> {
+    Named(&'a TypeDef),
+    Owned(OwnedType<'a>, &'a Operation),
+}
+
+impl TypeItem<'_> {
+    fn name(&self) -> &str {
+        match self {
+            TypeItem::Named(t) => t.name(),
+            TypeItem::Owned(t, _) => t.name(),
+        }
+    }
+}
+
+/// Every item of `types.rs`, by name, so the module reads like an index.
+pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
+    let mut items: Vec<TypeItem<'_>> = api.types.iter().map(TypeItem::Named).collect();
+    for op in &api.operations {
+        items.extend(op.owned_types().into_iter().map(|t| TypeItem::Owned(t, op)));
+    }
+    items.sort_by(|a, b| a.name().cmp(b.name()));
+    items
+}
+
 /// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
 pub fn header(api: &Api) -> TokenStream {
     let mut uses = Uses::default();
+    let add_struct = |s: &StructDef, uses: &mut Uses| {
+        s.fields.iter().for_each(|f| uses.add(&f.ty));
+        if let Some((_, ty)) = &s.extra {
+            uses.map = true;
+            uses.add(ty);
+        }
+    };
     for t in &api.types {
         match t {
-            TypeDef::Struct(s) => {
-                s.fields.iter().for_each(|f| uses.add(&f.ty));
-                if let Some((_, ty)) = &s.extra {
-                    uses.map = true;
-                    uses.add(ty);
-                }
-            }
+            TypeDef::Struct(s) => add_struct(s, &mut uses),
             TypeDef::Alias { target, .. } => uses.add(target),
             TypeDef::Union(u) => u.variants.iter().for_each(|v| uses.add(&v.ty)),
-            TypeDef::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
-            TypeDef::Errors(e) => e.cases.iter().for_each(|c| uses.add(&c.body)),
             _ => {}
         }
     }
+    for t in api.operations.iter().flat_map(Operation::owned_types) {
+        match t {
+            OwnedType::Headers(s) => add_struct(s, &mut uses),
+            OwnedType::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
+            OwnedType::Errors(e) => e.cases.iter().for_each(|c| uses.add(&c.body)),
+        }
+    }
     let mut imports = Imports::default();
-    // Reply enums and reply headers are not wire forms of their own, so serde has no part in them.
-    let schemas = |t: &&TypeDef| {
-        !matches!(t, TypeDef::Replies(_) | TypeDef::Errors(_) | TypeDef::Struct(StructDef { headers: true, .. }))
-    };
-    if api.types.iter().any(|t| schemas(&t)) {
+    // The types operations own (reply enums and reply headers) are not wire forms of their own,
+    // so serde has no part in them.
+    if !api.types.is_empty() {
         imports.add("serde::{Deserialize, Serialize}");
     }
-    if api.types.iter().filter(schemas).any(|t| matches!(t, TypeDef::Struct(_))) {
+    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_))) {
         imports.add("crate::object_only::ObjectOnly");
     }
     if api.types.iter().any(|t| {
@@ -105,15 +136,29 @@ pub fn header(api: &Api) -> TokenStream {
     }
 }
 
-/// The items of one type of `types.rs`.
-pub fn item(t: &TypeDef) -> TokenStream {
+/// The items of one type of `types.rs`, behind the features that compile it when there are
+/// features per tag.
+pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
+    match t {
+        TypeItem::Named(t) => super::gated(named(t), super::type_cfg(api, t.name())),
+        TypeItem::Owned(t, op) => {
+            let items = match t {
+                OwnedType::Headers(s) => headers_struct(s),
+                OwnedType::Replies(r) => replies(r),
+                OwnedType::Errors(e) => errors(e),
+            };
+            super::gated(items, super::cfg_any(&op.features))
+        }
+    }
+}
+
+/// The items of one named type.
+fn named(t: &TypeDef) -> TokenStream {
     match t {
         TypeDef::Struct(s) => struct_def(s),
         TypeDef::IntEnum(e) => int_enum(e),
         TypeDef::StringEnum(e) => string_enum(e),
         TypeDef::Union(u) => union(u),
-        TypeDef::Replies(r) => replies(r),
-        TypeDef::Errors(e) => errors(e),
         TypeDef::Alias { name, doc: text, target } => {
             let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
             let name = ident(name);
@@ -124,9 +169,6 @@ pub fn item(t: &TypeDef) -> TokenStream {
 }
 
 fn struct_def(s: &StructDef) -> TokenStream {
-    if s.headers {
-        return headers_struct(s);
-    }
     let name = ident(&s.name);
     let docs = doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
     let derive_default = s.fields.iter().all(|f| !f.required);
@@ -763,8 +805,8 @@ fn replies(r: &RepliesDef) -> TokenStream {
         let docs = doc(&text);
         // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
         let body = case.body.as_ref().map(|ty| rust_type(ty, &TokenStream::new()));
-        let headers = case.headers.as_deref().map(|h| {
-            let h = ident(h);
+        let headers = case.headers.as_ref().map(|h| {
+            let h = ident(&h.name);
             quote! { #h }
         });
         let payload: Vec<TokenStream> = body.into_iter().chain(headers).collect();

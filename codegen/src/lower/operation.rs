@@ -361,7 +361,7 @@ impl<'a> Lowerer<'a> {
                     Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
                 }
                 TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
-                TypeDef::Struct(_) | TypeDef::Union(_) | TypeDef::Replies(_) | TypeDef::Errors(_) => None,
+                TypeDef::Struct(_) | TypeDef::Union(_) => None,
             },
             _ => None,
         }
@@ -551,17 +551,15 @@ impl<'a> Lowerer<'a> {
                 Reply::Json { ty, doc, headers, .. } => {
                     ReplyCase { status, name: String::new(), body: Some(ty), headers, doc }
                 }
-                Reply::Download { .. } | Reply::Several { .. } => {
+                Reply::Download { .. } | Reply::Several(_) => {
                     self.report(&ptr.push(status), "a file download beside other success replies is not supported yet");
                     return None;
                 }
             };
             cases.push(ReplyCase { name: scope.claim(&status_name(status)), ..case });
         }
-        let statuses = cases.iter().map(|c| c.status).collect();
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
-        self.add_type(TypeDef::Replies(RepliesDef { name: name.clone(), operation, cases }));
-        Some(Reply::Several { ty: name, statuses })
+        Some(Reply::Several(RepliesDef { name, operation, cases }))
     }
 
     /// The reply of one success status, documented at `rptr`.
@@ -651,7 +649,7 @@ impl<'a> Lowerer<'a> {
 
     /// The documented error replies whose bodies are JSON other than problem details (which the
     /// generated crates already read and write), as an enum with a variant per status.
-    fn error_replies(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<String> {
+    fn error_replies(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<ErrorsDef> {
         let ptr = ctx.ptr.push("responses");
         let mut listed: Vec<(Option<u16>, &ReferenceOr<openapiv3::Response>)> = responses
             .responses
@@ -698,8 +696,7 @@ impl<'a> Lowerer<'a> {
         }
         let name = self.claim(Naming::Derived(wanted));
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
-        self.add_type(TypeDef::Errors(ErrorsDef { name: name.clone(), operation, cases }));
-        Some(name)
+        Some(ErrorsDef { name, operation, cases })
     }
 
     /// The headers a reply documents, as a struct named `name` with a field per header; `None`
@@ -711,7 +708,7 @@ impl<'a> Lowerer<'a> {
         status: u16,
         response: &openapiv3::Response,
         name: String,
-    ) -> Option<String> {
+    ) -> Option<StructDef> {
         let mut scope = Scope::default();
         let mut fields = Vec::new();
         for (header, value) in &response.headers {
@@ -765,8 +762,7 @@ impl<'a> Lowerer<'a> {
         }
         let name = self.claim(Naming::Derived(name));
         let doc = Some(format!("The headers of the {status} reply to `{} {}`.", ctx.method.as_str(), ctx.path));
-        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra: None, headers: true }));
-        Some(name)
+        Some(StructDef { name, doc, fields, extra: None })
     }
 
     fn operation_credentials(

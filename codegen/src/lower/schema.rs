@@ -263,7 +263,7 @@ impl<'a> Lowerer<'a> {
             self.warn(at, format!("`{required}` is required but not among the properties; the requirement is ignored"));
         }
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
-        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra, headers: false }));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
         Some(TypeRef::Named(name))
     }
 

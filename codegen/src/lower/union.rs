@@ -171,7 +171,7 @@ fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
             Some(TypeDef::IntEnum(_)) => (NUMBER, 0),
             Some(TypeDef::Struct(_)) => (OBJECT, 0),
             Some(TypeDef::Alias { target, .. }) => classify(lowerer, &target.clone()),
-            Some(TypeDef::Union(_) | TypeDef::Replies(_) | TypeDef::Errors(_)) | None => (ANY, 0),
+            Some(TypeDef::Union(_)) | None => (ANY, 0),
         },
     }
 }
