@@ -1,7 +1,7 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::emit::{client, server};
-use crate::ir::{Api, BodyEncoding};
+use crate::ir::{Api, TypeDef, TypeRef};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
 use crate::{Config, CrateConfig};
 
@@ -293,9 +293,23 @@ fn readme_and_rustfmt(
     Ok([readme, render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)])
 }
 
-/// Whether any operation takes a multipart body.
-pub fn has_multipart(api: &Api) -> bool {
-    api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| b.encoding == BodyEncoding::Multipart))
+/// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
+/// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
+pub fn mentions_files(api: &Api) -> bool {
+    fn is_file(ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::File => true,
+            TypeRef::Vec(inner) | TypeRef::Map(inner) => is_file(inner),
+            _ => false,
+        }
+    }
+    let in_types = api.types.iter().any(|t| match t {
+        TypeDef::Struct(s) => s.fields.iter().any(|f| is_file(&f.ty)),
+        TypeDef::Union(u) => u.variants.iter().any(|v| is_file(&v.ty)),
+        TypeDef::Alias { target, .. } => is_file(target),
+        TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => false,
+    });
+    in_types || api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| is_file(&b.ty)))
 }
 
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.

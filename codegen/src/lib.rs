@@ -12,6 +12,7 @@ mod locate;
 mod lower;
 mod naming;
 mod render;
+mod repair;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};

@@ -7,15 +7,16 @@ use openapiv3::OpenAPI;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::swagger2;
 use crate::{Diagnostic, locate};
+use crate::{repair, swagger2};
 
 /// A parsed spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Loaded {
     /// The document, in the OpenAPI 3.0 model.
     pub doc: OpenAPI,
-    /// For a Swagger 2.0 document: what converting it changed, located in the original.
+    /// What converting a Swagger 2.0 document and repairing slips (see `repair`) changed,
+    /// located in the document as written.
     pub notes: Vec<Diagnostic>,
     /// Whether the document was Swagger 2.0, so its diagnostics' pointers refer to the converted
     /// form.
@@ -48,9 +49,10 @@ impl std::error::Error for LoadError {}
 /// first non-blank character is `{` is read as JSON, anything else as YAML (of which JSON is a
 /// subset, but the JSON parser gives better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    let value = parse(text)?;
+    let mut value = parse(text)?;
     if swagger2::is_swagger2(&value) {
-        let (converted, notes) = swagger2::convert(&value);
+        let (mut converted, mut notes) = swagger2::convert(&value);
+        notes.extend(repair::repair(&mut converted));
         let doc = typed(&converted).map_err(|(pointer, message)| LoadError {
             line: None,
             column: None,
@@ -58,12 +60,13 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         })?;
         return Ok(Loaded { doc, notes, converted: true });
     }
+    let notes = repair::repair(&mut value);
     let doc = typed(&value).map_err(|(pointer, message)| LoadError {
         line: locate::line_of(text, &pointer),
         column: None,
         message: format!("at {pointer}: {message}"),
     })?;
-    Ok(Loaded { doc, notes: Vec::new(), converted: false })
+    Ok(Loaded { doc, notes, converted: false })
 }
 
 /// The document typed, or the JSON pointer of the innermost node that does not fit and why.
@@ -232,8 +235,18 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
         Ok(v.into())
     }
 
+    /// An integer wider than 64 bits (`-9223372036854776000`, a float's spelling of `i64::MIN`)
+    /// is kept as the nearest float; where it stands as a limit, the repairs say what it became.
+    fn visit_i128<E>(self, v: i128) -> Result<Value, E> {
+        Ok(i64::try_from(v).map_or_else(|_| float(v as f64), Value::from))
+    }
+
+    fn visit_u128<E>(self, v: u128) -> Result<Value, E> {
+        Ok(u64::try_from(v).map_or_else(|_| float(v as f64), Value::from))
+    }
+
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        Ok(float(v))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
@@ -279,6 +292,11 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
         }
         Ok(Value::Object(object))
     }
+}
+
+/// A float as a JSON number; JSON has none for NaN and the infinities, which become null.
+fn float(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 
 /// A mapping key as text: YAML keys such as `200:` or `true:` are scalars of other types.

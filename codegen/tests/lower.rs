@@ -462,12 +462,12 @@ components:
     assert_eq!(
         located,
         [
-            "#/components/schemas/Nested/properties/inner/properties/file: `format: binary` is supported only as a whole binary body or a file in a multipart body",
             "#/paths/~1json/post/requestBody/content/application~1json/schema: a schema with file parts can only be a multipart body",
             "#/paths/~1json/post/responses/200/content/application~1json/schema: a schema with file parts can only be a multipart body",
         ]
     );
-    // Without the nested file, and with the shared schema sent as multipart everywhere, it lowers.
+    // A binary property outside a multipart body (`Nested`) is a string, with a warning; with the
+    // shared schema sent as multipart everywhere, the rest lowers.
     let fixed = text.split("    Nested:").next().unwrap().replace("application/json", "multipart/form-data");
     let fixed =
         fixed.replace(", content: {multipart/form-data: {schema: {$ref: \"#/components/schemas/Upload\"}}}", "");
@@ -702,4 +702,22 @@ fn tag_features_gate_operations_and_the_types_only_they_reach() {
     // Reached from an untagged operation (`checkLimits`): always compiled.
     assert!(tags.of_type("Limits").is_empty());
     assert!(tags.of_type("CountryCode").is_empty());
+}
+
+/// Every repair and simplification the unseen fixture needs is a warning with its place; the list
+/// is `fixtures/unseen.warnings` (`UPDATE_EXPECT=1` rewrites it).
+#[test]
+fn slips_public_documents_make_are_repaired_with_located_warnings() {
+    let config = Config { skip_unsupported: true, ..config() };
+    let text = fixture("unseen");
+    let loaded = load(&text).expect("the slips are repaired while loading");
+    let api = lower(&loaded.doc, &config).expect("the rest is read");
+    let mut warnings: Vec<String> =
+        loaded.notes.iter().chain(&api.warnings).map(|d| format!("{}: {}\n", d.pointer, d.message)).collect();
+    warnings.sort();
+    expect_test::expect_file!["fixtures/unseen.warnings"].assert_eq(&warnings.concat());
+    // What the warnings say was kept is there.
+    assert!(api.operations.iter().any(|op| op.id == "getBlob" && matches!(op.reply, Reply::Download { .. })));
+    assert!(!api.operations.iter().any(|op| op.id == "upload"), "left out");
+    assert!(matches!(ty(&api, "Upload"), TypeDef::Struct(s) if s.fields[0].ty == TypeRef::File));
 }

@@ -36,6 +36,7 @@ fn second_checkout(name: &str) -> PathBuf {
         "spec/openapi.yaml",
         "codegen/tests/fixtures/features.yaml",
         "codegen/tests/fixtures/reserved.yaml",
+        "codegen/tests/fixtures/unseen.yaml",
     ] {
         fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
         fs::copy(here.join(file), root.join(file)).unwrap();

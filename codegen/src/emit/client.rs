@@ -43,6 +43,8 @@ pub fn client_module(api: &Api) -> TokenStream {
         }
     });
     let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
+    // An API that sends none has nothing to set: `Credentials::default()` is all there is.
+    let default = api.credentials.is_empty().then(|| quote! { , Default });
     let cred_debug = cred_fields.iter().map(|f| {
         let name = f.to_string();
         quote! { .field(#name, &"<redacted>") }
@@ -124,7 +126,7 @@ pub fn client_module(api: &Api) -> TokenStream {
         #base_const
 
         /// The credentials sent with every request. `Debug` output never shows them.
-        #[derive(Clone)]
+        #[derive(Clone #default)]
         pub struct Credentials {
             #(#cred_docs pub #cred_fields: String,)*
         }
@@ -946,7 +948,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_use = has_downloads.then(|| quote! { ByteStream, Download, });
     let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
-    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
+    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();

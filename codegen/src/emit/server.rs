@@ -995,7 +995,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
     ));
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_use = has_downloads.then(|| quote! { FileDownload, });
-    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
+    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));

@@ -37,7 +37,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
             use portfolio_runtime::codegen::server::extract;
         }
     });
-    let file_use = crate::crates::has_multipart(api).then(|| quote! { File, });
+    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
     quote! {
         #crate_doc

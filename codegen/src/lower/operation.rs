@@ -242,11 +242,11 @@ impl<'a> Lowerer<'a> {
                 Some(value) => match self.default_value(&ty, &value) {
                     Some(d) => Some(d),
                     None => {
-                        self.report(
+                        self.warn(
                             &schema_ptr.push("default"),
-                            format!("default {value} does not fit the parameter's type"),
+                            format!("default {value} does not fit the parameter's type and is ignored"),
                         );
-                        continue;
+                        None
                     }
                 },
                 None => None,
@@ -596,12 +596,14 @@ impl<'a> Lowerer<'a> {
         }
         let json: Vec<String> = response.content.keys().filter(|ct| is_json(ct)).cloned().collect();
         let Some(content_type) = preferred_json(&json) else {
-            let list = response.content.keys().cloned().collect::<Vec<_>>().join(", ");
-            self.report(
+            // Text, images, `*/*`: whatever is not JSON is read as bytes, the way downloads are.
+            let list = response.content.keys().cloned().collect::<Vec<_>>();
+            let content_type = list.join(", ");
+            self.warn(
                 &rptr.push("content"),
-                format!("replies of type {list} are not supported yet; only JSON and application/octet-stream are"),
+                format!("a reply of type {content_type} is read as a download: its bytes, streamed"),
             );
-            return None;
+            return Some(Reply::Download { status, content_type, doc });
         };
         let media = &response.content[&content_type];
         let ty = match &media.schema {

@@ -90,11 +90,12 @@ impl<'a> Lowerer<'a> {
                     VariantOrUnknownOrEmpty::Unknown(f) if f == "uuid" => TypeRef::Uuid,
                     VariantOrUnknownOrEmpty::Item(StringFormat::Binary) if self.is_file_part(ptr) => TypeRef::File,
                     VariantOrUnknownOrEmpty::Item(StringFormat::Binary) => {
-                        self.report(
+                        self.warn(
                             ptr,
-                            "`format: binary` is supported only as a whole binary body or a file in a multipart body",
+                            "`format: binary` inside a JSON value is read as a string: JSON has no bytes, so the \
+                             value is the text the service sends (often base64)",
                         );
-                        return None;
+                        TypeRef::String
                     }
                     _ => TypeRef::String,
                 })
@@ -110,8 +111,10 @@ impl<'a> Lowerer<'a> {
             }
             SchemaKind::Type(Type::Number(n)) => {
                 if !n.enumeration.is_empty() {
-                    self.report(ptr, "enums of non-integer numbers are not supported");
-                    return None;
+                    self.warn(
+                        &ptr.push("enum"),
+                        "an enum of non-integer numbers is read as a plain number; its values are not checked",
+                    );
                 }
                 Some(match n.format {
                     VariantOrUnknownOrEmpty::Item(NumberFormat::Float) => TypeRef::F32,

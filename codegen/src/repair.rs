@@ -1,0 +1,335 @@
+//! Repairs on the parsed document, before it is typed: slips that public documents make often and
+//! whose intent is plain, fixed in place with a located note, so one of them does not stop a whole
+//! document from loading.
+//!
+//! - A length or count limit written as a float (`maxLength: 10.0`), or negative: the integer, or
+//!   the limit dropped.
+//! - An integer bound that no 64-bit integer holds (`minimum: -9223372036854776000`, a float's
+//!   spelling of `i64::MIN` and beyond): the nearest integer that is one, or the bound dropped.
+//! - `exclusiveMinimum`/`exclusiveMaximum` given as a number (the JSON Schema 2019 form): the bound
+//!   and `true`.
+//! - Enum values of another type than the schema's (`true` in a string enum, `"2"` in an integer
+//!   one): converted where the value's text says what was meant, dropped otherwise.
+//! - `x-enum-varnames` with more names than values: the extra names dropped.
+
+use serde_json::{Map, Number, Value};
+
+use crate::diagnostic::{Diagnostic, Pointer};
+
+/// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
+pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    each_schema(doc, &mut |schema, at| repair_schema(schema, at, &mut notes));
+    notes
+}
+
+/// Limits that count characters, items or properties: whole numbers from zero.
+const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
+
+fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    let mut note = |key: &str, message: String| {
+        notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
+    };
+    for key in COUNTS {
+        let Some(value) = schema.get(key) else { continue };
+        if value.as_u64().is_some() {
+            continue;
+        }
+        match value.as_f64().filter(|v| v.is_finite() && *v >= 0.0) {
+            Some(v) if v <= u32::MAX as f64 => {
+                // A minimum rounds up and a maximum down, so the limit never admits more.
+                let whole = if key.starts_with("min") { v.ceil() } else { v.floor() } as u64;
+                let what = if whole as f64 == v { "written as a fraction" } else { "not a whole number" };
+                note(key, format!("`{key}: {value}` is {what}; read as {whole}"));
+                schema.insert(key.to_string(), Value::from(whole));
+            }
+            _ => {
+                note(key, format!("`{key}: {value}` is not a count of zero or more and is ignored"));
+                schema.remove(key);
+            }
+        }
+    }
+    let ty = schema.get("type").and_then(Value::as_str).map(str::to_string);
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
+            note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));
+            schema.insert(bound.to_string(), Value::Number(n));
+            schema.insert(flag.to_string(), Value::Bool(true));
+        }
+    }
+    if ty.as_deref() == Some("integer") {
+        for key in ["minimum", "maximum", "multipleOf"] {
+            let Some(value) = schema.get(key) else { continue };
+            if value.as_i64().is_some() {
+                continue;
+            }
+            match whole_bound(key, value) {
+                Ok(whole) => {
+                    note(key, format!("`{key}: {value}` is not a 64-bit integer; read as {whole}"));
+                    schema.insert(key.to_string(), Value::from(whole));
+                }
+                Err(why) => {
+                    note(key, format!("`{key}: {value}` is {why} and is ignored"));
+                    schema.remove(key);
+                }
+            }
+        }
+    }
+    let mut no_values_left = false;
+    if let (Some(ty), Some(Value::Array(values))) = (ty.as_deref(), schema.get_mut("enum")) {
+        let before = values.len();
+        let mut changed = Vec::new();
+        values.retain_mut(|value| match as_type(value, ty) {
+            Some(None) => true,
+            Some(Some(fixed)) => {
+                changed.push(format!("`{value}` read as `{fixed}`"));
+                *value = fixed;
+                true
+            }
+            None => {
+                changed.push(format!("`{value}` dropped"));
+                false
+            }
+        });
+        if !changed.is_empty() {
+            let dropped = before - values.len();
+            note("enum", format!("enum values that are not of type `{ty}`: {}", changed.join(", ")));
+            no_values_left = dropped == before;
+        }
+    }
+    if no_values_left {
+        schema.remove("enum");
+    }
+    let values = schema.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
+    if let Some(Value::Array(names)) = schema.get_mut("x-enum-varnames")
+        && values > 0
+        && names.len() > values
+    {
+        let extra = names.split_off(values);
+        let extra: Vec<String> = extra.iter().map(Value::to_string).collect();
+        note(
+            "x-enum-varnames",
+            format!("{} names for {values} enum values; {} dropped", values + extra.len(), extra.join(", ")),
+        );
+    }
+}
+
+/// The 64-bit integer a bound written as `value` stands for: a whole float in range as itself, a
+/// fraction rounded inward (up for a minimum, down for a maximum); or why there is none.
+fn whole_bound(key: &str, value: &Value) -> Result<i64, &'static str> {
+    let v = value.as_f64().filter(|v| v.is_finite()).ok_or("not a number")?;
+    let whole = match key {
+        "minimum" => v.ceil(),
+        "maximum" => v.floor(),
+        _ if v.fract() == 0.0 && v > 0.0 => v,
+        _ => return Err("not a positive whole number"),
+    };
+    // `i64::MIN` is exactly a float; `i64::MAX` is not, and its nearest float is one past it.
+    if whole >= i64::MIN as f64 && whole < i64::MAX as f64 {
+        Ok(whole as i64)
+    } else {
+        Err("beyond what a 64-bit integer holds")
+    }
+}
+
+/// Whether an enum value fits a schema of type `ty`: `Some(None)` as it is, `Some(Some(v))` once
+/// converted to `v`, `None` when it cannot be.
+fn as_type(value: &Value, ty: &str) -> Option<Option<Value>> {
+    let fits = match (ty, value) {
+        (_, Value::Null) => true,
+        ("string", Value::String(_)) | ("boolean", Value::Bool(_)) | ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+        _ => false,
+    };
+    if fits {
+        return Some(None);
+    }
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    let converted = match ty {
+        "string" => Some(Value::String(text)),
+        "boolean" => text.parse::<bool>().ok().map(Value::Bool),
+        "integer" => text
+            .parse::<i64>()
+            .ok()
+            .or_else(|| text.parse::<f64>().ok().filter(|v| v.fract() == 0.0 && v.abs() < 9.0e15).map(|v| v as i64))
+            .map(Value::from),
+        "number" => text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number),
+        _ => None,
+    };
+    converted.map(Some)
+}
+
+/// Calls `f` with every schema object of a 3.0 document (component schemas and the schemas of
+/// parameters, bodies, replies and headers, and every schema inside them) and its pointer.
+/// References are not followed, and a `$ref` object is not a schema to repair.
+pub(crate) fn each_schema(doc: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    let root = Pointer::root();
+    let Some(doc) = doc.as_object_mut() else { return };
+    if let Some(Value::Object(components)) = doc.get_mut("components") {
+        let at = root.push("components");
+        for (kind, holder) in components.iter_mut() {
+            let Value::Object(items) = holder else { continue };
+            let kind_at = at.push(kind);
+            for (name, item) in items.iter_mut() {
+                let item_at = kind_at.push(name);
+                match kind.as_str() {
+                    "schemas" => walk(item, &item_at, f),
+                    "parameters" | "headers" => in_parameter(item, &item_at, f),
+                    "requestBodies" => in_content(item, &item_at, f),
+                    "responses" => in_response(item, &item_at, f),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
+        let at = root.push("paths");
+        for (path, item) in paths.iter_mut() {
+            let Value::Object(item) = item else { continue };
+            let path_at = at.push(path);
+            for (key, value) in item.iter_mut() {
+                let key_at = path_at.push(key);
+                if key == "parameters" {
+                    each_item(value, &key_at, &mut |p, at| in_parameter(p, at, f));
+                    continue;
+                }
+                let Value::Object(op) = value else { continue };
+                for (part, value) in op.iter_mut() {
+                    let part_at = key_at.push(part);
+                    match part.as_str() {
+                        "parameters" => each_item(value, &part_at, &mut |p, at| in_parameter(p, at, f)),
+                        "requestBody" => in_content(value, &part_at, f),
+                        "responses" => {
+                            let Value::Object(replies) = value else { continue };
+                            for (status, reply) in replies.iter_mut() {
+                                in_response(reply, &part_at.push(status), f);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn each_item(list: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Value, &Pointer)) {
+    if let Value::Array(items) = list {
+        for (i, item) in items.iter_mut().enumerate() {
+            f(item, &at.push(i));
+        }
+    }
+}
+
+fn in_parameter(parameter: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    if let Some(schema) = parameter.get_mut("schema") {
+        walk(schema, &at.push("schema"), f);
+    }
+    in_content(parameter, at, f);
+}
+
+fn in_content(holder: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    let Some(Value::Object(content)) = holder.get_mut("content") else { return };
+    let at = at.push("content");
+    for (media, value) in content.iter_mut() {
+        if let Some(schema) = value.get_mut("schema") {
+            walk(schema, &at.push(media).push("schema"), f);
+        }
+    }
+}
+
+fn in_response(reply: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    in_content(reply, at, f);
+    if let Some(Value::Object(headers)) = reply.get_mut("headers") {
+        let at = at.push("headers");
+        for (name, header) in headers.iter_mut() {
+            in_parameter(header, &at.push(name), f);
+        }
+    }
+}
+
+/// `f` on `schema` and on every schema inside it.
+fn walk(schema: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    let Value::Object(map) = schema else { return };
+    if map.contains_key("$ref") {
+        return;
+    }
+    f(map, at);
+    for (key, value) in map.iter_mut() {
+        let key_at = at.push(key);
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(properties) = value {
+                    for (name, property) in properties.iter_mut() {
+                        walk(property, &key_at.push(name), f);
+                    }
+                }
+            }
+            "items" | "additionalProperties" | "not" => walk(value, &key_at, f),
+            "allOf" | "anyOf" | "oneOf" => each_item(value, &key_at, &mut |member, at| walk(member, at, f)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::repair;
+
+    fn repaired(schema: serde_json::Value) -> (serde_json::Value, Vec<String>) {
+        let mut doc = json!({"openapi": "3.0.3", "components": {"schemas": {"X": schema}}});
+        let notes = repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        (doc["components"]["schemas"]["X"].clone(), notes)
+    }
+
+    #[test]
+    fn counts_written_as_floats_become_whole_numbers() {
+        let (schema, notes) = repaired(json!({"type": "string", "minLength": 1.5, "maxLength": 10.0, "maxItems": -1}));
+        assert_eq!(schema, json!({"type": "string", "minLength": 2, "maxLength": 10}));
+        assert_eq!(
+            notes,
+            [
+                "#/components/schemas/X/minLength: `minLength: 1.5` is not a whole number; read as 2",
+                "#/components/schemas/X/maxLength: `maxLength: 10.0` is written as a fraction; read as 10",
+                "#/components/schemas/X/maxItems: `maxItems: -1` is not a count of zero or more and is ignored",
+            ]
+        );
+    }
+
+    #[test]
+    fn integer_bounds_beyond_64_bits_are_clamped_or_dropped() {
+        let (schema, notes) = repaired(json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": -9223372036854776000.0, "maximum": 9223372036854776000.0}}
+        }));
+        assert_eq!(schema["properties"]["n"], json!({"type": "integer", "minimum": i64::MIN}));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[1].starts_with("#/components/schemas/X/properties/n/maximum: "), "{notes:?}");
+    }
+
+    #[test]
+    fn enum_values_take_the_schema_type() {
+        let (schema, notes) = repaired(json!({"type": "string", "enum": ["Y", "N", true, false, null]}));
+        assert_eq!(schema["enum"], json!(["Y", "N", "true", "false", null]));
+        assert_eq!(notes.len(), 1);
+        let (schema, _) = repaired(json!({"type": "integer", "enum": [1, "2", 3.0, "three"]}));
+        assert_eq!(schema["enum"], json!([1, 2, 3]));
+    }
+
+    #[test]
+    fn extra_enum_names_and_numeric_exclusive_bounds() {
+        let (schema, notes) = repaired(json!({
+            "type": "integer", "enum": [1, 2], "x-enum-varnames": ["One", "Two", "Three"], "exclusiveMinimum": 0
+        }));
+        assert_eq!(schema["x-enum-varnames"], json!(["One", "Two"]));
+        assert_eq!((schema["minimum"].clone(), schema["exclusiveMinimum"].clone()), (json!(0), json!(true)));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+    }
+}
