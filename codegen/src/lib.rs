@@ -89,15 +89,16 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
             message: format!("the spec does not parse: {e}"),
         }])
     })?;
-    let located = |mut diagnostics: Vec<Diagnostic>| {
-        // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
+    // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
+    let mut locator = (!spec_text.trim_start().starts_with('{')).then(|| locate::Locator::new(spec_text));
+    let mut located = |mut diagnostics: Vec<Diagnostic>| {
         for d in &mut diagnostics {
             // A converted Swagger document is named by the pointers of what the user wrote.
             if loaded.converted {
                 d.pointer = swagger2::original_pointer(&d.pointer);
             }
-            if !spec_text.trim_start().starts_with('{') {
-                d.line = d.line.or_else(|| locate::line_of(spec_text, &d.pointer));
+            if let Some(locator) = &mut locator {
+                d.line = d.line.or_else(|| locator.line_of(&d.pointer));
             }
         }
         diagnostics

@@ -5,33 +5,148 @@
 //! form of OpenAPI documents, is followed all the way; where the text switches to flow style
 //! (`{...}` or `[...]`), the line of the deepest node found is returned.
 
-/// The 1-based line of the node `pointer` (like `#/paths/~1pets/get`) names in `text`.
+use std::collections::HashMap;
+
+/// The 1-based line of the node `pointer` (like `#/paths/~1pets/get`) names in `text`. For many
+/// pointers into one text, keep a [`Locator`].
 pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
-    let lines: Vec<&str> = text.lines().collect();
-    let segments: Vec<String> =
-        pointer.trim_start_matches('#').split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
-    // (line index, indentation) of the node found so far; the root is before the first line.
-    let mut at: Option<(usize, i64)> = None;
-    let mut found = None;
-    for segment in &segments {
-        let (start, parent_indent) = match at {
-            Some((line, indent)) => (line + 1, indent),
-            None => (0, -1),
-        };
-        let next = match segment.parse::<usize>() {
-            Ok(index) => find_item(&lines, start, parent_indent, index),
-            Err(_) => None,
-        }
-        .or_else(|| find_key(&lines, start, parent_indent, segment));
-        match next {
-            Some(node) => {
-                at = Some(node);
-                found = Some(node.0 + 1);
-            }
-            None => break,
-        }
+    Locator::new(text).line_of(pointer)
+}
+
+/// Finds the lines of many pointers in one text: each mapping or list it passes through is read
+/// once, so locating every diagnostic of a large document costs about one pass over it.
+pub struct Locator<'t> {
+    lines: Vec<Line<'t>>,
+    /// The children of each node met so far, by the node's line (`usize::MAX` for the root).
+    children: HashMap<usize, Children<'t>>,
+}
+
+/// One line: its indentation and its text after it; blank and comment lines are not content.
+struct Line<'t> {
+    indent: usize,
+    text: &'t str,
+    content: bool,
+}
+
+/// A node of the block structure: the line it starts on and the column its own children start
+/// after (a key's column, or a list item's dash).
+#[derive(Clone, Copy)]
+struct Node {
+    line: usize,
+    indent: usize,
+}
+
+#[derive(Default)]
+struct Children<'t> {
+    keys: HashMap<&'t str, Node>,
+    items: Vec<Node>,
+}
+
+const ROOT: usize = usize::MAX;
+
+impl<'t> Locator<'t> {
+    pub fn new(text: &'t str) -> Self {
+        let lines = text
+            .lines()
+            .map(|line| {
+                let text = line.trim_start();
+                let content = !text.is_empty() && !text.starts_with('#');
+                Line { indent: line.len() - text.len(), text, content }
+            })
+            .collect();
+        Locator { lines, children: HashMap::new() }
     }
-    found
+
+    /// The 1-based line of the node `pointer` names; where the text switches to flow style or a
+    /// segment is not found, the line of the deepest node found.
+    pub fn line_of(&mut self, pointer: &str) -> Option<usize> {
+        let mut node: Option<Node> = None;
+        let mut found = None;
+        for segment in pointer.trim_start_matches('#').split('/').skip(1) {
+            let segment = segment.replace("~1", "/").replace("~0", "~");
+            let children = self.children_of(node);
+            let next = segment
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| children.items.get(i).copied())
+                .or_else(|| children.keys.get(segment.as_str()).copied());
+            match next {
+                Some(next) => {
+                    node = Some(next);
+                    found = Some(next.line + 1);
+                }
+                None => break,
+            }
+        }
+        found
+    }
+
+    /// The keys and items directly under `node` (the root when `None`), read once.
+    fn children_of(&mut self, node: Option<Node>) -> &Children<'t> {
+        let id = node.map_or(ROOT, |n| n.line);
+        if !self.children.contains_key(&id) {
+            let children = self.read_children(node);
+            self.children.insert(id, children);
+        }
+        &self.children[&id]
+    }
+
+    fn read_children(&self, node: Option<Node>) -> Children<'t> {
+        let mut children = Children::default();
+        let (start, parent) = match node {
+            Some(n) => (n.line + 1, Some(n.indent)),
+            None => (0, None),
+        };
+        // A list item's first key stands on the dash line itself: `- name: a`.
+        if let Some(n) = node
+            && let Some(after) = self.lines[n.line].text.strip_prefix("- ")
+        {
+            let column = n.indent + self.lines[n.line].text.len() - after.trim_start().len();
+            if let Some(key) = key_of(after.trim_start()) {
+                children.keys.insert(key, Node { line: n.line, indent: column });
+            }
+        }
+        let mut level = None;
+        for (i, line) in self.lines.iter().enumerate().skip(start) {
+            if !line.content {
+                continue;
+            }
+            let dash = line.text.starts_with("- ") || line.text == "-";
+            if let Some(parent) = parent {
+                // The block ends at a line no deeper than its node, except that a list may stand
+                // at its key's own indentation.
+                let list_at_key = dash && line.indent == parent && level.is_none_or(|l| l == parent);
+                if line.indent < parent || (line.indent == parent && !list_at_key) {
+                    break;
+                }
+            }
+            // A lone bracket (JSON written one member a line) opens the block without being in it.
+            if matches!(line.text, "{" | "[") {
+                continue;
+            }
+            let level = *level.get_or_insert(line.indent);
+            if line.indent != level {
+                continue;
+            }
+            if dash {
+                children.items.push(Node { line: i, indent: line.indent });
+            } else if let Some(key) = key_of(line.text) {
+                children.keys.entry(key).or_insert(Node { line: i, indent: line.indent });
+            }
+        }
+        children
+    }
+}
+
+/// The key a mapping line starts with: `name:`, `'200':` or `"a:b":`.
+fn key_of(text: &str) -> Option<&str> {
+    if let Some(quote) = text.chars().next().filter(|c| *c == '\'' || *c == '"') {
+        let rest = &text[1..];
+        let end = rest.find(quote)?;
+        return rest[end + 1..].starts_with(':').then(|| &rest[..end]);
+    }
+    let end = text.find(": ").or_else(|| text.strip_suffix(':').map(str::len))?;
+    Some(&text[..end])
 }
 
 /// The next line (1-based) after `line` that holds the same key at the same indentation, before
@@ -64,54 +179,6 @@ fn is_content(line: &str) -> bool {
     !t.is_empty() && !t.starts_with('#')
 }
 
-/// The line of `key:` among the children of a node indented `parent`, from line `start`.
-fn find_key(lines: &[&str], start: usize, parent: i64, key: &str) -> Option<(usize, i64)> {
-    for (i, line) in lines.iter().enumerate().skip(start) {
-        if !is_content(line) {
-            continue;
-        }
-        let indent = indent(line);
-        if indent <= parent {
-            return None;
-        }
-        let text = line.trim_start().trim_start_matches("- ");
-        let matches = [format!("{key}:"), format!("'{key}':"), format!("\"{key}\":")]
-            .iter()
-            .any(|k| text.starts_with(k.as_str()));
-        if matches {
-            // A key after `- ` sits one level deeper than the dash.
-            let extra = (line.trim_start().len() - text.len()) as i64;
-            return Some((i, indent + extra));
-        }
-    }
-    None
-}
-
-/// The line of item `index` (`- `) among the children of a node indented `parent`.
-fn find_item(lines: &[&str], start: usize, parent: i64, index: usize) -> Option<(usize, i64)> {
-    let mut seen = 0;
-    let mut item_indent = None;
-    for (i, line) in lines.iter().enumerate().skip(start) {
-        if !is_content(line) {
-            continue;
-        }
-        let indent = indent(line);
-        if indent <= parent && !(indent == parent && line.trim_start().starts_with("- ")) {
-            return None;
-        }
-        if line.trim_start().starts_with("- ") || line.trim() == "-" {
-            let level = *item_indent.get_or_insert(indent);
-            if indent == level {
-                if seen == index {
-                    return Some((i, indent));
-                }
-                seen += 1;
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::line_of;
@@ -127,5 +194,28 @@ mod tests {
         // Inside flow style the deepest block node is the answer.
         assert_eq!(line_of(SPEC, "#/paths/~1pets/get/responses/200"), Some(13));
         assert_eq!(line_of(SPEC, "#/nothing"), None);
+    }
+
+    /// Every schema and property of the project spec is found on the line that names it.
+    #[test]
+    fn every_schema_and_property_of_the_project_spec_is_found() {
+        let text = include_str!("../../spec/openapi.yaml");
+        let doc: serde_json::Value = serde_yaml_ng::from_str(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut locator = super::Locator::new(text);
+        let mut checked = 0;
+        for (name, schema) in doc["components"]["schemas"].as_object().unwrap() {
+            let mut pointers = vec![(format!("#/components/schemas/{name}"), name.clone())];
+            for property in schema["properties"].as_object().into_iter().flat_map(|p| p.keys()) {
+                pointers.push((format!("#/components/schemas/{name}/properties/{property}"), property.clone()));
+            }
+            for (pointer, key) in pointers {
+                let line = locator.line_of(&pointer).unwrap_or_else(|| panic!("{pointer} not found"));
+                let text = lines[line - 1].trim_start().trim_start_matches("- ");
+                assert!(text.starts_with(&format!("{key}:")), "{pointer} found at line {line}: {text}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 }

@@ -88,6 +88,8 @@ pub(crate) struct Lowerer<'a> {
     /// Simplifications that still generate working code, e.g. one of several security
     /// alternatives chosen.
     warnings: Vec<Diagnostic>,
+    /// What `warnings` holds, to keep each warning once without a scan per warning.
+    warned: std::collections::HashSet<(String, String)>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -104,6 +106,7 @@ impl<'a> Lowerer<'a> {
             multipart_schemas: operation::multipart_schemas(doc),
             left_out: Vec::new(),
             warnings: Vec::new(),
+            warned: Default::default(),
             pending_unions: Vec::new(),
             pending_defaults: Vec::new(),
             doc,
@@ -133,7 +136,7 @@ impl<'a> Lowerer<'a> {
     /// from several properties).
     pub(crate) fn warn(&mut self, pointer: &Pointer, message: impl Into<String>) {
         let warning = Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() };
-        if !self.warnings.contains(&warning) {
+        if self.warned.insert((warning.pointer.clone(), warning.message.clone())) {
             self.warnings.push(warning);
         }
     }
