@@ -19,8 +19,32 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    repair_security(doc, &mut notes);
     each_schema(doc, &mut |schema, at| repair_schema(schema, at, &mut notes));
     notes
+}
+
+/// `null` for the scopes of a security requirement: no scopes.
+fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let mut fix = |requirements: Option<&mut Value>, at: Pointer| {
+        let Some(Value::Array(requirements)) = requirements else { return };
+        for (i, requirement) in requirements.iter_mut().enumerate() {
+            let Value::Object(schemes) = requirement else { continue };
+            for (scheme, scopes) in schemes.iter_mut().filter(|(_, scopes)| scopes.is_null()) {
+                let pointer = at.push(i).push(scheme).to_string();
+                notes.push(Diagnostic { pointer, line: None, message: "`null` scopes are read as none".into() });
+                *scopes = Value::Array(Vec::new());
+            }
+        }
+    };
+    fix(doc.get_mut("security"), Pointer::root().push("security"));
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else { return };
+    for (path, item) in paths.iter_mut() {
+        let Value::Object(item) = item else { continue };
+        for (method, operation) in item.iter_mut() {
+            fix(operation.get_mut("security"), Pointer::root().push("paths").push(path).push(method).push("security"));
+        }
+    }
 }
 
 /// Limits that count characters, items or properties: whole numbers from zero.
@@ -30,6 +54,63 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
     let mut note = |key: &str, message: String| {
         notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
     };
+    if let Some(Value::Array(tuple)) = schema.get_mut("items") {
+        let mut members = std::mem::take(tuple);
+        let (read, items) = match members.len() {
+            0 => ("any value", None),
+            1 => ("that schema", members.pop()),
+            _ => ("any of those schemas", Some(serde_json::json!({ "anyOf": members }))),
+        };
+        note(
+            "items",
+            format!("`items` is a list of schemas (a tuple in JSON Schema draft 4); each item is read as {read}"),
+        );
+        match items {
+            Some(items) => schema.insert("items".to_string(), items),
+            None => schema.remove("items"),
+        };
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
+        let before = members.len();
+        members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
+        if members.len() < before {
+            note(key, format!("a `{key}` member of type `null` is read as `nullable: true`"));
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+    }
+    if let Some(Value::Array(types)) = schema.get("type").cloned() {
+        let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
+        kept.dedup();
+        let nullable = kept.len() < named.len();
+        if nullable {
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+        let read = match kept.as_slice() {
+            [] => {
+                schema.remove("type");
+                "any JSON value".to_string()
+            }
+            [one] => {
+                schema.insert("type".to_string(), Value::from(*one));
+                format!("`type: {one}`")
+            }
+            several => {
+                schema.remove("type");
+                let members: Vec<Value> = several.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                schema.insert("anyOf".to_string(), Value::Array(members));
+                format!("any of {}", several.join(", "))
+            }
+        };
+        let null = if nullable { ", nullable" } else { "" };
+        note("type", format!("`type` is a list ({}); read as {read}{null}", named.join(", ")));
+    }
+    if schema.get("type").and_then(Value::as_str) == Some("null") {
+        note("type", "`type: null` is read as a value that is always null: any JSON value, nullable".to_string());
+        schema.remove("type");
+        schema.insert("nullable".to_string(), Value::Bool(true));
+    }
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
         if value.as_u64().is_some() {
@@ -321,6 +402,37 @@ mod tests {
         assert_eq!(notes.len(), 1);
         let (schema, _) = repaired(json!({"type": "integer", "enum": [1, "2", 3.0, "three"]}));
         assert_eq!(schema["enum"], json!([1, 2, 3]));
+    }
+
+    #[test]
+    fn lists_of_item_schemas_and_null_members_are_read_as_nullable_unions() {
+        let (schema, notes) = repaired(json!({
+            "type": "array", "items": [{"$ref": "#/components/schemas/A"}, {"type": "null"}]
+        }));
+        assert_eq!(schema["items"], json!({"anyOf": [{"$ref": "#/components/schemas/A"}], "nullable": true}));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        let (schema, _) = repaired(json!({"type": "array", "items": [{"type": "string"}]}));
+        assert_eq!(schema["items"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn type_lists_become_a_type_and_nullable() {
+        let (schema, notes) = repaired(json!({"type": ["null", "string"], "format": "email"}));
+        assert_eq!(schema, json!({"type": "string", "format": "email", "nullable": true}));
+        assert_eq!(
+            notes,
+            ["#/components/schemas/X/type: `type` is a list (null, string); read as `type: string`, nullable"]
+        );
+        let (schema, _) = repaired(json!({"type": ["integer", "string"]}));
+        assert_eq!(schema, json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}));
+    }
+
+    #[test]
+    fn null_scopes_are_none() {
+        let mut doc = json!({"paths": {"/a": {"post": {"security": [{"oauth2": null}]}}}});
+        let notes = repair(&mut doc);
+        assert_eq!(doc["paths"]["/a"]["post"]["security"], json!([{"oauth2": []}]));
+        assert_eq!(notes[0].pointer, "#/paths/~1a/post/security/0/oauth2");
     }
 
     #[test]

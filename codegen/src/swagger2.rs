@@ -397,6 +397,16 @@ impl<'a> Converter<'a> {
                 "properties" => {
                     Value::Object(object(Some(value)).map(|(k, v)| (k.clone(), self.schema(&at.push(k), v))).collect())
                 }
+                // A list of schemas (a tuple in JSON Schema draft 4) is repaired after conversion.
+                "items" if value.is_array() => Value::Array(
+                    value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(i, v)| self.schema(&at.push(i), v))
+                        .collect(),
+                ),
                 "items" | "not" => self.schema(&at, value),
                 "additionalProperties" if value.is_object() => self.schema(&at, value),
                 "allOf" | "oneOf" | "anyOf" => Value::Array(
@@ -417,11 +427,13 @@ impl<'a> Converter<'a> {
                     out.insert("format".into(), json!("binary"));
                     json!("string")
                 }
+                // A list of types is repaired after conversion, as in a 3.0 document.
                 "type"
-                    if !matches!(
-                        value.as_str(),
-                        Some("string" | "number" | "integer" | "boolean" | "array" | "object")
-                    ) =>
+                    if !value.is_array()
+                        && !matches!(
+                            value.as_str(),
+                            Some("string" | "number" | "integer" | "boolean" | "array" | "object" | "null")
+                        ) =>
                 {
                     let shown = value.as_str().map_or_else(|| value.to_string(), str::to_string);
                     self.note(&at, format!("`{shown}` is not a JSON type; the value is read as any JSON value"));
