@@ -20,8 +20,72 @@ use crate::diagnostic::{Diagnostic, Pointer};
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     repair_security(doc, &mut notes);
-    each_schema(doc, &mut |schema, at| repair_schema(schema, at, &mut notes));
+    // Component schemas as written, for `allOf` members that refer to one.
+    let components = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
+    each_schema(doc, &mut |schema, at| {
+        repair_schema(schema, at, &mut notes);
+        merge_plain_all_of(schema, at, &components, &mut notes);
+    });
     notes
+}
+
+/// An `allOf` of schemas none of which is an object (`[{type: string}, {maxLength: 3}]`) is one
+/// schema with all their keywords; where two give the same limit, the tighter one holds.
+fn merge_plain_all_of(
+    schema: &mut Map<String, Value>,
+    at: &Pointer,
+    components: &Map<String, Value>,
+    notes: &mut Vec<Diagnostic>,
+) {
+    let Some(Value::Array(members)) = schema.get("allOf") else { return };
+    if members.len() < 2 {
+        return;
+    }
+    let resolved: Option<Vec<&Map<String, Value>>> = members
+        .iter()
+        .map(|m| {
+            let m = m.as_object()?;
+            match m.get("$ref").and_then(Value::as_str) {
+                Some(r) => components.get(r.strip_prefix("#/components/schemas/")?)?.as_object(),
+                None => Some(m),
+            }
+        })
+        .collect();
+    let Some(resolved) = resolved else { return };
+    let structured = ["properties", "additionalProperties", "allOf", "oneOf", "anyOf", "$ref", "items", "enum"];
+    if resolved.iter().any(|m| {
+        structured.iter().any(|k| m.contains_key(*k)) || m.get("type").and_then(Value::as_str) == Some("object")
+    }) {
+        return;
+    }
+    let types: std::collections::BTreeSet<&str> =
+        resolved.iter().filter_map(|m| m.get("type").and_then(Value::as_str)).collect();
+    if types.len() > 1 {
+        return;
+    }
+    let mut merged = Map::new();
+    for member in &resolved {
+        for (key, value) in member.iter() {
+            let tighter = match (merged.get(key), key.as_str()) {
+                (None, _) => true,
+                (Some(old), "minimum" | "minLength" | "minItems") => value.as_f64() > old.as_f64(),
+                (Some(old), "maximum" | "maxLength" | "maxItems") => value.as_f64() < old.as_f64(),
+                _ => false,
+            };
+            if tighter {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    schema.remove("allOf");
+    for (key, value) in merged {
+        schema.entry(key).or_insert(value);
+    }
+    notes.push(Diagnostic {
+        pointer: at.push("allOf").to_string(),
+        line: None,
+        message: "an `allOf` of schemas that are not objects is read as one schema with all their keywords".into(),
+    });
 }
 
 /// `null` for the scopes of a security requirement: no scopes.
@@ -425,6 +489,22 @@ mod tests {
         );
         let (schema, _) = repaired(json!({"type": ["integer", "string"]}));
         assert_eq!(schema, json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}));
+    }
+
+    #[test]
+    fn an_all_of_of_plain_schemas_is_one_schema() {
+        let mut doc = json!({"components": {"schemas": {
+            "Short": {"type": "string", "maxLength": 5},
+            "X": {"description": "Both.", "allOf": [{"$ref": "#/components/schemas/Short"}, {"maxLength": 3, "minLength": 1}]},
+            "Obj": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"maxLength": 3}]}
+        }}});
+        let notes = repair(&mut doc);
+        assert_eq!(
+            doc["components"]["schemas"]["X"],
+            json!({"description": "Both.", "type": "string", "maxLength": 3, "minLength": 1})
+        );
+        assert!(doc["components"]["schemas"]["Obj"]["allOf"].is_array(), "objects are merged by lowering");
+        assert_eq!(notes.len(), 1, "{notes:?}");
     }
 
     #[test]

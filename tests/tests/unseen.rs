@@ -9,7 +9,7 @@ use unseen_server::{FileDownload, MockApi};
 async fn serve() -> (std::sync::Arc<MockApi>, Client) {
     let mock = MockApi::new();
     let base = mock.serve().await.expect("serve");
-    (mock, Client::new(&base, Credentials::default()).expect("client"))
+    (mock, Client::new(&base, Credentials::new("key")).expect("client"))
 }
 
 #[tokio::test]

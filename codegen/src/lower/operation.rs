@@ -623,10 +623,10 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if m.schema != media.schema {
-                self.report(
+                self.warn(
                     &rptr.push("content").push(ct),
                     format!(
-                        "this schema differs from the one under {content_type}; one reply type per status is supported"
+                        "this schema differs from the one under {content_type}, which is the one read: the client asks for {content_type}"
                     ),
                 );
             }

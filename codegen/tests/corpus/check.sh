@@ -2,15 +2,21 @@
 # Generates both crates from every public spec in this folder and `cargo check`s them.
 #   codegen/tests/corpus/check.sh          all specs
 #   codegen/tests/corpus/check.sh NAME...  only these (file names without extension)
+#   CORPUS_SAMPLE=1 codegen/tests/corpus/check.sh
+#                                           generate every spec, but compile only those up to
+#                                           300 KB and one larger one, a different one each day
+#                                           (what CI runs, to stay inside its time)
 # Each spec is tried twice: whole (fails on anything unsupported) and with --skip-unsupported
 # (leaves out what is unsupported and generates the rest). A spec passes when the second run
-# generates crates that compile. Exits 1 on any panic, on any compiler warning in generated code,
+# generates crates that compile. The second run's time and peak memory are reported per spec, with
+# the slowest five at the end. Exits 1 on any panic, on any compiler warning in generated code,
 # or when fewer than 90 % pass.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 export CARGO_TERM_QUIET=true
-cargo build --quiet -p xtask || exit 1
-xtask="${CARGO_TARGET_DIR:-target}/debug/xtask"
+# The release build, so the times are those users see.
+cargo build --quiet --release -p xtask || exit 1
+xtask="${CARGO_TARGET_DIR:-target}/release/xtask"
 out=target/corpus
 target="${CARGO_TARGET_DIR:-target}/corpus-target"
 rm -rf "$out" && mkdir -p "$out"
@@ -22,8 +28,19 @@ if [ ${#names[@]} -eq 0 ]; then
   done
 fi
 
-total=0 whole=0 passed=0 panics=0 warned=0 ops_kept=0 ops_left=0
-printf '%-28s %-8s %-10s %-9s %s\n' spec whole skipping compiles operations
+# In a sample run, the one large spec compiled today.
+today=
+if [ "${CORPUS_SAMPLE:-0}" = 1 ]; then
+  large=()
+  for name in "${names[@]}"; do
+    spec=$(ls codegen/tests/corpus/"$name".* | head -1)
+    [ "$(stat -c %s "$spec")" -gt 307200 ] && large+=("$name")
+  done
+  [ ${#large[@]} -gt 0 ] && today=${large[$((10#$(date +%j) % ${#large[@]}))]}
+fi
+
+total=0 whole=0 passed=0 checked=0 generated_only=0 panics=0 warned=0 ops_kept=0 ops_left=0
+printf '%-30s %-6s %-9s %-14s %-11s %8s %8s\n' spec whole skipping compiles operations seconds MiB
 for name in "${names[@]}"; do
   spec=$(ls codegen/tests/corpus/"$name".* | head -1)
   name=${name//./-}
@@ -34,12 +51,20 @@ for name in "${names[@]}"; do
   # 101 is a Rust panic; anything else above 1 means the generator did not run at all.
   [ $rc -eq 101 ] && panics=$((panics + 1)) && w=PANIC
   [ $rc -gt 1 ] && [ $rc -ne 101 ] && { echo "cannot run $xtask (exit $rc)" >&2; exit 1; }
-  "$xtask" codegen --spec "$spec" --out "$out" --name "$name" --skip-unsupported > /dev/null 2> "$out/$name.skip.log"
+  /usr/bin/time -f '%e %M' -o "$out/$name.time" \
+    "$xtask" codegen --spec "$spec" --out "$out" --name "$name" --skip-unsupported > /dev/null 2> "$out/$name.skip.log"
   rc=$?
+  read -r seconds kib < "$out/$name.time" || { seconds=0; kib=0; }
+  # A crashed run leaves a line about its signal before the figures.
+  [[ "$seconds" =~ ^[0-9.]+$ ]] || read -r seconds kib < <(tail -1 "$out/$name.time")
+  echo "$seconds $name" >> "$out/times"
   [ $rc -eq 101 ] && panics=$((panics + 1))
   left=$(grep -c "left out operation" "$out/$name.skip.log")
-  if [ $rc -eq 0 ]; then
-    s=yes
+  if [ $rc -eq 0 ] && [ "${CORPUS_SAMPLE:-0}" = 1 ] && [ "$(stat -c %s "$spec")" -gt 307200 ] && [ "$name" != "${today//./-}" ]; then
+    s=yes compiles=generated generated_only=$((generated_only + 1))
+    kept=$(sed -n 's/^- Operations: //p' "$out/$name-client/README.md")
+  elif [ $rc -eq 0 ]; then
+    s=yes checked=$((checked + 1))
     kept=$(sed -n 's/^- Operations: //p' "$out/$name-client/README.md")
     compiles=yes
     for side in client server; do
@@ -52,13 +77,16 @@ for name in "${names[@]}"; do
     done
     [ "$compiles" = yes ] || [[ "$compiles" == warns* ]] && passed=$((passed + 1))
   else
-    s=no kept=0 compiles=-
+    s=no kept=0 compiles=- checked=$((checked + 1))
   fi
   ops_kept=$((ops_kept + kept)) ops_left=$((ops_left + left))
-  printf '%-28s %-8s %-10s %-9s %s of %s\n' "$name" "$w" "$s" "$compiles" "$kept" "$((kept + left))"
+  printf '%-30s %-6s %-9s %-14s %-11s %8s %8s\n' "$name" "$w" "$s" "$compiles" "$kept of $((kept + left))" \
+    "$seconds" "$((kib / 1024))"
 done
 echo
-echo "generated whole: $whole of $total; generated with --skip-unsupported and compiled: $passed of $total;"
+echo "generated whole: $whole of $total; generated with --skip-unsupported and compiled: $passed of $checked checked;"
+[ $generated_only -gt 0 ] && echo "generated but not compiled in this sample run: $generated_only (large specs; one a day is compiled)"
 echo "operations generated: $ops_kept of $((ops_kept + ops_left)); panics: $panics; crates with compiler warnings: $warned"
 echo "(reasons for what was left out: $out/NAME.skip.log; compiler output: $out/NAME-client.check.log)"
-[ $panics -eq 0 ] && [ $warned -eq 0 ] && [ $((passed * 10)) -ge $((total * 9)) ]
+echo "slowest to generate: $(sort -rg "$out/times" | head -5 | awk '{ printf "%s%s %ss", sep, $2, $1; sep = ", " }')"
+[ $panics -eq 0 ] && [ $warned -eq 0 ] && [ $((passed * 10)) -ge $((checked * 9)) ]
