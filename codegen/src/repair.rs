@@ -312,7 +312,7 @@ fn as_type(value: &Value, ty: &str) -> Option<Option<Value>> {
 /// Calls `f` with every schema object of a 3.0 document (component schemas and the schemas of
 /// parameters, bodies, replies and headers, and every schema inside them) and its pointer.
 /// References are not followed, and a `$ref` object is not a schema to repair.
-pub(crate) fn each_schema(doc: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+fn each_schema(doc: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
     let root = Pointer::root();
     let Some(doc) = doc.as_object_mut() else { return };
     if let Some(Value::Object(components)) = doc.get_mut("components") {

@@ -384,6 +384,12 @@ impl<'a> Converter<'a> {
         Some(scheme)
     }
 
+    /// A list of schemas, each converted.
+    fn schemas(&mut self, ptr: &Pointer, list: &Value) -> Value {
+        let items = list.as_array().into_iter().flatten().enumerate();
+        Value::Array(items.map(|(i, v)| self.schema(&ptr.push(i), v)).collect())
+    }
+
     /// A schema with its references moved to `#/components` and the 2.0-only keywords
     /// rewritten: `type: file`, `x-nullable`, and a `discriminator` given as a bare property name.
     /// A `type` JSON does not have is dropped, so the value is read as any JSON value.
@@ -397,27 +403,12 @@ impl<'a> Converter<'a> {
                 "properties" => {
                     Value::Object(object(Some(value)).map(|(k, v)| (k.clone(), self.schema(&at.push(k), v))).collect())
                 }
-                // A list of schemas (a tuple in JSON Schema draft 4) is repaired after conversion.
-                "items" if value.is_array() => Value::Array(
-                    value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(i, v)| self.schema(&at.push(i), v))
-                        .collect(),
-                ),
+                // A list of item schemas (a tuple in JSON Schema draft 4) is repaired after
+                // conversion, as in a 3.0 document.
+                "items" if value.is_array() => self.schemas(&at, value),
                 "items" | "not" => self.schema(&at, value),
                 "additionalProperties" if value.is_object() => self.schema(&at, value),
-                "allOf" | "oneOf" | "anyOf" => Value::Array(
-                    value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(i, v)| self.schema(&at.push(i), v))
-                        .collect(),
-                ),
+                "allOf" | "oneOf" | "anyOf" => self.schemas(&at, value),
                 "discriminator" if value.is_string() => json!({ "propertyName": value }),
                 "x-nullable" => {
                     out.insert("nullable".into(), value.clone());
