@@ -55,3 +55,24 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     }
     assert_eq!(seen.lock().unwrap().len(), 1, "nothing invalid reached the implementation");
 }
+
+#[tokio::test]
+async fn deep_object_lists_and_maps_are_written_and_read_back() {
+    // On the wire: `expand[]` repeated, and one `filter[key]` pair per entry.
+    let raw = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "[]")).await;
+    let client = Client::new(&raw.base_url(), Credentials::new("key")).expect("client");
+    let filter = std::collections::BTreeMap::from([("kind".to_string(), "a b".to_string())]);
+    client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
+    assert_eq!(raw.only_request().target, "/readings?expand%5B%5D=x&expand%5B%5D=y&filter%5Bkind%5D=a%20b");
+
+    // And the generated server reads both back.
+    let (mock, client) = serve().await;
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let record = seen.clone();
+    mock.on_list_readings(move |_, input| {
+        *record.lock().unwrap() = Some((input.expand, input.filter));
+        std::future::ready(Ok(Vec::new()))
+    });
+    client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
+    assert_eq!(seen.lock().unwrap().clone(), Some((Some(vec!["x".to_string(), "y".to_string()]), Some(filter))));
+}

@@ -223,14 +223,28 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             // An object in the query: its properties as `name[property]` pairs (deepObject) or as
-            // parameters of their own (form, exploded).
-            let object_style = match (location, deep, explode, self.is_struct(&ty)) {
+            // parameters of their own (form, exploded). A map's entries are `name[key]` pairs.
+            let mut wire = data.name.clone();
+            let mut explode = explode;
+            let map = matches!(self.unaliased(&ty), TypeRef::Map(_));
+            let object_style = match (location, deep, explode, self.is_struct(&ty) || map) {
                 (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
-                (Location::Query, false, true, true) => Some(ObjectStyle::Exploded),
+                (Location::Query, false, true, true) if !map => Some(ObjectStyle::Exploded),
+                // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form
+                // the servers that take one read (Stripe's `expand[]`, Rails, PHP).
+                (Location::Query, true, _, false) if matches!(self.unaliased(&ty), TypeRef::Vec(_)) => {
+                    wire = format!("{}[]", data.name);
+                    explode = true;
+                    self.warn(
+                        &ptr.push("style"),
+                        format!("`deepObject` list `{}` is sent as `{wire}=a&{wire}=b`", data.name),
+                    );
+                    None
+                }
                 (Location::Query, true, _, false) => {
                     self.report(
                         &schema_ptr,
-                        format!("`deepObject` parameter `{}` must be an object with properties", data.name),
+                        format!("`deepObject` parameter `{}` must be an object, a map or a list", data.name),
                     );
                     continue;
                 }
@@ -263,7 +277,7 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             });
             params.push(Param {
-                wire: data.name.clone(),
+                wire,
                 name: scope.claim(&snake(&data.name)),
                 location,
                 ty,

@@ -65,7 +65,8 @@ pub fn read_pairs<T: DeserializeOwned>(
 
 impl QueryParams<'_> {
     /// An object whose `properties` came as `name[property]` pairs (`deep`) or as pairs of their
-    /// own; `None` when none of them came. Other pairs belong to other parameters.
+    /// own; `None` when none of them came. Other pairs belong to other parameters. With no
+    /// `properties` (a map), every `name[key]` pair is an entry.
     pub fn object<T: DeserializeOwned>(
         &self,
         name: &str,
@@ -80,7 +81,9 @@ impl QueryParams<'_> {
             .filter_map(|(key, value)| {
                 let property =
                     if deep { key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')? } else { key.as_ref() };
-                properties.contains(&property).then(|| (property.to_string(), value.to_string()))
+                // A map (no properties listed) takes every key.
+                (properties.is_empty() || properties.contains(&property))
+                    .then(|| (property.to_string(), value.to_string()))
             })
             .collect();
         if pairs.is_empty() {
