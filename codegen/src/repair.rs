@@ -20,6 +20,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     repair_security(doc, &mut notes);
+    lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
     let components = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
     each_schema(doc, &mut |schema, at| {
@@ -86,6 +87,73 @@ fn merge_plain_all_of(
         line: None,
         message: "an `allOf` of schemas that are not objects is read as one schema with all their keywords".into(),
     });
+}
+
+/// A `$ref` into part of a component schema (`#/components/schemas/Tag/allOf/0`) names a schema
+/// the generator cannot give a type of its own: that part becomes a component schema of its own
+/// (`Tag_allOf_0`), and every such reference points at it.
+fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    const PREFIX: &str = "#/components/schemas/";
+    let mut deep = std::collections::BTreeSet::new();
+    collect_references(doc, &mut |r| {
+        if r.strip_prefix(PREFIX).is_some_and(|rest| rest.contains('/')) {
+            deep.insert(r.to_string());
+        }
+    });
+    if deep.is_empty() {
+        return;
+    }
+    let mut lifted = std::collections::BTreeMap::new();
+    for reference in &deep {
+        let Some(target) = doc.pointer(&reference[1..]).cloned() else { continue };
+        let name: String = reference[PREFIX.len()..]
+            .replace("~1", "/")
+            .replace("~0", "~")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' })
+            .collect();
+        lifted.insert(reference.clone(), (name, target));
+    }
+    let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") else { return };
+    for (reference, (name, target)) in &lifted {
+        if !schemas.contains_key(name) {
+            schemas.insert(name.clone(), target.clone());
+        }
+        notes.push(Diagnostic {
+            pointer: reference.clone(),
+            line: None,
+            message: format!("references name this part of another schema; it is read as the schema `{name}`"),
+        });
+    }
+    rewrite_references(doc, &|r| lifted.get(r).map(|(name, _)| format!("{PREFIX}{name}")));
+}
+
+fn collect_references(value: &Value, f: &mut dyn FnMut(&str)) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                f(r);
+            }
+            map.values().for_each(|v| collect_references(v, f));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_references(v, f)),
+        _ => {}
+    }
+}
+
+fn rewrite_references(value: &mut Value, to: &dyn Fn(&str) -> Option<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get_mut("$ref")
+                && let Some(new) = to(r)
+            {
+                *r = new;
+            }
+            map.values_mut().for_each(|v| rewrite_references(v, to));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite_references(v, to)),
+        _ => {}
+    }
 }
 
 /// `null` for the scopes of a security requirement: no scopes.
@@ -504,6 +572,20 @@ mod tests {
             json!({"description": "Both.", "type": "string", "maxLength": 3, "minLength": 1})
         );
         assert!(doc["components"]["schemas"]["Obj"]["allOf"].is_array(), "objects are merged by lowering");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn references_into_part_of_a_schema_name_a_schema_of_its_own() {
+        let mut doc = json!({"components": {"schemas": {
+            "Tag": {"allOf": [{"type": "object", "properties": {"id": {"type": "integer"}}}, {"$ref": "#/components/schemas/Named"}]},
+            "Named": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "X": {"type": "object", "properties": {"t": {"$ref": "#/components/schemas/Tag/allOf/0"}}}
+        }}});
+        let notes = repair(&mut doc);
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["X"]["properties"]["t"], json!({"$ref": "#/components/schemas/Tag_allOf_0"}));
+        assert_eq!(schemas["Tag_allOf_0"], schemas["Tag"]["allOf"][0]);
         assert_eq!(notes.len(), 1, "{notes:?}");
     }
 
