@@ -177,11 +177,19 @@ components:
         found.contains(&("#/paths/~1pets/get/parameters/0/style", "style `pipeDelimited` applies only to arrays")),
         "{found:#?}"
     );
+    // A reference to a schema the document does not hold is read as any JSON value, with a warning.
+    assert!(!found.iter().any(|(_, m)| m.contains("Missing")), "{found:#?}");
+    let fixed = text.replace("style: pipeDelimited, ", "").replace("not: {type: string}", "type: string");
+    let api = lowered(&fixed).unwrap();
+    let warned: Vec<(&str, &str)> = api.warnings.iter().map(|d| (d.pointer.as_str(), d.message.as_str())).collect();
     assert!(
-        found.iter().any(|(p, m)| *p == "#/paths/~1owners/get/responses/200/content/application~1json/schema"
-            && m.contains("#/components/schemas/Missing")),
-        "{found:#?}"
+        warned.iter().any(|(p, m)| *p == "#/paths/~1owners/get/responses/200/content/application~1json/schema"
+            && m.contains("#/components/schemas/Missing")
+            && m.contains("any JSON value")),
+        "{warned:#?}"
     );
+    let owners = api.operations.iter().find(|op| op.path == "/owners").unwrap();
+    assert!(matches!(&owners.reply, Reply::Json { ty: TypeRef::Json, .. }));
 }
 
 #[test]

@@ -55,9 +55,16 @@ impl<'a> Lowerer<'a> {
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
         match found {
             Some(rust) => Some(TypeRef::Named(rust.clone())),
+            // A document that refers to a schema it does not hold (or to another file) still
+            // generates: the value is read as any JSON value, and the warning says which.
             None => {
-                self.report(ptr, format!("the reference {reference} does not name a schema in #/components/schemas"));
-                None
+                self.warn(
+                    ptr,
+                    format!(
+                        "the reference {reference} does not name a schema in #/components/schemas; the value is read as any JSON value"
+                    ),
+                );
+                Some(TypeRef::Json)
             }
         }
     }
