@@ -410,6 +410,9 @@ pub struct Paging {
     pub size: String,
     /// The spec's default page size, to recognise a short (last) page.
     pub default_size: Option<i64>,
+    /// The number of the first page: 0 where the page parameter defaults to 0 or allows it as its
+    /// minimum (zero-based paging), else 1.
+    pub first_page: i64,
     /// Type of one item.
     pub item: TypeRef,
     pub shape: PageShape,

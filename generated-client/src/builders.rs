@@ -329,6 +329,7 @@ impl<'a> GetAuAccounts<'a> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             first,
+            1,
             size,
             move |number| {
                 let request = self.clone().page(number);
@@ -1420,6 +1421,7 @@ impl<'a> GetAuTransactions<'a> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             first,
+            1,
             size,
             move |number| {
                 let request = self.clone().page(number);
@@ -1556,6 +1558,7 @@ impl<'a> GetAuCashTransactions<'a> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             first,
+            1,
             size,
             move |number| {
                 let request = self.clone().page(number);
@@ -1679,6 +1682,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             first,
+            1,
             size,
             move |number| {
                 let request = self.clone().page(number);

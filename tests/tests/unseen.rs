@@ -76,3 +76,27 @@ async fn deep_object_lists_and_maps_are_written_and_read_back() {
     client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
     assert_eq!(seen.lock().unwrap().clone(), Some((Some(vec!["x".to_string(), "y".to_string()]), Some(filter))));
 }
+
+#[tokio::test]
+async fn zero_based_pages_with_reply_headers_stream_every_item() {
+    use unseen_client::types::{ListReadingPagesReply, ListReadingPagesReplyHeaders};
+    let (mock, client) = serve().await;
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = asked.clone();
+    // Pages numbered from 0, as the page parameter's default says, each with its ETag.
+    mock.on_list_reading_pages(move |_, input| {
+        record.lock().unwrap().push(input.page);
+        let reading = Reading::new(uuid::Uuid::from_u128(input.page as u128));
+        let content = if input.page < 2 { vec![reading] } else { Vec::new() };
+        let reply = ListReadingPagesReply { content: Some(content), total_pages: Some(2) };
+        std::future::ready(Ok((reply, ListReadingPagesReplyHeaders { e_tag: Some(format!("p{}", input.page)) })))
+    });
+    // Full pages of one item: the walk goes on until a page comes back empty.
+    let mut stream = client.list_reading_pages().size(1).into_stream();
+    let mut ids = Vec::new();
+    while let Some(reading) = stream.next().await {
+        ids.push(reading.expect("reading").id.as_u128());
+    }
+    assert_eq!(ids, [0, 1], "both pages, the first one included");
+    assert_eq!(asked.lock().unwrap().as_slice(), [0, 1, 2]);
+}

@@ -661,10 +661,11 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
         }
         None => TokenStream::new(),
     };
+    let base = proc_macro2::Literal::i32_unsuffixed(i32::try_from(paging.first_page).unwrap_or(1));
     let page_type = op.params.iter().find(|p| p.name == paging.page).map(|p| p.ty.clone());
     let first = match page_type {
-        Some(TypeRef::I64) => quote! { i32::try_from(self.#page.unwrap_or(1)).unwrap_or(i32::MAX) },
-        _ => quote! { self.#page.unwrap_or(1) },
+        Some(TypeRef::I64) => quote! { i32::try_from(self.#page.unwrap_or(#base)).unwrap_or(i32::MAX) },
+        _ => quote! { self.#page.unwrap_or(#base) },
     };
     let set_page = match op.params.iter().find(|p| p.name == paging.page).map(|p| &p.ty) {
         Some(TypeRef::I64) => quote! { i64::from(number) },
@@ -711,21 +712,25 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
     };
     let text = format!(
         "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
-         read. Starts at the page set with `.{page}(..)` (default 1); `.{size}(..)` sets the page size.\n\
+         read. Starts at the page set with `.{page}(..)` (default {first}); `.{size}(..)` sets the page size.\n\
          Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
         page = paging.page,
         size = paging.size,
+        first = paging.first_page,
     );
     let docs = doc(&text);
+    // A reply with documented headers is `(body, headers)`; the pages are in the body.
+    let without_headers = op.reply.headers().is_some().then(|| quote! { let (reply, _) = reply; });
     quote! {
         #docs
         pub fn into_stream(self) -> Items<'a, #item> {
             let first = #first;
             let size = self.#size.map(i64::from) #default_size;
-            paging::items(first, size, move |number| {
+            paging::items(first, #base, size, move |number| {
                 let request = self.clone().#page(#set_page);
                 async move {
                     let reply = request.send().await?;
+                    #without_headers
                     #split
                     Ok(page)
                 }

@@ -529,7 +529,14 @@ impl<'a> Lowerer<'a> {
                 None => ("default", responses.default.as_ref()),
             };
             let Some(response) = fallback else {
-                self.report(&ptr, "the operation documents no 2xx reply");
+                // Only error replies documented (a sample petstore's `405 Invalid input`): the
+                // success is a plain 200 without a body. A 1xx (a protocol switch) is no call the
+                // generated code can make.
+                if codes(100..200).is_empty() {
+                    self.warn(&ptr, "the operation documents no success reply; it is read as a 200 without a body");
+                    return Some(Reply::Empty { status: 200, headers: None, doc: None });
+                }
+                self.report(&ptr, "the operation documents no 2xx reply, only a protocol switch");
                 return None;
             };
             // A `default` alone describes every reply, so the success is the plain 200; a `2XX`
@@ -886,7 +893,9 @@ impl Lowerer<'_> {
             Some(DefaultValue::Int(n)) => Some(*n),
             _ => None,
         };
-        Some(Paging { page: page.name.clone(), size: size.name.clone(), default_size, item, shape })
+        let zero_based = matches!(page.default, Some(DefaultValue::Int(0))) || page.minimum == Some(0.0);
+        let first_page = if zero_based { 0 } else { 1 };
+        Some(Paging { page: page.name.clone(), size: size.name.clone(), default_size, first_page, item, shape })
     }
 
     /// A struct with exactly one array field (the items), and optionally a metadata struct with a

@@ -16,9 +16,10 @@ pub struct Page<T> {
     pub total_pages: Option<i64>,
 }
 
-/// The items of every page from `first` on. The walk stops after the last page (by the total the
-/// reply gives), at an empty page, or at a page shorter than `size` when no total is given.
-pub fn items<'a, T, F, Fut>(first: i32, size: Option<i64>, fetch: F) -> Items<'a, T>
+/// The items of every page from `first` on, in an API whose pages are numbered from `base` (0 or
+/// 1). The walk stops after the last page (by the total the reply gives), at an empty page, or at a
+/// page shorter than `size` when no total is given.
+pub fn items<'a, T, F, Fut>(first: i32, base: i32, size: Option<i64>, fetch: F) -> Items<'a, T>
 where
     T: Send + 'a,
     F: FnMut(i32) -> Fut + Send + 'a,
@@ -45,7 +46,8 @@ where
                     let count = reply.items.len() as i64;
                     let last = count == 0
                         || match reply.total_pages {
-                            Some(total) => i64::from(page) >= total,
+                            // Pages are numbered from `base`: the last is `base + total - 1`.
+                            Some(total) => i64::from(page) - i64::from(base) + 1 >= total,
                             None => size.is_some_and(|size| count < size),
                         };
                     walk.next = if last { None } else { page.checked_add(1) };
