@@ -53,29 +53,28 @@ pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
 }
 
 /// A path dependency of a crate written at `crate_dir` on the crate at `target_dir` (both relative
-/// to the output root), pinned to `version`, with `features`.
-fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &[&str]) -> String {
+/// to the output root), pinned to `version`, with `features`, and with its default features only
+/// when `defaults` says so.
+fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &[&str], defaults: bool) -> String {
     let up = "../".repeat(crate_dir.split('/').filter(|part| !part.is_empty()).count());
     let features = match features {
         [] => String::new(),
-        _ => format!(", features = [{}]", features.iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(", ")),
+        _ => format!(", features = {}", feature_list(features.iter().map(|f| f.to_string()))),
     };
-    format!("{{ path = \"{up}{target_dir}\", version = \"={version}\"{features} }}")
+    let defaults = if defaults { "" } else { ", default-features = false" };
+    format!("{{ path = \"{up}{target_dir}\", version = \"={version}\"{features}{defaults} }}")
 }
 
 /// The dependencies a crate of a spec has on the runtime and, for client and server, on the
 /// spec's types crate, each with `feature` turned on (none for the types crate's own).
 fn shared_dependencies(crate_dir: &str, options: &Config, feature: Option<&str>) -> Vec<(String, String)> {
     let features: Vec<&str> = feature.into_iter().collect();
-    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &features);
+    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &features, true);
     let mut out = vec![("portfolio-runtime".to_string(), runtime)];
     if let (Some(types), Some(side)) = (&options.types, feature) {
-        let mut dependency = path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features);
         // The client turns on the types of the tags it is built with, not all of them.
-        if options.tag_features && side == "client" {
-            dependency = dependency.replacen(" }", ", default-features = false }", 1);
-        }
-        out.push((types.name.clone(), dependency));
+        let defaults = !(options.tag_features && side == "client");
+        out.push((types.name.clone(), path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features, defaults)));
     }
     out
 }
@@ -142,7 +141,9 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let mut client_features: Vec<(String, String)> =
         CLIENT_FEATURES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     if let (Some(tags), Some(types)) = (&api.tag_features, &options.types) {
-        client_features[0].1 = feature_list(["all-tags".to_string(), "rustls".to_string()]);
+        let default = feature_list(["all-tags".to_string(), "rustls".to_string()]);
+        client_features.retain(|(name, _)| name != "default");
+        client_features.insert(0, ("default".to_string(), default));
         client_features.extend(tag_features(&tags.features, |tag| vec![format!("{}/{tag}", types.name)]));
     }
     let client_features: Vec<(&str, &str)> = client_features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -286,7 +287,7 @@ fn readme_and_rustfmt(
             title: &api.title,
             api_version: &api.version,
             operation_count: api.operations.len(),
-            type_count: api.types.len() + api.operations.iter().map(|op| op.owned_types().len()).sum::<usize>(),
+            type_count: crate::emit::types::items(api).len(),
             usage,
         },
     )?;
