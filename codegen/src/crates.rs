@@ -122,7 +122,7 @@ const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
 
 /// Dependencies of the client crate besides the runtime: what its generated code names.
 const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
-    ("reqwest", "{ version = \"0.13\", default-features = false, features = [\"http2\"] }"),
+    ("reqwest", "{ version = \"0.13\", default-features = false }"),
     ("serde", "{ version = \"1\", features = [\"derive\"] }"),
     ("serde_json", "\"1\""),
     ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
@@ -130,7 +130,13 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
 
 /// Features of the client crate: TLS is on by default and can be left out (and its build time
 /// saved) by callers who bring their own `reqwest::Client` or call plain HTTP.
-const CLIENT_FEATURES: &[(&str, &str)] = &[("default", "[\"rustls\"]"), ("rustls", "[\"portfolio-runtime/rustls\"]")];
+const CLIENT_FEATURES: &[(&str, &str)] =
+    &[("default", "[\"rustls\"]"), ("rustls", "[\"portfolio-runtime/rustls\"]"), ("time", TIME_FEATURE)];
+
+/// A feature of the client and server crates: `DateTime`'s conversions to and from the `time`
+/// crate, and `time` re-exported. Off by default, since most callers never need it and it is a
+/// large part of a cold build.
+const TIME_FEATURE: &str = "[\"portfolio-runtime/time\"]";
 
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
@@ -345,7 +351,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             description: &description,
             dependencies: &server_dependencies,
             dev_dependencies: SERVER_DEV_DEPENDENCIES,
-            features: &[],
+            features: &[("time", TIME_FEATURE)],
             standalone,
         },
     )?];

@@ -46,8 +46,10 @@ pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
 pub use router::{router, router_with};
 pub use portfolio_types::types;
 
-/// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
-/// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
-/// a direct dependency of the crate that uses them.
+/// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and
+/// from [`DateTime`] (feature `time`). Its macros (`date!`, `datetime!`) name `::time` in
+/// what they expand to, so they need `time` (0.3) as a direct dependency of the crate
+/// that uses them.
+#[cfg(feature = "time")]
 pub use portfolio_runtime::time;
 pub use axum;

@@ -25,6 +25,8 @@ pub use date_time::{DateTime, DateTimeError};
 pub use enums::UnknownVariant;
 pub use file::File;
 
+/// The `time` crate, whose types [`DateTime`] converts to and from.
+#[cfg(feature = "time")]
 pub use time;
 
 /// What generated code calls and nothing else should: its paths change whenever the generator's

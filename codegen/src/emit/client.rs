@@ -985,9 +985,11 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
 
         pub use reqwest;
-        /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
-        /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
-        /// a direct dependency of the crate that uses them.
+        /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and
+        /// from [`DateTime`] (feature `time`). Its macros (`date!`, `datetime!`) name `::time` in
+        /// what they expand to, so they need `time` (0.3) as a direct dependency of the crate
+        /// that uses them.
+        #[cfg(feature = "time")]
         pub use portfolio_runtime::time;
         pub use uuid;
     }

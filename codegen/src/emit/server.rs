@@ -1026,9 +1026,11 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use router::{router, router_with};
         pub use #types_crate::types;
 
-        /// The `time` crate behind [`DateTime`], for its `Date` and `OffsetDateTime`. Its macros
-        /// (`date!`, `datetime!`) name `::time` in what they expand to, so they need `time` (0.3) as
-        /// a direct dependency of the crate that uses them.
+        /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and
+        /// from [`DateTime`] (feature `time`). Its macros (`date!`, `datetime!`) name `::time` in
+        /// what they expand to, so they need `time` (0.3) as a direct dependency of the crate
+        /// that uses them.
+        #[cfg(feature = "time")]
         pub use portfolio_runtime::time;
         pub use axum;
     }

@@ -98,9 +98,28 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let date = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc2822).ok()?;
-    let at = SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(date.unix_timestamp()).ok()?);
+    let at = SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(http_date(text)?).ok()?);
     Some(at.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO))
+}
+
+/// Seconds since the Unix epoch of an HTTP date in the form servers send (RFC 9110's IMF-fixdate,
+/// `Sun, 06 Nov 1994 08:49:37 GMT`); the obsolete forms are not read.
+fn http_date(text: &str) -> Option<i64> {
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let mut words = text.split_ascii_whitespace();
+    let (_weekday, day, month, year, time, zone) =
+        (words.next()?.strip_suffix(',')?, words.next()?, words.next()?, words.next()?, words.next()?, words.next()?);
+    if words.next().is_some() || zone != "GMT" || day.len() != 2 || year.len() != 4 {
+        return None;
+    }
+    let month = MONTHS.iter().position(|m| *m == month)? as u8 + 1;
+    let (day, year): (u8, i64) = (day.parse().ok()?, year.parse().ok()?);
+    let mut clock = time.splitn(3, ':').map(|part| part.parse::<i64>().ok().filter(|_| part.len() == 2));
+    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
+    if !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    Some(crate::date_time::days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
 }
 
 /// Between half and all of `base`, so clients that failed together do not retry together.
@@ -147,6 +166,33 @@ mod tests {
         assert_eq!(retry_after(&headers), Some(Duration::ZERO), "a date in the past means now");
         headers.insert(RETRY_AFTER, "soon".parse().unwrap());
         assert_eq!(retry_after(&headers), None);
+        let hour_on = crate::DateTime::try_from(SystemTime::now() + Duration::from_secs(3600)).unwrap();
+        const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        let (d, month) = (hour_on, MONTHS[usize::from(hour_on.month()) - 1]);
+        let text =
+            format!("Mon, {:02} {month} {} {:02}:{:02}:{:02} GMT", d.day(), d.year(), d.hour(), d.minute(), d.second());
+        headers.insert(RETRY_AFTER, text.parse().unwrap());
+        let wait = retry_after(&headers).unwrap();
+        assert!(wait > Duration::from_secs(3590) && wait <= Duration::from_secs(3600), "{text}: {wait:?}");
+    }
+
+    #[test]
+    fn http_dates_are_read_in_the_fixed_form() {
+        assert_eq!(http_date("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784_111_777));
+        assert_eq!(http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(http_date("Tue, 29 Feb 2028 23:59:59 GMT"), Some(1_835_481_599));
+        for text in [
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            "Sun, 06 Nov 1994 08:49:37 PST",
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Nov 1994 08:49:37 GMT extra",
+        ] {
+            assert_eq!(http_date(text), None, "{text}");
+        }
     }
 
     #[test]
