@@ -554,8 +554,9 @@ pub enum Reply {
     Empty { status: u16, headers: Option<StructDef>, doc: Option<String> },
     /// A JSON body, and the struct of its documented headers.
     Json { status: u16, ty: TypeRef, headers: Option<StructDef>, doc: Option<String> },
-    /// A binary body, streamed.
-    Download { status: u16, content_type: String, doc: Option<String> },
+    /// A binary body, streamed, at `status` or any of the `also` statuses (`206 Partial Content`
+    /// beside a 200, say), which the server picks and the client reports.
+    Download { status: u16, also: Vec<u16>, content_type: String, doc: Option<String> },
     /// Several success statuses: an enum with a variant per status, at least two.
     Several(RepliesDef),
 }

@@ -216,8 +216,19 @@ paths:
       responses: {"204": {description: none}}
 "#;
     let messages: Vec<String> = lowered(text).unwrap_err().0.into_iter().map(|d| d.message).collect();
-    assert!(messages.iter().any(|m| m.contains("`{id}`")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("`key` does not appear")), "{messages:?}");
+    assert_eq!(messages, ["path parameter `key` does not appear in the path template /a/{id}"]);
+    // A template segment nobody declares is read as a required string, with a warning.
+    let api = lowered(&text.replace(
+        "parameters:\n        - {name: key, in: path, required: true, schema: {type: string}}",
+        "parameters: []",
+    ))
+    .unwrap();
+    let param = &api.operations[0].params[0];
+    assert_eq!((param.wire.as_str(), &param.ty, param.required), ("id", &TypeRef::String, true));
+    assert_eq!(
+        api.warnings[0].message,
+        "the path template names `{id}` but no path parameter is called `id`; it is read as a required string"
+    );
     // Only the letter case differs: unambiguous, so the template's spelling is used, with a warning.
     let api = lowered(&text.replace("name: key", "name: ID")).unwrap();
     assert_eq!(api.operations[0].params[0].wire, "id");
@@ -417,6 +428,41 @@ components:
 }
 
 #[test]
+fn downloads_at_several_statuses_are_one_download_but_not_beside_other_replies() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /file:
+    get:
+      operationId: file
+      responses:
+        "200": {description: whole, content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+        "206": {description: part, content: {text/plain: {schema: {type: string}}}}
+  /mixed:
+    get:
+      operationId: mixed
+      responses:
+        "200": {description: a file, content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+        "202": {description: queued, content: {application/json: {schema: {type: string}}}}
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/paths/~1mixed/get/responses/200: a file download beside success replies that are not downloads is not supported yet"
+        ]
+    );
+    let api = lowered(&text.replace("application/json: {schema: {type: string}}", "application/zip: {}")).unwrap();
+    let reply = |id: &str| &api.operations.iter().find(|op| op.id == id).unwrap().reply;
+    let Reply::Download { status: 200, also, content_type, doc } = reply("file") else { panic!("{:?}", reply("file")) };
+    assert_eq!((also.as_slice(), content_type.as_str()), ([206].as_slice(), "application/octet-stream, text/plain"));
+    assert_eq!(doc.as_deref(), Some("whole\n\n206: part"));
+    assert!(matches!(reply("mixed"), Reply::Download { status: 200, also, .. } if also == &[202]));
+}
+
+#[test]
 fn binary_properties_are_files_only_in_multipart_bodies() {
     let text = r##"
 openapi: 3.0.3
@@ -606,22 +652,25 @@ components:
 }
 
 #[test]
-fn spec_mistakes_are_errors_where_they_are_made() {
+fn spec_mistakes_are_located_where_they_are_made() {
     use portfolio_codegen::load;
     let header = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n";
 
-    // A repeated operationId is refused at the second use, naming the first; nothing is renamed.
+    // A repeated operationId is a warning at the second use, naming the first and the Rust name
+    // that tells them apart.
     let ids = format!(
         "{header}paths:\n  /a:\n    get:\n      operationId: getThing\n      responses: {{'200': {{description: ok}}}}\n  /b:\n    get:\n      operationId: getThing\n      responses: {{'200': {{description: ok}}}}\n"
     );
-    let errors = lowered(&ids).unwrap_err();
-    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let api = lowered(&ids).unwrap();
+    let located: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     assert_eq!(
         located,
         [
-            "#/paths/~1b/get/operationId: operationId `getThing` is already the id of the operation at #/paths/~1a/get; operation ids must be unique"
+            "#/paths/~1b/get/operationId: operationId `getThing` is already the id of the operation at #/paths/~1a/get; this one is `get_thing2` in Rust"
         ]
     );
+    let names: Vec<&str> = api.operations.iter().map(|op| op.fn_name.as_str()).collect();
+    assert_eq!(names, ["get_thing", "get_thing2"]);
 
     // A key given twice in one mapping is refused with both lines, not silently overwritten.
     let keys = format!(

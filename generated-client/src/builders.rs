@@ -626,7 +626,7 @@ impl<'a> GetAuAppForm<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        crate::download::read(response, 200).await
+        crate::download::read(response, &[200]).await
     }
 }
 
@@ -3718,7 +3718,7 @@ impl<'a> DownloadAuFile<'a> {
             timeout: self.timeout,
         };
         let response = transport::send(&client.transport, call, request).await?;
-        crate::download::read(response, 200).await
+        crate::download::read(response, &[200]).await
     }
 }
 

@@ -488,7 +488,7 @@ async fn handle_get_au_app_form<A: PortfolioApi>(
         ctx.headers = std::mem::take(&mut parts.headers);
         let value = reply::guarded("GetAUAppForm", state.api.get_au_app_form(ctx, input))
             .await?;
-        crate::download::reply(200, value)
+        crate::download::reply(&[200], value)
     }
         .instrument(span.clone())
         .await;
@@ -2251,7 +2251,7 @@ async fn handle_download_au_file<A: PortfolioApi>(
                 state.api.download_au_file(ctx, input),
             )
             .await?;
-        crate::download::reply(200, value)
+        crate::download::reply(&[200], value)
     }
         .instrument(span.clone())
         .await;

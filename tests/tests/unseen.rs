@@ -25,6 +25,27 @@ async fn replies_that_are_not_json_are_read_as_bytes() {
 }
 
 #[tokio::test]
+async fn a_download_with_a_partial_content_status_is_one_download() {
+    let (mock, client) = serve().await;
+    mock.on_get_blob_range(|_, input| async move {
+        Ok(match input.range.as_deref() {
+            Some("bytes=1-2") => FileDownload::new(vec![159u8, 146]).with_status(206),
+            Some(_) => FileDownload::new(Vec::new()).with_status(416),
+            None => FileDownload::new(vec![0u8, 159, 146, 150]),
+        })
+    });
+    let whole = client.get_blob_range().await.expect("the whole blob");
+    assert_eq!(whole.status, 200);
+    assert_eq!(whole.body.collect().await.expect("bytes"), [0, 159, 146, 150]);
+    let part = client.get_blob_range().range("bytes=1-2").await.expect("part of the blob");
+    assert_eq!(part.status, 206);
+    assert_eq!(part.body.collect().await.expect("bytes"), [159, 146]);
+    // A status the operation does not document is the implementation's mistake, not a reply.
+    let wrong = client.get_blob_range().range("bytes=9-9").await.expect_err("an undocumented status");
+    assert_eq!(wrong.status().map(|s| s.as_u16()), Some(500), "{wrong:?}");
+}
+
+#[tokio::test]
 async fn repaired_schemas_round_trip_and_their_limits_hold() {
     let (mock, client) = serve().await;
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));

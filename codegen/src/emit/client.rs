@@ -467,8 +467,8 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         }
         Reply::Empty { .. } => ("application/json", quote! { transport::empty(response, #status).await }),
         Reply::Json { .. } => ("application/json", quote! { transport::json(response, #status).await }),
-        Reply::Download { content_type, .. } => {
-            (content_type.as_str(), quote! { crate::download::read(response, #status).await })
+        Reply::Download { content_type, also, .. } => {
+            (content_type.as_str(), quote! { crate::download::read(response, &[#status #(, #also)*]).await })
         }
         Reply::Several(replies) => ("application/json", read_several(replies)),
     };

@@ -95,7 +95,14 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             }
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
-            Reply::Download { .. } => format!("Answers {status} with the returned file, streamed."),
+            Reply::Download { also, .. } if also.is_empty() => format!("Answers {status} with the returned file, streamed."),
+            Reply::Download { also, .. } => {
+                let also: Vec<String> = also.iter().map(u16::to_string).collect();
+                format!(
+                    "Answers {status} with the returned file, streamed, or {} when the file says so with `FileDownload::with_status`.",
+                    also.join(" or ")
+                )
+            }
             Reply::Several(replies) => {
                 let ty = &replies.name;
                 let list = replies.cases.iter().map(|c| c.status.to_string()).collect::<Vec<_>>().join(", ");
@@ -870,7 +877,7 @@ pub fn handler(
         }
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
-        Reply::Download { .. } => quote! { crate::download::reply(#status, value) },
+        Reply::Download { also, .. } => quote! { crate::download::reply(&[#status #(, #also)*], value) },
         Reply::Several(replies) => several_replies(replies),
     };
     let value_binding = match &op.reply {

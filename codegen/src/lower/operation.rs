@@ -95,15 +95,12 @@ impl<'a> Lowerer<'a> {
                 let mark = self.unit_start();
                 if let Some(explicit) = op.operation_id.as_deref() {
                     match ids.get(explicit) {
-                        // Asked to generate what it can, the generator tells the two apart by
-                        // their Rust names, which are unique already.
-                        Some(first) if self.skip => self.warn(
+                        // Ids must be unique, but the Rust names already are: the generator
+                        // tells the two apart by those (services that bind one RPC to several
+                        // paths repeat its id).
+                        Some(first) => self.warn(
                             &ptr.push("operationId"),
                             format!("operationId `{explicit}` is already the id of the operation at {first}; this one is `{fn_name}` in Rust"),
-                        ),
-                        Some(first) => self.report(
-                            &ptr.push("operationId"),
-                            format!("operationId `{explicit}` is already the id of the operation at {first}; operation ids must be unique"),
                         ),
                         None => {
                             ids.insert(explicit, ptr.to_string());
@@ -290,12 +287,12 @@ impl<'a> Lowerer<'a> {
                 doc: super::prose(&data.description),
             });
         }
-        self.check_path_template(ctx, &mut params);
+        self.check_path_template(ctx, &mut params, &mut scope);
         common_used.sort();
         (params, common_used)
     }
 
-    fn check_path_template(&mut self, ctx: &OpContext, params: &mut [Param]) {
+    fn check_path_template(&mut self, ctx: &OpContext, params: &mut Vec<Param>, scope: &mut Scope) {
         let mut names = Vec::new();
         let mut rest = ctx.path;
         while let Some(start) = rest.find('{') {
@@ -320,11 +317,27 @@ impl<'a> Lowerer<'a> {
                 );
                 p.wire = name.to_string();
             }
+            // A segment nobody declared (a slip large documents make) can only be text.
             if !params.iter().any(|p| is_path(p) && p.wire == *name) {
-                self.report(
+                self.warn(
                     ctx.ptr,
-                    format!("the path template names `{{{name}}}` but no path parameter is called `{name}`"),
+                    format!(
+                        "the path template names `{{{name}}}` but no path parameter is called `{name}`; it is read as a required string"
+                    ),
                 );
+                params.push(Param {
+                    wire: name.to_string(),
+                    name: scope.claim(&snake(name)),
+                    location: Location::Path,
+                    ty: TypeRef::String,
+                    required: true,
+                    default: None,
+                    explode: false,
+                    delimiter: ',',
+                    minimum: None,
+                    object_style: None,
+                    doc: None,
+                });
             }
         }
         for p in params.iter().filter(|p| is_path(p) && !names.contains(&p.wire.as_str())) {
@@ -559,6 +572,55 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Several success statuses that are all downloads (a 200 and a `206 Partial Content`, say):
+    /// one download, whose status the server picks. `None` when any is not a download.
+    fn downloads(
+        &mut self,
+        ctx: &OpContext,
+        ptr: &Pointer,
+        successes: &[(u16, &'a ReferenceOr<openapiv3::Response>)],
+    ) -> Option<Option<Reply>> {
+        let all_downloads = successes.iter().all(|(_, response)| {
+            let content = super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
+                .map(|r| &r.content);
+            // As `one_reply` decides: a binary medium, or none that is JSON.
+            content.is_some_and(|content| {
+                !content.is_empty()
+                    && (content
+                        .iter()
+                        .any(|(ct, m)| ct == "application/octet-stream" || is_binary(self, m.schema.as_ref()))
+                        || !content.keys().any(|ct| is_json(ct)))
+            })
+        });
+        if !all_downloads {
+            return None;
+        }
+        let mut replies = Vec::new();
+        for &(status, response) in successes {
+            let naming = Naming::Derived(format!("{}Reply{status}", ctx.type_name));
+            match self.one_reply(ctx, &ptr.push(status), status, response, naming) {
+                Some(reply) => replies.push(reply),
+                None => return Some(None),
+            }
+        }
+        let mut first = replies.remove(0);
+        if let Reply::Download { also, content_type, doc, .. } = &mut first {
+            for reply in replies {
+                if let Reply::Download { status, content_type: other, doc: other_doc, .. } = reply {
+                    also.push(status);
+                    if other != *content_type {
+                        content_type.push_str(", ");
+                        content_type.push_str(&other);
+                    }
+                    if let (Some(doc), Some(other_doc)) = (doc.as_mut(), other_doc) {
+                        doc.push_str(&format!("\n\n{status}: {other_doc}"));
+                    }
+                }
+            }
+        }
+        Some(Some(first))
+    }
+
     /// Several success statuses: an enum in the types module with a variant per status.
     fn several_replies(
         &mut self,
@@ -566,6 +628,9 @@ impl<'a> Lowerer<'a> {
         ptr: &Pointer,
         successes: &[(u16, &'a ReferenceOr<openapiv3::Response>)],
     ) -> Option<Reply> {
+        if let Some(download) = self.downloads(ctx, ptr, successes) {
+            return download;
+        }
         let name = self.claim(Naming::Derived(format!("{}Reply", ctx.type_name)));
         let mut cases = Vec::new();
         let mut scope = Scope::default();
@@ -579,7 +644,10 @@ impl<'a> Lowerer<'a> {
                     ReplyCase { status, name: String::new(), body: Some(ty), headers, doc }
                 }
                 Reply::Download { .. } | Reply::Several(_) => {
-                    self.report(&ptr.push(status), "a file download beside other success replies is not supported yet");
+                    self.report(
+                        &ptr.push(status),
+                        "a file download beside success replies that are not downloads is not supported yet",
+                    );
                     return None;
                 }
             };
@@ -619,7 +687,7 @@ impl<'a> Lowerer<'a> {
                     format!("header `{header}` of a file download is not read or written by the generated code"),
                 );
             }
-            return Some(Reply::Download { status, content_type: ct.clone(), doc });
+            return Some(Reply::Download { status, also: Vec::new(), content_type: ct.clone(), doc });
         }
         let json: Vec<String> = response.content.keys().filter(|ct| is_json(ct)).cloned().collect();
         let Some(content_type) = preferred_json(&json) else {
@@ -630,7 +698,7 @@ impl<'a> Lowerer<'a> {
                 &rptr.push("content"),
                 format!("a reply of type {content_type} is read as a download: its bytes, streamed"),
             );
-            return Some(Reply::Download { status, content_type, doc });
+            return Some(Reply::Download { status, also: Vec::new(), content_type, doc });
         };
         let media = &response.content[&content_type];
         let ty = match &media.schema {

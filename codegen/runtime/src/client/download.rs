@@ -19,6 +19,9 @@ use crate::client::Error;
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Download {
+    /// The reply's status: one the operation documents for a download (`206` for part of a
+    /// file, say).
+    pub status: u16,
     /// `Content-Type` of the reply.
     pub content_type: Option<String>,
     /// `Content-Length` of the reply, when the server sent one.
@@ -31,9 +34,9 @@ pub struct Download {
     pub body: ByteStream,
 }
 
-/// Hands a binary reply to the caller as a stream.
-pub async fn read(response: crate::client::transport::Received, success: u16) -> Result<Download, Error> {
-    let response = crate::client::transport::expect_status(response, success).await?;
+/// Hands a binary reply with one of the `successes` statuses to the caller as a stream.
+pub async fn read(response: crate::client::transport::Received, successes: &[u16]) -> Result<Download, Error> {
+    let response = crate::client::transport::any_of(response, successes).await?;
     Ok(Download::new(response.operation(), response.into_response()))
 }
 
@@ -51,6 +54,7 @@ impl Download {
         let text =
             |name: reqwest::header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
         Download {
+            status: response.status().as_u16(),
             content_type: text(reqwest::header::CONTENT_TYPE),
             content_length: response.content_length(),
             file_name: text(reqwest::header::CONTENT_DISPOSITION).as_deref().and_then(file_name),

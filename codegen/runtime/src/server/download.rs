@@ -17,17 +17,26 @@ pub struct FileDownload {
     pub file_name: Option<String>,
     /// The content. `Body::from_stream` sends a stream chunk by chunk without buffering it.
     pub body: Body,
+    /// The status to answer with, one the operation documents for a download (`206` for part
+    /// of a file, say); the first it documents when not set.
+    pub status: Option<u16>,
 }
 
 impl FileDownload {
     /// A download of `body`, with no file name and the default content type.
     pub fn new(body: impl Into<Body>) -> Self {
-        FileDownload { content_type: None, file_name: None, body: body.into() }
+        FileDownload { content_type: None, file_name: None, body: body.into(), status: None }
     }
 
     /// Sets the file name offered to the caller.
     pub fn with_file_name(mut self, name: impl Into<String>) -> Self {
         self.file_name = Some(name.into());
+        self
+    }
+
+    /// Sets the status to answer with, which must be one the operation documents for a download.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
         self
     }
 
@@ -38,8 +47,18 @@ impl FileDownload {
     }
 }
 
-/// A streamed file.
-pub fn reply(status: u16, file: FileDownload) -> Result<Response, ApiError> {
+/// A streamed file, at the status the file asks for or else the first of `documented`; a status the
+/// operation does not document is the implementation's mistake, answered as an internal error.
+pub fn reply(documented: &[u16], file: FileDownload) -> Result<Response, ApiError> {
+    let status = match file.status {
+        None => documented.first().copied().unwrap_or(200),
+        Some(status) if documented.contains(&status) => status,
+        Some(status) => {
+            return Err(ApiError::internal(format!(
+                "the download's status {status} is not one the operation documents ({documented:?})"
+            )));
+        }
+    };
     let mut response = Response::new(file.body);
     *response.status_mut() = status_code(status);
     let content_type = file.content_type.as_deref().unwrap_or("application/octet-stream");
