@@ -463,6 +463,49 @@ paths:
 }
 
 #[test]
+fn a_choice_beside_shared_properties_is_a_union_of_merged_members() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Cat: {type: object, required: [meow], properties: {meow: {type: boolean}}}
+    Dog: {type: object, required: [bark], properties: {bark: {type: boolean}}}
+    Base: {type: object, properties: {name: {type: string}}}
+    Pet:
+      allOf: [{$ref: "#/components/schemas/Base"}]
+      properties: {id: {type: integer}}
+      oneOf: [{$ref: "#/components/schemas/Cat"}, {type: object, required: [hiss], properties: {hiss: {type: boolean}}}]
+    Same:
+      oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
+      anyOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
+    Different:
+      oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
+      anyOf: [{$ref: "#/components/schemas/Cat"}]
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/components/schemas/Different: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` is not supported yet"
+        ]
+    );
+    let api = lowered(&text.replace("      anyOf: [{$ref: \"#/components/schemas/Cat\"}]\n", "")).unwrap();
+    let TypeDef::Union(pet) = ty(&api, "Pet") else { panic!() };
+    let variants: Vec<(&str, &TypeRef)> = pet.variants.iter().map(|v| (v.name.as_str(), &v.ty)).collect();
+    let named = |n: &str| TypeRef::Named(n.to_string());
+    assert_eq!(variants, [("Cat", &named("PetCat")), ("Option2", &named("PetOption2"))]);
+    let TypeDef::Struct(cat) = ty(&api, "PetCat") else { panic!() };
+    let fields: Vec<&str> = cat.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["name", "id", "meow"], "the shared part, then the member's own");
+    let TypeDef::Union(same) = ty(&api, "Same") else { panic!() };
+    assert_eq!(same.variants.len(), 2, "an `anyOf` that repeats the `oneOf` is the same union");
+    assert!(api.warnings.is_empty(), "{:?}", api.warnings);
+}
+
+#[test]
 fn binary_properties_are_files_only_in_multipart_bodies() {
     let text = r##"
 openapi: 3.0.3

@@ -46,6 +46,38 @@ async fn a_download_with_a_partial_content_status_is_one_download() {
 }
 
 #[tokio::test]
+async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
+    use unseen_client::types::{Sensor, SensorThermometer};
+    let (mock, client) = serve().await;
+    mock.on_add_sensor(|_, input| std::future::ready(Ok(input.body)));
+    let thermometer = Sensor::Thermometer(SensorThermometer::new("thermo".into(), "t-1".into(), 21.5));
+    assert_eq!(client.add_sensor(thermometer.clone()).await.expect("a thermometer"), thermometer);
+
+    // The shared part's limits and each member's own hold on the server.
+    let long_id = Sensor::Thermometer(SensorThermometer::new("thermo".into(), "ninechars".into(), 21.5));
+    let too_cold = Sensor::Thermometer(SensorThermometer::new("thermo".into(), "t-1".into(), -300.0));
+    for (bad, field) in [(long_id, "id"), (too_cold, "celsius")] {
+        let refused = client.add_sensor(bad).await.expect_err(field);
+        assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
+        assert!(refused.to_string().contains(field), "{field}: {refused}");
+    }
+    // A barometer without its own required property, or without the shared one, is refused.
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    for body in [r#"{"kind":"baro","id":"b-1"}"#, r#"{"kind":"baro","hectopascals":1013}"#] {
+        let reply = http
+            .post(format!("{base}/sensors"))
+            .header("content-type", "application/json")
+            .header("x-api-key", "key")
+            .body(body)
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(reply.status(), 400, "{body}");
+    }
+}
+
+#[tokio::test]
 async fn repaired_schemas_round_trip_and_their_limits_hold() {
     let (mock, client) = serve().await;
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));

@@ -1043,18 +1043,22 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
     }
 }
 
-/// Names of the structs whose values need checks beyond serde: a field with limits, or a field
-/// holding such a struct.
+/// Names of the structs and unions whose values need checks beyond serde: a field with limits, or
+/// a field or union member holding such a struct.
 pub fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     loop {
         let before = out.len();
         for t in &api.types {
-            if let TypeDef::Struct(s) = t
-                && !out.contains(&s.name)
-                && s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
-            {
-                out.insert(s.name.clone());
+            let checked = match t {
+                TypeDef::Struct(s) => {
+                    s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
+                }
+                TypeDef::Union(u) => u.variants.iter().any(|v| holds_validated(api, &v.ty, &out)),
+                _ => false,
+            };
+            if checked && !out.contains(t.name()) {
+                out.insert(t.name().to_string());
             }
         }
         if out.len() == before {
@@ -1219,6 +1223,35 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
     let more: Vec<proc_macro2::Ident> =
         more.iter().filter(|(_, used)| *used).map(|(name, _)| format_ident!("{name}")).collect();
     let more_checks = (!more.is_empty()).then(|| quote! { use crate::extract::{#(#more),*}; });
+    // A union's value is checked as the member it holds.
+    let union_impls = api.types.iter().filter_map(|t| match t {
+        TypeDef::Union(u) if validated.contains(&u.name) => Some(u),
+        _ => None,
+    });
+    let union_impls: Vec<TokenStream> = union_impls
+        .map(|u| {
+            let name = ident(&u.name);
+            let arms = u.variants.iter().map(|v| {
+                let variant = ident(&v.name);
+                let checks = validate_value(api, &v.ty, quote! { value }, "at", &quote! { problems }, &validated);
+                let binding = if checks.is_empty() {
+                    quote! { _ }
+                } else {
+                    quote! { value }
+                };
+                quote! { types::#name::#variant(#binding) => { #checks } }
+            });
+            quote! {
+                impl Validate for types::#name {
+                    fn validate(&self, at: &str, problems: &mut Problems) {
+                        match self {
+                            #(#arms)*
+                        }
+                    }
+                }
+            }
+        })
+        .collect();
     let impls = api
         .types
         .iter()
@@ -1268,6 +1301,7 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
         use crate::types;
 
         #(#impls)*
+        #(#union_impls)*
     })
 }
 

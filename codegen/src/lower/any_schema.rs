@@ -151,6 +151,44 @@ pub(crate) fn without_required_choice(any: &AnySchema) -> Option<(AnySchema, &'s
     }
 }
 
+/// A choice (`oneOf` or `anyOf`) beside a part every value shares (`allOf` members, or the
+/// schema's own properties): JSON Schema asks for both, so each member of the choice is read
+/// together with the shared part.
+pub(crate) struct SharedChoice {
+    /// `oneOf` or `anyOf`.
+    pub keyword: &'static str,
+    pub members: Vec<ReferenceOr<Schema>>,
+    /// What every member is merged with.
+    pub shared: Vec<ReferenceOr<Schema>>,
+}
+
+/// `any` as a choice beside a shared part, when that is what it is: no `not`, no `type` other than
+/// object, and at most one distinct list of members to choose from (an `anyOf` that lists the
+/// same members as the `oneOf` beside it adds nothing).
+pub(crate) fn shared_choice(any: &AnySchema) -> Option<SharedChoice> {
+    let has_object = !any.properties.is_empty() || !any.required.is_empty() || any.additional_properties.is_some();
+    if any.not.is_some() || any.typ.as_deref().is_some_and(|t| t != "object") {
+        return None;
+    }
+    let (keyword, members, same_any_of) = match (any.one_of.is_empty(), any.any_of.is_empty()) {
+        (false, true) => ("oneOf", &any.one_of, false),
+        (true, false) => ("anyOf", &any.any_of, false),
+        (false, false) if any.one_of == any.any_of => ("oneOf", &any.one_of, true),
+        _ => return None,
+    };
+    if any.all_of.is_empty() && !has_object && !same_any_of {
+        return None;
+    }
+    let mut shared = any.all_of.clone();
+    if has_object {
+        shared.push(ReferenceOr::Item(Schema {
+            schema_data: Default::default(),
+            schema_kind: SchemaKind::Type(Type::Object(object(any))),
+        }));
+    }
+    Some(SharedChoice { keyword, members: members.clone(), shared })
+}
+
 /// A `format` string as the typed format of a kind; unknown formats stay as text.
 fn format<T: serde::de::DeserializeOwned>(format: &Option<String>) -> VariantOrUnknownOrEmpty<T> {
     match format {

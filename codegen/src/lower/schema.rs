@@ -155,8 +155,8 @@ impl<'a> Lowerer<'a> {
                 }
                 self.lower_object(parts, doc, naming)
             }
-            SchemaKind::OneOf { one_of } => self.union(schema, one_of, "oneOf", ptr, naming),
-            SchemaKind::AnyOf { any_of } => self.union(schema, any_of, "anyOf", ptr, naming),
+            SchemaKind::OneOf { one_of } => self.union(schema, one_of, &[], "oneOf", ptr, naming),
+            SchemaKind::AnyOf { any_of } => self.union(schema, any_of, &[], "anyOf", ptr, naming),
             SchemaKind::Not { .. } => self.unsupported(ptr, "`not`"),
             SchemaKind::Any(any) => {
                 if *any == openapiv3::AnySchema::default() {
@@ -181,6 +181,10 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let any = stripped.as_ref().map_or(any, |(any, _)| any);
+                // Faithful to JSON Schema, so no warning: each member merged with the shared part.
+                if let Some(choice) = any_schema::shared_choice(any) {
+                    return self.union(schema, &choice.members, &choice.shared, choice.keyword, ptr, naming);
+                }
                 match any_schema::normalize(any) {
                     Ok((kind, ignored)) => {
                         for keyword in ignored {

@@ -3,7 +3,7 @@
 //! object members by a property only one of them requires. Members that cannot be told apart make
 //! the union plain JSON, with a warning, rather than a guess.
 
-use openapiv3::{ReferenceOr, Schema};
+use openapiv3::{ReferenceOr, Schema, SchemaKind};
 
 use super::Lowerer;
 use super::schema::Naming;
@@ -12,16 +12,29 @@ use crate::ir::{Dispatch, Shape, TypeDef, TypeRef, UnionDef, Variant};
 use crate::naming::{Scope, camel};
 
 impl Lowerer<'_> {
+    /// The union of `members`, each merged with the `shared` schemas (as an `allOf`) when there
+    /// are any.
     pub(crate) fn union(
         &mut self,
         schema: &Schema,
         members: &[ReferenceOr<Schema>],
+        shared: &[ReferenceOr<Schema>],
         keyword: &str,
         ptr: &Pointer,
         naming: Naming,
     ) -> Option<TypeRef> {
+        let with_shared = |member: &ReferenceOr<Schema>, doc: Option<String>| {
+            let all_of = shared.iter().chain([member]).cloned().collect();
+            let schema_data = openapiv3::SchemaData { description: doc, ..Default::default() };
+            ReferenceOr::Item(Schema { schema_data, schema_kind: SchemaKind::AllOf { all_of } })
+        };
         if let [only] = members {
-            return self.lower_schema(only, &ptr.push(keyword).push(0), naming);
+            let only = if shared.is_empty() {
+                only.clone()
+            } else {
+                with_shared(only, schema.schema_data.description.clone())
+            };
+            return self.lower_schema(&only, &ptr.push(keyword).push(0), naming);
         }
         if members.is_empty() {
             self.report(&ptr.push(keyword), format!("`{keyword}` lists no schemas"));
@@ -32,14 +45,33 @@ impl Lowerer<'_> {
         let mut variants = Vec::new();
         let mut spec_names = Vec::new();
         for (i, member) in members.iter().enumerate() {
-            let member_naming = Naming::Derived(format!("{name}Option{}", i + 1));
-            let ty = self.lower_schema(member, &ptr.push(keyword).push(i), member_naming)?;
-            let wanted = variant_name(&ty, &name);
-            variants.push(Variant { name: scope.claim(&wanted), ty });
-            spec_names.push(match member {
+            let spec_name = match member {
                 ReferenceOr::Reference { reference } => reference.strip_prefix("#/components/schemas/"),
                 ReferenceOr::Item(_) => None,
-            });
+            };
+            let at = ptr.push(keyword).push(i);
+            let (ty, wanted) = if shared.is_empty() {
+                let ty = self.lower_schema(member, &at, Naming::Derived(format!("{name}Option{}", i + 1)))?;
+                let wanted = variant_name(&ty, &name);
+                (ty, wanted)
+            } else {
+                // A new type per member, named after the union and the member: `PetCat`.
+                let part = spec_name.map_or_else(|| format!("Option{}", i + 1), camel);
+                let doc = match spec_name {
+                    Some(spec_name) => {
+                        format!("A `{name}` that is a `{spec_name}`: its properties and those every `{name}` has.")
+                    }
+                    None => format!(
+                        "The `{name}` of the `{keyword}` member {}, with the properties every `{name}` has.",
+                        i + 1
+                    ),
+                };
+                let ty =
+                    self.lower_schema(&with_shared(member, Some(doc)), &at, Naming::Derived(format!("{name}{part}")))?;
+                (ty, part)
+            };
+            variants.push(Variant { name: scope.claim(&wanted), ty });
+            spec_names.push(spec_name);
         }
         let dispatch = match &schema.schema_data.discriminator {
             Some(d) => {
@@ -58,10 +90,13 @@ impl Lowerer<'_> {
                 } else {
                     for (value, target) in &d.mapping {
                         let spec_name = target.strip_prefix("#/components/schemas/").unwrap_or(target);
+                        // The member whose type that schema is, or (merged with a shared part
+                        // into a type of its own) the member that names it.
                         let found = self
                             .schema_names
                             .get(spec_name)
-                            .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())));
+                            .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())))
+                            .or_else(|| spec_names.iter().position(|n| *n == Some(spec_name)));
                         match found {
                             Some(i) => values.push((value.clone(), i)),
                             None => {
