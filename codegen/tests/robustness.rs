@@ -2,11 +2,17 @@
 //! through load, lower, emit and render. Every outcome must be files that parse as Rust or
 //! diagnostics with a location, never a panic.
 //!
-//! `cargo test -p portfolio-codegen --test robustness` runs a bounded number of cases;
+//! Whatever it generates must also compile: a sample of the mutated specs that generate is written
+//! out and `cargo check`ed with warnings denied.
+//!
+//! `cargo test -p portfolio-codegen --test robustness` runs a bounded number of cases and compiles
+//! two of them (a different two each day);
 //! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p portfolio-codegen --test robustness -- --nocapture`
-//! runs a long campaign.
+//! runs a long campaign, and `FUZZ_COMPILE_CASES=20 FUZZ_COMPILE_SEED=7` a longer compile sample.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::process::Command;
 
 use portfolio_codegen::{Config, CrateConfig, VersionHeader, generate};
 use serde_json::{Value, json};
@@ -294,4 +300,74 @@ fn damaged_text_is_a_located_parse_error() {
         let Ok(damaged) = String::from_utf8(bytes) else { continue };
         check(&damaged, &format!("damaged text {case}"));
     }
+}
+
+/// Crates that build on their own, as `--out` writes them: each case is a workspace of its own.
+fn standalone_config() -> Config {
+    let named = |side: &str| Some(CrateConfig { name: format!("fuzz-{side}"), dir: format!("fuzz-{side}") });
+    Config {
+        client: named("client"),
+        server: named("server"),
+        types: named("types"),
+        standalone: true,
+        runtime_dir: "portfolio-runtime".to_string(),
+        ..config(true)
+    }
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+#[test]
+fn mutated_specs_that_generate_compile() {
+    let cases = env_number("FUZZ_COMPILE_CASES").unwrap_or(2);
+    // A different sample each day, so the check keeps finding new inputs; the seed is printed.
+    let today = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+    let seed = env_number("FUZZ_COMPILE_SEED").unwrap_or(today);
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-compile");
+    let seeds = seeds();
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let (mut compiled, mut attempts) = (0, 0);
+    while compiled < cases && attempts < 1000 {
+        attempts += 1;
+        let (name, base) = &seeds[rng.below(seeds.len())];
+        let mut doc = base.clone();
+        for _ in 0..1 + rng.below(4) {
+            mutate(&mut doc, &mut rng);
+        }
+        let text = serde_json::to_string_pretty(&doc).unwrap();
+        let Ok(generated) = generate(&text, &standalone_config()) else { continue };
+        let dir = root.join(format!("case-{compiled}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        for file in &generated.files {
+            let path = dir.join(&file.path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &file.contents).unwrap();
+        }
+        std::fs::write(dir.join("fuzz.json"), &text).unwrap();
+        let case = format!(
+            "FUZZ_COMPILE_SEED={seed}, attempt {attempts} ({name}; the spec is {})",
+            dir.join("fuzz.json").display()
+        );
+        for side in ["client", "server"] {
+            let manifest = dir.join(format!("fuzz-{side}/Cargo.toml"));
+            let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["check", "--quiet", "--all-targets", "--manifest-path"])
+                .arg(&manifest)
+                // One target directory for every case, so dependencies are built once.
+                .env("CARGO_TARGET_DIR", root.join("target"))
+                .env("RUSTFLAGS", "-D warnings")
+                .output()
+                .expect("cargo runs");
+            assert!(
+                output.status.success(),
+                "{case}: the generated {side} crate does not compile:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        compiled += 1;
+    }
+    println!("seed {seed}: {compiled} generated specs compiled, of {attempts} tried");
+    assert_eq!(compiled, cases, "too few mutated specs generated to compile {cases}");
 }
