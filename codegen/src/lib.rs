@@ -82,7 +82,7 @@ pub struct Generated {
 ///
 /// Returns every file to write, in a fixed order, or every problem found in the spec.
 pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnostics> {
-    let loaded = load(spec_text).map_err(|e| {
+    let Loaded { doc, notes, converted } = load(spec_text).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             pointer: "#".to_string(),
             line: e.line,
@@ -94,7 +94,7 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
     let mut located = |mut diagnostics: Vec<Diagnostic>| {
         for d in &mut diagnostics {
             // A converted Swagger document is named by the pointers of what the user wrote.
-            if loaded.converted {
+            if converted {
                 d.pointer = swagger2::original_pointer(&d.pointer);
             }
             if let Some(locator) = &mut locator {
@@ -103,9 +103,11 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
         }
         diagnostics
     };
-    let api = lower(&loaded.doc, config).map_err(|d| Diagnostics(located(d.0)))?;
+    let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
+    // The IR holds all that emitting needs: the document's memory is free for the output.
+    drop(doc);
     let files = emit(&api, config)?;
-    let mut warnings = loaded.notes.clone();
+    let mut warnings = notes;
     warnings.extend(api.warnings.iter().cloned());
     Ok(Generated { files, warnings: located(warnings) })
 }
