@@ -11,6 +11,7 @@ mod load;
 mod locate;
 mod lower;
 mod naming;
+mod openapi31;
 mod render;
 mod repair;
 mod swagger2;

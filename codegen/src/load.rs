@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::{Diagnostic, locate};
-use crate::{repair, swagger2};
+use crate::{openapi31, repair, swagger2};
 
 /// A parsed spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,11 +45,13 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Parses an OpenAPI 3.0 document, or a Swagger 2.0 one converted to the 3.0 model. Text whose
-/// first non-blank character is `{` is read as JSON, anything else as YAML (of which JSON is a
-/// subset, but the JSON parser gives better messages).
+/// Parses an OpenAPI 3.0 document, or a Swagger 2.0, OpenAPI 3.1 or 3.2 one converted to the 3.0
+/// model; any other version is refused, naming it. Text whose first non-blank character is `{`
+/// is read as JSON, anything else as YAML (of which JSON is a subset, but the JSON parser gives
+/// better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
     let mut value = parse(text)?;
+    check_version(text, &value)?;
     if swagger2::is_swagger2(&value) {
         let (mut converted, mut notes) = swagger2::convert(&value);
         notes.extend(repair::repair(&mut converted));
@@ -60,13 +62,36 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         })?;
         return Ok(Loaded { doc, notes, converted: true });
     }
-    let notes = repair::repair(&mut value);
+    let mut notes = if openapi31::is_openapi31(&value) { openapi31::convert(&mut value) } else { Vec::new() };
+    notes.extend(repair::repair(&mut value));
     let doc = typed(&value).map_err(|(pointer, message)| LoadError {
         line: locate::line_of(text, &pointer),
         column: None,
         message: format!("at {pointer}: {message}"),
     })?;
     Ok(Loaded { doc, notes, converted: false })
+}
+
+/// Refuses a document whose version the generator does not read, naming the version.
+fn check_version(text: &str, value: &Value) -> Result<(), LoadError> {
+    const READ: &str = "Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 are read";
+    let refuse =
+        |pointer: &str, message: String| LoadError { line: locate::line_of(text, pointer), column: None, message };
+    let field = |key: &str| value.get(key).map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+    match (field("openapi"), field("swagger")) {
+        (Some(version), _) if ["3.0.", "3.1.", "3.2."].iter().any(|p| version.starts_with(p)) => Ok(()),
+        (Some(version), _) => {
+            Err(refuse("#/openapi", format!("`openapi: {version}` is not a version this generator reads; {READ}")))
+        }
+        (None, Some(version)) if version.starts_with("2.") => Ok(()),
+        (None, Some(version)) => {
+            Err(refuse("#/swagger", format!("`swagger: {version}` is not a version this generator reads; {READ}")))
+        }
+        (None, None) if value.is_object() => {
+            Err(refuse("#", format!("the document has no `openapi` (or `swagger`) field saying its version; {READ}")))
+        }
+        (None, None) => Err(refuse("#", format!("the document is not a mapping; {READ}"))),
+    }
 }
 
 /// The document typed, or the JSON pointer of the innermost node that does not fit and why.

@@ -381,6 +381,16 @@ fn as_type(value: &Value, ty: &str) -> Option<Option<Value>> {
 /// parameters, bodies, replies and headers, and every schema inside them) and its pointer.
 /// References are not followed, and a `$ref` object is not a schema to repair.
 fn each_schema(doc: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
+    each_schema_object(doc, &mut |schema, at| {
+        if !schema.contains_key("$ref") {
+            f(schema, at);
+        }
+    });
+}
+
+/// As [`each_schema`], but `f` also sees `$ref` objects (which may carry other keywords in
+/// OpenAPI 3.1), before the walk looks inside what `f` left.
+pub(crate) fn each_schema_object(doc: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
     let root = Pointer::root();
     let Some(doc) = doc.as_object_mut() else { return };
     if let Some(Value::Object(components)) = doc.get_mut("components") {
@@ -469,14 +479,15 @@ fn in_response(reply: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<Strin
 /// `f` on `schema` and on every schema inside it.
 fn walk(schema: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Value>, &Pointer)) {
     let Value::Object(map) = schema else { return };
+    f(map, at);
     if map.contains_key("$ref") {
         return;
     }
-    f(map, at);
     for (key, value) in map.iter_mut() {
         let key_at = at.push(key);
         match key.as_str() {
-            "properties" => {
+            // `$defs` (OpenAPI 3.1) holds schemas by name, as `properties` does.
+            "properties" | "$defs" => {
                 if let Value::Object(properties) = value {
                     for (name, property) in properties.iter_mut() {
                         walk(property, &key_at.push(name), f);

@@ -821,3 +821,103 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     assert!(!api.operations.iter().any(|op| op.id == "upload"), "left out");
     assert!(matches!(ty(&api, "Upload"), TypeDef::Struct(s) if s.fields[0].ty == TypeRef::File));
 }
+
+#[test]
+fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
+    use portfolio_codegen::load;
+    let body = "info: {title: t, version: '1'}\npaths: {}\n";
+    for version in ["3.0.3", "3.1.0", "3.2.0"] {
+        assert!(load(&format!("openapi: {version}\n{body}")).is_ok(), "{version}");
+    }
+    let err = load(&format!("info: {{title: t}}\nopenapi: 4.0.0\n{}", "paths: {}\n")).unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(err.message.starts_with("`openapi: 4.0.0` is not a version this generator reads"), "{err}");
+    let err = load(&format!("swagger: '1.2'\n{body}")).unwrap_err();
+    assert!(err.message.starts_with("`swagger: 1.2` is not a version"), "{err}");
+    let err = load(body).unwrap_err();
+    assert!(err.message.contains("no `openapi` (or `swagger`) field"), "{err}");
+}
+
+#[test]
+fn an_openapi_3_1_document_lowers_as_its_3_0_twin() {
+    let v31 = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [kind]
+      properties:
+        kind: {const: cat}
+        name: {type: [string, "null"], examples: [Tom]}
+        age: {type: integer, exclusiveMinimum: 0}
+        owner: {$ref: "#/components/schemas/Owner", description: Who feeds it.}
+    Owner: {type: object, properties: {name: {type: string}}}
+"##;
+    let v30 = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [kind]
+      properties:
+        kind: {type: string, enum: [cat]}
+        name: {type: string, nullable: true, example: Tom}
+        age: {type: integer, minimum: 0, exclusiveMinimum: true}
+        owner: {allOf: [{$ref: "#/components/schemas/Owner"}], description: Who feeds it.}
+    Owner: {type: object, properties: {name: {type: string}}}
+"##;
+    let (a, b) = (lowered(v31).unwrap(), lowered(v30).unwrap());
+    assert!(a.warnings.is_empty() && b.warnings.is_empty(), "{:?} {:?}", a.warnings, b.warnings);
+    assert_eq!(format!("{:?}", a.types), format!("{:?}", b.types));
+    assert_eq!(format!("{:?}", a.operations), format!("{:?}", b.operations));
+}
+
+#[test]
+fn members_carrying_the_same_tag_are_read_by_shape() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Event:
+      oneOf:
+        - {type: object, required: [type, a], properties: {type: {type: string, enum: [x]}, a: {type: integer}}}
+        - {type: object, required: [type, b], properties: {type: {type: string, enum: [x]}, b: {type: string}}}
+      discriminator: {propertyName: type}
+"##;
+    let api = lowered(text).unwrap();
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/components/schemas/Event/discriminator: members 0 and 1 both carry `type` = \"x\", so the discriminator cannot tell them apart; the value is read by its shape"
+        ]
+    );
+    let TypeDef::Union(event) = ty(&api, "Event") else { panic!() };
+    assert!(matches!(event.dispatch, portfolio_codegen::ir::Dispatch::Shape(_)), "{:?}", event.dispatch);
+}

@@ -894,8 +894,14 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
         let encode = if b.encoding == BodyEncoding::Multipart {
             // The content type names the boundary, so it is made with the bytes.
             let files = file_parts(api, &b.ty);
+            // A multipart body without file fields sends none.
+            let declare = if files.is_empty() {
+                quote! { let files: Vec<(&str, &crate::File)> = Vec::new(); }
+            } else {
+                quote! { let mut files: Vec<(&str, &crate::File)> = Vec::new(); }
+            };
             quote! {
-                let mut files: Vec<(&str, &crate::File)> = Vec::new();
+                #declare
                 #(#files)*
                 let (content_type, bytes) = crate::multipart::multipart_body(body, &files).#invalid;
                 let content_type = HeaderValue::try_from(content_type).#invalid;

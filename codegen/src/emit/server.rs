@@ -819,7 +819,13 @@ pub fn handler(
         let (file_fields, take_files) = match b.encoding {
             BodyEncoding::Multipart => {
                 let (names, moves) = take_files(api, &b.ty);
-                (Some(quote! { &[#(#names),*], }), Some(quote! { .map(|(mut body, mut files)| { #(#moves)* body }) }))
+                // A multipart body without file fields has no files to move.
+                let take = if moves.is_empty() {
+                    quote! { .map(|(body, _)| body) }
+                } else {
+                    quote! { .map(|(mut body, mut files)| { #(#moves)* body }) }
+                };
+                (Some(quote! { &[#(#names),*], }), Some(take))
             }
             _ => (None, None),
         };

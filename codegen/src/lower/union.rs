@@ -3,7 +3,7 @@
 //! object members by a property only one of them requires. Members that cannot be told apart make
 //! the union plain JSON, with a warning, rather than a guess.
 
-use openapiv3::{ReferenceOr, Schema, SchemaKind};
+use openapiv3::{ReferenceOr, Schema, SchemaKind, Type};
 
 use super::Lowerer;
 use super::schema::Naming;
@@ -77,15 +77,18 @@ impl Lowerer<'_> {
             Some(d) => {
                 let mut values = Vec::new();
                 if d.mapping.is_empty() {
+                    // The one value a member allows for the property is what the wire carries
+                    // for it; otherwise the implicit mapping: the name of the schema referred to.
                     for (i, spec_name) in spec_names.iter().enumerate() {
-                        let Some(spec_name) = spec_name else {
+                        let value = self.fixed_tag(&members[i], &d.property_name, 0);
+                        let Some(value) = value.or_else(|| spec_name.map(str::to_string)) else {
                             self.report(
                                 &ptr.push(keyword).push(i),
-                                "with a `discriminator` and no `mapping`, every member must be a $ref",
+                                "with a `discriminator` and no `mapping`, every member must be a $ref or allow one value of the property",
                             );
                             return None;
                         };
-                        values.push((spec_name.to_string(), i));
+                        values.push((value, i));
                     }
                 } else {
                     for (value, target) in &d.mapping {
@@ -109,7 +112,24 @@ impl Lowerer<'_> {
                         }
                     }
                 }
-                Dispatch::Tag { property: d.property_name.clone(), values }
+                // Members that carry the same value cannot be told apart by it: read by shape.
+                let repeated = values.iter().enumerate().find_map(|(k, (value, i))| {
+                    values[..k].iter().find(|(v, _)| v == value).map(|(_, first)| (value.clone(), *first, *i))
+                });
+                match repeated {
+                    None => Dispatch::Tag { property: d.property_name.clone(), values },
+                    Some((value, first, second)) => {
+                        self.warn(
+                            &ptr.push("discriminator"),
+                            format!(
+                                "members {first} and {second} both carry `{}` = {value:?}, so the discriminator cannot tell them apart; the value is read by its shape",
+                                d.property_name
+                            ),
+                        );
+                        self.pending_unions.push((name.clone(), ptr.clone()));
+                        Dispatch::Shape(Vec::new())
+                    }
+                }
             }
             None => {
                 self.pending_unions.push((name.clone(), ptr.clone()));
@@ -119,6 +139,28 @@ impl Lowerer<'_> {
         let doc = super::prose(&schema.schema_data.description);
         self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
         Some(TypeRef::Named(name))
+    }
+}
+
+impl Lowerer<'_> {
+    /// The one value `member` allows for `property` (a one-value `enum`, as a `const` becomes),
+    /// looking through `allOf` members.
+    fn fixed_tag(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<String> {
+        let schema = self.resolve_schema(member)?;
+        let properties = match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(o)) => &o.properties,
+            SchemaKind::Any(any) if any.all_of.is_empty() => &any.properties,
+            SchemaKind::AllOf { all_of } if depth < 8 => {
+                return all_of.iter().find_map(|m| self.fixed_tag(m, property, depth + 1));
+            }
+            _ => return None,
+        };
+        let value = self.resolve_schema(properties.get(property)?)?;
+        match &value.schema_kind {
+            SchemaKind::Type(Type::String(s)) if s.enumeration.len() == 1 => s.enumeration[0].clone(),
+            SchemaKind::Any(any) if any.enumeration.len() == 1 => any.enumeration[0].as_str().map(str::to_string),
+            _ => None,
+        }
     }
 }
 

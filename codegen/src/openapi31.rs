@@ -1,0 +1,389 @@
+//! OpenAPI 3.1 and 3.2 documents in the 3.0 model the rest of the generator reads, converted on
+//! the parsed JSON value before it is typed, as Swagger 2.0 documents are.
+//!
+//! What has an exact 3.0 form is converted without a word: `type` lists (with `"null"` as
+//! `nullable`), `const`, numeric `exclusiveMinimum`/`exclusiveMaximum`, `null` members of a
+//! choice, `$ref` beside other keywords, `contentEncoding`/`contentMediaType` for bytes, a
+//! missing `paths`, path items in `components/pathItems`. What has none is dropped or simplified
+//! with a located warning, never turned into a wrong type. Pointers stay those of the document as
+//! written: everything is converted where it stands.
+
+use serde_json::{Map, Value, json};
+
+use crate::diagnostic::{Diagnostic, Pointer};
+use crate::repair::each_schema_object;
+
+/// The dialect a 3.1 document's schemas use unless it says otherwise.
+const DEFAULT_DIALECT: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
+
+/// Keywords with no 3.0 form that a Rust type cannot say, dropped with a warning.
+const DROPPED: &[(&str, &str)] = &[
+    ("if", "a conditional schema"),
+    ("then", "a conditional schema"),
+    ("else", "a conditional schema"),
+    ("dependentRequired", "properties required by others"),
+    ("dependentSchemas", "schemas that depend on properties"),
+    ("unevaluatedProperties", "a limit on unevaluated properties"),
+    ("unevaluatedItems", "a limit on unevaluated items"),
+    ("propertyNames", "a schema for property names"),
+    ("contains", "a schema some item must match"),
+    ("minContains", "a count of matching items"),
+    ("maxContains", "a count of matching items"),
+    ("$dynamicRef", "a dynamic reference"),
+    ("$dynamicAnchor", "a dynamic anchor"),
+];
+
+/// Whether `doc` says it is OpenAPI 3.1 or 3.2.
+pub(crate) fn is_openapi31(doc: &Value) -> bool {
+    doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.1.") || v.starts_with("3.2."))
+}
+
+/// Converts `doc` in place to the 3.0 model and says what it could not keep.
+pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let root = Pointer::root();
+    let Some(top) = doc.as_object_mut() else { return notes };
+    let mut note =
+        |at: Pointer, message: String| notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+    top.insert("openapi".to_string(), Value::from("3.0.3"));
+    if let Some(dialect) = top.remove("jsonSchemaDialect")
+        && dialect.as_str() != Some(DEFAULT_DIALECT)
+    {
+        note(
+            root.push("jsonSchemaDialect"),
+            format!("schemas are read as the OpenAPI dialect of JSON Schema, not {dialect}"),
+        );
+    }
+    top.entry("paths").or_insert_with(|| json!({}));
+    if let Some(Value::Object(webhooks)) = top.remove("webhooks") {
+        let names: Vec<&str> = webhooks.keys().map(String::as_str).collect();
+        note(
+            root.push("webhooks"),
+            format!(
+                "webhooks ({}) are requests the service sends, not operations it serves; nothing is generated for them",
+                names.join(", ")
+            ),
+        );
+    }
+    inline_path_items(top, &mut note);
+    drop_mutual_tls(top, &mut note);
+    for (path, item) in top.get_mut("paths").and_then(Value::as_object_mut).into_iter().flatten() {
+        let Value::Object(item) = item else { continue };
+        for key in ["query", "additionalOperations"] {
+            if item.remove(key).is_some() {
+                note(
+                    root.push("paths").push(path).push(key),
+                    format!("`{key}` (OpenAPI 3.2) is not generated yet; the path's other operations are"),
+                );
+            }
+        }
+    }
+    each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
+    notes
+}
+
+/// Path items given as a `$ref` into `components/pathItems` are copied where they are used.
+fn inline_path_items(top: &mut Map<String, Value>, note: &mut impl FnMut(Pointer, String)) {
+    const PREFIX: &str = "#/components/pathItems/";
+    let items = top.get_mut("components").and_then(Value::as_object_mut).and_then(|c| c.remove("pathItems"));
+    let items = items.and_then(|v| v.as_object().cloned()).unwrap_or_default();
+    let Some(Value::Object(paths)) = top.get_mut("paths") else { return };
+    for (path, item) in paths.iter_mut() {
+        let Some(reference) = item.get("$ref").and_then(Value::as_str).map(str::to_string) else { continue };
+        match reference.strip_prefix(PREFIX).and_then(|name| items.get(name)) {
+            Some(found) => *item = found.clone(),
+            None => note(
+                Pointer::root().push("paths").push(path).push("$ref"),
+                format!("`{reference}` does not name a path item in #/components/pathItems"),
+            ),
+        }
+    }
+}
+
+/// `mutualTLS` security schemes are the transport's business: they are dropped, with every
+/// requirement that names them.
+fn drop_mutual_tls(top: &mut Map<String, Value>, note: &mut impl FnMut(Pointer, String)) {
+    let schemes = top.get_mut("components").and_then(|c| c.get_mut("securitySchemes")).and_then(Value::as_object_mut);
+    let Some(schemes) = schemes else { return };
+    let mutual: Vec<String> = schemes
+        .iter()
+        .filter(|(_, s)| s.get("type").and_then(Value::as_str) == Some("mutualTLS"))
+        .map(|(name, _)| name.clone())
+        .collect();
+    for name in &mutual {
+        schemes.remove(name);
+        note(
+            Pointer::root().push("components").push("securitySchemes").push(name),
+            "a `mutualTLS` scheme is set up on the HTTP client or server, not in generated code; requirements naming it are left out"
+                .to_string(),
+        );
+    }
+    if mutual.is_empty() {
+        return;
+    }
+    // A requirement of mutual TLS alone goes with it: left empty, it would read as "no
+    // credentials", an alternative the document does not offer.
+    let drop_from = |requirements: &mut Value| {
+        if let Value::Array(list) = requirements {
+            list.retain_mut(|requirement| {
+                let Value::Object(names) = requirement else { return true };
+                let before = names.len();
+                names.retain(|name, _| !mutual.contains(name));
+                before == 0 || !names.is_empty()
+            });
+        }
+    };
+    if let Some(security) = top.get_mut("security") {
+        drop_from(security);
+    }
+    for item in top.get_mut("paths").and_then(Value::as_object_mut).into_iter().flat_map(|p| p.values_mut()) {
+        for op in item.as_object_mut().into_iter().flat_map(|i| i.values_mut()) {
+            if let Some(security) = op.get_mut("security") {
+                drop_from(security);
+            }
+        }
+    }
+}
+
+fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    let mut note = |key: &str, message: String| {
+        notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
+    };
+    // A `$ref` beside other keywords: both hold, which 3.0 says with an `allOf` of one member.
+    if schema.contains_key("$ref") {
+        let siblings = schema.keys().any(|k| !matches!(k.as_str(), "$ref" | "summary" | "$comment" | "$schema"));
+        if siblings {
+            let reference = schema.remove("$ref").unwrap_or_default();
+            schema.remove("summary");
+            schema.insert("allOf".to_string(), json!([{ "$ref": reference }]));
+        } else {
+            return;
+        }
+    }
+    for key in ["$schema", "$comment", "$id", "$anchor"] {
+        schema.remove(key);
+    }
+    if let Some(Value::Array(types)) = schema.get("type").cloned() {
+        let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
+        kept.dedup();
+        if kept.len() < named.len() {
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+        match kept.as_slice() {
+            [] => {
+                schema.remove("type");
+            }
+            [one] => {
+                schema.insert("type".to_string(), Value::from(*one));
+            }
+            several => {
+                // Keywords of each type stay beside the choice; each member's type picks its own.
+                schema.remove("type");
+                let members: Vec<Value> = several.iter().map(|t| json!({ "type": t })).collect();
+                schema.insert("anyOf".to_string(), Value::Array(members));
+            }
+        }
+    }
+    if schema.get("type").and_then(Value::as_str) == Some("null") {
+        schema.remove("type");
+        schema.insert("nullable".to_string(), Value::Bool(true));
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
+        let before = members.len();
+        members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
+        if members.len() < before {
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+    }
+    if let Some(value) = schema.remove("const") {
+        if !schema.contains_key("type") {
+            let kind = match &value {
+                Value::String(_) => Some("string"),
+                Value::Bool(_) => Some("boolean"),
+                Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+                Value::Number(_) => Some("number"),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                schema.insert("type".to_string(), Value::from(kind));
+            }
+        }
+        schema.insert("enum".to_string(), Value::Array(vec![value]));
+    }
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
+            schema.insert(bound.to_string(), Value::Number(n));
+            schema.insert(flag.to_string(), Value::Bool(true));
+        }
+    }
+    if let Some(examples) = schema.remove("examples")
+        && !schema.contains_key("example")
+        && let Some(first) = examples.as_array().and_then(|e| e.first())
+    {
+        schema.insert("example".to_string(), first.clone());
+    }
+    let encoding = schema.remove("contentEncoding");
+    let media = schema.remove("contentMediaType");
+    if schema.get("type").and_then(Value::as_str) == Some("string") && !schema.contains_key("format") {
+        match (encoding.as_ref().and_then(Value::as_str), media.as_ref().and_then(Value::as_str)) {
+            (Some("base64"), _) => {
+                schema.insert("format".to_string(), Value::from("byte"));
+            }
+            (None, Some(media)) if !media.starts_with("text/") && !media.contains("json") => {
+                schema.insert("format".to_string(), Value::from("binary"));
+            }
+            _ => {}
+        }
+    }
+    if let Some(Value::Array(tuple)) = schema.remove("prefixItems") {
+        let rest = schema.remove("items");
+        let mut members = tuple;
+        if let Some(rest) = rest.filter(|r| *r != Value::Bool(false)) {
+            members.push(rest);
+        }
+        members.dedup();
+        let items = match members.len() {
+            0 => json!({}),
+            1 => members.remove(0),
+            _ => json!({ "anyOf": members }),
+        };
+        note("prefixItems", "a tuple is read as a list whose items may be any of its member schemas".to_string());
+        schema.insert("items".to_string(), items);
+    }
+    match schema.get("items") {
+        Some(Value::Bool(true)) => {
+            schema.insert("items".to_string(), json!({}));
+        }
+        Some(Value::Bool(false)) => {
+            schema.remove("items");
+            schema.insert("maxItems".to_string(), Value::from(0));
+        }
+        _ => {}
+    }
+    if let Some(Value::Object(patterns)) = schema.remove("patternProperties") {
+        let single = (patterns.len() == 1 && !schema.contains_key("additionalProperties"))
+            .then(|| patterns.values().next().cloned())
+            .flatten();
+        match single {
+            Some(values) => {
+                note(
+                    "patternProperties",
+                    "read as `additionalProperties` with its schema; property names are not checked against the pattern"
+                        .to_string(),
+                );
+                schema.insert("additionalProperties".to_string(), values);
+            }
+            None => note(
+                "patternProperties",
+                "several patterns, or patterns beside `additionalProperties`, have no Rust type; ignored".to_string(),
+            ),
+        }
+    }
+    for (key, what) in DROPPED {
+        if schema.remove(*key).is_some() {
+            note(key, format!("`{key}` ({what}) has no Rust type and is not checked"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::convert;
+
+    fn converted(schema: serde_json::Value) -> (serde_json::Value, Vec<String>) {
+        let mut doc = json!({"openapi": "3.1.0", "components": {"schemas": {"X": schema}}});
+        let notes = convert(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        (doc["components"]["schemas"]["X"].clone(), notes)
+    }
+
+    #[test]
+    fn exact_forms_are_converted_without_a_word() {
+        let (x, notes) = converted(json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"], "examples": ["x", "y"]},
+                "b": {"const": "cat"},
+                "c": {"type": "integer", "exclusiveMinimum": 0},
+                "d": {"$ref": "#/components/schemas/Y", "description": "Overrides Y's."},
+                "e": {"anyOf": [{"$ref": "#/components/schemas/Y"}, {"type": "null"}]},
+                "f": {"type": "string", "contentEncoding": "base64"},
+                "g": {"type": "string", "contentMediaType": "image/png"},
+                "h": {"type": ["string", "integer"]}
+            }
+        }));
+        assert!(notes.is_empty(), "{notes:?}");
+        let p = &x["properties"];
+        assert_eq!(p["a"], json!({"type": "string", "nullable": true, "example": "x"}));
+        assert_eq!(p["b"], json!({"type": "string", "enum": ["cat"]}));
+        assert_eq!(p["c"], json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true}));
+        assert_eq!(p["d"], json!({"allOf": [{"$ref": "#/components/schemas/Y"}], "description": "Overrides Y's."}));
+        assert_eq!(p["e"], json!({"anyOf": [{"$ref": "#/components/schemas/Y"}], "nullable": true}));
+        assert_eq!(p["f"], json!({"type": "string", "format": "byte"}));
+        assert_eq!(p["g"], json!({"type": "string", "format": "binary"}));
+        assert_eq!(p["h"], json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
+    }
+
+    #[test]
+    fn what_a_rust_type_cannot_say_is_dropped_with_a_warning() {
+        let (x, notes) = converted(json!({
+            "type": "object",
+            "properties": {
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+                "tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}}
+            },
+            "if": {"required": ["a"]},
+            "then": {"required": ["b"]},
+            "dependentRequired": {"a": ["b"]},
+            "unevaluatedProperties": false
+        }));
+        assert_eq!(
+            x["properties"]["pair"],
+            json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}})
+        );
+        assert_eq!(x["properties"]["tags"], json!({"type": "object", "additionalProperties": {"type": "string"}}));
+        assert_eq!(
+            notes,
+            [
+                "#/components/schemas/X/if: `if` (a conditional schema) has no Rust type and is not checked",
+                "#/components/schemas/X/then: `then` (a conditional schema) has no Rust type and is not checked",
+                "#/components/schemas/X/dependentRequired: `dependentRequired` (properties required by others) has no Rust type and is not checked",
+                "#/components/schemas/X/unevaluatedProperties: `unevaluatedProperties` (a limit on unevaluated properties) has no Rust type and is not checked",
+                "#/components/schemas/X/properties/pair/prefixItems: a tuple is read as a list whose items may be any of its member schemas",
+                "#/components/schemas/X/properties/tags/patternProperties: read as `additionalProperties` with its schema; property names are not checked against the pattern",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_document_takes_the_3_0_form() {
+        let mut doc = json!({
+            "openapi": "3.1.0",
+            "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+            "info": {"title": "t", "version": "1", "summary": "s", "license": {"name": "MIT", "identifier": "MIT"}},
+            "webhooks": {"newPet": {"post": {"responses": {"200": {"description": "ok"}}}}},
+            "components": {
+                "pathItems": {"Pets": {"get": {"responses": {"200": {"description": "ok"}}}}},
+                "securitySchemes": {"tls": {"type": "mutualTLS"}, "key": {"type": "apiKey", "in": "header", "name": "K"}}
+            },
+            "security": [{"tls": []}, {"key": []}]
+        });
+        let notes: Vec<String> = convert(&mut doc).into_iter().map(|d| d.pointer).collect();
+        assert_eq!(doc["openapi"], "3.0.3");
+        assert_eq!(doc["paths"], json!({}));
+        assert!(doc.get("webhooks").is_none() && doc.get("jsonSchemaDialect").is_none());
+        assert_eq!(doc["security"], json!([{"key": []}]));
+        assert_eq!(notes, ["#/jsonSchemaDialect", "#/webhooks", "#/components/securitySchemes/tls"]);
+        let mut doc = json!({
+            "openapi": "3.2.0",
+            "paths": {"/pets": {"$ref": "#/components/pathItems/Pets"}, "/q": {"query": {}, "get": {}}},
+            "components": {"pathItems": {"Pets": {"get": {"operationId": "listPets"}}}}
+        });
+        let notes: Vec<String> = convert(&mut doc).into_iter().map(|d| d.pointer).collect();
+        assert_eq!(doc["paths"]["/pets"]["get"]["operationId"], "listPets");
+        assert_eq!(notes, ["#/paths/~1q/query"]);
+    }
+}
