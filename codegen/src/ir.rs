@@ -516,6 +516,12 @@ pub enum DefaultValue {
         ty: String,
         variant: String,
     },
+    /// `[]` for a list.
+    EmptyList,
+    /// `{}` for a map, or for any JSON value.
+    EmptyObject {
+        json: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

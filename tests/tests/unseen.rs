@@ -50,7 +50,10 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     use unseen_client::types::{Sensor, SensorThermometer};
     let (mock, client) = serve().await;
     mock.on_add_sensor(|_, input| std::future::ready(Ok(input.body)));
-    let thermometer = Sensor::Thermometer(SensorThermometer::new("thermo".into(), "t-1".into(), 21.5));
+    let mut inner = SensorThermometer::new("thermo".into(), "t-1".into(), 21.5);
+    inner.labels = Some(vec!["lab".into()]);
+    inner.extra = Some(Default::default());
+    let thermometer = Sensor::Thermometer(inner);
     assert_eq!(client.add_sensor(thermometer.clone()).await.expect("a thermometer"), thermometer);
 
     // The shared part's limits and each member's own hold on the server.
@@ -64,11 +67,25 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     // A barometer without its own required property, or without the shared one, is refused.
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
+    // Empty collections as defaults: what the request leaves out reads as empty.
+    let echoed = http
+        .post(format!("{base}/sensors"))
+        .header("content-type", "application/json")
+        .header("x-key", "key")
+        .body(r#"{"kind":"baro","id":"b-1","hectopascals":1013}"#)
+        .send()
+        .await
+        .expect("send")
+        .bytes()
+        .await
+        .expect("body");
+    let echoed: serde_json::Value = serde_json::from_slice(&echoed).expect("json");
+    assert_eq!((&echoed["labels"], &echoed["extra"]), (&serde_json::json!([]), &serde_json::json!({})), "{echoed}");
     for body in [r#"{"kind":"baro","id":"b-1"}"#, r#"{"kind":"baro","hectopascals":1013}"#] {
         let reply = http
             .post(format!("{base}/sensors"))
             .header("content-type", "application/json")
-            .header("x-api-key", "key")
+            .header("x-key", "key")
             .body(body)
             .send()
             .await

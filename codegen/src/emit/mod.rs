@@ -300,6 +300,9 @@ pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
             let (ty, variant) = (ident(ty), ident(variant));
             quote! { #types #ty::#variant }
         }
+        DefaultValue::EmptyList => quote! { Vec::new() },
+        DefaultValue::EmptyObject { json: false } => quote! { Default::default() },
+        DefaultValue::EmptyObject { json: true } => quote! { serde_json::Value::Object(Default::default()) },
     }
 }
 
@@ -310,6 +313,8 @@ pub fn default_text(d: &DefaultValue) -> String {
         DefaultValue::Float(f) => f.to_string(),
         DefaultValue::String(s) => format!("{s:?}"),
         DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
+        DefaultValue::EmptyList => "[]".to_string(),
+        DefaultValue::EmptyObject { .. } => "{}".to_string(),
     }
 }
 

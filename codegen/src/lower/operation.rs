@@ -382,6 +382,10 @@ impl<'a> Lowerer<'a> {
             (TypeRef::I64, Value::Number(n)) => n.as_i64().map(DefaultValue::Int),
             (TypeRef::F32 | TypeRef::F64, Value::Number(n)) => n.as_f64().map(DefaultValue::Float),
             (TypeRef::String, Value::String(s)) => Some(DefaultValue::String(s.clone())),
+            // Empty collections, which frameworks write for every list or map with a default.
+            (TypeRef::Vec(_), Value::Array(items)) if items.is_empty() => Some(DefaultValue::EmptyList),
+            (TypeRef::Map(_), Value::Object(map)) if map.is_empty() => Some(DefaultValue::EmptyObject { json: false }),
+            (TypeRef::Json, Value::Object(map)) if map.is_empty() => Some(DefaultValue::EmptyObject { json: true }),
             (TypeRef::Named(name), _) => match self.type_named(name)? {
                 TypeDef::IntEnum(e) => {
                     let v = value.as_i64()?;
@@ -428,10 +432,13 @@ impl<'a> Lowerer<'a> {
         };
         let text = |ct: &str| {
             let schema = body.content[ct].schema.as_ref().and_then(|s| self.resolve_schema(s));
+            // A schema that says nothing (`{}`, or only a title) is any text too.
             ct.starts_with("text/")
-                && schema.is_none_or(
-                    |s| matches!(&s.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.is_empty()),
-                )
+                && schema.is_none_or(|s| match &s.schema_kind {
+                    SchemaKind::Type(Type::String(t)) => t.enumeration.is_empty(),
+                    SchemaKind::Any(any) => *any == openapiv3::AnySchema::default(),
+                    _ => false,
+                })
         };
         if accepted.is_empty()
             && let Some(ct) = others.iter().find(|ct| is_multipart(ct))
