@@ -56,14 +56,7 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     }
     top.entry("paths").or_insert_with(|| json!({}));
     if let Some(Value::Object(webhooks)) = top.remove("webhooks") {
-        let names: Vec<&str> = webhooks.keys().map(String::as_str).collect();
-        note(
-            root.push("webhooks"),
-            format!(
-                "webhooks ({}) are requests the service sends, not operations it serves; nothing is generated for them",
-                names.join(", ")
-            ),
-        );
+        keep_webhook_payloads(top, &webhooks);
     }
     inline_path_items(top, &mut note);
     drop_mutual_tls(top, &mut note);
@@ -80,6 +73,41 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     }
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
     notes
+}
+
+/// Webhooks are requests the service sends, not operations it serves, so nothing receives them;
+/// their payloads become types, as every component schema does: a payload written inline is
+/// named after its webhook (`orderShipped` → `OrderShippedPayload`).
+fn keep_webhook_payloads(top: &mut Map<String, Value>, webhooks: &Map<String, Value>) {
+    let mut payloads = Vec::new();
+    for (name, item) in webhooks {
+        for op in item.as_object().into_iter().flat_map(|i| i.values()) {
+            let content = op.pointer("/requestBody/content").and_then(Value::as_object);
+            for media in content.into_iter().flat_map(|c| c.values()) {
+                if let Some(schema) = media.get("schema").filter(|s| s.get("$ref").is_none()) {
+                    payloads.push((name.clone(), schema.clone()));
+                }
+            }
+        }
+    }
+    if payloads.is_empty() {
+        return;
+    }
+    let components = top.entry("components").or_insert_with(|| json!({}));
+    let Some(components) = components.as_object_mut() else { return };
+    let schemas = components.entry("schemas").or_insert_with(|| json!({}));
+    let Some(schemas) = schemas.as_object_mut() else { return };
+    for (name, schema) in payloads {
+        let base: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let base = format!("{base}Payload");
+        let mut unique = base.clone();
+        let mut n = 2;
+        while schemas.contains_key(&unique) {
+            unique = format!("{base}{n}");
+            n += 1;
+        }
+        schemas.insert(unique, schema);
+    }
 }
 
 /// Path items given as a `$ref` into `components/pathItems` are copied where they are used.
@@ -364,7 +392,10 @@ mod tests {
             "openapi": "3.1.0",
             "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
             "info": {"title": "t", "version": "1", "summary": "s", "license": {"name": "MIT", "identifier": "MIT"}},
-            "webhooks": {"newPet": {"post": {"responses": {"200": {"description": "ok"}}}}},
+            "webhooks": {"newPet": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": {"description": "ok"}}
+            }}},
             "components": {
                 "pathItems": {"Pets": {"get": {"responses": {"200": {"description": "ok"}}}}},
                 "securitySchemes": {"tls": {"type": "mutualTLS"}, "key": {"type": "apiKey", "in": "header", "name": "K"}}
@@ -375,8 +406,9 @@ mod tests {
         assert_eq!(doc["openapi"], "3.0.3");
         assert_eq!(doc["paths"], json!({}));
         assert!(doc.get("webhooks").is_none() && doc.get("jsonSchemaDialect").is_none());
+        assert_eq!(doc["components"]["schemas"]["newPetPayload"], json!({"type": "object"}), "a payload is a type");
         assert_eq!(doc["security"], json!([{"key": []}]));
-        assert_eq!(notes, ["#/jsonSchemaDialect", "#/webhooks", "#/components/securitySchemes/tls"]);
+        assert_eq!(notes, ["#/jsonSchemaDialect", "#/components/securitySchemes/tls"]);
         let mut doc = json!({
             "openapi": "3.2.0",
             "paths": {"/pets": {"$ref": "#/components/pathItems/Pets"}, "/q": {"query": {}, "get": {}}},

@@ -106,7 +106,9 @@ fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let mut lifted = std::collections::BTreeMap::new();
     for reference in &deep {
         let Some(target) = doc.pointer(&reference[1..]).cloned() else { continue };
+        // `Order/$defs/Line` is `Order_Line`; any other part keeps its whole path.
         let name: String = reference[PREFIX.len()..]
+            .replace("/$defs/", "_")
             .replace("~1", "/")
             .replace("~0", "~")
             .chars()
@@ -118,6 +120,10 @@ fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     for (reference, (name, target)) in &lifted {
         if !schemas.contains_key(name) {
             schemas.insert(name.clone(), target.clone());
+        }
+        // A definition under `$defs` (OpenAPI 3.1) is meant as a schema of its own: no warning.
+        if reference.contains("/$defs/") {
+            continue;
         }
         notes.push(Diagnostic {
             pointer: reference.clone(),

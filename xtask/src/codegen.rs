@@ -34,8 +34,9 @@ pub fn project_config() -> Config {
 /// does not use (unions, `allOf`, other credential kinds); `reserved` names its operations,
 /// parameters and schemas like the generated crates' own items and Rust keywords, so a clash is
 /// a compile error; `unseen` holds what public documents write that the project spec does not
-/// (slips the loader repairs, constructs read with a warning, an operation left out). `features`
-/// also has a cargo feature per tag; `unseen` is generated with `skip_unsupported`.
+/// (slips the loader repairs, constructs read with a warning, an operation left out); `openapi31`
+/// holds the OpenAPI 3.1 constructs that convert exactly. `features` also has a cargo feature per
+/// tag; `unseen` is generated with `skip_unsupported`.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
         |side: &str| CrateConfig { name: format!("{name}-{side}"), dir: format!("fixtures/{name}-{side}") };
@@ -88,7 +89,8 @@ pub fn run(mode: Mode) -> Result<(), String> {
 pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    for config in [project_config(), fixture_config("features"), fixture_config("reserved"), fixture_config("unseen")] {
+    let fixtures = ["features", "reserved", "unseen", "openapi31"].map(fixture_config);
+    for config in std::iter::once(project_config()).chain(fixtures) {
         let spec_file = root.join(&config.spec_path);
         let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
         let generated = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
