@@ -173,6 +173,44 @@ fn drop_mutual_tls(top: &mut Map<String, Value>, note: &mut impl FnMut(Pointer, 
     }
 }
 
+/// A `oneOf` or `anyOf` whose members are each one `const` (with a `title` naming it, as
+/// code-first tools write an enum) is that enum; the titles name its values when every member
+/// has one.
+fn const_choice_as_enum(schema: &mut Map<String, Value>) {
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = schema.get(key) else { continue };
+        let consts: Option<Vec<(&Value, Option<&str>)>> = members
+            .iter()
+            .map(|m| {
+                let m = m.as_object()?;
+                let only_named = m.keys().all(|k| matches!(k.as_str(), "const" | "title" | "description"));
+                only_named.then(|| Some((m.get("const")?, m.get("title").and_then(Value::as_str))))?
+            })
+            .collect();
+        let Some(consts) = consts.filter(|c| !c.is_empty()) else { continue };
+        let values: Vec<Value> = consts.iter().map(|(v, _)| (*v).clone()).collect();
+        let titles: Option<Vec<Value>> = consts.iter().map(|(_, t)| t.map(Value::from)).collect();
+        if !schema.contains_key("type") {
+            let kind = if values.iter().all(Value::is_string) {
+                Some("string")
+            } else if values.iter().all(|v| v.is_i64() || v.is_u64()) {
+                Some("integer")
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                schema.insert("type".to_string(), Value::from(kind));
+            }
+        }
+        schema.remove(key);
+        schema.insert("enum".to_string(), Value::Array(values));
+        if let Some(titles) = titles.filter(|_| !schema.contains_key("x-enum-varnames")) {
+            schema.insert("x-enum-varnames".to_string(), Value::Array(titles));
+        }
+        return;
+    }
+}
+
 fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
         notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
@@ -190,6 +228,17 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
     }
     for key in ["$schema", "$comment", "$id", "$anchor"] {
         schema.remove(key);
+    }
+    const_choice_as_enum(schema);
+    // A value list beside an `allOf` of references (`enum: [1]` and the named enum it comes
+    // from) says the narrower thing itself.
+    let refs_only = |members: &Value| {
+        members
+            .as_array()
+            .is_some_and(|m| m.iter().all(|m| m.as_object().is_some_and(|m| m.len() == 1 && m.contains_key("$ref"))))
+    };
+    if (schema.contains_key("enum") || schema.contains_key("const")) && schema.get("allOf").is_some_and(refs_only) {
+        schema.remove("allOf");
     }
     if let Some(Value::Array(types)) = schema.get("type").cloned() {
         let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
@@ -353,6 +402,26 @@ mod tests {
         assert_eq!(p["f"], json!({"type": "string", "format": "byte"}));
         assert_eq!(p["g"], json!({"type": "string", "format": "binary"}));
         assert_eq!(p["h"], json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
+    }
+
+    #[test]
+    fn a_choice_of_constants_is_an_enum_named_by_its_titles() {
+        let (x, notes) = converted(json!({
+            "type": "object",
+            "properties": {
+                "timeout": {"type": "integer", "oneOf": [{"title": "ONE_MINUTE", "const": 60}, {"title": "ONE_HOUR", "const": 3600}]},
+                "kind": {"type": "integer", "enum": [1], "allOf": [{"$ref": "#/components/schemas/Kinds"}]},
+                "mode": {"anyOf": [{"const": "a"}, {"const": "b", "description": "The other."}]}
+            }
+        }));
+        assert!(notes.is_empty(), "{notes:?}");
+        let p = &x["properties"];
+        assert_eq!(
+            p["timeout"],
+            json!({"type": "integer", "enum": [60, 3600], "x-enum-varnames": ["ONE_MINUTE", "ONE_HOUR"]})
+        );
+        assert_eq!(p["kind"], json!({"type": "integer", "enum": [1]}));
+        assert_eq!(p["mode"], json!({"type": "string", "enum": ["a", "b"]}));
     }
 
     #[test]

@@ -895,8 +895,9 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
             // The content type names the boundary, so it is made with the bytes.
             let files = file_parts(api, &b.ty);
             // A multipart body without file fields sends none.
+            // (No type named, so a crate without files need not re-export `File`.)
             let declare = if files.is_empty() {
-                quote! { let files: Vec<(&str, &crate::File)> = Vec::new(); }
+                quote! { let files = Vec::new(); }
             } else {
                 quote! { let mut files: Vec<(&str, &crate::File)> = Vec::new(); }
             };
