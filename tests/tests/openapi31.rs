@@ -2,7 +2,7 @@
 //! server over HTTP: what the converter turned into the 3.0 model works on the wire.
 
 use openapi31_client::types::{
-    Order, OrderCode, OrderLine, Payment, PaymentOption1, PaymentOption1Method, PaymentOption2, PaymentOption2Method,
+    Order, OrderCode, OrderLine, Payment, PaymentCard, PaymentCardMethod, PaymentTransfer, PaymentTransferMethod,
 };
 use openapi31_client::{Client, Credentials};
 use openapi31_server::{FileDownload, MockApi};
@@ -14,7 +14,7 @@ async fn serve() -> (std::sync::Arc<MockApi>, Client, String) {
 }
 
 fn order() -> Order {
-    let card = Payment::Option1(PaymentOption1::new(PaymentOption1Method::Card, "4111".into()));
+    let card = Payment::Card(PaymentCard::new(PaymentCardMethod::Card, "4111".into()));
     let mut order = Order::new("o-1".into(), vec![OrderLine::new("sku-1".into())], card);
     order.note = Some("leave at the door".into());
     order.quantity = Some(3);
@@ -29,7 +29,8 @@ async fn a_3_1_document_round_trips_through_client_and_server() {
     let placed = client.place_order(order()).await.expect("an order");
     assert_eq!(placed, order());
 
-    // `const` members told apart by the discriminator; a `[string, null]` note may be null.
+    // `const` members told apart by the discriminator, and named by their value; a
+    // `[string, null]` note may be null.
     let http = reqwest::Client::new();
     let post = |body: &'static str| {
         http.post(format!("{base}/orders")).header("content-type", "application/json").body(body).send()
@@ -38,7 +39,7 @@ async fn a_3_1_document_round_trips_through_client_and_server() {
     let reply = post(transfer).await.expect("send");
     assert_eq!(reply.status(), 200);
     let echoed: Order = serde_json::from_slice(&reply.bytes().await.expect("body")).expect("an order");
-    assert_eq!(echoed.payment, Payment::Option2(PaymentOption2::new(PaymentOption2Method::Transfer, "DE1".into())));
+    assert_eq!(echoed.payment, Payment::Transfer(PaymentTransfer::new(PaymentTransferMethod::Transfer, "DE1".into())));
     assert_eq!(echoed.code, Some(OrderCode::String("A".into())));
 
     // Numeric `exclusiveMinimum`/`exclusiveMaximum` and a limit beside a `null` type hold.

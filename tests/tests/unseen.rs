@@ -95,14 +95,14 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
 }
 
 #[tokio::test]
-async fn inline_members_are_told_apart_by_the_one_tag_each_allows() {
-    use unseen_client::types::{Event, EventOption1, EventOption1Type, PostNoteBody};
+async fn inline_members_are_told_apart_and_named_by_the_one_tag_each_allows() {
+    use unseen_client::types::{Event, EventTick, EventTickType, PostNoteBody};
     let (mock, client) = serve().await;
     mock.on_post_event(|_, input| std::future::ready(Ok(input.body)));
-    let tick = Event::Option1(EventOption1::new(EventOption1Type::Tick, 7));
+    let tick = Event::Tick(EventTick::new(EventTickType::Tick, 7));
     assert_eq!(client.post_event(tick.clone()).await.expect("a tick"), tick);
     let note: Event = serde_json::from_str(r#"{"type":"note","text":"hi"}"#).expect("a note");
-    assert!(matches!(note, Event::Option2(ref n) if n.text == "hi"), "{note:?}");
+    assert!(matches!(note, Event::Note(ref n) if n.text == "hi"), "{note:?}");
     assert!(serde_json::from_str::<Event>(r#"{"type":"other"}"#).is_err());
 
     // A multipart body without a file part goes and arrives whole.

@@ -50,13 +50,23 @@ impl Lowerer<'_> {
                 ReferenceOr::Item(_) => None,
             };
             let at = ptr.push(keyword).push(i);
+            // An inline member is named by the one discriminator value it allows (`Payment::Card`
+            // of type `PaymentCard`), else by its place (`Option2`).
+            let tag = schema.schema_data.discriminator.as_ref().filter(|_| spec_name.is_none());
+            let tag = tag.and_then(|d| self.fixed_tag(member, &d.property_name, 0)).map(|tag| camel(&tag));
+            let part = tag.filter(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()));
             let (ty, wanted) = if shared.is_empty() {
-                let ty = self.lower_schema(member, &at, Naming::Derived(format!("{name}Option{}", i + 1)))?;
-                let wanted = variant_name(&ty, &name);
+                let inline = part.clone().unwrap_or_else(|| format!("Option{}", i + 1));
+                let ty = self.lower_schema(member, &at, Naming::Derived(format!("{name}{inline}")))?;
+                let wanted = if part.is_some() && ty == TypeRef::Named(format!("{name}{inline}")) {
+                    inline
+                } else {
+                    variant_name(&ty, &name)
+                };
                 (ty, wanted)
             } else {
                 // A new type per member, named after the union and the member: `PetCat`.
-                let part = spec_name.map_or_else(|| format!("Option{}", i + 1), camel);
+                let part = part.or_else(|| spec_name.map(camel)).unwrap_or_else(|| format!("Option{}", i + 1));
                 let doc = match spec_name {
                     Some(spec_name) => {
                         format!("A `{name}` that is a `{spec_name}`: its properties and those every `{name}` has.")
