@@ -37,6 +37,7 @@ fn second_checkout(name: &str) -> PathBuf {
         "codegen/tests/fixtures/features.yaml",
         "codegen/tests/fixtures/reserved.yaml",
         "codegen/tests/fixtures/unseen.yaml",
+        "codegen/tests/fixtures/openapi31.yaml",
     ] {
         fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
         fs::copy(here.join(file), root.join(file)).unwrap();
