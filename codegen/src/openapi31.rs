@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, Pointer};
-use crate::repair::each_schema_object;
+use crate::repair::{each_schema_object, json_schema_forms};
 
 /// The dialect a 3.1 document's schemas use unless it says otherwise.
 const DEFAULT_DIALECT: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
@@ -240,40 +240,8 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
     if (schema.contains_key("enum") || schema.contains_key("const")) && schema.get("allOf").is_some_and(refs_only) {
         schema.remove("allOf");
     }
-    if let Some(Value::Array(types)) = schema.get("type").cloned() {
-        let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-        let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
-        kept.dedup();
-        if kept.len() < named.len() {
-            schema.insert("nullable".to_string(), Value::Bool(true));
-        }
-        match kept.as_slice() {
-            [] => {
-                schema.remove("type");
-            }
-            [one] => {
-                schema.insert("type".to_string(), Value::from(*one));
-            }
-            several => {
-                // Keywords of each type stay beside the choice; each member's type picks its own.
-                schema.remove("type");
-                let members: Vec<Value> = several.iter().map(|t| json!({ "type": t })).collect();
-                schema.insert("anyOf".to_string(), Value::Array(members));
-            }
-        }
-    }
-    if schema.get("type").and_then(Value::as_str) == Some("null") {
-        schema.remove("type");
-        schema.insert("nullable".to_string(), Value::Bool(true));
-    }
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
-        let before = members.len();
-        members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
-        if members.len() < before {
-            schema.insert("nullable".to_string(), Value::Bool(true));
-        }
-    }
+    // The forms a 3.0 document writes as slips are plain 3.1: converted without a note.
+    json_schema_forms(schema, &mut |_, _| {});
     if let Some(value) = schema.remove("const") {
         if !schema.contains_key("type") {
             let kind = match &value {
@@ -288,12 +256,6 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
             }
         }
         schema.insert("enum".to_string(), Value::Array(vec![value]));
-    }
-    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
-        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
-            schema.insert(bound.to_string(), Value::Number(n));
-            schema.insert(flag.to_string(), Value::Bool(true));
-        }
     }
     if let Some(examples) = schema.remove("examples")
         && !schema.contains_key("example")

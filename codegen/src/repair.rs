@@ -208,47 +208,7 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
             None => schema.remove("items"),
         };
     }
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
-        let before = members.len();
-        members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
-        if members.len() < before {
-            note(key, format!("a `{key}` member of type `null` is read as `nullable: true`"));
-            schema.insert("nullable".to_string(), Value::Bool(true));
-        }
-    }
-    if let Some(Value::Array(types)) = schema.get("type").cloned() {
-        let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-        let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
-        kept.dedup();
-        let nullable = kept.len() < named.len();
-        if nullable {
-            schema.insert("nullable".to_string(), Value::Bool(true));
-        }
-        let read = match kept.as_slice() {
-            [] => {
-                schema.remove("type");
-                "any JSON value".to_string()
-            }
-            [one] => {
-                schema.insert("type".to_string(), Value::from(*one));
-                format!("`type: {one}`")
-            }
-            several => {
-                schema.remove("type");
-                let members: Vec<Value> = several.iter().map(|t| serde_json::json!({ "type": t })).collect();
-                schema.insert("anyOf".to_string(), Value::Array(members));
-                format!("any of {}", several.join(", "))
-            }
-        };
-        let null = if nullable { ", nullable" } else { "" };
-        note("type", format!("`type` is a list ({}); read as {read}{null}", named.join(", ")));
-    }
-    if schema.get("type").and_then(Value::as_str) == Some("null") {
-        note("type", "`type: null` is read as a value that is always null: any JSON value, nullable".to_string());
-        schema.remove("type");
-        schema.insert("nullable".to_string(), Value::Bool(true));
-    }
+    json_schema_forms(schema, &mut note);
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
         if value.as_u64().is_some() {
@@ -271,13 +231,6 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
         }
     }
     let ty = schema.get("type").and_then(Value::as_str).map(str::to_string);
-    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
-        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
-            note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));
-            schema.insert(bound.to_string(), Value::Number(n));
-            schema.insert(flag.to_string(), Value::Bool(true));
-        }
-    }
     if ty.as_deref() == Some("integer") {
         for key in ["minimum", "maximum", "multipleOf"] {
             let Some(value) = schema.get(key) else { continue };
@@ -334,6 +287,62 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
             "x-enum-varnames",
             format!("{} names for {values} enum values; {} dropped", values + extra.len(), extra.join(", ")),
         );
+    }
+}
+
+/// JSON Schema's own spellings of what OpenAPI 3.0 writes otherwise, rewritten in the 3.0 form:
+/// `null` members of a choice and `type` lists with `"null"` (as `nullable`), several types (as
+/// an `anyOf`), `type: null`, and numeric `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
+/// told to `note`: a slip in a 3.0 document, the plain form of a 3.1 one (whose converter ignores
+/// the notes).
+pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
+        let before = members.len();
+        members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
+        if members.len() < before {
+            note(key, format!("a `{key}` member of type `null` is read as `nullable: true`"));
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+    }
+    if let Some(Value::Array(types)) = schema.get("type").cloned() {
+        let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
+        kept.dedup();
+        let nullable = kept.len() < named.len();
+        if nullable {
+            schema.insert("nullable".to_string(), Value::Bool(true));
+        }
+        let read = match kept.as_slice() {
+            [] => {
+                schema.remove("type");
+                "any JSON value".to_string()
+            }
+            [one] => {
+                schema.insert("type".to_string(), Value::from(*one));
+                format!("`type: {one}`")
+            }
+            several => {
+                schema.remove("type");
+                let members: Vec<Value> = several.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                schema.insert("anyOf".to_string(), Value::Array(members));
+                format!("any of {}", several.join(", "))
+            }
+        };
+        let null = if nullable { ", nullable" } else { "" };
+        note("type", format!("`type` is a list ({}); read as {read}{null}", named.join(", ")));
+    }
+    if schema.get("type").and_then(Value::as_str) == Some("null") {
+        note("type", "`type: null` is read as a value that is always null: any JSON value, nullable".to_string());
+        schema.remove("type");
+        schema.insert("nullable".to_string(), Value::Bool(true));
+    }
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
+            note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));
+            schema.insert(bound.to_string(), Value::Number(n));
+            schema.insert(flag.to_string(), Value::Bool(true));
+        }
     }
 }
 

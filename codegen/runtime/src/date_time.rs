@@ -45,6 +45,14 @@ struct Local {
     nanosecond: u32,
 }
 
+impl Local {
+    /// The second and its fraction, a leap second read as the last nanosecond of the second
+    /// before it.
+    fn second_and_nanos(&self) -> (u8, u32) {
+        if self.second == 60 { (59, 999_999_999) } else { (self.second, self.nanosecond) }
+    }
+}
+
 /// Room for the longest text accepted: nine fractional digits and an offset take 35 bytes.
 const TEXT_CAPACITY: usize = 40;
 
@@ -162,7 +170,7 @@ impl DateTime {
     /// A leap second counts as the last instant of the second before it.
     fn instant(&self) -> (i64, u32) {
         let l = &self.local;
-        let (second, nanos) = if l.second == 60 { (59, 999_999_999) } else { (l.second, l.nanosecond) };
+        let (second, nanos) = l.second_and_nanos();
         let days = days_from_civil(i64::from(l.year), l.month, l.day);
         let seconds = days * SECONDS_PER_DAY + i64::from(l.hour) * 3600 + i64::from(l.minute) * 60 + i64::from(second);
         (seconds - i64::from(self.offset.unwrap_or(0)) * 60, nanos)
@@ -388,7 +396,7 @@ mod with_time {
         /// the last nanosecond of the second before it.
         pub fn local(&self) -> PrimitiveDateTime {
             let l = &self.local;
-            let (second, nanos) = if l.second == 60 { (59, 999_999_999) } else { (l.second, l.nanosecond) };
+            let (second, nanos) = l.second_and_nanos();
             // Every part was checked when it was read, so these cannot fail.
             let date = Month::try_from(l.month).and_then(|month| Date::from_calendar_date(l.year.into(), month, l.day));
             let time = Time::from_hms_nano(l.hour, l.minute, second, nanos);

@@ -592,11 +592,7 @@ impl<'a> Lowerer<'a> {
                 .map(|r| &r.content);
             // As `one_reply` decides: a binary medium, or none that is JSON.
             content.is_some_and(|content| {
-                !content.is_empty()
-                    && (content
-                        .iter()
-                        .any(|(ct, m)| ct == "application/octet-stream" || is_binary(self, m.schema.as_ref()))
-                        || !content.keys().any(|ct| is_json(ct)))
+                !content.is_empty() && (binary_medium(self, content).is_some() || !content.keys().any(|ct| is_json(ct)))
             })
         });
         if !all_downloads {
@@ -681,11 +677,7 @@ impl<'a> Lowerer<'a> {
             let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
             return Some(Reply::Empty { status, headers, doc });
         }
-        if let Some((ct, _)) = response
-            .content
-            .iter()
-            .find(|(ct, m)| *ct == "application/octet-stream" || is_binary(self, m.schema.as_ref()))
-        {
+        if let Some(ct) = binary_medium(self, &response.content) {
             // A download carries its length, type and file name itself; any other header is lost.
             let handled = ["content-disposition", "content-length", "content-type"];
             for header in response.headers.keys().filter(|h| !handled.contains(&h.to_ascii_lowercase().as_str())) {
@@ -1089,6 +1081,18 @@ pub(super) fn multipart_schemas(doc: &openapiv3::OpenAPI) -> std::collections::H
             ReferenceOr::Item(_) => None,
         })
         .collect()
+}
+
+/// The media type of a reply's content that is bytes: `application/octet-stream`, or a binary
+/// string schema.
+fn binary_medium<'c>(
+    lowerer: &Lowerer,
+    content: &'c indexmap::IndexMap<String, openapiv3::MediaType>,
+) -> Option<&'c String> {
+    content
+        .iter()
+        .find(|(ct, m)| *ct == "application/octet-stream" || is_binary(lowerer, m.schema.as_ref()))
+        .map(|(ct, _)| ct)
 }
 
 fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {

@@ -102,10 +102,12 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     Some(at.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO))
 }
 
+/// Month names as HTTP dates write them.
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
 /// Seconds since the Unix epoch of an HTTP date in the form servers send (RFC 9110's IMF-fixdate,
 /// `Sun, 06 Nov 1994 08:49:37 GMT`); the obsolete forms are not read.
 fn http_date(text: &str) -> Option<i64> {
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
     let mut words = text.split_ascii_whitespace();
     let (_weekday, day, month, year, time, zone) =
         (words.next()?.strip_suffix(',')?, words.next()?, words.next()?, words.next()?, words.next()?, words.next()?);
@@ -167,7 +169,6 @@ mod tests {
         headers.insert(RETRY_AFTER, "soon".parse().unwrap());
         assert_eq!(retry_after(&headers), None);
         let hour_on = crate::DateTime::try_from(SystemTime::now() + Duration::from_secs(3600)).unwrap();
-        const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
         let (d, month) = (hour_on, MONTHS[usize::from(hour_on.month()) - 1]);
         let text =
             format!("Mon, {:02} {month} {} {:02}:{:02}:{:02} GMT", d.day(), d.year(), d.hour(), d.minute(), d.second());
