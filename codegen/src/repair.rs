@@ -25,13 +25,41 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let components = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
     each_schema(doc, &mut |schema, at| {
         repair_schema(schema, at, &mut notes);
+        hoist_annotation_members(schema);
         merge_plain_all_of(schema, at, &components, &mut notes);
     });
     notes
 }
 
+/// Keywords that describe a schema without constraining its values.
+const ANNOTATIONS: [&str; 9] =
+    ["nullable", "description", "title", "deprecated", "readOnly", "writeOnly", "example", "default", "externalDocs"];
+
+/// An `allOf` member that only annotates (`allOf: [{$ref: X}, {nullable: true}]`) says the same on
+/// the `allOf`'s own schema, where the rest of the generator reads it; the meaning is unchanged.
+fn hoist_annotation_members(schema: &mut Map<String, Value>) {
+    let Some(Value::Array(members)) = schema.get_mut("allOf") else { return };
+    let annotation_only = |m: &Value| {
+        m.as_object().is_some_and(|m| {
+            !m.is_empty() && m.keys().all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
+        })
+    };
+    if !members.iter().any(annotation_only) {
+        return;
+    }
+    let (hoisted, kept): (Vec<Value>, Vec<Value>) = std::mem::take(members).into_iter().partition(annotation_only);
+    *members = kept;
+    if members.is_empty() {
+        schema.remove("allOf");
+    }
+    for (key, value) in hoisted.into_iter().filter_map(|m| m.as_object().cloned()).flatten() {
+        schema.entry(key).or_insert(value);
+    }
+}
+
 /// An `allOf` of schemas none of which is an object (`[{type: string}, {maxLength: 3}]`) is one
-/// schema with all their keywords; where two give the same limit, the tighter one holds.
+/// schema with all their keywords; where two give the same limit, the tighter one holds, and where
+/// two list values, the values both list.
 fn merge_plain_all_of(
     schema: &mut Map<String, Value>,
     at: &Pointer,
@@ -53,7 +81,7 @@ fn merge_plain_all_of(
         })
         .collect();
     let Some(resolved) = resolved else { return };
-    let structured = ["properties", "additionalProperties", "allOf", "oneOf", "anyOf", "$ref", "items", "enum"];
+    let structured = ["properties", "additionalProperties", "allOf", "oneOf", "anyOf", "$ref", "items"];
     if resolved.iter().any(|m| {
         structured.iter().any(|k| m.contains_key(*k)) || m.get("type").and_then(Value::as_str) == Some("object")
     }) {
@@ -65,6 +93,27 @@ fn merge_plain_all_of(
         return;
     }
     let mut merged = Map::new();
+    let lists: Vec<&Vec<Value>> = resolved.iter().filter_map(|m| m.get("enum").and_then(Value::as_array)).collect();
+    let mut disjoint = false;
+    if let Some((first, others)) = lists.split_first() {
+        let mut values: Vec<Value> = first.iter().filter(|v| others.iter().all(|o| o.contains(v))).cloned().collect();
+        // Lists that share no value would allow nothing; documents that write them mean either
+        // list, as the warning below says.
+        if values.is_empty() {
+            disjoint = true;
+            values = lists.iter().flat_map(|l| l.iter()).cloned().collect();
+            let mut seen = Vec::new();
+            values.retain(|v| {
+                if seen.contains(v) {
+                    false
+                } else {
+                    seen.push(v.clone());
+                    true
+                }
+            });
+        }
+        merged.insert("enum".to_string(), Value::Array(values));
+    }
     for member in &resolved {
         for (key, value) in member.iter() {
             let tighter = match (merged.get(key), key.as_str()) {
@@ -78,15 +127,21 @@ fn merge_plain_all_of(
             }
         }
     }
+    if lists.len() > 1 {
+        // Names given for one list no longer line up with the merged values.
+        merged.remove("x-enum-varnames");
+        merged.remove("x-enumNames");
+    }
     schema.remove("allOf");
     for (key, value) in merged {
         schema.entry(key).or_insert(value);
     }
-    notes.push(Diagnostic {
-        pointer: at.push("allOf").to_string(),
-        line: None,
-        message: "an `allOf` of schemas that are not objects is read as one schema with all their keywords".into(),
-    });
+    let message = if disjoint {
+        "an `allOf` whose `enum` lists share no value would allow none; read as one schema allowing the values of every list"
+    } else {
+        "an `allOf` of schemas that are not objects is read as one schema with all their keywords"
+    };
+    notes.push(Diagnostic { pointer: at.push("allOf").to_string(), line: None, message: message.into() });
 }
 
 /// A `$ref` into part of a component schema (`#/components/schemas/Tag/allOf/0`) names a schema
@@ -603,6 +658,35 @@ mod tests {
         );
         assert!(doc["components"]["schemas"]["Obj"]["allOf"].is_array(), "objects are merged by lowering");
         assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn annotation_members_of_an_all_of_annotate_it() {
+        let mut doc = json!({"components": {"schemas": {
+            "X": {"allOf": [{"$ref": "#/components/schemas/Y"}, {"nullable": true, "description": "Why."}]},
+            "Y": {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+        }}});
+        let notes = repair(&mut doc);
+        assert_eq!(
+            doc["components"]["schemas"]["X"],
+            json!({"allOf": [{"$ref": "#/components/schemas/Y"}], "nullable": true, "description": "Why."})
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn enum_lists_in_an_all_of_meet_or_else_join_with_a_warning() {
+        let mut doc = json!({"components": {"schemas": {
+            "Kind": {"type": "string", "enum": ["host", "subnet", "domain"], "x-enum-varnames": ["H", "S", "D"]},
+            "Meet": {"allOf": [{"$ref": "#/components/schemas/Kind"}, {"enum": ["subnet", "host", "peer"]}]},
+            "Join": {"allOf": [{"$ref": "#/components/schemas/Kind"}, {"type": "string", "enum": ["peer"]}]}
+        }}});
+        let notes = repair(&mut doc);
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["Meet"], json!({"type": "string", "enum": ["host", "subnet"]}));
+        assert_eq!(schemas["Join"], json!({"type": "string", "enum": ["host", "subnet", "domain", "peer"]}));
+        assert!(notes[1].message.contains("share no value"), "{notes:?}");
+        assert_eq!(notes[1].pointer, "#/components/schemas/Join/allOf");
     }
 
     #[test]
