@@ -71,8 +71,50 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
             }
         }
     }
+    recursive_references(doc, &mut notes);
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
     notes
+}
+
+/// `$recursiveRef: "#"` (JSON Schema 2019-09) inside a component schema means that schema: a
+/// recursive structure (a filter made of filters). Read as a `$ref` to it.
+fn recursive_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    fn rewrite(value: &mut Value, target: &str, at: Pointer, notes: &mut Vec<Diagnostic>) {
+        match value {
+            Value::Object(map) => {
+                if map.get("$recursiveRef").and_then(Value::as_str) == Some("#") {
+                    map.remove("$recursiveRef");
+                    map.insert("$ref".to_string(), Value::from(target));
+                    notes.push(Diagnostic {
+                        pointer: at.push("$recursiveRef").to_string(),
+                        line: None,
+                        message: format!(
+                            "`$recursiveRef: \"#\"` is read as a reference to {target}, the schema it is in"
+                        ),
+                    });
+                }
+                for (key, child) in map.iter_mut() {
+                    rewrite(child, target, at.push(key), notes);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter_mut().enumerate() {
+                    rewrite(child, target, at.push(i), notes);
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") else { return };
+    for (name, schema) in schemas.iter_mut() {
+        let at = Pointer::root().push("components").push("schemas").push(name);
+        rewrite(schema, &format!("#/components/schemas/{}", pointer_escape(name)), at, notes);
+    }
+}
+
+/// `name` as one token of a JSON pointer.
+fn pointer_escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Webhooks are requests the service sends, not operations it serves, so nothing receives them;
@@ -415,6 +457,19 @@ mod tests {
                 "#/components/schemas/X/properties/tags/patternProperties: read as `additionalProperties` with its schema; property names are not checked against the pattern",
             ]
         );
+    }
+
+    #[test]
+    fn a_recursive_reference_names_the_schema_it_is_in() {
+        let mut doc = json!({"openapi": "3.1.0", "components": {"schemas": {"Filter/All": {
+            "type": "object",
+            "properties": {"filters": {"type": "array", "items": {"oneOf": [{"type": "string"}, {"$recursiveRef": "#"}]}}}
+        }}}});
+        let notes = convert(&mut doc);
+        let member = &doc["components"]["schemas"]["Filter/All"]["properties"]["filters"]["items"]["oneOf"][1];
+        assert_eq!(member, &json!({"$ref": "#/components/schemas/Filter~1All"}));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].pointer.ends_with("/oneOf/1/$recursiveRef"), "{notes:?}");
     }
 
     #[test]

@@ -129,9 +129,10 @@ fn object(any: &AnySchema) -> ObjectType {
 }
 
 /// `any` without a `oneOf` or `anyOf` whose members only list required properties (the JSON
-/// Schema idiom for "one of these must be present"), which adds no shape to the value; and the
-/// keyword removed.
-pub(crate) fn without_required_choice(any: &AnySchema) -> Option<(AnySchema, &'static str)> {
+/// Schema idiom for "one of these must be present"), and without a `not` that only lists required
+/// properties ("not all of these together"); neither adds shape to the value. Also the keywords
+/// removed.
+pub(crate) fn without_required_choice(any: &AnySchema) -> Option<(AnySchema, Vec<&'static str>)> {
     let required_only = |member: &ReferenceOr<Schema>| match member {
         ReferenceOr::Item(Schema { schema_kind: SchemaKind::Any(m), .. }) => {
             !m.required.is_empty() && *m == AnySchema { required: m.required.clone(), ..AnySchema::default() }
@@ -142,13 +143,22 @@ pub(crate) fn without_required_choice(any: &AnySchema) -> Option<(AnySchema, &'s
         _ => false,
     };
     let choice = |members: &[ReferenceOr<Schema>]| !members.is_empty() && members.iter().all(required_only);
+    let mut stripped = any.clone();
+    let mut removed = Vec::new();
     if choice(&any.one_of) {
-        Some((AnySchema { one_of: Vec::new(), ..any.clone() }, "oneOf"))
+        stripped.one_of.clear();
+        removed.push("oneOf");
     } else if choice(&any.any_of) {
-        Some((AnySchema { any_of: Vec::new(), ..any.clone() }, "anyOf"))
-    } else {
-        None
+        stripped.any_of.clear();
+        removed.push("anyOf");
     }
+    if let Some(not) = &any.not
+        && required_only(not)
+    {
+        stripped.not = None;
+        removed.push("not");
+    }
+    (!removed.is_empty()).then_some((stripped, removed))
 }
 
 /// A choice (`oneOf` or `anyOf`) beside a part every value shares (`allOf` members, or the

@@ -147,6 +147,14 @@ impl<'a> Lowerer<'a> {
                 self.lower_schema(&all_of[0], &ptr.push("allOf").push(0), naming)
             }
             SchemaKind::AllOf { all_of } => {
+                // Faithful to JSON Schema, so no warning: each member of the choice is read
+                // together with the other members of the `allOf`.
+                if let Some(InnerChoice { choice, members, keyword, at, shared }) = self.choice_in_all_of(all_of, ptr) {
+                    let mut data = choice.schema_data.clone();
+                    data.description = schema.schema_data.description.clone().or(data.description);
+                    let choice = Schema { schema_data: data, schema_kind: SchemaKind::AllOf { all_of: Vec::new() } };
+                    return self.union(&choice, members, &shared, keyword, &at, naming);
+                }
                 let mut parts = ObjectParts::default();
                 let mut seen = Vec::new();
                 if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen) {
@@ -174,7 +182,7 @@ impl<'a> Lowerer<'a> {
                     return None;
                 }
                 let stripped = any_schema::without_required_choice(any);
-                if let Some((_, keyword)) = &stripped {
+                for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
                     self.warn(
                         &ptr.push(keyword),
                         format!("`{keyword}` only states which properties are required, which is not checked"),
@@ -279,6 +287,39 @@ impl<'a> Lowerer<'a> {
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
         self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
         Some(TypeRef::Named(name))
+    }
+
+    /// The one member of an `allOf` that is a choice (`oneOf` or `anyOf`, written inline or
+    /// referred to), where it is at, and the other members; `None` unless there is exactly one.
+    fn choice_in_all_of<'s>(&self, all_of: &'s [ReferenceOr<Schema>], ptr: &Pointer) -> Option<InnerChoice<'s>>
+    where
+        'a: 's,
+    {
+        let resolve = |i: usize, member: &'s ReferenceOr<Schema>| -> Option<(&'s Schema, Pointer)> {
+            let (schema, at) = match member {
+                ReferenceOr::Item(s) => (s, ptr.push("allOf").push(i)),
+                ReferenceOr::Reference { reference } => {
+                    let name = reference.strip_prefix("#/components/schemas/")?;
+                    match self.doc.components.as_ref()?.schemas.get(name)? {
+                        ReferenceOr::Item(s) => (s, Pointer::root().push("components").push("schemas").push(name)),
+                        ReferenceOr::Reference { .. } => return None,
+                    }
+                }
+            };
+            matches!(schema.schema_kind, SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }).then_some((schema, at))
+        };
+        let mut choices = all_of.iter().enumerate().filter_map(|(i, m)| resolve(i, m).map(|found| (i, found)));
+        let (index, (choice, at)) = choices.next()?;
+        if choices.next().is_some() {
+            return None;
+        }
+        let shared = all_of.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, m)| m.clone()).collect();
+        let (members, keyword) = match &choice.schema_kind {
+            SchemaKind::OneOf { one_of } => (one_of, "oneOf"),
+            SchemaKind::AnyOf { any_of } => (any_of, "anyOf"),
+            _ => return None,
+        };
+        Some(InnerChoice { choice, members, keyword, at, shared })
     }
 
     /// Gathers the properties of every member of an `allOf` (following `$ref`s and nested
@@ -436,6 +477,19 @@ impl<'a> Lowerer<'a> {
         }));
         Some(TypeRef::Named(name))
     }
+}
+
+/// A choice found among the members of an `allOf`, with the members it is read together with.
+struct InnerChoice<'s> {
+    /// The choice's own schema (its discriminator, its description).
+    choice: &'s Schema,
+    members: &'s [ReferenceOr<Schema>],
+    /// `oneOf` or `anyOf`.
+    keyword: &'static str,
+    /// Where the choice is written.
+    at: Pointer,
+    /// The other members of the `allOf`.
+    shared: Vec<ReferenceOr<Schema>>,
 }
 
 /// The properties of an object schema, gathered from one schema or from every member of an `allOf`,

@@ -3,7 +3,7 @@
 //! object members by a property only one of them requires. Members that cannot be told apart make
 //! the union plain JSON, with a warning, rather than a guess.
 
-use openapiv3::{ReferenceOr, Schema, SchemaKind, Type};
+use openapiv3::{AnySchema, ReferenceOr, Schema, SchemaKind, Type};
 
 use super::Lowerer;
 use super::schema::Naming;
@@ -45,10 +45,7 @@ impl Lowerer<'_> {
         let mut variants = Vec::new();
         let mut spec_names = Vec::new();
         for (i, member) in members.iter().enumerate() {
-            let spec_name = match member {
-                ReferenceOr::Reference { reference } => reference.strip_prefix("#/components/schemas/"),
-                ReferenceOr::Item(_) => None,
-            };
+            let spec_name = member_reference(member);
             let at = ptr.push(keyword).push(i);
             // An inline member is named by the one discriminator value it allows (`Payment::Card`
             // of type `PaymentCard`), else by its place (`Option2`).
@@ -149,6 +146,30 @@ impl Lowerer<'_> {
         let doc = super::prose(&schema.schema_data.description);
         self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
         Some(TypeRef::Named(name))
+    }
+}
+
+/// The component schema a union member names: a `$ref`, or an `allOf` of one `$ref` with nothing
+/// beside it but annotations and `type: object` (how a 3.1 `$ref` with a `description` beside it
+/// reads in the 3.0 model).
+fn member_reference(member: &ReferenceOr<Schema>) -> Option<&str> {
+    match member {
+        ReferenceOr::Reference { reference } => reference.strip_prefix("#/components/schemas/"),
+        ReferenceOr::Item(Schema { schema_kind: SchemaKind::AllOf { all_of }, .. }) if all_of.len() == 1 => {
+            member_reference(&all_of[0])
+        }
+        ReferenceOr::Item(Schema { schema_kind: SchemaKind::Any(any), .. })
+            if any.all_of.len() == 1
+                && *any
+                    == AnySchema {
+                        typ: any.typ.clone().filter(|t| t == "object"),
+                        all_of: any.all_of.clone(),
+                        ..AnySchema::default()
+                    } =>
+        {
+            member_reference(&any.all_of[0])
+        }
+        ReferenceOr::Item(_) => None,
     }
 }
 
