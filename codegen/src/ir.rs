@@ -490,18 +490,22 @@ pub struct Param {
     pub delimiter: char,
     /// Lower bound from `minimum`, checked by the server.
     pub minimum: Option<f64>,
-    /// For an object in the query: how its properties are written.
+    /// For an object in the query or the path: how its properties are written.
     pub object_style: Option<ObjectStyle>,
     pub doc: Option<String>,
 }
 
-/// How an object parameter's properties go into the query.
+/// How an object parameter's properties are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ObjectStyle {
-    /// `name[property]=value` (`style: deepObject`).
+    /// `name[property]=value` in the query (`style: deepObject`).
     Deep,
-    /// `property=value`, as if each property were a parameter (`style: form`, exploded).
+    /// `property=value` in the query, as if each property were a parameter (`style: form`,
+    /// exploded).
     Exploded,
+    /// One path segment, `property,value,property,value`, or `property=value,property=value`
+    /// when exploded (`style: simple`).
+    Simple,
 }
 
 /// A literal default, already checked against its parameter's type.

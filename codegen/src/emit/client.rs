@@ -347,8 +347,12 @@ pub fn builders_header(api: &Api) -> TokenStream {
     if has(Location::Query) {
         imports.add("crate::encoding::Query");
     }
-    if has(Location::Path) {
+    let path_params = || api.operations.iter().flat_map(|op| &op.params).filter(|p| p.location == Location::Path);
+    if path_params().any(|p| p.object_style.is_none()) {
         imports.add("crate::encoding::push_segment");
+    }
+    if path_params().any(|p| p.object_style.is_some()) {
+        imports.add("crate::encoding::push_object_segment");
     }
     if has(Location::Cookie) {
         imports.add("crate::encoding::push_cookie");
@@ -770,8 +774,12 @@ fn build_url(op: &Operation) -> TokenStream {
             .find(|p| p.location == Location::Path && p.wire == wire)
             .expect("path parameters were checked while lowering");
         let field = ident(&p.name);
-        steps.push(match p.ty {
-            TypeRef::String => quote! { push_segment(&mut url, &self.#field); },
+        steps.push(match (&p.ty, p.object_style) {
+            (_, Some(_)) => {
+                let explode = p.explode;
+                quote! { push_object_segment(&mut url, #explode, &self.#field); }
+            }
+            (TypeRef::String, None) => quote! { push_segment(&mut url, &self.#field); },
             _ => quote! { push_segment(&mut url, &self.#field.to_string()); },
         });
         rest = &rest[end + 1..];
@@ -848,8 +856,14 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
         } else {
             quote! { value }
         };
+        // A list is its items joined by commas (`style: simple`).
+        let text = if matches!(p.ty, TypeRef::Vec(_)) {
+            quote! { #value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",") }
+        } else {
+            quote! { #value.to_string() }
+        };
         let set = quote! {
-            let value = HeaderValue::try_from(#value.to_string())
+            let value = HeaderValue::try_from(#text)
                 .map_err(|_| Error::InvalidArgument { name: #wire, reason: "not a valid header value".to_string() })?;
             request = request.header(#wire, value);
         };

@@ -739,8 +739,19 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
                 (false, false) => quote! { query.optional(#wire, #kind, &mut problems) },
             }
         }
+        Location::Header if list => {
+            quote! { extract::header_list(&parts.headers, #wire, #kind, #required, &mut problems) }
+        }
         Location::Header => quote! { extract::header(&parts.headers, #wire, #kind, #required, &mut problems) },
         Location::Cookie => quote! { extract::cookie(&parts.headers, #wire, #kind, #required, &mut problems) },
+        Location::Path if p.object_style.is_some() => {
+            let explode = p.explode;
+            quote! {
+                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                    extract::path_object::<#item>(text, #wire, #explode, &mut problems)
+                })
+            }
+        }
         Location::Path => quote! {
             path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
                 extract::parse_path::<#item>(text, #wire, #kind, &mut problems)

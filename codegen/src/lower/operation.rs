@@ -173,7 +173,7 @@ impl<'a> Lowerer<'a> {
             let mut deep = false;
             let mut delimiter = ',';
             let (location, explode) = match param {
-                Parameter::Path { .. } => (Location::Path, false),
+                Parameter::Path { .. } => (Location::Path, data.explode.unwrap_or(false)),
                 Parameter::Query { style, allow_reserved, .. } => {
                     deep = matches!(style, QueryStyle::DeepObject);
                     if *allow_reserved {
@@ -214,6 +214,10 @@ impl<'a> Lowerer<'a> {
             let schema_ptr = ptr.push("schema");
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            let ty = match location {
+                Location::Query | Location::Header => self.one_or_many(ty),
+                Location::Path | Location::Cookie => ty,
+            };
             if delimiter != ',' && !matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
                 let style = if delimiter == '|' { "pipeDelimited" } else { "spaceDelimited" };
                 self.report(&ptr.push("style"), format!("style `{style}` applies only to arrays"));
@@ -227,6 +231,8 @@ impl<'a> Lowerer<'a> {
             let object_style = match (location, deep, explode, self.is_struct(&ty) || map) {
                 (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
                 (Location::Query, false, true, true) if !map => Some(ObjectStyle::Exploded),
+                // Properties of one value each, as a path segment can carry them.
+                (Location::Path, _, _, true) if !map && self.simple_fields(&ty) => Some(ObjectStyle::Simple),
                 // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form
                 // the servers that take one read (Stripe's `expand[]`, Rails, PHP).
                 (Location::Query, true, _, false) if matches!(self.unaliased(&ty), TypeRef::Vec(_)) => {
@@ -247,7 +253,8 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => None,
             };
-            if object_style.is_none() && !self.is_simple(&ty, location == Location::Query) {
+            let lists = matches!(location, Location::Query | Location::Header);
+            if object_style.is_none() && !self.is_simple(&ty, lists) {
                 self.report(
                     &schema_ptr,
                     format!("parameter `{}` has a type that cannot be written in a {location:?} parameter", data.name),
@@ -985,6 +992,23 @@ impl Lowerer<'_> {
     }
 
     /// `ty` with aliases followed to what they stand for; a cycle of aliases stops where it started.
+    /// A choice between one value and a list of such values (`oneOf: [string, array of string]`)
+    /// is the list: in a query or a header, one value is written exactly as a list of one.
+    fn one_or_many(&self, ty: TypeRef) -> TypeRef {
+        let TypeRef::Named(name) = &ty else { return ty };
+        let Some(TypeDef::Union(union)) = self.type_named(name) else { return ty };
+        let [a, b] = &union.variants[..] else { return ty };
+        for (one, many) in [(a, b), (b, a)] {
+            if let TypeRef::Vec(item) = self.unaliased(&many.ty)
+                && self.unaliased(item) == self.unaliased(&one.ty)
+                && self.is_simple(item, false)
+            {
+                return TypeRef::Vec(item.clone());
+            }
+        }
+        ty
+    }
+
     fn unaliased<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
         for _ in 0..=self.types.len() {
             match ty {
@@ -1015,6 +1039,15 @@ impl Lowerer<'_> {
     /// Whether a body type has file parts, which only a multipart body can carry.
     fn has_files(&self, ty: &TypeRef) -> bool {
         self.struct_named(ty).is_some_and(|s| s.fields.iter().any(|f| f.ty.is_file_part()))
+    }
+
+    /// Whether `ty` is a struct whose fields are all single values.
+    fn simple_fields(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = self.unaliased(ty) else { return false };
+        match self.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.extra.is_none() && s.fields.iter().all(|f| self.is_simple(&f.ty, false)),
+            _ => false,
+        }
     }
 
     fn is_struct(&self, ty: &TypeRef) -> bool {

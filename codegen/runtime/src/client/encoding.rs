@@ -61,6 +61,28 @@ pub fn push_segment(url: &mut String, value: &str) {
     url.extend(utf8_percent_encode(value, SEGMENT));
 }
 
+/// Appends an object path parameter (`style: simple`): `property,value,property,value`, or
+/// `property=value,property=value` when `explode`; each name and value percent-encoded. (A server
+/// that splits the decoded segment still splits a value that holds a comma.)
+pub fn push_object_segment<T: serde::Serialize>(url: &mut String, explode: bool, value: &T) {
+    let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else { return };
+    let mut first = true;
+    for (property, value) in &map {
+        let text = match value {
+            serde_json::Value::Null => continue,
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        if !first {
+            url.push(',');
+        }
+        first = false;
+        url.extend(utf8_percent_encode(property, SEGMENT));
+        url.push(if explode { '=' } else { ',' });
+        url.extend(utf8_percent_encode(&text, SEGMENT));
+    }
+}
+
 /// Builds a query string: `?` before the first pair, `&` between pairs, names and values encoded.
 pub struct Query<'u> {
     url: &'u mut String,

@@ -218,6 +218,29 @@ where
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
+/// An object path parameter (`style: simple`): `property,value,property,value`, or
+/// `property=value,property=value` when `explode`.
+pub fn path_object<T: serde::de::DeserializeOwned>(
+    text: &str,
+    name: &str,
+    explode: bool,
+    problems: &mut Problems,
+) -> Option<T> {
+    let parts: Vec<&str> = if text.is_empty() { Vec::new() } else { text.split(',').collect() };
+    let pairs: Option<Vec<(String, String)>> = if explode {
+        parts.iter().map(|part| part.split_once('=').map(|(k, v)| (k.to_string(), v.to_string()))).collect()
+    } else {
+        let pairs = parts.chunks_exact(2);
+        pairs.remainder().is_empty().then(|| pairs.map(|pair| (pair[0].to_string(), pair[1].to_string())).collect())
+    };
+    let Some(pairs) = pairs else {
+        let form = if explode { "`property=value` items" } else { "`property,value` pairs" };
+        problems.add(name, format!("expected {form} separated by commas"));
+        return None;
+    };
+    super::form::read_pairs(pairs, name, problems)
+}
+
 /// Header parameters.
 pub fn header<T: FromStr>(
     headers: &HeaderMap,
@@ -240,6 +263,45 @@ where
         return None;
     };
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
+}
+
+/// A header parameter that is a list: the comma-separated items of every line of the header
+/// (`style: simple`; a proxy may join repeated lines into one), each trimmed of spaces. A header
+/// present but empty is an empty list.
+pub fn header_list<T: FromStr>(
+    headers: &HeaderMap,
+    name: &str,
+    kind: &str,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<Vec<T>>
+where
+    T::Err: Display,
+{
+    let mut lines = headers.get_all(name).iter().peekable();
+    if lines.peek().is_none() {
+        if required {
+            problems.add(name, "header is required");
+        }
+        return None;
+    }
+    let mut items = Vec::new();
+    for line in lines {
+        let Ok(text) = line.to_str() else {
+            problems.add(name, "header is not visible ASCII text");
+            return None;
+        };
+        for item in text.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+            match parse(item, kind) {
+                Ok(value) => items.push(value),
+                Err(message) => {
+                    problems.add(name, message);
+                    return None;
+                }
+            }
+        }
+    }
+    Some(items)
 }
 
 /// A cookie parameter, from any `Cookie` header; its value is percent-decoded, as the generated
