@@ -3,6 +3,7 @@
 
 use openapi31_client::types::{
     Order, OrderCode, OrderLine, Payment, PaymentCard, PaymentCardMethod, PaymentTransfer, PaymentTransferMethod,
+    Voucher, VoucherMethod,
 };
 use openapi31_client::{Client, Credentials};
 use openapi31_server::{FileDownload, MockApi};
@@ -41,6 +42,10 @@ async fn a_3_1_document_round_trips_through_client_and_server() {
     let echoed: Order = serde_json::from_slice(&reply.bytes().await.expect("body")).expect("an order");
     assert_eq!(echoed.payment, Payment::Transfer(PaymentTransfer::new(PaymentTransferMethod::Transfer, "DE1".into())));
     assert_eq!(echoed.code, Some(OrderCode::String("A".into())));
+    let voucher = r#"{"id":"o-3","lines":[],"payment":{"method":"voucher","code":"V1"}}"#;
+    let echoed: Order = serde_json::from_slice(&post(voucher).await.expect("send").bytes().await.expect("body"))
+        .expect("an order paid with a voucher");
+    assert_eq!(echoed.payment, Payment::Voucher(Voucher::new(VoucherMethod::Voucher, "V1".into())));
 
     // Numeric `exclusiveMinimum`/`exclusiveMaximum` and a limit beside a `null` type hold.
     for (body, field) in [

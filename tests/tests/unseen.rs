@@ -192,3 +192,67 @@ async fn zero_based_pages_with_reply_headers_stream_every_item() {
     assert_eq!(ids, [0, 1], "both pages, the first one included");
     assert_eq!(asked.lock().unwrap().as_slice(), [0, 1, 2]);
 }
+
+#[tokio::test]
+async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query() {
+    use unseen_client::types::{Found, Place};
+    let (mock, client) = serve().await;
+    mock.on_find_place(|_, input| async move {
+        Ok(Found { place: Some(input.place), tags: input.x_tags, ids: input.ids, ..Found::default() })
+    });
+    // A comma inside a value is percent-encoded by the client, and the place still round-trips
+    // when its values have none.
+    let place = Place::new("NL".into(), "Den Haag".into());
+    let found = client
+        .find_place(place.clone())
+        .x_tags(["blue", "green"])
+        .ids(["AB".to_string(), "CD".to_string()])
+        .await
+        .expect("found");
+    assert_eq!(found.place, Some(place));
+    assert_eq!(found.tags, Some(vec!["blue".to_string(), "green".to_string()]));
+    assert_eq!(found.ids, Some(vec!["AB".to_string(), "CD".to_string()]));
+
+    // What other clients send: the object as `property,value` pairs, the list over two header
+    // lines with spaces, one id alone (the scalar form of the choice).
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    let reply = http
+        .get(format!("{base}/places/city,Delft,country,NL?ids=XY"))
+        .header("x-key", "key")
+        .header("x-tags", "a, b")
+        .header("x-tags", "c")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(reply.status(), 200);
+    let found: serde_json::Value = serde_json::from_slice(&reply.bytes().await.expect("body")).expect("json");
+    assert_eq!(
+        found,
+        serde_json::json!({"place": {"country": "NL", "city": "Delft"}, "tags": ["a", "b", "c"], "ids": ["XY"]})
+    );
+    // A segment that is not pairs, or lacks a required property, is a located 400.
+    for (segment, problem) in [("city,Delft,country", "place"), ("city,Delft", "country")] {
+        let reply = http.get(format!("{base}/places/{segment}")).header("x-key", "key").send().await.expect("send");
+        assert_eq!(reply.status(), 400, "{segment}");
+        let text = reply.text().await.expect("text");
+        assert!(text.contains(problem), "{segment}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_choice_inside_an_all_of_reads_each_member_with_the_other_members() {
+    use unseen_client::types::{RoleChange, RoleChangeOption1, RoleChangeOption2};
+    let (mock, client) = serve().await;
+    mock.on_change_role(|_, input| std::future::ready(Ok(input.body)));
+    let remove = RoleChange::Option1(RoleChangeOption1::new("n-1".into(), true));
+    assert_eq!(client.change_role(remove.clone()).await.expect("remove"), remove);
+    let mut assign = RoleChangeOption2::new("n-2".into(), "eu".into());
+    assign.capacity = Some(4);
+    let assign = RoleChange::Option2(assign);
+    assert_eq!(client.change_role(assign.clone()).await.expect("assign"), assign);
+    // The shared member's limit holds inside either choice.
+    let long = RoleChange::Option1(RoleChangeOption1::new("node-1".into(), true));
+    let refused = client.change_role(long).await.expect_err("too long an id");
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
+}
