@@ -186,6 +186,8 @@ pub struct Constraints {
     pub pattern: Option<String>,
     /// Limits on each item of an array.
     pub items: Option<Box<Constraints>>,
+    /// The value may be `null` (an item of a list, `Option<T>`); the limits hold when it is not.
+    pub nullable: bool,
 }
 
 impl Constraints {
@@ -327,6 +329,9 @@ pub enum TypeRef {
     Vec(Box<TypeRef>),
     /// A JSON object with arbitrary keys.
     Map(Box<TypeRef>),
+    /// An item of a list or a value of a map that may be `null` (`Option<T>`); a nullable
+    /// property is an optional field instead.
+    Nullable(Box<TypeRef>),
     /// A type from [`Api::types`], by its Rust name.
     Named(String),
 }
@@ -344,7 +349,7 @@ impl TypeRef {
     /// Calls `f` with every named type this reference mentions.
     pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
         match self {
-            TypeRef::Vec(inner) | TypeRef::Map(inner) => inner.visit_names(f),
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => inner.visit_names(f),
             TypeRef::Named(name) => f(name),
             _ => {}
         }

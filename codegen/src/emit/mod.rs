@@ -104,6 +104,10 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
             let value = rust_type(value, types);
             quote! { BTreeMap<String, #value> }
         }
+        TypeRef::Nullable(inner) => {
+            let inner = rust_type(inner, types);
+            quote! { Option<#inner> }
+        }
         TypeRef::Named(name) => {
             let name = ident(name);
             quote! { #types #name }
@@ -115,7 +119,7 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
 pub fn names_type(ty: &TypeRef) -> bool {
     match ty {
         TypeRef::Named(_) => true,
-        TypeRef::Vec(item) | TypeRef::Map(item) => names_type(item),
+        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => names_type(item),
         _ => false,
     }
 }
@@ -137,7 +141,7 @@ impl Uses {
             TypeRef::Uuid => self.uuid = true,
             TypeRef::Json => self.json = true,
             TypeRef::File => self.file = true,
-            TypeRef::Vec(item) => self.add(item),
+            TypeRef::Vec(item) | TypeRef::Nullable(item) => self.add(item),
             TypeRef::Map(value) => {
                 self.map = true;
                 self.add(value);

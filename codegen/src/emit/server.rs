@@ -693,7 +693,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
         TypeRef::F32 | TypeRef::F64 => "number".into(),
         TypeRef::Uuid => "UUID".into(),
         TypeRef::DateTime => "ISO 8601 date-time".into(),
-        TypeRef::Vec(item) => kind(api, item),
+        TypeRef::Vec(item) | TypeRef::Nullable(item) => kind(api, item),
         TypeRef::Named(name) => match api.type_named(name) {
             Some(TypeDef::Alias { target, .. }) => kind(api, target),
             // Generated enums say what they expected in their own parse errors.
@@ -1091,7 +1091,7 @@ fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeS
             validated.contains(name)
                 || matches!(api.type_named(name), Some(TypeDef::Alias { target, .. }) if holds_validated(api, target, validated))
         }
-        TypeRef::Vec(item) | TypeRef::Map(item) => holds_validated(api, item, validated),
+        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds_validated(api, item, validated),
         _ => false,
     }
 }
@@ -1130,6 +1130,11 @@ fn validate_value(
             let path = format!("{{{at}}}.{{{key}}}");
             quote! { for (#key, #item) in #value { let #next_ident = format!(#path); #inner } }
         }
+        TypeRef::Nullable(inner) => {
+            let some = format_ident!("some{depth}");
+            let inner = validate_value(api, inner, quote! { #some }, at, problems, validated);
+            quote! { if let Some(#some) = #value { #inner } }
+        }
         _ => TokenStream::new(),
     }
 }
@@ -1162,6 +1167,11 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         }
         None => quote! { None },
     };
+    if c.nullable {
+        let some = format_ident!("some{depth}");
+        let inner = constraint_checks(&Constraints { nullable: false, ..c.clone() }, &quote! { #some }, checked, depth);
+        return vec![quote! { if let Some(#some) = #value { #(#inner)* } }];
+    }
     let mut body = Vec::new();
     if c.min_length.is_some() || c.max_length.is_some() {
         let (min, max) = (opt_usize(c.min_length), opt_usize(c.max_length));

@@ -214,6 +214,11 @@ impl<'a> Lowerer<'a> {
             let schema_ptr = ptr.push("schema");
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            // A parameter cannot carry `null`, so items that may be `null` are plain items here.
+            let ty = match ty {
+                TypeRef::Vec(item) => TypeRef::Vec(Box::new(non_null(*item))),
+                other => other,
+            };
             let ty = match location {
                 Location::Query | Location::Header => self.one_or_many(ty),
                 Location::Path | Location::Cookie => ty,
@@ -378,7 +383,7 @@ impl<'a> Lowerer<'a> {
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
             },
-            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File | TypeRef::Nullable(_) => false,
         }
     }
 
@@ -1000,10 +1005,11 @@ impl Lowerer<'_> {
         let [a, b] = &union.variants[..] else { return ty };
         for (one, many) in [(a, b), (b, a)] {
             if let TypeRef::Vec(item) = self.unaliased(&many.ty)
-                && self.unaliased(item) == self.unaliased(&one.ty)
-                && self.is_simple(item, false)
+                && let item = non_null((**item).clone())
+                && *self.unaliased(&item) == *self.unaliased(&one.ty)
+                && self.is_simple(&item, false)
             {
-                return TypeRef::Vec(item.clone());
+                return TypeRef::Vec(Box::new(item));
             }
         }
         ty
@@ -1189,4 +1195,12 @@ fn derived_id(method: Method, path: &str) -> String {
         }
     }
     parts.join("_")
+}
+
+/// `ty` without the `null` a list item or map value may hold.
+fn non_null(ty: TypeRef) -> TypeRef {
+    match ty {
+        TypeRef::Nullable(inner) => *inner,
+        other => other,
+    }
 }

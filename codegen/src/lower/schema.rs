@@ -131,7 +131,9 @@ impl<'a> Lowerer<'a> {
             SchemaKind::Type(Type::Boolean(_)) => Some(TypeRef::Bool),
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
-                    Some(items) => self.lower_schema(items, &ptr.push("items"), naming.derive("Item"))?,
+                    Some(items) => {
+                        nullable(items, self.lower_schema(items, &ptr.push("items"), naming.derive("Item"))?)
+                    }
                     None => TypeRef::Json,
                 };
                 Some(TypeRef::Vec(Box::new(item)))
@@ -218,7 +220,7 @@ impl<'a> Lowerer<'a> {
             None | Some((AdditionalProperties::Any(false), _)) => None,
             Some((AdditionalProperties::Any(true), _)) => Some(TypeRef::Json),
             Some((AdditionalProperties::Schema(s), at)) => {
-                Some(self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?)
+                Some(nullable(s, self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?))
             }
         };
         if parts.props.is_empty() {
@@ -619,9 +621,18 @@ fn direct_name(ty: &TypeRef) -> Option<String> {
     }
 }
 
+/// `ty`, or `Option<ty>` when `schema` (an item of a list or a value of a map) may be `null`.
+fn nullable<S: std::borrow::Borrow<Schema>>(schema: &ReferenceOr<S>, ty: TypeRef) -> TypeRef {
+    match schema {
+        // `Value` holds `null` already.
+        ReferenceOr::Item(s) if s.borrow().schema_data.nullable && ty != TypeRef::Json => {
+            TypeRef::Nullable(Box::new(ty))
+        }
+        _ => ty,
+    }
+}
+
 impl Lowerer<'_> {
-    /// The limits a schema at `ptr` puts on values beyond their type. A pattern the server's
-    /// regular expressions cannot read is left unchecked, with a warning.
     /// The limits of the component schema `reference` names, located there.
     fn referenced_constraints(&mut self, reference: &str) -> Constraints {
         let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
@@ -630,6 +641,8 @@ impl Lowerer<'_> {
         self.constraints(schema, &ptr)
     }
 
+    /// The limits a schema at `ptr` puts on values beyond their type. A pattern the server's
+    /// regular expressions cannot read is left unchecked, with a warning.
     pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
         match &schema.schema_kind {
             // An enum's values are its limits.
@@ -667,7 +680,12 @@ impl Lowerer<'_> {
             }
             SchemaKind::Type(Type::Array(a)) => {
                 let items = match &a.items {
-                    Some(ReferenceOr::Item(item)) => Some(self.constraints(item, &ptr.push("items"))),
+                    Some(ReferenceOr::Item(item)) => {
+                        let limits = self.constraints(item, &ptr.push("items"));
+                        // Limits on an item that may be `null` hold when it is not.
+                        let nullable = item.schema_data.nullable && !limits.is_empty();
+                        Some(Constraints { nullable, ..limits })
+                    }
                     Some(ReferenceOr::Reference { reference }) => Some(self.referenced_constraints(reference)),
                     None => None,
                 };

@@ -272,6 +272,7 @@ fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
         TypeRef::F32 | TypeRef::F64 => (NUMBER, 2),
         TypeRef::Bool => (BOOL, 0),
         TypeRef::Vec(_) => (ARRAY, 0),
+        TypeRef::Nullable(inner) => classify(lowerer, inner),
         TypeRef::Map(_) => (OBJECT, 1),
         TypeRef::Json | TypeRef::Bytes | TypeRef::File => (ANY, 0),
         TypeRef::Named(name) => match lowerer.type_named(name) {
@@ -333,5 +334,6 @@ fn variant_name(ty: &TypeRef, union: &str) -> String {
         TypeRef::File => "File".into(),
         TypeRef::Vec(item) => format!("{}List", variant_name(item, union)),
         TypeRef::Map(value) => format!("{}Map", variant_name(value, union)),
+        TypeRef::Nullable(inner) => variant_name(inner, union),
     }
 }
