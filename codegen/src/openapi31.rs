@@ -72,6 +72,7 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
         }
     }
     recursive_references(doc, &mut notes);
+    named_references(doc);
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
     notes
 }
@@ -109,6 +110,53 @@ fn recursive_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     for (name, schema) in schemas.iter_mut() {
         let at = Pointer::root().push("components").push("schemas").push(name);
         rewrite(schema, &format!("#/components/schemas/{}", pointer_escape(name)), at, notes);
+    }
+}
+
+/// References by a schema's `$id` or by an `$anchor` (`#name`) become JSON pointers to that schema,
+/// the only form the rest of the generator follows. Identifiers are matched as written (no base
+/// URI resolution), which is how documents use them to name a schema in the same document.
+fn named_references(doc: &mut Value) {
+    fn collect(value: &Value, at: &str, names: &mut Vec<(String, String)>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(id) = map.get("$id").and_then(Value::as_str) {
+                    names.push((id.to_string(), at.to_string()));
+                }
+                if let Some(anchor) = map.get("$anchor").and_then(Value::as_str) {
+                    names.push((format!("#{anchor}"), at.to_string()));
+                }
+                for (key, child) in map {
+                    collect(child, &format!("{at}/{}", pointer_escape(key)), names);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    collect(child, &format!("{at}/{i}"), names);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn rewrite(value: &mut Value, names: &[(String, String)]) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get_mut("$ref")
+                    && !reference.starts_with("#/")
+                    && let Some((_, at)) = names.iter().find(|(name, _)| name == reference)
+                {
+                    *reference = at.clone();
+                }
+                map.values_mut().for_each(|child| rewrite(child, names));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|child| rewrite(child, names)),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    collect(doc, "#", &mut names);
+    if !names.is_empty() {
+        rewrite(doc, &names);
     }
 }
 
@@ -470,6 +518,22 @@ mod tests {
         assert_eq!(member, &json!({"$ref": "#/components/schemas/Filter~1All"}));
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].pointer.ends_with("/oneOf/1/$recursiveRef"), "{notes:?}");
+    }
+
+    #[test]
+    fn references_by_id_and_anchor_become_pointers() {
+        let mut doc = json!({"openapi": "3.1.0", "components": {"schemas": {
+            "A": {"$id": "https://example.com/a", "type": "object"},
+            "B": {"type": "object", "$defs": {"C": {"$anchor": "c", "type": "string"}}},
+            "D": {"type": "object", "properties": {
+                "a": {"$ref": "https://example.com/a"}, "c": {"$ref": "#c"}, "e": {"$ref": "#nowhere"}
+            }}
+        }}});
+        convert(&mut doc);
+        let d = &doc["components"]["schemas"]["D"]["properties"];
+        assert_eq!(d["a"], json!({"$ref": "#/components/schemas/A"}));
+        assert_eq!(d["c"], json!({"$ref": "#/components/schemas/B/$defs/C"}));
+        assert_eq!(d["e"], json!({"$ref": "#nowhere"}), "what names nothing is left for lowering to report");
     }
 
     #[test]

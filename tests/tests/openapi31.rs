@@ -20,6 +20,8 @@ fn order() -> Order {
     order.note = Some("leave at the door".into());
     order.quantity = Some(3);
     order.code = Some(OrderCode::Integer(7));
+    order.tags = Some(vec![Some("red".into()), None]);
+    order.extras = Some([("a".to_string(), Some(1)), ("b".to_string(), None)].into());
     order
 }
 
@@ -56,6 +58,7 @@ async fn a_3_1_document_round_trips_through_client_and_server() {
             "note",
         ),
         (r#"{"id":"o","lines":[],"payment":{"method":"cash"}}"#, "method"),
+        (r#"{"id":"o","lines":[],"payment":{"method":"card","number":"1"},"tags":[null,"purple"]}"#, "tags[1]"),
     ] {
         let reply = post(body).await.expect("send");
         assert_eq!(reply.status(), 400, "{body}");
