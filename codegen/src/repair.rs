@@ -20,6 +20,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     repair_security(doc, &mut notes);
+    responses_from_request_bodies(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
     let components = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
@@ -144,32 +145,51 @@ fn merge_plain_all_of(
     notes.push(Diagnostic { pointer: at.push("allOf").to_string(), line: None, message: message.into() });
 }
 
-/// A `$ref` into part of a component schema (`#/components/schemas/Tag/allOf/0`) names a schema
-/// the generator cannot give a type of its own: that part becomes a component schema of its own
-/// (`Tag_allOf_0`), and every such reference points at it.
+/// A schema `$ref` into part of another object (`#/components/schemas/Tag/allOf/0`, or a
+/// parameter's `#/components/parameters/limit/schema`) names a schema the rest of the generator
+/// cannot find: the part is copied into `components/schemas` under a name made from its path
+/// (`Tag_allOf_0`, `limit`), and every such reference points at it.
 fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     const PREFIX: &str = "#/components/schemas/";
     let mut deep = std::collections::BTreeSet::new();
     collect_references(doc, &mut |r| {
-        if r.strip_prefix(PREFIX).is_some_and(|rest| rest.contains('/')) {
+        let into_schema = r.strip_prefix(PREFIX).is_some_and(|rest| rest.contains('/'));
+        // Elsewhere, a reference to a schema passes through a `schema` keyword.
+        let into_other = !r.starts_with(PREFIX) && (r.ends_with("/schema") || r.contains("/schema/"));
+        if into_schema || into_other {
             deep.insert(r.to_string());
         }
     });
     if deep.is_empty() {
         return;
     }
-    let mut lifted = std::collections::BTreeMap::new();
+    let taken: Vec<(String, Value)> = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let mut lifted: std::collections::BTreeMap<String, (String, Value)> = std::collections::BTreeMap::new();
     for reference in &deep {
         let Some(target) = doc.pointer(&reference[1..]).cloned() else { continue };
-        // `Order/$defs/Line` is `Order_Line`; any other part keeps its whole path.
-        let name: String = reference[PREFIX.len()..]
-            .replace("/$defs/", "_")
-            .replace("~1", "/")
-            .replace("~0", "~")
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' })
-            .collect();
+        let wanted = lifted_name(reference);
+        // A name already given to another schema gets a number.
+        let free = |name: &str| {
+            taken.iter().all(|(k, v)| k != name || *v == target)
+                && lifted.values().all(|(n, v)| n != name || *v == target)
+        };
+        let name = (1..)
+            .map(|i| if i == 1 { wanted.clone() } else { format!("{wanted}_{i}") })
+            .find(|name| free(name))
+            .unwrap_or(wanted);
         lifted.insert(reference.clone(), (name, target));
+    }
+    if doc.pointer("/components/schemas").is_none()
+        && let Some(top) = doc.as_object_mut()
+    {
+        let components = top.entry("components").or_insert_with(|| Value::Object(Map::new()));
+        if let Some(components) = components.as_object_mut() {
+            components.entry("schemas").or_insert_with(|| Value::Object(Map::new()));
+        }
     }
     let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") else { return };
     for (reference, (name, target)) in &lifted {
@@ -177,16 +197,44 @@ fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             schemas.insert(name.clone(), target.clone());
         }
         // A definition under `$defs` (OpenAPI 3.1) is meant as a schema of its own: no warning.
-        if reference.contains("/$defs/") {
+        if reference.starts_with(PREFIX) && reference.contains("/$defs/") {
             continue;
         }
+        let whose = if reference.starts_with(PREFIX) { "another schema" } else { "the document" };
         notes.push(Diagnostic {
             pointer: reference.clone(),
             line: None,
-            message: format!("references name this part of another schema; it is read as the schema `{name}`"),
+            message: format!("references name this part of {whose}; it is read as the schema `{name}`"),
         });
     }
     rewrite_references(doc, &|r| lifted.get(r).map(|(name, _)| format!("{PREFIX}{name}")));
+}
+
+/// The schema name for the part of the document `reference` points at: its path, without the
+/// `components` section and the `content`/`schema` steps (`Order/$defs/Line` is `Order_Line`,
+/// `#/components/parameters/limit/schema` is `limit`).
+fn lifted_name(reference: &str) -> String {
+    let path = reference.trim_start_matches('#').trim_start_matches('/');
+    let path = path.strip_prefix("components/").map_or(path, |rest| rest.split_once('/').map_or(rest, |(_, r)| r));
+    let mut segments: Vec<String> = Vec::new();
+    let mut after_content = false;
+    for segment in path.split('/') {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        // The media type right after `content` is left out, as are `content`, `schema` and `$defs`.
+        if std::mem::take(&mut after_content) || matches!(segment.as_str(), "schema" | "$defs") {
+            continue;
+        }
+        if segment == "content" {
+            after_content = true;
+            continue;
+        }
+        segments.push(segment);
+    }
+    segments
+        .join("_")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' })
+        .collect()
 }
 
 fn collect_references(value: &Value, f: &mut dyn FnMut(&str)) {
@@ -214,6 +262,48 @@ fn rewrite_references(value: &mut Value, to: &dyn Fn(&str) -> Option<String>) {
         }
         Value::Array(items) => items.iter_mut().for_each(|v| rewrite_references(v, to)),
         _ => {}
+    }
+}
+
+/// A reply that refers to a request body (`$ref: '#/components/requestBodies/X'`, a slip of
+/// documents that keep replies and requests side by side) is read as a reply with that content.
+fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    const PREFIX: &str = "#/components/requestBodies/";
+    let bodies = doc.pointer("/components/requestBodies").and_then(Value::as_object).cloned().unwrap_or_default();
+    if bodies.is_empty() {
+        return;
+    }
+    let mut fix = |reply: &mut Value, at: Pointer| {
+        let Some(name) = reply.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(PREFIX)) else { return };
+        let Some(body) = bodies.get(&name.replace("~1", "/").replace("~0", "~")) else { return };
+        let description = body.get("description").cloned().unwrap_or_else(|| Value::from(""));
+        let mut read = Map::new();
+        read.insert("description".to_string(), description);
+        if let Some(content) = body.get("content") {
+            read.insert("content".to_string(), content.clone());
+        }
+        notes.push(Diagnostic {
+            pointer: at.to_string(),
+            line: None,
+            message: format!("the reply refers to the request body `{name}`; its content is read as the reply's"),
+        });
+        *reply = Value::Object(read);
+    };
+    if let Some(Value::Object(replies)) = doc.pointer_mut("/components/responses") {
+        for (name, reply) in replies.iter_mut() {
+            fix(reply, Pointer::root().push("components").push("responses").push(name));
+        }
+    }
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else { return };
+    for (path, item) in paths.iter_mut() {
+        let Value::Object(item) = item else { continue };
+        for (method, operation) in item.iter_mut() {
+            let Some(Value::Object(replies)) = operation.get_mut("responses") else { continue };
+            for (status, reply) in replies.iter_mut() {
+                let at = Pointer::root().push("paths").push(path).push(method).push("responses").push(status);
+                fix(reply, at);
+            }
+        }
     }
 }
 
@@ -304,6 +394,18 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
                     schema.remove(key);
                 }
             }
+        }
+    }
+    // `null` among the values: OpenAPI 3.0.3 lists it beside `nullable: true`, as a nullable
+    // enum must; without `nullable`, it says the same thing.
+    if let Some(Value::Array(values)) = schema.get_mut("enum")
+        && values.iter().any(Value::is_null)
+        && values.iter().any(|v| !v.is_null())
+    {
+        values.retain(|v| !v.is_null());
+        if schema.get("nullable") != Some(&Value::Bool(true)) {
+            schema.insert("nullable".to_string(), Value::Bool(true));
+            note("enum", "`null` among the enum values is read as `nullable: true`".to_string());
         }
     }
     let mut no_values_left = false;
@@ -614,9 +716,14 @@ mod tests {
 
     #[test]
     fn enum_values_take_the_schema_type() {
-        let (schema, notes) = repaired(json!({"type": "string", "enum": ["Y", "N", true, false, null]}));
-        assert_eq!(schema["enum"], json!(["Y", "N", "true", "false", null]));
+        let (schema, notes) = repaired(json!({"type": "string", "enum": ["Y", "N", true, false]}));
+        assert_eq!(schema["enum"], json!(["Y", "N", "true", "false"]));
         assert_eq!(notes.len(), 1);
+        // `null` beside `nullable: true` is how OpenAPI 3.0.3 writes a nullable enum: no note.
+        let (schema, notes) = repaired(json!({"type": "string", "nullable": true, "enum": ["a", null]}));
+        assert_eq!((schema["enum"].clone(), notes.len()), (json!(["a"]), 0));
+        let (schema, notes) = repaired(json!({"type": "string", "enum": ["a", null]}));
+        assert_eq!((schema["enum"].clone(), schema["nullable"].clone(), notes.len()), (json!(["a"]), json!(true), 1));
         let (schema, _) = repaired(json!({"type": "integer", "enum": [1, "2", 3.0, "three"]}));
         assert_eq!(schema["enum"], json!([1, 2, 3]));
     }

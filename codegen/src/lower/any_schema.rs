@@ -43,7 +43,11 @@ pub(crate) fn normalize(any: &AnySchema) -> Result<(SchemaKind, Vec<&'static str
         Some(t) => t,
         None if has_object => "object",
         None if any.items.is_some() => "array",
-        None => return Err("a schema without `type` whose keywords belong to several types".to_string()),
+        // An `enum` alone: its values say the type.
+        None => match enum_type(&any.enumeration) {
+            Some(t) => t,
+            None => return Err("a schema without `type` whose keywords belong to several types".to_string()),
+        },
     };
     let (kind, own): (Type, &[&str]) = match typ {
         "object" => (
@@ -197,6 +201,20 @@ pub(crate) fn shared_choice(any: &AnySchema) -> Option<SharedChoice> {
         }));
     }
     Some(SharedChoice { keyword, members: members.clone(), shared })
+}
+
+/// The one JSON type of every (non-null) value of an `enum`, if they share one.
+fn enum_type(values: &[Value]) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::String(_) => Some("string"),
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        _ => None,
+    };
+    let mut kinds = values.iter().filter(|v| !v.is_null()).map(kind);
+    let first = kinds.next()??;
+    kinds.all(|k| k == Some(first)).then_some(first)
 }
 
 /// A `format` string as the typed format of a kind; unknown formats stay as text.
