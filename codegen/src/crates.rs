@@ -23,10 +23,12 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/client/multipart.rs", include_str!("../runtime/src/client/multipart.rs")),
     ("src/client/paging.rs", include_str!("../runtime/src/client/paging.rs")),
     ("src/client/policy.rs", include_str!("../runtime/src/client/policy.rs")),
+    ("src/client/stream.rs", include_str!("../runtime/src/client/stream.rs")),
     ("src/client/transport.rs", include_str!("../runtime/src/client/transport.rs")),
     ("src/date_time.rs", include_str!("../runtime/src/date_time.rs")),
     ("src/enums.rs", include_str!("../runtime/src/enums.rs")),
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
+    ("src/framing.rs", include_str!("../runtime/src/framing.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
@@ -39,6 +41,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/problem.rs", include_str!("../runtime/src/server/problem.rs")),
     ("src/server/reply.rs", include_str!("../runtime/src/server/reply.rs")),
     ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
+    ("src/server/stream.rs", include_str!("../runtime/src/server/stream.rs")),
 ];
 
 /// The version of the runtime generated crates pin: the one this generator was built with.

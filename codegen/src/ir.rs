@@ -572,8 +572,19 @@ pub enum Reply {
     /// A binary body, streamed, at `status` or any of the `also` statuses (`206 Partial Content`
     /// beside a 200, say), which the server picks and the client reports.
     Download { status: u16, also: Vec<u16>, content_type: String, doc: Option<String> },
+    /// Items one after another (OpenAPI 3.2's `itemSchema`), each read and written as it arrives.
+    Stream { status: u16, item: TypeRef, framing: Framing, content_type: String, doc: Option<String> },
     /// Several success statuses: an enum with a variant per status, at least two.
     Several(RepliesDef),
+}
+
+/// How the items of a streamed reply follow one another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// One JSON value per line (`application/jsonl`, `application/x-ndjson`, `application/json-seq`).
+    JsonLines,
+    /// Server-sent events (`text/event-stream`).
+    EventStream,
 }
 
 impl Operation {
@@ -585,7 +596,7 @@ impl Operation {
         }
         let fields = |s: &StructDef, f: &mut dyn FnMut(&str)| s.fields.iter().for_each(|field| field.ty.visit_names(f));
         match &self.reply {
-            Reply::Json { ty, .. } => ty.visit_names(f),
+            Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => ty.visit_names(f),
             Reply::Several(replies) => replies.cases.iter().for_each(|c| {
                 c.body.iter().for_each(|ty| ty.visit_names(f));
                 c.headers.iter().for_each(|h| fields(h, f));
@@ -642,13 +653,16 @@ impl Reply {
     pub fn headers(&self) -> Option<&StructDef> {
         match self {
             Reply::Empty { headers, .. } | Reply::Json { headers, .. } => headers.as_ref(),
-            Reply::Download { .. } | Reply::Several(_) => None,
+            Reply::Download { .. } | Reply::Stream { .. } | Reply::Several(_) => None,
         }
     }
 
     pub fn status(&self) -> u16 {
         match self {
-            Reply::Empty { status, .. } | Reply::Json { status, .. } | Reply::Download { status, .. } => *status,
+            Reply::Empty { status, .. }
+            | Reply::Json { status, .. }
+            | Reply::Download { status, .. }
+            | Reply::Stream { status, .. } => *status,
             Reply::Several(replies) => replies.cases.first().map_or(200, |c| c.status),
         }
     }

@@ -73,6 +73,7 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     }
     recursive_references(doc, &mut notes);
     named_references(doc);
+    item_schemas(doc);
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
     notes
 }
@@ -157,6 +158,28 @@ fn named_references(doc: &mut Value) {
     collect(doc, "#", &mut names);
     if !names.is_empty() {
         rewrite(doc, &names);
+    }
+}
+
+/// A media type's `itemSchema` (OpenAPI 3.2) describes each item of a stream (JSON Lines,
+/// server-sent events). The 3.0 model has only `schema`, so the item schema takes its place and
+/// the media type is marked, for lowering to read it as a stream of such items.
+fn item_schemas(doc: &mut Value) {
+    match doc {
+        Value::Object(map) => {
+            if let Some(Value::Object(content)) = map.get_mut("content") {
+                for media in content.values_mut() {
+                    let Value::Object(media) = media else { continue };
+                    if let Some(items) = media.remove("itemSchema") {
+                        media.insert("schema".to_string(), items);
+                        media.insert(crate::lower::ITEM_SCHEMA.to_string(), Value::Bool(true));
+                    }
+                }
+            }
+            map.values_mut().for_each(item_schemas);
+        }
+        Value::Array(items) => items.iter_mut().for_each(item_schemas),
+        _ => {}
     }
 }
 

@@ -45,11 +45,11 @@ pub mod builders;
 mod client;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::client::{
-    download, encoding, multipart, paging, policy, transport,
+    download, encoding, multipart, paging, policy, stream, transport,
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use portfolio_runtime::codegen::{enums, object_only};
+use portfolio_runtime::codegen::{enums, framing, object_only};
 
 pub use client::*;
 pub use portfolio_types::types;

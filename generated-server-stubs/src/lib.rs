@@ -29,11 +29,11 @@ pub mod inputs;
 mod router;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::server::{
-    download, extract, form, multipart, problem, reply,
+    download, extract, form, multipart, problem, reply, stream,
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use portfolio_runtime::codegen::{enums, object_only};
+use portfolio_runtime::codegen::{enums, framing, object_only};
 
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;

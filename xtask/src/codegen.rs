@@ -35,7 +35,7 @@ pub fn project_config() -> Config {
 /// parameters and schemas like the generated crates' own items and Rust keywords, so a clash is
 /// a compile error; `unseen` holds what public documents write that the project spec does not
 /// (slips the loader repairs, constructs read with a warning, an operation left out); `openapi31`
-/// holds the OpenAPI 3.1 constructs that convert exactly. `features` also has a cargo feature per
+/// holds the OpenAPI 3.1 constructs that convert exactly, `openapi32` the streams of OpenAPI 3.2. `features` also has a cargo feature per
 /// tag; `unseen` is generated with `skip_unsupported`.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
@@ -89,7 +89,7 @@ pub fn run(mode: Mode) -> Result<(), String> {
 pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    let fixtures = ["features", "reserved", "unseen", "openapi31"].map(fixture_config);
+    let fixtures = ["features", "reserved", "unseen", "openapi31", "openapi32"].map(fixture_config);
     for config in std::iter::once(project_config()).chain(fixtures) {
         let spec_file = root.join(&config.spec_path);
         let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;

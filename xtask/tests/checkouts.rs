@@ -38,6 +38,7 @@ fn second_checkout(name: &str) -> PathBuf {
         "codegen/tests/fixtures/reserved.yaml",
         "codegen/tests/fixtures/unseen.yaml",
         "codegen/tests/fixtures/openapi31.yaml",
+        "codegen/tests/fixtures/openapi32.yaml",
     ] {
         fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
         fs::copy(here.join(file), root.join(file)).unwrap();

@@ -14,6 +14,8 @@ mod date_time;
 pub mod enums;
 mod file;
 #[doc(hidden)]
+pub mod framing;
+#[doc(hidden)]
 pub mod object_only;
 
 #[cfg(feature = "client")]
@@ -33,12 +35,12 @@ pub use time;
 /// output does.
 #[doc(hidden)]
 pub mod codegen {
-    pub use crate::{enums, object_only};
+    pub use crate::{enums, framing, object_only};
 
     /// The client's internals.
     #[cfg(feature = "client")]
     pub mod client {
-        pub use crate::client::{download, encoding, multipart, paging, policy, transport};
+        pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport};
         pub use crate::client::{header_value, http_client_builder_for};
     }
 
@@ -46,6 +48,6 @@ pub mod codegen {
     #[cfg(feature = "server")]
     pub mod server {
         pub use crate::server::{Shared, method_not_allowed, not_found};
-        pub use crate::server::{download, extract, form, mock, multipart, problem, reply, serve};
+        pub use crate::server::{download, extract, form, mock, multipart, problem, reply, serve, stream};
     }
 }

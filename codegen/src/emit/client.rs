@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, ErrorsDef, Location, ObjectStyle, Operation, PageShape, PageWrapper, Paging,
-    Param, RepliesDef, Reply, StructDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape, PageWrapper,
+    Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
 };
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
@@ -257,9 +257,10 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
     }
 }
 
-/// What the client returns for a reply; a download is a [`crate::Download`].
+/// What the client returns for a reply; a download is a [`crate::Download`], a stream of items a
+/// [`crate::ItemStream`].
 fn reply_type(reply: &Reply) -> TokenStream {
-    super::reply_type(reply, quote! { crate::Download })
+    super::reply_type(reply, quote! { crate::Download }, quote! { crate::ItemStream })
 }
 
 fn body_type(body: &Body) -> TokenStream {
@@ -473,6 +474,13 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         Reply::Json { .. } => ("application/json", quote! { transport::json(response, #status).await }),
         Reply::Download { content_type, also, .. } => {
             (content_type.as_str(), quote! { crate::download::read(response, &[#status #(, #also)*]).await })
+        }
+        Reply::Stream { content_type, framing, .. } => {
+            let framing = framing_variant(*framing);
+            (
+                content_type.as_str(),
+                quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await },
+            )
         }
         Reply::Several(replies) => ("application/json", read_several(replies)),
     };
@@ -973,6 +981,8 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
     let crate_doc = inner_doc(&crate_doc);
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_use = has_downloads.then(|| quote! { ByteStream, Download, });
+    let stream_use =
+        api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })).then(|| quote! { ItemStream, });
     let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let description = api.description.as_deref().map(inner_doc);
@@ -992,14 +1002,14 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, transport};
+        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, stream, transport};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, object_only};
+        use portfolio_runtime::codegen::{enums, framing, object_only};
 
         pub use client::*;
         pub use #types_crate::types;
         pub use portfolio_runtime::client::{
-            #download_use #paging_use
+            #download_use #paging_use #stream_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
             BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
         };
@@ -1028,6 +1038,7 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
     let call = format!("client.{}({})", op.fn_name, args.join(", "));
     let handle = match &op.reply {
         Reply::Download { .. } => "let mut download = reply;\nwhile let Some(chunk) = download.body.next_chunk().await {\n    let _bytes = chunk?;\n}".to_string(),
+        Reply::Stream { .. } => "let mut items = reply;\nwhile let Some(item) = items.next().await {\n    println!(\"{:?}\", item?);\n}".to_string(),
         _ => "println!(\"{reply:?}\");".to_string(),
     };
     // A paged operation whose required parameters are all strings shows the stream of items.
@@ -1047,4 +1058,12 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         stream.unwrap_or_default()
     );
     inner_doc(&text)
+}
+
+/// The runtime's name for a framing.
+pub(super) fn framing_variant(framing: Framing) -> proc_macro2::Ident {
+    match framing {
+        Framing::JsonLines => format_ident!("JsonLines"),
+        Framing::EventStream => format_ident!("EventStream"),
+    }
 }

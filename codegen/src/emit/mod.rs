@@ -42,8 +42,9 @@ fn doc_lines(text: &str) -> Vec<String> {
 }
 
 /// The Rust type of a reply, as both crates spell it: the body, the documented headers beside it
-/// (`(Body, Headers)`, or the headers alone without a body), or the reply enum of several statuses.
-pub fn reply_type(reply: &Reply, download: TokenStream) -> TokenStream {
+/// (`(Body, Headers)`, or the headers alone without a body), the reply enum of several statuses,
+/// or the crate's download or item stream type.
+pub fn reply_type(reply: &Reply, download: TokenStream, stream: TokenStream) -> TokenStream {
     let headers = reply.headers().map(|h| {
         let h = ident(&h.name);
         quote! { types::#h }
@@ -52,6 +53,10 @@ pub fn reply_type(reply: &Reply, download: TokenStream) -> TokenStream {
         Reply::Empty { .. } => quote! { () },
         Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
         Reply::Download { .. } => download,
+        Reply::Stream { item, .. } => {
+            let item = rust_type(item, &quote! { types:: });
+            quote! { #stream<#item> }
+        }
         Reply::Several(replies) => {
             let ty = ident(&replies.name);
             quote! { types::#ty }

@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Location, ObjectStyle, Operation, Param, RepliesDef, Reply,
-    StructDef, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Framing, Location, ObjectStyle, Operation, Param, RepliesDef,
+    Reply, StructDef, TypeDef, TypeRef,
 };
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
@@ -32,7 +32,7 @@ fn add_input_imports(api: &Api, imports: &mut Imports) {
 
 /// What an implementation returns for a reply; a download is a `FileDownload`.
 fn reply_type(reply: &Reply) -> TokenStream {
-    super::reply_type(reply, quote! { FileDownload })
+    super::reply_type(reply, quote! { FileDownload }, quote! { ItemStream })
 }
 
 fn input_name(op: &Operation) -> proc_macro2::Ident {
@@ -96,6 +96,13 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
             Reply::Download { also, .. } if also.is_empty() => format!("Answers {status} with the returned file, streamed."),
+            Reply::Stream { framing, .. } => {
+                let framing = match framing {
+                    Framing::JsonLines => "JSON Lines",
+                    Framing::EventStream => "server-sent events",
+                };
+                format!("Answers {status} with the returned items as {framing}, each sent as the stream yields it.")
+            }
             Reply::Download { also, .. } => {
                 let also: Vec<String> = also.iter().map(u16::to_string).collect();
                 format!(
@@ -177,7 +184,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
 fn add_reply_imports(api: &Api, imports: &mut Imports) {
     if api.operations.iter().any(|op| match &op.reply {
         _ if op.reply.headers().is_some() => true,
-        Reply::Json { ty, .. } => names_type(ty),
+        Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => names_type(ty),
         Reply::Several { .. } => true,
         Reply::Empty { .. } | Reply::Download { .. } => false,
     }) {
@@ -186,9 +193,12 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         imports.add("crate::FileDownload");
     }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })) {
+        imports.add("crate::ItemStream");
+    }
     let mut uses = Uses::default();
     for op in &api.operations {
-        if let Reply::Json { ty, .. } = &op.reply {
+        if let Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } = &op.reply {
             uses.add(ty);
         }
     }
@@ -213,7 +223,8 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
         let reply = reply_type(&op.reply);
         let id = &op.id;
         let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
-        let canned = (!matches!(op.reply, Reply::Download { .. })).then(|| {
+        // A download or a stream is consumed as it is sent, so it cannot be answered twice.
+        let canned = (!matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. })).then(|| {
             let returns = format_ident!("returns_{bare}");
             let docs = doc(&format!("Answers every `{id}` request with `reply`."));
             quote! {
@@ -895,6 +906,10 @@ pub fn handler(
         Reply::Empty { .. } => quote! { Ok(reply::empty(#status)) },
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
         Reply::Download { also, .. } => quote! { crate::download::reply(&[#status #(, #also)*], value) },
+        Reply::Stream { content_type, framing, .. } => {
+            let framing = super::client::framing_variant(*framing);
+            quote! { Ok(crate::stream::reply(#status, #content_type, crate::framing::Framing::#framing, value)) }
+        }
         Reply::Several(replies) => several_replies(replies),
     };
     let value_binding = match &op.reply {
@@ -1019,6 +1034,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
     ));
     let has_downloads = api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. }));
     let download_use = has_downloads.then(|| quote! { FileDownload, });
+    let stream_use =
+        api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })).then(|| quote! { ItemStream, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
@@ -1037,14 +1054,14 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply};
+        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, object_only};
+        use portfolio_runtime::codegen::{enums, framing, object_only};
 
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+            #download_use #stream_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
         pub use router::{router, router_with};

@@ -8,6 +8,8 @@ mod schema;
 mod tag_features;
 mod union;
 
+pub(crate) use operation::ITEM_SCHEMA;
+
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 

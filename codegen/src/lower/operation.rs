@@ -8,9 +8,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field, Location,
-    Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef,
-    TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field, Framing,
+    Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase,
+    StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -430,6 +430,13 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        if let Some(ct) = body.content.iter().find(|(_, m)| m.extensions.contains_key(ITEM_SCHEMA)).map(|(ct, _)| ct) {
+            self.report(
+                &ptr.push("content").push(ct).push("itemSchema"),
+                "a request body sent as a stream of items is not supported yet",
+            );
+            return None;
+        }
         let mut accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
         let mut encoding = BodyEncoding::Json;
         let others: Vec<&String> = body.content.keys().filter(|ct| !is_json(ct)).collect();
@@ -618,6 +625,10 @@ impl<'a> Lowerer<'a> {
                 None => return Some(None),
             }
         }
+        if replies.len() > 1 && replies.iter().any(|r| matches!(r, Reply::Stream { .. })) {
+            self.report(ptr, "a stream of items beside other success replies is not supported yet");
+            return Some(None);
+        }
         let mut first = replies.remove(0);
         if let Reply::Download { also, content_type, doc, .. } = &mut first {
             for reply in replies {
@@ -665,6 +676,13 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 }
+                Reply::Stream { .. } => {
+                    self.report(
+                        &ptr.push(status),
+                        "a stream of items beside other success replies is not supported yet",
+                    );
+                    return None;
+                }
             };
             cases.push(ReplyCase { name: scope.claim(&status_name(status)), ..case });
         }
@@ -688,6 +706,34 @@ impl<'a> Lowerer<'a> {
         if response.content.is_empty() {
             let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
             return Some(Reply::Empty { status, headers, doc });
+        }
+        if let Some((content_type, media)) =
+            response.content.iter().find(|(_, m)| m.extensions.contains_key(ITEM_SCHEMA))
+        {
+            let at = rptr.push("content").push(content_type).push("itemSchema");
+            let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            let framing = match essence.as_str() {
+                "application/jsonl" | "application/x-ndjson" | "application/json-seq" | "application/x-jsonlines" => {
+                    Framing::JsonLines
+                }
+                "text/event-stream" => Framing::EventStream,
+                _ => {
+                    self.report(
+                        &at,
+                        format!("items of {content_type} are not supported; JSON Lines and server-sent events are"),
+                    );
+                    return None;
+                }
+            };
+            let item = match &media.schema {
+                Some(schema) => {
+                    let suffix = if framing == Framing::EventStream { "Event" } else { "Item" };
+                    self.lower_schema(schema, &at, naming.derive(suffix))?
+                }
+                None => TypeRef::Json,
+            };
+            let content_type = content_type.clone();
+            return Some(Reply::Stream { status, item, framing, content_type, doc });
         }
         if let Some(ct) = binary_medium(self, &response.content) {
             // A download carries its length, type and file name itself; any other header is lost.
@@ -1084,6 +1130,10 @@ struct OpContext<'c> {
 fn is_form(content_type: &str) -> bool {
     content_type.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/x-www-form-urlencoded")
 }
+
+/// The extension the 3.1/3.2 converter marks a media type with when its schema was an
+/// `itemSchema`: the schema of each item of a stream, not of the whole body.
+pub(crate) const ITEM_SCHEMA: &str = "x-portfolio-item-schema";
 
 fn is_json(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();

@@ -90,6 +90,11 @@ impl fmt::Debug for ByteStream {
 }
 
 impl ByteStream {
+    /// The operationId of the call.
+    pub(crate) fn operation(&self) -> &'static str {
+        self.operation
+    }
+
     /// The next chunk, or `None` at the end of the body.
     pub async fn next_chunk(&mut self) -> Option<Result<Bytes, Error>> {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await

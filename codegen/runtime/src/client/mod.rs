@@ -14,6 +14,8 @@ pub mod paging;
 #[doc(hidden)]
 pub mod policy;
 #[doc(hidden)]
+pub mod stream;
+#[doc(hidden)]
 pub mod transport;
 
 pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
@@ -26,3 +28,4 @@ pub use policy::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
     RetryPolicy,
 };
+pub use stream::ItemStream;

@@ -103,6 +103,11 @@ impl Received {
         self.response.headers()
     }
 
+    /// The largest reply body (or streamed item) the client reads into memory.
+    pub fn reply_limit(&self) -> u64 {
+        self.limits.reply
+    }
+
     /// The body as a stream, for downloads: no size limit and no call deadline; the HTTP client's
     /// read timeout still ends a stalled stream.
     pub fn into_response(self) -> Response {

@@ -18,6 +18,8 @@ pub mod problem;
 pub mod reply;
 #[doc(hidden)]
 pub mod serve;
+#[doc(hidden)]
+pub mod stream;
 
 pub use config::ServerConfig;
 #[doc(hidden)]
@@ -25,3 +27,4 @@ pub use config::{Shared, method_not_allowed, not_found};
 pub use download::FileDownload;
 pub use problem::{ApiError, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
+pub use stream::ItemStream;

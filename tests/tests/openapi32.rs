@@ -1,0 +1,127 @@
+//! The crates of `codegen/tests/fixtures/openapi32.yaml`, client against server over HTTP and
+//! against raw peers: replies that are streams of items (`itemSchema`) arrive item by item.
+
+use openapi32_client::types::{Level, LogLine, WatchTicksReplyEvent};
+use openapi32_client::{Client, Credentials, Error};
+use openapi32_server::{ItemStream, MockApi};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+async fn serve() -> (std::sync::Arc<MockApi>, Client) {
+    let mock = MockApi::new();
+    let base = mock.serve().await.expect("serve");
+    (mock, Client::new(&base, Credentials::default()).expect("client"))
+}
+
+fn line(level: Level, message: &str) -> LogLine {
+    LogLine::new(level, message.into())
+}
+
+#[tokio::test]
+async fn json_lines_arrive_one_by_one_as_the_server_yields_them() {
+    let (mock, client) = serve().await;
+    // The server's items come from a channel the test feeds, so an item the client reads before
+    // the next is sent proves the reply is not buffered whole on either side.
+    let (send, receive) = tokio::sync::mpsc::unbounded_channel::<LogLine>();
+    let receive = std::sync::Mutex::new(Some(receive));
+    mock.on_tail_logs(move |_, input| {
+        assert_eq!(input.level, Some(Level::Warn));
+        let receive = receive.lock().unwrap().take().expect("one call");
+        let items = futures_util::stream::unfold(receive, |mut r| async move { r.recv().await.map(|i| (i, r)) });
+        std::future::ready(Ok(ItemStream::new(items)))
+    });
+    let mut lines = client.tail_logs().level(Level::Warn).await.expect("a stream");
+    assert_eq!(lines.status, 200);
+    send.send(line(Level::Warn, "first")).unwrap();
+    assert_eq!(lines.next().await.expect("an item").expect("a log line"), line(Level::Warn, "first"));
+    send.send(line(Level::Error, "second")).unwrap();
+    assert_eq!(lines.next().await.expect("an item").expect("a log line"), line(Level::Error, "second"));
+    drop(send);
+    assert!(lines.next().await.is_none(), "the stream ends when the server's does");
+}
+
+#[tokio::test]
+async fn server_sent_events_carry_their_fields() {
+    let (mock, client) = serve().await;
+    mock.on_watch_ticks(|_, _| async {
+        let mut first = WatchTicksReplyEvent::new("one\ntwo".into());
+        first.event = Some("tick".into());
+        first.id = Some("1".into());
+        first.retry = Some(500);
+        Ok(ItemStream::from_items([first, WatchTicksReplyEvent::new("{\"n\":2}".into())]))
+    });
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let first = ticks.next().await.expect("an event").expect("a tick");
+    assert_eq!(
+        (first.event.as_deref(), first.data.as_str(), first.id.as_deref()),
+        (Some("tick"), "one\ntwo", Some("1"))
+    );
+    assert_eq!(first.retry, Some(500));
+    let second = ticks.next().await.expect("an event").expect("a tick");
+    assert_eq!((second.event, second.data.as_str()), (None, "{\"n\":2}"));
+    assert!(ticks.next().await.is_none());
+}
+
+/// Serves one connection with `reply` (a whole HTTP/1.1 response) and returns its address.
+async fn raw_peer(reply: &'static [u8]) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.expect("accept");
+        let mut request = [0u8; 4096];
+        let _ = socket.read(&mut request).await;
+        let _ = socket.write_all(reply).await;
+        let _ = socket.shutdown().await;
+    });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn what_other_servers_write_is_read_as_the_formats_define() {
+    // CRLF line endings, comments, an event without data, a field with no space, and a last
+    // event cut off without its blank line (which is not dispatched).
+    let events = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n\
+        : a comment\r\nevent: ping\r\ndata:a\r\ndata: b\r\n\r\nretry: 10\r\nid: 9\r\n\r\ndata: cut off\r\n";
+    let client = Client::new(&raw_peer(events).await, Credentials::default()).expect("client");
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let first = ticks.next().await.expect("an event").expect("a tick");
+    assert_eq!((first.event.as_deref(), first.data.as_str()), (Some("ping"), "a\nb"));
+    // An event without `data` does not fit the item schema, which requires it: a located error.
+    let second = ticks.next().await.expect("an event").expect_err("no data");
+    assert!(matches!(second, Error::Decode { .. }), "{second:?}");
+    assert!(ticks.next().await.is_none(), "the stream is over after an error");
+
+    // JSON Lines: blank lines are skipped, a last line without its newline is an item.
+    let lines = b"HTTP/1.1 200 OK\r\ncontent-type: application/jsonl\r\nconnection: close\r\n\r\n\
+        {\"level\":\"info\",\"message\":\"a\"}\n\n{\"level\":\"warn\",\"message\":\"b\"}";
+    let client = Client::new(&raw_peer(lines).await, Credentials::default()).expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    assert_eq!(logs.next().await.expect("an item").expect("a line"), line(Level::Info, "a"));
+    assert_eq!(logs.next().await.expect("an item").expect("a line"), line(Level::Warn, "b"));
+    assert!(logs.next().await.is_none());
+}
+
+#[tokio::test]
+async fn an_item_larger_than_the_reply_limit_ends_the_stream() {
+    // A line that never ends: the client stops reading at its limit instead of buffering it all.
+    let mut reply = b"HTTP/1.1 200 OK\r\ncontent-type: application/jsonl\r\nconnection: close\r\n\r\n".to_vec();
+    reply.extend(std::iter::repeat_n(b'x', 64 * 1024));
+    let reply: &'static [u8] = Box::leak(reply.into_boxed_slice());
+    let client =
+        Client::builder(&raw_peer(reply).await, Credentials::default()).max_reply_size(1024).build().expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    let error = logs.next().await.expect("an outcome").expect_err("too large");
+    assert!(matches!(error, Error::BodyTooLarge { limit: 1024, .. }), "{error:?}");
+    assert!(logs.next().await.is_none());
+
+    // An event whose data lines add up past the limit is refused the same way.
+    let mut reply = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n".to_vec();
+    for _ in 0..100 {
+        reply.extend_from_slice(b"data: 0123456789012345678901234567890123456789\n");
+    }
+    let reply: &'static [u8] = Box::leak(reply.into_boxed_slice());
+    let client =
+        Client::builder(&raw_peer(reply).await, Credentials::default()).max_reply_size(1024).build().expect("client");
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let error = ticks.next().await.expect("an outcome").expect_err("too large");
+    assert!(matches!(error, Error::BodyTooLarge { .. }), "{error:?}");
+}
