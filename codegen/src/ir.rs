@@ -453,6 +453,8 @@ pub enum Method {
     Head,
     Options,
     Trace,
+    /// `QUERY` (OpenAPI 3.2): a safe, idempotent request that carries its query in a body.
+    Query,
 }
 
 impl Method {
@@ -466,6 +468,7 @@ impl Method {
             Method::Head => "HEAD",
             Method::Options => "OPTIONS",
             Method::Trace => "TRACE",
+            Method::Query => "QUERY",
         }
     }
 }

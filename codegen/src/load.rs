@@ -64,12 +64,25 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     }
     let mut notes = if openapi31::is_openapi31(&value) { openapi31::convert(&mut value) } else { Vec::new() };
     notes.extend(repair::repair(&mut value));
+    keep_query_operations(&mut value);
     let doc = typed(&value).map_err(|(pointer, message)| LoadError {
         line: locate::line_of(text, &pointer),
         column: None,
         message: format!("at {pointer}: {message}"),
     })?;
     Ok(Loaded { doc, notes, converted: false })
+}
+
+/// The typed model has no slot for a path's `query` operation (OpenAPI 3.2), so it moves to an
+/// extension, which the model keeps and lowering reads.
+fn keep_query_operations(value: &mut Value) {
+    let Some(Value::Object(paths)) = value.get_mut("paths") else { return };
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        if let Some(query) = item.remove("query") {
+            item.insert(crate::lower::QUERY_OPERATION.to_string(), query);
+        }
+    }
 }
 
 /// Refuses a document whose version the generator does not read, naming the version.

@@ -62,13 +62,14 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     drop_mutual_tls(top, &mut note);
     for (path, item) in top.get_mut("paths").and_then(Value::as_object_mut).into_iter().flatten() {
         let Value::Object(item) = item else { continue };
-        for key in ["query", "additionalOperations"] {
-            if item.remove(key).is_some() {
-                note(
-                    root.push("paths").push(path).push(key),
-                    format!("`{key}` (OpenAPI 3.2) is not generated yet; the path's other operations are"),
-                );
-            }
+        // `query` (3.2's QUERY method) is an operation like the others: the typed model has no
+        // slot for it, so loading keeps it under an extension once repaired.
+        if item.remove("additionalOperations").is_some() {
+            note(
+                root.push("paths").push(path).push("additionalOperations"),
+                "`additionalOperations` (OpenAPI 3.2) are not generated yet; the path's other operations are"
+                    .to_string(),
+            );
         }
     }
     recursive_references(doc, &mut notes);
@@ -584,11 +585,15 @@ mod tests {
         assert_eq!(notes, ["#/jsonSchemaDialect", "#/components/securitySchemes/tls"]);
         let mut doc = json!({
             "openapi": "3.2.0",
-            "paths": {"/pets": {"$ref": "#/components/pathItems/Pets"}, "/q": {"query": {}, "get": {}}},
+            "paths": {
+                "/pets": {"$ref": "#/components/pathItems/Pets"},
+                "/q": {"query": {}, "get": {}, "additionalOperations": {"PURGE": {}}}
+            },
             "components": {"pathItems": {"Pets": {"get": {"operationId": "listPets"}}}}
         });
         let notes: Vec<String> = convert(&mut doc).into_iter().map(|d| d.pointer).collect();
         assert_eq!(doc["paths"]["/pets"]["get"]["operationId"], "listPets");
-        assert_eq!(notes, ["#/paths/~1q/query"]);
+        assert!(doc["paths"]["/q"]["query"].is_object(), "a QUERY operation is kept for lowering");
+        assert_eq!(notes, ["#/paths/~1q/additionalOperations"]);
     }
 }

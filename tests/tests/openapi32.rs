@@ -125,3 +125,40 @@ async fn an_item_larger_than_the_reply_limit_ends_the_stream() {
     let error = ticks.next().await.expect("an outcome").expect_err("too large");
     assert!(matches!(error, Error::BodyTooLarge { .. }), "{error:?}");
 }
+
+#[tokio::test]
+async fn the_query_method_is_served_beside_other_methods_and_alone() {
+    use openapi32_client::types::LogQuery;
+    let (mock, client) = serve().await;
+    mock.on_search_logs(|_, input| async move {
+        let contains = input.body.contains.unwrap_or_default();
+        Ok(vec![line(Level::Info, &format!("has {contains}"))])
+    });
+    mock.on_count_logs(|_, input| async move { Ok(if input.body.level == Some(Level::Error) { 3 } else { 0 }) });
+    let query = LogQuery { contains: Some("disk".into()), ..LogQuery::default() };
+    assert_eq!(client.search_logs(query).await.expect("lines"), vec![line(Level::Info, "has disk")]);
+    let query = LogQuery { level: Some(Level::Error), ..LogQuery::default() };
+    assert_eq!(client.count_logs(query).await.expect("a count"), 3);
+
+    // Other methods are turned away where no operation takes them, and the body is validated.
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    let query = reqwest::Method::from_bytes(b"QUERY").expect("a method");
+    for (method, path, status) in [
+        (reqwest::Method::DELETE, "/logs", 405),
+        (reqwest::Method::GET, "/counts", 405),
+        (reqwest::Method::PUT, "/counts", 405),
+        (query.clone(), "/ticks", 405),
+    ] {
+        let reply = http.request(method.clone(), format!("{base}{path}")).send().await.expect("send");
+        assert_eq!(reply.status(), status, "{method} {path}");
+    }
+    let reply = http
+        .request(query, format!("{base}/counts"))
+        .header("content-type", "application/json")
+        .body(r#"{"contains":""}"#)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(reply.status(), 400, "minLength holds");
+}

@@ -325,15 +325,17 @@ pub fn builders_header(api: &Api) -> TokenStream {
         if let Some(body) = &op.body {
             uses.add(&body.ty);
         }
-        if let Reply::Json { ty, .. } = &op.reply {
+        if let Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } = &op.reply {
             uses.add(ty);
         }
     }
     let mut imports = Imports::default();
+    if api.operations.iter().any(|op| op.method != crate::ir::Method::Query) {
+        imports.add("reqwest::Method");
+    }
     imports
         .add("std::future::{Future, IntoFuture}")
         .add("std::pin::Pin")
-        .add("reqwest::Method")
         .add("reqwest::header::{ACCEPT, HeaderValue}")
         .add("std::time::Duration")
         .add("crate::transport::{self, Call}")
@@ -360,7 +362,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
     }
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| names_type(&b.ty))
-            || matches!(&op.reply, Reply::Json { ty, .. } if names_type(ty))
+            || matches!(&op.reply, Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } if names_type(ty))
             || matches!(&op.reply, Reply::Several { .. })
             || op.reply.headers().is_some()
             || op.params.iter().any(|p| names_type(&p.ty))
@@ -447,7 +449,14 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     }
 
     let url = build_url(op);
-    let method = format_ident!("{}", op.method.as_str());
+    // `QUERY` has no constant of its own in `http`.
+    let method = match op.method {
+        crate::ir::Method::Query => quote! { transport::query_method() },
+        other => {
+            let name = format_ident!("{}", other.as_str());
+            quote! { Method::#name }
+        }
+    };
     let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
     let (accept, read) = match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
@@ -529,11 +538,11 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
                 let #request_mut request = client
                     .transport
                     .http
-                    .request(Method::#method, url)
+                    .request(#method, url)
                     .header(ACCEPT, HeaderValue::from_static(#accept))
                     #fixed_headers;
                 #(#optional)*
-                let call = Call { operation: OPERATION, method: Method::#method, path: #path, timeout: self.timeout };
+                let call = Call { operation: OPERATION, method: #method, path: #path, timeout: self.timeout };
                 let response = transport::send(&client.transport, call, request).await?;
                 #read
             }

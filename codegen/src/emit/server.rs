@@ -531,8 +531,10 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
             None => paths.push((&op.path, vec![op])),
         }
     }
+    // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
+    let is_query = |op: &&&Operation| op.method == crate::ir::Method::Query;
     let routes = paths.iter().map(|(path, ops)| {
-        let methods = ops.iter().enumerate().map(|(i, op)| {
+        let methods = ops.iter().filter(|op| !is_query(op)).enumerate().map(|(i, op)| {
             let method = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
             let handler = handler_name(op);
             if i == 0 {
@@ -541,7 +543,15 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
                 quote! { .#method(#handler::<A>) }
             }
         });
-        quote! { .route(#path, #(#methods)*) }
+        let query = ops.iter().find(is_query).map(|op| {
+            let handler = handler_name(op);
+            if ops.len() == 1 {
+                quote! { any(#handler::<A>) }
+            } else {
+                quote! { .fallback(#handler::<A>) }
+            }
+        });
+        quote! { .route(#path, #(#methods)* #query) }
     });
     let validated = validated_types(api);
     let context = context_fn(api);
@@ -567,8 +577,13 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         imports.add("axum::http::HeaderName");
     }
     // Only the first method of a path is a free function; the others are `MethodRouter` methods.
-    let verbs: std::collections::BTreeSet<String> =
-        paths.iter().map(|(_, ops)| ops[0].method.as_str().to_ascii_lowercase()).collect();
+    let verbs: std::collections::BTreeSet<String> = paths
+        .iter()
+        .map(|(_, ops)| match ops.iter().find(|op| !is_query(op)) {
+            Some(first) => first.method.as_str().to_ascii_lowercase(),
+            None => "any".to_string(),
+        })
+        .collect();
     imports.add(&format!("axum::routing::{{{}}}", verbs.into_iter().collect::<Vec<_>>().join(", ")));
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
         imports.add("crate::extract::QueryParams");
@@ -934,10 +949,20 @@ pub fn handler(
     ));
     let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     let (method_text, path_text) = (op.method.as_str(), &op.path);
+    // A `QUERY` handler is its path's fallback (axum routes no such method), so it turns the
+    // other methods away itself.
+    let query_only = (op.method == crate::ir::Method::Query).then(|| {
+        quote! {
+            if request.method().as_str() != "QUERY" {
+                return method_not_allowed(request).await;
+            }
+        }
+    });
     quote! {
         #docs
         #deprecated
         async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            #query_only
             let (#parts_mut parts, #body_var) = request.into_parts();
             let (span, started) = reply::span(#op_id, #method_text, #path_text, &parts.headers);
             let result: Result<Response, ApiError> = async {

@@ -10,6 +10,10 @@ mod union;
 
 pub(crate) use operation::ITEM_SCHEMA;
 
+/// The extension loading keeps a path's `query` operation (OpenAPI 3.2) under, for want of a
+/// slot in the typed model.
+pub(crate) const QUERY_OPERATION: &str = "x-portfolio-query";
+
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 
@@ -39,7 +43,9 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// Lowers a parsed spec to the IR, or returns every problem found.
 pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
-    let mut lowerer = Lowerer::new(doc, config.skip_unsupported);
+    let (query_operations, unreadable) = query_operations(doc);
+    let mut lowerer = Lowerer::new(doc, &query_operations, config.skip_unsupported);
+    lowerer.diagnostics.extend(unreadable);
     let mut api = lowerer.api(config);
     // A spec-wide problem (the top-level `security`) is met by every operation; say it once.
     api.warnings.sort();
@@ -65,8 +71,28 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     }
 }
 
+/// Each path's `query` operation, read from where loading kept it, and what could not be read.
+fn query_operations(doc: &OpenAPI) -> (Vec<(String, openapiv3::Operation)>, Vec<Diagnostic>) {
+    let (mut read, mut unreadable) = (Vec::new(), Vec::new());
+    for (path, item) in &doc.paths.paths {
+        let ReferenceOr::Item(item) = item else { continue };
+        let Some(value) = item.extensions.get(QUERY_OPERATION) else { continue };
+        match serde_json::from_value::<openapiv3::Operation>(value.clone()) {
+            Ok(operation) => read.push((path.clone(), operation)),
+            Err(e) => unreadable.push(Diagnostic {
+                pointer: Pointer::root().push("paths").push(path).push("query").to_string(),
+                line: None,
+                message: format!("not a valid operation: {e}"),
+            }),
+        }
+    }
+    (read, unreadable)
+}
+
 pub(crate) struct Lowerer<'a> {
     doc: &'a OpenAPI,
+    /// Each path's `query` operation (OpenAPI 3.2), which the typed model has no slot for.
+    query_operations: &'a [(String, openapiv3::Operation)],
     diagnostics: Vec<Diagnostic>,
     /// Rust names of types, shared by component schemas and inline schemas.
     type_scope: Scope,
@@ -102,8 +128,9 @@ pub(crate) struct UnitMark {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(doc: &'a OpenAPI, skip: bool) -> Self {
+    fn new(doc: &'a OpenAPI, query_operations: &'a [(String, openapiv3::Operation)], skip: bool) -> Self {
         Lowerer {
+            query_operations,
             skip,
             multipart_schemas: operation::multipart_schemas(doc),
             left_out: Vec::new(),

@@ -75,15 +75,17 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
             };
+            let query = self.query_operations.iter().find(|(p, _)| p == path).map(|(_, op)| op);
             let methods = [
-                (Method::Get, &item.get),
-                (Method::Put, &item.put),
-                (Method::Post, &item.post),
-                (Method::Delete, &item.delete),
-                (Method::Options, &item.options),
-                (Method::Head, &item.head),
-                (Method::Patch, &item.patch),
-                (Method::Trace, &item.trace),
+                (Method::Get, item.get.as_ref()),
+                (Method::Put, item.put.as_ref()),
+                (Method::Post, item.post.as_ref()),
+                (Method::Delete, item.delete.as_ref()),
+                (Method::Options, item.options.as_ref()),
+                (Method::Head, item.head.as_ref()),
+                (Method::Patch, item.patch.as_ref()),
+                (Method::Trace, item.trace.as_ref()),
+                (Method::Query, query),
             ];
             for (method, op) in methods {
                 let Some(op) = op else { continue };

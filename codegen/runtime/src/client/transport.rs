@@ -115,6 +115,11 @@ impl Received {
     }
 }
 
+/// The `QUERY` method (a safe request whose query is its body), which `http` has no constant for.
+pub fn query_method() -> Method {
+    Method::from_bytes(b"QUERY").expect("QUERY is a valid method token")
+}
+
 /// A reqwest error as an [`Error`]: its own timeouts (connect, read) say so.
 pub fn transport_error(operation: &'static str, started: Instant, source: reqwest::Error) -> Error {
     if source.is_timeout() {
