@@ -1,7 +1,7 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::emit::{client, server};
-use crate::ir::{Api, TypeDef, TypeRef};
+use crate::ir::{Api, TagFeatures, TypeDef, TypeRef};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
 use crate::{Config, CrateConfig};
 
@@ -100,9 +100,13 @@ fn feature_list(features: impl IntoIterator<Item = String>) -> String {
 
 /// `all-tags` turning on every tag, then one feature per tag with what `enables`
 /// says it turns on elsewhere, for manifests with [`Config::tag_features`].
-fn tag_features(tags: &[String], enables: impl Fn(&str) -> Vec<String>) -> Vec<(String, String)> {
-    let mut out = vec![("all-tags".to_string(), feature_list(tags.iter().cloned()))];
-    out.extend(tags.iter().map(|tag| (tag.clone(), feature_list(enables(tag)))));
+fn tag_features(tags: &TagFeatures, enables: impl Fn(&str) -> Vec<String>) -> Vec<(String, String)> {
+    let mut out = vec![("all-tags".to_string(), feature_list(tags.features.iter().cloned()))];
+    out.extend(tags.features.iter().map(|tag| {
+        // A parent tag (OpenAPI 3.2) turns on its children.
+        let children = tags.children.get(tag).into_iter().flatten().cloned();
+        (tag.clone(), feature_list(children.chain(enables(tag))))
+    }));
     out
 }
 
@@ -153,7 +157,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         let default = feature_list(["all-tags".to_string(), "rustls".to_string()]);
         client_features.retain(|(name, _)| name != "default");
         client_features.insert(0, ("default".to_string(), default));
-        client_features.extend(tag_features(&tags.features, |tag| vec![format!("{}/{tag}", types.name)]));
+        client_features.extend(tag_features(tags, |tag| vec![format!("{}/{tag}", types.name)]));
     }
     let client_features: Vec<(&str, &str)> = client_features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let src = |name: &str| format!("{dir}/src/{name}");
@@ -224,7 +228,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         dependencies.push(("regex-lite", "{ version = \"0.1\", optional = true }"));
         dependencies.sort();
     }
-    let tags = api.tag_features.as_ref().map(|t| t.features.as_slice());
+    let tags = api.tag_features.as_ref();
     let mut server = vec!["portfolio-runtime/server".to_string()];
     if patterns {
         server.push("dep:regex-lite".to_string());

@@ -31,8 +31,11 @@ pub struct Api {
 /// large API builds only those.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TagFeatures {
-    /// One feature per tag in use, in the order tags first appear.
+    /// One feature per tag in use, in the order tags first appear, then one per parent tag
+    /// (OpenAPI 3.2) above them.
     pub features: Vec<String>,
+    /// Features that turn on others: a parent tag's turns on its children's.
+    pub children: std::collections::BTreeMap<String, Vec<String>>,
     /// Named types reached only from tagged operations, with the features any of which compiles
     /// them; a type not listed is always compiled.
     pub types: std::collections::BTreeMap<String, Vec<String>>,

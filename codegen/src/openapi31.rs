@@ -75,6 +75,13 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     recursive_references(doc, &mut notes);
     named_references(doc);
     item_schemas(doc);
+    // A nested tag's `parent` (OpenAPI 3.2) has no field in the typed model: kept as an extension.
+    let tags = doc.get_mut("tags").and_then(Value::as_array_mut).into_iter().flatten();
+    for tag in tags.filter_map(Value::as_object_mut) {
+        if let Some(parent) = tag.remove("parent") {
+            tag.insert(crate::lower::TAG_PARENT.to_string(), parent);
+        }
+    }
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
     notes
 }

@@ -929,3 +929,36 @@ components:
     let TypeDef::Union(event) = ty(&api, "Event") else { panic!() };
     assert!(matches!(event.dispatch, portfolio_codegen::ir::Dispatch::Shape(_)), "{:?}", event.dispatch);
 }
+
+#[test]
+fn a_parent_tag_feature_turns_on_its_children() {
+    let text = r##"
+openapi: 3.2.0
+info: {title: t, version: "1"}
+tags:
+  - {name: Cats, parent: Pets}
+  - {name: Dogs, parent: Pets}
+  - {name: Pets, parent: Animals, kind: nav}
+  - {name: Loop, parent: Loop}
+paths:
+  /cats: {get: {operationId: listCats, tags: [Cats], responses: {"204": {description: ok}}}}
+  /dogs: {get: {operationId: listDogs, tags: [Dogs], responses: {"204": {description: ok}}}}
+  /loop: {get: {operationId: spin, tags: [Loop], responses: {"204": {description: ok}}}}
+"##;
+    let config = Config { tag_features: true, ..config() };
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let tags = api.tag_features.as_ref().expect("asked for");
+    // Parents no operation names still become features, after the tags in use.
+    assert_eq!(tags.features, ["cats", "dogs", "loop", "pets", "animals"]);
+    assert_eq!(tags.children["pets"], ["cats", "dogs"]);
+    assert_eq!(tags.children["animals"], ["pets"]);
+    assert!(!tags.children.contains_key("loop"), "a tag is not its own child");
+    assert!(api.warnings.iter().any(|w| w.pointer == "#/tags/3/parent"), "{:?}", api.warnings);
+    // The manifests say the same to cargo.
+    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let config = Config { client: named("client"), types: named("types"), ..config };
+    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let manifest = &files.iter().find(|f| f.path == "client/Cargo.toml").unwrap().contents;
+    assert!(manifest.contains("pets = [\"cats\", \"dogs\", \"t-types/pets\"]"), "{manifest}");
+    assert!(manifest.contains("animals = [\"pets\", \"t-types/animals\"]"), "{manifest}");
+}

@@ -60,7 +60,7 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
             }
         }
         if config.tag_features {
-            tag_features::assign(&mut api);
+            tag_features::assign(&mut api, &tag_parents(doc));
         }
         Ok(api)
     } else {
@@ -69,6 +69,15 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
         all.dedup();
         Err(Diagnostics(all))
     }
+}
+
+/// The extension the 3.1/3.2 converter keeps a tag's `parent` (OpenAPI 3.2) under.
+pub(crate) const TAG_PARENT: &str = "x-portfolio-parent";
+
+/// (child, parent) for every tag nested in another (OpenAPI 3.2), in document order.
+fn tag_parents(doc: &OpenAPI) -> Vec<(String, String)> {
+    let parent = |tag: &openapiv3::Tag| tag.extensions.get(TAG_PARENT)?.as_str().map(str::to_string);
+    doc.tags.iter().filter_map(|tag| Some((tag.name.clone(), parent(tag)?))).collect()
 }
 
 /// Each path's `query` operation, read from where loading kept it, and what could not be read.

@@ -13,8 +13,9 @@ use crate::naming::Scope;
 const RESERVED: &[&str] = &["all-tags", "client", "default", "rustls", "server"];
 
 /// Names a feature for every tag the operations use and records, on each operation and in
-/// [`Api::tag_features`], which features compile what.
-pub(super) fn assign(api: &mut Api) {
+/// [`Api::tag_features`], which features compile what. `parents` (child tag, parent tag) are
+/// OpenAPI 3.2's nested tags: a parent's feature turns on its children's.
+pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
     let mut scope = Scope::with_reserved(RESERVED);
     let mut by_tag: HashMap<String, String> = HashMap::new();
     let mut features = Vec::new();
@@ -32,6 +33,7 @@ pub(super) fn assign(api: &mut Api) {
         }
         op.features = mine;
     }
+    let children = nest(parents, &mut by_tag, &mut features, &mut scope, &mut api.warnings);
 
     // What each type is reached from: `None` once an always-compiled operation reaches it.
     let defs: HashMap<&str, &crate::ir::TypeDef> = api.types.iter().map(|t| (t.name(), t)).collect();
@@ -75,7 +77,63 @@ pub(super) fn assign(api: &mut Api) {
             Some((name, gate))
         })
         .collect();
-    api.tag_features = Some(TagFeatures { features, types });
+    api.tag_features = Some(TagFeatures { features, types, children });
+}
+
+/// The features each parent tag's feature turns on, naming a feature for every parent above a
+/// tag in use. A tag that would be its own ancestor is kept apart, with a warning, since cargo
+/// refuses features that turn themselves on.
+fn nest(
+    parents: &[(String, String)],
+    by_tag: &mut HashMap<String, String>,
+    features: &mut Vec<String>,
+    scope: &mut Scope,
+    warnings: &mut Vec<crate::Diagnostic>,
+) -> BTreeMap<String, Vec<String>> {
+    let mut children: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let turns_on = |children: &BTreeMap<String, Vec<String>>, from: &str, to: &str| {
+        let mut stack = vec![from.to_string()];
+        let mut seen = BTreeSet::new();
+        while let Some(f) = stack.pop() {
+            if f == to {
+                return true;
+            }
+            if seen.insert(f.clone()) {
+                stack.extend(children.get(&f).into_iter().flatten().cloned());
+            }
+        }
+        false
+    };
+    // Until nothing changes, so a chain of parents is followed whatever order the tags come in.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, (child, parent)) in parents.iter().enumerate() {
+            let Some(child_feature) = by_tag.get(child).cloned() else { continue };
+            let parent_feature = by_tag
+                .entry(parent.clone())
+                .or_insert_with(|| {
+                    let feature = scope.claim(&feature_name(parent));
+                    features.push(feature.clone());
+                    feature
+                })
+                .clone();
+            if children.get(&parent_feature).is_some_and(|c| c.contains(&child_feature)) {
+                continue;
+            }
+            if turns_on(&children, &child_feature, &parent_feature) || child_feature == parent_feature {
+                let pointer = crate::diagnostic::Pointer::root().push("tags").push(i).push("parent").to_string();
+                let message = format!("tag `{child}` is its own ancestor through `{parent}`; its feature stands alone");
+                if !warnings.iter().any(|w| w.pointer == pointer) {
+                    warnings.push(crate::Diagnostic { pointer, line: None, message });
+                }
+                continue;
+            }
+            children.entry(parent_feature).or_default().push(child_feature);
+            changed = true;
+        }
+    }
+    children
 }
 
 /// A tag as a cargo feature: lowercase ASCII words joined by `-` (`Reference Data` →
