@@ -280,3 +280,41 @@ async fn enums_without_a_type_or_with_null_and_a_reply_written_as_a_request_body
     let read: Alert = serde_json::from_str(r#"{"grouping":null,"mode":null}"#).expect("nulls");
     assert_eq!(read, Alert { grouping: None, mode: None });
 }
+
+#[tokio::test]
+async fn a_map_exploded_into_the_query_takes_what_no_other_parameter_does() {
+    use std::collections::BTreeMap;
+    let (mock, client) = serve().await;
+    let meta: BTreeMap<String, String> =
+        [("a".to_string(), "1".to_string()), ("b".to_string(), "two".to_string())].into();
+    let expected = meta.clone();
+    mock.on_list_readings(move |_, input| {
+        // The declared parameters keep their own pairs; the map takes the rest.
+        let as_sent = input.meta.as_ref() == Some(&expected)
+            && input.limit == Some(5)
+            && input.filter == Some([("x".to_string(), "y".to_string())].into());
+        let reply =
+            if as_sent { Ok(Vec::new()) } else { Err(unseen_server::ApiError::bad_request(format!("{input:?}"))) };
+        std::future::ready(reply)
+    });
+    let readings = client
+        .list_readings()
+        .limit(5)
+        .filter([("x".to_string(), "y".to_string())].into())
+        .meta(meta)
+        .await
+        .expect("the map and the other parameters apart");
+    assert!(readings.is_empty());
+}
+
+#[tokio::test]
+async fn a_body_offered_as_json_or_multipart_with_a_file_goes_as_multipart() {
+    use unseen_client::File;
+    use unseen_client::types::NamedFile;
+    let (mock, client) = serve().await;
+    mock.on_add_file(|_, input| async move {
+        Ok(format!("{}:{}", input.body.name.unwrap_or_default(), input.body.file.bytes.len()))
+    });
+    let body = NamedFile { name: Some("notes.txt".into()), file: File::new("notes.txt", "twelve bytes") };
+    assert_eq!(client.add_file(body).await.expect("stored"), "notes.txt:12");
+}

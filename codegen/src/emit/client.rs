@@ -924,13 +924,14 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
         let invalid = quote! { map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })? };
         let encode = if b.encoding == BodyEncoding::Multipart {
             // The content type names the boundary, so it is made with the bytes.
-            let files = file_parts(api, &b.ty);
+            let (always, files) = file_parts(api, &b.ty);
             // A multipart body without file fields sends none.
             // (No type named, so a crate without files need not re-export `File`.)
-            let declare = if files.is_empty() {
-                quote! { let files = Vec::new(); }
-            } else {
-                quote! { let mut files: Vec<(&str, &crate::File)> = Vec::new(); }
+            let declare = match (always.is_empty(), files.is_empty()) {
+                (true, true) => quote! { let files = Vec::new(); },
+                (false, true) => quote! { let files: Vec<(&str, &crate::File)> = vec![#(#always),*]; },
+                (true, false) => quote! { let mut files: Vec<(&str, &crate::File)> = Vec::new(); },
+                (false, false) => quote! { let mut files: Vec<(&str, &crate::File)> = vec![#(#always),*]; },
             };
             quote! {
                 #declare
@@ -961,18 +962,23 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
 }
 
 /// Statements that list a multipart body's files, by wire name, in `files`.
-fn file_parts(api: &Api, ty: &TypeRef) -> Vec<TokenStream> {
-    super::file_fields(api, ty)
-        .map(|f| {
-            let (field, wire) = (ident(&f.name), &f.wire);
-            let each = match (f.ty == TypeRef::File, f.required && !f.nullable) {
-                (true, true) => return quote! { files.push((#wire, &body.#field)); },
-                (true, false) | (false, true) => quote! { body.#field.iter() },
-                (false, false) => quote! { body.#field.iter().flatten() },
-            };
-            quote! { files.extend(#each.map(|file| (#wire, file))); }
-        })
-        .collect()
+/// The file parts of a multipart body: those always present (a required single file), as
+/// `(name, file)` pairs, and statements adding the others to `files`.
+fn file_parts(api: &Api, ty: &TypeRef) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let (mut always, mut others) = (Vec::new(), Vec::new());
+    for f in super::file_fields(api, ty) {
+        let (field, wire) = (ident(&f.name), &f.wire);
+        let each = match (f.ty == TypeRef::File, f.required && !f.nullable) {
+            (true, true) => {
+                always.push(quote! { (#wire, &body.#field) });
+                continue;
+            }
+            (true, false) | (false, true) => quote! { body.#field.iter() },
+            (false, false) => quote! { body.#field.iter().flatten() },
+        };
+        others.push(quote! { files.extend(#each.map(|file| (#wire, file))); });
+    }
+    (always, others)
 }
 
 /// `lib.rs` of the client crate.

@@ -731,7 +731,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
 }
 
 /// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
-fn extract_param(api: &Api, p: &Param) -> TokenStream {
+fn extract_param(api: &Api, op: &Operation, p: &Param) -> TokenStream {
     let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
@@ -749,7 +749,17 @@ fn extract_param(api: &Api, p: &Param) -> TokenStream {
         Location::Query if p.object_style.is_some() => {
             let deep = p.object_style == Some(ObjectStyle::Deep);
             let properties = struct_properties(api, &p.ty);
-            quote! { query.object::<#item>(#wire, #deep, &[#(#properties),*], #required, &mut problems) }
+            // A map exploded into the query takes the pairs no other parameter does.
+            let others: Vec<&str> = if !deep && properties.is_empty() {
+                op.params
+                    .iter()
+                    .filter(|o| o.location == Location::Query && o.wire != p.wire)
+                    .map(|o| o.wire.as_str())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            quote! { query.object::<#item>(#wire, #deep, &[#(#properties),*], &[#(#others),*], #required, &mut problems) }
         }
         Location::Query => {
             let delimiter = if p.explode {
@@ -830,7 +840,7 @@ pub fn handler(
             let path_params: Vec<(&str, &str)> = raw.iter().collect();
         }
     });
-    let params = op.params.iter().map(|p| extract_param(api, p));
+    let params = op.params.iter().map(|p| extract_param(api, op, p));
     let op_creds = op.credentials.iter().filter(|&&i| !universal(api, i)).map(|&i| {
         let c = &api.credentials[i];
         let field = ident(&c.field);

@@ -238,6 +238,16 @@ impl<'a> Lowerer<'a> {
             let object_style = match (location, deep, explode, self.is_struct(&ty) || map) {
                 (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
                 (Location::Query, false, true, true) if !map => Some(ObjectStyle::Exploded),
+                (Location::Query, false, true, true) => {
+                    self.warn(
+                        &ptr,
+                        format!(
+                            "map `{}` is exploded into the query (`style: form`): each entry is a parameter of its own, and the server reads every query parameter the operation does not declare as an entry",
+                            data.name
+                        ),
+                    );
+                    Some(ObjectStyle::Exploded)
+                }
                 // Properties of one value each, as a path segment can carry them.
                 (Location::Path, _, _, true) if !map && self.simple_fields(&ty) => Some(ObjectStyle::Simple),
                 // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form
@@ -481,8 +491,17 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Binary;
             accepted = vec![ct.to_string()];
         }
+        // A body offered as JSON and as multipart whose schema has file parts goes as multipart:
+        // JSON cannot carry the files.
+        if encoding == BodyEncoding::Json
+            && let Some(ct) = others.iter().find(|ct| is_multipart(ct))
+            && has_file_property(self, body.content[ct.as_str()].schema.as_ref())
+        {
+            encoding = BodyEncoding::Multipart;
+            accepted = vec![ct.to_string()];
+        }
         let left: Vec<&str> =
-            others.iter().map(|s| s.as_str()).filter(|ct| !accepted.iter().any(|a| a == ct)).collect();
+            body.content.keys().map(|s| s.as_str()).filter(|ct| !accepted.iter().any(|a| a == ct)).collect();
         if !left.is_empty() {
             let list = left.join(", ");
             if accepted.is_empty() {
@@ -1184,6 +1203,20 @@ fn binary_medium<'c>(
         .iter()
         .find(|(ct, m)| *ct == "application/octet-stream" || is_binary(lowerer, m.schema.as_ref()))
         .map(|(ct, _)| ct)
+}
+
+/// Whether an object schema has a property that is a file (a binary string, or a list of them).
+fn has_file_property(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
+    let Some(schema) = schema.and_then(|s| lowerer.resolve_schema(s)) else { return false };
+    let SchemaKind::Type(Type::Object(object)) = &schema.schema_kind else { return false };
+    object.properties.values().any(|property| {
+        let property = property.clone().unbox();
+        let items = match lowerer.resolve_schema(&property).map(|s| &s.schema_kind) {
+            Some(SchemaKind::Type(Type::Array(a))) => a.items.clone().map(ReferenceOr::unbox),
+            _ => None,
+        };
+        is_binary(lowerer, Some(&property)) || is_binary(lowerer, items.as_ref())
+    })
 }
 
 fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {

@@ -66,12 +66,15 @@ pub fn read_pairs<T: DeserializeOwned>(
 impl QueryParams<'_> {
     /// An object whose `properties` came as `name[property]` pairs (`deep`) or as pairs of their
     /// own; `None` when none of them came. Other pairs belong to other parameters. With no
-    /// `properties` (a map), every `name[key]` pair is an entry.
+    /// `properties` (a map), every `name[key]` pair is an entry, or (not `deep`) every pair but
+    /// those of the operation's `others` parameters.
+    #[allow(clippy::too_many_arguments, reason = "one call per generated parameter, each argument from the spec")]
     pub fn object<T: DeserializeOwned>(
         &self,
         name: &str,
         deep: bool,
         properties: &[&str],
+        others: &[&str],
         required: bool,
         problems: &mut Problems,
     ) -> Option<T> {
@@ -81,8 +84,12 @@ impl QueryParams<'_> {
             .filter_map(|(key, value)| {
                 let property =
                     if deep { key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')? } else { key.as_ref() };
-                // A map (no properties listed) takes every key.
-                (properties.is_empty() || properties.contains(&property))
+                // A map (no properties listed) takes every key the other parameters do not (`filter`
+                // or, as a `deepObject`, `filter[..]`).
+                let theirs = |other: &&str| {
+                    property == *other || property.strip_prefix(*other).is_some_and(|rest| rest.starts_with('['))
+                };
+                (properties.is_empty() && !others.iter().any(theirs) || properties.contains(&property))
                     .then(|| (property.to_string(), value.to_string()))
             })
             .collect();
