@@ -962,3 +962,31 @@ paths:
     assert!(manifest.contains("pets = [\"cats\", \"dogs\", \"t-types/pets\"]"), "{manifest}");
     assert!(manifest.contains("animals = [\"pets\", \"t-types/animals\"]"), "{manifest}");
 }
+
+#[test]
+fn an_alias_inside_an_all_of_is_what_it_names_and_a_loop_through_one_is_an_error() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Base: {type: object, properties: {id: {type: string}}}
+    BaseAlias: {$ref: "#/components/schemas/Base"}
+    Full: {allOf: [{$ref: "#/components/schemas/BaseAlias"}, {type: object, properties: {name: {type: string}}}]}
+"##;
+    let api = lowered(text).unwrap();
+    let TypeDef::Struct(full) = ty(&api, "Full") else { panic!("a struct") };
+    assert_eq!(full.fields.iter().map(|f| f.wire.as_str()).collect::<Vec<_>>(), ["id", "name"]);
+    let looped = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    A: {allOf: [{$ref: "#/components/schemas/B"}, {type: object, properties: {x: {type: string}}}]}
+    B: {$ref: "#/components/schemas/A"}
+"##;
+    let err = lowered(looped).unwrap_err();
+    assert!(err.0.iter().any(|d| d.message.contains("within itself")), "{err}");
+}

@@ -357,11 +357,29 @@ pub(crate) fn component<'c, T>(
     section: &str,
     components: Option<&'c IndexMap<String, ReferenceOr<T>>>,
 ) -> Option<&'c T> {
-    let name = reference.strip_prefix("#/components/")?.strip_prefix(section)?.strip_prefix('/')?;
-    match components?.get(name)? {
-        ReferenceOr::Item(item) => Some(item),
-        ReferenceOr::Reference { .. } => None,
+    component_named(reference, section, components).map(|(_, item)| item)
+}
+
+/// As [`component`], with the name of the component finally reached: one that is only a
+/// `$ref` to another of its section (an alias) is followed, a few steps at most.
+pub(crate) fn component_named<'c, 'r, T>(
+    reference: &'r str,
+    section: &str,
+    components: Option<&'c IndexMap<String, ReferenceOr<T>>>,
+) -> Option<(&'r str, &'c T)>
+where
+    'c: 'r,
+{
+    let components = components?;
+    let mut reference = reference;
+    for _ in 0..16 {
+        let name = reference.strip_prefix("#/components/")?.strip_prefix(section)?.strip_prefix('/')?;
+        match components.get(name)? {
+            ReferenceOr::Item(item) => return Some((name, item)),
+            ReferenceOr::Reference { reference: next } => reference = next,
+        }
     }
+    None
 }
 
 /// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,

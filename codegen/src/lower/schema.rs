@@ -301,11 +301,9 @@ impl<'a> Lowerer<'a> {
             let (schema, at) = match member {
                 ReferenceOr::Item(s) => (s, ptr.push("allOf").push(i)),
                 ReferenceOr::Reference { reference } => {
-                    let name = reference.strip_prefix("#/components/schemas/")?;
-                    match self.doc.components.as_ref()?.schemas.get(name)? {
-                        ReferenceOr::Item(s) => (s, Pointer::root().push("components").push("schemas").push(name)),
-                        ReferenceOr::Reference { .. } => return None,
-                    }
+                    let schemas = self.doc.components.as_ref().map(|c| &c.schemas);
+                    let (name, s) = super::component_named(reference, "schemas", schemas)?;
+                    (s, Pointer::root().push("components").push("schemas").push(name))
                 }
             };
             matches!(schema.schema_kind, SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }).then_some((schema, at))
@@ -349,13 +347,18 @@ impl<'a> Lowerer<'a> {
                     if seen.contains(&name) {
                         return Err((ptr.push(i), format!("`allOf` includes `{name}` within itself")));
                     }
-                    let found = self.doc.components.as_ref().and_then(|c| c.schemas.get(name));
-                    let Some(ReferenceOr::Item(s)) = found else {
+                    // A component that only refers to another (an alias) is that other.
+                    let found =
+                        super::component_named(reference, "schemas", self.doc.components.as_ref().map(|c| &c.schemas));
+                    let Some((name, s)) = found else {
                         return Err((
                             ptr.push(i),
                             format!("the reference {reference} does not name a schema in #/components/schemas"),
                         ));
                     };
+                    if seen.contains(&name) {
+                        return Err((ptr.push(i), format!("`allOf` includes `{name}` within itself")));
+                    }
                     seen.push(name);
                     (s, Pointer::root().push("components").push("schemas").push(name))
                 }
