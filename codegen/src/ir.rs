@@ -514,8 +514,8 @@ pub enum ObjectStyle {
     /// `property=value` in the query, as if each property were a parameter (`style: form`,
     /// exploded).
     Exploded,
-    /// One path segment, `property,value,property,value`, or `property=value,property=value`
-    /// when exploded (`style: simple`).
+    /// One path segment or header, `property,value,property,value`, or
+    /// `property=value,property=value` when exploded (`style: simple`).
     Simple,
 }
 

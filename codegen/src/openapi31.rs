@@ -62,6 +62,16 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     drop_mutual_tls(top, &mut note);
     for (path, item) in top.get_mut("paths").and_then(Value::as_object_mut).into_iter().flatten() {
         let Value::Object(item) = item else { continue };
+        // `responses` is optional from 3.1 on; the 3.0 model requires it. None is read as the
+        // operation documenting no reply, which lowering reports as it does for 3.0.
+        for (key, operation) in item.iter_mut() {
+            const METHODS: [&str; 9] = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"];
+            if METHODS.contains(&key.as_str())
+                && let Some(operation) = operation.as_object_mut()
+            {
+                operation.entry("responses").or_insert_with(|| json!({}));
+            }
+        }
         // `query` (3.2's QUERY method) is an operation like the others: the typed model has no
         // slot for it, so loading keeps it under an extension once repaired.
         if item.remove("additionalOperations").is_some() {
@@ -601,6 +611,7 @@ mod tests {
         let notes: Vec<String> = convert(&mut doc).into_iter().map(|d| d.pointer).collect();
         assert_eq!(doc["paths"]["/pets"]["get"]["operationId"], "listPets");
         assert!(doc["paths"]["/q"]["query"].is_object(), "a QUERY operation is kept for lowering");
+        assert_eq!(doc["paths"]["/q"]["get"]["responses"], json!({}), "`responses` may be left out from 3.1 on");
         assert_eq!(notes, ["#/paths/~1q/additionalOperations"]);
     }
 }

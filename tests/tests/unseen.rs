@@ -198,18 +198,22 @@ async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query()
     use unseen_client::types::{Found, Place};
     let (mock, client) = serve().await;
     mock.on_find_place(|_, input| async move {
-        Ok(Found { place: Some(input.place), tags: input.x_tags, ids: input.ids, ..Found::default() })
+        let (place, origin) = (Some(input.place), input.x_origin);
+        Ok(Found { place, origin, tags: input.x_tags, ids: input.ids, ..Found::default() })
     });
     // A comma inside a value is percent-encoded by the client, and the place still round-trips
     // when its values have none.
     let place = Place::new("NL".into(), "Den Haag".into());
+    let origin = Place::new("BE".into(), "Gent".into());
     let found = client
         .find_place(place.clone())
+        .x_origin(origin.clone())
         .x_tags(["blue", "green"])
         .ids(["AB".to_string(), "CD".to_string()])
         .await
         .expect("found");
     assert_eq!(found.place, Some(place));
+    assert_eq!(found.origin, Some(origin));
     assert_eq!(found.tags, Some(vec!["blue".to_string(), "green".to_string()]));
     assert_eq!(found.ids, Some(vec!["AB".to_string(), "CD".to_string()]));
 
@@ -222,6 +226,7 @@ async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query()
         .header("x-key", "key")
         .header("x-tags", "a, b")
         .header("x-tags", "c")
+        .header("x-origin", "country,FR,city,Lyon")
         .send()
         .await
         .expect("send");
@@ -229,7 +234,12 @@ async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query()
     let found: serde_json::Value = serde_json::from_slice(&reply.bytes().await.expect("body")).expect("json");
     assert_eq!(
         found,
-        serde_json::json!({"place": {"country": "NL", "city": "Delft"}, "tags": ["a", "b", "c"], "ids": ["XY"]})
+        serde_json::json!({
+            "place": {"country": "NL", "city": "Delft"},
+            "origin": {"country": "FR", "city": "Lyon"},
+            "tags": ["a", "b", "c"],
+            "ids": ["XY"]
+        })
     );
     // A segment that is not pairs, or lacks a required property, is a located 400.
     for (segment, problem) in [("city,Delft,country", "place"), ("city,Delft", "country")] {

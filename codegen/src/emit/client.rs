@@ -873,8 +873,12 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
         } else {
             quote! { value }
         };
-        // A list is its items joined by commas (`style: simple`).
-        let text = if matches!(p.ty, TypeRef::Vec(_)) {
+        // A list is its items joined by commas, an object its properties and values
+        // (`style: simple`).
+        let text = if p.object_style.is_some() {
+            let explode = p.explode;
+            quote! { crate::encoding::simple_object(#explode, #value) }
+        } else if matches!(p.ty, TypeRef::Vec(_)) {
             quote! { #value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",") }
         } else {
             quote! { #value.to_string() }

@@ -775,6 +775,10 @@ fn extract_param(api: &Api, op: &Operation, p: &Param) -> TokenStream {
                 (false, false) => quote! { query.optional(#wire, #kind, &mut problems) },
             }
         }
+        Location::Header if p.object_style.is_some() => {
+            let explode = p.explode;
+            quote! { extract::header_object::<#item>(&parts.headers, #wire, #explode, #required, &mut problems) }
+        }
         Location::Header if list => {
             quote! { extract::header_list(&parts.headers, #wire, #kind, #required, &mut problems) }
         }

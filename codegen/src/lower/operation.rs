@@ -1,6 +1,8 @@
 //! Paths and operations → [`Operation`]s.
 
-use openapiv3::{Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr, Schema, SchemaKind, StatusCode, Type};
+use openapiv3::{
+    Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle, ReferenceOr, Schema, SchemaKind, StatusCode, Type,
+};
 use serde_json::Value;
 
 use super::Lowerer;
@@ -167,6 +169,12 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        // Path parameters the spec declares, lowered or not (one refused is reported already).
+        let declared: Vec<String> = merged
+            .iter()
+            .filter(|(_, p)| matches!(p, Parameter::Path { .. }))
+            .map(|(_, p)| p.parameter_data_ref().name.clone())
+            .collect();
         let mut scope = Scope::with_reserved(RESERVED_PARAM_NAMES);
         let mut params = Vec::new();
         let mut common_used = Vec::new();
@@ -175,7 +183,18 @@ impl<'a> Lowerer<'a> {
             let mut deep = false;
             let mut delimiter = ',';
             let (location, explode) = match param {
-                Parameter::Path { .. } => (Location::Path, data.explode.unwrap_or(false)),
+                Parameter::Path { style, .. } => {
+                    // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently.
+                    if !matches!(style, PathStyle::Simple) {
+                        let name = if matches!(style, PathStyle::Label) { "label" } else { "matrix" };
+                        self.report(
+                            &ptr.push("style"),
+                            format!("path parameters of style `{name}` are not supported yet"),
+                        );
+                        continue;
+                    }
+                    (Location::Path, data.explode.unwrap_or(false))
+                }
                 Parameter::Query { style, allow_reserved, .. } => {
                     deep = matches!(style, QueryStyle::DeepObject);
                     if *allow_reserved {
@@ -199,7 +218,7 @@ impl<'a> Lowerer<'a> {
                         common_used.push(i);
                         continue;
                     }
-                    (Location::Header, false)
+                    (Location::Header, data.explode.unwrap_or(false))
                 }
                 Parameter::Cookie { .. } => (Location::Cookie, false),
             };
@@ -248,8 +267,10 @@ impl<'a> Lowerer<'a> {
                     );
                     Some(ObjectStyle::Exploded)
                 }
-                // Properties of one value each, as a path segment can carry them.
-                (Location::Path, _, _, true) if !map && self.simple_fields(&ty) => Some(ObjectStyle::Simple),
+                // Properties of one value each, as a path segment or a header can carry them.
+                (Location::Path | Location::Header, _, _, true) if !map && self.simple_fields(&ty) => {
+                    Some(ObjectStyle::Simple)
+                }
                 // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form
                 // the servers that take one read (Stripe's `expand[]`, Rails, PHP).
                 (Location::Query, true, _, false) if matches!(self.unaliased(&ty), TypeRef::Vec(_)) => {
@@ -311,12 +332,18 @@ impl<'a> Lowerer<'a> {
                 doc: super::prose(&data.description),
             });
         }
-        self.check_path_template(ctx, &mut params, &mut scope);
+        self.check_path_template(ctx, &mut params, &declared, &mut scope);
         common_used.sort();
         (params, common_used)
     }
 
-    fn check_path_template(&mut self, ctx: &OpContext, params: &mut Vec<Param>, scope: &mut Scope) {
+    fn check_path_template(
+        &mut self,
+        ctx: &OpContext,
+        params: &mut Vec<Param>,
+        declared: &[String],
+        scope: &mut Scope,
+    ) {
         let mut names = Vec::new();
         let mut rest = ctx.path;
         while let Some(start) = rest.find('{') {
@@ -342,7 +369,9 @@ impl<'a> Lowerer<'a> {
                 p.wire = name.to_string();
             }
             // A segment nobody declared (a slip large documents make) can only be text.
-            if !params.iter().any(|p| is_path(p) && p.wire == *name) {
+            if !params.iter().any(|p| is_path(p) && p.wire == *name)
+                && !declared.iter().any(|d| d.eq_ignore_ascii_case(name))
+            {
                 self.warn(
                     ctx.ptr,
                     format!(

@@ -83,6 +83,27 @@ pub fn push_object_segment<T: serde::Serialize>(url: &mut String, explode: bool,
     }
 }
 
+/// An object header parameter (`style: simple`): `property,value,property,value`, or
+/// `property=value,property=value` when `explode`, as written (a header is not percent-encoded).
+pub fn simple_object<T: serde::Serialize>(explode: bool, value: &T) -> String {
+    let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else { return String::new() };
+    let mut out = String::new();
+    for (property, value) in &map {
+        let text = match value {
+            serde_json::Value::Null => continue,
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(property);
+        out.push(if explode { '=' } else { ',' });
+        out.push_str(&text);
+    }
+    out
+}
+
 /// Builds a query string: `?` before the first pair, `&` between pairs, names and values encoded.
 pub struct Query<'u> {
     url: &'u mut String,

@@ -241,6 +241,27 @@ pub fn path_object<T: serde::de::DeserializeOwned>(
     super::form::read_pairs(pairs, name, problems)
 }
 
+/// An object header parameter (`style: simple`), read as [`path_object`] reads a path segment.
+pub fn header_object<T: serde::de::DeserializeOwned>(
+    headers: &HeaderMap,
+    name: &str,
+    explode: bool,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<T> {
+    let Some(value) = headers.get(name) else {
+        if required {
+            problems.add(name, "header is required");
+        }
+        return None;
+    };
+    let Ok(text) = value.to_str() else {
+        problems.add(name, "header is not visible ASCII text");
+        return None;
+    };
+    path_object(text.trim(), name, explode, problems)
+}
+
 /// Header parameters.
 pub fn header<T: FromStr>(
     headers: &HeaderMap,
