@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, Pointer};
-use crate::repair::{each_schema_object, json_schema_forms};
+use crate::repair::{each_schema_object, json_schema_forms, rewrite_references};
 
 /// The dialect a 3.1 document's schemas use unless it says otherwise.
 const DEFAULT_DIALECT: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
@@ -128,7 +128,8 @@ fn recursive_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") else { return };
     for (name, schema) in schemas.iter_mut() {
         let at = Pointer::root().push("components").push("schemas").push(name);
-        rewrite(schema, &format!("#/components/schemas/{}", pointer_escape(name)), at, notes);
+        let target = at.to_string();
+        rewrite(schema, &target, at, notes);
     }
 }
 
@@ -136,7 +137,7 @@ fn recursive_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 /// the only form the rest of the generator follows. Identifiers are matched as written (no base
 /// URI resolution), which is how documents use them to name a schema in the same document.
 fn named_references(doc: &mut Value) {
-    fn collect(value: &Value, at: &str, names: &mut Vec<(String, String)>) {
+    fn collect(value: &Value, at: Pointer, names: &mut Vec<(String, String)>) {
         match value {
             Value::Object(map) => {
                 if let Some(id) = map.get("$id").and_then(Value::as_str) {
@@ -146,36 +147,25 @@ fn named_references(doc: &mut Value) {
                     names.push((format!("#{anchor}"), at.to_string()));
                 }
                 for (key, child) in map {
-                    collect(child, &format!("{at}/{}", pointer_escape(key)), names);
+                    collect(child, at.push(key), names);
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate() {
-                    collect(child, &format!("{at}/{i}"), names);
+                    collect(child, at.push(i), names);
                 }
             }
-            _ => {}
-        }
-    }
-    fn rewrite(value: &mut Value, names: &[(String, String)]) {
-        match value {
-            Value::Object(map) => {
-                if let Some(Value::String(reference)) = map.get_mut("$ref")
-                    && !reference.starts_with("#/")
-                    && let Some((_, at)) = names.iter().find(|(name, _)| name == reference)
-                {
-                    *reference = at.clone();
-                }
-                map.values_mut().for_each(|child| rewrite(child, names));
-            }
-            Value::Array(items) => items.iter_mut().for_each(|child| rewrite(child, names)),
             _ => {}
         }
     }
     let mut names = Vec::new();
-    collect(doc, "#", &mut names);
+    collect(doc, Pointer::root(), &mut names);
     if !names.is_empty() {
-        rewrite(doc, &names);
+        let pointer = |reference: &str| {
+            let named = !reference.starts_with("#/");
+            names.iter().find(|(name, _)| named && name == reference).map(|(_, at)| at.clone())
+        };
+        rewrite_references(doc, &pointer);
     }
 }
 
@@ -199,11 +189,6 @@ fn item_schemas(doc: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(item_schemas),
         _ => {}
     }
-}
-
-/// `name` as one token of a JSON pointer.
-fn pointer_escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Webhooks are requests the service sends, not operations it serves, so nothing receives them;

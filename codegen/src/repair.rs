@@ -250,7 +250,7 @@ fn collect_references(value: &Value, f: &mut dyn FnMut(&str)) {
     }
 }
 
-fn rewrite_references(value: &mut Value, to: &dyn Fn(&str) -> Option<String>) {
+pub(crate) fn rewrite_references(value: &mut Value, to: &dyn Fn(&str) -> Option<String>) {
     match value {
         Value::Object(map) => {
             if let Some(Value::String(r)) = map.get_mut("$ref")

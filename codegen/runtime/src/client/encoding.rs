@@ -65,6 +65,25 @@ pub fn push_segment(url: &mut String, value: &str) {
 /// `property=value,property=value` when `explode`; each name and value percent-encoded. (A server
 /// that splits the decoded segment still splits a value that holds a comma.)
 pub fn push_object_segment<T: serde::Serialize>(url: &mut String, explode: bool, value: &T) {
+    write_simple_object(url, explode, value, &|out, text| out.extend(utf8_percent_encode(text, SEGMENT)));
+}
+
+/// An object header parameter (`style: simple`): `property,value,property,value`, or
+/// `property=value,property=value` when `explode`, as written (a header is not percent-encoded).
+pub fn simple_object<T: serde::Serialize>(explode: bool, value: &T) -> String {
+    let mut out = String::new();
+    write_simple_object(&mut out, explode, value, &|out, text| out.push_str(text));
+    out
+}
+
+/// Appends `value`'s properties and values (`null` ones left out) in `style: simple`, each name
+/// and value written by `write`.
+fn write_simple_object<T: serde::Serialize>(
+    out: &mut String,
+    explode: bool,
+    value: &T,
+    write: &dyn Fn(&mut String, &str),
+) {
     let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else { return };
     let mut first = true;
     for (property, value) in &map {
@@ -74,34 +93,13 @@ pub fn push_object_segment<T: serde::Serialize>(url: &mut String, explode: bool,
             other => other.to_string(),
         };
         if !first {
-            url.push(',');
-        }
-        first = false;
-        url.extend(utf8_percent_encode(property, SEGMENT));
-        url.push(if explode { '=' } else { ',' });
-        url.extend(utf8_percent_encode(&text, SEGMENT));
-    }
-}
-
-/// An object header parameter (`style: simple`): `property,value,property,value`, or
-/// `property=value,property=value` when `explode`, as written (a header is not percent-encoded).
-pub fn simple_object<T: serde::Serialize>(explode: bool, value: &T) -> String {
-    let Ok(serde_json::Value::Object(map)) = serde_json::to_value(value) else { return String::new() };
-    let mut out = String::new();
-    for (property, value) in &map {
-        let text = match value {
-            serde_json::Value::Null => continue,
-            serde_json::Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        if !out.is_empty() {
             out.push(',');
         }
-        out.push_str(property);
+        first = false;
+        write(out, property);
         out.push(if explode { '=' } else { ',' });
-        out.push_str(&text);
+        write(out, &text);
     }
-    out
 }
 
 /// Builds a query string: `?` before the first pair, `&` between pairs, names and values encoded.

@@ -249,17 +249,20 @@ pub fn header_object<T: serde::de::DeserializeOwned>(
     required: bool,
     problems: &mut Problems,
 ) -> Option<T> {
+    let text = header_text(headers, name, required, problems)?;
+    path_object(text.trim(), name, explode, problems)
+}
+
+/// The text of header `name`, or `None` with the problem recorded: absent when `required`, or
+/// not visible ASCII.
+fn header_text<'h>(headers: &'h HeaderMap, name: &str, required: bool, problems: &mut Problems) -> Option<&'h str> {
     let Some(value) = headers.get(name) else {
         if required {
             problems.add(name, "header is required");
         }
         return None;
     };
-    let Ok(text) = value.to_str() else {
-        problems.add(name, "header is not visible ASCII text");
-        return None;
-    };
-    path_object(text.trim(), name, explode, problems)
+    value.to_str().map_err(|_| problems.add(name, "header is not visible ASCII text")).ok()
 }
 
 /// Header parameters.
@@ -273,16 +276,7 @@ pub fn header<T: FromStr>(
 where
     T::Err: Display,
 {
-    let Some(value) = headers.get(name) else {
-        if required {
-            problems.add(name, "header is required");
-        }
-        return None;
-    };
-    let Ok(text) = value.to_str() else {
-        problems.add(name, "header is not visible ASCII text");
-        return None;
-    };
+    let text = header_text(headers, name, required, problems)?;
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
