@@ -50,27 +50,42 @@ impl std::error::Error for LoadError {}
 /// is read as JSON, anything else as YAML (of which JSON is a subset, but the JSON parser gives
 /// better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
+    let (value, notes, converted) = prepared(text)?;
+    // Typing consumes the value, so its memory is reused as the typed document is built; only a
+    // document that does not type is prepared again, to find and locate the node at fault.
+    if let Ok(doc) = OpenAPI::deserialize(value) {
+        return Ok(Loaded { doc, notes, converted });
+    }
+    let (value, _, converted) = prepared(text)?;
+    let (pointer, message) = typed(&value)
+        .err()
+        .unwrap_or_else(|| ("#".to_string(), "generator bug: the document types only on a second reading".to_string()));
+    Err(if converted {
+        LoadError {
+            line: None,
+            column: None,
+            message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: at {pointer}: {message}"),
+        }
+    } else {
+        LoadError { line: locate::line_of(text, &pointer), column: None, message: format!("at {pointer}: {message}") }
+    })
+}
+
+/// The document as a JSON value in the OpenAPI 3.0 form, ready to type: parsed, converted from
+/// Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed, and whether it
+/// was Swagger 2.0.
+fn prepared(text: &str) -> Result<(Value, Vec<Diagnostic>, bool), LoadError> {
     let mut value = parse(text)?;
     check_version(text, &value)?;
     if swagger2::is_swagger2(&value) {
         let (mut converted, mut notes) = swagger2::convert(&value);
         notes.extend(repair::repair(&mut converted));
-        let doc = typed(&converted).map_err(|(pointer, message)| LoadError {
-            line: None,
-            column: None,
-            message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: at {pointer}: {message}"),
-        })?;
-        return Ok(Loaded { doc, notes, converted: true });
+        return Ok((converted, notes, true));
     }
     let mut notes = if openapi31::is_openapi31(&value) { openapi31::convert(&mut value) } else { Vec::new() };
     notes.extend(repair::repair(&mut value));
     keep_query_operations(&mut value);
-    let doc = typed(&value).map_err(|(pointer, message)| LoadError {
-        line: locate::line_of(text, &pointer),
-        column: None,
-        message: format!("at {pointer}: {message}"),
-    })?;
-    Ok(Loaded { doc, notes, converted: false })
+    Ok((value, notes, false))
 }
 
 /// The typed model has no slot for a path's `query` operation (OpenAPI 3.2), so it moves to an

@@ -23,13 +23,35 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     responses_from_request_bodies(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
-    let components = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
+    let components = all_of_targets(doc);
     each_schema(doc, &mut |schema, at| {
         repair_schema(schema, at, &mut notes);
         hoist_annotation_members(schema);
         merge_plain_all_of(schema, at, &components, &mut notes);
     });
     notes
+}
+
+/// The component schemas, as written, that `allOf` members refer to; only those are copied, as a
+/// large document may have thousands of schemas and few or no `allOf`s.
+fn all_of_targets(doc: &Value) -> Map<String, Value> {
+    fn scan<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Array(members)) = map.get("allOf") {
+                    let references = members.iter().filter_map(|m| m.get("$ref")?.as_str());
+                    found.extend(references.filter_map(|r| r.strip_prefix("#/components/schemas/")));
+                }
+                map.values().for_each(|v| scan(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| scan(v, found)),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    scan(doc, &mut names);
+    let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object) else { return Map::new() };
+    names.into_iter().filter_map(|name| Some((name.to_string(), schemas.get(name)?.clone()))).collect()
 }
 
 /// Keywords that describe a schema without constraining its values.
