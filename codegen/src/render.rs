@@ -13,6 +13,26 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
+/// What an emitter gives for one chunk of a module: tokens, which are parsed and printed by
+/// prettyplease, or text already laid out as prettyplease would print it (see
+/// [`crate::emit::code`]), which skips both steps. Either way the blank lines come after.
+pub enum Emitted {
+    Tokens(TokenStream),
+    Text(String),
+}
+
+impl From<TokenStream> for Emitted {
+    fn from(tokens: TokenStream) -> Self {
+        Emitted::Tokens(tokens)
+    }
+}
+
+impl From<String> for Emitted {
+    fn from(text: String) -> Self {
+        Emitted::Text(text)
+    }
+}
+
 /// A Rust module still to be emitted, written to one or more paths (the shared types module goes
 /// into both crates). It comes in chunks: chunk 0 is the head (docs, imports), the others are its
 /// items, emitted and formatted one at a time so a large spec never holds a whole module's syntax
@@ -21,23 +41,23 @@ pub struct GeneratedFile {
 pub struct RustJob<'a> {
     paths: Vec<String>,
     chunks: usize,
-    emit: Box<dyn Fn(usize) -> Option<TokenStream> + Send + Sync + 'a>,
+    emit: Box<dyn Fn(usize) -> Option<Emitted> + Send + Sync + 'a>,
 }
 
 impl<'a> RustJob<'a> {
     /// A module emitted in one piece.
-    pub fn new(path: String, emit: impl Fn() -> Option<TokenStream> + Send + Sync + 'a) -> Self {
-        RustJob { paths: vec![path], chunks: 1, emit: Box::new(move |_| emit()) }
+    pub fn new<E: Into<Emitted>>(path: String, emit: impl Fn() -> Option<E> + Send + Sync + 'a) -> Self {
+        RustJob { paths: vec![path], chunks: 1, emit: Box::new(move |_| emit().map(Into::into)) }
     }
 
     /// A module of a head and `items` items, written to every path in `paths`.
-    pub fn chunked(
+    pub fn chunked<H: Into<Emitted>, I: Into<Emitted>>(
         paths: Vec<String>,
         items: usize,
-        head: impl Fn() -> TokenStream + Send + Sync + 'a,
-        item: impl Fn(usize) -> TokenStream + Send + Sync + 'a,
+        head: impl Fn() -> H + Send + Sync + 'a,
+        item: impl Fn(usize) -> I + Send + Sync + 'a,
     ) -> Self {
-        let emit = move |chunk: usize| Some(if chunk == 0 { head() } else { item(chunk - 1) });
+        let emit = move |chunk: usize| Some(if chunk == 0 { head().into() } else { item(chunk - 1).into() });
         RustJob { paths, chunks: items + 1, emit: Box::new(emit) }
     }
 }
@@ -58,7 +78,7 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
                 scope.spawn(|| {
                     let mut out = Vec::new();
                     while let Some(&(j, c)) = tasks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                        let text = (jobs[j].emit)(c).map(|tokens| format(&jobs[j].paths[0], tokens)).transpose();
+                        let text = (jobs[j].emit)(c).map(|emitted| format(&jobs[j].paths[0], emitted)).transpose();
                         out.push((j, c, text));
                     }
                     out
@@ -99,10 +119,17 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
     Ok(files)
 }
 
-/// Formats tokens that make up whole items, with blank lines where hand-formatted code has them.
-fn format(path: &str, tokens: TokenStream) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
-    Ok(spaced(&prettyplease::unparse(&file)))
+/// Formats whole items, with blank lines where hand-formatted code has them.
+fn format(path: &str, emitted: Emitted) -> Result<String, String> {
+    let text = match emitted {
+        Emitted::Tokens(tokens) => {
+            let file: syn::File =
+                syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
+            prettyplease::unparse(&file)
+        }
+        Emitted::Text(text) => text,
+    };
+    Ok(spaced(&text))
 }
 
 /// A file that is not Rust, with no header (its format may not allow comments).

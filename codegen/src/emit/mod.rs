@@ -1,6 +1,7 @@
 //! IR → Rust tokens. Emitters read only the IR; formatting happens in [`crate::render`].
 
 pub mod client;
+pub mod code;
 pub mod server;
 pub mod types;
 
@@ -376,11 +377,6 @@ fn item_attrs(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
         Item::Use(i) => &mut i.attrs,
         _ => return None,
     })
-}
-
-/// The `#[cfg(..)]` of the named type `name` under [`crate::Config::tag_features`].
-pub fn type_cfg(api: &Api, name: &str) -> Option<TokenStream> {
-    api.tag_features.as_ref().and_then(|tags| cfg_any(tags.of_type(name)))
 }
 
 /// With [`crate::Config::tag_features`], the crate attribute and docs paragraph that go with them:

@@ -1,13 +1,15 @@
 //! The `types` module: one Rust type per schema, shared verbatim by the client and server crates.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Imports, Uses, doc, format_literal, ident, inner_doc, paragraphs, rust_type};
+use super::code::{self, Code, ident, rust_type};
+use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use crate::ir::{
     Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape, StringEnumDef,
     StructDef, TypeDef, TypeRef, UnionDef,
 };
+use crate::render::Emitted;
 
 /// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
 /// server's runtime behind features of the same names.
@@ -137,163 +139,159 @@ pub fn header(api: &Api) -> TokenStream {
 }
 
 /// The items of one type of `types.rs`, behind the features that compile it when there are
-/// features per tag.
-pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
-    match t {
-        TypeItem::Named(t) => super::gated(named(t), super::type_cfg(api, t.name())),
-        TypeItem::Owned(t, op) => {
-            let items = match t {
-                OwnedType::Headers(s) => headers_struct(s),
-                OwnedType::Replies(r) => replies(r),
-                OwnedType::Errors(e) => errors(e),
-            };
-            super::gated(items, super::cfg_any(&op.features))
-        }
+/// features per tag. Unions, whose readers are expressions of many shapes, are tokens for
+/// prettyplease to lay out; every other kind is written as text (see [`super::code`]).
+pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
+    let features = match t {
+        TypeItem::Named(t) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(t.name())),
+        TypeItem::Owned(_, op) => &op.features,
+    };
+    if let TypeItem::Named(TypeDef::Union(u)) = t {
+        let cfg = super::cfg_any(features);
+        return super::gated(union(u), cfg).into();
     }
+    let mut code = Code::new(code::cfg_any(features));
+    match t {
+        TypeItem::Named(TypeDef::Struct(s)) => struct_def(&mut code, s),
+        TypeItem::Named(TypeDef::IntEnum(e)) => int_enum(&mut code, e),
+        TypeItem::Named(TypeDef::StringEnum(e)) => string_enum(&mut code, e),
+        TypeItem::Named(TypeDef::Union(_)) => {}
+        TypeItem::Named(TypeDef::Alias { name, doc, target }) => {
+            code.item(Some(doc.as_deref().unwrap_or(&format!("The `{name}` schema."))));
+            code.typed(&format!("pub type {} = ", ident(name)), &rust_type(target, ""), ";");
+        }
+        TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(&mut code, s),
+        TypeItem::Owned(OwnedType::Replies(r), _) => replies(&mut code, r),
+        TypeItem::Owned(OwnedType::Errors(e), _) => errors(&mut code, e),
+    }
+    code.finish().into()
 }
 
-/// The items of one named type.
-fn named(t: &TypeDef) -> TokenStream {
-    match t {
-        TypeDef::Struct(s) => struct_def(s),
-        TypeDef::IntEnum(e) => int_enum(e),
-        TypeDef::StringEnum(e) => string_enum(e),
-        TypeDef::Union(u) => union(u),
-        TypeDef::Alias { name, doc: text, target } => {
-            let docs = doc(text.as_deref().unwrap_or(&format!("The `{name}` schema.")));
-            let name = ident(name);
-            let target = rust_type(target, &TokenStream::new());
-            quote! { #docs pub type #name = #target; }
-        }
-    }
-}
-
-fn struct_def(s: &StructDef) -> TokenStream {
+fn struct_def(code: &mut Code, s: &StructDef) {
     let name = ident(&s.name);
-    let docs = doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
     let derive_default = s.fields.iter().all(|f| !f.required);
-    let default = derive_default.then(|| quote! { Default, });
-    let fields = s.fields.iter().map(|f| field(&s.name, f));
-    // Absent optional properties with a spec default read as that default.
-    let defaults: Vec<TokenStream> = s
-        .fields
-        .iter()
-        .filter(|f| has_default(f))
-        .filter_map(|f| {
-            let (fn_name, ty, value) = (default_fn(f), rust_type(&f.ty, &TokenStream::new()), default_value(f)?);
-            Some(quote! { fn #fn_name() -> Option<#ty> { Some(#value) } })
-        })
-        .collect();
-    let defaults = (!defaults.is_empty()).then(|| {
-        quote! {
-            impl #name {
-                #(#defaults)*
-            }
+    code.item(Some(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name))));
+    let default = if derive_default { "Default, " } else { "" };
+    code.line(format_args!("#[derive(Debug, Clone, PartialEq, {default}Serialize, Deserialize)]"));
+    code.line("#[serde(remote = \"Self\")]");
+    if s.fields.is_empty() && s.extra.is_none() {
+        code.line(format_args!("pub struct {name} {{}}"));
+    } else {
+        code.open(format_args!("pub struct {name}"));
+        s.fields.iter().for_each(|f| field(code, &s.name, f));
+        if let Some((field_name, ty)) = &s.extra {
+            code.line("/// Properties not listed in the schema, by name.");
+            code.line("#[serde(flatten)]");
+            let ty = format!("BTreeMap<String, {}>", rust_type(ty, ""));
+            code.typed(&format!("pub {}: ", ident(field_name)), &ty, ",");
         }
-    });
-    let extra = s.extra.as_ref().map(|(field_name, ty)| {
-        let field_name = ident(field_name);
-        let ty = rust_type(ty, &TokenStream::new());
-        quote! {
-            /// Properties not listed in the schema, by name.
-            #[serde(flatten)]
-            pub #field_name: BTreeMap<String, #ty>,
-        }
-    });
-    let constructor = (!derive_default).then(|| constructor(s));
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
-        #[serde(remote = "Self")]
-        pub struct #name {
-            #(#fields)*
-            #extra
-        }
-
-        #constructor
-
-        #defaults
-
-        impl Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                #name::serialize(self, serializer)
-            }
-        }
-
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                #name::deserialize(ObjectOnly(deserializer))
-            }
-        }
+        code.close("");
     }
+    if !derive_default {
+        constructor(code, s);
+    }
+    // Absent optional properties with a spec default read as that default.
+    let defaults: Vec<(&Field, String)> =
+        s.fields.iter().filter(|f| has_default(f)).filter_map(|f| Some((f, default_value(f)?))).collect();
+    if !defaults.is_empty() {
+        code.item(None);
+        code.open(format_args!("impl {name}"));
+        for (f, value) in defaults {
+            code.typed(&format!("fn {}() -> ", default_fn(f)), &format!("Option<{}>", rust_type(&f.ty, "")), " {");
+            some_default(code, &value);
+            code.close("");
+        }
+        code.close("");
+    }
+    code.item(None);
+    code.open_impl("impl Serialize", &name);
+    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
+    code.list(&format!("{name}::serialize("), &["self".to_string(), "serializer".to_string()], ")");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl<'de> Deserialize<'de>", &name);
+    deserialize_signature(code);
+    code.list(&format!("{name}::deserialize("), &["ObjectOnly(deserializer)".to_string()], ")");
+    code.close("");
+    code.close("");
+}
+
+/// `Some(value)`, the body of a default's function. A text default too long for its line has its
+/// `.to_string()` on a line of its own, as prettyplease breaks a method call.
+fn some_default(code: &mut Code, value: &str) {
+    match value.strip_suffix(".to_string()") {
+        // The argument's own line is one level deeper, and its trailing comma does not count.
+        Some(text) if !code.fits(&format!("Some({value})")) && !code.fits(&format!("    {value}")) => {
+            code.line("Some(");
+            code.indent();
+            code.line(text);
+            code.indent();
+            code.line(".to_string(),");
+            code.dedent();
+            code.dedent();
+            code.line(")");
+        }
+        _ => code.list("Some(", &[value.to_string()], ")"),
+    }
+}
+
+/// `fn deserialize<D>(..) -> ..`, broken over lines as prettyplease breaks it at this depth.
+fn deserialize_signature(code: &mut Code) {
+    code.line("fn deserialize<D: serde::Deserializer<'de>>(");
+    code.line("    deserializer: D,");
+    code.open(") -> Result<Self, D::Error>");
 }
 
 /// The headers of a reply: read and written by the client and server code, so no serde.
-fn headers_struct(s: &StructDef) -> TokenStream {
-    let name = ident(&s.name);
-    let docs = doc(s.doc.as_deref().unwrap_or_default());
+fn headers_struct(code: &mut Code, s: &StructDef) {
     let derive_default = s.fields.iter().all(|f| !f.required);
-    let default = derive_default.then(|| quote! { Default, });
-    let fields = s.fields.iter().map(|f| {
-        let field = ident(&f.name);
-        let ty = rust_type(&f.ty, &TokenStream::new());
-        let ty = if f.required {
-            ty
-        } else {
-            quote! { Option<#ty> }
-        };
-        let docs = doc(&paragraphs([f.doc.as_deref(), Some(&format!("The `{}` header.", f.wire))]));
-        quote! { #docs pub #field: #ty, }
-    });
-    let constructor = (!derive_default).then(|| constructor(s));
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, #default)]
-        pub struct #name {
-            #(#fields)*
-        }
-
-        #constructor
+    code.item(s.doc.as_deref());
+    let default = if derive_default { ", Default" } else { "" };
+    code.line(format_args!("#[derive(Debug, Clone, PartialEq{default})]"));
+    code.open(format_args!("pub struct {}", ident(&s.name)));
+    for f in &s.fields {
+        let ty = rust_type(&f.ty, "");
+        let ty = if f.required { ty } else { format!("Option<{ty}>") };
+        code.doc(&paragraphs([f.doc.as_deref(), Some(&format!("The `{}` header.", f.wire))]));
+        code.typed(&format!("pub {}: ", ident(&f.name)), &ty, ",");
+    }
+    code.close("");
+    if !derive_default {
+        constructor(code, s);
     }
 }
 
 /// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
 /// empty, so callers can write `Name { optional: Some(x), ..Name::new(required) }`.
-fn constructor(s: &StructDef) -> TokenStream {
+fn constructor(code: &mut Code, s: &StructDef) {
     let name = ident(&s.name);
     let takes = |f: &&Field| f.required && !f.nullable;
-    let params = s.fields.iter().filter(takes).map(|f| {
-        let field = ident(&f.name);
-        let mut ty = rust_type(&f.ty, &TokenStream::new());
-        if f.boxed {
-            ty = quote! { Box<#ty> };
-        }
-        quote! { #field: #ty }
-    });
-    let inits = s.fields.iter().map(|f| {
-        let field = ident(&f.name);
-        if takes(&f) {
-            quote! { #field }
-        } else {
-            quote! { #field: None }
-        }
-    });
-    let extra = s.extra.as_ref().map(|(field, _)| {
-        let field = ident(field);
-        quote! { #field: BTreeMap::new(), }
-    });
-    let count = s.fields.iter().filter(takes).count();
-    let allow = (count > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
-    let docs = doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
-    quote! {
-        impl #name {
-            #docs
-            #allow
-            pub fn new(#(#params),*) -> Self {
-                #name { #(#inits,)* #extra }
-            }
-        }
+    let params: Vec<(String, String)> = s
+        .fields
+        .iter()
+        .filter(takes)
+        .map(|f| {
+            let ty = rust_type(&f.ty, "");
+            let ty = if f.boxed { format!("Box<{ty}>") } else { ty };
+            (format!("{}: ", ident(&f.name)), ty)
+        })
+        .collect();
+    let mut inits: Vec<String> =
+        s.fields.iter().map(|f| if takes(&f) { ident(&f.name) } else { format!("{}: None", ident(&f.name)) }).collect();
+    if let Some((field, _)) = &s.extra {
+        inits.push(format!("{}: BTreeMap::new()", ident(field)));
     }
+    code.item(None);
+    code.open(format_args!("impl {name}"));
+    code.doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
+    if params.len() > 7 {
+        code.line("#[allow(clippy::too_many_arguments)]");
+    }
+    code.typed_list("pub fn new(", &params, ") -> Self {");
+    code.list(&format!("{name} {{"), &inits, "}");
+    code.close("");
+    code.close("");
 }
 
 /// Whether an optional, unboxed field reads a spec default when absent.
@@ -302,23 +300,21 @@ fn has_default(f: &Field) -> bool {
 }
 
 /// `default_<field>`, the function serde calls for an absent property.
-fn default_fn(f: &Field) -> proc_macro2::Ident {
-    quote::format_ident!("default_{}", f.name)
+fn default_fn(f: &Field) -> String {
+    format!("default_{}", f.name)
 }
 
-fn default_value(f: &Field) -> Option<TokenStream> {
-    Some(super::default_expr(f.default.as_ref()?, &TokenStream::new()))
+fn default_value(f: &Field) -> Option<String> {
+    Some(code::default_expr(f.default.as_ref()?, ""))
 }
 
-fn field(struct_name: &str, f: &Field) -> TokenStream {
-    let name = ident(&f.name);
-    let mut ty = rust_type(&f.ty, &TokenStream::new());
+fn field(code: &mut Code, struct_name: &str, f: &Field) {
+    let mut ty = rust_type(&f.ty, "");
     if f.boxed {
-        ty = quote! { Box<#ty> };
+        ty = format!("Box<{ty}>");
     }
-    let optional = !f.required || f.nullable;
-    if optional {
-        ty = quote! { Option<#ty> };
+    if !f.required || f.nullable {
+        ty = format!("Option<{ty}>");
     }
     // The spec's description, then what the reader cannot see from the field itself.
     let mut notes: Vec<String> = f.doc.iter().cloned().collect();
@@ -335,29 +331,25 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
     if f.ty.is_file_part() {
         notes.push("Sent as a file part of the multipart body.".to_string());
     }
-    let text = notes.join("\n\n");
+    code.doc(&notes.join("\n\n"));
+    let mut serde = Vec::new();
     if f.ty.is_file_part() {
-        let docs = doc(&text);
-        return quote! {
-            #docs
-            #[serde(skip)]
-            pub #name: #ty,
-        };
+        serde.push("skip".to_string());
+    } else {
+        if f.name != f.wire {
+            serde.push(format!("rename = {}", code::string(&f.wire)));
+        }
+        if let Some(path) = default {
+            serde.push(format!("default = {}", code::string(&path)));
+        }
+        if !f.required {
+            serde.push("skip_serializing_if = \"Option::is_none\"".to_string());
+        }
     }
-    let docs = doc(&text);
-    let rename = (f.name != f.wire).then(|| {
-        let wire = &f.wire;
-        quote! { rename = #wire, }
-    });
-    let skip = (!f.required).then(|| quote! { skip_serializing_if = "Option::is_none", });
-    let default = default.map(|path| quote! { default = #path, });
-    let attr =
-        (rename.is_some() || skip.is_some() || default.is_some()).then(|| quote! { #[serde(#rename #default #skip)] });
-    quote! {
-        #docs
-        #attr
-        pub #name: #ty,
+    if !serde.is_empty() {
+        code.list("#[serde(", &serde, ")]");
     }
+    code.typed(&format!("pub {}: ", ident(&f.name)), &ty, ",");
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each
@@ -427,186 +419,195 @@ fn limit_clauses(c: &Constraints) -> Vec<String> {
 const UNLISTED_DOC: &str = "A value the spec does not list, as written on the wire. A client reads it from a\n\
      service newer than its spec; a server generated from the spec refuses it in requests.";
 
-fn int_enum(e: &IntEnumDef) -> TokenStream {
+fn int_enum(code: &mut Code, e: &IntEnumDef) {
     let name = ident(&e.name);
-    let docs = doc(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name)));
-    let variants = e.variants.iter().map(|(v, value)| {
-        let v = ident(v);
-        let docs = doc(&format!("`{value}` on the wire."));
-        quote! { #docs #v, }
-    });
-    let (unlisted, unlisted_doc) = (ident(&e.unlisted), doc(UNLISTED_DOC));
-    let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
-    let values: Vec<_> = e.variants.iter().map(|(_, value)| Literal::i64_unsuffixed(*value)).collect();
-    let count = Literal::usize_unsuffixed(names.len());
-    let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
-    let type_name = &e.name;
-    quote! {
-        #docs
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum #name {
-            #(#variants)*
-            #unlisted_doc
-            #unlisted(i64),
-        }
-
-        impl #name {
-            /// Every value the spec lists, in its order.
-            pub const ALL: [Self; #count] = [#(Self::#names),*];
-
-            /// The integer written on the wire.
-            pub const fn value(self) -> i64 {
-                match self {
-                    #(Self::#names => #values,)*
-                    Self::#unlisted(value) => value,
-                }
-            }
-
-            /// The variant written on the wire as `value`.
-            pub const fn from_value(value: i64) -> Self {
-                match value {
-                    #(#values => Self::#names,)*
-                    other => Self::#unlisted(other),
-                }
-            }
-
-            /// Whether the spec lists this value.
-            pub const fn is_listed(self) -> bool {
-                !matches!(self, Self::#unlisted(_))
-            }
-
-            /// `value`'s variant, or an error when reading a request and the spec does not list it.
-            fn read(value: i64) -> Result<Self, UnknownVariant> {
-                let read = Self::from_value(value);
-                if read.is_listed() || crate::enums::unlisted_allowed() {
-                    Ok(read)
-                } else {
-                    Err(UnknownVariant { type_name: #type_name, value: value.to_string(), expected: #expected })
-                }
-            }
-        }
-
-        impl fmt::Display for #name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}", self.value())
-            }
-        }
-
-        impl FromStr for #name {
-            type Err = UnknownVariant;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s.parse() {
-                    Ok(value) => Self::read(value),
-                    Err(_) => Err(UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected }),
-                }
-            }
-        }
-
-        impl Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_i64(self.value())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-            }
-        }
+    let unlisted = ident(&e.unlisted);
+    code.item(Some(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name))));
+    code.line("#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
+    code.open(format_args!("pub enum {name}"));
+    for (variant, value) in &e.variants {
+        code.doc(&format!("`{value}` on the wire."));
+        code.line(format_args!("{},", ident(variant)));
     }
+    code.doc(UNLISTED_DOC);
+    code.line(format_args!("{unlisted}(i64),"));
+    code.close("");
+    let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
+    code.item(None);
+    code.open(format_args!("impl {name}"));
+    all_const(code, e.variants.iter().map(|(v, _)| v));
+    code.line("/// The integer written on the wire.");
+    code.open("pub const fn value(self) -> i64");
+    code.open("match self");
+    for (variant, value) in &e.variants {
+        code.arm(&format!("Self::{}", ident(variant)), &value.to_string());
+    }
+    code.arm(&format!("Self::{unlisted}(value)"), "value");
+    code.close("");
+    code.close("");
+    code.line("/// The variant written on the wire as `value`.");
+    code.open("pub const fn from_value(value: i64) -> Self");
+    code.open("match value");
+    for (variant, value) in &e.variants {
+        code.arm(&value.to_string(), &format!("Self::{}", ident(variant)));
+    }
+    code.arm("other", &format!("Self::{unlisted}(other)"));
+    code.close("");
+    code.close("");
+    code.line("/// Whether the spec lists this value.");
+    code.open("pub const fn is_listed(self) -> bool");
+    code.line(format_args!("!matches!(self, Self::{unlisted}(_))"));
+    code.close("");
+    code.line("/// `value`'s variant, or an error when reading a request and the spec does not list it.");
+    code.open("fn read(value: i64) -> Result<Self, UnknownVariant>");
+    code.line("let read = Self::from_value(value);");
+    code.open("if read.is_listed() || crate::enums::unlisted_allowed()");
+    code.line("Ok(read)");
+    code.reopen("else");
+    unknown_variant(code, &e.name, "value", &expected);
+    code.close("");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl fmt::Display", &name);
+    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
+    code.line("write!(f, \"{}\", self.value())");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl FromStr", &name);
+    code.line("type Err = UnknownVariant;");
+    code.open("fn from_str(s: &str) -> Result<Self, Self::Err>");
+    code.open("match s.parse()");
+    code.arm("Ok(value)", "Self::read(value)");
+    unknown_variant_arm(code, "Err(_)", &e.name, &expected);
+    code.close("");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl Serialize", &name);
+    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
+    code.line("serializer.serialize_i64(self.value())");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl<'de> Deserialize<'de>", &name);
+    deserialize_signature(code);
+    code.line("Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)");
+    code.close("");
+    code.close("");
 }
 
-fn string_enum(e: &StringEnumDef) -> TokenStream {
+fn string_enum(code: &mut Code, e: &StringEnumDef) {
     let name = ident(&e.name);
-    let docs = doc(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name)));
-    let variants = e.variants.iter().map(|(v, wire)| {
-        let v = ident(v);
-        let docs = doc(&format!("`{wire:?}` on the wire."));
-        quote! { #docs #v, }
-    });
-    let (unlisted, unlisted_doc) = (ident(&e.unlisted), doc(UNLISTED_DOC));
-    let names: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
-    let wires: Vec<_> = e.variants.iter().map(|(_, w)| w.as_str()).collect();
-    let count = Literal::usize_unsuffixed(names.len());
-    let expected = wires.iter().map(|w| format!("{w:?}")).collect::<Vec<_>>().join(", ");
-    let type_name = &e.name;
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub enum #name {
-            #(#variants)*
-            #unlisted_doc
-            #unlisted(String),
-        }
-
-        impl #name {
-            /// Every value the spec lists, in its order.
-            pub const ALL: [Self; #count] = [#(Self::#names),*];
-
-            /// The text written on the wire.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    #(Self::#names => #wires,)*
-                    Self::#unlisted(text) => text,
-                }
-            }
-
-            /// Whether the spec lists this value.
-            pub fn is_listed(&self) -> bool {
-                !matches!(self, Self::#unlisted(_))
-            }
-        }
-
-        impl fmt::Display for #name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for #name {
-            type Err = UnknownVariant;
-
-            /// A listed value's variant; any other text is kept, except when reading a request.
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    #(#wires => Ok(Self::#names),)*
-                    _ if crate::enums::unlisted_allowed() => Ok(Self::#unlisted(s.to_string())),
-                    _ => Err(UnknownVariant { type_name: #type_name, value: s.to_string(), expected: #expected }),
-                }
-            }
-        }
-
-        impl Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-                text.parse().map_err(serde::de::Error::custom)
-            }
-        }
+    let unlisted = ident(&e.unlisted);
+    code.item(Some(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name))));
+    code.line("#[derive(Debug, Clone, PartialEq, Eq, Hash)]");
+    code.open(format_args!("pub enum {name}"));
+    for (variant, wire) in &e.variants {
+        code.doc(&format!("`{wire:?}` on the wire."));
+        code.line(format_args!("{},", ident(variant)));
     }
+    code.doc(UNLISTED_DOC);
+    code.line(format_args!("{unlisted}(String),"));
+    code.close("");
+    let expected = e.variants.iter().map(|(_, w)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
+    code.item(None);
+    code.open(format_args!("impl {name}"));
+    all_const(code, e.variants.iter().map(|(v, _)| v));
+    code.line("/// The text written on the wire.");
+    code.open("pub fn as_str(&self) -> &str");
+    code.open("match self");
+    for (variant, wire) in &e.variants {
+        code.arm(&format!("Self::{}", ident(variant)), &code::string(wire));
+    }
+    code.arm(&format!("Self::{unlisted}(text)"), "text");
+    code.close("");
+    code.close("");
+    code.line("/// Whether the spec lists this value.");
+    code.open("pub fn is_listed(&self) -> bool");
+    code.line(format_args!("!matches!(self, Self::{unlisted}(_))"));
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl fmt::Display", &name);
+    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
+    code.line("f.write_str(self.as_str())");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl FromStr", &name);
+    code.line("type Err = UnknownVariant;");
+    code.line("/// A listed value's variant; any other text is kept, except when reading a request.");
+    code.open("fn from_str(s: &str) -> Result<Self, Self::Err>");
+    code.open("match s");
+    for (variant, wire) in &e.variants {
+        code.arm(&code::string(wire), &format!("Ok(Self::{})", ident(variant)));
+    }
+    code.arm("_ if crate::enums::unlisted_allowed()", &format!("Ok(Self::{unlisted}(s.to_string()))"));
+    unknown_variant_arm(code, "_", &e.name, &expected);
+    code.close("");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl Serialize", &name);
+    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
+    code.line("serializer.serialize_str(self.as_str())");
+    code.close("");
+    code.close("");
+    code.item(None);
+    code.open_impl("impl<'de> Deserialize<'de>", &name);
+    deserialize_signature(code);
+    code.line("let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;");
+    code.line("text.parse().map_err(serde::de::Error::custom)");
+    code.close("");
+    code.close("");
+}
+
+/// `/// Every value ..` and `pub const ALL: [Self; N] = [Self::A, ..];` of an enum.
+fn all_const<'a>(code: &mut Code, variants: impl ExactSizeIterator<Item = &'a String>) {
+    code.line("/// Every value the spec lists, in its order.");
+    let head = format!("pub const ALL: [Self; {}] = [", variants.len());
+    let names: Vec<String> = variants.map(|v| format!("Self::{}", ident(v))).collect();
+    code.list(&head, &names, "];");
+}
+
+/// `Err(UnknownVariant { .. })` for a value of `type_name` the spec does not list.
+fn unknown_variant(code: &mut Code, type_name: &str, value: &str, expected: &str) {
+    code.list("Err(UnknownVariant {", &unknown_variant_fields(type_name, value, expected), "})");
+}
+
+/// A match arm of `pattern` answering [`unknown_variant`] for the text `s`; the struct is too
+/// wide to stay on one line, so the arm is a block.
+fn unknown_variant_arm(code: &mut Code, pattern: &str, type_name: &str, expected: &str) {
+    code.open(format_args!("{pattern} =>"));
+    unknown_variant(code, type_name, "s", expected);
+    code.close("");
+}
+
+fn unknown_variant_fields(type_name: &str, value: &str, expected: &str) -> [String; 3] {
+    [
+        format!("type_name: {}", code::string(type_name)),
+        format!("value: {value}.to_string()"),
+        format!("expected: {}", code::string(expected)),
+    ]
 }
 
 /// An enum with a variant per member: written as the member itself, read by the union's dispatch.
 fn union(u: &UnionDef) -> TokenStream {
-    let name = ident(&u.name);
+    let name = super::ident(&u.name);
     let docs = doc(u.doc.as_deref().unwrap_or(&format!("The `{}` schema: one of several.", u.name)));
     let variants = u.variants.iter().map(|v| {
-        let variant = ident(&v.name);
-        let ty = rust_type(&v.ty, &TokenStream::new());
+        let variant = super::ident(&v.name);
+        let ty = super::rust_type(&v.ty, &TokenStream::new());
         let docs = doc(&format!("A value of the `{}` member.", v.name));
         quote! { #docs #variant(#ty), }
     });
     let type_name = &u.name;
     let text = u.text.then(|| text_union(u));
     let read = |i: usize| {
-        let variant = ident(&u.variants[i].name);
-        let ty = rust_type(&u.variants[i].ty, &TokenStream::new());
+        let variant = super::ident(&u.variants[i].name);
+        let ty = super::rust_type(&u.variants[i].ty, &TokenStream::new());
         // A generic type needs the qualified form, `<Vec<T>>::deserialize`.
         let ty = if ty.to_string().contains('<') {
             quote! { <#ty> }
@@ -711,18 +712,18 @@ fn union(u: &UnionDef) -> TokenStream {
 /// JSON kind to go by, so numbers and booleans are tried before strings, each kind in the JSON
 /// reader's order (enums and formats before plain text).
 fn text_union(u: &UnionDef) -> TokenStream {
-    let name = ident(&u.name);
+    let name = super::ident(&u.name);
     let Dispatch::Shape(order) = &u.dispatch else { return TokenStream::new() };
     let mut order: Vec<&(Shape, usize)> = order.iter().collect();
     order.sort_by_key(|(shape, _)| matches!(shape, Shape::String));
     let shows = u.variants.iter().map(|v| {
-        let variant = ident(&v.name);
+        let variant = super::ident(&v.name);
         quote! { Self::#variant(value) => value.fmt(f), }
     });
     // Plain text takes anything, so it ends the tries.
     let plain = order.iter().position(|(_, i)| u.variants[*i].ty == TypeRef::String);
     let tries = order[..plain.unwrap_or(order.len())].iter().map(|(_, i)| {
-        let variant = ident(&u.variants[*i].name);
+        let variant = super::ident(&u.variants[*i].name);
         let parse = if matches!(u.variants[*i].ty, TypeRef::Named(_)) {
             quote! { crate::enums::listed_only(|| text.parse()) }
         } else {
@@ -734,7 +735,7 @@ fn text_union(u: &UnionDef) -> TokenStream {
     let expected = u.variants.iter().map(|v| format!("`{}`", v.name)).collect::<Vec<_>>().join(", ");
     let last = match plain {
         Some(p) => {
-            let variant = ident(&u.variants[order[p].1].name);
+            let variant = super::ident(&u.variants[order[p].1].name);
             quote! { Ok(Self::#variant(text.to_string())) }
         }
         None => quote! { Err(UnknownVariant { type_name: #type_name, value: text.to_string(), expected: #expected }) },
@@ -761,73 +762,179 @@ fn text_union(u: &UnionDef) -> TokenStream {
 
 /// The documented error replies of one operation, a variant per status; the `default` reply's
 /// variant also carries the status.
-fn errors(e: &ErrorsDef) -> TokenStream {
-    let name = ident(&e.name);
-    let docs = doc(&format!(
+fn errors(code: &mut Code, e: &ErrorsDef) {
+    code.item(Some(&format!(
         "The documented error replies of `{}`, one variant per status. The client reads them from\n\
          its `Error` with `from_error`; a server implementation returns them as an `ApiError` with\n\
          `.into()`.",
         e.operation
-    ));
-    let variants = e.cases.iter().map(|case| {
-        let variant = ident(&case.name);
+    )));
+    code.line("#[derive(Debug, Clone, PartialEq)]");
+    code.open(format_args!("pub enum {}", ident(&e.name)));
+    for case in &e.cases {
         let status = case.status.map_or("Any other status".to_string(), |s| s.to_string());
-        let text = match &case.doc {
+        code.doc(&match &case.doc {
             Some(d) => format!("{status}: {d}"),
             None => format!("{status}."),
-        };
-        let docs = doc(&text);
-        let body = rust_type(&case.body, &TokenStream::new());
-        match case.status {
-            Some(_) => quote! { #docs #variant(#body), },
-            None => quote! { #docs #variant(u16, #body), },
+        });
+        let mut fields = Vec::new();
+        if case.status.is_none() {
+            fields.push((String::new(), "u16".to_string()));
         }
-    });
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum #name {
-            #(#variants)*
-        }
+        fields.push((String::new(), rust_type(&case.body, "")));
+        code.typed_list(&format!("{}(", ident(&case.name)), &fields, "),");
     }
+    code.close("");
 }
 
 /// The success replies of one operation, a variant per status.
-fn replies(r: &RepliesDef) -> TokenStream {
-    let name = ident(&r.name);
-    let docs = doc(&format!("The success replies of `{}`, one variant per status.", r.operation));
-    let variants = r.cases.iter().map(|case| {
-        let variant = ident(&case.name);
-        let text = match &case.doc {
+fn replies(code: &mut Code, r: &RepliesDef) {
+    code.item(Some(&format!("The success replies of `{}`, one variant per status.", r.operation)));
+    code.line("#[derive(Debug, Clone, PartialEq)]");
+    code.open(format_args!("pub enum {}", ident(&r.name)));
+    for case in &r.cases {
+        code.doc(&match &case.doc {
             Some(d) => format!("{}: {d}", case.status),
             None => format!("{}.", case.status),
-        };
-        let docs = doc(&text);
-        // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
-        let body = case.body.as_ref().map(|ty| rust_type(ty, &TokenStream::new()));
-        let headers = case.headers.as_ref().map(|h| {
-            let h = ident(&h.name);
-            quote! { #h }
         });
-        let payload: Vec<TokenStream> = body.into_iter().chain(headers).collect();
-        if payload.is_empty() {
-            quote! { #docs #variant, }
-        } else {
-            quote! { #docs #variant(#(#payload),*), }
-        }
-    });
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum #name {
-            #(#variants)*
+        // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
+        let body = case.body.as_ref().map(|ty| rust_type(ty, ""));
+        let headers = case.headers.as_ref().map(|h| ident(&h.name));
+        let payload: Vec<String> = body.into_iter().chain(headers).collect();
+        match payload.as_slice() {
+            [] => code.line(format_args!("{},", ident(&case.name))),
+            _ => {
+                let fields: Vec<(String, String)> = payload.into_iter().map(|ty| (String::new(), ty)).collect();
+                code.typed_list(&format!("{}(", ident(&case.name)), &fields, "),");
+            }
         }
     }
+    code.close("");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::{DefaultValue, ErrorCase, ReplyCase};
+
+    /// Text written by [`Code`] must be what prettyplease prints for the same code: printing it
+    /// again changes nothing. Names from 1 to 90 characters cross every width rule.
+    #[test]
+    fn text_items_are_laid_out_as_prettyplease_prints_them() {
+        let field = |name: &str, ty: TypeRef, required: bool, default: Option<DefaultValue>| Field {
+            wire: format!("{name}Wire"),
+            name: name.to_string(),
+            ty,
+            required,
+            nullable: false,
+            boxed: false,
+            constraints: Constraints::default(),
+            default,
+            doc: None,
+        };
+        for n in 1..=90 {
+            let long = |prefix: &str| format!("{prefix}{}", "x".repeat(n));
+            let named = TypeRef::Named(long("T"));
+            let map = TypeRef::Map(Box::new(TypeRef::Vec(Box::new(named.clone()))));
+            let structure = StructDef {
+                name: long("S"),
+                doc: None,
+                fields: vec![
+                    field(&long("a"), named.clone(), true, None),
+                    field("b", TypeRef::Nullable(Box::new(map.clone())), true, None),
+                    field(&long("c"), TypeRef::String, false, Some(DefaultValue::String(long("d")))),
+                    field("e", named.clone(), false, Some(DefaultValue::Variant { ty: long("T"), variant: long("V") })),
+                ],
+                extra: Some(("rest".to_string(), map.clone())),
+            };
+            let few = StructDef {
+                name: long("F"),
+                doc: None,
+                fields: vec![field("a", TypeRef::I32, true, None)],
+                extra: None,
+            };
+            let items = [
+                TypeDef::Struct(structure.clone()),
+                TypeDef::Struct(few),
+                TypeDef::IntEnum(IntEnumDef {
+                    name: long("I"),
+                    doc: None,
+                    variants: (0..n as i64 % 7 + 1).map(|i| (format!("{}{i}", long("V")), i * 1000)).collect(),
+                    unlisted: "Unknown".to_string(),
+                }),
+                TypeDef::StringEnum(StringEnumDef {
+                    name: long("E"),
+                    doc: None,
+                    variants: vec![(long("V"), long("w")), ("A".to_string(), "a".to_string())],
+                    unlisted: "Unknown".to_string(),
+                }),
+                TypeDef::Alias { name: long("A"), doc: None, target: map.clone() },
+            ];
+            let features = [vec![long("f")], vec!["one".to_string(), long("g")]];
+            for (i, t) in items.iter().enumerate() {
+                let mut code = Code::new(code::cfg_any(&features[i % 2]));
+                match t {
+                    TypeDef::Struct(s) => struct_def(&mut code, s),
+                    TypeDef::IntEnum(e) => int_enum(&mut code, e),
+                    TypeDef::StringEnum(e) => string_enum(&mut code, e),
+                    TypeDef::Alias { name, target, .. } => {
+                        code.item(None);
+                        code.typed(&format!("pub type {name} = "), &rust_type(target, ""), ";");
+                    }
+                    TypeDef::Union(_) => unreachable!(),
+                }
+                if i == 0 {
+                    headers_struct(&mut code, &structure);
+                    errors(
+                        &mut code,
+                        &ErrorsDef {
+                            name: long("Errors"),
+                            operation: "op".to_string(),
+                            cases: vec![
+                                ErrorCase { status: Some(404), name: long("N"), body: named.clone(), doc: None },
+                                ErrorCase { status: None, name: "Other".to_string(), body: map.clone(), doc: None },
+                            ],
+                        },
+                    );
+                    replies(
+                        &mut code,
+                        &RepliesDef {
+                            name: long("Replies"),
+                            operation: "op".to_string(),
+                            cases: vec![
+                                ReplyCase {
+                                    status: 200,
+                                    name: long("Ok"),
+                                    body: Some(map.clone()),
+                                    headers: None,
+                                    doc: None,
+                                },
+                                ReplyCase {
+                                    status: 204,
+                                    name: "Empty".to_string(),
+                                    body: None,
+                                    headers: None,
+                                    doc: None,
+                                },
+                            ],
+                        },
+                    );
+                }
+                let text = code.finish();
+                let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
+                let printed = prettyplease::unparse(&file);
+                if let Some((line, (ours, theirs))) =
+                    text.lines().zip(printed.lines()).enumerate().find(|(_, (a, b))| a != b)
+                {
+                    panic!(
+                        "names of {n} characters, line {}:\n  text:         {ours}\n  prettyplease: {theirs}",
+                        line + 1
+                    );
+                }
+                assert_eq!(printed, text, "names of {n} characters");
+            }
+        }
+    }
 
     #[test]
     fn limits_read_as_one_sentence_with_the_items_after() {

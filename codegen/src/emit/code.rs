@@ -1,0 +1,296 @@
+//! Rust written straight as text, laid out line by line as prettyplease prints the same code.
+//!
+//! Tokens cost a parse into a syntax tree and a print back to text, which is most of the
+//! generator's time on a large spec; the items a spec has thousands of are written this way
+//! instead. Blank lines are left to [`crate::render`], as for printed tokens.
+
+use std::fmt::{self, Write};
+
+use crate::ir::{DefaultValue, TypeRef};
+
+/// prettyplease's line width: a group that would reach past it is broken over lines.
+const MARGIN: usize = 89;
+const INDENT: &str = "    ";
+
+/// Lines of Rust being written, at the depth of the block they are in.
+pub struct Code {
+    out: String,
+    depth: usize,
+    /// The `#[cfg(..)]` line every top-level item gets, after its docs.
+    gate: Option<String>,
+}
+
+impl Code {
+    /// Empty code whose top-level items are compiled only under `gate` (a `#[cfg(..)]` line).
+    pub fn new(gate: Option<String>) -> Self {
+        Code { out: String::with_capacity(4096), depth: 0, gate }
+    }
+
+    /// One line at the current depth.
+    pub fn line(&mut self, text: impl fmt::Display) {
+        for _ in 0..self.depth {
+            self.out.push_str(INDENT);
+        }
+        // Writing to a `String` cannot fail.
+        let _ = write!(self.out, "{text}");
+        self.out.push('\n');
+    }
+
+    /// `///` lines of `text`, as `#[doc]` attributes from [`super::doc`] print.
+    pub fn doc(&mut self, text: &str) {
+        for line in super::doc_lines(text.trim()) {
+            self.line(format_args!("///{line}"));
+        }
+    }
+
+    /// The start of a top-level item: its docs, if any, then its `#[cfg(..)]`.
+    pub fn item(&mut self, doc: Option<&str>) {
+        if let Some(doc) = doc {
+            self.doc(doc);
+        }
+        if let Some(gate) = &self.gate {
+            // A top-level line, or lines, laid out already.
+            self.out.push_str(gate);
+            self.out.push('\n');
+        }
+    }
+
+    /// `head {`, and the lines after it one level deeper.
+    pub fn open(&mut self, head: impl fmt::Display) {
+        self.line(format_args!("{head} {{"));
+        self.depth += 1;
+    }
+
+    /// Back one level, and `}` followed by `tail` (`;`, `)`, or nothing).
+    pub fn close(&mut self, tail: &str) {
+        self.depth -= 1;
+        self.line(format_args!("}}{tail}"));
+    }
+
+    /// `} head {`: one block closed and the next opened, as in `} else {`.
+    pub fn reopen(&mut self, head: &str) {
+        self.depth -= 1;
+        self.line(format_args!("}} {head} {{"));
+        self.depth += 1;
+    }
+
+    /// `head for name {`, with `for name {` on a line of its own when the whole does not fit.
+    pub fn open_impl(&mut self, head: &str, name: &str) {
+        let one_line = format!("{head} for {name}");
+        if self.fits(&format!("{one_line} {{")) {
+            self.open(one_line);
+        } else {
+            self.line(head);
+            self.open(format_args!("for {name}"));
+        }
+    }
+
+    /// `prefix`, a type and `suffix` on one line (`pub name: Type,`); a type too long for the line
+    /// breaks inside its angle brackets, as prettyplease breaks it. A `suffix` ending in a brace
+    /// opens a block.
+    pub fn typed(&mut self, prefix: &str, ty: &str, suffix: &str) {
+        self.typed_measured(prefix, ty, suffix, true);
+    }
+
+    /// `head`, then `prefix type` items separated by commas, then `tail`, on one line when it fits
+    /// (a signature's parameters, a tuple variant's fields); else one item a line, each broken
+    /// as [`Code::typed`] breaks it. A `tail` ending in a brace opens a block.
+    pub fn typed_list(&mut self, head: &str, items: &[(String, String)], tail: &str) {
+        let joined: Vec<String> = items.iter().map(|(prefix, ty)| format!("{prefix}{ty}")).collect();
+        let one_line = format!("{head}{}{tail}", joined.join(", "));
+        if items.is_empty() || self.fits(&one_line) {
+            self.line(&one_line);
+        } else {
+            self.line(head);
+            self.depth += 1;
+            for (i, (prefix, ty)) in items.iter().enumerate() {
+                self.typed_measured(prefix, ty, ",", i + 1 < items.len());
+            }
+            self.depth -= 1;
+            self.line(tail);
+        }
+        if tail.ends_with('{') {
+            self.depth += 1;
+        }
+    }
+
+    /// [`Code::typed`], where `counted` says whether the suffix counts toward the line width: a
+    /// trailing comma that prettyplease prints only on a broken line does not.
+    fn typed_measured(&mut self, prefix: &str, ty: &str, suffix: &str, counted: bool) {
+        let measured = if counted { format!("{prefix}{ty}{suffix}") } else { format!("{prefix}{ty}") };
+        match ty.split_once('<') {
+            Some((outer, args)) if !self.fits(&measured) => {
+                let args = type_arguments(args.strip_suffix('>').unwrap_or(args));
+                self.line(format_args!("{prefix}{outer}<"));
+                self.depth += 1;
+                for (i, arg) in args.iter().enumerate() {
+                    self.typed_measured("", arg, ",", i + 1 < args.len());
+                }
+                self.depth -= 1;
+                self.line(format_args!(">{suffix}"));
+            }
+            _ => self.line(format_args!("{prefix}{ty}{suffix}")),
+        }
+        if suffix.ends_with('{') {
+            self.depth += 1;
+        }
+    }
+
+    /// One level deeper, for lines a caller lays out itself.
+    pub fn indent(&mut self) {
+        self.depth += 1;
+    }
+
+    /// Back one level.
+    pub fn dedent(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Whether `text` fits on one line at the current depth.
+    pub fn fits(&self, text: &str) -> bool {
+        self.depth * INDENT.len() + text.len() <= MARGIN
+    }
+
+    /// `head`, the items separated by commas, then `tail`: on one line when it fits, else one item
+    /// a line, each with its comma, between `head` and `tail`. A `head` ending in a brace starts a
+    /// struct literal, which has spaces inside its braces on one line (`Name { a, b }`) and, as
+    /// prettyplease prints, stays on one line only up to 35 characters. A `tail` ending in a brace
+    /// opens a block.
+    pub fn list(&mut self, head: &str, items: &[String], tail: &str) {
+        let literal = head.strip_suffix(" {");
+        let pad = if literal.is_some() && !items.is_empty() { " " } else { "" };
+        let joined = items.join(", ");
+        let one_line = format!("{head}{pad}{joined}{pad}{tail}");
+        let narrow = literal.is_none_or(|name| {
+            let name = name.rsplit(['(', ' ']).next().unwrap_or(name);
+            name.len() + " { ".len() + joined.len() + " }".len() <= 35
+        });
+        if items.is_empty() || (narrow && self.fits(&one_line)) {
+            self.line(&one_line);
+        } else {
+            self.line(head);
+            self.depth += 1;
+            for item in items {
+                self.line(format_args!("{item},"));
+            }
+            self.depth -= 1;
+            self.line(tail);
+        }
+        if tail.ends_with('{') {
+            self.depth += 1;
+        }
+    }
+
+    /// `pattern => body,` on one line when it fits, else the body in a block of its own. As
+    /// prettyplease measures it, the comma may reach past the line width.
+    pub fn arm(&mut self, pattern: &str, body: &str) {
+        let one_line = format!("{pattern} => {body}");
+        if self.fits(&one_line) {
+            self.line(format_args!("{one_line},"));
+        } else {
+            self.open(format_args!("{pattern} =>"));
+            // A call too long for its own line breaks inside its parentheses (`Ok(`, the
+            // argument, `)`); the bodies written here take one argument.
+            match body.split_once('(') {
+                Some((call, argument)) if !self.fits(body) && body.ends_with(')') => {
+                    self.list(&format!("{call}("), &[argument[..argument.len() - 1].to_string()], ")");
+                }
+                _ => self.line(body),
+            }
+            self.close("");
+        }
+    }
+
+    /// The text written.
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
+pub fn ident(name: &str) -> String {
+    if crate::naming::is_keyword(name) { format!("r#{name}") } else { name.to_string() }
+}
+
+/// A string literal, escaped as the token for it prints.
+pub fn string(text: &str) -> String {
+    proc_macro2::Literal::string(text).to_string()
+}
+
+/// The `#[cfg(..)]` attribute that compiles an item when any of `features` is on, laid out as
+/// [`super::cfg_any`] prints at the top level; `None` when the list is empty.
+pub fn cfg_any(features: &[String]) -> Option<String> {
+    let features: Vec<String> = features.iter().map(|f| format!("feature = {}", string(f))).collect();
+    let condition = match features.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        several => format!("any({})", several.join(", ")),
+    };
+    let one_line = format!("#[cfg({condition})]");
+    if one_line.len() <= MARGIN {
+        return Some(one_line);
+    }
+    // Broken as prettyplease breaks attribute arguments: each group over lines only when it does
+    // not fit on its own, and no trailing commas, as the tokens have none.
+    if INDENT.len() + condition.len() <= MARGIN || features.len() == 1 {
+        return Some(format!("#[cfg(\n{INDENT}{condition}\n)]"));
+    }
+    let each: String = features.iter().map(|f| format!("{INDENT}{INDENT}{f},\n")).collect();
+    Some(format!("#[cfg(\n{INDENT}any(\n{}\n{INDENT})\n)]", each.trim_end_matches(",\n")))
+}
+
+/// The Rust type for a [`TypeRef`], as [`super::rust_type`] prints; named types are written after
+/// `types` (e.g. `types::`, or nothing inside the types module itself).
+pub fn rust_type(ty: &TypeRef, types: &str) -> String {
+    match ty {
+        TypeRef::String => "String".to_string(),
+        TypeRef::Bool => "bool".to_string(),
+        TypeRef::I32 => "i32".to_string(),
+        TypeRef::I64 => "i64".to_string(),
+        TypeRef::F32 => "f32".to_string(),
+        TypeRef::F64 => "f64".to_string(),
+        TypeRef::Uuid => "Uuid".to_string(),
+        TypeRef::DateTime => "DateTime".to_string(),
+        TypeRef::Json => "Value".to_string(),
+        TypeRef::Bytes => "Vec<u8>".to_string(),
+        TypeRef::File => "File".to_string(),
+        TypeRef::Vec(item) => format!("Vec<{}>", rust_type(item, types)),
+        TypeRef::Map(value) => format!("BTreeMap<String, {}>", rust_type(value, types)),
+        TypeRef::Nullable(inner) => format!("Option<{}>", rust_type(inner, types)),
+        TypeRef::Named(name) => format!("{types}{}", ident(name)),
+    }
+}
+
+/// The type arguments written between a type's outer angle brackets (`String, Vec<u8>`), each.
+fn type_arguments(text: &str) -> Vec<String> {
+    let mut arguments = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                arguments.push(text[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    arguments.push(text[start..].trim().to_string());
+    arguments
+}
+
+/// A default as a Rust expression, as [`super::default_expr`] prints; enum variants are named
+/// after `types`.
+pub fn default_expr(d: &DefaultValue, types: &str) -> String {
+    match d {
+        DefaultValue::Bool(b) => b.to_string(),
+        DefaultValue::Int(i) => i.to_string(),
+        DefaultValue::Float(f) => proc_macro2::Literal::f64_unsuffixed(*f).to_string(),
+        DefaultValue::String(s) => format!("{}.to_string()", string(s)),
+        DefaultValue::Variant { ty, variant } => format!("{types}{}::{}", ident(ty), ident(variant)),
+        DefaultValue::EmptyList => "Vec::new()".to_string(),
+        DefaultValue::EmptyObject { json: false } => "Default::default()".to_string(),
+        DefaultValue::EmptyObject { json: true } => "serde_json::Value::Object(Default::default())".to_string(),
+    }
+}
