@@ -96,20 +96,25 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
     let mut files = Vec::new();
     let mut chunks = done.into_iter().peekable();
     for (j, job) in jobs.iter().enumerate() {
-        // Each chunk's text is freed as soon as it is copied, so a large spec's output is not held
-        // twice over.
-        let mut contents = header(spec_path);
+        let mut parts = Vec::new();
         let mut needed = true;
         while let Some((_, c, text)) = chunks.next_if(|(jj, _, _)| *jj == j) {
             match text? {
-                Some(text) => {
-                    if c > 0 {
-                        contents.push('\n');
-                    }
-                    contents.push_str(&text);
-                }
+                Some(text) => parts.push((c, text)),
                 None => needed = false,
             }
+        }
+        // The file is allocated once at its final size, and each chunk's text is freed as soon as
+        // it is copied, so a large spec's output is not held twice over.
+        let head = header(spec_path);
+        let mut contents =
+            String::with_capacity(head.len() + parts.iter().map(|(_, text)| text.len() + 1).sum::<usize>());
+        contents.push_str(&head);
+        for (c, text) in parts {
+            if c > 0 {
+                contents.push('\n');
+            }
+            contents.push_str(&text);
         }
         if let (true, Some((last, others))) = (needed, job.paths.split_last()) {
             files.extend(others.iter().map(|path| GeneratedFile { path: path.clone(), contents: contents.clone() }));

@@ -6,7 +6,7 @@
 
 use std::fmt::{self, Write};
 
-use crate::ir::{DefaultValue, TypeRef};
+use crate::ir::{DefaultValue, Reply, TypeRef};
 
 /// prettyplease's line width: a group that would reach past it is broken over lines.
 const MARGIN: usize = 89;
@@ -118,6 +118,22 @@ impl Code {
     /// trailing comma that prettyplease prints only on a broken line does not.
     fn typed_measured(&mut self, prefix: &str, ty: &str, suffix: &str, counted: bool) {
         let measured = if counted { format!("{prefix}{ty}{suffix}") } else { format!("{prefix}{ty}") };
+        if let Some(inside) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')'))
+            && !self.fits(&measured)
+        {
+            let items = type_arguments(inside);
+            self.line(format_args!("{prefix}("));
+            self.depth += 1;
+            for (i, item) in items.iter().enumerate() {
+                self.typed_measured("", item, ",", i + 1 < items.len());
+            }
+            self.depth -= 1;
+            self.line(format_args!("){suffix}"));
+            if suffix.ends_with('{') {
+                self.depth += 1;
+            }
+            return;
+        }
         match ty.split_once('<') {
             Some((outer, args)) if !self.fits(&measured) => {
                 let args = type_arguments(args.strip_suffix('>').unwrap_or(args));
@@ -144,6 +160,29 @@ impl Code {
     /// Back one level.
     pub fn dedent(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Calls nested one in the next around `argument`, `a(b(argument))`, then `suffix`: on one
+    /// line when it fits, else broken from the outside in, one call a line, as prettyplease
+    /// breaks a call's arguments.
+    pub fn calls(&mut self, callees: &[&str], argument: &str, suffix: &str) {
+        self.calls_measured(callees, argument, suffix, true);
+    }
+
+    fn calls_measured(&mut self, callees: &[&str], argument: &str, suffix: &str, counted: bool) {
+        let inner: String =
+            callees.iter().rev().fold(argument.to_string(), |inner, callee| format!("{callee}({inner})"));
+        let measured = if counted { format!("{inner}{suffix}") } else { inner.clone() };
+        match callees.split_first() {
+            Some((outer, rest)) if !self.fits(&measured) => {
+                self.line(format_args!("{outer}("));
+                self.depth += 1;
+                self.calls_measured(rest, argument, ",", false);
+                self.depth -= 1;
+                self.line(format_args!("){suffix}"));
+            }
+            _ => self.line(format_args!("{inner}{suffix}")),
+        }
     }
 
     /// Whether `text` fits on one line at the current depth.
@@ -198,6 +237,41 @@ impl Code {
                 _ => self.line(body),
             }
             self.close("");
+        }
+    }
+
+    /// Top-level items given as tokens, printed by prettyplease: for the few items of a module
+    /// not worth writing as text.
+    pub fn items(&mut self, tokens: proc_macro2::TokenStream) {
+        match syn::parse2::<syn::File>(tokens.clone()) {
+            Ok(file) => self.out.push_str(&prettyplease::unparse(&file)),
+            // Not items (cannot happen for what the emitters write): left as they are, so the
+            // compiler reports them where they stand.
+            Err(_) => {
+                self.out.push_str(&tokens.to_string());
+                self.out.push('\n');
+            }
+        }
+    }
+
+    /// Members of an impl block given as tokens, printed by prettyplease at this depth: for
+    /// members whose layout (long where-clauses) is not worth writing as text.
+    pub fn members(&mut self, tokens: proc_macro2::TokenStream) {
+        let wrapped = quote::quote! { impl X { #tokens } };
+        let Ok(file) = syn::parse2::<syn::File>(wrapped) else {
+            // As in `items`: left as they are, for the compiler to report.
+            self.line(tokens);
+            return;
+        };
+        let printed = prettyplease::unparse(&file);
+        let lines: Vec<&str> = printed.lines().collect();
+        let inner = lines.get(1..lines.len().saturating_sub(1)).unwrap_or_default();
+        for line in inner {
+            // prettyplease indents members one level; the block they go into may be deeper.
+            match line.strip_prefix(INDENT) {
+                Some(rest) => self.line(rest),
+                None => self.out.push('\n'),
+            }
         }
     }
 
@@ -267,8 +341,8 @@ fn type_arguments(text: &str) -> Vec<String> {
     let (mut depth, mut start) = (0, 0);
     for (i, c) in text.char_indices() {
         match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
             ',' if depth == 0 => {
                 arguments.push(text[start..i].trim().to_string());
                 start = i + 1;
@@ -292,5 +366,23 @@ pub fn default_expr(d: &DefaultValue, types: &str) -> String {
         DefaultValue::EmptyList => "Vec::new()".to_string(),
         DefaultValue::EmptyObject { json: false } => "Default::default()".to_string(),
         DefaultValue::EmptyObject { json: true } => "serde_json::Value::Object(Default::default())".to_string(),
+    }
+}
+
+/// The Rust type of a reply, as [`super::reply_type`] prints: the body, the documented headers
+/// beside it, the reply enum of several statuses, or the crate's `download` or `stream` type.
+pub fn reply_type(reply: &Reply, download: &str, stream: &str) -> String {
+    let headers = reply.headers().map(|h| format!("types::{}", ident(&h.name)));
+    let body = match reply {
+        Reply::Empty { .. } => "()".to_string(),
+        Reply::Json { ty, .. } => rust_type(ty, "types::"),
+        Reply::Download { .. } => download.to_string(),
+        Reply::Stream { item, .. } => format!("{stream}<{}>", rust_type(item, "types::")),
+        Reply::Several(replies) => format!("types::{}", ident(&replies.name)),
+    };
+    match (reply, headers) {
+        (Reply::Empty { .. }, Some(headers)) => headers,
+        (Reply::Json { .. }, Some(headers)) => format!("({body}, {headers})"),
+        _ => body,
     }
 }

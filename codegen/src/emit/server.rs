@@ -4,6 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
     Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Framing, Location, ObjectStyle, Operation, Param, RepliesDef,
@@ -30,24 +31,38 @@ fn add_input_imports(api: &Api, imports: &mut Imports) {
     uses.add_to(imports, "crate::DateTime");
 }
 
-/// What an implementation returns for a reply; a download is a `FileDownload`.
-fn reply_type(reply: &Reply) -> TokenStream {
-    super::reply_type(reply, quote! { FileDownload }, quote! { ItemStream })
-}
-
 fn input_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Input", op.type_name)
 }
 
-/// The signature of an operation's method, the same in the trait, its partial twin and the mock.
-fn method_signature(op: &Operation) -> TokenStream {
-    let (name, input, reply) = (ident(&op.fn_name), input_name(op), reply_type(&op.reply));
-    quote! { fn #name(&self, ctx: RequestContext, input: inputs::#input) -> impl Future<Output = Result<#reply, ApiError>> + Send }
+/// The signature of an operation's method, the same in the trait, its partial twin and the mock,
+/// ended by `end`: `;`, or ` {` to open its body.
+fn method_signature(code: &mut Code, op: &Operation, end: &str) {
+    let name = code::ident(&op.fn_name);
+    let input = format!("inputs::{}Input", op.type_name);
+    let future = format!(
+        "impl Future<Output = Result<{}, ApiError>>",
+        code::reply_type(&op.reply, "FileDownload", "ItemStream")
+    );
+    let one_line = format!("fn {name}(&self, ctx: RequestContext, input: {input}) -> {future} + Send{end}");
+    if code.fits(&one_line) {
+        code.line(&one_line);
+        if end.ends_with('{') {
+            code.indent();
+        }
+        return;
+    }
+    code.line(format_args!("fn {name}("));
+    code.indent();
+    code.line("&self,");
+    code.line("ctx: RequestContext,");
+    code.line(format_args!("input: {input},"));
+    code.dedent();
+    code.typed(") -> ", &future, &format!(" + Send{end}"));
 }
 
 /// `api.rs`: the request context and the trait.
-pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
-    let trait_ident = ident(trait_name);
+pub fn api_module(api: &Api, trait_name: &str) -> String {
     let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
         let how = match &c.carrier {
@@ -79,8 +94,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         let field = ident(&h.field);
         quote! { .field(#name, &self.#field) }
     });
-    let methods = api.operations.iter().map(|op| {
-        let signature = method_signature(op);
+    let method = |code: &mut Code, op: &Operation| {
         let status = op.reply.status();
         let reply_note = match &op.reply {
             Reply::Empty { headers: Some(h), .. } => {
@@ -95,7 +109,9 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
             }
             Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
             Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
-            Reply::Download { also, .. } if also.is_empty() => format!("Answers {status} with the returned file, streamed."),
+            Reply::Download { also, .. } if also.is_empty() => {
+                format!("Answers {status} with the returned file, streamed.")
+            }
             Reply::Stream { framing, .. } => {
                 let framing = match framing {
                     Framing::JsonLines => "JSON Lines",
@@ -116,16 +132,10 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
                 format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
             }
         };
-        let text = format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`."));
-        let docs = doc(&text);
-        let (deprecated, convention) = (op.deprecated.then(|| quote! { #[deprecated] }), self_convention(op));
-        quote! {
-            #docs
-            #deprecated
-            #convention
-            #signature;
-        }
-    });
+        code.doc(&format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`.")));
+        method_attributes(code, op);
+        method_signature(code, op, ";");
+    };
     let mut imports = Imports::default();
     imports
         .add("std::fmt")
@@ -135,7 +145,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::inputs");
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
-    let trait_doc = doc(&format!(
+    let trait_doc = format!(
         "The operations of {}, one method each.\n\n\
          Implement every method (the compiler insists; there are no default bodies, so a new\n\
          operation in the spec cannot go unnoticed), then serve the implementation with\n\
@@ -143,9 +153,10 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
          [`RequestContext`] and the operation's validated input with defaults applied; an `Err`\n\
          becomes a problem+json reply with the status the [`ApiError`] carries.",
         api.title
-    ));
-    let partial = partial_trait(api, trait_name);
-    quote! {
+    );
+    // The head as tokens; the methods, a few per operation, as text.
+    let mut code = Code::new(None);
+    code.items(quote! {
         //! The request context and the trait an implementation fills in.
 
         #imports
@@ -170,13 +181,24 @@ pub fn api_module(api: &Api, trait_name: &str) -> TokenStream {
                     .finish_non_exhaustive()
             }
         }
+    });
+    code.doc(&trait_doc);
+    code.open(format_args!("pub trait {}: Send + Sync + 'static", code::ident(trait_name)));
+    api.operations.iter().for_each(|op| method(&mut code, op));
+    code.close("");
+    partial_trait(&mut code, api, trait_name);
+    code.finish()
+}
 
-        #trait_doc
-        pub trait #trait_ident: Send + Sync + 'static {
-            #(#methods)*
-        }
-
-        #partial
+/// `#[deprecated]` and the lint allowance a method of the trait and its partial twin carry.
+fn method_attributes(code: &mut Code, op: &Operation) {
+    if op.deprecated {
+        code.line("#[deprecated]");
+    }
+    if op.fn_name.starts_with("from_") || op.fn_name.starts_with("into_") {
+        // Named by its operationId, the method takes `&self` all the same, which clippy's naming
+        // convention would flag in every implementor's build.
+        code.line("#[allow(clippy::wrong_self_convention, reason = \"the name is the operationId's\")]");
     }
 }
 
@@ -207,20 +229,78 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
 
 /// `mock.rs`: [`MockApi`], the trait implemented by handlers set per operation at run time, and
 /// `serve_mock`, which serves it through the real router on a loopback port.
-pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
-    let full = ident(trait_name);
-    let fields = api.operations.iter().map(|op| {
-        let name = ident(&op.fn_name);
-        let input = input_name(op);
-        let reply = reply_type(&op.reply);
-        quote! { #name: Slot<RequestContext, inputs::#input, #reply>, }
+pub fn mock_module(api: &Api, trait_name: &str) -> String {
+    let reply_type = |op: &Operation| code::reply_type(&op.reply, "FileDownload", "ItemStream");
+    let mut imports = Imports::default();
+    imports
+        .add("std::future::Future")
+        .add("std::sync::Arc")
+        .add("crate::api::RequestContext")
+        .add("crate::{ApiError, ServerConfig, inputs}")
+        .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
+        .add(&format!("crate::{trait_name}"));
+    add_reply_imports(api, &mut imports);
+    let imports = imports.tokens();
+    let mut code = Code::new(None);
+    code.items(quote! {
+        //! A mock of the API for tests of code that calls it.
+
+        #imports
     });
-    let setters = api.operations.iter().map(|op| {
+    code.line("/// The handler of each operation, when one is set.");
+    code.line("#[derive(Default)]");
+    code.open("struct Handlers");
+    for op in &api.operations {
+        let slot = format!("Slot<RequestContext, inputs::{}Input, {}>", op.type_name, reply_type(op));
+        code.typed(&format!("{}: ", code::ident(&op.fn_name)), &slot, ",");
+    }
+    code.close("");
+    code.doc(&format!(
+        "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
+         handler or a canned reply set per operation, run behind the real router, so requests are\n\
+         validated against the contract. An operation without a handler answers 501 naming it,\n\
+         and every call is recorded. Start it with [`MockApi::serve`]."
+    ));
+    code.items(quote! {
+        #[derive(Default)]
+        pub struct MockApi {
+            calls: Calls,
+            handlers: Handlers,
+        }
+
+        impl std::fmt::Debug for MockApi {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
+            }
+        }
+    });
+    code.open("impl MockApi");
+    code.members(quote! {
+        /// A mock on which every operation answers 501 until given a handler.
+        pub fn new() -> Arc<Self> {
+            Arc::new(MockApi::default())
+        }
+
+        /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
+        /// and returns its base URL, such as `http://127.0.0.1:49152`.
+        pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
+            let router = crate::router_with(self.clone(), ServerConfig::default());
+            portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
+        }
+
+        /// The operations called so far, by operationId, in the order they were called.
+        pub fn calls(&self) -> Vec<&'static str> {
+            self.calls.list()
+        }
+    });
+    for op in &api.operations {
+        // Where-clauses of long names break in ways not worth writing out: prettyplease lays
+        // these out, one operation at a time.
         let name = ident(&op.fn_name);
         let bare = &op.fn_name;
         let on = format_ident!("on_{bare}");
         let input = input_name(op);
-        let reply = reply_type(&op.reply);
+        let reply: TokenStream = reply_type(op).parse().unwrap_or_default();
         let id = &op.id;
         let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
         // A download or a stream is consumed as it is sent, so it cannot be answered twice.
@@ -234,7 +314,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
                 }
             }
         });
-        quote! {
+        code.members(quote! {
             #on_doc
             pub fn #on<F, Fut>(&self, handler: F) -> &Self
             where
@@ -246,83 +326,38 @@ pub fn mock_module(api: &Api, trait_name: &str) -> TokenStream {
             }
 
             #canned
-        }
-    });
-    let methods = api.operations.iter().map(|op| {
-        let (name, signature, id) = (ident(&op.fn_name), method_signature(op), &op.id);
-        quote! {
-            #signature {
-                self.calls.record(#id);
-                self.handlers.#name.call(#id, ctx, input)
-            }
-        }
-    });
-    let mut imports = Imports::default();
-    imports
-        .add("std::future::Future")
-        .add("std::sync::Arc")
-        .add("crate::api::RequestContext")
-        .add("crate::{ApiError, ServerConfig, inputs}")
-        .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
-        .add(&format!("crate::{trait_name}"));
-    add_reply_imports(api, &mut imports);
-    let imports = imports.tokens();
-    let mock_doc = doc(&format!(
-        "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
-         handler or a canned reply set per operation, run behind the real router, so requests are\n\
-         validated against the contract. An operation without a handler answers 501 naming it,\n\
-         and every call is recorded. Start it with [`MockApi::serve`]."
-    ));
-    quote! {
-        //! A mock of the API for tests of code that calls it.
-
-        #imports
-
-        /// The handler of each operation, when one is set.
-        #[derive(Default)]
-        struct Handlers {
-            #(#fields)*
-        }
-
-        #mock_doc
-        #[derive(Default)]
-        pub struct MockApi {
-            calls: Calls,
-            handlers: Handlers,
-        }
-
-        impl std::fmt::Debug for MockApi {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
-            }
-        }
-
-        impl MockApi {
-            /// A mock on which every operation answers 501 until given a handler.
-            pub fn new() -> Arc<Self> {
-                Arc::new(MockApi::default())
-            }
-
-            /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
-            /// and returns its base URL, such as `http://127.0.0.1:49152`.
-            pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
-                let router = crate::router_with(self.clone(), ServerConfig::default());
-                portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
-            }
-
-            /// The operations called so far, by operationId, in the order they were called.
-            pub fn calls(&self) -> Vec<&'static str> {
-                self.calls.list()
-            }
-
-            #(#setters)*
-        }
-
-        impl #full for MockApi {
-            #(#methods)*
-        }
-
+        });
     }
+    code.close("");
+    code.open(format_args!("impl {} for MockApi", code::ident(trait_name)));
+    for op in &api.operations {
+        method_signature(&mut code, op, " {");
+        let id = code::string(&op.id);
+        let one_line = format!("self.calls.record({id});");
+        if code.fits(&one_line) {
+            code.line(&one_line);
+        } else {
+            code.line("self.calls");
+            code.indent();
+            code.list(".record(", std::slice::from_ref(&id), ");");
+            code.dedent();
+        }
+        let field = code::ident(&op.fn_name);
+        let one_line = format!("self.handlers.{field}.call({id}, ctx, input)");
+        if code.fits(&one_line) {
+            code.line(&one_line);
+        } else {
+            // A method chain too long for its line, broken as prettyplease breaks one.
+            code.line("self.handlers");
+            code.indent();
+            code.line(format_args!(".{field}"));
+            code.list(".call(", &[id, "ctx".to_string(), "input".to_string()], ")");
+            code.dedent();
+        }
+        code.close("");
+    }
+    code.close("");
+    code.finish()
 }
 
 /// The router's handler of `op`: `handle_<method name>`, a prefix none of the router's own
@@ -331,65 +366,58 @@ fn handler_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("handle_{}", op.fn_name)
 }
 
-/// A trait method named `from_..` or `into_..` by its operationId takes `&self` all the same, which
-/// clippy's naming convention would flag in every implementor's build.
-fn self_convention(op: &Operation) -> Option<TokenStream> {
-    (op.fn_name.starts_with("from_") || op.fn_name.starts_with("into_")).then(|| {
-        quote! { #[allow(clippy::wrong_self_convention, reason = "the name is the operationId's")] }
-    })
-}
-
 /// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
 /// cover some operations (a service built up a few at a time, a fake in tests), and `Partial`,
 /// which serves one as the full trait.
-fn partial_trait(api: &Api, trait_name: &str) -> TokenStream {
-    let full = ident(trait_name);
-    let partial = format_ident!("Partial{trait_name}");
-    let defaults = api.operations.iter().map(|op| {
-        let (signature, id) = (method_signature(op), &op.id);
-        let docs = doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{id}`.", op.fn_name));
-        let (deprecated, convention) = (op.deprecated.then(|| quote! { #[deprecated] }), self_convention(op));
-        quote! {
-            #docs
-            #deprecated
-            #convention
-            #signature {
-                let _ = (ctx, input);
-                async { Err(ApiError::not_implemented(#id)) }
-            }
-        }
-    });
-    let forwards = api.operations.iter().map(|op| {
-        let (name, signature) = (ident(&op.fn_name), method_signature(op));
-        let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
-        quote! {
-            #allow
-            #signature {
-                self.0.#name(ctx, input)
-            }
-        }
-    });
-    let trait_doc = doc(&format!(
+fn partial_trait(code: &mut Code, api: &Api, trait_name: &str) {
+    let partial = format!("Partial{trait_name}");
+    code.doc(&format!(
         "[`{trait_name}`] with a default for every method, which answers 501 naming its operation:\n\
          implement the operations you need and serve the rest as not implemented, through\n\
          [`Partial`]. Prefer [`{trait_name}`] for a complete service: there the compiler lists every\n\
          operation still missing, including ones a newer spec adds."
     ));
-    let wrapper_doc = doc(&format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`."));
-    quote! {
-        #trait_doc
-        pub trait #partial: Send + Sync + 'static {
-            #(#defaults)*
+    code.open(format_args!("pub trait {partial}: Send + Sync + 'static"));
+    for op in &api.operations {
+        code.doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{}`.", op.fn_name, op.id));
+        method_attributes(code, op);
+        method_signature(code, op, " {");
+        code.line("let _ = (ctx, input);");
+        let id = code::string(&op.id);
+        let one_line = format!("async {{ Err(ApiError::not_implemented({id})) }}");
+        if code.fits(&one_line) {
+            code.line(&one_line);
+        } else {
+            code.open("async");
+            code.calls(&["Err", "ApiError::not_implemented"], &id, "");
+            code.close("");
         }
-
-        #wrapper_doc
-        #[derive(Debug, Clone, Default)]
-        pub struct Partial<T>(pub T);
-
-        impl<T: #partial> #full for Partial<T> {
-            #(#forwards)*
-        }
+        code.close("");
     }
+    code.close("");
+    code.doc(&format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`."));
+    code.line("#[derive(Debug, Clone, Default)]");
+    code.line("pub struct Partial<T>(pub T);");
+    code.open_impl(&format!("impl<T: {partial}> {trait_name}"), "Partial<T>");
+    for op in &api.operations {
+        if op.deprecated {
+            code.line("#[allow(deprecated)]");
+        }
+        method_signature(code, op, " {");
+        let method = code::ident(&op.fn_name);
+        let one_line = format!("self.0.{method}(ctx, input)");
+        if code.fits(&one_line) {
+            code.line(&one_line);
+        } else {
+            // A method chain too long for its line, broken as prettyplease breaks one.
+            code.line("self.0");
+            code.indent();
+            code.list(&format!(".{method}("), &["ctx".to_string(), "input".to_string()], ")");
+            code.dedent();
+        }
+        code.close("");
+    }
+    code.close("");
 }
 
 /// The types crate's `server.rs`: `From<Errors> for ApiError` for every operation's error enum;
