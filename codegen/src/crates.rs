@@ -189,10 +189,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             vec![src("builders.rs")],
             api.operations.len(),
             move || client::builders_header(api),
-            move |i| {
-                let op = &api.operations[i];
-                crate::emit::gated(client::builder(api, op), crate::emit::cfg_any(&op.features))
-            },
+            move |i| client::builder(api, &api.operations[i]),
         ),
         RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
     Api, Body, BodyEncoding, Carrier, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape, PageWrapper,
@@ -257,12 +258,6 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
     }
 }
 
-/// What the client returns for a reply; a download is a [`crate::Download`], a stream of items a
-/// [`crate::ItemStream`].
-fn reply_type(reply: &Reply) -> TokenStream {
-    super::reply_type(reply, quote! { crate::Download }, quote! { crate::ItemStream })
-}
-
 fn body_type(body: &Body) -> TokenStream {
     rust_type(&body.ty, &quote! { types:: })
 }
@@ -380,184 +375,293 @@ pub fn builders_header(api: &Api) -> TokenStream {
     }
 }
 
-/// The request builder of one operation.
-pub fn builder(api: &Api, op: &Operation) -> TokenStream {
-    let name = ident(&op.type_name);
-    let fn_name = &op.fn_name;
-    let op_id = &op.id;
-    let summary = doc(&format!("Request builder for [`Client::{}`]: `{} {}`.", fn_name, op.method.as_str(), op.path));
-    let reply = reply_type(&op.reply);
+/// The request builder of one operation, behind the features that compile it when there are
+/// features per tag. The usual shapes are written as text; statements of rarer or longer shapes
+/// are printed by prettyplease.
+pub fn builder(api: &Api, op: &Operation) -> String {
+    let name = code::ident(&op.type_name);
+    let reply = code::reply_type(&op.reply, "crate::Download", "crate::ItemStream");
+    let mut code = Code::new(code::cfg_any(&op.features));
 
-    let mut fields = Vec::new();
-    let mut new_args = Vec::new();
-    let mut new_inits = Vec::new();
-    let mut setters = Vec::new();
+    let mut fields = vec![("client: ".to_string(), "&'a Client".to_string())];
+    let mut new_params = fields.clone();
+    let mut inits = vec!["client".to_string()];
     for p in &op.params {
-        let field = ident(&p.name);
-        let ty = rust_type(&p.ty, &quote! { types:: });
+        let (field, ty) = (code::ident(&p.name), code::rust_type(&p.ty, "types::"));
         if p.required {
-            fields.push(quote! { #field: #ty });
-            new_args.push(quote! { #field: #ty });
-            new_inits.push(quote! { #field });
+            new_params.push((format!("{field}: "), ty.clone()));
+            fields.push((format!("{field}: "), ty));
+            inits.push(field);
         } else {
-            fields.push(quote! { #field: Option<#ty> });
-            new_inits.push(quote! { #field: None });
-            let arg = arg_type(&p.ty);
-            let convert = arg_convert(&p.ty, &quote! { value });
-            let mut text = p.doc.clone().unwrap_or_else(|| format!("Sets `{}`.", p.wire));
-            if let Some(d) = &p.default {
-                text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(d)));
-            }
-            let docs = doc(&text);
-            setters.push(quote! {
-                #docs
-                pub fn #field(mut self, value: #arg) -> Self {
-                    self.#field = Some(#convert);
-                    self
-                }
-            });
+            fields.push((format!("{field}: "), format!("Option<{ty}>")));
+            inits.push(format!("{field}: None"));
         }
     }
     if let Some(body) = &op.body {
-        let ty = body_type(body);
+        let ty = code::rust_type(&body.ty, "types::");
         if body.required {
-            fields.push(quote! { body: #ty });
-            new_args.push(quote! { body: #ty });
-            new_inits.push(quote! { body });
+            new_params.push(("body: ".to_string(), ty.clone()));
+            fields.push(("body: ".to_string(), ty));
+            inits.push("body".to_string());
         } else {
-            fields.push(quote! { body: Option<#ty> });
-            new_inits.push(quote! { body: None });
-            let text = paragraphs([
-                body.doc.as_deref(),
-                Some(match body.encoding {
-                    BodyEncoding::Json => "Sets the JSON request body; without it the request has no body.",
-                    BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
-                    BodyEncoding::Binary => "Sets the binary request body; without it the request has no body.",
-                    BodyEncoding::Text => "Sets the text request body; without it the request has no body.",
-                    BodyEncoding::Multipart => "Sets the multipart request body; without it the request has no body.",
-                }),
-            ]);
-            let docs = doc(&text);
-            setters.push(quote! {
-                #docs
-                pub fn body(mut self, value: #ty) -> Self {
-                    self.body = Some(value);
-                    self
-                }
-            });
+            fields.push(("body: ".to_string(), format!("Option<{ty}>")));
+            inits.push("body: None".to_string());
         }
     }
+    fields.push(("timeout: ".to_string(), "Option<Duration>".to_string()));
+    inits.push("timeout: None".to_string());
 
-    let url = build_url(op);
-    // `QUERY` has no constant of its own in `http`.
-    let method = match op.method {
-        crate::ir::Method::Query => quote! { transport::query_method() },
-        other => {
-            let name = format_ident!("{}", other.as_str());
-            quote! { Method::#name }
+    code.item(Some(&format!("Request builder for [`Client::{}`]: `{} {}`.", op.fn_name, op.method.as_str(), op.path)));
+    code.line("#[derive(Debug, Clone)]");
+    code.line("#[must_use = \"a request does nothing until it is awaited\"]");
+    // A name too long for the line has its lifetime on a line of its own, as prettyplease
+    // breaks generics.
+    with_lifetime(&mut code, &format!("pub struct {name}"));
+    fields.iter().for_each(|(field, ty)| code.typed(field, ty, ","));
+    code.close("");
+
+    code.item(None);
+    if op.deprecated {
+        code.line("#[allow(deprecated)]");
+    }
+    if code.fits(&format!("impl<'a> {name}<'a> {{")) {
+        code.open(format_args!("impl<'a> {name}<'a>"));
+    } else {
+        code.line("impl<");
+        code.line("    'a,");
+        with_lifetime(&mut code, &format!("> {name}"));
+    }
+    // The builder of an operation called `new` is `New`, whose constructor is `new` too.
+    if op.type_name == "New" {
+        code.line("#[allow(clippy::self_named_constructors, reason = \"the operation is called `new`\")]");
+    }
+    code.signature("pub(crate) fn new", &new_params, Some("Self"), " {");
+    code.list(&format!("{name} {{"), &inits, "}");
+    code.close("");
+    setters(&mut code, op);
+    code.line("/// Gives up on this call after `timeout`, whatever the client's own timeout.");
+    code.open("pub fn timeout(mut self, timeout: Duration) -> Self");
+    code.line("self.timeout = Some(timeout);");
+    code.line("self");
+    code.close("");
+    code.line("/// Sends the request and reads the reply.");
+    code.signature(
+        "pub async fn send",
+        &[("".to_string(), "self".to_string())],
+        Some(&format!("Result<{reply}, Error>")),
+        " {",
+    );
+    send_body(&mut code, api, op);
+    code.close("");
+    if let Some(paging) = &op.paging {
+        code.members(paging_method(op, paging));
+    }
+    code.close("");
+
+    code.item(None);
+    if code.fits(&format!("impl<'a> IntoFuture for {name}<'a> {{")) {
+        code.open(format_args!("impl<'a> IntoFuture for {name}<'a>"));
+    } else {
+        code.line("impl<'a> IntoFuture");
+        with_lifetime(&mut code, &format!("for {name}"));
+    }
+    code.typed("type Output = ", &format!("Result<{reply}, Error>"), ";");
+    code.line("type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;");
+    code.open("fn into_future(self) -> Self::IntoFuture");
+    code.line("Box::pin(self.send())");
+    code.close("");
+    code.close("");
+    code.finish()
+}
+
+/// `head<'a> {`, opening a block; a line too long has the lifetime on a line of its own, as
+/// prettyplease breaks generics.
+fn with_lifetime(code: &mut Code, head: &str) {
+    if code.fits(&format!("{head}<'a> {{")) {
+        code.open(format_args!("{head}<'a>"));
+    } else {
+        code.line(format_args!("{head}<"));
+        code.line("    'a,");
+        code.open(">");
+    }
+}
+
+/// A setter per optional parameter, and for an optional body.
+fn setters(code: &mut Code, op: &Operation) {
+    for p in op.params.iter().filter(|p| !p.required) {
+        let mut text = p.doc.clone().unwrap_or_else(|| format!("Sets `{}`.", p.wire));
+        if let Some(d) = &p.default {
+            text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(d)));
+        }
+        code.doc(&text);
+        let field = code::ident(&p.name);
+        setter(code, &field, &arg_type_text(&p.ty), &arg_convert_text(&p.ty, "value"));
+    }
+    if let Some(body) = op.body.as_ref().filter(|b| !b.required) {
+        code.doc(&paragraphs([
+            body.doc.as_deref(),
+            Some(match body.encoding {
+                BodyEncoding::Json => "Sets the JSON request body; without it the request has no body.",
+                BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
+                BodyEncoding::Binary => "Sets the binary request body; without it the request has no body.",
+                BodyEncoding::Text => "Sets the text request body; without it the request has no body.",
+                BodyEncoding::Multipart => "Sets the multipart request body; without it the request has no body.",
+            }),
+        ]));
+        setter(code, "body", &code::rust_type(&body.ty, "types::"), "value");
+    }
+}
+
+/// `pub fn field(mut self, value: ty) -> Self`, storing `value` converted as `convert` says.
+fn setter(code: &mut Code, field: &str, ty: &str, convert: &str) {
+    let signature = format!("pub fn {field}(mut self, value: {ty}) -> Self {{");
+    let store = format!("self.{field} = Some({convert});");
+    if code.fits(&signature) && code.fits(&format!("    {store}")) {
+        code.line(&signature);
+        code.indent();
+        code.line(&store);
+        code.line("self");
+        code.close("");
+    } else {
+        let source = format!("{signature} {store} self }}");
+        code.members(source.parse().unwrap_or_default());
+    }
+}
+
+/// How a parameter is taken by a client method or a builder's setter.
+fn arg_type_text(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::String => "impl Into<String>".to_string(),
+        TypeRef::DateTime => "impl Into<DateTime>".to_string(),
+        TypeRef::Vec(item) => format!("impl IntoIterator<Item = {}>", arg_type_text(item)),
+        other => code::rust_type(other, "types::"),
+    }
+}
+
+/// Converts an argument taken as [`arg_type_text`] into the stored type.
+fn arg_convert_text(ty: &TypeRef, value: &str) -> String {
+    match ty {
+        TypeRef::String | TypeRef::DateTime => format!("{value}.into()"),
+        TypeRef::Vec(item) => match arg_convert_text(item, "item") {
+            convert if convert == "item" => format!("{value}.into_iter().collect()"),
+            convert => format!("{value}.into_iter().map(|item| {convert}).collect()"),
+        },
+        _ => value.to_string(),
+    }
+}
+
+/// The body of `send()`.
+fn send_body(code: &mut Code, api: &Api, op: &Operation) {
+    let statement = |code: &mut Code, text: &str| {
+        if code.fits(text) {
+            code.line(text);
+        } else {
+            code.statements(text.parse().unwrap_or_default());
         }
     };
+    statement(code, &format!("const OPERATION: &str = {};", code::string(&op.id)));
+    code.line("let client = &self.client.connection;");
+    if !op.credentials.is_empty() {
+        code.line("let credentials = client.credential_headers(OPERATION).await?;");
+    }
+    code.statements(build_url(op));
+    // `QUERY` has no constant of its own in `http`.
+    let method = match op.method {
+        crate::ir::Method::Query => "transport::query_method()".to_string(),
+        other => format!("Method::{}", other.as_str()),
+    };
+    let accept = match &op.reply {
+        Reply::Download { content_type, .. } | Reply::Stream { content_type, .. } => content_type.as_str(),
+        _ => "application/json",
+    };
+    let optional = optional_headers_and_body(api, op);
+    let request_mut = if optional.is_empty() { "" } else { "mut " };
+    let mut chain = vec![
+        ".transport".to_string(),
+        ".http".to_string(),
+        format!(".request({method}, url)"),
+        format!(".header(ACCEPT, HeaderValue::from_static({}))", code::string(accept)),
+    ];
+    for &i in &op.credentials {
+        let c = &api.credentials[i];
+        chain.push(format!(
+            ".header({}, credentials.{}.clone())",
+            code::string(c.carrier.header()),
+            code::ident(&c.field)
+        ));
+    }
+    for &i in &op.common_headers {
+        chain.push(format!(".header({}, client.version().clone())", code::string(&api.common_headers[i].header)));
+    }
+    // Always too long for one line: one call a line, as prettyplease breaks a chain.
+    let head = format!("let {request_mut}request = client");
+    if chain.iter().all(|call| code.fits(&format!("    {call};"))) {
+        code.line(&head);
+        code.indent();
+        let last = chain.len() - 1;
+        for (i, call) in chain.iter().enumerate() {
+            code.line(format_args!("{call}{}", if i == last { ";" } else { "" }));
+        }
+        code.dedent();
+    } else {
+        code.statements(format!("{head}{};", chain.concat()).parse().unwrap_or_default());
+    }
+    optional.into_iter().for_each(|s| code.statements(s));
+    let path = code::string(&op.path);
+    if code.fits(&format!("    path: {path},")) && code.fits(&format!("    method: {method},")) {
+        code.line("let call = Call {");
+        code.indent();
+        code.line("operation: OPERATION,");
+        code.line(format_args!("method: {method},"));
+        code.line(format_args!("path: {path},"));
+        code.line("timeout: self.timeout,");
+        code.dedent();
+        code.line("};");
+    } else {
+        let source = format!(
+            "let call = Call {{ operation: OPERATION, method: {method}, path: {path}, timeout: self.timeout }};"
+        );
+        code.statements(source.parse().unwrap_or_default());
+    }
+    code.line("let response = transport::send(&client.transport, call, request).await?;");
+    let status = op.reply.status();
+    match &op.reply {
+        Reply::Empty { headers: None, .. } => code.line(format_args!("transport::empty(response, {status}).await")),
+        Reply::Json { headers: None, .. } => code.line(format_args!("transport::json(response, {status}).await")),
+        _ => code.statements(read_reply(op)),
+    }
+}
+
+/// Statements that read a reply of a shape other than a plain body or none.
+fn read_reply(op: &Operation) -> TokenStream {
     let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
-    let (accept, read) = match &op.reply {
+    match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
             let headers = read_headers(h);
-            let read = quote! {
+            quote! {
                 let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
                 transport::read_body(response).await?;
                 Ok(headers)
-            };
-            ("application/json", read)
+            }
         }
         Reply::Json { headers: Some(h), .. } => {
             let headers = read_headers(h);
-            let read = quote! {
+            quote! {
                 let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
                 let body = transport::read_body(response).await?;
                 Ok((transport::decode(OPERATION, body)?, headers))
-            };
-            ("application/json", read)
+            }
         }
-        Reply::Empty { .. } => ("application/json", quote! { transport::empty(response, #status).await }),
-        Reply::Json { .. } => ("application/json", quote! { transport::json(response, #status).await }),
-        Reply::Download { content_type, also, .. } => {
-            (content_type.as_str(), quote! { crate::download::read(response, &[#status #(, #also)*]).await })
-        }
-        Reply::Stream { content_type, framing, .. } => {
+        Reply::Empty { .. } => quote! { transport::empty(response, #status).await },
+        Reply::Json { .. } => quote! { transport::json(response, #status).await },
+        Reply::Download { also, .. } => quote! { crate::download::read(response, &[#status #(, #also)*]).await },
+        Reply::Stream { framing, .. } => {
             let framing = framing_variant(*framing);
-            (
-                content_type.as_str(),
-                quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await },
-            )
+            quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await }
         }
-        Reply::Several(replies) => ("application/json", read_several(replies)),
-    };
-    let fixed_headers = fixed_headers(api, op);
-    let optional = optional_headers_and_body(api, op);
-    let request_mut = (!optional.is_empty()).then(|| quote! { mut });
-    let credentials =
-        (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credential_headers(OPERATION).await?; });
-    let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
-    // The builder of an operation called `new` is `New`, whose constructor is `new` too.
-    let self_named = (op.type_name == "New")
-        .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
-    let path = &op.path;
-    let stream = op.paging.as_ref().map(|paging| paging_method(op, paging));
-    quote! {
-        #summary
-        #[derive(Debug, Clone)]
-        #[must_use = "a request does nothing until it is awaited"]
-        pub struct #name<'a> {
-            client: &'a Client,
-            #(#fields,)*
-            timeout: Option<Duration>,
-        }
-
-        #deprecated
-        impl<'a> #name<'a> {
-            #self_named
-            pub(crate) fn new(client: &'a Client, #(#new_args),*) -> Self {
-                #name { client, #(#new_inits,)* timeout: None }
-            }
-
-            #(#setters)*
-
-            /// Gives up on this call after `timeout`, whatever the client's own timeout.
-            pub fn timeout(mut self, timeout: Duration) -> Self {
-                self.timeout = Some(timeout);
-                self
-            }
-
-            /// Sends the request and reads the reply.
-            pub async fn send(self) -> Result<#reply, Error> {
-                const OPERATION: &str = #op_id;
-                let client = &self.client.connection;
-                #credentials
-                #url
-                let #request_mut request = client
-                    .transport
-                    .http
-                    .request(#method, url)
-                    .header(ACCEPT, HeaderValue::from_static(#accept))
-                    #fixed_headers;
-                #(#optional)*
-                let call = Call { operation: OPERATION, method: #method, path: #path, timeout: self.timeout };
-                let response = transport::send(&client.transport, call, request).await?;
-                #read
-            }
-
-            #stream
-        }
-
-        impl<'a> IntoFuture for #name<'a> {
-            type Output = Result<#reply, Error>;
-            type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-
-            fn into_future(self) -> Self::IntoFuture {
-                Box::pin(self.send())
-            }
-        }
+        Reply::Several(replies) => read_several(replies),
     }
 }
 
@@ -844,22 +948,6 @@ fn query_step(p: &Param) -> TokenStream {
     } else {
         quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
     }
-}
-
-/// `.header(..)` calls for what every call of the operation sends: credentials, common headers and
-/// required header parameters.
-fn fixed_headers(api: &Api, op: &Operation) -> TokenStream {
-    let mut out = Vec::new();
-    for &i in &op.credentials {
-        let c = &api.credentials[i];
-        let (header, field) = (c.carrier.header(), ident(&c.field));
-        out.push(quote! { .header(#header, credentials.#field.clone()) });
-    }
-    for &i in &op.common_headers {
-        let header = &api.common_headers[i].header;
-        out.push(quote! { .header(#header, client.version().clone()) });
-    }
-    quote! { #(#out)* }
 }
 
 /// Statements for header parameters and the body, which may fail or be absent.

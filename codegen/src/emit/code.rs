@@ -275,6 +275,65 @@ impl Code {
         }
     }
 
+    /// Statements given as tokens, printed by prettyplease at this depth (two or more: inside a
+    /// function in an impl block): for statements whose layout is not worth writing as text.
+    pub fn statements(&mut self, tokens: proc_macro2::TokenStream) {
+        // Wrapped in blocks to this depth, so prettyplease breaks lines where it would here.
+        let mut wrapped = tokens.clone();
+        for _ in 2..self.depth {
+            wrapped = quote::quote! { { #wrapped } };
+        }
+        let Ok(file) = syn::parse2::<syn::File>(quote::quote! { impl X { fn f() { #wrapped } } }) else {
+            // As in `items`: left as they are, for the compiler to report.
+            self.line(tokens);
+            return;
+        };
+        let printed = prettyplease::unparse(&file);
+        let lines: Vec<&str> = printed.lines().collect();
+        let inner = lines.get(self.depth..lines.len().saturating_sub(self.depth)).unwrap_or_default();
+        for line in inner {
+            self.out.push_str(line);
+            self.out.push('\n');
+        }
+    }
+
+    /// A signature: `head(params) -> ret` then `end` (`;`, or ` {` to open the body). When it
+    /// does not fit, the parameters go one a line, and then a return type still too long breaks
+    /// inside its angle brackets, as prettyplease breaks a signature.
+    pub fn signature(&mut self, head: &str, params: &[(String, String)], ret: Option<&str>, end: &str) {
+        let arrow = ret.map(|r| format!(" -> {r}")).unwrap_or_default();
+        let joined: Vec<String> = params.iter().map(|(prefix, ty)| format!("{prefix}{ty}")).collect();
+        let one_line = format!("{head}({}){arrow}{end}", joined.join(", "));
+        if self.fits(&one_line) {
+            self.line(&one_line);
+            if end.ends_with('{') {
+                self.depth += 1;
+            }
+            return;
+        }
+        let close = match params {
+            [] => format!("{head}() -> "),
+            _ => {
+                self.line(format_args!("{head}("));
+                self.depth += 1;
+                for (i, (prefix, ty)) in params.iter().enumerate() {
+                    self.typed_measured(prefix, ty, ",", i + 1 < params.len());
+                }
+                self.depth -= 1;
+                ") -> ".to_string()
+            }
+        };
+        match ret {
+            Some(ret) => self.typed(&close, ret, end),
+            None => {
+                self.line(format_args!("){end}"));
+                if end.ends_with('{') {
+                    self.depth += 1;
+                }
+            }
+        }
+    }
+
     /// The text written.
     pub fn finish(self) -> String {
         self.out
@@ -369,7 +428,7 @@ pub fn default_expr(d: &DefaultValue, types: &str) -> String {
     }
 }
 
-/// The Rust type of a reply, as [`super::reply_type`] prints: the body, the documented headers
+/// The Rust type of a reply, as both crates spell it: the body, the documented headers
 /// beside it, the reply enum of several statuses, or the crate's `download` or `stream` type.
 pub fn reply_type(reply: &Reply, download: &str, stream: &str) -> String {
     let headers = reply.headers().map(|h| format!("types::{}", ident(&h.name)));

@@ -8,7 +8,7 @@ pub mod types;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Api, DefaultValue, Field, Location, Operation, Reply, TypeDef, TypeRef};
+use crate::ir::{Api, DefaultValue, Field, Location, Operation, TypeDef, TypeRef};
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {
@@ -40,34 +40,6 @@ fn doc_lines(text: &str) -> Vec<String> {
         .map(str::trim_end)
         .map(|line| if line.is_empty() { String::new() } else { format!(" {line}") })
         .collect()
-}
-
-/// The Rust type of a reply, as both crates spell it: the body, the documented headers beside it
-/// (`(Body, Headers)`, or the headers alone without a body), the reply enum of several statuses,
-/// or the crate's download or item stream type.
-pub fn reply_type(reply: &Reply, download: TokenStream, stream: TokenStream) -> TokenStream {
-    let headers = reply.headers().map(|h| {
-        let h = ident(&h.name);
-        quote! { types::#h }
-    });
-    let body = match reply {
-        Reply::Empty { .. } => quote! { () },
-        Reply::Json { ty, .. } => rust_type(ty, &quote! { types:: }),
-        Reply::Download { .. } => download,
-        Reply::Stream { item, .. } => {
-            let item = rust_type(item, &quote! { types:: });
-            quote! { #stream<#item> }
-        }
-        Reply::Several(replies) => {
-            let ty = ident(&replies.name);
-            quote! { types::#ty }
-        }
-    };
-    match (reply, headers) {
-        (Reply::Empty { .. }, Some(headers)) => headers,
-        (Reply::Json { .. }, Some(headers)) => quote! { (#body, #headers) },
-        _ => body,
-    }
 }
 
 /// The fields of a multipart body's struct that hold files (`File` or a list of them).
