@@ -377,7 +377,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             vec![src("router.rs")],
             api.operations.len(),
             move || server::router_header(api, &for_router),
-            move |i| server::handler(api, &api.operations[i], &crate::emit::ident(&for_handlers), &validated),
+            move |i| server::handler(api, &api.operations[i], &for_handlers, &validated),
         ),
     ];
     Ok(Plan { files, jobs })

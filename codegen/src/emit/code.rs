@@ -193,7 +193,7 @@ impl Code {
     /// `head`, the items separated by commas, then `tail`: on one line when it fits, else one item
     /// a line, each with its comma, between `head` and `tail`. A `head` ending in a brace starts a
     /// struct literal, which has spaces inside its braces on one line (`Name { a, b }`) and, as
-    /// prettyplease prints, stays on one line only up to 35 characters. A `tail` ending in a brace
+    /// prettyplease prints, stays on one line only up to 35 characters (34 when empty). A `tail` ending in a brace
     /// opens a block.
     pub fn list(&mut self, head: &str, items: &[String], tail: &str) {
         let literal = head.strip_suffix(" {");
@@ -202,9 +202,12 @@ impl Code {
         let one_line = format!("{head}{pad}{joined}{pad}{tail}");
         let narrow = literal.is_none_or(|name| {
             let name = name.rsplit(['(', ' ']).next().unwrap_or(name);
-            name.len() + " { ".len() + joined.len() + " }".len() <= 35
+            match items {
+                [] => name.len() + " {}".len() <= 34,
+                _ => name.len() + " { ".len() + joined.len() + " }".len() <= 35,
+            }
         });
-        if items.is_empty() || (narrow && self.fits(&one_line)) {
+        if (items.is_empty() && literal.is_none()) || (narrow && self.fits(&one_line)) {
             self.line(&one_line);
         } else {
             self.line(head);
@@ -413,8 +416,7 @@ fn type_arguments(text: &str) -> Vec<String> {
     arguments
 }
 
-/// A default as a Rust expression, as [`super::default_expr`] prints; enum variants are named
-/// after `types`.
+/// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
 pub fn default_expr(d: &DefaultValue, types: &str) -> String {
     match d {
         DefaultValue::Bool(b) => b.to_string(),

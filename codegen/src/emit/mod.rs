@@ -265,29 +265,6 @@ pub fn format_literal(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
-/// A default as a Rust expression; enum variants are named through `types` (e.g. `types::`).
-pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
-    match d {
-        DefaultValue::Bool(b) => quote! { #b },
-        DefaultValue::Int(i) => {
-            let lit = proc_macro2::Literal::i64_unsuffixed(*i);
-            quote! { #lit }
-        }
-        DefaultValue::Float(f) => {
-            let lit = proc_macro2::Literal::f64_unsuffixed(*f);
-            quote! { #lit }
-        }
-        DefaultValue::String(s) => quote! { #s.to_string() },
-        DefaultValue::Variant { ty, variant } => {
-            let (ty, variant) = (ident(ty), ident(variant));
-            quote! { #types #ty::#variant }
-        }
-        DefaultValue::EmptyList => quote! { Vec::new() },
-        DefaultValue::EmptyObject { json: false } => quote! { Default::default() },
-        DefaultValue::EmptyObject { json: true } => quote! { serde_json::Value::Object(Default::default()) },
-    }
-}
-
 pub fn default_text(d: &DefaultValue) -> String {
     match d {
         DefaultValue::Bool(b) => b.to_string(),

@@ -759,7 +759,82 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
 }
 
 /// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
-fn extract_param(api: &Api, op: &Operation, p: &Param) -> TokenStream {
+fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param) {
+    let var = format!("p_{}", p.name);
+    let (wire, kind) = (code::string(&p.wire), code::string(&kind(api, &p.ty)));
+    let (item, list) = match &p.ty {
+        TypeRef::Vec(item) => (code::rust_type(item, "types::"), true),
+        other => (code::rust_type(other, "types::"), false),
+    };
+    let local = if list { format!("Option<Vec<{item}>>") } else { format!("Option<{item}>") };
+    let head = format!("let {var}: {local} = ");
+    let written = match p.location {
+        Location::Query if p.object_style.is_none() => {
+            let delimiter = match (list, p.explode) {
+                (false, _) => String::new(),
+                (true, true) => ", None".to_string(),
+                (true, false) => format!(", Some({})", proc_macro2::Literal::character(p.delimiter)),
+            };
+            let method = match (list, p.required) {
+                (true, true) => "required_list",
+                (true, false) => "optional_list",
+                (false, true) => "required",
+                (false, false) => "optional",
+            };
+            let call = format!(".{method}({wire}, {kind}{delimiter}, &mut problems);");
+            if code.fits(&format!("{head}query{call}")) {
+                code.line(format_args!("{head}query{call}"));
+                true
+            } else if code.fits(&format!("{head}query")) && code.fits(&format!("    {call}")) {
+                // A chain too long for its line, broken as prettyplease breaks one.
+                code.line(format_args!("{head}query"));
+                code.indent();
+                code.line(&call);
+                code.dedent();
+                true
+            } else {
+                false
+            }
+        }
+        Location::Path if p.object_style.is_none() => {
+            let find = format!(".find(|(name, _)| *name == {wire})");
+            let parse = format!("extract::parse_path::<{item}>(text, {wire}, {kind}, &mut problems)");
+            if code.fits(&format!("{head}path_params"))
+                && code.fits(&format!("    {find}"))
+                && code.fits(&format!("        {parse}"))
+            {
+                code.line(format_args!("{head}path_params"));
+                code.indent();
+                code.line(".iter()");
+                code.line(&find);
+                code.open(".and_then(|(_, text)|");
+                code.line(&parse);
+                code.close(");");
+                code.dedent();
+                true
+            } else {
+                false
+            }
+        }
+        _ => false,
+    };
+    if !written {
+        code.statements(extract_param_tokens(api, op, p));
+        return;
+    }
+    if let Some(m) = p.minimum {
+        let value = match p.ty {
+            TypeRef::I32 | TypeRef::F32 => format!("{var}.map(f64::from)"),
+            _ => format!("{var}.map(|v| v as f64)"),
+        };
+        let minimum = proc_macro2::Literal::f64_unsuffixed(m);
+        statement(code, &format!("problems.at_least({wire}, {value}, {minimum});"));
+    }
+}
+
+/// [`extract_param`] as tokens, for prettyplease to lay out: the statement that reads parameter
+/// `p` into `p_<name>`, and the check of its minimum.
+fn extract_param_tokens(api: &Api, op: &Operation, p: &Param) -> TokenStream {
     let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
@@ -852,106 +927,198 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
     }
 }
 
-/// The handler of one operation: extraction, validation, the trait call and the reply.
-pub fn handler(
-    api: &Api,
-    op: &Operation,
-    trait_ident: &proc_macro2::Ident,
-    validated: &std::collections::BTreeSet<String>,
-) -> TokenStream {
-    let name = handler_name(op);
-    let op_id = &op.id;
-    let input = input_name(op);
-    let has_query = op.params.iter().any(|p| p.location == Location::Query);
-    let has_path = op.params.iter().any(|p| p.location == Location::Path);
-    let query = has_query.then(|| quote! { let query = QueryParams::parse(parts.uri.query(), &mut problems); });
-    let path_params = has_path.then(|| {
-        quote! {
-            let raw = RawPathParams::from_request_parts(&mut parts, &()).await
-                .map_err(|e| ApiError::bad_request(format!("the path could not be read: {e}")))?;
-            let path_params: Vec<(&str, &str)> = raw.iter().collect();
-        }
-    });
-    let params = op.params.iter().map(|p| extract_param(api, op, p));
-    let op_creds = op.credentials.iter().filter(|&&i| !universal(api, i)).map(|&i| {
+/// The router's handler of `op`, which extracts and validates its input, calls the trait and
+/// writes the reply. The usual statements are written as text; those of rarer or longer shapes
+/// are printed by prettyplease.
+pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::collections::BTreeSet<String>) -> String {
+    let mut code = Code::new(None);
+    let id = code::string(&op.id);
+    code.doc(&format!(
+        "`{} {}`: extracts and validates, then calls [`{trait_name}::{}`].",
+        op.method.as_str(),
+        op.path,
+        op.fn_name
+    ));
+    if op.deprecated {
+        code.line("#[allow(deprecated)]");
+    }
+    let params = [
+        ("State(state): ".to_string(), "State<Shared<A>>".to_string()),
+        ("request: ".to_string(), "Request".to_string()),
+    ];
+    let head = format!("async fn {}<A: {trait_name}>", handler_name(op));
+    if code.fits(&format!("{head}(")) {
+        code.signature(&head, &params, Some("Response"), " {");
+    } else {
+        // A name too long for even the opening line: prettyplease breaks the generics instead.
+        code.line(format_args!("async fn {}<", handler_name(op)));
+        code.line(format_args!("    A: {trait_name},"));
+        code.open(">(State(state): State<Shared<A>>, request: Request) -> Response");
+    }
+    // A `QUERY` handler is its path's fallback (axum routes no such method), so it turns the
+    // other methods away itself.
+    if op.method == crate::ir::Method::Query {
+        code.open("if request.method().as_str() != \"QUERY\"");
+        code.line("return method_not_allowed(request).await;");
+        code.close("");
+    }
+    let body_var = if op.body.is_some() { "body" } else { "_body" };
+    code.line(format_args!("let (mut parts, {body_var}) = request.into_parts();"));
+    let span = [id.clone(), code::string(op.method.as_str()), code::string(&op.path), "&parts.headers".to_string()];
+    code.list("let (span, started) = reply::span(", &span, ");");
+    code.open("let result: Result<Response, ApiError> = async");
+    code.line("let mut ctx = context(&parts, &state.config)?;");
+    for &i in op.credentials.iter().filter(|&&i| !universal(api, i)) {
         let c = &api.credentials[i];
-        let field = ident(&c.field);
-        let missing = missing_message(c);
-        quote! {
-            if ctx.#field.is_none() {
-                return Err(missing_credential(#missing));
-            }
+        let check = format!("return Err(missing_credential({}));", code::string(&missing_message(c)));
+        if code.fits(&format!("    {check}")) {
+            code.open(format_args!("if ctx.{}.is_none()", code::ident(&c.field)));
+            code.line(&check);
+            code.close("");
+        } else {
+            let field = ident(&c.field);
+            let missing = missing_message(c);
+            code.statements(quote! { if ctx.#field.is_none() { return Err(missing_credential(#missing)); } });
         }
-    });
-    let body = op.body.as_ref().map(|b| {
-        let ty = rust_type(&b.ty, &quote! { types:: });
-        let read = match b.encoding {
-            BodyEncoding::Json => quote! { extract::json_body },
-            BodyEncoding::Form => quote! { crate::form::form_body },
-            BodyEncoding::Binary => quote! { extract::bytes_body },
-            BodyEncoding::Text => quote! { extract::text_body },
-            BodyEncoding::Multipart => quote! { crate::multipart::multipart_body },
-        };
-        let accepted = &b.accepted;
-        let required = b.required;
-        // A multipart body's files come beside it, to be moved into its file fields.
-        let (file_fields, take_files) = match b.encoding {
-            BodyEncoding::Multipart => {
-                let (names, moves) = take_files(api, &b.ty);
-                // A multipart body without file fields has no files to move.
-                let take = if moves.is_empty() {
-                    quote! { .map(|(body, _)| body) }
-                } else {
-                    quote! { .map(|(mut body, mut files)| { #(#moves)* body }) }
-                };
-                (Some(quote! { &[#(#names),*], }), Some(take))
+    }
+    let validates = !op.params.is_empty() || op.body.is_some();
+    if validates {
+        code.line("let mut problems = Problems::default();");
+    }
+    if op.params.iter().any(|p| p.location == Location::Path) {
+        code.line("let raw = RawPathParams::from_request_parts(&mut parts, &())");
+        code.indent();
+        code.line(".await");
+        code.line(".map_err(|e| ApiError::bad_request(");
+        code.line("    format!(\"the path could not be read: {e}\"),");
+        code.line("))?;");
+        code.dedent();
+        code.line("let path_params: Vec<(&str, &str)> = raw.iter().collect();");
+    }
+    if op.params.iter().any(|p| p.location == Location::Query) {
+        code.line("let query = QueryParams::parse(parts.uri.query(), &mut problems);");
+    }
+    for p in &op.params {
+        extract_param(&mut code, api, op, p);
+    }
+    if let Some(b) = &op.body {
+        code.statements(read_body(api, b, validated));
+    }
+    if validates {
+        // Required values must be present once `problems` is empty; destructuring proves it.
+        let required: Vec<String> = op
+            .params
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| format!("p_{}", p.name))
+            .chain(op.body.iter().filter(|b| b.required).map(|_| "body".to_string()))
+            .collect();
+        let unwrap = match required.as_slice() {
+            [] => None,
+            [one] => Some(format!("let Some({one}) = {one} else {{ return Err(problems.into_error()) }};")),
+            several => {
+                let patterns: Vec<String> = several.iter().map(|v| format!("Some({v})")).collect();
+                Some(format!(
+                    "let ({}) = ({}) else {{ return Err(problems.into_error()) }};",
+                    patterns.join(", "),
+                    several.join(", ")
+                ))
             }
-            _ => (None, None),
         };
-        let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
-        let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
-        quote! {
-            let body = #read::<#ty>(&parts.headers, body, state.config.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
-            #check
+        if let Some(unwrap) = unwrap {
+            statement(&mut code, &unwrap);
         }
-    });
-    // Required values must be present once `problems` is empty; destructuring proves it.
-    let required: Vec<_> = op
+        code.line("problems.check()?;");
+    }
+    let mut fields: Vec<String> = op
         .params
         .iter()
-        .filter(|p| p.required)
-        .map(|p| format_ident!("p_{}", p.name))
-        .chain(op.body.iter().filter(|b| b.required).map(|_| format_ident!("body")))
+        .map(|p| {
+            let (field, var) = (code::ident(&p.name), format!("p_{}", p.name));
+            match (&p.default, p.required) {
+                (Some(d), false) => format!("{field}: {var}.unwrap_or({})", code::default_expr(d, "types::")),
+                _ => format!("{field}: {var}"),
+            }
+        })
         .collect();
-    let unwrap_required = match required.len() {
-        0 => quote! { problems.check()?; },
-        1 => {
-            let v = &required[0];
-            quote! {
-                let Some(#v) = #v else { return Err(problems.into_error()) };
-                problems.check()?;
-            }
-        }
-        _ => quote! {
-            let (#(Some(#required)),*) = (#(#required),*) else { return Err(problems.into_error()) };
-            problems.check()?;
-        },
+    if op.body.is_some() {
+        fields.push("body".to_string());
+    }
+    let input = format!("let input = inputs::{}Input {{", op.type_name);
+    if fields.iter().all(|f| code.fits(&format!("    {f},"))) {
+        code.list(&input, &fields, "};");
+    } else {
+        statement(&mut code, &format!("{input} {} }};", fields.join(", ")));
+    }
+    code.line("ctx.headers = std::mem::take(&mut parts.headers);");
+    let binding = if matches!(op.reply, Reply::Empty { headers: None, .. }) { "()" } else { "value" };
+    let call = format!("state.api.{}(ctx, input)", code::ident(&op.fn_name));
+    statement(&mut code, &format!("let {binding} = reply::guarded({id}, {call}).await?;"));
+    let status = op.reply.status();
+    match &op.reply {
+        Reply::Empty { headers: None, .. } => code.line(format_args!("Ok(reply::empty({status}))")),
+        Reply::Json { headers: None, .. } => code.line(format_args!("reply::json({status}, &value)")),
+        _ => code.statements(write_reply(op)),
+    }
+    code.dedent();
+    code.line("}");
+    code.indent();
+    code.line(".instrument(span.clone())");
+    code.line(".await;");
+    code.dedent();
+    code.line("reply::finish(&span, started, result, parts.uri.path())");
+    code.close("");
+    code.finish()
+}
+
+/// One statement, written as it is when it fits on its line, else printed by prettyplease.
+fn statement(code: &mut Code, text: &str) {
+    if code.fits(text) {
+        code.line(text);
+    } else {
+        code.statements(text.parse().unwrap_or_default());
+    }
+}
+
+/// Statements that read, and check, an operation's body into `body`.
+fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
+    let ty = rust_type(&b.ty, &quote! { types:: });
+    let read = match b.encoding {
+        BodyEncoding::Json => quote! { extract::json_body },
+        BodyEncoding::Form => quote! { crate::form::form_body },
+        BodyEncoding::Binary => quote! { extract::bytes_body },
+        BodyEncoding::Text => quote! { extract::text_body },
+        BodyEncoding::Multipart => quote! { crate::multipart::multipart_body },
     };
-    let fields = op.params.iter().map(|p| {
-        let field = ident(&p.name);
-        let var = format_ident!("p_{}", p.name);
-        match (&p.default, p.required) {
-            (Some(d), false) => {
-                let d = super::default_expr(d, &quote! { types:: });
-                quote! { #field: #var.unwrap_or(#d) }
-            }
-            _ => quote! { #field: #var },
+    let accepted = &b.accepted;
+    let required = b.required;
+    // A multipart body's files come beside it, to be moved into its file fields.
+    let (file_fields, take_files) = match b.encoding {
+        BodyEncoding::Multipart => {
+            let (names, moves) = take_files(api, &b.ty);
+            // A multipart body without file fields has no files to move.
+            let take = if moves.is_empty() {
+                quote! { .map(|(body, _)| body) }
+            } else {
+                quote! { .map(|(mut body, mut files)| { #(#moves)* body }) }
+            };
+            (Some(quote! { &[#(#names),*], }), Some(take))
         }
-    });
-    let body_field = op.body.as_ref().map(|_| quote! { body, });
-    let call_name = ident(&op.fn_name);
+        _ => (None, None),
+    };
+    let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
+    let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
+    quote! {
+        let body = #read::<#ty>(&parts.headers, body, state.config.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
+        #check
+    }
+}
+
+/// Statements that turn the implementation's `value` into the reply, for replies other than a
+/// plain body or none.
+fn write_reply(op: &Operation) -> TokenStream {
     let status = Literal::u16_unsuffixed(op.reply.status());
-    let reply = match &op.reply {
+    match &op.reply {
         Reply::Empty { headers: Some(h), .. } => with_headers(h, &quote! { value }, quote! { reply::empty(#status) }),
         Reply::Json { headers: Some(h), .. } => {
             let reply = with_headers(h, &quote! { headers }, quote! { reply::json(#status, &value)? });
@@ -968,63 +1135,6 @@ pub fn handler(
             quote! { Ok(crate::stream::reply(#status, #content_type, crate::framing::Framing::#framing, value)) }
         }
         Reply::Several(replies) => several_replies(replies),
-    };
-    let value_binding = match &op.reply {
-        Reply::Empty { headers: None, .. } => quote! { () },
-        _ => quote! { value },
-    };
-    let parts_mut = Some(quote! { mut });
-    let body_var = if op.body.is_some() {
-        quote! { body }
-    } else {
-        quote! { _body }
-    };
-    let validates = !op.params.is_empty() || op.body.is_some();
-    let problems = validates.then(|| quote! { let mut problems = Problems::default(); });
-    let unwrap_required = if validates { unwrap_required } else { TokenStream::new() };
-    let docs = doc(&format!(
-        "`{} {}`: extracts and validates, then calls [`{}::{}`].",
-        op.method.as_str(),
-        op.path,
-        trait_ident,
-        op.fn_name
-    ));
-    let deprecated = op.deprecated.then(|| quote! { #[allow(deprecated)] });
-    let (method_text, path_text) = (op.method.as_str(), &op.path);
-    // A `QUERY` handler is its path's fallback (axum routes no such method), so it turns the
-    // other methods away itself.
-    let query_only = (op.method == crate::ir::Method::Query).then(|| {
-        quote! {
-            if request.method().as_str() != "QUERY" {
-                return method_not_allowed(request).await;
-            }
-        }
-    });
-    quote! {
-        #docs
-        #deprecated
-        async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
-            #query_only
-            let (#parts_mut parts, #body_var) = request.into_parts();
-            let (span, started) = reply::span(#op_id, #method_text, #path_text, &parts.headers);
-            let result: Result<Response, ApiError> = async {
-                let mut ctx = context(&parts, &state.config)?;
-                #(#op_creds)*
-                #problems
-                #path_params
-                #query
-                #(#params)*
-                #body
-                #unwrap_required
-                let input = inputs::#input { #(#fields,)* #body_field };
-                ctx.headers = std::mem::take(&mut parts.headers);
-                let #value_binding = reply::guarded(#op_id, state.api.#call_name(ctx, input)).await?;
-                #reply
-            }
-            .instrument(span.clone())
-            .await;
-            reply::finish(&span, started, result, parts.uri.path())
-        }
     }
 }
 
