@@ -453,7 +453,9 @@ pub fn builder(api: &Api, op: &Operation) -> String {
     );
     send_body(&mut code, api, op);
     code.close("");
-    if let Some(paging) = &op.paging {
+    if let Some(paging) = &op.paging
+        && !paging_text(&mut code, op, paging)
+    {
         code.members(paging_method(op, paging));
     }
     code.close("");
@@ -574,8 +576,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         Reply::Download { content_type, .. } | Reply::Stream { content_type, .. } => content_type.as_str(),
         _ => "application/json",
     };
-    let optional = optional_headers_and_body(api, op);
-    let request_mut = if optional.is_empty() { "" } else { "mut " };
+    let headers = header_statements(op);
+    let request_mut = if headers.is_empty() && op.body.is_none() { "" } else { "mut " };
     let mut chain = vec![
         ".transport".to_string(),
         ".http".to_string(),
@@ -606,7 +608,12 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     } else {
         code.statements(format!("{head}{};", chain.concat()).parse().unwrap_or_default());
     }
-    optional.into_iter().for_each(|s| code.statements(s));
+    headers.into_iter().for_each(|s| code.statements(s));
+    if !body_text(code, op)
+        && let Some(body) = body_statement(api, op)
+    {
+        code.statements(body);
+    }
     let path = code::string(&op.path);
     if code.fits(&format!("    path: {path},")) && code.fits(&format!("    method: {method},")) {
         code.line("let call = Call {");
@@ -774,6 +781,77 @@ fn read_headers(s: &StructDef) -> TokenStream {
     quote! { types::#ty { #(#fields),* } }
 }
 
+/// [`paging_method`] written as text, when the pages are the reply or a field of it and every line
+/// fits; `false`, having written nothing, otherwise.
+fn paging_text(code: &mut Code, op: &Operation, paging: &Paging) -> bool {
+    let (page, size) = (code::ident(&paging.page), code::ident(&paging.size));
+    let base = i32::try_from(paging.first_page).unwrap_or(1);
+    let page_is_i64 = op.params.iter().any(|p| p.name == paging.page && p.ty == TypeRef::I64);
+    let first = if page_is_i64 {
+        format!("let first = i32::try_from(self.{page}.unwrap_or({base})).unwrap_or(i32::MAX);")
+    } else {
+        format!("let first = self.{page}.unwrap_or({base});")
+    };
+    let default_size = paging.default_size.map(|n| format!(".or(Some({n}))")).unwrap_or_default();
+    let size_line = format!("let size = self.{size}.map(i64::from){default_size};");
+    let set_page = if page_is_i64 { "i64::from(number)" } else { "number" };
+    let request = format!("let request = self.clone().{page}({set_page});");
+    let fields = match &paging.shape {
+        PageShape::Array => vec!["items: reply".to_string(), "total_pages: None".to_string()],
+        PageShape::Wrapper(PageWrapper { items: (items, optional), total_pages: None }) => {
+            let unwrap = if *optional { ".unwrap_or_default()" } else { "" };
+            vec!["total_pages: None".to_string(), format!("items: reply.{}{unwrap}", code::ident(items))]
+        }
+        _ => return false,
+    };
+    let signature = format!("pub fn into_stream(self) -> Items<'a, {}> {{", code::rust_type(&paging.item, "types::"));
+    let fits = code.fits(&format!("    {signature}"))
+        && [&first, &size_line].iter().all(|l| code.fits(&format!("        {l}")))
+        && code.fits(&format!("                {request}"))
+        && fields.iter().all(|f| code.fits(&format!("                        {f},")));
+    if !fits {
+        return false;
+    }
+    code.doc(&paging_doc(paging));
+    code.line(&signature);
+    code.indent();
+    code.line(&first);
+    code.line(&size_line);
+    code.line("paging::items(");
+    code.indent();
+    code.line("first,");
+    code.line(format_args!("{base},"));
+    code.line("size,");
+    code.open("move |number|");
+    code.line(&request);
+    code.open("async move");
+    code.line("let reply = request.send().await?;");
+    // A reply with documented headers is `(body, headers)`; the pages are in the body.
+    if op.reply.headers().is_some() {
+        code.line("let (reply, _) = reply;");
+    }
+    code.list("let page = Page {", &fields, "};");
+    code.line("Ok(page)");
+    code.close("");
+    code.close(",");
+    code.dedent();
+    code.line(")");
+    code.close("");
+    true
+}
+
+/// The docs of `into_stream()`.
+fn paging_doc(paging: &Paging) -> String {
+    format!(
+        "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
+         read. Starts at the page set with `.{page}(..)` (default {first}); `.{size}(..)` sets the page size.\n\
+         Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
+        page = paging.page,
+        size = paging.size,
+        first = paging.first_page,
+    )
+}
+
 /// `into_stream()` for a paged operation: the items of this and every later page.
 fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
     let page = ident(&paging.page);
@@ -835,15 +913,7 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
             }
         }
     };
-    let text = format!(
-        "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
-         read. Starts at the page set with `.{page}(..)` (default {first}); `.{size}(..)` sets the page size.\n\
-         Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
-        page = paging.page,
-        size = paging.size,
-        first = paging.first_page,
-    );
-    let docs = doc(&text);
+    let docs = doc(&paging_doc(paging));
     // A reply with documented headers is `(body, headers)`; the pages are in the body.
     let without_headers = op.reply.headers().is_some().then(|| quote! { let (reply, _) = reply; });
     quote! {
@@ -950,8 +1020,8 @@ fn query_step(p: &Param) -> TokenStream {
     }
 }
 
-/// Statements for header parameters and the body, which may fail or be absent.
-fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
+/// Statements for header and cookie parameters, which may fail or be absent.
+fn header_statements(op: &Operation) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for p in op.params.iter().filter(|p| p.location == Location::Header) {
         let field = ident(&p.name);
@@ -1006,7 +1076,12 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
             }
         });
     }
-    if let Some(b) = &op.body {
+    out
+}
+
+/// The statement that encodes and sets the body, if the operation has one.
+fn body_statement(api: &Api, op: &Operation) -> Option<TokenStream> {
+    op.body.as_ref().map(|b| {
         let content_type = &b.content_type;
         let write = match b.encoding {
             BodyEncoding::Json => quote! { serde_json::to_vec(body) },
@@ -1041,16 +1116,53 @@ fn optional_headers_and_body(api: &Api, op: &Operation) -> Vec<TokenStream> {
         // Bytes and text go as they are, moved rather than copied.
         let send_bytes =
             quote! { request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(body); };
-        out.push(match (b.encoding, b.required) {
+        match (b.encoding, b.required) {
             (BodyEncoding::Binary | BodyEncoding::Text, true) => quote! { let body = self.body; #send_bytes },
             (BodyEncoding::Binary | BodyEncoding::Text, false) => {
                 quote! { if let Some(body) = self.body { #send_bytes } }
             }
             (_, true) => quote! { let body = &self.body; #encode },
             (_, false) => quote! { if let Some(body) = &self.body { #encode } },
-        });
+        }
+    })
+}
+
+/// [`body_statement`] written as text for a JSON or form body whose lines fit; `false`, having
+/// written nothing, otherwise.
+fn body_text(code: &mut Code, op: &Operation) -> bool {
+    let Some(b) = &op.body else { return false };
+    let encode = match b.encoding {
+        BodyEncoding::Json => "serde_json::to_vec(body)",
+        BodyEncoding::Form => "crate::encoding::form_body(body)",
+        _ => return false,
+    };
+    let depth = if b.required { "        " } else { "            " };
+    let header = format!(".header(CONTENT_TYPE, HeaderValue::from_static({}))", code::string(&b.content_type));
+    let one_line = format!("{depth}request = request{header}.body(bytes);");
+    if !code.fits(&format!("{depth}    {header}")) || code.fits(&one_line) {
+        return false;
     }
-    out
+    if b.required {
+        code.line("let body = &self.body;");
+    } else {
+        code.open("if let Some(body) = &self.body");
+    }
+    code.line(format_args!("let bytes = {encode}"));
+    code.indent();
+    code.line(".map_err(|e| Error::InvalidArgument {");
+    code.line("    name: \"body\",");
+    code.line("    reason: e.to_string(),");
+    code.line("})?;");
+    code.dedent();
+    code.line("request = request");
+    code.indent();
+    code.line(&header);
+    code.line(".body(bytes);");
+    code.dedent();
+    if !b.required {
+        code.close("");
+    }
+    true
 }
 
 /// Statements that list a multipart body's files, by wire name, in `files`.

@@ -294,6 +294,9 @@ pub fn mock_module(api: &Api, trait_name: &str) -> String {
         }
     });
     for op in &api.operations {
+        if mock_setters_text(&mut code, op) {
+            continue;
+        }
         // Where-clauses of long names break in ways not worth writing out: prettyplease lays
         // these out, one operation at a time.
         let name = ident(&op.fn_name);
@@ -358,6 +361,47 @@ pub fn mock_module(api: &Api, trait_name: &str) -> String {
     }
     code.close("");
     code.finish()
+}
+
+/// The mock's `on_<operation>` and `returns_<operation>` written as text, when every line fits;
+/// `false`, having written nothing, otherwise.
+fn mock_setters_text(code: &mut Code, op: &Operation) -> bool {
+    let (name, id) = (code::ident(&op.fn_name), &op.id);
+    let reply = format!("Result<{}, ApiError>", code::reply_type(&op.reply, "FileDownload", "ItemStream"));
+    let on = format!("pub fn on_{}<F, Fut>(&self, handler: F) -> &Self", op.fn_name);
+    let handler = format!("F: Fn(RequestContext, inputs::{}Input) -> Fut + Send + Sync + 'static,", op.type_name);
+    let future = format!("Fut: Future<Output = {reply}> + Send + 'static,");
+    let set = format!("self.handlers.{name}.set(handler);");
+    // A download or a stream is consumed as it is sent, so it cannot be answered twice.
+    let canned = !matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. });
+    let returns = format!("pub fn returns_{}(&self, reply: {reply}) -> &Self {{", op.fn_name);
+    let ready = format!("self.on_{}(move |_, _| std::future::ready(reply.clone()))", op.fn_name);
+    let fits = code.fits(&on)
+        && [&handler, &future, &set].iter().all(|l| code.fits(&format!("    {l}")))
+        && (!canned || (code.fits(&returns) && code.fits(&format!("    {ready}"))));
+    if !fits {
+        return false;
+    }
+    code.doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
+    code.line(&on);
+    code.line("where");
+    code.indent();
+    code.line(&handler);
+    code.line(&future);
+    code.dedent();
+    code.line("{");
+    code.indent();
+    code.line(&set);
+    code.line("self");
+    code.close("");
+    if canned {
+        code.doc(&format!("Answers every `{id}` request with `reply`."));
+        code.line(&returns);
+        code.indent();
+        code.line(&ready);
+        code.close("");
+    }
+    true
 }
 
 /// The router's handler of `op`: `handle_<method name>`, a prefix none of the router's own
