@@ -12,7 +12,7 @@ use crate::ir::{
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
 /// connection are the runtime's; only what the spec decides is written here.
-pub fn client_module(api: &Api) -> TokenStream {
+pub fn client_module(api: &Api) -> String {
     let version = &api.version;
     let version_doc = doc(&format!("The API version this client was generated for, from `info.version`: `{version}`."));
     let base_const = api.default_base_url.as_ref().map(|url| {
@@ -93,7 +93,6 @@ pub fn client_module(api: &Api) -> TokenStream {
             }
         }
     });
-    let methods = api.operations.iter().map(|op| method(api, op));
     let mut uses = Uses::default();
     for op in &api.operations {
         required_params(op).for_each(|p| uses.add(&p.ty));
@@ -116,7 +115,8 @@ pub fn client_module(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    quote! {
+    let mut code = Code::new(None);
+    code.items(quote! {
         //! The client, its credentials, and one method per operation.
 
         #imports
@@ -222,10 +222,13 @@ pub fn client_module(api: &Api) -> TokenStream {
             }
 
             #version_methods
-
-            #(#methods)*
         }
-    }
+    });
+    // The operations' methods, as text, go at the end of the `impl Client` block just printed.
+    code.reopen_last_block();
+    api.operations.iter().for_each(|op| method(&mut code, op));
+    code.close("");
+    code.finish()
 }
 
 /// How a parameter is taken by the client method or set on the builder.
@@ -266,9 +269,7 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
     op.params.iter().filter(|p| p.required)
 }
 
-fn method(_api: &Api, op: &Operation) -> TokenStream {
-    let fn_name = ident(&op.fn_name);
-    let builder = ident(&op.type_name);
+fn method(code: &mut Code, op: &Operation) {
     let kind = |b: &Body| match b.encoding {
         BodyEncoding::Json => "JSON",
         BodyEncoding::Form => "form",
@@ -286,7 +287,53 @@ fn method(_api: &Api, op: &Operation) -> TokenStream {
         format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
     });
     let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
-    let docs = doc(&operation_doc(op, &notes));
+    let docs = operation_doc(op, &notes);
+    let mut params = vec![(String::new(), "&self".to_string())];
+    let mut values = vec!["self".to_string()];
+    for p in required_params(op) {
+        let name = code::ident(&p.name);
+        params.push((format!("{name}: "), arg_type_text(&p.ty)));
+        values.push(arg_convert_text(&p.ty, &name));
+    }
+    if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+        params.push(("body: ".to_string(), code::rust_type(&body.ty, "types::")));
+        values.push("body".to_string());
+    }
+    let builder = code::ident(&op.type_name);
+    let (head, ret) = (format!("pub fn {}", code::ident(&op.fn_name)), format!("builders::{builder}<'_>"));
+    let joined: Vec<String> = params.iter().map(|(name, ty)| format!("{name}{ty}")).collect();
+    let call = format!("builders::{builder}::new({})", values.join(", "));
+    // Written as text when no line needs more than breaking the parameters or the arguments.
+    let signature_fits = code.fits(&format!("{head}({}) -> {ret} {{", joined.join(", ")))
+        || (code.fits(&format!("{head}("))
+            && code.fits(&format!(") -> {ret} {{"))
+            && joined.iter().all(|p| code.fits(&format!("    {p},"))));
+    let call_fits = code.fits(&format!("    {call}")) || values.iter().all(|v| code.fits(&format!("        {v},")));
+    if !(signature_fits && call_fits) {
+        code.members(method_tokens(op, &docs));
+        return;
+    }
+    code.doc(&docs);
+    if let Some(cfg) = code::cfg_any(&op.features) {
+        code.line(cfg);
+    }
+    if op.deprecated {
+        code.line("#[deprecated]");
+    }
+    code.signature(&head, &params, Some(&ret), " {");
+    if code.fits(&call) {
+        code.line(&call);
+    } else {
+        code.list(&format!("builders::{builder}::new("), &values, ")");
+    }
+    code.close("");
+}
+
+/// [`method`] as tokens, for prettyplease to lay out.
+fn method_tokens(op: &Operation, docs: &str) -> TokenStream {
+    let fn_name = ident(&op.fn_name);
+    let builder = ident(&op.type_name);
+    let docs = doc(docs);
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
     let mut values = Vec::new();

@@ -257,6 +257,15 @@ impl Code {
         }
     }
 
+    /// Opens again the block that the text written so far ends with (`}` on a line of its own at
+    /// the top level), to add members to an item printed by [`Code::items`].
+    pub fn reopen_last_block(&mut self) {
+        if self.out.ends_with("\n}\n") {
+            self.out.truncate(self.out.len() - "}\n".len());
+            self.depth += 1;
+        }
+    }
+
     /// Members of an impl block given as tokens, printed by prettyplease at this depth: for
     /// members whose layout (long where-clauses) is not worth writing as text.
     pub fn members(&mut self, tokens: proc_macro2::TokenStream) {

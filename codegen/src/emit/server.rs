@@ -522,73 +522,62 @@ pub fn inputs_header(api: &Api) -> TokenStream {
 }
 
 /// The input struct of one operation.
-pub fn input_struct(op: &Operation) -> TokenStream {
-    {
-        let name = input_name(op);
-        let text = format!(
-            "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
-            op.method.as_str(),
-            op.path,
-            op.id
-        );
-        let docs = doc(&text);
-        let fields = op.params.iter().map(|p| {
-            let field = ident(&p.name);
-            let ty = rust_type(&p.ty, &quote! { types:: });
-            let ty = if p.required || p.default.is_some() {
-                ty
-            } else {
-                quote! { Option<#ty> }
-            };
-            // Where the value comes from, its lower bound and its default, in one line.
-            let source = match p.location {
-                Location::Path => format!("The `{{{}}}` path segment", p.wire),
-                Location::Query => format!("The `{}` query parameter", p.wire),
-                Location::Header => format!("The `{}` header", p.wire),
-                Location::Cookie => format!("The `{}` cookie", p.wire),
-            };
-            let minimum = p.minimum.map(|m| format!("at least {m}"));
-            let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
-            let facts: Vec<String> = minimum.into_iter().chain(default).collect();
-            let source =
-                if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
-            let docs = doc(&paragraphs([p.doc.as_deref(), Some(&source)]));
-            quote! { #docs pub #field: #ty, }
-        });
-        let body = op.body.as_ref().map(|b| {
-            let ty = rust_type(&b.ty, &quote! { types:: });
-            let ty = if b.required {
-                ty
-            } else {
-                quote! { Option<#ty> }
-            };
-            let text = paragraphs([
-                b.doc.as_deref(),
-                Some(match (b.encoding, b.required) {
-                    (BodyEncoding::Json, true) => "The JSON body.",
-                    (BodyEncoding::Json, false) => "The JSON body, when the request has one.",
-                    (BodyEncoding::Form, true) => "The form body.",
-                    (BodyEncoding::Form, false) => "The form body, when the request has one.",
-                    (BodyEncoding::Binary, true) => "The body's bytes.",
-                    (BodyEncoding::Binary, false) => "The body's bytes, when the request has a body.",
-                    (BodyEncoding::Text, true) => "The body's text.",
-                    (BodyEncoding::Text, false) => "The body's text, when the request has a body.",
-                    (BodyEncoding::Multipart, true) => "The multipart body.",
-                    (BodyEncoding::Multipart, false) => "The multipart body, when the request has one.",
-                }),
-            ]);
-            let docs = doc(&text);
-            quote! { #docs pub body: #ty, }
-        });
-        quote! {
-            #docs
-            #[derive(Debug, Clone, PartialEq)]
-            pub struct #name {
-                #(#fields)*
-                #body
-            }
-        }
+pub fn input_struct(op: &Operation) -> String {
+    let mut code = Code::new(None);
+    let text = format!(
+        "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
+        op.method.as_str(),
+        op.path,
+        op.id
+    );
+    code.doc(&text);
+    code.line("#[derive(Debug, Clone, PartialEq)]");
+    let name = format!("pub struct {}Input", op.type_name);
+    if op.params.is_empty() && op.body.is_none() {
+        code.line(format_args!("{name} {{}}"));
+        return code.finish();
     }
+    code.open(name);
+    for p in &op.params {
+        let ty = code::rust_type(&p.ty, "types::");
+        let ty = if p.required || p.default.is_some() { ty } else { format!("Option<{ty}>") };
+        // Where the value comes from, its lower bound and its default, in one line.
+        let source = match p.location {
+            Location::Path => format!("The `{{{}}}` path segment", p.wire),
+            Location::Query => format!("The `{}` query parameter", p.wire),
+            Location::Header => format!("The `{}` header", p.wire),
+            Location::Cookie => format!("The `{}` cookie", p.wire),
+        };
+        let minimum = p.minimum.map(|m| format!("at least {m}"));
+        let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
+        let facts: Vec<String> = minimum.into_iter().chain(default).collect();
+        let source = if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
+        code.doc(&paragraphs([p.doc.as_deref(), Some(&source)]));
+        code.typed(&format!("pub {}: ", code::ident(&p.name)), &ty, ",");
+    }
+    if let Some(b) = &op.body {
+        let ty = code::rust_type(&b.ty, "types::");
+        let ty = if b.required { ty } else { format!("Option<{ty}>") };
+        let text = paragraphs([
+            b.doc.as_deref(),
+            Some(match (b.encoding, b.required) {
+                (BodyEncoding::Json, true) => "The JSON body.",
+                (BodyEncoding::Json, false) => "The JSON body, when the request has one.",
+                (BodyEncoding::Form, true) => "The form body.",
+                (BodyEncoding::Form, false) => "The form body, when the request has one.",
+                (BodyEncoding::Binary, true) => "The body's bytes.",
+                (BodyEncoding::Binary, false) => "The body's bytes, when the request has a body.",
+                (BodyEncoding::Text, true) => "The body's text.",
+                (BodyEncoding::Text, false) => "The body's text, when the request has a body.",
+                (BodyEncoding::Multipart, true) => "The multipart body.",
+                (BodyEncoding::Multipart, false) => "The multipart body, when the request has one.",
+            }),
+        ]);
+        code.doc(&text);
+        code.typed("pub body: ", &ty, ",");
+    }
+    code.close("");
+    code.finish()
 }
 
 /// The head of `router.rs`: configuration, the router and the shared checks; [`handler`] gives
