@@ -264,7 +264,9 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     let (client_name, server_name) =
         (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
     let items = crate::emit::types::items(api);
-    let jobs = vec![
+    let validated = server::validated_types(api);
+    let checked = server::validate_items(api, &validated);
+    let mut jobs = vec![
         RustJob::chunked(
             vec![src("types.rs")],
             items.len(),
@@ -274,8 +276,16 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, client_name, server_name))),
         RustJob::new(src("client.rs"), move || client::error_readers(api)),
         RustJob::new(src("server.rs"), move || server::error_replies(api)),
-        RustJob::new(src("validate.rs"), move || server::validate_module(api)),
     ];
+    // Written whenever a type is validated, as the crate's `lib.rs` then declares the module.
+    if !validated.is_empty() {
+        jobs.push(RustJob::chunked(
+            vec![src("validate.rs")],
+            checked.len(),
+            move || server::validate_header(api),
+            move |i| server::validate_item(api, &validated, checked[i]),
+        ));
+    }
     Ok(Plan { files, jobs })
 }
 

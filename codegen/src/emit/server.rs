@@ -1454,12 +1454,9 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
     body
 }
 
-/// `validate.rs`: a `Validate` impl for each struct with limits; `None` when there are none.
-pub fn validate_module(api: &Api) -> Option<TokenStream> {
-    let validated = validated_types(api);
-    if validated.is_empty() {
-        return None;
-    }
+/// The head of `validate.rs` (docs and imports); [`validate_item`] gives its `Validate` impls, one
+/// per struct or union with limits. The module is written only when there is one.
+pub fn validate_header(api: &Api) -> TokenStream {
     // The checks the project spec needs are always imported, so its module stays as it was.
     let used = |f: &dyn Fn(&Constraints) -> bool| {
         api.types.iter().any(|t| match t {
@@ -1477,17 +1474,38 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
     let more: Vec<proc_macro2::Ident> =
         more.iter().filter(|(_, used)| *used).map(|(name, _)| format_ident!("{name}")).collect();
     let more_checks = (!more.is_empty()).then(|| quote! { use crate::extract::{#(#more),*}; });
-    // A union's value is checked as the member it holds.
-    let union_impls = api.types.iter().filter_map(|t| match t {
-        TypeDef::Union(u) if validated.contains(&u.name) => Some(u),
-        _ => None,
-    });
-    let union_impls: Vec<TokenStream> = union_impls
-        .map(|u| {
+    quote! {
+        //! Limits of request bodies that serde does not check: string lengths, array sizes and
+        //! numeric bounds, with the path of every value that breaks one.
+
+        #![allow(unused_imports, reason = "each spec uses some of the checks")]
+        #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")]
+
+        #pattern_import
+        use crate::extract::{Problems, Validate, check_bounds, check_items, check_length};
+        #more_checks
+        use crate::types;
+    }
+}
+
+/// The types `validate.rs` has an impl for: the validated structs, then the validated unions,
+/// each in the spec's order.
+pub fn validate_items<'a>(api: &'a Api, validated: &std::collections::BTreeSet<String>) -> Vec<&'a TypeDef> {
+    let wanted = |t: &&TypeDef| validated.contains(t.name());
+    let structs = api.types.iter().filter(|t| matches!(t, TypeDef::Struct(_))).filter(wanted);
+    let unions = api.types.iter().filter(|t| matches!(t, TypeDef::Union(_))).filter(wanted);
+    structs.chain(unions).collect()
+}
+
+/// `impl Validate` for one of [`validate_items`].
+pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, t: &TypeDef) -> TokenStream {
+    match t {
+        // A union's value is checked as the member it holds.
+        TypeDef::Union(u) => {
             let name = ident(&u.name);
             let arms = u.variants.iter().map(|v| {
                 let variant = ident(&v.name);
-                let checks = validate_value(api, &v.ty, quote! { value }, "at", &quote! { problems }, &validated);
+                let checks = validate_value(api, &v.ty, quote! { value }, "at", &quote! { problems }, validated);
                 let binding = if checks.is_empty() {
                     quote! { _ }
                 } else {
@@ -1504,22 +1522,14 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
                     }
                 }
             }
-        })
-        .collect();
-    let impls = api
-        .types
-        .iter()
-        .filter_map(|t| match t {
-            TypeDef::Struct(s) if validated.contains(&s.name) => Some(s),
-            _ => None,
-        })
-        .map(|s| {
+        }
+        TypeDef::Struct(s) => {
             let name = ident(&s.name);
             let checks = s.fields.iter().filter_map(|f| {
                 let field = ident(&f.name);
                 let wire = &f.wire;
                 let body = constraint_checks(&f.constraints, &quote! { value }, &CheckedName::Wire(wire), 0);
-                let nested = validate_value(api, &f.ty, quote! { value }, "at0", &quote! { problems }, &validated);
+                let nested = validate_value(api, &f.ty, quote! { value }, "at0", &quote! { problems }, validated);
                 let nested = (!nested.is_empty()).then(|| {
                     let path = format!("{{at}}.{}", super::format_literal(wire));
                     quote! { let at0 = format!(#path); #nested }
@@ -1541,22 +1551,9 @@ pub fn validate_module(api: &Api) -> Option<TokenStream> {
                     }
                 }
             }
-        });
-    Some(quote! {
-        //! Limits of request bodies that serde does not check: string lengths, array sizes and
-        //! numeric bounds, with the path of every value that breaks one.
-
-        #![allow(unused_imports, reason = "each spec uses some of the checks")]
-        #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")]
-
-        #pattern_import
-        use crate::extract::{Problems, Validate, check_bounds, check_items, check_length};
-        #more_checks
-        use crate::types;
-
-        #(#impls)*
-        #(#union_impls)*
-    })
+        }
+        _ => TokenStream::new(),
+    }
 }
 
 /// Whether `c` or the limits on its items satisfy `f`.
