@@ -613,7 +613,9 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     if !op.credentials.is_empty() {
         code.line("let credentials = client.credential_headers(OPERATION).await?;");
     }
-    code.statements(build_url(op));
+    if !url_text(code, op) {
+        code.statements(build_url(op));
+    }
     // `QUERY` has no constant of its own in `http`.
     let method = match op.method {
         crate::ir::Method::Query => "transport::query_method()".to_string(),
@@ -684,6 +686,76 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         Reply::Json { headers: None, .. } => code.line(format_args!("transport::json(response, {status}).await")),
         _ => code.statements(read_reply(op)),
     }
+}
+
+/// [`build_url`] written as text, when no parameter is an object and every line fits; `false`,
+/// having written nothing, otherwise.
+fn url_text(code: &mut Code, op: &Operation) -> bool {
+    if op.params.iter().any(|p| p.object_style.is_some() && matches!(p.location, Location::Path | Location::Query)) {
+        return false;
+    }
+    // Each line with how many levels deeper than the statements it sits.
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    let push_literal = |lines: &mut Vec<(usize, String)>, literal: &str| {
+        let mut chars = literal.chars();
+        match (chars.next(), chars.next()) {
+            (None, _) => {}
+            (Some(c), None) => lines.push((0, format!("url.push({});", proc_macro2::Literal::character(c)))),
+            _ => lines.push((0, format!("url.push_str({});", code::string(literal)))),
+        }
+    };
+    let query: Vec<&Param> = op.params.iter().filter(|p| p.location == Location::Query).collect();
+    let mut rest = op.path.as_str();
+    let mut first = true;
+    while let Some(start) = rest.find('{') {
+        let Some(end) = rest[start..].find('}').map(|e| start + e) else { return false };
+        let literal = &rest[..start];
+        if first {
+            lines.push((0, format!("let mut url = client.url({});", code::string(literal))));
+        } else {
+            push_literal(&mut lines, literal);
+        }
+        first = false;
+        let wire = &rest[start + 1..end];
+        let Some(p) = op.params.iter().find(|p| p.location == Location::Path && p.wire == wire) else { return false };
+        let field = code::ident(&p.name);
+        lines.push(match p.ty {
+            TypeRef::String => (0, format!("push_segment(&mut url, &self.{field});")),
+            _ => (0, format!("push_segment(&mut url, &self.{field}.to_string());")),
+        });
+        rest = &rest[end + 1..];
+    }
+    if first {
+        let mutable = if query.is_empty() { "" } else { "mut " };
+        lines.push((0, format!("let {mutable}url = client.url({});", code::string(rest))));
+    } else {
+        push_literal(&mut lines, rest);
+    }
+    if !query.is_empty() {
+        lines.push((0, "let mut query = Query::new(&mut url);".to_string()));
+    }
+    for p in query {
+        let (wire, field) = (code::string(&p.wire), code::ident(&p.name));
+        let (push, delimiter) = match (&p.ty, p.explode) {
+            (TypeRef::Vec(_), true) => ("push_each", String::new()),
+            (TypeRef::Vec(_), false) => ("push_joined", format!("{}, ", proc_macro2::Literal::character(p.delimiter))),
+            _ => ("push", String::new()),
+        };
+        if p.required {
+            lines.push((0, format!("query.{push}({wire}, {delimiter}&self.{field});")));
+        } else {
+            lines.push((0, format!("if let Some(value) = &self.{field} {{")));
+            lines.push((1, format!("query.{push}({wire}, {delimiter}value);")));
+            lines.push((0, "}".to_string()));
+        }
+    }
+    if !lines.iter().all(|(deeper, line)| code.fits(&format!("{}{line}", "    ".repeat(*deeper)))) {
+        return false;
+    }
+    for (deeper, line) in lines {
+        code.line(format_args!("{}{line}", "    ".repeat(deeper)));
+    }
+    true
 }
 
 /// Statements that read a reply of a shape other than a plain body or none.

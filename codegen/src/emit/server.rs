@@ -374,11 +374,15 @@ fn mock_setters_text(code: &mut Code, op: &Operation) -> bool {
     let set = format!("self.handlers.{name}.set(handler);");
     // A download or a stream is consumed as it is sent, so it cannot be answered twice.
     let canned = !matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. });
-    let returns = format!("pub fn returns_{}(&self, reply: {reply}) -> &Self {{", op.fn_name);
+    let returns = format!("pub fn returns_{}", op.fn_name);
+    let returns_params = [(String::new(), "&self".to_string()), ("reply: ".to_string(), reply.clone())];
     let ready = format!("self.on_{}(move |_, _| std::future::ready(reply.clone()))", op.fn_name);
     let fits = code.fits(&on)
         && [&handler, &future, &set].iter().all(|l| code.fits(&format!("    {l}")))
-        && (!canned || (code.fits(&returns) && code.fits(&format!("    {ready}"))));
+        && (!canned
+            || (code.fits(&format!("{returns}("))
+                && code.fits(&format!("    reply: {reply},"))
+                && code.fits(&format!("    {ready}"))));
     if !fits {
         return false;
     }
@@ -396,8 +400,7 @@ fn mock_setters_text(code: &mut Code, op: &Operation) -> bool {
     code.close("");
     if canned {
         code.doc(&format!("Answers every `{id}` request with `reply`."));
-        code.line(&returns);
-        code.indent();
+        code.signature(&returns, &returns_params, Some("&Self"), " {");
         code.line(&ready);
         code.close("");
     }
