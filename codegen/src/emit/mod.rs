@@ -1,4 +1,5 @@
-//! IR → Rust tokens. Emitters read only the IR; formatting happens in [`crate::render`].
+//! IR → Rust. Emitters read only the IR. The items a spec has thousands of are written as text
+//! by [`code`], already laid out; the others are tokens, which [`crate::render`] formats.
 
 pub mod client;
 pub mod code;
