@@ -162,6 +162,25 @@ impl Code {
         self.depth -= 1;
     }
 
+    /// `receiver.field.method(args)` then `suffix`: on one line when it fits, else broken as
+    /// prettyplease breaks a method chain, the receiver alone and then one step a line, the
+    /// call's arguments broken in turn when they still do not fit.
+    pub fn method_chain(&mut self, receiver: &str, fields: &[&str], method: &str, args: &[String], suffix: &str) {
+        let steps: String = fields.iter().map(|f| format!(".{f}")).collect();
+        let one_line = format!("{receiver}{steps}.{method}({}){suffix}", args.join(", "));
+        if self.fits(&one_line) {
+            self.line(&one_line);
+            return;
+        }
+        self.line(receiver);
+        self.depth += 1;
+        for field in fields {
+            self.line(format_args!(".{field}"));
+        }
+        self.list(&format!(".{method}("), args, &format!("){suffix}"));
+        self.depth -= 1;
+    }
+
     /// Calls nested one in the next around `argument`, `a(b(argument))`, then `suffix`: on one
     /// line when it fits, else broken from the outside in, one call a line, as prettyplease
     /// breaks a call's arguments.

@@ -336,27 +336,9 @@ pub fn mock_module(api: &Api, trait_name: &str) -> String {
     for op in &api.operations {
         method_signature(&mut code, op, " {");
         let id = code::string(&op.id);
-        let one_line = format!("self.calls.record({id});");
-        if code.fits(&one_line) {
-            code.line(&one_line);
-        } else {
-            code.line("self.calls");
-            code.indent();
-            code.list(".record(", std::slice::from_ref(&id), ");");
-            code.dedent();
-        }
+        code.method_chain("self.calls", &[], "record", std::slice::from_ref(&id), ";");
         let field = code::ident(&op.fn_name);
-        let one_line = format!("self.handlers.{field}.call({id}, ctx, input)");
-        if code.fits(&one_line) {
-            code.line(&one_line);
-        } else {
-            // A method chain too long for its line, broken as prettyplease breaks one.
-            code.line("self.handlers");
-            code.indent();
-            code.line(format_args!(".{field}"));
-            code.list(".call(", &[id, "ctx".to_string(), "input".to_string()], ")");
-            code.dedent();
-        }
+        code.method_chain("self.handlers", &[&field], "call", &[id, "ctx".to_string(), "input".to_string()], "");
         code.close("");
     }
     code.close("");
@@ -451,17 +433,8 @@ fn partial_trait(code: &mut Code, api: &Api, trait_name: &str) {
             code.line("#[allow(deprecated)]");
         }
         method_signature(code, op, " {");
-        let method = code::ident(&op.fn_name);
-        let one_line = format!("self.0.{method}(ctx, input)");
-        if code.fits(&one_line) {
-            code.line(&one_line);
-        } else {
-            // A method chain too long for its line, broken as prettyplease breaks one.
-            code.line("self.0");
-            code.indent();
-            code.list(&format!(".{method}("), &["ctx".to_string(), "input".to_string()], ")");
-            code.dedent();
-        }
+        let (method, args) = (code::ident(&op.fn_name), ["ctx".to_string(), "input".to_string()]);
+        code.method_chain("self.0", &[], &method, &args, "");
         code.close("");
     }
     code.close("");

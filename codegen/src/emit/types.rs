@@ -203,17 +203,63 @@ fn struct_def(code: &mut Code, s: &StructDef) {
         }
         code.close("");
     }
+    serde_impls(
+        code,
+        &name,
+        |code| code.list(&format!("{name}::serialize("), &["self".to_string(), "serializer".to_string()], ")"),
+        |code| code.list(&format!("{name}::deserialize("), &["ObjectOnly(deserializer)".to_string()], ")"),
+    );
+}
+
+/// `impl Serialize` and `impl Deserialize` for `name`, their functions' bodies written by
+/// `serialize` and `deserialize`.
+fn serde_impls(code: &mut Code, name: &str, serialize: impl FnOnce(&mut Code), deserialize: impl FnOnce(&mut Code)) {
     code.item(None);
-    code.open_impl("impl Serialize", &name);
+    code.open_impl("impl Serialize", name);
     code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
-    code.list(&format!("{name}::serialize("), &["self".to_string(), "serializer".to_string()], ")");
+    serialize(code);
     code.close("");
     code.close("");
     code.item(None);
-    code.open_impl("impl<'de> Deserialize<'de>", &name);
-    deserialize_signature(code);
-    code.list(&format!("{name}::deserialize("), &["ObjectOnly(deserializer)".to_string()], ")");
+    code.open_impl("impl<'de> Deserialize<'de>", name);
+    // Broken over lines as prettyplease breaks it at this depth.
+    code.line("fn deserialize<D: serde::Deserializer<'de>>(");
+    code.line("    deserializer: D,");
+    code.open(") -> Result<Self, D::Error>");
+    deserialize(code);
     code.close("");
+    code.close("");
+}
+
+/// `impl fmt::Display for name`, writing `body`.
+fn display_impl(code: &mut Code, name: &str, body: &str) {
+    code.item(None);
+    code.open_impl("impl fmt::Display", name);
+    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
+    code.line(body);
+    code.close("");
+    code.close("");
+}
+
+/// The declaration of an enum of wire values: a variant per value, each with `doc` saying its
+/// value, and the variant for values the spec does not list, holding `unlisted_type`.
+fn enum_declaration<'a>(
+    code: &mut Code,
+    doc: &str,
+    derive: &str,
+    name: &str,
+    variants: impl Iterator<Item = (&'a String, String)>,
+    (unlisted, unlisted_type): (&str, &str),
+) {
+    code.item(Some(doc));
+    code.line(format_args!("#[derive({derive})]"));
+    code.open(format_args!("pub enum {name}"));
+    for (variant, doc) in variants {
+        code.doc(&doc);
+        code.line(format_args!("{},", ident(variant)));
+    }
+    code.doc(UNLISTED_DOC);
+    code.line(format_args!("{unlisted}({unlisted_type}),"));
     code.close("");
 }
 
@@ -234,13 +280,6 @@ fn some_default(code: &mut Code, value: &str) {
         }
         _ => code.list("Some(", &[value.to_string()], ")"),
     }
-}
-
-/// `fn deserialize<D>(..) -> ..`, broken over lines as prettyplease breaks it at this depth.
-fn deserialize_signature(code: &mut Code) {
-    code.line("fn deserialize<D: serde::Deserializer<'de>>(");
-    code.line("    deserializer: D,");
-    code.open(") -> Result<Self, D::Error>");
 }
 
 /// The headers of a reply: read and written by the client and server code, so no serde.
@@ -422,16 +461,14 @@ const UNLISTED_DOC: &str = "A value the spec does not list, as written on the wi
 fn int_enum(code: &mut Code, e: &IntEnumDef) {
     let name = ident(&e.name);
     let unlisted = ident(&e.unlisted);
-    code.item(Some(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name))));
-    code.line("#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
-    code.open(format_args!("pub enum {name}"));
-    for (variant, value) in &e.variants {
-        code.doc(&format!("`{value}` on the wire."));
-        code.line(format_args!("{},", ident(variant)));
-    }
-    code.doc(UNLISTED_DOC);
-    code.line(format_args!("{unlisted}(i64),"));
-    code.close("");
+    enum_declaration(
+        code,
+        e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name)),
+        "Debug, Clone, Copy, PartialEq, Eq, Hash",
+        &name,
+        e.variants.iter().map(|(variant, value)| (variant, format!("`{value}` on the wire."))),
+        (&unlisted, "i64"),
+    );
     let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
     code.item(None);
     code.open(format_args!("impl {name}"));
@@ -468,12 +505,7 @@ fn int_enum(code: &mut Code, e: &IntEnumDef) {
     code.close("");
     code.close("");
     code.close("");
-    code.item(None);
-    code.open_impl("impl fmt::Display", &name);
-    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
-    code.line("write!(f, \"{}\", self.value())");
-    code.close("");
-    code.close("");
+    display_impl(code, &name, "write!(f, \"{}\", self.value())");
     code.item(None);
     code.open_impl("impl FromStr", &name);
     code.line("type Err = UnknownVariant;");
@@ -484,33 +516,25 @@ fn int_enum(code: &mut Code, e: &IntEnumDef) {
     code.close("");
     code.close("");
     code.close("");
-    code.item(None);
-    code.open_impl("impl Serialize", &name);
-    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
-    code.line("serializer.serialize_i64(self.value())");
-    code.close("");
-    code.close("");
-    code.item(None);
-    code.open_impl("impl<'de> Deserialize<'de>", &name);
-    deserialize_signature(code);
-    code.line("Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)");
-    code.close("");
-    code.close("");
+    serde_impls(
+        code,
+        &name,
+        |code| code.line("serializer.serialize_i64(self.value())"),
+        |code| code.line("Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)"),
+    );
 }
 
 fn string_enum(code: &mut Code, e: &StringEnumDef) {
     let name = ident(&e.name);
     let unlisted = ident(&e.unlisted);
-    code.item(Some(e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name))));
-    code.line("#[derive(Debug, Clone, PartialEq, Eq, Hash)]");
-    code.open(format_args!("pub enum {name}"));
-    for (variant, wire) in &e.variants {
-        code.doc(&format!("`{wire:?}` on the wire."));
-        code.line(format_args!("{},", ident(variant)));
-    }
-    code.doc(UNLISTED_DOC);
-    code.line(format_args!("{unlisted}(String),"));
-    code.close("");
+    enum_declaration(
+        code,
+        e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name)),
+        "Debug, Clone, PartialEq, Eq, Hash",
+        &name,
+        e.variants.iter().map(|(variant, wire)| (variant, format!("`{wire:?}` on the wire."))),
+        (&unlisted, "String"),
+    );
     let expected = e.variants.iter().map(|(_, w)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
     code.item(None);
     code.open(format_args!("impl {name}"));
@@ -529,12 +553,7 @@ fn string_enum(code: &mut Code, e: &StringEnumDef) {
     code.line(format_args!("!matches!(self, Self::{unlisted}(_))"));
     code.close("");
     code.close("");
-    code.item(None);
-    code.open_impl("impl fmt::Display", &name);
-    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
-    code.line("f.write_str(self.as_str())");
-    code.close("");
-    code.close("");
+    display_impl(code, &name, "f.write_str(self.as_str())");
     code.item(None);
     code.open_impl("impl FromStr", &name);
     code.line("type Err = UnknownVariant;");
@@ -549,19 +568,15 @@ fn string_enum(code: &mut Code, e: &StringEnumDef) {
     code.close("");
     code.close("");
     code.close("");
-    code.item(None);
-    code.open_impl("impl Serialize", &name);
-    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
-    code.line("serializer.serialize_str(self.as_str())");
-    code.close("");
-    code.close("");
-    code.item(None);
-    code.open_impl("impl<'de> Deserialize<'de>", &name);
-    deserialize_signature(code);
-    code.line("let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;");
-    code.line("text.parse().map_err(serde::de::Error::custom)");
-    code.close("");
-    code.close("");
+    serde_impls(
+        code,
+        &name,
+        |code| code.line("serializer.serialize_str(self.as_str())"),
+        |code| {
+            code.line("let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;");
+            code.line("text.parse().map_err(serde::de::Error::custom)");
+        },
+    );
 }
 
 /// `/// Every value ..` and `pub const ALL: [Self; N] = [Self::A, ..];` of an enum.
