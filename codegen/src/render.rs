@@ -19,6 +19,9 @@ pub struct GeneratedFile {
 pub enum Emitted {
     Tokens(TokenStream),
     Text(String),
+    /// Text that could not be written because a fragment of it is not valid Rust: a generator
+    /// bug, reported as an error rather than written.
+    Invalid(String),
 }
 
 impl From<TokenStream> for Emitted {
@@ -133,6 +136,7 @@ fn format(path: &str, emitted: Emitted) -> Result<String, String> {
             prettyplease::unparse(&file)
         }
         Emitted::Text(text) => text,
+        Emitted::Invalid(reason) => return Err(format!("generator bug: {path} is not valid Rust: {reason}")),
     };
     Ok(spaced(&text))
 }

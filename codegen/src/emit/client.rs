@@ -9,10 +9,11 @@ use crate::ir::{
     Api, Body, BodyEncoding, Carrier, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape, PageWrapper,
     Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
 };
+use crate::render::Emitted;
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
 /// connection are the runtime's; only what the spec decides is written here.
-pub fn client_module(api: &Api) -> String {
+pub fn client_module(api: &Api) -> Emitted {
     let version = &api.version;
     let version_doc = doc(&format!("The API version this client was generated for, from `info.version`: `{version}`."));
     let base_const = api.default_base_url.as_ref().map(|url| {
@@ -425,7 +426,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
 /// The request builder of one operation, behind the features that compile it when there are
 /// features per tag. The usual shapes are written as text; statements of rarer or longer shapes
 /// are printed by prettyplease.
-pub fn builder(api: &Api, op: &Operation) -> String {
+pub fn builder(api: &Api, op: &Operation) -> Emitted {
     let name = code::ident(&op.type_name);
     let reply = code::reply_type(&op.reply, "crate::Download", "crate::ItemStream");
     let mut code = Code::new(code::cfg_any(&op.features));
@@ -573,7 +574,8 @@ fn setter(code: &mut Code, field: &str, ty: &str, convert: &str) {
         code.close("");
     } else {
         let source = format!("{signature} {store} self }}");
-        code.members(source.parse().unwrap_or_default());
+        let tokens = code.lex(&source);
+        code.members(tokens);
     }
 }
 
@@ -605,7 +607,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         if code.fits(text) {
             code.line(text);
         } else {
-            code.statements(text.parse().unwrap_or_default());
+            let tokens = code.lex(text);
+            code.statements(tokens);
         }
     };
     statement(code, &format!("const OPERATION: &str = {};", code::string(&op.id)));
@@ -655,7 +658,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         }
         code.dedent();
     } else {
-        code.statements(format!("{head}{};", chain.concat()).parse().unwrap_or_default());
+        let tokens = code.lex(&format!("{head}{};", chain.concat()));
+        code.statements(tokens);
     }
     headers.into_iter().for_each(|s| code.statements(s));
     if !body_text(code, op)
@@ -677,7 +681,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         let source = format!(
             "let call = Call {{ operation: OPERATION, method: {method}, path: {path}, timeout: self.timeout }};"
         );
-        code.statements(source.parse().unwrap_or_default());
+        let tokens = code.lex(&source);
+        code.statements(tokens);
     }
     code.line("let response = transport::send(&client.transport, call, request).await?;");
     let status = op.reply.status();

@@ -7,6 +7,7 @@
 use std::fmt::{self, Write};
 
 use crate::ir::{DefaultValue, Reply, TypeRef};
+use crate::render::Emitted;
 
 /// prettyplease's line width: a group that would reach past it is broken over lines.
 const MARGIN: usize = 89;
@@ -18,12 +19,15 @@ pub struct Code {
     depth: usize,
     /// The `#[cfg(..)]` line every top-level item gets, after its docs.
     gate: Option<String>,
+    /// Why a fragment given as tokens or source did not parse: a generator bug, reported by
+    /// [`Code::finish`] instead of code that would not compile.
+    broken: Option<String>,
 }
 
 impl Code {
     /// Empty code whose top-level items are compiled only under `gate` (a `#[cfg(..)]` line).
     pub fn new(gate: Option<String>) -> Self {
-        Code { out: String::with_capacity(4096), depth: 0, gate }
+        Code { out: String::with_capacity(4096), depth: 0, gate, broken: None }
     }
 
     /// One line at the current depth.
@@ -265,13 +269,26 @@ impl Code {
     /// Top-level items given as tokens, printed by prettyplease: for the few items of a module
     /// not worth writing as text.
     pub fn items(&mut self, tokens: proc_macro2::TokenStream) {
-        match syn::parse2::<syn::File>(tokens.clone()) {
-            Ok(file) => self.out.push_str(&prettyplease::unparse(&file)),
-            // Not items (cannot happen for what the emitters write): left as they are, so the
-            // compiler reports them where they stand.
-            Err(_) => {
-                self.out.push_str(&tokens.to_string());
-                self.out.push('\n');
+        if let Some(printed) = self.printed(tokens) {
+            self.out.push_str(&printed);
+        }
+    }
+
+    /// Rust source given as text, as tokens for [`Code::members`] or [`Code::statements`].
+    pub fn lex(&mut self, source: &str) -> proc_macro2::TokenStream {
+        source.parse().unwrap_or_else(|e| {
+            self.broken.get_or_insert_with(|| format!("{e} in `{source}`"));
+            proc_macro2::TokenStream::new()
+        })
+    }
+
+    /// `file` printed by prettyplease, or `None`, with the reason kept, when it does not parse.
+    fn printed(&mut self, file: proc_macro2::TokenStream) -> Option<String> {
+        match syn::parse2::<syn::File>(file) {
+            Ok(file) => Some(prettyplease::unparse(&file)),
+            Err(e) => {
+                self.broken.get_or_insert_with(|| e.to_string());
+                None
             }
         }
     }
@@ -288,13 +305,7 @@ impl Code {
     /// Members of an impl block given as tokens, printed by prettyplease at this depth: for
     /// members whose layout (long where-clauses) is not worth writing as text.
     pub fn members(&mut self, tokens: proc_macro2::TokenStream) {
-        let wrapped = quote::quote! { impl X { #tokens } };
-        let Ok(file) = syn::parse2::<syn::File>(wrapped) else {
-            // As in `items`: left as they are, for the compiler to report.
-            self.line(tokens);
-            return;
-        };
-        let printed = prettyplease::unparse(&file);
+        let Some(printed) = self.printed(quote::quote! { impl X { #tokens } }) else { return };
         let lines: Vec<&str> = printed.lines().collect();
         let inner = lines.get(1..lines.len().saturating_sub(1)).unwrap_or_default();
         for line in inner {
@@ -310,16 +321,11 @@ impl Code {
     /// function in an impl block): for statements whose layout is not worth writing as text.
     pub fn statements(&mut self, tokens: proc_macro2::TokenStream) {
         // Wrapped in blocks to this depth, so prettyplease breaks lines where it would here.
-        let mut wrapped = tokens.clone();
+        let mut wrapped = tokens;
         for _ in 2..self.depth {
             wrapped = quote::quote! { { #wrapped } };
         }
-        let Ok(file) = syn::parse2::<syn::File>(quote::quote! { impl X { fn f() { #wrapped } } }) else {
-            // As in `items`: left as they are, for the compiler to report.
-            self.line(tokens);
-            return;
-        };
-        let printed = prettyplease::unparse(&file);
+        let Some(printed) = self.printed(quote::quote! { impl X { fn f() { #wrapped } } }) else { return };
         let lines: Vec<&str> = printed.lines().collect();
         let inner = lines.get(self.depth..lines.len().saturating_sub(self.depth)).unwrap_or_default();
         for line in inner {
@@ -365,9 +371,12 @@ impl Code {
         }
     }
 
-    /// The text written.
-    pub fn finish(self) -> String {
-        self.out
+    /// The text written, or why part of it is not valid Rust.
+    pub fn finish(self) -> Emitted {
+        match self.broken {
+            None => Emitted::Text(self.out),
+            Some(reason) => Emitted::Invalid(reason),
+        }
     }
 }
 
@@ -473,5 +482,34 @@ pub fn reply_type(reply: &Reply, download: &str, stream: &str) -> String {
         (Reply::Empty { .. }, Some(headers)) => headers,
         (Reply::Json { .. }, Some(headers)) => format!("({body}, {headers})"),
         _ => body,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fragment that is not Rust is a generator bug: reported, never written.
+    #[test]
+    fn fragments_that_do_not_parse_are_reported_not_written() {
+        let mut code = Code::new(None);
+        code.open("fn f()");
+        code.indent();
+        let tokens = code.lex("let x = ;");
+        code.statements(tokens);
+        assert!(matches!(code.finish(), Emitted::Invalid(reason) if reason.contains("expected")));
+
+        let mut code = Code::new(None);
+        code.lex("\"never closed");
+        assert!(matches!(code.finish(), Emitted::Invalid(reason) if reason.contains("never closed")));
+
+        let mut code = Code::new(None);
+        code.open("impl X");
+        let tokens = code.lex("fn f(&self) -> u8 { 1 }");
+        code.members(tokens);
+        code.close("");
+        assert!(
+            matches!(code.finish(), Emitted::Text(text) if text == "impl X {\n    fn f(&self) -> u8 {\n        1\n    }\n}\n")
+        );
     }
 }

@@ -10,6 +10,7 @@ use crate::ir::{
     Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Framing, Location, ObjectStyle, Operation, Param, RepliesDef,
     Reply, StructDef, TypeDef, TypeRef,
 };
+use crate::render::Emitted;
 
 /// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -62,7 +63,7 @@ fn method_signature(code: &mut Code, op: &Operation, end: &str) {
 }
 
 /// `api.rs`: the request context and the trait.
-pub fn api_module(api: &Api, trait_name: &str) -> String {
+pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
     let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
         let how = match &c.carrier {
@@ -229,7 +230,7 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
 
 /// `mock.rs`: [`MockApi`], the trait implemented by handlers set per operation at run time, and
 /// `serve_mock`, which serves it through the real router on a loopback port.
-pub fn mock_module(api: &Api, trait_name: &str) -> String {
+pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
     let reply_type = |op: &Operation| code::reply_type(&op.reply, "FileDownload", "ItemStream");
     let mut imports = Imports::default();
     imports
@@ -303,7 +304,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> String {
         let bare = &op.fn_name;
         let on = format_ident!("on_{bare}");
         let input = input_name(op);
-        let reply: TokenStream = reply_type(op).parse().unwrap_or_default();
+        let reply = code.lex(&reply_type(op));
         let id = &op.id;
         let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
         // A download or a stream is consumed as it is sent, so it cannot be answered twice.
@@ -498,7 +499,7 @@ pub fn inputs_header(api: &Api) -> TokenStream {
 }
 
 /// The input struct of one operation.
-pub fn input_struct(op: &Operation) -> String {
+pub fn input_struct(op: &Operation) -> Emitted {
     let mut code = Code::new(None);
     let text = format!(
         "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
@@ -939,7 +940,7 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
 /// The router's handler of `op`, which extracts and validates its input, calls the trait and
 /// writes the reply. The usual statements are written as text; those of rarer or longer shapes
 /// are printed by prettyplease.
-pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::collections::BTreeSet<String>) -> String {
+pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::collections::BTreeSet<String>) -> Emitted {
     let mut code = Code::new(None);
     let id = code::string(&op.id);
     code.doc(&format!(
@@ -1085,7 +1086,8 @@ fn statement(code: &mut Code, text: &str) {
     if code.fits(text) {
         code.line(text);
     } else {
-        code.statements(text.parse().unwrap_or_default());
+        let tokens = code.lex(text);
+        code.statements(tokens);
     }
 }
 

@@ -164,7 +164,7 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
         TypeItem::Owned(OwnedType::Replies(r), _) => replies(&mut code, r),
         TypeItem::Owned(OwnedType::Errors(e), _) => errors(&mut code, e),
     }
-    code.finish().into()
+    code.finish()
 }
 
 fn struct_def(code: &mut Code, s: &StructDef) {
@@ -935,7 +935,9 @@ mod tests {
                         },
                     );
                 }
-                let text = code.finish();
+                let crate::render::Emitted::Text(text) = code.finish() else {
+                    panic!("names of {n} characters: not valid Rust")
+                };
                 let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
                 let printed = prettyplease::unparse(&file);
                 if let Some((line, (ours, theirs))) =
