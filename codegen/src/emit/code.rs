@@ -97,7 +97,7 @@ impl Code {
     }
 
     /// `head`, then `prefix type` items separated by commas, then `tail`, on one line when it fits
-    /// (a signature's parameters, a tuple variant's fields); else one item a line, each broken
+    /// (a tuple variant's fields); else one item a line, each broken
     /// as [`Code::typed`] breaks it. A `tail` ending in a brace opens a block.
     pub fn typed_list(&mut self, head: &str, items: &[(String, String)], tail: &str) {
         let joined: Vec<String> = items.iter().map(|(prefix, ty)| format!("{prefix}{ty}")).collect();

@@ -39,27 +39,14 @@ fn input_name(op: &Operation) -> proc_macro2::Ident {
 /// The signature of an operation's method, the same in the trait, its partial twin and the mock,
 /// ended by `end`: `;`, or ` {` to open its body.
 fn method_signature(code: &mut Code, op: &Operation, end: &str) {
-    let name = code::ident(&op.fn_name);
-    let input = format!("inputs::{}Input", op.type_name);
-    let future = format!(
-        "impl Future<Output = Result<{}, ApiError>>",
-        code::reply_type(&op.reply, "FileDownload", "ItemStream")
-    );
-    let one_line = format!("fn {name}(&self, ctx: RequestContext, input: {input}) -> {future} + Send{end}");
-    if code.fits(&one_line) {
-        code.line(&one_line);
-        if end.ends_with('{') {
-            code.indent();
-        }
-        return;
-    }
-    code.line(format_args!("fn {name}("));
-    code.indent();
-    code.line("&self,");
-    code.line("ctx: RequestContext,");
-    code.line(format_args!("input: {input},"));
-    code.dedent();
-    code.typed(") -> ", &future, &format!(" + Send{end}"));
+    let params = [
+        (String::new(), "&self".to_string()),
+        ("ctx: ".to_string(), "RequestContext".to_string()),
+        ("input: ".to_string(), format!("inputs::{}Input", op.type_name)),
+    ];
+    let reply = code::reply_type(&op.reply, "FileDownload", "ItemStream");
+    let future = format!("impl Future<Output = Result<{reply}, ApiError>>");
+    code.signature(&format!("fn {}", code::ident(&op.fn_name)), &params, Some(&future), &format!(" + Send{end}"));
 }
 
 /// `api.rs`: the request context and the trait.

@@ -327,7 +327,7 @@ fn constructor(code: &mut Code, s: &StructDef) {
     if params.len() > 7 {
         code.line("#[allow(clippy::too_many_arguments)]");
     }
-    code.typed_list("pub fn new(", &params, ") -> Self {");
+    code.signature("pub fn new", &params, Some("Self"), " {");
     code.list(&format!("{name} {{"), &inits, "}");
     code.close("");
     code.close("");
