@@ -173,9 +173,14 @@ async fn at_the_connection_limit_idle_connections_make_room_then_newcomers_are_t
     let serve = ServeConfig::default().with_max_connections(20);
     let server = Server::start(serve, ServerConfig::default()).await;
     let request = format!("GET /api/models HTTP/1.1\r\n{HEADERS}connection: close\r\n\r\n");
-    // Twenty idle connections fill the server; a real request still gets through.
+    // Twenty idle connections fill the server, one of them kept alive after a whole exchange; a
+    // real request still gets through.
     let mut idle = Vec::new();
-    for _ in 0..20 {
+    let mut used = server.connect().await;
+    used.write_all(format!("GET /api/models HTTP/1.1\r\n{HEADERS}\r\n").as_bytes()).await.unwrap();
+    assert!(read_reply(&mut used).await.starts_with("HTTP/1.1 200"));
+    idle.push(used);
+    for _ in 0..19 {
         idle.push(server.connect().await);
     }
     tokio::time::sleep(Duration::from_millis(50)).await;

@@ -31,8 +31,11 @@ use crate::server::problem::problem_types;
 #[non_exhaustive]
 pub struct ServeConfig {
     /// Open connections at most (default 4096). At the limit the server first closes connections
-    /// that are idle; a new connection that still finds no room is answered 503 and closed, and
-    /// the server logs a warning (at most one a second, with a count).
+    /// that are idle: no request is being read, handled or answered on them, and every reply has
+    /// left the server. A connection in the middle of a request or a reply, a long download or a
+    /// live event stream among them, is never closed to make room. A new connection that still
+    /// finds no room is answered 503 and closed, and the server logs a warning (at most one a
+    /// second, with a count).
     pub max_connections: usize,
     /// Time from the first byte of a request head to its end (default 10 s); a peer that sends
     /// its head more slowly is disconnected.
@@ -143,7 +146,8 @@ pub async fn serve_with(
     config: ServeConfig,
 ) -> io::Result<()> {
     let shared = Arc::new(Shared::default());
-    let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    // More connections than a semaphore counts could never be open at once anyway.
+    let permits = Arc::new(Semaphore::new(config.max_connections.clamp(1, Semaphore::MAX_PERMITS)));
     let config = Arc::new(config);
     let mut connections = JoinSet::new();
     let mut shed = Shed::default();
@@ -317,8 +321,9 @@ impl Connection {
             let (mut router, activity) = (router.clone(), handling.clone());
             async move {
                 let response = router.call(request.map(Body::new)).await;
-                activity.set(Phase::Idle);
-                response
+                // Busy until the reply is written out, however long that takes.
+                activity.set(Phase::Answering);
+                response.map(|response| response.map(|body| ReplyBody { inner: body, activity }))
             }
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
@@ -365,19 +370,27 @@ impl Connection {
     }
 }
 
-/// Where a connection is in its request cycle.
+/// Where a connection is in its request cycle. Only an idle connection may be closed to make
+/// room for others: one that is reading a request, handling it or writing its reply is busy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// No request in progress.
+    /// No request in progress and nothing left to write: the peer has everything it asked for
+    /// and the server is waiting for its next request.
     Idle = 0,
     /// A request head is arriving.
     Head = 1,
     /// The router has the request; no deadline applies here (body reads have their own).
     Handling = 2,
+    /// The router has replied and the reply is being written, or sits in the server's buffers.
+    Answering = 3,
 }
 
 /// A connection's phase, and whether anything moved since the watchdog last looked, in one word:
 /// the reads, writes and requests that update it cost an atomic operation and no clock.
+///
+/// Everything that touches it (the socket, the router's future, the reply body, the watchdog) is
+/// polled by the connection's one task, so plain loads and stores never race; the word is atomic
+/// only because the task may move between threads.
 #[derive(Default)]
 struct Activity {
     word: AtomicU8,
@@ -385,44 +398,133 @@ struct Activity {
 
 impl Activity {
     const PHASE: u8 = 0b11;
+    /// Bytes moved, or the phase changed, since the watchdog last looked.
     const MOVED: u8 = 0b100;
+    /// The reply's body has been handed to the connection in full (hyper dropped it).
+    const DONE: u8 = 0b1000;
+    /// After `DONE`, the connection flushed everything it held to the socket.
+    const FLUSHED: u8 = 0b1_0000;
+    /// The last read of the socket found nothing to read: the connection holds no request that
+    /// it has not started.
+    const STARVED: u8 = 0b10_0000;
+
+    fn load(&self) -> u8 {
+        self.word.load(Ordering::Relaxed)
+    }
+
+    fn store(&self, word: u8) {
+        self.word.store(word, Ordering::Relaxed);
+    }
 
     fn phase(&self) -> Phase {
-        Self::decode(self.word.load(Ordering::Relaxed))
+        Self::decode(self.load())
     }
 
     fn decode(word: u8) -> Phase {
         match word & Self::PHASE {
             0 => Phase::Idle,
             1 => Phase::Head,
-            _ => Phase::Handling,
+            2 => Phase::Handling,
+            _ => Phase::Answering,
         }
     }
 
+    /// Enters `phase`; what the socket last said is kept.
     fn set(&self, phase: Phase) {
-        self.word.store(phase as u8 | Self::MOVED, Ordering::Relaxed);
+        self.store(phase as u8 | Self::MOVED | (self.load() & Self::STARVED));
     }
 
-    /// Bytes arrived: the first of a request head when the connection was idle.
+    /// Bytes arrived: the first of a request head when the connection was idle. A head is timed
+    /// from its first byte, so its later bytes are not progress.
     fn on_read(&self) {
-        let word = self.word.load(Ordering::Relaxed);
-        if Self::decode(word) == Phase::Idle {
-            let _ =
-                self.word.compare_exchange(word, Phase::Head as u8 | Self::MOVED, Ordering::Relaxed, Ordering::Relaxed);
+        let word = self.load() & !Self::STARVED;
+        let word = match Self::decode(word) {
+            Phase::Idle => word | Phase::Head as u8 | Self::MOVED,
+            Phase::Head => word,
+            Phase::Handling | Phase::Answering => word | Self::MOVED,
+        };
+        self.store(word);
+    }
+
+    /// A read found nothing: once the reply is out, the connection is idle.
+    fn on_read_pending(&self) {
+        let word = self.load() | Self::STARVED;
+        let written = Self::DONE | Self::FLUSHED;
+        if Self::decode(word) == Phase::Answering && word & written == written {
+            self.settle();
+        } else {
+            self.store(word);
         }
+    }
+
+    /// The connection flushed its buffers to the socket.
+    fn on_flush(&self) {
+        let word = self.load();
+        if Self::decode(word) != Phase::Answering || word & Self::DONE == 0 {
+            return;
+        }
+        // With nothing read and not yet started, the reply was the last thing to do; otherwise a
+        // pipelined request may be waiting in the connection's buffer, and it says so by starting.
+        if word & Self::STARVED != 0 { self.settle() } else { self.store(word | Self::FLUSHED) }
+    }
+
+    /// The reply's body has been taken in full.
+    fn on_reply_done(&self) {
+        let word = self.load();
+        if Self::decode(word) == Phase::Answering {
+            self.store(word | Self::DONE);
+        }
+    }
+
+    fn settle(&self) {
+        self.store(Phase::Idle as u8 | Self::MOVED | Self::STARVED);
     }
 
     /// Bytes left: a reply being read by its peer is progress, not idleness.
     fn on_write(&self) {
-        if self.word.load(Ordering::Relaxed) & Self::MOVED == 0 {
-            self.word.fetch_or(Self::MOVED, Ordering::Relaxed);
+        let word = self.load();
+        if word & Self::MOVED == 0 {
+            self.store(word | Self::MOVED);
         }
     }
 
     /// The phase, and whether anything moved since the last call.
     fn take(&self) -> (Phase, bool) {
-        let word = self.word.fetch_and(!Self::MOVED, Ordering::Relaxed);
+        let word = self.load();
+        self.store(word & !Self::MOVED);
         (Self::decode(word), word & Self::MOVED != 0)
+    }
+}
+
+/// A reply's body, which tells its connection when it has been taken in full.
+struct ReplyBody {
+    inner: Body,
+    activity: Arc<Activity>,
+}
+
+impl Drop for ReplyBody {
+    fn drop(&mut self) {
+        self.activity.on_reply_done();
+    }
+}
+
+impl http_body::Body for ReplyBody {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -441,7 +543,8 @@ impl Watchdog {
     fn new(config: &ServeConfig) -> Self {
         let shorter = config.request_head_timeout.min(config.idle_timeout);
         Watchdog {
-            period: (shorter / 4).max(Duration::from_millis(10)),
+            // Bounded above too, so that a tick can always be scheduled.
+            period: (shorter / 4).clamp(Duration::from_millis(10), Duration::from_secs(3600)),
             head_timeout: config.request_head_timeout,
             idle_timeout: config.idle_timeout,
             since: tokio::time::Instant::now(),
@@ -531,6 +634,8 @@ impl AsyncRead for Tracked {
         let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
         if buf.filled().len() > before {
             self.activity.on_read();
+        } else if poll.is_pending() {
+            self.activity.on_read_pending();
         }
         poll
     }
@@ -539,7 +644,7 @@ impl AsyncRead for Tracked {
 impl AsyncWrite for Tracked {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
-        if self.activity.phase() != Phase::Handling
+        if matches!(self.activity.phase(), Phase::Idle | Phase::Head)
             && let Some(reply) = automatic_reply(buf)
         {
             // hyper's bytes count as written; the replacement goes out now or on flush.
@@ -583,7 +688,11 @@ impl AsyncWrite for Tracked {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         std::task::ready!(self.drain(cx))?;
-        Pin::new(&mut self.inner).poll_flush(cx)
+        let poll = Pin::new(&mut self.inner).poll_flush(cx);
+        if let Poll::Ready(Ok(())) = poll {
+            self.activity.on_flush();
+        }
+        poll
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

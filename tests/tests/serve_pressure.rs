@@ -1,0 +1,153 @@
+//! `serve_with` at its connection limit: thousands of real connections arrive while replies are
+//! being written, and only connections with nothing to do are closed to make room. Every peer is
+//! a socket on 127.0.0.1.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use openapi32_client::types::WatchTicksReplyEvent;
+use openapi32_server::{ItemStream, MockApi};
+use portfolio_server::{ServeConfig, ServerConfig, bind, serve_with};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// Lifts this process's soft limit on open descriptors to its hard limit: the tests below hold
+/// both ends of thousands of connections.
+fn raise_descriptor_limit() -> u64 {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `getrlimit` and `setrlimit` only read and write the struct passed to them.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+    }
+    limit.rlim_cur as u64
+}
+
+/// Serves `router` with `config` in the background; returns the address.
+async fn start(router: axum::Router, config: ServeConfig) -> SocketAddr {
+    let listener = bind("127.0.0.1:0", &config).await.expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(serve_with(listener, router, std::future::pending(), config));
+    addr
+}
+
+/// Opens `count` connections that never send anything, as fast as the server accepts them.
+async fn crowd(addr: SocketAddr, count: usize) -> Vec<TcpStream> {
+    let mut sockets = Vec::with_capacity(count);
+    for _ in 0..count {
+        match tokio::time::timeout(Duration::from_secs(5), TcpStream::connect(addr)).await {
+            Ok(Ok(socket)) => sockets.push(socket),
+            // Turned away or out of descriptors: the pressure is there either way.
+            Ok(Err(_)) | Err(_) => break,
+        }
+    }
+    sockets
+}
+
+const REPLY_SIZE: usize = 700 * 1024;
+const PIPELINED: usize = 12;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replies_being_written_survive_thousands_of_new_connections() {
+    let descriptors = raise_descriptor_limit();
+    assert!(descriptors >= 9000, "the test needs about 9,000 descriptors; the hard limit is {descriptors}");
+    let router =
+        axum::Router::new().route("/big", axum::routing::get(|| async { vec![b'x'; REPLY_SIZE] }));
+    let addr = start(router, ServeConfig::default()).await;
+
+    // A peer that asks for twelve large replies at once and reads them slowly through a small
+    // receive buffer, so the server is still writing them while the crowd arrives.
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(32 * 1024).expect("receive buffer");
+    let mut reader = socket.connect(addr).await.expect("connect");
+    reader.write_all(b"GET /big HTTP/1.1\r\nhost: x\r\n\r\n".repeat(PIPELINED).as_slice()).await.expect("send");
+    let reading = tokio::spawn(async move {
+        let mut received = Vec::with_capacity(PIPELINED * (REPLY_SIZE + 200));
+        let mut chunk = vec![0u8; 32 * 1024];
+        let started = Instant::now();
+        while complete_replies(&received) < PIPELINED && started.elapsed() < Duration::from_secs(30) {
+            match tokio::time::timeout(Duration::from_secs(5), reader.read(&mut chunk)).await {
+                Ok(Ok(0)) | Ok(Err(_)) | Err(_) => break,
+                Ok(Ok(n)) => received.extend_from_slice(&chunk[..n]),
+            }
+            // About 3 MB/s: the replies take a few seconds to read.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        received
+    });
+
+    // 4,200 connections that say nothing: past the limit of 4,096, so the server closes idle
+    // ones to make room, twice while the replies are on their way.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let first = crowd(addr, 4200).await;
+    drop(first);
+    let second = crowd(addr, 4200).await;
+    let received = reading.await.expect("reader");
+    drop(second);
+    assert_eq!(
+        complete_replies(&received),
+        PIPELINED,
+        "a connection was closed while its replies were written ({} bytes of {} arrived)",
+        received.len(),
+        PIPELINED * REPLY_SIZE
+    );
+}
+
+/// How many whole `content-length` replies `bytes` holds, one after another.
+fn complete_replies(bytes: &[u8]) -> usize {
+    let mut rest = bytes;
+    let mut count = 0;
+    while let Some(end) = rest.windows(4).position(|w| w == b"\r\n\r\n") {
+        let head = String::from_utf8_lossy(&rest[..end]).to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        let length: usize = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("a content-length");
+        if rest.len() < end + 4 + length {
+            break;
+        }
+        count += 1;
+        rest = &rest[end + 4 + length..];
+    }
+    count
+}
+
+#[tokio::test]
+async fn a_live_event_stream_is_not_closed_to_make_room() {
+    const ITEMS: usize = 50;
+    let mock = MockApi::new();
+    mock.on_watch_ticks(|_, _| async {
+        let ticks = futures_util::stream::unfold(0, |n| async move {
+            (n < ITEMS).then_some(())?;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Some((WatchTicksReplyEvent::new(n.to_string()), n + 1))
+        });
+        Ok(ItemStream::new(ticks))
+    });
+    let router = openapi32_server::router_with(mock.clone(), ServerConfig::default());
+    let addr = start(router, ServeConfig::default().with_max_connections(8)).await;
+    let client = openapi32_client::Client::new(&format!("http://{addr}"), Default::default()).expect("client");
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let crowd = tokio::spawn(async move {
+        // Ten newcomers at a limit of eight, one every 50 ms while the stream runs.
+        let mut sockets = Vec::new();
+        for _ in 0..10 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            sockets.extend(TcpStream::connect(addr).await.ok());
+        }
+        sockets
+    });
+    let mut received = 0;
+    while let Some(tick) = tokio::time::timeout(Duration::from_secs(5), ticks.next()).await.expect("in time") {
+        let tick = tick.unwrap_or_else(|e| panic!("the stream broke after {received} items: {e}"));
+        assert_eq!(tick.data, received.to_string());
+        received += 1;
+    }
+    assert_eq!(received, ITEMS, "the stream ended early");
+    drop(crowd.await);
+}
