@@ -1,4 +1,4 @@
-//! `cargo run -p sandbox -- [--addr 127.0.0.1:8080] [--access-token T --subscription-key K]`
+//! `cargo run -p sandbox -- [--addr 127.0.0.1:8080] [--grace-period SECONDS] [--access-token T --subscription-key K]`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -11,13 +11,17 @@ use axum::response::Response;
 use portfolio_server::{ServeConfig, ServerConfig, bind, router_with, serve_with, shutdown_signal};
 use sandbox::{Credentials, Sandbox};
 
-const USAGE: &str = "usage: sandbox [--addr HOST:PORT] [--access-token TOKEN --subscription-key KEY]
+const USAGE: &str =
+    "usage: sandbox [--addr HOST:PORT] [--grace-period SECONDS] [--access-token TOKEN --subscription-key KEY]
 
   --addr              where to listen (default 127.0.0.1:8080)
+  --grace-period      how long a shutdown waits for requests in flight, in seconds (default 10)
   --access-token      accept only this access token (with --subscription-key)
   --subscription-key  accept only this subscription key (with --access-token)
+  -h, --help          print this and exit
 
-Without credentials given, any non-empty access token and subscription key are accepted.";
+Without credentials given, any non-empty access token and subscription key are accepted.
+Ctrl-C or SIGTERM stops the sandbox; a second one stops it at once.";
 
 struct Args {
     addr: SocketAddr,
@@ -97,5 +101,29 @@ async fn main() -> ExitCode {
             eprintln!("server error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{USAGE, parse_args};
+
+    /// The flags `parse_args` matches are the string literals in it that start with `--`: each is
+    /// in the usage text, which the binary prints for `--help`.
+    #[test]
+    fn the_usage_lists_every_flag_the_parser_takes() {
+        let source = include_str!("main.rs");
+        let start = source.find("fn parse_args").expect("the parser");
+        let end = start + source[start..].find("\n}\n").expect("its end");
+        let flags: Vec<&str> =
+            source[start..end].split('"').filter(|word| word.starts_with("--") && !word.contains(' ')).collect();
+        assert!(flags.len() >= 5 && flags.contains(&"--grace-period"), "{flags:?}");
+        for flag in flags {
+            let listed = USAGE.lines().any(|line| line.trim_start().split([' ', ',']).any(|word| word == flag));
+            assert!(listed, "`{flag}` is parsed but the usage does not list it");
+        }
+        let args = ["--grace-period", "2.5", "--addr", "127.0.0.1:0"].map(String::from);
+        let parsed = parse_args(args.into_iter()).expect("valid flags");
+        assert_eq!(parsed.serve.grace_period, std::time::Duration::from_millis(2500));
     }
 }
