@@ -743,6 +743,7 @@ impl<'a> GetDraftApplicationStatus<'a> {
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
         url.push_str("/status");
+        client.check_path(&url, "/api/application/{ApplicationId}/status")?;
         let request = client
             .transport
             .http

@@ -208,7 +208,7 @@ async fn handle_create_user<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -255,7 +255,7 @@ async fn handle_link_user_accounts<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -424,7 +424,7 @@ async fn handle_replace_account_model_weightings<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -515,7 +515,7 @@ async fn handle_create_draft_application<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1718,7 +1718,7 @@ async fn handle_replace_au_model_weight_adjustment<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1806,7 +1806,7 @@ async fn handle_replace_au_account_esg_categories<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1854,7 +1854,7 @@ async fn handle_add_au_account_esg_categories<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -1981,7 +1981,7 @@ async fn handle_add_au_one_off_cashflow_instructions<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",
@@ -2082,7 +2082,7 @@ async fn handle_update_au_regular_cashflow_instructions<A: PortfolioApi>(
         >(
                 &parts.headers,
                 body,
-                state.config.body(),
+                state.body(),
                 &[
                     "application/json",
                     "application/json-patch+json",

@@ -259,3 +259,140 @@ async fn download_file_names_are_offered_sanitised() {
     assert_eq!(download.file_name.as_deref(), Some("../../etc/passwd"));
     assert_eq!(download.safe_file_name().as_deref(), Some("passwd"));
 }
+
+/// A download of `chunks` HTTP chunks, `pause` apart, and no declared length.
+async fn dripping_download(chunks: usize, size: usize, pause: Duration) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = vec![0u8; 8192];
+                let _ = socket.read(&mut request).await;
+                let head =
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let mut chunk = format!("{size:x}\r\n").into_bytes();
+                chunk.extend(std::iter::repeat_n(b'x', size));
+                chunk.extend_from_slice(b"\r\n");
+                for _ in 0..chunks {
+                    if socket.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(pause).await;
+                }
+                let _ = socket.write_all(b"0\r\n\r\n").await;
+            });
+        }
+    });
+    base
+}
+
+#[tokio::test]
+async fn downloads_are_bounded_by_their_own_time_and_size_limits() {
+    // One byte every 20 ms would take 20 s: the stream's total time ends it.
+    let base = dripping_download(1000, 1, Duration::from_millis(20)).await;
+    let client =
+        Client::builder(&base, Credentials::new("t", "k")).stream_timeout(Duration::from_millis(400)).build().unwrap();
+    let mut download = client.download_au_file("F1").await.unwrap();
+    let started = Instant::now();
+    let mut received = 0;
+    let error = loop {
+        match download.body.next_chunk().await.expect("the stream ends with an error, not quietly") {
+            Ok(chunk) => received += chunk.len(),
+            Err(error) => break error,
+        }
+    };
+    assert!(
+        matches!(error, Error::Timeout { kind: TimeoutKind::StreamTotal(limit), .. } if limit == Duration::from_millis(400)),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2) && received < 40, "{received} bytes in {:?}", started.elapsed());
+    assert!(download.body.next_chunk().await.is_none(), "over after the timeout");
+
+    // A server that goes quiet between chunks: the wait for the next one runs out.
+    let base = dripping_download(3, 10, Duration::from_secs(5)).await;
+    let client = Client::builder(&base, Credentials::new("t", "k"))
+        .stream_idle_timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let mut download = client.download_au_file("F1").await.unwrap();
+    assert_eq!(download.body.next_chunk().await.unwrap().unwrap().len(), 10);
+    let error = download.body.next_chunk().await.unwrap().unwrap_err();
+    assert!(matches!(error, Error::Timeout { kind: TimeoutKind::StreamIdle(_), .. }), "{error:?}");
+
+    // `collect` reads at most `max_reply_size`; chunk by chunk, `max_stream_size` applies.
+    let base = dripping_download(64, 16 * 1024, Duration::ZERO).await;
+    let client = Client::builder(&base, Credentials::new("t", "k")).max_reply_size(100_000).build().unwrap();
+    let error = client.download_au_file("F1").await.unwrap().body.collect().await.unwrap_err();
+    assert!(matches!(error, Error::BodyTooLarge { limit: 100_000, .. }), "{error:?}");
+    let client = Client::builder(&base, Credentials::new("t", "k")).build().unwrap();
+    assert_eq!(client.download_au_file("F1").await.unwrap().body.collect().await.unwrap().len(), 64 * 16 * 1024);
+    let client = Client::builder(&base, Credentials::new("t", "k")).max_stream_size(200_000).build().unwrap();
+    let mut download = client.download_au_file("F1").await.unwrap();
+    let mut received = 0;
+    let error = loop {
+        match download.body.next_chunk().await.expect("an outcome") {
+            Ok(chunk) => received += chunk.len(),
+            Err(error) => break error,
+        }
+    };
+    assert!(matches!(error, Error::BodyTooLarge { limit: 200_000, .. }), "{error:?}");
+    assert!(received <= 200_000, "{received}");
+}
+
+#[tokio::test]
+async fn extreme_settings_are_refused_or_honoured_without_panics() {
+    // Settings that cannot work are refused by `build`, naming the setting.
+    let refused = |builder: portfolio_client::ClientBuilder| match builder.build() {
+        Err(Error::InvalidArgument { name, .. }) => name,
+        other => panic!("{other:?}"),
+    };
+    let builder = || Client::builder("http://127.0.0.1:1", Credentials::new("t", "k"));
+    for (rate, _) in [(1e-20, "too slow"), (0.0, "zero"), (-1.0, "negative"), (f64::NAN, "not a number")] {
+        assert_eq!(refused(builder().rate_limit(rate)), "rate_limit", "{rate}");
+    }
+    assert_eq!(refused(builder().timeout(Duration::ZERO)), "timeout");
+    assert_eq!(refused(builder().read_timeout(Duration::ZERO)), "read_timeout");
+    assert_eq!(refused(builder().max_reply_size(0)), "max_reply_size");
+    assert!(builder().rate_limit(1e300).build().is_ok(), "a rate too fast to matter is no limit");
+
+    // The largest values mean "no limit": a call works under them.
+    let server = RawServer::start(RawReply::json(200, "[]")).await;
+    let client = Client::builder(&server.base_url(), Credentials::new("t", "k"))
+        .timeout(Duration::MAX)
+        .connect_timeout(Duration::MAX)
+        .read_timeout(Duration::MAX)
+        .stream_idle_timeout(Duration::MAX)
+        .stream_timeout(Duration::MAX)
+        .max_reply_size(u64::MAX)
+        .max_error_body(u64::MAX)
+        .max_stream_size(u64::MAX)
+        .build()
+        .unwrap();
+    assert_eq!(holdings(&client).await.unwrap(), Vec::new());
+    let downloaded = client.download_au_file("F1").await.unwrap().body.collect().await.unwrap();
+    assert_eq!(downloaded, b"[]");
+
+    // A server declaring a body of 2^63-1 bytes: nothing is sized for it up front.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = vec![0u8; 8192];
+                let _ = socket.read(&mut request).await;
+                let head =
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 9223372036854775807\r\n\r\n[";
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(&[b' '; 64 * 1024]).await;
+                let _ = socket.write_all(b"]").await;
+            });
+        }
+    });
+    let client = Client::builder(&base, Credentials::new("t", "k")).max_reply_size(u64::MAX).build().unwrap();
+    let err = holdings(&client).await.unwrap_err();
+    assert!(matches!(err, Error::Transport { .. }), "the body broke off: {err:?}");
+}

@@ -671,6 +671,16 @@ async fn multipart_bodies_from_other_clients_are_read_and_checked() {
     assert_eq!(ok.status(), 200);
     let receipt: serde_json::Value = serde_json::from_slice(&ok.bytes().await.unwrap()).unwrap();
     assert_eq!(receipt["files"], serde_json::json!(["- - 3"]));
+    // A file name is the sender's word: the implementation gets only its safe form.
+    let named = post(
+        "multipart/form-data; boundary=b0",
+        "--b0\ncontent-disposition: form-data; name=\"caption\"\n\nhi\n--b0\ncontent-disposition: form-data; name=\"cover\"; filename=\"../../srv/CON.txt\"\n\nraw\n--b0\ncontent-disposition: form-data; name=\"extras\"; filename=\"..\\\\evil\u{202e}fdp.exe\"\n\nx\n--b0\ncontent-disposition: form-data; name=\"extras\"; filename=\"..\"\n\ny\n--b0--\n",
+    )
+    .await
+    .unwrap();
+    assert_eq!(named.status(), 200);
+    let receipt: serde_json::Value = serde_json::from_slice(&named.bytes().await.unwrap()).unwrap();
+    assert_eq!(receipt["files"], serde_json::json!(["_CON.txt - 3", "evilfdp.exe - 1", "- - 1"]));
     // A value that does not fit its field is named like a form's.
     let bad = post(
         "multipart/form-data; boundary=b2",

@@ -1,6 +1,7 @@
 //! The crates of `codegen/tests/fixtures/openapi32.yaml`, client against server over HTTP and
 //! against raw peers: replies that are streams of items (`itemSchema`) arrive item by item.
 
+use futures_util::StreamExt;
 use openapi32_client::types::{Level, LogLine, WatchTicksReplyEvent};
 use openapi32_client::{Client, Credentials, Error};
 use openapi32_server::{ItemStream, MockApi};
@@ -161,4 +162,154 @@ async fn the_query_method_is_served_beside_other_methods_and_alone() {
         .await
         .expect("send");
     assert_eq!(reply.status(), 400, "minLength holds");
+}
+
+#[tokio::test]
+async fn line_breaks_in_event_data_cannot_forge_fields_or_events() {
+    let (mock, client) = serve().await;
+    mock.on_watch_ticks(|_, _| async {
+        let forged = WatchTicksReplyEvent::new("price\rid: 666\revent: admin\r\rdata: forged".into());
+        Ok(ItemStream::from_items([forged, WatchTicksReplyEvent::new("next".into())]))
+    });
+    let base = mock.serve().await.expect("serve");
+    // As a browser's EventSource reads the wire: lines end at CR, LF or CRLF.
+    let wire = reqwest::get(format!("{base}/ticks")).await.expect("send").text().await.expect("body");
+    for line in wire.split(['\r', '\n']) {
+        assert!(line.is_empty() || line.starts_with("data: "), "a field of its own on the wire: {line:?} in {wire:?}");
+    }
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let first = ticks.next().await.expect("an event").expect("a tick");
+    assert_eq!(first.data, "price\nid: 666\nevent: admin\n\ndata: forged");
+    assert_eq!((first.id, first.event), (None, None));
+    assert_eq!(ticks.next().await.expect("an event").expect("a tick").data, "next");
+    assert!(ticks.next().await.is_none());
+
+    // A one-line field with a line break in it is not written: the stream breaks off there.
+    mock.on_watch_ticks(|_, _| async {
+        let mut bad = WatchTicksReplyEvent::new("x".into());
+        bad.event = Some("tick\ndata: forged".into());
+        let later = async move {
+            // Written after the first has left, so the client has the reply to read.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            bad
+        };
+        let items = futures_util::stream::once(async { WatchTicksReplyEvent::new("before".into()) })
+            .chain(futures_util::stream::once(later));
+        Ok(ItemStream::new(items))
+    });
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    assert_eq!(ticks.next().await.expect("an event").expect("a tick").data, "before");
+    let broken = ticks.next().await.expect("an outcome").expect_err("cut off");
+    assert!(matches!(broken, Error::Transport { .. }), "{broken:?}");
+}
+
+#[tokio::test]
+async fn events_may_end_their_lines_with_a_lone_cr() {
+    let events = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n\
+        event: ping\rdata: a\rdata: b\r\r: comment\rdata: c\r\n\r\ndata: last\r\r";
+    let client = Client::new(&raw_peer(events).await, Credentials::default()).expect("client");
+    let mut ticks = client.watch_ticks().await.expect("a stream");
+    let first = ticks.next().await.expect("an event").expect("a tick");
+    assert_eq!((first.event.as_deref(), first.data.as_str()), (Some("ping"), "a\nb"));
+    assert_eq!(ticks.next().await.expect("an event").expect("a tick").data, "c");
+    assert_eq!(ticks.next().await.expect("an event").expect("a tick").data, "last", "a CR at the very end");
+    assert!(ticks.next().await.is_none());
+}
+
+/// A reply that arrives as `chunks`, one HTTP chunk each, `pause` apart; the connection then
+/// closes.
+async fn chunked_peer(content_type: &'static str, chunks: Vec<Vec<u8>>, pause: std::time::Duration) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.expect("accept");
+        let mut request = [0u8; 4096];
+        let _ = socket.read(&mut request).await;
+        let head = format!("HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n");
+        let _ = socket.write_all(head.as_bytes()).await;
+        for chunk in chunks {
+            let mut framed = format!("{:x}\r\n", chunk.len()).into_bytes();
+            framed.extend_from_slice(&chunk);
+            framed.extend_from_slice(b"\r\n");
+            if socket.write_all(&framed).await.is_err() {
+                return;
+            }
+            if !pause.is_zero() {
+                tokio::time::sleep(pause).await;
+            }
+        }
+        let _ = socket.write_all(b"0\r\n\r\n").await;
+    });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn a_long_line_in_small_chunks_is_read_in_linear_time() {
+    // One 16 MiB line in 4 KiB chunks: searching the whole buffer again for each chunk would scan
+    // about 32 GiB here; each byte searched once is 16 MiB.
+    let message = "m".repeat(16 * 1024 * 1024);
+    let line = format!("{{\"level\":\"info\",\"message\":\"{message}\"}}\n").into_bytes();
+    let chunks: Vec<Vec<u8>> = line.chunks(4096).map(<[u8]>::to_vec).collect();
+    let base = chunked_peer("application/jsonl", chunks, std::time::Duration::ZERO).await;
+    let client = Client::new(&base, Credentials::default()).expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    let item = tokio::time::timeout(std::time::Duration::from_secs(20), logs.next())
+        .await
+        .expect("read in linear time")
+        .expect("an item")
+        .expect("a line");
+    assert_eq!(item.message.len(), message.len());
+}
+
+#[tokio::test]
+async fn streams_are_bounded_by_their_own_idle_timeout_total_time_and_size() {
+    use std::time::{Duration, Instant};
+    // Bytes keep coming, but never a whole item: the wait for an item runs out.
+    let drip: Vec<Vec<u8>> = b"{\"level\":\"info\",\"message\":\"".iter().map(|b| vec![*b]).collect();
+    let base = chunked_peer("application/jsonl", drip, Duration::from_millis(50)).await;
+    let client = Client::builder(&base, Credentials::default())
+        .stream_idle_timeout(Duration::from_millis(400))
+        .build()
+        .expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    let started = Instant::now();
+    let error = logs.next().await.expect("an outcome").expect_err("timed out");
+    assert!(
+        matches!(error, Error::Timeout { kind: openapi32_client::TimeoutKind::StreamIdle(limit), .. } if limit == Duration::from_millis(400)),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert!(logs.next().await.is_none(), "over after the timeout");
+
+    // Whole items, steadily: the stream's total time runs out.
+    let item = b"{\"level\":\"info\",\"message\":\"m\"}\n".to_vec();
+    let base = chunked_peer("application/jsonl", vec![item.clone(); 100], Duration::from_millis(50)).await;
+    let client = Client::builder(&base, Credentials::default())
+        .stream_timeout(Duration::from_millis(500))
+        .build()
+        .expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    let mut items = 0;
+    let error = loop {
+        match logs.next().await.expect("an outcome") {
+            Ok(_) => items += 1,
+            Err(error) => break error,
+        }
+    };
+    assert!(matches!(error, Error::Timeout { kind: openapi32_client::TimeoutKind::StreamTotal(_), .. }), "{error:?}");
+    assert!((5..=12).contains(&items), "{items} items in 500 ms at one per 50 ms");
+
+    // Past the size limit for the whole stream, it ends.
+    let base = chunked_peer("application/jsonl", vec![item; 100], Duration::ZERO).await;
+    let client = Client::builder(&base, Credentials::default()).max_stream_size(320).build().expect("client");
+    let mut logs = client.tail_logs().await.expect("a stream");
+    let mut items = 0;
+    let error = loop {
+        match logs.next().await.expect("an outcome") {
+            Ok(_) => items += 1,
+            Err(error) => break error,
+        }
+    };
+    assert!(matches!(error, Error::BodyTooLarge { limit: 320, .. }), "{error:?}");
+    assert!(items <= 10, "{items} items of 32 bytes within 320 bytes");
 }

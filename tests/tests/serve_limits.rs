@@ -325,3 +325,33 @@ async fn requests_the_http_parser_refuses_are_answered_with_problem_json() {
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     server.shut_down().await;
 }
+
+#[tokio::test]
+async fn the_largest_settings_mean_no_limit_and_nothing_panics() {
+    let serve = ServeConfig::default()
+        .with_max_connections(usize::MAX)
+        .with_request_head_timeout(Duration::MAX)
+        .with_idle_timeout(Duration::MAX)
+        .with_grace_period(Duration::MAX)
+        .with_backlog(u32::MAX);
+    let config = ServerConfig::default()
+        .with_body_limit(usize::MAX)
+        .with_body_budget(usize::MAX)
+        .with_body_budget_wait(Duration::MAX)
+        .with_body_read_timeout(Duration::MAX)
+        .with_max_uri_length(usize::MAX)
+        .with_max_header_bytes(usize::MAX);
+    let server = Server::start(serve, config).await;
+    let reply =
+        exchange(&server, format!("GET /api/models HTTP/1.1\r\n{HEADERS}connection: close\r\n\r\n").as_bytes()).await;
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let body = r#"{"Username":"ann"}"#;
+    let request = format!(
+        "POST /api/user HTTP/1.1\r\n{HEADERS}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let reply = exchange(&server, request.as_bytes()).await;
+    assert!(!reply.is_empty() && !reply.starts_with("HTTP/1.1 5"), "{reply}");
+    // A shutdown with an endless grace period still ends once nothing is in flight.
+    assert!(server.shut_down().await < Duration::from_secs(5));
+}

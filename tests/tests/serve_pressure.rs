@@ -23,7 +23,7 @@ fn raise_descriptor_limit() -> u64 {
         }
         libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
     }
-    limit.rlim_cur as u64
+    limit.rlim_cur
 }
 
 /// Serves `router` with `config` in the background; returns the address.
@@ -54,8 +54,7 @@ const PIPELINED: usize = 12;
 async fn replies_being_written_survive_thousands_of_new_connections() {
     let descriptors = raise_descriptor_limit();
     assert!(descriptors >= 9000, "the test needs about 9,000 descriptors; the hard limit is {descriptors}");
-    let router =
-        axum::Router::new().route("/big", axum::routing::get(|| async { vec![b'x'; REPLY_SIZE] }));
+    let router = axum::Router::new().route("/big", axum::routing::get(|| async { vec![b'x'; REPLY_SIZE] }));
     let addr = start(router, ServeConfig::default()).await;
 
     // A peer that asks for twelve large replies at once and reads them slowly through a small
@@ -150,4 +149,74 @@ async fn a_live_event_stream_is_not_closed_to_make_room() {
     }
     assert_eq!(received, ITEMS, "the stream ended early");
     drop(crowd.await);
+}
+
+/// Reads one `content-length` reply from `socket`: its head and its body.
+async fn read_reply(socket: &mut TcpStream) -> (String, String) {
+    let mut received = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if let Some(end) = received.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&received[..end]).to_ascii_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            if received.len() >= end + 4 + length {
+                return (head, String::from_utf8_lossy(&received[end + 4..end + 4 + length]).into_owned());
+            }
+        }
+        let n = tokio::time::timeout(Duration::from_secs(5), socket.read(&mut chunk))
+            .await
+            .expect("a reply in time")
+            .expect("read");
+        assert!(n > 0, "closed before a whole reply: {}", String::from_utf8_lossy(&received));
+        received.extend_from_slice(&chunk[..n]);
+    }
+}
+
+#[tokio::test]
+async fn request_bodies_share_a_budget_and_one_without_room_is_answered_503() {
+    let mock = features_server::MockApi::new();
+    mock.on_put_photo(|_, input| async move { Ok(input.body.len() as i64) });
+    let config =
+        ServerConfig::default().with_body_budget(4 * 1024 * 1024).with_body_budget_wait(Duration::from_millis(200));
+    let addr = start(features_server::router_with(mock.clone(), config), ServeConfig::default()).await;
+    let head = |length: usize| {
+        format!(
+            "PUT /pets/Rex/photo HTTP/1.1\r\nhost: x\r\nauthorization: Bearer t\r\ncontent-type: image/png\r\ncontent-length: {length}\r\n\r\n"
+        )
+    };
+    const LARGE: usize = 2_000_000;
+    // Two bodies take nearly all of the budget, each held a kilobyte short of complete.
+    let mut holders = Vec::new();
+    for _ in 0..2 {
+        let mut socket = TcpStream::connect(addr).await.expect("connect");
+        socket.write_all(head(LARGE).as_bytes()).await.expect("head");
+        socket.write_all(&vec![7u8; LARGE - 1024]).await.expect("most of the body");
+        holders.push(socket);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A third finds no room: turned away after the wait, before its body is read.
+    let mut third = TcpStream::connect(addr).await.expect("connect");
+    third.write_all(head(LARGE / 2).as_bytes()).await.expect("head");
+    let (reply, body) = read_reply(&mut third).await;
+    assert!(reply.starts_with("http/1.1 503"), "{reply}");
+    assert!(reply.contains("retry-after: 1") && reply.contains("application/problem+json"), "{reply}");
+    assert!(body.contains("urn:problem-type:overloaded"), "{body}");
+    // The admitted bodies are unharmed: they finish and are answered in full.
+    for mut socket in holders {
+        socket.write_all(&[7u8; 1024]).await.expect("the rest");
+        let (reply, body) = read_reply(&mut socket).await;
+        assert!(reply.starts_with("http/1.1 200"), "{reply}");
+        assert_eq!(body, LARGE.to_string());
+    }
+    // Their room was given back with their data.
+    let mut later = TcpStream::connect(addr).await.expect("connect");
+    later.write_all(head(LARGE).as_bytes()).await.expect("head");
+    later.write_all(&vec![7u8; LARGE]).await.expect("body");
+    let (reply, body) = read_reply(&mut later).await;
+    assert!(reply.starts_with("http/1.1 200"), "{reply}");
+    assert_eq!(body, LARGE.to_string());
 }

@@ -25,7 +25,7 @@ pub mod server;
 
 pub use date_time::{DateTime, DateTimeError};
 pub use enums::UnknownVariant;
-pub use file::File;
+pub use file::{File, safe_file_name};
 
 /// The `time` crate, whose types [`DateTime`] converts to and from.
 #[cfg(feature = "time")]
@@ -40,14 +40,14 @@ pub mod codegen {
     /// The client's internals.
     #[cfg(feature = "client")]
     pub mod client {
+        pub use crate::client::{cookie_credential, header_value, http_client_builder_for};
         pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport};
-        pub use crate::client::{header_value, http_client_builder_for};
     }
 
     /// The server's internals.
     #[cfg(feature = "server")]
     pub mod server {
         pub use crate::server::{Shared, method_not_allowed, not_found};
-        pub use crate::server::{download, extract, form, mock, multipart, problem, reply, serve, stream};
+        pub use crate::server::{budget, download, extract, form, mock, multipart, problem, reply, serve, stream};
     }
 }

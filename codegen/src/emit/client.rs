@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape, PageWrapper,
-    Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, Credential, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape,
+    PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
 };
 use crate::render::Emitted;
 
@@ -37,7 +37,9 @@ pub fn client_module(api: &Api) -> Emitted {
     });
     let cred_values = api.credentials.iter().map(|c| {
         let (field, header, prefix) = (ident(&c.field), c.carrier.header(), c.carrier.prefix());
-        if prefix.is_empty() {
+        if let Carrier::Cookie(name) = &c.carrier {
+            quote! { cookie_credential(#name, &credentials.#field)? }
+        } else if prefix.is_empty() {
             quote! { header_value(#header, &credentials.#field, true)? }
         } else {
             let template = format!("{}{{}}", super::format_literal(&prefix));
@@ -104,8 +106,15 @@ pub fn client_module(api: &Api) -> Emitted {
     }
     let mut imports = Imports::default();
     imports.add("std::fmt").add("portfolio_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
+    let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
+    if api.credentials.iter().any(|c| !is_cookie(&c)) {
+        imports.add("portfolio_runtime::codegen::client::header_value");
+    }
+    if api.credentials.iter().any(|c| is_cookie(&c)) {
+        imports.add("portfolio_runtime::codegen::client::cookie_credential");
+    }
     if !api.credentials.is_empty() {
-        imports.add("reqwest::header::HeaderValue").add("portfolio_runtime::codegen::client::header_value");
+        imports.add("reqwest::header::HeaderValue");
     }
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
@@ -400,8 +409,8 @@ pub fn builders_header(api: &Api) -> TokenStream {
     if path_params().any(|p| p.object_style.is_some()) {
         imports.add("crate::encoding::push_object_segment");
     }
-    if has(Location::Cookie) {
-        imports.add("crate::encoding::push_cookie");
+    if api.operations.iter().any(|op| sends_cookies(api, op)) {
+        imports.add("crate::encoding::Cookies");
     }
     let names_types = api.operations.iter().any(|op| {
         op.body.as_ref().is_some_and(|b| names_type(&b.ty))
@@ -628,7 +637,7 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         Reply::Download { content_type, .. } | Reply::Stream { content_type, .. } => content_type.as_str(),
         _ => "application/json",
     };
-    let headers = header_statements(op);
+    let headers = header_statements(api, op);
     let request_mut = if headers.is_empty() && op.body.is_none() { "" } else { "mut " };
     let mut chain = vec![
         ".transport".to_string(),
@@ -636,8 +645,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         format!(".request({method}, url)"),
         format!(".header(ACCEPT, HeaderValue::from_static({}))", code::string(accept)),
     ];
-    for &i in &op.credentials {
-        let c = &api.credentials[i];
+    // Credential cookies go in the one `Cookie` header, with the parameters.
+    for c in op.credentials.iter().map(|&i| &api.credentials[i]).filter(|c| !matches!(c.carrier, Carrier::Cookie(_))) {
         chain.push(format!(
             ".header({}, credentials.{}.clone())",
             code::string(c.carrier.header()),
@@ -735,6 +744,7 @@ fn url_text(code: &mut Code, op: &Operation) -> bool {
         lines.push((0, format!("let {mutable}url = client.url({});", code::string(rest))));
     } else {
         push_literal(&mut lines, rest);
+        lines.push((0, format!("client.check_path(&url, {})?;", code::string(&op.path))));
     }
     if !query.is_empty() {
         lines.push((0, "let mut query = Query::new(&mut url);".to_string()));
@@ -1103,8 +1113,10 @@ fn build_url(op: &Operation) -> TokenStream {
     let mutable = (!query.is_empty()).then(|| quote! { mut });
     if first {
         steps.push(quote! { let #mutable url = client.url(#rest); });
-    } else if !rest.is_empty() {
+    } else {
         steps.push(push_literal(rest));
+        let template = &op.path;
+        steps.push(quote! { client.check_path(&url, #template)?; });
     }
     let query = (!query.is_empty()).then(|| {
         quote! {
@@ -1144,8 +1156,15 @@ fn query_step(p: &Param) -> TokenStream {
     }
 }
 
-/// Statements for header and cookie parameters, which may fail or be absent.
-fn header_statements(op: &Operation) -> Vec<TokenStream> {
+/// Whether `op` sends a `Cookie` header: a credential or a parameter travels as a cookie.
+fn sends_cookies(api: &Api, op: &Operation) -> bool {
+    op.credentials.iter().any(|&i| matches!(api.credentials[i].carrier, Carrier::Cookie(_)))
+        || op.params.iter().any(|p| p.location == Location::Cookie)
+}
+
+/// Statements for header and cookie parameters, which may fail or be absent, and the one
+/// `Cookie` header that carries the parameters and credentials sent as cookies.
+fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for p in op.params.iter().filter(|p| p.location == Location::Header) {
         let field = ident(&p.name);
@@ -1176,28 +1195,24 @@ fn header_statements(op: &Operation) -> Vec<TokenStream> {
             quote! { if let Some(value) = &self.#field { #set } }
         });
     }
-    let cookies: Vec<TokenStream> = op
-        .params
-        .iter()
-        .filter(|p| p.location == Location::Cookie)
-        .map(|p| {
+    if sends_cookies(api, op) {
+        let credentials = op.credentials.iter().map(|&i| &api.credentials[i]).filter_map(|c| {
+            let field = ident(&c.field);
+            matches!(c.carrier, Carrier::Cookie(_)).then(|| quote! { cookies.credential(&credentials.#field); })
+        });
+        let params = op.params.iter().filter(|p| p.location == Location::Cookie).map(|p| {
             let (field, wire) = (ident(&p.name), &p.wire);
             if p.required {
-                quote! { push_cookie(&mut cookies, #wire, &self.#field.to_string()); }
+                quote! { cookies.push(#wire, &self.#field.to_string()); }
             } else {
-                quote! { if let Some(value) = &self.#field { push_cookie(&mut cookies, #wire, &value.to_string()); } }
+                quote! { if let Some(value) = &self.#field { cookies.push(#wire, &value.to_string()); } }
             }
-        })
-        .collect();
-    if !cookies.is_empty() {
+        });
         out.push(quote! {
-            let mut cookies = String::new();
-            #(#cookies)*
-            if !cookies.is_empty() {
-                let value = HeaderValue::try_from(cookies)
-                    .map_err(|_| Error::InvalidArgument { name: "cookie", reason: "not a valid header value".to_string() })?;
-                request = request.header(reqwest::header::COOKIE, value);
-            }
+            let mut cookies = Cookies::default();
+            #(#credentials)*
+            #(#params)*
+            request = cookies.set(request)?;
         });
     }
     out

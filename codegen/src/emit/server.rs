@@ -1107,7 +1107,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
     let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.config.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
+        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
         #check
     }
 }

@@ -13,10 +13,10 @@ use reqwest::header::HeaderValue;
 
 use crate::client::Error;
 use crate::client::policy::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-    RateLimiter, RetryPolicy,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,
+    DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy,
 };
-use crate::client::transport::{BodyLimits, Transport, redirect_policy};
+use crate::client::transport::{BodyLimits, StreamLimits, Transport, redirect_policy};
 
 /// An error from a [`CredentialsProvider`].
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -109,6 +109,7 @@ pub struct ClientBuilder<A: ApiClient> {
     read_timeout: Duration,
     max_reply_size: u64,
     max_error_body: u64,
+    stream: StreamLimits,
     retry: RetryPolicy,
     rate_limit: Option<f64>,
     request_ids: bool,
@@ -124,6 +125,7 @@ impl<A: ApiClient> fmt::Debug for ClientBuilder<A> {
             .field("read_timeout", &self.read_timeout)
             .field("max_reply_size", &self.max_reply_size)
             .field("max_error_body", &self.max_error_body)
+            .field("stream", &self.stream)
             .field("retry", &self.retry)
             .field("rate_limit", &self.rate_limit)
             .field("version", &self.version)
@@ -144,6 +146,7 @@ impl<A: ApiClient> ClientBuilder<A> {
             read_timeout: DEFAULT_READ_TIMEOUT,
             max_reply_size: DEFAULT_MAX_REPLY_SIZE,
             max_error_body: DEFAULT_MAX_ERROR_BODY,
+            stream: StreamLimits { idle: DEFAULT_STREAM_IDLE_TIMEOUT, total: None, max_bytes: None },
             retry: RetryPolicy::default(),
             rate_limit: None,
             request_ids: false,
@@ -163,8 +166,10 @@ impl<A: ApiClient> ClientBuilder<A> {
 
     /// The deadline of every call ([`DEFAULT_TIMEOUT`] unless set): connecting, every attempt,
     /// the waits between retries and reading the reply all fit in it, and a call that runs out
-    /// ends with [`Error::Timeout`]. A call's own `.timeout(..)` takes precedence. For downloads it
-    /// ends when the reply's head arrives; the body then streams for as long as it keeps coming.
+    /// ends with [`Error::Timeout`]. A call's own `.timeout(..)` takes precedence. For downloads
+    /// and item streams it ends when the reply's head arrives; the body is then bounded by
+    /// [`ClientBuilder::stream_idle_timeout`], [`ClientBuilder::stream_timeout`] and
+    /// [`ClientBuilder::max_stream_size`]. A duration too long for the clock means no deadline.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -191,10 +196,39 @@ impl<A: ApiClient> ClientBuilder<A> {
     }
 
     /// The largest success reply body read into memory ([`DEFAULT_MAX_REPLY_SIZE`] unless set); a
-    /// longer one ends the call with [`Error::BodyTooLarge`] without being read. Downloads stream
-    /// and have no limit.
+    /// longer one ends the call with [`Error::BodyTooLarge`] without being read. It also bounds
+    /// one item of an item stream and a download read whole with
+    /// [`ByteStream::collect`](crate::client::ByteStream::collect); a download read chunk by
+    /// chunk has no limit unless [`ClientBuilder::max_stream_size`] sets one.
     pub fn max_reply_size(mut self, bytes: u64) -> Self {
         self.max_reply_size = bytes;
+        self
+    }
+
+    /// The longest wait for the next item of an item stream, or the next chunk of a download
+    /// ([`DEFAULT_STREAM_IDLE_TIMEOUT`] unless set); the wait starts when the caller asks for it.
+    /// A stream that sends nothing usable for that long ends with [`Error::Timeout`]
+    /// ([`TimeoutKind::StreamIdle`](crate::client::TimeoutKind::StreamIdle)). For an item stream
+    /// the bytes of an unfinished item do not count, so one dripping a byte at a time is cut off
+    /// too. `Duration::MAX` waits for ever.
+    pub fn stream_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.stream.idle = timeout;
+        self
+    }
+
+    /// The longest a download's body or an item stream may run from the arrival of its head,
+    /// however steadily it comes (none unless set): past it, the stream ends with
+    /// [`Error::Timeout`] ([`TimeoutKind::StreamTotal`](crate::client::TimeoutKind::StreamTotal)).
+    /// The call's own deadline ends when the head arrives.
+    pub fn stream_timeout(mut self, timeout: Duration) -> Self {
+        self.stream.total = Some(timeout);
+        self
+    }
+
+    /// The most bytes a download's body or an item stream may deliver in all (none unless set);
+    /// past it the stream ends with [`Error::BodyTooLarge`].
+    pub fn max_stream_size(mut self, bytes: u64) -> Self {
+        self.stream.max_bytes = Some(bytes);
         self
     }
 
@@ -212,6 +246,7 @@ impl<A: ApiClient> ClientBuilder<A> {
     }
 
     /// Sends at most `per_second` requests a second, across all clones of the client.
+    /// [`ClientBuilder::build`] refuses a rate that is not positive, or below one a day.
     pub fn rate_limit(mut self, per_second: f64) -> Self {
         self.rate_limit = Some(per_second);
         self
@@ -241,14 +276,27 @@ impl<A: ApiClient> ClientBuilder<A> {
     pub fn build(self) -> Result<A, Error> {
         let base_url = checked_base_url(&self.base_url)?;
         let rate_limit = match self.rate_limit {
-            Some(rate) if !(rate.is_finite() && rate > 0.0) => {
-                return Err(Error::InvalidArgument {
-                    name: "rate_limit",
-                    reason: format!("{rate} is not a positive number of requests per second"),
-                });
+            Some(rate) => {
+                Some(RateLimiter::new(rate).map_err(|reason| Error::InvalidArgument { name: "rate_limit", reason })?)
             }
-            rate => rate.map(RateLimiter::new),
+            None => None,
         };
+        for (name, duration) in [
+            ("timeout", self.timeout),
+            ("connect_timeout", Some(self.connect_timeout)),
+            ("read_timeout", Some(self.read_timeout)),
+            ("stream_idle_timeout", Some(self.stream.idle)),
+            ("stream_timeout", self.stream.total),
+        ] {
+            if duration == Some(Duration::ZERO) {
+                let reason = "a zero timeout would end every call before it starts".to_string();
+                return Err(Error::InvalidArgument { name, reason });
+            }
+        }
+        if self.max_reply_size == 0 {
+            let reason = "a limit of 0 bytes would refuse every reply with a body".to_string();
+            return Err(Error::InvalidArgument { name: "max_reply_size", reason });
+        }
         let version = match (A::VERSION_HEADER, self.version) {
             (Some((header, _)), Some(value)) => header_value(header, &value, false)?,
             (Some((header, default)), None) => header_value(header, default, false)?,
@@ -263,8 +311,8 @@ impl<A: ApiClient> ClientBuilder<A> {
         let http = match self.http {
             Some(http) => http,
             None => http_client_builder_for::<A>()
-                .connect_timeout(self.connect_timeout)
-                .read_timeout(self.read_timeout)
+                .connect_timeout(self.connect_timeout.min(FOR_EVER))
+                .read_timeout(self.read_timeout.min(FOR_EVER))
                 .build()
                 .map_err(|source| Error::Transport { operation: "Client::build", source })?,
         };
@@ -278,7 +326,7 @@ impl<A: ApiClient> ClientBuilder<A> {
             retry: self.retry,
             rate_limit,
             request_ids: self.request_ids.then(|| AtomicU64::new(1)),
-            limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body },
+            limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body, stream: self.stream },
         };
         Ok(A::from_connection(Connection {
             transport: Arc::new(transport),
@@ -288,6 +336,10 @@ impl<A: ApiClient> ClientBuilder<A> {
         }))
     }
 }
+
+/// A time as good as for ever (about 136 years) that a clock can always add: reqwest adds its
+/// timeouts to the current instant, and panics where that overflows.
+const FOR_EVER: Duration = Duration::from_secs(u32::MAX as u64);
 
 /// `base_url` without a trailing slash, or why it cannot be one.
 fn checked_base_url(base_url: &str) -> Result<String, Error> {
@@ -344,6 +396,12 @@ impl<A: ApiClient> Connection<A> {
         url
     }
 
+    /// Checks the path of `url`, built from `template`, before anything is sent; see
+    /// [`check_path`](crate::client::encoding::check_path).
+    pub fn check_path(&self, url: &str, template: &'static str) -> Result<(), Error> {
+        crate::client::encoding::check_path(url.get(self.base_url.len()..).unwrap_or(""), template)
+    }
+
     /// The credential headers for one request: the fixed ones, or fresh ones from the provider.
     pub async fn credential_headers(&self, operation: &'static str) -> Result<Cow<'_, A::CredentialHeaders>, Error> {
         match &self.credentials {
@@ -372,6 +430,30 @@ impl<A: ApiClient> Connection<A> {
         self.version = header_value(header, value, false)?;
         Ok(())
     }
+}
+
+/// A credential sent as the cookie `name`: the header text `name=value`, sensitive. A value with a
+/// character a cookie value cannot hold (RFC 6265's cookie-octet: no controls, spaces, `"`, `,`,
+/// `;` or `\`) is refused, naming the cookie: `s; admin=true` would otherwise send a second
+/// cookie of the caller's choosing. Encoding it instead would send a credential other than the
+/// one given.
+pub fn cookie_credential(name: &'static str, value: &str) -> Result<HeaderValue, Error> {
+    let refused = value.bytes().find(|&b| !matches!(b, 0x21 | 0x23..=0x2b | 0x2d..=0x3a | 0x3c..=0x5b | 0x5d..=0x7e));
+    if let Some(byte) = refused {
+        let shown = if byte.is_ascii_graphic() || byte == b' ' {
+            format!("`{}`", byte as char)
+        } else {
+            format!("byte 0x{byte:02x}")
+        };
+        return Err(Error::InvalidArgument {
+            name,
+            reason: format!("a cookie value cannot hold {shown}; this credential cannot be sent as a cookie"),
+        });
+    }
+    let mut header = HeaderValue::from_str(&format!("{name}={value}"))
+        .map_err(|_| Error::InvalidArgument { name, reason: "not a valid cookie".to_string() })?;
+    header.set_sensitive(true);
+    Ok(header)
 }
 
 /// A header value from text, refused when it cannot be sent (line breaks, non-visible bytes);

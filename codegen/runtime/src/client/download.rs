@@ -8,14 +8,17 @@ use std::time::Instant;
 use bytes::Bytes;
 use futures_core::Stream;
 
-use crate::client::Error;
+use crate::client::transport::{BodyLimits, Received};
+use crate::client::{Error, TimeoutKind};
 
 /// A file being downloaded: what the headers said about it, and its body as a stream.
 ///
 /// Nothing is buffered beyond what the connection delivers; read the body with
-/// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`]. The body has no size limit, and the
-/// call's timeout ends when the reply's head has arrived; a stream that stalls ends with
-/// [`Error::Timeout`] after the client's read timeout.
+/// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`]. The call's timeout ends when the
+/// reply's head has arrived; the body is bounded by the client builder's stream settings: a wait
+/// for the next chunk longer than `stream_idle_timeout` (60 s by default) ends it with
+/// [`Error::Timeout`], and so do `stream_timeout` and `max_stream_size` when set (neither is by
+/// default). [`ByteStream::collect`] reads at most `max_reply_size`.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Download {
@@ -35,21 +38,23 @@ pub struct Download {
 }
 
 /// Hands a binary reply with one of the `successes` statuses to the caller as a stream.
-pub async fn read(response: crate::client::transport::Received, successes: &[u16]) -> Result<Download, Error> {
+pub async fn read(response: Received, successes: &[u16]) -> Result<Download, Error> {
     let response = crate::client::transport::any_of(response, successes).await?;
-    Ok(Download::new(response.operation(), response.into_response()))
+    let (operation, limits) = (response.operation(), response.limits());
+    Ok(Download::new(operation, limits, response.into_response()))
 }
 
 impl Download {
-    /// The server's file name reduced to something safe to join to a local directory: its last
-    /// path component (after any `/` or `\`), without control characters, characters Windows
-    /// forbids in names, or leading dots, and at most 255 bytes long. `None` when nothing usable is
+    /// The server's file name reduced to something safe to join to a local directory, by
+    /// [`safe_file_name`](crate::safe_file_name): its last path component, without control,
+    /// forbidden or invisible formatting characters, leading dots or a Windows device name's
+    /// meaning, and at most 255 bytes long with its extension kept. `None` when nothing usable is
     /// left (no name, `..`, only dots or separators).
     pub fn safe_file_name(&self) -> Option<String> {
-        self.file_name.as_deref().and_then(sanitise)
+        self.file_name.as_deref().and_then(crate::safe_file_name)
     }
 
-    fn new(operation: &'static str, response: reqwest::Response) -> Self {
+    fn new(operation: &'static str, limits: BodyLimits, response: reqwest::Response) -> Self {
         let headers = response.headers();
         let text =
             |name: reqwest::header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
@@ -58,7 +63,7 @@ impl Download {
             content_type: text(reqwest::header::CONTENT_TYPE),
             content_length: response.content_length(),
             file_name: text(reqwest::header::CONTENT_DISPOSITION).as_deref().and_then(file_name),
-            body: ByteStream { operation, started: Instant::now(), inner: Box::pin(chunks(response)) },
+            body: ByteStream::new(operation, limits, Box::pin(chunks(response))),
         }
     }
 }
@@ -76,11 +81,24 @@ fn chunks(response: reqwest::Response) -> impl Stream<Item = reqwest::Result<Byt
     })
 }
 
-/// The body of a [`Download`], chunk by chunk.
+/// The body of a [`Download`], chunk by chunk, within the client's stream limits.
 pub struct ByteStream {
     operation: &'static str,
     started: Instant,
     inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send + Sync>>,
+    limits: BodyLimits,
+    /// When the whole body must have arrived, if ever.
+    end: Option<tokio::time::Instant>,
+    /// Bytes delivered so far.
+    delivered: u64,
+    /// Fires at the end of the current wait or at `end`, whichever is sooner; `None` when neither
+    /// applies.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Whether a wait is running: a caller asked for more and has not had it yet.
+    waiting: bool,
+    /// Whether waits are for whole items (an item stream ends them) rather than for chunks.
+    per_item: bool,
+    done: bool,
 }
 
 impl fmt::Debug for ByteStream {
@@ -90,9 +108,67 @@ impl fmt::Debug for ByteStream {
 }
 
 impl ByteStream {
+    fn new(
+        operation: &'static str,
+        limits: BodyLimits,
+        inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send + Sync>>,
+    ) -> Self {
+        let now = tokio::time::Instant::now();
+        ByteStream {
+            operation,
+            started: Instant::now(),
+            inner,
+            limits,
+            end: limits.stream.total.and_then(|total| now.checked_add(total)),
+            delivered: 0,
+            timer: None,
+            waiting: false,
+            per_item: false,
+            done: false,
+        }
+    }
+
     /// The operationId of the call.
     pub(crate) fn operation(&self) -> &'static str {
         self.operation
+    }
+
+    /// Makes waits last from [`ByteStream::start_wait`] to [`ByteStream::end_wait`], for an item
+    /// stream, rather than from one chunk to the next.
+    pub(crate) fn per_item(&mut self) {
+        self.per_item = true;
+    }
+
+    /// Starts a wait for more: the idle timeout counts from now.
+    pub(crate) fn start_wait(&mut self) {
+        self.waiting = true;
+        let now = tokio::time::Instant::now();
+        let idle_end = now.checked_add(self.limits.stream.idle);
+        let deadline = match (idle_end, self.end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (deadline, &mut self.timer) {
+            (None, _) => self.timer = None,
+            (Some(deadline), Some(timer)) => timer.as_mut().reset(deadline),
+            (Some(deadline), None) => self.timer = Some(Box::pin(tokio::time::sleep_until(deadline))),
+        }
+    }
+
+    /// Ends the current wait: the caller has what it asked for.
+    pub(crate) fn end_wait(&mut self) {
+        self.waiting = false;
+    }
+
+    /// The timeout that ended the stream: its total time, or a wait.
+    fn timed_out(&mut self) -> Error {
+        self.done = true;
+        let total = self.end.is_some_and(|end| tokio::time::Instant::now() >= end);
+        let kind = match self.limits.stream.total {
+            Some(limit) if total => TimeoutKind::StreamTotal(limit),
+            _ => TimeoutKind::StreamIdle(self.limits.stream.idle),
+        };
+        Error::Timeout { operation: self.operation, elapsed: self.started.elapsed(), kind }
     }
 
     /// The next chunk, or `None` at the end of the body.
@@ -100,11 +176,18 @@ impl ByteStream {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
     }
 
-    /// Reads the whole body into memory. Prefer [`ByteStream::next_chunk`] for large files.
+    /// Reads the whole body into memory, at most the client builder's `max_reply_size` (32 MiB
+    /// by default): a longer body ends with [`Error::BodyTooLarge`] without being read further.
+    /// Prefer [`ByteStream::next_chunk`] for large files.
     pub async fn collect(mut self) -> Result<Vec<u8>, Error> {
+        let limit = self.limits.reply;
         let mut out = Vec::new();
         while let Some(chunk) = self.next_chunk().await {
-            out.extend_from_slice(&chunk?);
+            let chunk = chunk?;
+            if (out.len() + chunk.len()) as u64 > limit {
+                return Err(Error::BodyTooLarge { operation: self.operation, limit });
+            }
+            out.extend_from_slice(&chunk);
         }
         Ok(out)
     }
@@ -114,11 +197,38 @@ impl Stream for ByteStream {
     type Item = Result<Bytes, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let (operation, started) = (self.operation, self.started);
-        let item = self.inner.as_mut().poll_next(cx);
-        item.map(|item| {
-            item.map(|r| r.map_err(|source| crate::client::transport::transport_error(operation, started, source)))
-        })
+        if self.done {
+            return Poll::Ready(None);
+        }
+        if !self.waiting {
+            self.start_wait();
+        }
+        match self.inner.as_mut().poll_next(cx) {
+            Poll::Ready(Some(Ok(chunk))) => {
+                self.delivered = self.delivered.saturating_add(chunk.len() as u64);
+                if let Some(limit) = self.limits.stream.max_bytes.filter(|limit| self.delivered > *limit) {
+                    self.done = true;
+                    return Poll::Ready(Some(Err(Error::BodyTooLarge { operation: self.operation, limit })));
+                }
+                if !self.per_item {
+                    self.end_wait();
+                }
+                Poll::Ready(Some(Ok(chunk)))
+            }
+            Poll::Ready(Some(Err(source))) => {
+                self.done = true;
+                let (operation, started) = (self.operation, self.started);
+                Poll::Ready(Some(Err(crate::client::transport::transport_error(operation, started, source))))
+            }
+            Poll::Ready(None) => {
+                self.done = true;
+                Poll::Ready(None)
+            }
+            Poll::Pending => {
+                let fired = self.timer.as_mut().is_some_and(|timer| timer.as_mut().poll(cx).is_ready());
+                if fired { Poll::Ready(Some(Err(self.timed_out()))) } else { Poll::Pending }
+            }
+        }
     }
 }
 
@@ -144,38 +254,9 @@ fn file_name(disposition: &str) -> Option<String> {
     plain.filter(|name| !name.is_empty())
 }
 
-/// A file name without any power over where it is written; see [`Download::safe_file_name`].
-fn sanitise(name: &str) -> Option<String> {
-    let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let mut clean: String = last
-        .chars()
-        .filter(|c| !c.is_control() && !matches!(c, ':' | '*' | '?' | '"' | '<' | '>' | '|'))
-        .collect::<String>()
-        .trim()
-        .trim_start_matches('.')
-        .to_string();
-    while clean.len() > 255 {
-        clean.pop();
-    }
-    (!clean.is_empty()).then_some(clean)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{file_name, sanitise};
-
-    #[test]
-    fn safe_file_names_cannot_leave_the_directory() {
-        assert_eq!(sanitise("report.pdf").as_deref(), Some("report.pdf"));
-        assert_eq!(sanitise("../../etc/passwd").as_deref(), Some("passwd"));
-        assert_eq!(sanitise("..\\..\\windows\\win.ini").as_deref(), Some("win.ini"));
-        assert_eq!(sanitise("/absolute/x.csv").as_deref(), Some("x.csv"));
-        assert_eq!(sanitise("a\u{0}b\r\nc:d.txt").as_deref(), Some("abcd.txt"));
-        assert_eq!(sanitise(".hidden").as_deref(), Some("hidden"));
-        assert_eq!(sanitise("..").as_deref(), None);
-        assert_eq!(sanitise("dir/").as_deref(), None);
-        assert_eq!(sanitise(&"é".repeat(200)).map(|n| n.len()), Some(254));
-    }
+    use super::file_name;
 
     #[test]
     fn file_names_from_content_disposition() {

@@ -4,6 +4,10 @@ use std::fmt::Write;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
+use reqwest::header::HeaderValue;
+
+use crate::client::Error;
+
 /// Path segments: everything but RFC 3986 unreserved characters is escaped.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
@@ -45,15 +49,72 @@ pub fn form_body<T: serde::Serialize>(body: &T) -> Result<String, serde_json::Er
     Ok(out)
 }
 
-/// Appends `name=value` to a `Cookie` header value, the value percent-encoded so `;`, `,`, spaces
-/// and quotes cannot break the header.
-pub fn push_cookie(cookies: &mut String, name: &str, value: &str) {
-    if !cookies.is_empty() {
-        cookies.push_str("; ");
+/// The one `Cookie` header of a request (RFC 6265 allows no second one): its credential cookies
+/// and its cookie parameters, joined by `; `.
+#[derive(Default)]
+pub struct Cookies {
+    text: String,
+    /// Whether a credential is among them, which keeps the header out of debug output.
+    sensitive: bool,
+}
+
+impl Cookies {
+    fn separate(&mut self) {
+        if !self.text.is_empty() {
+            self.text.push_str("; ");
+        }
     }
-    cookies.push_str(name);
-    cookies.push('=');
-    cookies.extend(utf8_percent_encode(value, SEGMENT));
+
+    /// Adds a credential cookie, already `name=value` and checked by
+    /// [`cookie_credential`](crate::client::cookie_credential).
+    pub fn credential(&mut self, cookie: &HeaderValue) {
+        self.separate();
+        self.text.push_str(cookie.to_str().unwrap_or_default());
+        self.sensitive = true;
+    }
+
+    /// Adds the parameter `name=value`, the value percent-encoded so that `;`, `,`, spaces and
+    /// quotes cannot end it early.
+    pub fn push(&mut self, name: &str, value: &str) {
+        self.separate();
+        self.text.push_str(name);
+        self.text.push('=');
+        self.text.extend(utf8_percent_encode(value, SEGMENT));
+    }
+
+    /// Sets the header on `request`, when there is any cookie to send.
+    pub fn set(self, request: reqwest::RequestBuilder) -> Result<reqwest::RequestBuilder, Error> {
+        if self.text.is_empty() {
+            return Ok(request);
+        }
+        let mut value = HeaderValue::try_from(self.text)
+            .map_err(|_| Error::InvalidArgument { name: "cookie", reason: "not a valid header value".to_string() })?;
+        value.set_sensitive(self.sensitive);
+        Ok(request.header(reqwest::header::COOKIE, value))
+    }
+}
+
+/// Checks a path built from `template` (such as `/pets/{id}`): a segment that holds parameters
+/// must not be empty, `.` or `..`, which URL parsing would drop or resolve against the path
+/// before it (`/v1/pets/..` becomes `/v1/`), sending the request, its credentials and its body
+/// somewhere the template does not lead. Percent-encoding cannot help: `%2e` is a dot too. The
+/// error names the segment's first parameter.
+pub fn check_path(path: &str, template: &'static str) -> Result<(), Error> {
+    let mut built = path.split('/');
+    for part in template.split('/') {
+        let segment = built.next().unwrap_or("");
+        let Some(open) = part.find('{') else { continue };
+        if !matches!(segment, "" | "." | "..") {
+            continue;
+        }
+        let name = part[open + 1..].split('}').next().unwrap_or(part);
+        let reason = match segment {
+            "" => format!("an empty value would leave a segment of `{template}` empty"),
+            dots => format!("`{dots}` would be read as a dot segment of `{template}`, not as a value"),
+        };
+        return Err(Error::InvalidArgument { name, reason });
+    }
+    Ok(())
 }
 
 /// Appends one path parameter, percent-encoded so `/`, `?` and `#` stay inside the segment.
@@ -191,6 +252,29 @@ mod tests {
             url,
             "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz&Pipes=1%7C2&Spaces=3%204"
         );
+    }
+
+    #[test]
+    fn dot_and_empty_segments_from_parameters_are_refused() {
+        let refused = |path: &str, template: &'static str| match check_path(path, template) {
+            Err(Error::InvalidArgument { name, reason }) => format!("{name}: {reason}"),
+            other => panic!("{path}: {other:?}"),
+        };
+        assert!(refused("/pets/..", "/pets/{id}").starts_with("id: `..` would be read as a dot segment"));
+        assert!(refused("/stats/./x", "/stats/{kind}/{from}").starts_with("kind: `.`"));
+        assert!(refused("/stats/a/..", "/stats/{kind}/{from}").starts_with("from: `..`"));
+        assert!(refused("/pets/", "/pets/{id}").starts_with("id: an empty value"));
+        assert!(refused("/files/..", "/files/{name}.{ext}").starts_with("name: `..`"), "assembled from parts");
+        for (path, template) in [
+            ("/pets/%2E%2E", "/pets/{id}"),
+            ("/pets/...", "/pets/{id}"),
+            ("/pets/a..b", "/pets/{id}"),
+            ("/files/..json", "/files/{name}.json"),
+            ("/pets//x", "/pets//{id}"),
+            ("/", "/"),
+        ] {
+            assert!(check_path(path, template).is_ok(), "{path}");
+        }
     }
 
     #[test]

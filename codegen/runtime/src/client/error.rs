@@ -42,8 +42,8 @@ pub enum Error {
         /// Which limit it ran into.
         kind: TimeoutKind,
     },
-    /// The reply body is larger than the client accepts (the client builder's `max_reply_size`);
-    /// the rest of it was not read.
+    /// The reply body is larger than the client accepts (the client builder's `max_reply_size`,
+    /// or `max_stream_size` for a download or item stream); the rest of it was not read.
     BodyTooLarge {
         /// The operationId of the call.
         operation: &'static str,
@@ -118,6 +118,12 @@ pub enum TimeoutKind {
     /// The server sent nothing for longer than the HTTP client's read timeout (or, with a
     /// `reqwest::Client` of your own, its overall timeout ran out).
     Read,
+    /// A download sent no chunk, or an item stream no whole item, for this long (the client
+    /// builder's `stream_idle_timeout`).
+    StreamIdle(Duration),
+    /// A download or item stream ran past this time since its head arrived (the client builder's
+    /// `stream_timeout`).
+    StreamTotal(Duration),
 }
 
 impl fmt::Display for TimeoutKind {
@@ -126,6 +132,8 @@ impl fmt::Display for TimeoutKind {
             TimeoutKind::Call(limit) => write!(f, "the call's timeout is {limit:?}"),
             TimeoutKind::Connect => f.write_str("no connection within the connect timeout"),
             TimeoutKind::Read => f.write_str("no data from the server within the HTTP client's timeout"),
+            TimeoutKind::StreamIdle(limit) => write!(f, "nothing new in the stream for {limit:?}"),
+            TimeoutKind::StreamTotal(limit) => write!(f, "the stream ran past its time of {limit:?}"),
         }
     }
 }

@@ -20,12 +20,12 @@ pub mod transport;
 
 pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
 #[doc(hidden)]
-pub use builder::{header_value, http_client_builder_for};
+pub use builder::{cookie_credential, header_value, http_client_builder_for};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use paging::Items;
 pub use policy::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-    RetryPolicy,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,
+    DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RetryPolicy,
 };
 pub use stream::ItemStream;

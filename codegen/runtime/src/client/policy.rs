@@ -88,7 +88,7 @@ impl RetryPolicy {
             None => jittered(self.initial_backoff.saturating_mul(1 << (retry - 1).min(16))).min(self.max_backoff),
         };
         let in_time = remaining.is_none_or(|remaining| wait < remaining);
-        (waited + wait <= self.max_total_wait && in_time).then_some(wait)
+        (waited.saturating_add(wait) <= self.max_total_wait && in_time).then_some(wait)
     }
 }
 
@@ -131,6 +131,10 @@ fn jittered(base: Duration) -> Duration {
     base.mul_f64(fraction)
 }
 
+/// The default of the client builder's `stream_idle_timeout`: the longest wait for the next
+/// item of a stream or the next chunk of a download.
+pub const DEFAULT_STREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// A client-side limit of requests per second, shared by clones of a client.
 #[derive(Debug)]
 pub struct RateLimiter {
@@ -138,9 +142,21 @@ pub struct RateLimiter {
     next: Mutex<Instant>,
 }
 
+/// The longest interval between requests a rate limit may ask for: one a day.
+const LONGEST_INTERVAL: Duration = Duration::from_secs(24 * 60 * 60);
+
 impl RateLimiter {
-    pub fn new(per_second: f64) -> RateLimiter {
-        RateLimiter { interval: Duration::from_secs_f64(1.0 / per_second), next: Mutex::new(Instant::now()) }
+    /// A limit of `per_second` requests a second, or why it cannot be one: it must be a positive
+    /// number, and at least one request a day.
+    pub fn new(per_second: f64) -> Result<RateLimiter, String> {
+        if !(per_second.is_finite() && per_second > 0.0) {
+            return Err(format!("{per_second} is not a positive number of requests per second"));
+        }
+        let interval = Duration::try_from_secs_f64(1.0 / per_second)
+            .ok()
+            .filter(|interval| *interval <= LONGEST_INTERVAL)
+            .ok_or_else(|| format!("{per_second} requests per second is less than one a day"))?;
+        Ok(RateLimiter { interval, next: Mutex::new(Instant::now()) })
     }
 
     /// Waits for this request's turn.

@@ -3,18 +3,21 @@
 
 use std::marker::PhantomData;
 
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use serde::de::DeserializeOwned;
 
 use crate::client::Error;
 use crate::client::download::{ByteStream, Download};
+use crate::client::transport::Received;
 use crate::framing::Framing;
 
 /// A reply whose items arrive one by one: read them with [`ItemStream::next`].
 ///
 /// Only the item being read is held in memory, and one larger than the client builder's
-/// `max_reply_size` ends the stream with [`Error::BodyTooLarge`]. The stream itself has no length
-/// limit, and a stream that stalls ends with [`Error::Timeout`] after the client's read timeout.
+/// `max_reply_size` ends the stream with [`Error::BodyTooLarge`]. The stream is bounded by the
+/// client builder's stream settings: waiting longer than `stream_idle_timeout` (60 s by default)
+/// for a whole item ends it with [`Error::Timeout`], however many bytes of an unfinished item
+/// arrive meanwhile; `stream_timeout` and `max_stream_size` bound its whole length when set.
 #[derive(Debug)]
 pub struct ItemStream<T> {
     /// The reply's status.
@@ -23,6 +26,8 @@ pub struct ItemStream<T> {
     body: ByteStream,
     framing: Framing,
     buffer: BytesMut,
+    /// How much of `buffer` is known to hold no line ending, so each byte is searched once.
+    scanned: usize,
     limit: u64,
     ended: bool,
     event: Event,
@@ -30,20 +35,18 @@ pub struct ItemStream<T> {
 }
 
 /// Hands a streamed reply with the `success` status to the caller.
-pub async fn read<T>(
-    response: crate::client::transport::Received,
-    success: u16,
-    framing: Framing,
-) -> Result<ItemStream<T>, Error> {
+pub async fn read<T>(response: Received, success: u16, framing: Framing) -> Result<ItemStream<T>, Error> {
     let limit = response.reply_limit();
     let download = crate::client::download::read(response, &[success]).await?;
-    let Download { status, body, .. } = download;
+    let Download { status, mut body, .. } = download;
+    body.per_item();
     Ok(ItemStream {
         status,
         operation: body.operation(),
         body,
         framing,
         buffer: BytesMut::new(),
+        scanned: 0,
         limit,
         ended: false,
         event: Event::default(),
@@ -55,6 +58,13 @@ impl<T: DeserializeOwned> ItemStream<T> {
     /// The next item, or `None` once the server has ended the stream. After an error the stream
     /// is over.
     pub async fn next(&mut self) -> Option<Result<T, Error>> {
+        self.body.start_wait();
+        let item = self.next_item().await;
+        self.body.end_wait();
+        item
+    }
+
+    async fn next_item(&mut self) -> Option<Result<T, Error>> {
         loop {
             while let Some(line) = self.take_line() {
                 if let Some(item) = self.item_of(line) {
@@ -66,19 +76,16 @@ impl<T: DeserializeOwned> ItemStream<T> {
                 // blank line is not, as server-sent events define.
                 if self.framing == Framing::JsonLines && !self.buffer.is_empty() {
                     let line = self.buffer.split().freeze();
-                    return self.item_of(line.to_vec());
+                    return self.item_of(line);
                 }
                 return None;
             }
+            // What is left is part of one line: past the limit, it is refused unread.
+            if self.buffer.len() as u64 > self.limit {
+                return Some(Err(self.too_large()));
+            }
             match self.body.next_chunk().await {
-                Some(Ok(chunk)) => {
-                    self.buffer.extend_from_slice(&chunk);
-                    if self.buffer.len() as u64 > self.limit && !self.buffer.contains(&b'\n') {
-                        self.ended = true;
-                        self.buffer.clear();
-                        return Some(Err(Error::BodyTooLarge { operation: self.operation, limit: self.limit }));
-                    }
-                }
+                Some(Ok(chunk)) => self.buffer.extend_from_slice(&chunk),
                 Some(Err(e)) => {
                     self.ended = true;
                     self.buffer.clear();
@@ -89,19 +96,50 @@ impl<T: DeserializeOwned> ItemStream<T> {
         }
     }
 
-    /// The next whole line in the buffer, without its line ending.
-    fn take_line(&mut self) -> Option<Vec<u8>> {
-        let end = self.buffer.iter().position(|&b| b == b'\n')?;
-        let mut line = self.buffer.split_to(end + 1);
-        line.truncate(end);
-        if line.last() == Some(&b'\r') {
-            line.truncate(end - 1);
+    fn too_large(&mut self) -> Error {
+        self.ended = true;
+        self.buffer.clear();
+        Error::BodyTooLarge { operation: self.operation, limit: self.limit }
+    }
+
+    /// The next whole line in the buffer, without its line ending. Lines end at LF (after an
+    /// optional CR); server-sent events also end them at a lone CR, which is only known to be
+    /// lone once the next byte, or the end of the body, has arrived.
+    fn take_line(&mut self) -> Option<Bytes> {
+        // The buffer may have been emptied since (at an error, or for a last line).
+        self.scanned = self.scanned.min(self.buffer.len());
+        let unsearched = &self.buffer[self.scanned..];
+        let found = match self.framing {
+            Framing::JsonLines => memchr::memchr(b'\n', unsearched),
+            Framing::EventStream => memchr::memchr2(b'\r', b'\n', unsearched),
+        };
+        let Some(offset) = found else {
+            self.scanned = self.buffer.len();
+            return None;
+        };
+        let at = self.scanned + offset;
+        let width = match (self.buffer[at], self.buffer.get(at + 1)) {
+            (b'\n', _) => 1,
+            (_, Some(b'\n')) => 2,
+            (_, Some(_)) => 1,
+            // A CR at the end of what has arrived: wait for the next byte, unless there is none.
+            (_, None) if self.ended => 1,
+            (_, None) => {
+                self.scanned = at;
+                return None;
+            }
+        };
+        let mut line = self.buffer.split_to(at + width);
+        self.scanned = 0;
+        line.truncate(at);
+        if self.framing == Framing::JsonLines && line.last() == Some(&b'\r') {
+            line.truncate(at - 1);
         }
-        Some(line.to_vec())
+        Some(line.freeze())
     }
 
     /// The item a line completes, if any.
-    fn item_of(&mut self, line: Vec<u8>) -> Option<Result<T, Error>> {
+    fn item_of(&mut self, line: Bytes) -> Option<Result<T, Error>> {
         match self.framing {
             Framing::JsonLines => {
                 // `application/json-seq` starts each item with a record separator.
@@ -114,9 +152,7 @@ impl<T: DeserializeOwned> ItemStream<T> {
             Framing::EventStream => {
                 let value = self.event.line(&line);
                 if self.event.size() as u64 > self.limit {
-                    self.ended = true;
-                    self.buffer.clear();
-                    return Some(Err(Error::BodyTooLarge { operation: self.operation, limit: self.limit }));
+                    return Some(Err(self.too_large()));
                 }
                 let value = value?;
                 let text = serde_json::to_vec(&value).unwrap_or_default();
@@ -132,7 +168,7 @@ impl<T: DeserializeOwned> ItemStream<T> {
             Error::Decode {
                 operation: self.operation,
                 path: ".".to_string(),
-                body: bytes::Bytes::copy_from_slice(text),
+                body: Bytes::copy_from_slice(text),
                 source,
             }
         })

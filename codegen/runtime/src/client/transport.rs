@@ -31,13 +31,28 @@ pub struct Transport {
     pub limits: BodyLimits,
 }
 
-/// How much of a reply body the client holds in memory.
+/// How much of a reply body the client holds in memory, and how long and how much a streamed
+/// body may run.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimits {
-    /// A success reply read whole (JSON): longer is [`Error::BodyTooLarge`].
+    /// A success reply read whole (JSON, or a download's `collect`): longer is
+    /// [`Error::BodyTooLarge`].
     pub reply: u64,
     /// An error reply: longer is kept truncated to this many bytes.
     pub error: u64,
+    /// Downloads and item streams.
+    pub stream: StreamLimits,
+}
+
+/// The bounds of a download's body or an item stream, from the time its head arrived.
+#[derive(Debug, Clone, Copy)]
+pub struct StreamLimits {
+    /// Longest wait for the next chunk of a download, or the next item of a stream.
+    pub idle: Duration,
+    /// Longest time the whole body may take, if limited.
+    pub total: Option<Duration>,
+    /// Most bytes the whole body may hold, if limited.
+    pub max_bytes: Option<u64>,
 }
 
 /// What a generated method tells the transport about its call, for retries and the span.
@@ -56,26 +71,33 @@ struct Clock {
     operation: &'static str,
     started: Instant,
     limit: Option<Duration>,
+    /// `started + limit`; `None` without a limit, or with one too long for the clock to reach.
+    deadline: Option<Instant>,
 }
 
 impl Clock {
+    fn start(operation: &'static str, limit: Option<Duration>) -> Clock {
+        let started = Instant::now();
+        Clock { operation, started, limit, deadline: limit.and_then(|limit| started.checked_add(limit)) }
+    }
+
     /// What is left of the call's time, when it has a limit.
     fn remaining(&self) -> Option<Duration> {
-        self.limit.map(|limit| (self.started + limit).saturating_duration_since(Instant::now()))
+        self.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 
     /// Awaits `future` within the call's time; a timeout, ours or reqwest's, becomes
     /// [`Error::Timeout`].
     async fn within<T>(&self, future: impl Future<Output = Result<T, reqwest::Error>>) -> Result<T, Error> {
-        let result = match self.limit {
-            Some(limit) => match tokio::time::timeout_at((self.started + limit).into(), future).await {
+        let result = match (self.deadline, self.limit) {
+            (Some(deadline), Some(limit)) => match tokio::time::timeout_at(deadline.into(), future).await {
                 Ok(result) => result,
                 Err(_) => {
                     let (operation, elapsed) = (self.operation, self.started.elapsed());
                     return Err(Error::Timeout { operation, elapsed, kind: TimeoutKind::Call(limit) });
                 }
             },
-            None => future.await,
+            _ => future.await,
         };
         result.map_err(|source| transport_error(self.operation, self.started, source))
     }
@@ -108,8 +130,13 @@ impl Received {
         self.limits.reply
     }
 
-    /// The body as a stream, for downloads: no size limit and no call deadline; the HTTP client's
-    /// read timeout still ends a stalled stream.
+    /// The limits of the client that sent the call.
+    pub fn limits(&self) -> BodyLimits {
+        self.limits
+    }
+
+    /// The body as it arrives, for downloads and item streams, which bound it by
+    /// [`BodyLimits::stream`] rather than by the call's deadline.
     pub fn into_response(self) -> Response {
         self.response
     }
@@ -143,7 +170,7 @@ pub fn redirect_policy() -> reqwest::redirect::Policy {
 /// becomes an [`Error`].
 pub async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
     let operation = call.operation;
-    let clock = Clock { operation, started: Instant::now(), limit: call.timeout.or(transport.timeout) };
+    let clock = Clock::start(operation, call.timeout.or(transport.timeout));
     let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
     let request_id = transport.request_ids.as_ref().map(|counter| {
         let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
@@ -207,7 +234,7 @@ async fn attempts(
                 tracing::debug!(status = response.status().as_u16(), wait_ms = wait.as_millis() as u64, "retrying");
                 drop(response);
                 tokio::time::sleep(wait).await;
-                waited += wait;
+                waited = waited.saturating_add(wait);
                 attempt += 1;
                 request = next;
             }
@@ -403,7 +430,9 @@ async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool
         return Ok((first.slice(..limit as usize), true));
     }
     let Some(second) = next_chunk(&mut response).await? else { return Ok((first, false)) };
-    let capacity = response.response.content_length().unwrap_or(0).min(limit) as usize;
+    // A declared length is the server's word, not a fact: trusting it to allocate lets any server
+    // make the client reserve the whole limit (or abort) before a byte arrives.
+    let capacity = response.response.content_length().unwrap_or(0).min(limit).min(PREALLOCATE_AT_MOST) as usize;
     let mut body = BytesMut::with_capacity(capacity.max(first.len() + second.len()));
     let mut chunk = Some(second);
     body.extend_from_slice(&first);
@@ -418,6 +447,10 @@ async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool
     }
     Ok((body.freeze(), false))
 }
+
+/// The most a reply buffer is sized for up front, whatever length the server declares; it grows
+/// from there as bytes actually arrive.
+const PREALLOCATE_AT_MOST: u64 = 256 * 1024;
 
 async fn next_chunk(response: &mut Received) -> Result<Option<Bytes>, Error> {
     let clock = response.clock;

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use crate::server::ApiError;
+use crate::server::budget::BodyBudget;
 use crate::server::extract::BodyLimit;
 
 /// Settings of the generated layer: what a request may hold and how long its body may take.
@@ -17,6 +18,17 @@ use crate::server::extract::BodyLimit;
 pub struct ServerConfig {
     /// Largest request body accepted, in bytes (default 2 MiB); larger ones are answered 413.
     pub body_limit: usize,
+    /// Most bytes of request bodies held in memory at once, across every request the router
+    /// serves (default 64 MiB). A body reserves room for its declared length before it is read
+    /// (one without a declared length reserves as it arrives, by doubling) and gives it back when
+    /// the request's data is dropped; a file part keeps its share until the file is. A request
+    /// that finds no room within [`ServerConfig::body_budget_wait`] is answered 503 with
+    /// `Retry-After`, and the bodies already admitted are not affected. A body larger than the
+    /// whole budget waits for all of it.
+    pub body_budget: usize,
+    /// How long a request waits for room in the body budget before it is answered 503 (default
+    /// 1 s).
+    pub body_budget_wait: Duration,
     /// Time a request body may take to arrive in full (default 30 s); a slower one is answered
     /// 408.
     pub body_read_timeout: Duration,
@@ -36,6 +48,8 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             body_limit: 2 * 1024 * 1024,
+            body_budget: 64 * 1024 * 1024,
+            body_budget_wait: Duration::from_secs(1),
             body_read_timeout: Duration::from_secs(30),
             max_uri_length: 8 * 1024,
             max_header_bytes: 32 * 1024,
@@ -48,6 +62,18 @@ impl ServerConfig {
     /// Sets the largest request body accepted, in bytes.
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
+        self
+    }
+
+    /// Sets the most bytes of request bodies held in memory at once.
+    pub fn with_body_budget(mut self, bytes: usize) -> Self {
+        self.body_budget = bytes;
+        self
+    }
+
+    /// Sets how long a request waits for room in the body budget.
+    pub fn with_body_budget_wait(mut self, wait: Duration) -> Self {
+        self.body_budget_wait = wait;
         self
     }
 
@@ -74,31 +100,33 @@ impl ServerConfig {
         self.supported_versions = Some(versions.into_iter().map(Into::into).collect());
         self
     }
-
-    /// The limits a request body is read under.
-    #[doc(hidden)]
-    pub fn body(&self) -> BodyLimit {
-        BodyLimit { bytes: self.body_limit, timeout: self.body_read_timeout }
-    }
 }
 
-/// The implementation and the configuration, shared by every handler of a router.
+/// The implementation, the configuration and the body budget, shared by every handler of a
+/// router.
 #[doc(hidden)]
 pub struct Shared<A> {
     pub api: Arc<A>,
     pub config: Arc<ServerConfig>,
+    budget: BodyBudget,
 }
 
 impl<A> Shared<A> {
     /// The state of a router serving `api` with `config`.
     pub fn new(api: Arc<A>, config: ServerConfig) -> Self {
-        Shared { api, config: Arc::new(config) }
+        let budget = BodyBudget::new(config.body_budget, config.body_budget_wait);
+        Shared { api, config: Arc::new(config), budget }
+    }
+
+    /// The limits a request body is read under.
+    pub fn body(&self) -> BodyLimit<'_> {
+        BodyLimit { bytes: self.config.body_limit, timeout: self.config.body_read_timeout, budget: &self.budget }
     }
 }
 
 impl<A> Clone for Shared<A> {
     fn clone(&self) -> Self {
-        Shared { api: self.api.clone(), config: self.config.clone() }
+        Shared { api: self.api.clone(), config: self.config.clone(), budget: self.budget.clone() }
     }
 }
 

@@ -6,13 +6,16 @@ use std::fmt::Display;
 use std::str::FromStr;
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
+use bytes::BytesMut;
+use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 
 use crate::server::ApiError;
+use crate::server::budget::{BodyBudget, Reservation};
 use crate::server::problem::problem_types;
 
 /// Validation failures of one request, by parameter, header or body path.
@@ -487,7 +490,7 @@ fn accepts(accepted: &[&str], content_type: &str) -> bool {
 pub async fn json_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: BodyLimit,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -516,7 +519,7 @@ pub async fn json_body<T: DeserializeOwned>(
 pub async fn bytes_body<T: From<Vec<u8>>>(
     headers: &HeaderMap,
     body: Body,
-    limit: BodyLimit,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -530,7 +533,7 @@ pub async fn bytes_body<T: From<Vec<u8>>>(
 pub async fn text_body<T: From<String>>(
     headers: &HeaderMap,
     body: Body,
-    limit: BodyLimit,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
@@ -547,11 +550,13 @@ pub async fn text_body<T: From<String>>(
     }
 }
 
-/// What a request body may be: its size, and the time it may take to arrive.
+/// What a request body may be: its size, the time it may take to arrive, and the budget it is
+/// held in.
 #[derive(Debug, Clone, Copy)]
-pub struct BodyLimit {
+pub struct BodyLimit<'a> {
     pub bytes: usize,
     pub timeout: Duration,
+    pub budget: &'a BodyBudget,
 }
 
 /// 414 for a request target longer than `max_uri`, 431 for more than `max_headers` bytes of
@@ -572,46 +577,36 @@ pub fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Res
     Ok(())
 }
 
-/// The bytes of a request body: 413 past the size limit, 408 past the time limit, 415 for a
-/// content type not in `accepted`; an empty body is `None` (and a recorded problem when
-/// `required`, naming `what` was expected).
+/// The bytes of a request body: 413 past the size limit, 408 past the time limit, 503 when the
+/// body budget has no room for it, 415 for a content type not in `accepted`; an empty body is
+/// `None` (and a recorded problem when `required`, naming `what` was expected). The bytes hold
+/// their room in the budget for as long as they live.
 pub async fn read_body(
     headers: &HeaderMap,
     body: Body,
-    limit: BodyLimit,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     what: &str,
     problems: &mut Problems,
-) -> Result<Option<axum::body::Bytes>, ApiError> {
-    let too_large = || {
-        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE)
-            .with_type(problem_types::BODY_TOO_LARGE)
-            .with_detail(format!("the request body is larger than {} bytes", limit.bytes))
-    };
+) -> Result<Option<Bytes>, ApiError> {
     let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|length| length > limit.bytes as u64) {
-        return Err(too_large());
+        return Err(too_large(limit.bytes));
     }
-    let read = tokio::time::timeout(limit.timeout, axum::body::to_bytes(body, limit.bytes)).await;
-    let bytes = match read {
+    // A declared length is reserved whole before a byte is read, so an admitted body never
+    // waits for room halfway.
+    let reservation = match declared {
+        Some(length) if length > 0 => Some(limit.budget.reserve(length as usize).await.ok_or_else(no_room)?),
+        _ => None,
+    };
+    let bytes = match tokio::time::timeout(limit.timeout, collect(body, limit, reservation)).await {
         Err(_) => {
             return Err(ApiError::new(StatusCode::REQUEST_TIMEOUT)
                 .with_type(problem_types::BODY_TIMEOUT)
                 .with_detail(format!("the request body did not arrive within {:?}", limit.timeout)));
         }
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(e)) => {
-            let inner = e.into_inner();
-            let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(inner.as_ref());
-            while let Some(c) = cause {
-                if c.is::<http_body_util::LengthLimitError>() {
-                    return Err(too_large());
-                }
-                cause = c.source();
-            }
-            return Err(ApiError::bad_request(format!("the request body could not be read: {inner}")));
-        }
+        Ok(read) => read?,
     };
     if bytes.is_empty() {
         if required {
@@ -627,6 +622,72 @@ pub async fn read_body(
             .with_detail(format!("a body with {shown} is not accepted; send one of {}", accepted.join(", "))));
     }
     Ok(Some(bytes))
+}
+
+/// Reads a body frame by frame into room reserved in the budget: a body of unknown length
+/// reserves as it grows. A body that arrives in one frame, as most do, is not copied.
+async fn collect(
+    mut body: Body,
+    limit: BodyLimit<'_>,
+    mut reservation: Option<Reservation>,
+) -> Result<Bytes, ApiError> {
+    let mut first: Option<Bytes> = None;
+    let mut joined: Option<BytesMut> = None;
+    let mut length = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| ApiError::bad_request(format!("the request body could not be read: {e}")))?;
+        // Trailers carry nothing a body reader needs.
+        let Ok(data) = frame.into_data() else { continue };
+        length = length.saturating_add(data.len());
+        if length > limit.bytes {
+            return Err(too_large(limit.bytes));
+        }
+        let room = reservation.as_ref().map_or(0, Reservation::bytes);
+        if length > room {
+            match &mut reservation {
+                Some(held) => {
+                    if !limit.budget.grow(held, length, limit.bytes).await {
+                        return Err(no_room());
+                    }
+                }
+                None => reservation = Some(limit.budget.reserve(length.max(64 * 1024)).await.ok_or_else(no_room)?),
+            }
+        }
+        match (&mut first, &mut joined) {
+            (None, _) => first = Some(data),
+            (Some(head), None) => {
+                // Grown in steps, whatever length the peer declared.
+                let mut buffer = BytesMut::with_capacity((head.len() + data.len()).max(8 * 1024));
+                buffer.extend_from_slice(head);
+                buffer.extend_from_slice(&data);
+                joined = Some(buffer);
+            }
+            (Some(_), Some(buffer)) => buffer.extend_from_slice(&data),
+        }
+    }
+    let bytes = match (first, joined) {
+        (_, Some(buffer)) => buffer.freeze(),
+        (Some(only), None) => only,
+        (None, None) => Bytes::new(),
+    };
+    Ok(match reservation {
+        Some(held) if !bytes.is_empty() => held.hold(bytes),
+        _ => bytes,
+    })
+}
+
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE)
+        .with_type(problem_types::BODY_TOO_LARGE)
+        .with_detail(format!("the request body is larger than {limit} bytes"))
+}
+
+/// 503 for a body the budget has no room for in time.
+fn no_room() -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE)
+        .with_type(problem_types::OVERLOADED)
+        .with_detail("the server holds as many request bodies as it may; retry shortly")
+        .with_retry_after(1)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::server::extract::{self, Problems, QueryParams};
 pub async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: extract::BodyLimit,
+    limit: extract::BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,

@@ -1,6 +1,8 @@
 //! Server support: reading and checking requests, problem+json replies, downloads and serving
 //! with limits.
 
+#[doc(hidden)]
+pub mod budget;
 mod config;
 #[doc(hidden)]
 pub mod download;

@@ -44,7 +44,7 @@ impl Files {
 pub async fn multipart_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: extract::BodyLimit,
+    limit: extract::BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     file_fields: &[&str],
@@ -68,7 +68,9 @@ pub async fn multipart_body<T: DeserializeOwned>(
     let mut files = Files::default();
     for part in parts {
         if file_fields.contains(&part.name.as_str()) {
-            let file = File { name: part.file_name, content_type: part.content_type, bytes: part.bytes };
+            // The name is the sender's word: only its safe form reaches the implementation.
+            let name = part.file_name.as_deref().and_then(crate::safe_file_name);
+            let file = File { name, content_type: part.content_type, bytes: part.bytes };
             files.0.push((part.name, file));
         } else {
             match String::from_utf8(part.bytes.to_vec()) {

@@ -26,7 +26,8 @@ pub mod problem_types {
     pub const MALFORMED_REQUEST: &str = "urn:problem-type:malformed-request";
     /// The request's target or headers are longer than the server accepts.
     pub const REQUEST_TOO_LARGE: &str = "urn:problem-type:request-too-large";
-    /// The server is at its connection limit; retry after the time `Retry-After` gives.
+    /// The server is at its connection limit, or holds as many request bodies as its budget
+    /// allows; retry after the time `Retry-After` gives.
     pub const OVERLOADED: &str = "urn:problem-type:overloaded";
     /// The implementation failed (returned an internal error or panicked).
     pub const INTERNAL: &str = "urn:problem-type:internal-error";
@@ -114,6 +115,13 @@ impl ApiError {
     /// 501: the operation is not implemented.
     pub fn not_implemented(operation: &str) -> Self {
         Self::new(StatusCode::NOT_IMPLEMENTED).with_detail(format!("operation {operation} is not implemented"))
+    }
+
+    /// Asks the caller to wait `seconds` before trying again, in a `Retry-After` header (for a
+    /// 429 or a 503).
+    pub fn with_retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// Replaces the problem type (a URI reference; `about:blank` by default).

@@ -75,6 +75,7 @@ impl<'a> GetItemPart<'a> {
         push_segment(&mut url, &self.item_id);
         url.push_str("/parts/");
         push_segment(&mut url, &self.part.to_string());
+        client.check_path(&url, "/items/{item-id}/parts/{part}")?;
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.r#type {
             query.push("type", value);

@@ -130,14 +130,7 @@ async fn handle_post_items<A: NamingApi>(
         let mut problems = Problems::default();
         let body = extract::json_body::<
             types::Account2,
-        >(
-                &parts.headers,
-                body,
-                state.config.body(),
-                &["application/json"],
-                true,
-                &mut problems,
-            )
+        >(&parts.headers, body, state.body(), &["application/json"], true, &mut problems)
             .await?;
         let Some(body) = body else { return Err(problems.into_error()) };
         problems.check()?;
