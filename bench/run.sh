@@ -7,6 +7,8 @@
 #   bench/run.sh compile      cold and incremental builds of the generated crates and the peers'
 #   bench/run.sh load         the generated server under serve_with against hand-written axum, with oha
 #   bench/run.sh memory       the client's peak memory while a 2 GiB reply arrives
+#   bench/run.sh bodies       the server's peak memory with 1,000 peers holding 2 MiB bodies, with and without the budget
+#   bench/run.sh cpu          the generated server's CPU time per request against the baseline's
 # Needs hyperfine and wrk (Debian packages) for generation and server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -134,6 +136,18 @@ memory() {
   target/release/reply_rss 2048
 }
 
+bodies() {
+  cargo build --release -p portfolio-bench
+  ulimit -n "$(ulimit -Hn)"
+  target/release/body_rss 1000 0
+  target/release/body_rss 1000
+}
+
+cpu() {
+  cargo build --release -p portfolio-bench
+  bench/cpu_pairs.sh "${ROUNDS:-6}"
+}
+
 client() {
   cargo build --release -p portfolio-bench
   target/release/bench_server 18001 18002 > /dev/null &
@@ -202,6 +216,6 @@ PY
 }
 
 case "${1:-}" in
-  generation | scaling | server | client | compile | load | memory) "$1" ;;
-  *) echo "usage: bench/run.sh generation|scaling|server|client|compile|load|memory" >&2; exit 2 ;;
+  generation | scaling | server | client | compile | load | memory | bodies | cpu) "$1" ;;
+  *) echo "usage: bench/run.sh generation|scaling|server|client|compile|load|memory|bodies|cpu" >&2; exit 2 ;;
 esac

@@ -48,6 +48,8 @@ pub mod codegen {
     #[cfg(feature = "server")]
     pub mod server {
         pub use crate::server::{Shared, method_not_allowed, not_found};
-        pub use crate::server::{budget, download, extract, form, mock, multipart, problem, reply, serve, stream};
+        pub use crate::server::{
+            body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream,
+        };
     }
 }

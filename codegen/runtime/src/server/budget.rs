@@ -31,7 +31,7 @@ impl Reservation {
     }
 
     /// Adds `more` to this reservation.
-    fn absorb(&mut self, more: Reservation) {
+    pub(crate) fn absorb(&mut self, more: Reservation) {
         self.permit.merge(more.permit);
     }
 
@@ -62,33 +62,32 @@ impl BodyBudget {
         BodyBudget { kib: Arc::new(Semaphore::new(total_kib)), total_kib, wait }
     }
 
-    /// Room for `bytes`, at once or within the budget's wait, or `None` when none frees up in
-    /// time. A request for more than the whole budget waits for all of it.
-    pub async fn reserve(&self, bytes: usize) -> Option<Reservation> {
-        // At most `u32::MAX`, as `new` bounds the total.
-        let wanted = kib(bytes).min(self.total_kib) as u32;
-        let permit = match self.kib.clone().try_acquire_many_owned(wanted) {
-            Ok(permit) => permit,
-            Err(_) => tokio::time::timeout(self.wait, self.kib.clone().acquire_many_owned(wanted)).await.ok()?.ok()?,
-        };
+    /// Room for `bytes` if there is some now. A request for more than the whole budget asks for
+    /// all of it.
+    pub fn try_reserve(&self, bytes: usize) -> Option<Reservation> {
+        let permit = self.kib.clone().try_acquire_many_owned(self.wanted(bytes)).ok()?;
         Some(Reservation { permit })
     }
 
-    /// Grows `reservation` to hold at least `bytes`, by doubling, up to `most`; `false` when the
-    /// budget has no room for it in time.
-    pub async fn grow(&self, reservation: &mut Reservation, bytes: usize, most: usize) -> bool {
-        let have = reservation.bytes();
-        if have >= bytes || have >= self.total_kib.saturating_mul(1024) {
-            return true;
+    /// Room for `bytes`, at once or within the budget's wait, or `None` when none frees up in
+    /// time. A request for more than the whole budget waits for all of it.
+    pub async fn reserve(&self, bytes: usize) -> Option<Reservation> {
+        if let Some(room) = self.try_reserve(bytes) {
+            return Some(room);
         }
-        let target = bytes.max(have.saturating_mul(2)).min(most.max(bytes));
-        match self.reserve(target - have).await {
-            Some(more) => {
-                reservation.absorb(more);
-                true
-            }
-            None => false,
-        }
+        let waiting = self.kib.clone().acquire_many_owned(self.wanted(bytes));
+        let permit = tokio::time::timeout(self.wait, waiting).await.ok()?.ok()?;
+        Some(Reservation { permit })
+    }
+
+    /// `bytes` in permits: whole KiB, at most the total (which `new` keeps within `u32`).
+    fn wanted(&self, bytes: usize) -> u32 {
+        kib(bytes).min(self.total_kib) as u32
+    }
+
+    /// Bytes of room in all.
+    pub fn total(&self) -> usize {
+        self.total_kib.saturating_mul(1024)
     }
 
     /// Bytes of room free now.
@@ -124,16 +123,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_reservation_grows_by_doubling_within_its_limit() {
-        let budget = BodyBudget::new(1024 * 1024, Duration::from_millis(20));
-        let mut held = budget.reserve(10 * 1024).await.expect("room");
-        assert!(budget.grow(&mut held, 11 * 1024, 100 * 1024).await);
-        assert_eq!(held.bytes(), 20 * 1024);
-        assert!(budget.grow(&mut held, 90 * 1024, 100 * 1024).await);
-        assert_eq!(held.bytes(), 90 * 1024);
-        assert!(budget.grow(&mut held, 95 * 1024, 100 * 1024).await);
-        assert_eq!(held.bytes(), 100 * 1024, "never past the limit it is given");
-        let _rest = budget.reserve(budget.available()).await.expect("the rest");
-        assert!(!budget.grow(&mut held, 101 * 1024, 200 * 1024).await, "no room left");
+    async fn reservations_add_up() {
+        let budget = BodyBudget::new(100 * 1024, Duration::from_millis(20));
+        let mut held = budget.try_reserve(10 * 1024).expect("room");
+        held.absorb(budget.try_reserve(30 * 1024).expect("room"));
+        assert_eq!(held.bytes(), 40 * 1024);
+        assert_eq!(budget.available(), 60 * 1024);
+        assert!(budget.try_reserve(61 * 1024).is_none());
+        drop(held);
+        assert_eq!(budget.total(), budget.available());
     }
 }

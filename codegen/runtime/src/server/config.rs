@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use crate::server::ApiError;
+use crate::server::body::BodyLimit;
 use crate::server::budget::BodyBudget;
-use crate::server::extract::BodyLimit;
 
 /// Settings of the generated layer: what a request may hold and how long its body may take.
 /// Connection-level limits are in [`ServeConfig`](crate::server::ServeConfig).
@@ -24,7 +24,10 @@ pub struct ServerConfig {
     /// the request's data is dropped; a file part keeps its share until the file is. A request
     /// that finds no room within [`ServerConfig::body_budget_wait`] is answered 503 with
     /// `Retry-After`, and the bodies already admitted are not affected. A body larger than the
-    /// whole budget waits for all of it.
+    /// whole budget waits for all of it. Bodies of at most 8 KiB are not counted: they fit in the
+    /// connection's own read buffer, which [`ServeConfig::max_connections`] already bounds.
+    ///
+    /// [`ServeConfig::max_connections`]: crate::server::ServeConfig::max_connections
     pub body_budget: usize,
     /// How long a request waits for room in the body budget before it is answered 503 (default
     /// 1 s).

@@ -9,20 +9,20 @@ use serde::de::{
 };
 
 use crate::server::ApiError;
-use crate::server::extract::{self, Problems, QueryParams};
+use crate::server::body::{BodyLimit, read_body};
+use crate::server::extract::{Problems, QueryParams};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. An empty body is `None`.
 pub async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: extract::BodyLimit<'_>,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
-    let Some(bytes) = extract::read_body(headers, body, limit, accepted, required, "a form body", problems).await?
-    else {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
         return Ok(None);
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {

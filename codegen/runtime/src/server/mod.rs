@@ -2,6 +2,8 @@
 //! with limits.
 
 #[doc(hidden)]
+pub mod body;
+#[doc(hidden)]
 pub mod budget;
 mod config;
 #[doc(hidden)]

@@ -8,7 +8,8 @@ use serde::de::DeserializeOwned;
 
 use crate::File;
 use crate::server::ApiError;
-use crate::server::extract::{self, Problems};
+use crate::server::body::{BodyLimit, read_body};
+use crate::server::extract::Problems;
 use crate::server::form::read_pairs;
 
 /// The file parts of a multipart body, by part name, for the generated code to move into the
@@ -44,15 +45,13 @@ impl Files {
 pub async fn multipart_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
-    limit: extract::BodyLimit<'_>,
+    limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
     file_fields: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<(T, Files)>, ApiError> {
-    let Some(bytes) =
-        extract::read_body(headers, body, limit, accepted, required, "a multipart body", problems).await?
-    else {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "a multipart body", problems).await? else {
         return Ok(None);
     };
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");

@@ -16,18 +16,39 @@ use tracing::field::Empty;
 use crate::server::ApiError;
 
 /// The span of one request (operation, method, path template, request id; status and duration
-/// are recorded by [`finish`]) and the moment it started.
-pub fn span(operation: &'static str, method: &'static str, path: &'static str, headers: &HeaderMap) -> (Span, Instant) {
-    let request_id = headers.get(crate::server::extract::REQUEST_ID).and_then(|v| v.to_str().ok());
-    let span = tracing::info_span!("request", operation, method, path, request_id, status = Empty, duration_ms = Empty);
-    (span, Instant::now())
+/// are recorded by [`finish`]) and the moment it started, when the span is recorded at all.
+pub fn span(
+    operation: &'static str,
+    method: &'static str,
+    path: &'static str,
+    headers: &HeaderMap,
+) -> (Span, Option<Instant>) {
+    let span = tracing::info_span!(
+        "request",
+        operation,
+        method,
+        path,
+        request_id = Empty,
+        status = Empty,
+        duration_ms = Empty
+    );
+    // The request id and the clock are read only for a span someone records.
+    if span.is_disabled() {
+        return (span, None);
+    }
+    if let Some(request_id) = headers.get(crate::server::extract::REQUEST_ID).and_then(|v| v.to_str().ok()) {
+        span.record("request_id", request_id);
+    }
+    (span, Some(Instant::now()))
 }
 
 /// The reply of a request (an error becomes problem+json about `instance`), recorded in its span.
-pub fn finish(span: &Span, started: Instant, result: Result<Response, ApiError>, instance: &str) -> Response {
+pub fn finish(span: &Span, started: Option<Instant>, result: Result<Response, ApiError>, instance: &str) -> Response {
     let response = result.unwrap_or_else(|error| error.into_response_for(instance));
-    span.record("status", response.status().as_u16());
-    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    if let Some(started) = started {
+        span.record("status", response.status().as_u16());
+        span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    }
     response
 }
 

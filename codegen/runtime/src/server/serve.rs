@@ -3,6 +3,7 @@
 //! that finishes the requests in flight within a grace period.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
+use axum::routing::future::RouteFuture;
 use futures_util::task::AtomicWaker;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
@@ -318,13 +320,7 @@ impl Connection {
         let handling = activity.clone();
         let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
             handling.set(Phase::Handling);
-            let (mut router, activity) = (router.clone(), handling.clone());
-            async move {
-                let response = router.call(request.map(Body::new)).await;
-                // Busy until the reply is written out, however long that takes.
-                activity.set(Phase::Answering);
-                response.map(|response| response.map(|body| ReplyBody { inner: body, activity }))
-            }
+            Answer { reply: router.clone().call(request.map(Body::new)), activity: Some(handling.clone()) }
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         // Heads are bounded here (431 past this size) and timed by the watchdog below.
@@ -493,6 +489,29 @@ impl Activity {
         let word = self.load();
         self.store(word & !Self::MOVED);
         (Self::decode(word), word & Self::MOVED != 0)
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The router's reply to one request, handed to the connection with a body that reports
+    /// when it has been taken in full.
+    struct Answer {
+        #[pin]
+        reply: RouteFuture<Infallible>,
+        activity: Option<Arc<Activity>>,
+    }
+}
+
+impl Future for Answer {
+    type Output = Result<hyper::Response<ReplyBody>, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let Ok(response) = std::task::ready!(this.reply.poll(cx));
+        let activity = this.activity.take().unwrap_or_default();
+        // Busy until the reply is written out, however long that takes.
+        activity.set(Phase::Answering);
+        Poll::Ready(Ok(response.map(|inner| ReplyBody { inner, activity })))
     }
 }
 
