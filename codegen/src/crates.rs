@@ -356,8 +356,13 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let usage = format!(
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
-    // Regular expressions only for a spec with patterns to check.
-    let server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
+    let mut server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
+    // Regular expressions only for a spec whose parameters have patterns to check (a body's are
+    // checked in the types crate).
+    if server::has_param_patterns(api) {
+        server_dependencies.push(("regex-lite", "\"0.1\""));
+        server_dependencies.sort();
+    }
     let mut files = vec![render::template(
         format!("{dir}/Cargo.toml"),
         &CargoToml {

@@ -499,8 +499,9 @@ pub struct Param {
     /// Between the items of an array in a query that is not exploded: `,` (`style: form`), `|`
     /// (`pipeDelimited`) or a space (`spaceDelimited`).
     pub delimiter: char,
-    /// Lower bound from `minimum`, checked by the server.
-    pub minimum: Option<f64>,
+    /// Limits of the parameter's schema (and of its items, for a list), checked by the server
+    /// as a body's are.
+    pub constraints: Constraints,
     /// For an object in the query or the path: how its properties are written.
     pub object_style: Option<ObjectStyle>,
     pub doc: Option<String>,

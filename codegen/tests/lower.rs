@@ -135,7 +135,7 @@ fn the_project_spec_lowers_with_defaults_applied() {
     let order = tx.params.iter().find(|p| p.wire == "Order").unwrap();
     assert_eq!(order.default, Some(DefaultValue::Variant { ty: "SortOrder".into(), variant: "Desc".into() }));
     let page = tx.params.iter().find(|p| p.wire == "Page").unwrap();
-    assert_eq!((page.default.clone(), page.minimum), (Some(DefaultValue::Int(1)), Some(1.0)));
+    assert_eq!((page.default.clone(), page.constraints.minimum), (Some(DefaultValue::Int(1)), Some(1.0)));
     let file = api.operations.iter().find(|o| o.id == "DownloadAUFile").unwrap();
     assert!(matches!(&file.reply, Reply::Download { content_type, .. } if content_type == "application/octet-stream"));
 }

@@ -15,7 +15,7 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::api::RequestContext;
-use crate::extract::{self, Problems, QueryParams, Validate};
+use crate::extract::{self, Problems, QueryParams, Validate, check_bounds};
 use crate::{ApiError, DateTime, PortfolioApi, ServerConfig, inputs, reply, types};
 
 /// A router serving `api` with the default [`ServerConfig`].
@@ -308,10 +308,18 @@ async fn handle_get_au_accounts<A: PortfolioApi>(
             .optional_list("accountIds", "string", None, &mut problems);
         let p_page: Option<i32> = query
             .optional("page", "32-bit integer", &mut problems);
-        problems.at_least("page", p_page.map(f64::from), 1.0);
+        if let Some(value) = &p_page {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "page", problems);
+        }
         let p_size: Option<i32> = query
             .optional("size", "32-bit integer", &mut problems);
-        problems.at_least("size", p_size.map(f64::from), 1.0);
+        if let Some(value) = &p_size {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "size", problems);
+        }
         problems.check()?;
         let input = inputs::GetAuAccountsInput {
             search: p_search,
@@ -886,10 +894,18 @@ async fn handle_get_au_transactions<A: PortfolioApi>(
             .optional("ShowUnconfirmed", "boolean (`true` or `false`)", &mut problems);
         let p_page: Option<i32> = query
             .optional("Page", "32-bit integer", &mut problems);
-        problems.at_least("Page", p_page.map(f64::from), 1.0);
+        if let Some(value) = &p_page {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Page", problems);
+        }
         let p_size: Option<i32> = query
             .optional("Size", "32-bit integer", &mut problems);
-        problems.at_least("Size", p_size.map(f64::from), 1.0);
+        if let Some(value) = &p_size {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Size", problems);
+        }
         let p_order_by: Option<types::TransactionOrderBy> = query
             .optional("OrderBy", "", &mut problems);
         let p_order: Option<types::SortOrder> = query
@@ -948,10 +964,18 @@ async fn handle_get_au_cash_transactions<A: PortfolioApi>(
             );
         let p_page: Option<i32> = query
             .optional("Page", "32-bit integer", &mut problems);
-        problems.at_least("Page", p_page.map(f64::from), 1.0);
+        if let Some(value) = &p_page {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Page", problems);
+        }
         let p_size: Option<i32> = query
             .optional("Size", "32-bit integer", &mut problems);
-        problems.at_least("Size", p_size.map(f64::from), 1.0);
+        if let Some(value) = &p_size {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Size", problems);
+        }
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query
@@ -1003,10 +1027,18 @@ async fn handle_get_au_unsettled_transactions<A: PortfolioApi>(
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
         let p_page: Option<i32> = query
             .optional("Page", "32-bit integer", &mut problems);
-        problems.at_least("Page", p_page.map(f64::from), 1.0);
+        if let Some(value) = &p_page {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Page", problems);
+        }
         let p_size: Option<i32> = query
             .optional("Size", "32-bit integer", &mut problems);
-        problems.at_least("Size", p_size.map(f64::from), 1.0);
+        if let Some(value) = &p_size {
+            let problems = &mut problems;
+            let at = "";
+            check_bounds(*value as f64, Some(1.0), None, at, "Size", problems);
+        }
         let p_account_id: Option<String> = query
             .required("AccountId", "string", &mut problems);
         let p_from_date: Option<DateTime> = query

@@ -200,6 +200,14 @@ impl FeaturesApi for Fixture {
         Ok(())
     }
 
+    async fn check_parameter_limits(
+        &self,
+        _: RequestContext,
+        _: inputs::CheckParameterLimitsInput,
+    ) -> Result<(), ApiError> {
+        Ok(())
+    }
+
     async fn list_notes(
         &self,
         _: RequestContext,
@@ -758,6 +766,52 @@ async fn every_limit_of_a_body_schema_is_enforced_and_named() {
     // The bounds themselves are out of an exclusive range; any value inside is in.
     assert_eq!(post(r#"{"ratio":0}"#).await.unwrap().status(), 400);
     assert_eq!(post(r#"{"ratio":1e-9,"step":-10}"#).await.unwrap().status(), 204);
+}
+
+#[tokio::test]
+async fn every_limit_of_a_parameter_is_enforced_wherever_it_is_sent() {
+    let (base, _) = start().await;
+    let get = |target: &str, trace: &str, region: &str| {
+        reqwest::Client::new()
+            .get(format!("{base}{target}"))
+            .header("x-trace", trace)
+            .header("cookie", format!("region={region}"))
+            .send()
+    };
+    let within = get("/limits/ABC?page=100&ratio=0.5&step=-15&tags=a&tags=bcd", "12345678", "eu").await.unwrap();
+    assert_eq!(within.status(), 204, "{}", within.text().await.unwrap());
+    // The client sends the same, through its own encoding of each location.
+    client(&base)
+        .check_parameter_limits("ABC")
+        .page(100)
+        .ratio(0.5)
+        .step(-15)
+        .tags(["a", "bcd"])
+        .x_trace("12345678")
+        .region("eu")
+        .await
+        .unwrap();
+
+    let broken =
+        get("/limits/abcdefg?page=101&ratio=1&step=7&tags=a&tags=long&tags=a&tags=b", "123456789", "EU").await.unwrap();
+    assert_eq!(broken.status(), 400);
+    let problem: serde_json::Value = serde_json::from_slice(&broken.bytes().await.unwrap()).unwrap();
+    let errors = problem["errors"].as_object().unwrap();
+    let named: Vec<&String> = errors.keys().collect();
+    assert_eq!(named, ["X-Trace", "code", "page", "ratio", "region", "step", "tags", "tags[1]"], "{problem}");
+    assert_eq!(errors["code"].as_array().unwrap().len(), 2, "length and pattern: {problem}");
+    assert_eq!(errors["page"][0], "must have between 1 and 100, has 101");
+    assert_eq!(errors["ratio"][0], "must be less than 1, is 1");
+    assert_eq!(errors["step"][0], "must be a multiple of 5, is 7");
+    assert_eq!(errors["tags"].as_array().unwrap().len(), 2, "count and uniqueness: {problem}");
+    // Below the exclusive minimum, and an object's property limit, named under its parameter.
+    let low = get("/limits/AB?ratio=0&page=0", "t", "eu").await.unwrap();
+    let problem: serde_json::Value = serde_json::from_slice(&low.bytes().await.unwrap()).unwrap();
+    assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["page", "ratio"], "{problem}");
+    let window = reqwest::get(format!("{base}/notes?offset=0&limit=0")).await.unwrap();
+    assert_eq!(window.status(), 400);
+    let problem: serde_json::Value = serde_json::from_slice(&window.bytes().await.unwrap()).unwrap();
+    assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["window.limit"], "{problem}");
 }
 
 #[tokio::test]

@@ -1,11 +1,14 @@
 //! The server crate: a trait with one method per operation, an input struct per operation, and the
 //! axum router that extracts and validates requests before calling the trait.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
+
 use crate::ir::{
     Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Framing, Location, ObjectStyle, Operation, Param, RepliesDef,
     Reply, StructDef, TypeDef, TypeRef,
@@ -512,9 +515,9 @@ pub fn input_struct(op: &Operation) -> Emitted {
             Location::Header => format!("The `{}` header", p.wire),
             Location::Cookie => format!("The `{}` cookie", p.wire),
         };
-        let minimum = p.minimum.map(|m| format!("at least {m}"));
+        let limits = (!p.constraints.is_empty()).then(|| super::types::limit_clauses(&p.constraints).join("; "));
         let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
-        let facts: Vec<String> = minimum.into_iter().chain(default).collect();
+        let facts: Vec<String> = limits.into_iter().chain(default).collect();
         let source = if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
         code.doc(&paragraphs([p.doc.as_deref(), Some(&source)]));
         code.typed(&format!("pub {}: ", code::ident(&p.name)), &ty, ",");
@@ -619,11 +622,40 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Several { .. })) {
         imports.add("crate::types");
     }
-    if api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))) {
+    let validated_input = |op: &Operation| {
+        op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))
+            || op.params.iter().any(|p| holds_validated(api, &p.ty, &validated))
+    };
+    if api.operations.iter().any(validated_input) {
         imports.add("crate::extract::Validate");
     }
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
         imports.add("axum::extract::{FromRequestParts, RawPathParams}");
+    }
+    // The checks parameters' limits call, as `validate.rs` calls them for bodies.
+    let param_uses = |f: &dyn Fn(&Constraints) -> bool| {
+        api.operations.iter().flat_map(|op| &op.params).any(|p| constraints_use(&p.constraints, f))
+    };
+    for (check, used) in [
+        ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
+        ("check_pattern", param_uses(&|c| c.pattern.is_some())),
+        ("check_items", param_uses(&|c| c.min_items.is_some() || c.max_items.is_some())),
+        ("check_unique", param_uses(&|c| c.unique_items)),
+        (
+            "check_bounds",
+            param_uses(&|c| {
+                (c.minimum.is_some() && !c.exclusive_minimum) || (c.maximum.is_some() && !c.exclusive_maximum)
+            }),
+        ),
+        ("check_strict_bounds", param_uses(&|c| c.exclusive_minimum || c.exclusive_maximum)),
+        ("check_multiple_of", param_uses(&|c| c.multiple_of.is_some())),
+    ] {
+        if used {
+            imports.add(&format!("crate::extract::{check}"));
+        }
+    }
+    if param_uses(&|c| c.pattern.is_some()) {
+        imports.add("std::sync::OnceLock");
     }
     add_input_imports(api, &mut imports);
     let imports = imports.tokens();
@@ -756,7 +788,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
 }
 
 /// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
-fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param) {
+fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) {
     let var = format!("p_{}", p.name);
     let (wire, kind) = (code::string(&p.wire), code::string(&kind(api, &p.ty)));
     let (item, list) = match &p.ty {
@@ -816,22 +848,49 @@ fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param) {
         _ => false,
     };
     if !written {
-        code.statements(extract_param_tokens(api, op, p));
+        code.statements(extract_param_tokens(api, op, p, validated));
         return;
     }
-    if let Some(m) = p.minimum {
-        let value = match p.ty {
-            TypeRef::I32 | TypeRef::F32 => format!("{var}.map(f64::from)"),
-            _ => format!("{var}.map(|v| v as f64)"),
-        };
-        let minimum = proc_macro2::Literal::f64_unsuffixed(m);
-        statement(code, &format!("problems.at_least({wire}, {value}, {minimum});"));
+    if let Some(checks) = param_checks(api, p, validated) {
+        code.statements(checks);
     }
 }
 
+/// The checks of a parameter's limits once it has been read into `p_<name>`: its own, naming it
+/// by its wire name, and for an object those of its properties, under that name. `None` when
+/// its schema states none.
+fn param_checks(api: &Api, p: &Param, validated: &BTreeSet<String>) -> Option<TokenStream> {
+    let wire = &p.wire;
+    let own = (!p.constraints.is_empty()).then(|| {
+        let checks = constraint_checks(&p.constraints, &quote! { value }, &CheckedName::Wire(wire), 0);
+        quote! {
+            let at = "";
+            #(#checks)*
+        }
+    });
+    let nested = validate_value(api, &p.ty, quote! { value }, "at", &quote! { problems }, validated);
+    let nested = (!nested.is_empty()).then(|| {
+        quote! {
+            let at = #wire;
+            #nested
+        }
+    });
+    if own.is_none() && nested.is_none() {
+        return None;
+    }
+    let var = format_ident!("p_{}", p.name);
+    Some(quote! {
+        if let Some(value) = &#var {
+            let problems = &mut problems;
+            #own
+            #nested
+        }
+    })
+}
+
 /// [`extract_param`] as tokens, for prettyplease to lay out: the statement that reads parameter
-/// `p` into `p_<name>`, and the check of its minimum.
-fn extract_param_tokens(api: &Api, op: &Operation, p: &Param) -> TokenStream {
+/// `p` into `p_<name>`, and the checks of its limits.
+fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) -> TokenStream {
     let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
@@ -898,17 +957,10 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param) -> TokenStream {
             })
         },
     };
-    let minimum = p.minimum.map(|m| {
-        let m = Literal::f64_unsuffixed(m);
-        let as_f64 = match p.ty {
-            TypeRef::I32 | TypeRef::F32 => quote! { #var.map(f64::from) },
-            _ => quote! { #var.map(|v| v as f64) },
-        };
-        quote! { problems.at_least(#wire, #as_f64, #m); }
-    });
+    let checks = param_checks(api, p, validated);
     quote! {
         let #var: #local_type = #value;
-        #minimum
+        #checks
     }
 }
 
@@ -996,7 +1048,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
         code.line("let query = QueryParams::parse(parts.uri.query(), &mut problems);");
     }
     for p in &op.params {
-        extract_param(&mut code, api, op, p);
+        extract_param(&mut code, api, op, p, validated);
     }
     if let Some(b) = &op.body {
         code.statements(read_body(api, b, validated));
@@ -1524,6 +1576,12 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
 /// Whether `c` or the limits on its items satisfy `f`.
 fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
     f(c) || c.items.as_deref().is_some_and(|items| constraints_use(items, f))
+}
+
+/// Whether a parameter has a pattern for the router to check: the server crate then needs
+/// `regex-lite` itself.
+pub fn has_param_patterns(api: &Api) -> bool {
+    api.operations.iter().flat_map(|op| &op.params).any(|p| constraints_use(&p.constraints, &|c| c.pattern.is_some()))
 }
 
 /// Whether the server crate needs regular expressions: a property with a `pattern`.

@@ -401,7 +401,7 @@ fn limits(c: &Constraints) -> Option<String> {
 }
 
 /// [`limits`] as lower-case clauses: the value's own, then its items'.
-fn limit_clauses(c: &Constraints) -> Vec<String> {
+pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
     /// `unit` is a plural noun (or empty); one of it is the noun without its final `s`.
     fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String> {
         let unit = |n: &str| match unit {

@@ -10,9 +10,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field, Framing,
-    Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase,
-    StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field,
+    Framing, Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply,
+    ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -313,11 +313,10 @@ impl<'a> Lowerer<'a> {
                 },
                 None => None,
             };
-            let minimum = resolved.as_ref().and_then(|s| match &s.schema_kind {
-                SchemaKind::Type(Type::Integer(i)) => i.minimum.map(|m| m as f64),
-                SchemaKind::Type(Type::Number(n)) => n.minimum,
-                _ => None,
-            });
+            let constraints = match schema {
+                ReferenceOr::Item(schema) => self.constraints(schema, &schema_ptr),
+                ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+            };
             params.push(Param {
                 wire,
                 name: scope.claim(&snake(&data.name)),
@@ -327,7 +326,7 @@ impl<'a> Lowerer<'a> {
                 default,
                 explode,
                 delimiter,
-                minimum,
+                constraints,
                 object_style,
                 doc: super::prose(&data.description),
             });
@@ -387,7 +386,7 @@ impl<'a> Lowerer<'a> {
                     default: None,
                     explode: false,
                     delimiter: ',',
-                    minimum: None,
+                    constraints: Constraints::default(),
                     object_style: None,
                     doc: None,
                 });
@@ -1068,7 +1067,7 @@ impl Lowerer<'_> {
             Some(DefaultValue::Int(n)) => Some(*n),
             _ => None,
         };
-        let zero_based = matches!(page.default, Some(DefaultValue::Int(0))) || page.minimum == Some(0.0);
+        let zero_based = matches!(page.default, Some(DefaultValue::Int(0))) || page.constraints.minimum == Some(0.0);
         let first_page = if zero_based { 0 } else { 1 };
         Some(Paging { page: page.name.clone(), size: size.name.clone(), default_size, first_page, item, shape })
     }

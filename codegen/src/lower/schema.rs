@@ -637,7 +637,7 @@ fn nullable<S: std::borrow::Borrow<Schema>>(schema: &ReferenceOr<S>, ty: TypeRef
 
 impl Lowerer<'_> {
     /// The limits of the component schema `reference` names, located there.
-    fn referenced_constraints(&mut self, reference: &str) -> Constraints {
+    pub(crate) fn referenced_constraints(&mut self, reference: &str) -> Constraints {
         let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
         let name = reference.strip_prefix("#/components/schemas/").unwrap_or(reference);
         let ptr = Pointer::root().push("components").push("schemas").push(name);

@@ -26,15 +26,6 @@ impl Problems {
         self.errors.push((name.into(), message.into()));
     }
 
-    /// Records a value below its schema's `minimum`.
-    pub fn at_least(&mut self, name: &str, value: Option<f64>, minimum: f64) {
-        if let Some(value) = value
-            && value < minimum
-        {
-            self.add(name, format!("must be at least {minimum}, got {value}"));
-        }
-    }
-
     /// `Ok` when nothing was recorded, else the 400 reply that lists everything.
     pub fn check(self) -> Result<(), ApiError> {
         if self.errors.is_empty() { Ok(()) } else { Err(self.into_error()) }
@@ -378,12 +369,18 @@ pub trait Validate {
     fn validate(&self, at: &str, problems: &mut Problems);
 }
 
+/// `name` under `at` (`body.Allocations[0].Amount`); a parameter, checked with an empty `at`, is
+/// its own name.
+fn located(at: &str, name: &str) -> String {
+    if at.is_empty() { name.to_string() } else { format!("{at}.{name}") }
+}
+
 /// Checks a string's length in characters.
 pub fn check_length(text: &str, min: Option<usize>, max: Option<usize>, at: &str, name: &str, problems: &mut Problems) {
     let length = text.chars().count();
     if min.is_some_and(|min| length < min) || max.is_some_and(|max| length > max) {
         problems.add(
-            format!("{at}.{name}"),
+            located(at, name),
             bounds_message("characters", length as f64, min.map(|m| m as f64), max.map(|m| m as f64)),
         );
     }
@@ -400,7 +397,7 @@ pub fn check_items(
 ) {
     if min.is_some_and(|min| count < min) || max.is_some_and(|max| count > max) {
         problems.add(
-            format!("{at}.{name}"),
+            located(at, name),
             bounds_message("items", count as f64, min.map(|m| m as f64), max.map(|m| m as f64)),
         );
     }
@@ -409,7 +406,7 @@ pub fn check_items(
 /// Checks a number against its bounds.
 pub fn check_bounds(value: f64, min: Option<f64>, max: Option<f64>, at: &str, name: &str, problems: &mut Problems) {
     if min.is_some_and(|min| value < min) || max.is_some_and(|max| value > max) {
-        problems.add(format!("{at}.{name}"), bounds_message("", value, min, max));
+        problems.add(located(at, name), bounds_message("", value, min, max));
     }
 }
 
@@ -424,10 +421,10 @@ pub fn check_strict_bounds(
 ) {
     match (min, max) {
         (Some(min), _) if value <= min => {
-            problems.add(format!("{at}.{name}"), format!("must be greater than {min}, is {value}"))
+            problems.add(located(at, name), format!("must be greater than {min}, is {value}"))
         }
         (_, Some(max)) if value >= max => {
-            problems.add(format!("{at}.{name}"), format!("must be less than {max}, is {value}"))
+            problems.add(located(at, name), format!("must be less than {max}, is {value}"))
         }
         _ => {}
     }
@@ -437,14 +434,14 @@ pub fn check_strict_bounds(
 pub fn check_multiple_of(value: f64, step: f64, at: &str, name: &str, problems: &mut Problems) {
     let ratio = value / step;
     if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
-        problems.add(format!("{at}.{name}"), format!("must be a multiple of {step}, is {value}"));
+        problems.add(located(at, name), format!("must be a multiple of {step}, is {value}"));
     }
 }
 
 /// Records a string that does not match its pattern (`matched` is the match already made).
 pub fn check_pattern(matched: bool, pattern: &str, at: &str, name: &str, problems: &mut Problems) {
     if !matched {
-        problems.add(format!("{at}.{name}"), format!("must match the pattern `{pattern}`"));
+        problems.add(located(at, name), format!("must match the pattern `{pattern}`"));
     }
 }
 
@@ -454,7 +451,7 @@ pub fn check_unique<T: serde::Serialize>(items: &[T], at: &str, name: &str, prob
     for (i, item) in items.iter().enumerate() {
         let Ok(text) = serde_json::to_string(item) else { continue };
         if !seen.insert(text) {
-            problems.add(format!("{at}.{name}"), format!("must not repeat items; item {i} repeats an earlier one"));
+            problems.add(located(at, name), format!("must not repeat items; item {i} repeats an earlier one"));
             return;
         }
     }
