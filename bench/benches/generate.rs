@@ -23,7 +23,7 @@ fn config() -> Config {
         types: Some(CrateConfig { name: "portfolio-types".into(), dir: "generated-types".into() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
+        strict: true,
         tag_features: false,
     }
 }

@@ -82,7 +82,7 @@ mod tests {
             types: Some(portfolio_codegen::CrateConfig { name: "s-types".into(), dir: "t".into() }),
             standalone: false,
             runtime_dir: "codegen/runtime".to_string(),
-            skip_unsupported: false,
+            strict: true,
             tag_features: false,
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;

@@ -43,9 +43,11 @@ pub struct Config {
     /// Where the runtime crate the generated crates depend on is, relative to the output root:
     /// `codegen/runtime` in this workspace, or where the copy goes for standalone crates.
     pub runtime_dir: String,
-    /// Leave out the operations (and schemas) the generator cannot represent, listing them in
-    /// [`ir::Api::warnings`], instead of failing.
-    pub skip_unsupported: bool,
+    /// Strict: every warning is an error, and nothing is left out. Otherwise (lenient) an
+    /// operation or schema that cannot be put on the wire is left out with a located warning in
+    /// [`Generated::warnings`], and the rest is generated. Strict suits a contract of one's own,
+    /// lenient someone else's document.
+    pub strict: bool,
     /// A cargo feature per tag in the client and types crates (all on by default), so a crate that
     /// calls a few areas of a large API compiles only their operations and the types they reach.
     pub tag_features: bool,
@@ -108,9 +110,12 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
     let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
     // The IR holds all that emitting needs: the document's memory is free for the output.
     drop(doc);
-    let files = emit(&api, config)?;
     let mut warnings = notes;
     warnings.extend(api.warnings.iter().cloned());
+    if config.strict && !warnings.is_empty() {
+        return Err(Diagnostics(located(warnings)));
+    }
+    let files = emit(&api, config)?;
     Ok(Generated { files, warnings: located(warnings) })
 }
 

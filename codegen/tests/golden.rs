@@ -15,7 +15,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         types: Some(CrateConfig { name: format!("{fixture}-types"), dir: "types".to_string() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
+        strict: true,
         tag_features: false,
     };
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files

@@ -75,7 +75,7 @@ fn generated_files_are_laid_out_as_prettyplease_prints_them() {
         types: crate_config("types"),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
+        strict: true,
         tag_features: true,
     };
     let files = generate(&spec, &config).unwrap_or_else(|d| panic!("{d}")).files;

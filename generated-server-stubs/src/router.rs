@@ -2,6 +2,8 @@
 
 //! The axum router: extraction and validation generated from the spec, then the trait call.
 
+#![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")]
+
 use std::sync::Arc;
 
 use axum::Router;

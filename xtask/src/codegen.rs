@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use portfolio_codegen::{Config, CrateConfig, GeneratedFile, VersionHeader, generate};
 
 /// What `run` does with the generated files.
+#[derive(Debug, Clone, Copy)]
 pub enum Mode {
     /// Write changed files and remove extra ones.
     Write,
@@ -24,7 +25,8 @@ pub fn project_config() -> Config {
         types: Some(CrateConfig { name: "portfolio-types".to_string(), dir: "generated-types".to_string() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
+        // The project's own contract: anything loosened or left out is an error.
+        strict: true,
         tag_features: false,
     }
 }
@@ -36,7 +38,7 @@ pub fn project_config() -> Config {
 /// a compile error; `unseen` holds what public documents write that the project spec does not
 /// (slips the loader repairs, constructs read with a warning, an operation left out); `openapi31`
 /// holds the OpenAPI 3.1 constructs that convert exactly, `openapi32` the streams of OpenAPI 3.2. `features` also has a cargo feature per
-/// tag; `unseen` is generated with `skip_unsupported`.
+/// tag; `unseen` is generated leniently (its warnings are pinned by a test), the others strictly.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
         |side: &str| CrateConfig { name: format!("{name}-{side}"), dir: format!("fixtures/{name}-{side}") };
@@ -48,7 +50,7 @@ pub fn fixture_config(name: &str) -> Config {
         types: Some(crate_config("types")),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: name == "unseen",
+        strict: name != "unseen",
         tag_features: name == "features",
     }
 }
@@ -81,23 +83,48 @@ fn is_root(dir: &Path) -> bool {
 }
 
 /// Regenerates from `spec/openapi.yaml` under the workspace root.
-pub fn run(mode: Mode) -> Result<(), String> {
-    run_in(&workspace_root()?, mode)
+pub fn run(mode: Mode, strictness: Strictness) -> Result<(), String> {
+    run_in(&workspace_root()?, mode, strictness)
 }
 
-/// Regenerates from `spec/openapi.yaml` (and the fixture specs) under `root`.
-pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
+/// Whether warnings fail a run: the default of each command, or what a flag asked for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// The command's own default: strict for the project's spec, lenient for `--spec`.
+    #[default]
+    Default,
+    /// `--strict`: every warning is an error.
+    Strict,
+    /// `--lenient`: what cannot be represented is left out and listed; the rest is generated.
+    Lenient,
+}
+
+impl Strictness {
+    fn strict(self, default: bool) -> bool {
+        match self {
+            Strictness::Default => default,
+            Strictness::Strict => true,
+            Strictness::Lenient => false,
+        }
+    }
+}
+
+/// Regenerates from `spec/openapi.yaml` (and the fixture specs) under `root`. The project's spec
+/// and its fixtures are generated strictly unless `strictness` says otherwise; the unseen
+/// fixture, there to be repaired, always leniently.
+pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
     let fixtures = ["features", "reserved", "unseen", "openapi31", "openapi32"].map(fixture_config);
-    for config in std::iter::once(project_config()).chain(fixtures) {
+    for mut config in std::iter::once(project_config()).chain(fixtures) {
+        config.strict = config.strict && strictness.strict(true);
         let spec_file = root.join(&config.spec_path);
         let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
-        let generated = generate(&spec, &config).map_err(|d| format!("{}: {d}", config.spec_path))?;
-        // These specs are generated whole; a warning here means something was simplified. The
-        // unseen fixture is there to be repaired, and its warnings are checked by a test.
-        if let Some(first) = generated.warnings.first().filter(|_| !config.skip_unsupported) {
-            return Err(format!("{}: {first}", config.spec_path));
+        let generated = generate(&spec, &config).map_err(|d| strict_failure(&config, &d))?;
+        if strictness == Strictness::Lenient {
+            for warning in &generated.warnings {
+                eprintln!("warning: {}: {warning}", config.spec_path);
+            }
         }
         files.extend(generated.files);
         dirs.extend(config.client.iter().chain(&config.server).chain(&config.types).map(|c| c.dir.clone()));
@@ -109,19 +136,31 @@ pub fn run_in(root: &Path, mode: Mode) -> Result<(), String> {
     }
 }
 
-/// Generates `<out>/<name>-client` and `<out>/<name>-server` from any OpenAPI 3.0 document (YAML or
-/// JSON), with a copy of the runtime they share in `<out>/portfolio-runtime`, as crates that build
-/// on their own. With `mode` [`Mode::Check`] nothing is written. With
-/// `options.skip_unsupported`, what the generator cannot represent is left out and listed on stderr.
+/// Why a run failed: every problem, and for a strict run, how to see what a lenient one makes of
+/// them.
+fn strict_failure(config: &Config, problems: &portfolio_codegen::Diagnostics) -> String {
+    let hint = if config.strict {
+        "\nThis run is strict: every warning is an error. `--lenient` generates what can be generated and lists the rest."
+    } else {
+        ""
+    };
+    format!("{}: {problems}{hint}", config.spec_path)
+}
+
 /// How `run_spec` treats a document beyond where it writes.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SpecOptions {
-    /// Leave out what the generator cannot represent, listing it, instead of failing.
-    pub skip_unsupported: bool,
+    /// Whether warnings fail the run; lenient unless asked.
+    pub strictness: Strictness,
     /// A cargo feature per tag in the client and types crates.
     pub tag_features: bool,
 }
 
+/// Generates `<out>/<name>-client`, `<out>/<name>-server` and `<out>/<name>-types` from any
+/// OpenAPI document (YAML or JSON), with a copy of the runtime they share in
+/// `<out>/portfolio-runtime`, as crates that build on their own. With `mode` [`Mode::Check`]
+/// nothing is written. Leniently unless `options` asks for strict: what the generator cannot
+/// represent is left out, and every warning is listed on stderr.
 pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOptions) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
@@ -136,10 +175,10 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOp
         types: Some(CrateConfig { name: format!("{name}-types"), dir: format!("{name}-types") }),
         standalone: true,
         runtime_dir: "portfolio-runtime".to_string(),
-        skip_unsupported: options.skip_unsupported,
+        strict: options.strictness.strict(false),
         tag_features: options.tag_features,
     };
-    let generated = generate(&text, &config).map_err(|d| format!("{label}: {d}"))?;
+    let generated = generate(&text, &config).map_err(|d| strict_failure(&config, &d))?;
     for warning in &generated.warnings {
         eprintln!("warning: {label}: {warning}");
     }

@@ -10,17 +10,21 @@ use xtask::codegen;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str =
-    "usage: cargo xtask codegen [--check] [--spec FILE --out DIR --name NAME [--skip-unsupported] [--tag-features]]
+const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
+       cargo xtask codegen --spec FILE --out DIR --name NAME [--check] [--strict | --lenient] [--tag-features]
 
-  codegen          regenerate generated-client/ and generated-server-stubs/ from spec/openapi.yaml
-  codegen --check  write nothing; exit 1 listing every file that differs, is missing or is extra
-  codegen --spec FILE --out DIR --name NAME
-                   generate DIR/NAME-client and DIR/NAME-server, crates that build on their own,
-                   from any OpenAPI 3.0 document (YAML or JSON); exit 1 with every problem found
-  --skip-unsupported
-                   leave out the operations and schemas the generator cannot represent, list them
-                   as warnings, and generate the rest
+  codegen          regenerate the crates of spec/openapi.yaml (and of the generator's fixture specs),
+                   strictly: any warning is an error
+  --check          write nothing; exit 1 listing every file that differs, is missing or is extra
+  --spec FILE --out DIR --name NAME
+                   generate DIR/NAME-client, DIR/NAME-server and DIR/NAME-types, crates that build
+                   on their own, from any OpenAPI 3.0, 3.1, 3.2 or Swagger 2.0 document (YAML or
+                   JSON), leniently: what cannot be represented is left out, and every warning is
+                   listed on stderr
+  --strict         every warning is an error (exit 1 listing all of them): nothing is loosened or
+                   left out
+  --lenient        leave out what cannot be represented, list every warning, generate the rest
+                   (`--skip-unsupported` is another name for it)
   --tag-features   a cargo feature per tag in the client and types crates (all on by default), so a
                    crate that calls a few areas of a large API compiles only those";
 
@@ -28,9 +32,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
-        ["codegen"] => codegen::run(codegen::Mode::Write),
-        ["codegen", "--check"] => codegen::run(codegen::Mode::Check),
-        ["codegen", rest @ ..] if rest.contains(&"--spec") => generic(rest),
+        ["codegen", rest @ ..] => codegen_command(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -46,26 +48,52 @@ fn main() -> ExitCode {
     }
 }
 
-/// `codegen --spec FILE --out DIR --name NAME [--check] [--skip-unsupported] [--tag-features]`, options in
-/// any order.
-fn generic(args: &[&str]) -> Result<(), String> {
+/// `codegen` with its options, in any order: the project's crates, or with `--spec` those of any
+/// document.
+fn codegen_command(args: &[&str]) -> Result<(), String> {
     let (mut spec, mut out, mut name, mut mode) = (None, None, None, codegen::Mode::Write);
     let mut options = codegen::SpecOptions::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
-        match *arg {
-            "--spec" => spec = Some(value()?),
-            "--out" => out = Some(value()?),
-            "--name" => name = Some(value()?),
-            "--check" => mode = codegen::Mode::Check,
-            "--skip-unsupported" => options.skip_unsupported = true,
-            "--tag-features" => options.tag_features = true,
+        let strictness = match *arg {
+            "--spec" => {
+                spec = Some(value()?);
+                continue;
+            }
+            "--out" => {
+                out = Some(value()?);
+                continue;
+            }
+            "--name" => {
+                name = Some(value()?);
+                continue;
+            }
+            "--check" => {
+                mode = codegen::Mode::Check;
+                continue;
+            }
+            "--tag-features" => {
+                options.tag_features = true;
+                continue;
+            }
+            "--strict" => codegen::Strictness::Strict,
+            "--lenient" | "--skip-unsupported" => codegen::Strictness::Lenient,
+            "help" | "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+        };
+        if options.strictness != codegen::Strictness::Default && options.strictness != strictness {
+            return Err(format!("--strict and --lenient exclude each other\n\n{USAGE}"));
         }
+        options.strictness = strictness;
     }
     match (spec, out, name) {
         (Some(spec), Some(out), Some(name)) => codegen::run_spec(spec.as_ref(), out.as_ref(), name, mode, options),
+        (None, None, None) if !options.tag_features => codegen::run(mode, options.strictness),
+        (None, None, None) => Err(format!("--tag-features goes with --spec\n\n{USAGE}")),
         _ => Err(format!("--spec, --out and --name go together\n\n{USAGE}")),
     }
 }

@@ -96,3 +96,28 @@ fn outside_any_checkout_the_error_says_so() {
     assert!(stderr.contains("cannot find the workspace"), "{stderr}");
     fs::remove_dir_all(&nowhere).unwrap();
 }
+
+#[test]
+fn a_reference_with_a_typo_fails_the_projects_own_codegen() {
+    let other = second_checkout("typo");
+    let spec = other.join("spec/openapi.yaml");
+    let text = fs::read_to_string(&spec).unwrap();
+    let typo = text.replacen("#/components/schemas/HoldingData'", "#/components/schemas/HoldingDta'", 1);
+    assert_ne!(text, typo, "the spec refers to HoldingData");
+    fs::write(&spec, typo).unwrap();
+    let output = check_from(&other, None);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a broken contract passed: {stderr}");
+    assert!(stderr.contains("#/components/schemas/HoldingDta does not name a schema"), "{stderr}");
+    assert!(stderr.contains("This run is strict") && stderr.contains("--lenient"), "{stderr}");
+    // Asked to be lenient, the run reads the value as any JSON value and says so.
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["codegen", "--check", "--lenient"])
+        .current_dir(&other)
+        .env_remove("CARGO_MANIFEST_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("warning: spec/openapi.yaml: #/") && stderr.contains("any JSON value"), "{stderr}");
+    fs::remove_dir_all(&other).unwrap();
+}

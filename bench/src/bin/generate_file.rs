@@ -18,7 +18,7 @@ fn main() {
         types: Some(portfolio_codegen::CrateConfig { name: "bench-types".into(), dir: "types".into() }),
         standalone: false,
         runtime_dir: "codegen/runtime".to_string(),
-        skip_unsupported: false,
+        strict: true,
         tag_features: false,
     };
     let started = Instant::now();

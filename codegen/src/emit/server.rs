@@ -657,10 +657,16 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     if param_uses(&|c| c.pattern.is_some()) {
         imports.add("std::sync::OnceLock");
     }
+    let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
+    let casts = numeric.then(|| {
+        quote! { #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")] }
+    });
     add_input_imports(api, &mut imports);
     let imports = imports.tokens();
     quote! {
         //! The axum router: extraction and validation generated from the spec, then the trait call.
+
+        #casts
 
         #imports
 

@@ -44,7 +44,7 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 /// Lowers a parsed spec to the IR, or returns every problem found.
 pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     let (query_operations, unreadable) = query_operations(doc);
-    let mut lowerer = Lowerer::new(doc, &query_operations, config.skip_unsupported);
+    let mut lowerer = Lowerer::new(doc, &query_operations, !config.strict);
     lowerer.diagnostics.extend(unreadable);
     let mut api = lowerer.api(config);
     // A spec-wide problem (the top-level `security`) is met by every operation; say it once.

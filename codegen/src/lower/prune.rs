@@ -1,4 +1,4 @@
-//! Leaving out what cannot be represented (`Config::skip_unsupported`): the schemas and operations
+//! Leaving out what cannot be represented (a lenient run, not `Config::strict`): the schemas and operations
 //! that failed, then everything that depends on them, each recorded as a located warning.
 
 use std::collections::{BTreeMap, BTreeSet};

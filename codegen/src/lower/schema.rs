@@ -55,8 +55,17 @@ impl<'a> Lowerer<'a> {
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
         match found {
             Some(rust) => Some(TypeRef::Named(rust.clone())),
-            // A document that refers to a schema it does not hold (or to another file) still
-            // generates: the value is read as any JSON value, and the warning says which.
+            // Another file's schema has a shape this run cannot know: reading it as any JSON
+            // value would hide that, so it is a problem of the part that uses it.
+            None if !reference.starts_with('#') => {
+                self.report(
+                    ptr,
+                    format!("the reference {reference} is to another file, which the generator does not follow yet"),
+                );
+                None
+            }
+            // A typo or a schema the document forgot: leniently, the value is read as any JSON
+            // value, and the warning says which (strictly, the warning is an error).
             None => {
                 self.warn(
                     ptr,
