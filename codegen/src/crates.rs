@@ -25,6 +25,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/client/policy.rs", include_str!("../runtime/src/client/policy.rs")),
     ("src/client/stream.rs", include_str!("../runtime/src/client/stream.rs")),
     ("src/client/transport.rs", include_str!("../runtime/src/client/transport.rs")),
+    ("src/client/upgrade.rs", include_str!("../runtime/src/client/upgrade.rs")),
     ("src/date_time.rs", include_str!("../runtime/src/date_time.rs")),
     ("src/enums.rs", include_str!("../runtime/src/enums.rs")),
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
@@ -44,6 +45,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/reply.rs", include_str!("../runtime/src/server/reply.rs")),
     ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
     ("src/server/stream.rs", include_str!("../runtime/src/server/stream.rs")),
+    ("src/server/upgrade.rs", include_str!("../runtime/src/server/upgrade.rs")),
 ];
 
 /// The version of the runtime generated crates pin: the one this generator was built with.

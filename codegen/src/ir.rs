@@ -583,6 +583,9 @@ pub enum Reply {
     Stream { status: u16, item: TypeRef, framing: Framing, content_type: String, doc: Option<String> },
     /// Several success statuses: an enum with a variant per status, at least two.
     Several(RepliesDef),
+    /// `101 Switching Protocols`: the connection becomes the protocol the request's `Upgrade`
+    /// header names, handed to the caller on the client and to the implementation on the server.
+    Upgrade { doc: Option<String> },
 }
 
 /// How the items of a streamed reply follow one another.
@@ -608,7 +611,7 @@ impl Operation {
                 c.body.iter().for_each(|ty| ty.visit_names(f));
                 c.headers.iter().for_each(|h| fields(h, f));
             }),
-            Reply::Empty { .. } | Reply::Download { .. } => {}
+            Reply::Empty { .. } | Reply::Download { .. } | Reply::Upgrade { .. } => {}
         }
         if let Some(headers) = self.reply.headers() {
             fields(headers, f);
@@ -660,7 +663,7 @@ impl Reply {
     pub fn headers(&self) -> Option<&StructDef> {
         match self {
             Reply::Empty { headers, .. } | Reply::Json { headers, .. } => headers.as_ref(),
-            Reply::Download { .. } | Reply::Stream { .. } | Reply::Several(_) => None,
+            Reply::Download { .. } | Reply::Stream { .. } | Reply::Several(_) | Reply::Upgrade { .. } => None,
         }
     }
 
@@ -671,6 +674,7 @@ impl Reply {
             | Reply::Download { status, .. }
             | Reply::Stream { status, .. } => *status,
             Reply::Several(replies) => replies.cases.first().map_or(200, |c| c.status),
+            Reply::Upgrade { .. } => 101,
         }
     }
 }

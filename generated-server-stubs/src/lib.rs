@@ -29,7 +29,7 @@ pub mod inputs;
 mod router;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::server::{
-    download, extract, form, multipart, problem, reply, stream,
+    download, extract, form, multipart, problem, reply, stream, upgrade,
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use features_client::types::{Cat, Circle, Dog, Label, LabelKind, Note, Owner, Pet, Shape, Square};
 use features_client::{Client, Credentials, Error};
-use features_server::{ApiError, FeaturesApi, RequestContext, inputs, types as server_types};
+use features_server::{ApiError, FeaturesApi, RequestContext, Switch, inputs, types as server_types};
 
 /// Stores pets; answers shapes by id; checks that credentials arrive without their prefixes.
 #[derive(Default)]
@@ -206,6 +206,17 @@ impl FeaturesApi for Fixture {
         _: inputs::CheckParameterLimitsInput,
     ) -> Result<(), ApiError> {
         Ok(())
+    }
+
+    async fn open_tunnel(&self, _: RequestContext, input: inputs::OpenTunnelInput) -> Result<Switch, ApiError> {
+        if input.protocol != "echo" {
+            return Err(ApiError::bad_request(format!("`{}` is not spoken here", input.protocol)));
+        }
+        // Everything the peer sends comes back, until it closes its side.
+        Ok(Switch::new("echo", |connection| async move {
+            let (mut read, mut write) = tokio::io::split(connection);
+            let _ = tokio::io::copy(&mut read, &mut write).await;
+        }))
     }
 
     async fn list_notes(
@@ -812,6 +823,26 @@ async fn every_limit_of_a_parameter_is_enforced_wherever_it_is_sent() {
     assert_eq!(window.status(), 400);
     let problem: serde_json::Value = serde_json::from_slice(&window.bytes().await.unwrap()).unwrap();
     assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["window.limit"], "{problem}");
+}
+
+#[tokio::test]
+async fn a_protocol_switch_hands_the_connection_to_both_sides() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (base, _) = start().await;
+    let mut tunnel = client(&base).open_tunnel("echo").await.expect("switched");
+    for message in [&b"hello"[..], b"over the switched connection"] {
+        tunnel.write_all(message).await.unwrap();
+        let mut echoed = vec![0u8; message.len()];
+        tunnel.read_exact(&mut echoed).await.unwrap();
+        assert_eq!(echoed, message);
+    }
+    // A protocol the implementation does not speak is an error reply, as any other.
+    let refused = client(&base).open_tunnel("carrier-pigeon").await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused}");
+    // A request that names no protocol is answered 400, naming the header.
+    let nameless = reqwest::Client::new().get(format!("{base}/tunnel")).send().await.unwrap();
+    let problem: serde_json::Value = serde_json::from_slice(&nameless.bytes().await.unwrap()).unwrap();
+    assert_eq!(problem["errors"]["Upgrade"][0], "header is required", "{problem}");
 }
 
 #[tokio::test]

@@ -223,3 +223,38 @@ async fn request_bodies_share_a_budget_and_one_without_room_is_answered_503() {
     assert!(reply.starts_with("http/1.1 200"), "{reply}");
     assert_eq!(body, LARGE.to_string());
 }
+
+#[tokio::test]
+async fn a_connection_that_switched_protocols_keeps_its_place_under_the_cap() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mock = features_server::MockApi::new();
+    mock.on_open_tunnel(|_, input| async move {
+        Ok(features_server::Switch::new(input.protocol, |connection| async move {
+            let (mut read, mut write) = tokio::io::split(connection);
+            let _ = tokio::io::copy(&mut read, &mut write).await;
+        }))
+    });
+    let router = features_server::router_with(mock.clone(), ServerConfig::default());
+    let addr = start(router, ServeConfig::default().with_max_connections(2)).await;
+    let client =
+        features_client::Client::new(&format!("http://{addr}"), features_client::Credentials::new("t", "b", "s"))
+            .expect("client");
+    let mut first = client.open_tunnel("echo").await.expect("switched");
+    let _second = client.open_tunnel("echo").await.expect("switched");
+    // Both places are taken by switched connections, which are not idle: a newcomer is turned away.
+    let mut newcomer = TcpStream::connect(addr).await.expect("connect");
+    newcomer.write_all(b"GET /labels HTTP/1.1\r\nhost: x\r\n\r\n").await.expect("send");
+    let (reply, _) = read_reply(&mut newcomer).await;
+    assert!(reply.starts_with("http/1.1 503"), "{reply}");
+    // The switched connection still works, and once one closes its place is free again.
+    first.write_all(b"ping").await.expect("write");
+    let mut echoed = [0u8; 4];
+    first.read_exact(&mut echoed).await.expect("read");
+    assert_eq!(&echoed, b"ping");
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut later = TcpStream::connect(addr).await.expect("connect");
+    later.write_all(b"GET /labels HTTP/1.1\r\nhost: x\r\n\r\n").await.expect("send");
+    let (reply, _) = read_reply(&mut later).await;
+    assert!(!reply.starts_with("http/1.1 503"), "{reply}");
+}

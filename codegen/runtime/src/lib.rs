@@ -41,7 +41,7 @@ pub mod codegen {
     #[cfg(feature = "client")]
     pub mod client {
         pub use crate::client::{cookie_credential, header_value, http_client_builder_for};
-        pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport};
+        pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport, upgrade};
     }
 
     /// The server's internals.
@@ -49,7 +49,7 @@ pub mod codegen {
     pub mod server {
         pub use crate::server::{Shared, method_not_allowed, not_found};
         pub use crate::server::{
-            body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream,
+            body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream, upgrade,
         };
     }
 }

@@ -398,6 +398,9 @@ pub fn builders_header(api: &Api) -> TokenStream {
     if api.operations.iter().any(|op| op.body.is_some()) {
         imports.add("reqwest::header::CONTENT_TYPE");
     }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })) {
+        imports.add("reqwest::header::CONNECTION");
+    }
     let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
     if has(Location::Query) {
         imports.add("crate::encoding::Query");
@@ -437,7 +440,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
 /// are printed by prettyplease.
 pub fn builder(api: &Api, op: &Operation) -> Emitted {
     let name = code::ident(&op.type_name);
-    let reply = code::reply_type(&op.reply, "crate::Download", "crate::ItemStream");
+    let reply = code::reply_type(&op.reply, "crate::Download", "crate::ItemStream", "crate::Upgraded");
     let mut code = Code::new(code::cfg_any(&op.features));
 
     let mut fields = vec![("client: ".to_string(), "&'a Client".to_string())];
@@ -645,6 +648,10 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         format!(".request({method}, url)"),
         format!(".header(ACCEPT, HeaderValue::from_static({}))", code::string(accept)),
     ];
+    // A protocol switch is asked for with `Connection: upgrade` beside the `Upgrade` parameter.
+    if matches!(op.reply, Reply::Upgrade { .. }) {
+        chain.push(".header(CONNECTION, HeaderValue::from_static(\"upgrade\"))".to_string());
+    }
     // Credential cookies go in the one `Cookie` header, with the parameters.
     for c in op.credentials.iter().map(|&i| &api.credentials[i]).filter(|c| !matches!(c.carrier, Carrier::Cookie(_))) {
         chain.push(format!(
@@ -802,6 +809,7 @@ fn read_reply(op: &Operation) -> TokenStream {
             let framing = framing_variant(*framing);
             quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await }
         }
+        Reply::Upgrade { .. } => quote! { crate::upgrade::read(response).await },
         Reply::Several(replies) => read_several(replies),
     }
 }
@@ -1341,6 +1349,8 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
     let download_use = has_downloads.then(|| quote! { ByteStream, Download, });
     let stream_use =
         api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })).then(|| quote! { ItemStream, });
+    let upgrade_use =
+        api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Upgraded, });
     let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let description = api.description.as_deref().map(inner_doc);
@@ -1360,14 +1370,14 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, stream, transport};
+        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, stream, transport, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use portfolio_runtime::codegen::{enums, framing, object_only};
 
         pub use client::*;
         pub use #types_crate::types;
         pub use portfolio_runtime::client::{
-            #download_use #paging_use #stream_use
+            #download_use #paging_use #stream_use #upgrade_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
             BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
         };
@@ -1397,6 +1407,7 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
     let handle = match &op.reply {
         Reply::Download { .. } => "let mut download = reply;\nwhile let Some(chunk) = download.body.next_chunk().await {\n    let _bytes = chunk?;\n}".to_string(),
         Reply::Stream { .. } => "let mut items = reply;\nwhile let Some(item) = items.next().await {\n    println!(\"{:?}\", item?);\n}".to_string(),
+        Reply::Upgrade { .. } => "let _connection = reply; // read and write it with tokio's AsyncRead and AsyncWrite".to_string(),
         _ => "println!(\"{reply:?}\");".to_string(),
     };
     // A paged operation whose required parameters are all strings shows the stream of items.

@@ -468,8 +468,9 @@ pub fn default_expr(d: &DefaultValue, types: &str) -> String {
 }
 
 /// The Rust type of a reply, as both crates spell it: the body, the documented headers
-/// beside it, the reply enum of several statuses, or the crate's `download` or `stream` type.
-pub fn reply_type(reply: &Reply, download: &str, stream: &str) -> String {
+/// beside it, the reply enum of several statuses, or the crate's `download`, `stream` or
+/// `upgrade` type.
+pub fn reply_type(reply: &Reply, download: &str, stream: &str, upgrade: &str) -> String {
     let headers = reply.headers().map(|h| format!("types::{}", ident(&h.name)));
     let body = match reply {
         Reply::Empty { .. } => "()".to_string(),
@@ -477,6 +478,7 @@ pub fn reply_type(reply: &Reply, download: &str, stream: &str) -> String {
         Reply::Download { .. } => download.to_string(),
         Reply::Stream { item, .. } => format!("{stream}<{}>", rust_type(item, "types::")),
         Reply::Several(replies) => format!("types::{}", ident(&replies.name)),
+        Reply::Upgrade { .. } => upgrade.to_string(),
     };
     match (reply, headers) {
         (Reply::Empty { .. }, Some(headers)) => headers,

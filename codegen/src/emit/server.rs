@@ -47,7 +47,7 @@ fn method_signature(code: &mut Code, op: &Operation, end: &str) {
         ("ctx: ".to_string(), "RequestContext".to_string()),
         ("input: ".to_string(), format!("inputs::{}Input", op.type_name)),
     ];
-    let reply = code::reply_type(&op.reply, "FileDownload", "ItemStream");
+    let reply = code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
     let future = format!("impl Future<Output = Result<{reply}, ApiError>>");
     code.signature(&format!("fn {}", code::ident(&op.fn_name)), &params, Some(&future), &format!(" + Send{end}"));
 }
@@ -122,6 +122,9 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
                 let list = replies.cases.iter().map(|c| c.status.to_string()).collect::<Vec<_>>().join(", ");
                 format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
             }
+            Reply::Upgrade { .. } => "Answers 101 Switching Protocols and hands the connection to the returned \
+                                      [`Switch`]'s handler once the reply has left."
+                .to_string(),
         };
         code.doc(&format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`.")));
         method_attributes(code, op);
@@ -199,9 +202,12 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
         _ if op.reply.headers().is_some() => true,
         Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => names_type(ty),
         Reply::Several { .. } => true,
-        Reply::Empty { .. } | Reply::Download { .. } => false,
+        Reply::Empty { .. } | Reply::Download { .. } | Reply::Upgrade { .. } => false,
     }) {
         imports.add("crate::types");
+    }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })) {
+        imports.add("crate::Switch");
     }
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Download { .. })) {
         imports.add("crate::FileDownload");
@@ -221,7 +227,7 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
 /// `mock.rs`: [`MockApi`], the trait implemented by handlers set per operation at run time, and
 /// `serve_mock`, which serves it through the real router on a loopback port.
 pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
-    let reply_type = |op: &Operation| code::reply_type(&op.reply, "FileDownload", "ItemStream");
+    let reply_type = |op: &Operation| code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
     let mut imports = Imports::default();
     imports
         .add("std::future::Future")
@@ -297,17 +303,19 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         let reply = code.lex(&reply_type(op));
         let id = &op.id;
         let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
-        // A download or a stream is consumed as it is sent, so it cannot be answered twice.
-        let canned = (!matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. })).then(|| {
-            let returns = format_ident!("returns_{bare}");
-            let docs = doc(&format!("Answers every `{id}` request with `reply`."));
-            quote! {
-                #docs
-                pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
-                    self.#on(move |_, _| std::future::ready(reply.clone()))
+        // A download, a stream or a switch is consumed as it is sent, so it cannot be answered
+        // twice.
+        let canned =
+            (!matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })).then(|| {
+                let returns = format_ident!("returns_{bare}");
+                let docs = doc(&format!("Answers every `{id}` request with `reply`."));
+                quote! {
+                    #docs
+                    pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
+                        self.#on(move |_, _| std::future::ready(reply.clone()))
+                    }
                 }
-            }
-        });
+            });
         code.members(quote! {
             #on_doc
             pub fn #on<F, Fut>(&self, handler: F) -> &Self
@@ -340,13 +348,13 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
 /// `false`, having written nothing, otherwise.
 fn mock_setters_text(code: &mut Code, op: &Operation) -> bool {
     let (name, id) = (code::ident(&op.fn_name), &op.id);
-    let reply = format!("Result<{}, ApiError>", code::reply_type(&op.reply, "FileDownload", "ItemStream"));
+    let reply = format!("Result<{}, ApiError>", code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch"));
     let on = format!("pub fn on_{}<F, Fut>(&self, handler: F) -> &Self", op.fn_name);
     let handler = format!("F: Fn(RequestContext, inputs::{}Input) -> Fut + Send + Sync + 'static,", op.type_name);
     let future = format!("Fut: Future<Output = {reply}> + Send + 'static,");
     let set = format!("self.handlers.{name}.set(handler);");
-    // A download or a stream is consumed as it is sent, so it cannot be answered twice.
-    let canned = !matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. });
+    // A download, a stream or a switch is consumed as it is sent, so it cannot be answered twice.
+    let canned = !matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. });
     let returns = format!("pub fn returns_{}", op.fn_name);
     let returns_params = [(String::new(), "&self".to_string()), ("reply: ".to_string(), reply.clone())];
     let ready = format!("self.on_{}(move |_, _| std::future::ready(reply.clone()))", op.fn_name);
@@ -1191,6 +1199,7 @@ fn write_reply(op: &Operation) -> TokenStream {
             quote! { Ok(crate::stream::reply(#status, #content_type, crate::framing::Framing::#framing, value)) }
         }
         Reply::Several(replies) => several_replies(replies),
+        Reply::Upgrade { .. } => quote! { crate::upgrade::reply(&mut parts, value) },
     }
 }
 
@@ -1269,6 +1278,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
     let download_use = has_downloads.then(|| quote! { FileDownload, });
     let stream_use =
         api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })).then(|| quote! { ItemStream, });
+    let upgrade_use =
+        api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Switch, Upgraded, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
@@ -1287,14 +1298,14 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream};
+        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use portfolio_runtime::codegen::{enums, framing, object_only};
 
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use #stream_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+            #download_use #stream_use #upgrade_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
         pub use router::{router, router_with};

@@ -53,6 +53,31 @@ const RESERVED_BUILDER_NAMES: &[&str] = &[
 /// Headers OpenAPI says to ignore when declared as parameters.
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
 
+/// A protocol switch needs the request's `Upgrade` header to name the protocol: a required header
+/// parameter of its own, unless the operation declares one.
+fn upgrade_header(mut params: Vec<Param>, reply: &Reply) -> Vec<Param> {
+    let declared = params.iter().any(|p| p.location == Location::Header && p.wire.eq_ignore_ascii_case("upgrade"));
+    if !matches!(reply, Reply::Upgrade { .. }) || declared {
+        return params;
+    }
+    let taken = |name: &str| name == "body" || params.iter().any(|p| p.name == name);
+    let name = ["protocol", "upgrade", "upgrade_protocol"].into_iter().find(|n| !taken(n)).unwrap_or("upgrade_to");
+    params.push(Param {
+        wire: "Upgrade".to_string(),
+        name: name.to_string(),
+        location: Location::Header,
+        ty: TypeRef::String,
+        required: true,
+        default: None,
+        explode: false,
+        delimiter: ',',
+        constraints: Constraints::default(),
+        object_style: None,
+        doc: Some("The protocol to switch the connection to, sent in `Upgrade` (`websocket`, `h2c`, ...).".to_string()),
+    });
+    params
+}
+
 impl<'a> Lowerer<'a> {
     pub(super) fn operations(&mut self, credentials: &[Credential], common: &[CommonHeader]) -> Vec<Operation> {
         let doc = self.doc;
@@ -121,6 +146,7 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let paging = self.paging(&params, &reply);
+                let params = upgrade_header(params, &reply);
                 out.push(Operation {
                     id,
                     fn_name,
@@ -618,14 +644,23 @@ impl<'a> Lowerer<'a> {
             };
             let Some(response) = fallback else {
                 // Only error replies documented (a sample petstore's `405 Invalid input`): the
-                // success is a plain 200 without a body. A 1xx (a protocol switch) is no call the
-                // generated code can make.
-                if codes(100..200).is_empty() {
+                // success is a plain 200 without a body.
+                let switches = codes(100..200);
+                let Some((status, response)) = switches.first() else {
                     self.warn(&ptr, "the operation documents no success reply; it is read as a 200 without a body");
                     return Some(Reply::Empty { status: 200, headers: None, doc: None });
+                };
+                // A protocol switch hands the connection over; the other informational
+                // statuses are no reply at all.
+                if *status != 101 {
+                    self.report(&ptr.push(status), format!("a {status} reply is informational, not an answer"));
+                    return None;
                 }
-                self.report(&ptr, "the operation documents no 2xx reply, only a protocol switch");
-                return None;
+                let doc = match response {
+                    ReferenceOr::Item(r) => super::prose(&Some(r.description.clone())),
+                    ReferenceOr::Reference { .. } => None,
+                };
+                return Some(Reply::Upgrade { doc });
             };
             // A `default` alone describes every reply, so the success is the plain 200; a `2XX`
             // admits statuses the client will refuse, so it is worth a warning.
@@ -718,7 +753,7 @@ impl<'a> Lowerer<'a> {
                 Reply::Json { ty, doc, headers, .. } => {
                     ReplyCase { status, name: String::new(), body: Some(ty), headers, doc }
                 }
-                Reply::Download { .. } | Reply::Several(_) => {
+                Reply::Download { .. } | Reply::Several(_) | Reply::Upgrade { .. } => {
                     self.report(
                         &ptr.push(status),
                         "a file download beside success replies that are not downloads is not supported yet",

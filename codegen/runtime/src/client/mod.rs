@@ -17,6 +17,8 @@ pub mod policy;
 pub mod stream;
 #[doc(hidden)]
 pub mod transport;
+#[doc(hidden)]
+pub mod upgrade;
 
 pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
 #[doc(hidden)]
@@ -29,3 +31,4 @@ pub use policy::{
     DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RetryPolicy,
 };
 pub use stream::ItemStream;
+pub use upgrade::Upgraded;

@@ -24,6 +24,8 @@ pub mod reply;
 pub mod serve;
 #[doc(hidden)]
 pub mod stream;
+#[doc(hidden)]
+pub mod upgrade;
 
 pub use config::ServerConfig;
 #[doc(hidden)]
@@ -32,3 +34,4 @@ pub use download::FileDownload;
 pub use problem::{ApiError, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 pub use stream::ItemStream;
+pub use upgrade::{Switch, Upgraded};

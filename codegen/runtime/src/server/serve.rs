@@ -26,6 +26,7 @@ use tokio::task::JoinSet;
 use tower_service::Service;
 
 use crate::server::problem::problem_types;
+use crate::server::upgrade::Slot;
 
 /// How [`serve_with`] treats connections. The defaults suit a service on the public internet;
 /// each can be changed with its `with_` method.
@@ -180,7 +181,7 @@ pub async fn serve_with(
                     router: router.clone(),
                     config: config.clone(),
                     registration: shared.register(next_id),
-                    _permit: permit,
+                    slot: Arc::new(permit),
                 };
                 connections.spawn(connection.run(stream));
             }
@@ -307,7 +308,8 @@ struct Connection {
     router: Router,
     config: Arc<ServeConfig>,
     registration: Registration,
-    _permit: OwnedSemaphorePermit,
+    /// The connection's place under the cap, shared with a connection it switches to.
+    slot: Arc<OwnedSemaphorePermit>,
 }
 
 impl Connection {
@@ -316,16 +318,20 @@ impl Connection {
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::default());
         let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None });
-        let Connection { router, config, registration, _permit } = self;
+        let Connection { router, config, registration, slot } = self;
         let handling = activity.clone();
-        let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             handling.set(Phase::Handling);
+            // A request that may switch protocols lends the switched connection this one's place.
+            if request.headers().contains_key(hyper::header::UPGRADE) {
+                request.extensions_mut().insert(Slot(slot.clone()));
+            }
             Answer { reply: router.clone().call(request.map(Body::new)), activity: Some(handling.clone()) }
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         // Heads are bounded here (431 past this size) and timed by the watchdog below.
         builder.max_buf_size(128 * 1024).header_read_timeout(None);
-        let mut connection = pin!(builder.serve_connection(io, service));
+        let mut connection = pin!(builder.serve_connection(io, service).with_upgrades());
         let (shared, waker) = (&registration.shared, &registration.waker);
         let mut watchdog = Watchdog::new(&config);
         let mut tick = pin!(tokio::time::sleep(watchdog.period));
