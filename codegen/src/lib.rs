@@ -8,6 +8,7 @@
 mod diagnostic;
 mod emit;
 pub mod ir;
+mod isolate;
 mod load;
 mod locate;
 mod lower;

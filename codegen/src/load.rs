@@ -8,7 +8,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::{Diagnostic, locate};
-use crate::{openapi31, repair, swagger2};
+use crate::{isolate, openapi31, repair, swagger2};
+
+/// Malformed schemas and operations a document may have set aside before it is refused whole:
+/// past this many, it is not a document with slips but something else.
+const MOST_SET_ASIDE: usize = 100;
 
 /// A parsed spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,10 +60,21 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     if let Ok(doc) = OpenAPI::deserialize(value) {
         return Ok(Loaded { doc, notes, converted });
     }
-    let (value, _, converted) = prepared(text)?;
-    let (pointer, message) = typed(&value)
-        .err()
-        .unwrap_or_else(|| ("#".to_string(), "generator bug: the document types only on a second reading".to_string()));
+    let (mut value, notes, converted) = prepared(text)?;
+    // A few malformed schemas or operations are set aside, each where it is, and the rest loads;
+    // lowering reports each where it is used. A fault anywhere else stops the document.
+    let mut set_aside = 0;
+    let (pointer, message) = loop {
+        match typed(&value) {
+            Ok(doc) => return Ok(Loaded { doc, notes, converted }),
+            Err((pointer, message))
+                if set_aside < MOST_SET_ASIDE && isolate::set_aside(&mut value, &pointer, &message) =>
+            {
+                set_aside += 1;
+            }
+            Err(fault) => break fault,
+        }
+    };
     Err(if converted {
         LoadError {
             line: None,

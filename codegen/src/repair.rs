@@ -11,6 +11,9 @@
 //! - Enum values of another type than the schema's (`true` in a string enum, `"2"` in an integer
 //!   one): converted where the value's text says what was meant, dropped otherwise.
 //! - `x-enum-varnames` with more names than values: the extra names dropped.
+//! - Swagger 2.0 spellings in an OpenAPI 3 document: a top-level `definitions` (moved into
+//!   `components/schemas`, its `#/definitions/` references with it) and a `basic` security
+//!   scheme (an `http` one of scheme `basic`).
 
 use serde_json::{Map, Number, Value};
 
@@ -19,6 +22,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    swagger2_spellings(doc, &mut notes);
     repair_security(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
@@ -330,6 +334,144 @@ fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 }
 
 /// `null` for the scopes of a security requirement: no scopes.
+/// Swagger 2.0 spellings left in an OpenAPI 3 document, where their meaning is plain.
+fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Value::Object(root) = doc else { return };
+    if let Some(Value::Object(schemes)) = root.get_mut("components").and_then(|c| c.get_mut("securitySchemes")) {
+        for (name, scheme) in schemes.iter_mut() {
+            let Value::Object(scheme) = scheme else { continue };
+            if scheme.get("type").and_then(Value::as_str) == Some("basic") {
+                scheme.insert("type".to_string(), Value::String("http".to_string()));
+                scheme.insert("scheme".to_string(), Value::String("basic".to_string()));
+                let pointer = Pointer::root().push("components").push("securitySchemes").push(name).push("type");
+                let message = "`type: basic` is Swagger 2.0's spelling; read as `type: http`, `scheme: basic`".into();
+                notes.push(Diagnostic { pointer: pointer.to_string(), line: None, message });
+            }
+        }
+    }
+    schemaless_parameters(root, notes);
+    let Some(Value::Object(definitions)) = root.remove("definitions") else { return };
+    let components = root.entry("components").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(components) = components else { return };
+    let schemas = components.entry("schemas").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(schemas) = schemas else { return };
+    let mut moved = Vec::new();
+    for (name, schema) in definitions {
+        if schemas.contains_key(&name) {
+            let pointer = Pointer::root().push("definitions").push(&name).to_string();
+            let message = format!("`definitions/{name}` is left out: `components/schemas` has a schema of that name");
+            notes.push(Diagnostic { pointer, line: None, message });
+        } else {
+            schemas.insert(name.clone(), schema);
+            moved.push(name);
+        }
+    }
+    if moved.is_empty() {
+        return;
+    }
+    notes.push(Diagnostic {
+        pointer: Pointer::root().push("definitions").to_string(),
+        line: None,
+        message: match moved.len() {
+            1 => "`definitions` is Swagger 2.0's place for schemas; its schema is read as one of `components/schemas`"
+                .to_string(),
+            n => format!(
+                "`definitions` is Swagger 2.0's place for schemas; its {n} schemas are read as `components/schemas`"
+            ),
+        },
+    });
+    fn rewrite(value: &mut Value, moved: &[String]) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get_mut("$ref")
+                    && let Some(name) = reference.strip_prefix("#/definitions/")
+                    && moved.iter().any(|m| m == name)
+                {
+                    *reference = format!("#/components/schemas/{name}");
+                }
+                map.values_mut().for_each(|v| rewrite(v, moved));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, moved)),
+            _ => {}
+        }
+    }
+    rewrite(doc, &moved);
+}
+
+/// Keywords Swagger 2.0 writes on a parameter or header itself, which OpenAPI 3 puts in its
+/// `schema`.
+const SCHEMA_KEYWORDS: [&str; 14] = [
+    "type",
+    "format",
+    "items",
+    "enum",
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+];
+
+/// Parameters and headers written as Swagger 2.0 writes them (`type` on the parameter, no
+/// `schema`): their schema keywords are read as their `schema`.
+fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut Vec<Diagnostic>) {
+    let mut fix = |node: &mut Value, at: Pointer| {
+        let Value::Object(node) = node else { return };
+        if ["schema", "content", "$ref"].iter().any(|k| node.contains_key(*k)) || !node.contains_key("type") {
+            return;
+        }
+        let mut schema = Map::new();
+        for key in SCHEMA_KEYWORDS {
+            if let Some(value) = node.remove(key) {
+                schema.insert(key.to_string(), value);
+            }
+        }
+        node.insert("schema".to_string(), Value::Object(schema));
+        let message = "`type` on the parameter or header itself is Swagger 2.0's spelling; read as its `schema`".into();
+        notes.push(Diagnostic { pointer: at.push("type").to_string(), line: None, message });
+    };
+    let each = |list: Option<&mut Value>, at: Pointer, fix: &mut dyn FnMut(&mut Value, Pointer)| match list {
+        Some(Value::Array(items)) => items.iter_mut().enumerate().for_each(|(i, p)| fix(p, at.push(i))),
+        Some(Value::Object(items)) => items.iter_mut().for_each(|(name, p)| fix(p, at.push(name))),
+        _ => {}
+    };
+    let root_at = Pointer::root();
+    if let Some(Value::Object(components)) = root.get_mut("components") {
+        let at = root_at.push("components");
+        each(components.get_mut("parameters"), at.push("parameters"), &mut fix);
+        each(components.get_mut("headers"), at.push("headers"), &mut fix);
+        if let Some(Value::Object(responses)) = components.get_mut("responses") {
+            for (name, response) in responses.iter_mut() {
+                each(response.get_mut("headers"), at.push("responses").push(name).push("headers"), &mut fix);
+            }
+        }
+    }
+    let Some(Value::Object(paths)) = root.get_mut("paths") else { return };
+    for (path, item) in paths.iter_mut() {
+        let Value::Object(item) = item else { continue };
+        let at = root_at.push("paths").push(path);
+        for (key, value) in item.iter_mut() {
+            if key == "parameters" {
+                each(Some(value), at.push(key), &mut fix);
+                continue;
+            }
+            let Value::Object(operation) = value else { continue };
+            let op_at = at.push(key);
+            each(operation.get_mut("parameters"), op_at.push("parameters"), &mut fix);
+            if let Some(Value::Object(responses)) = operation.get_mut("responses") {
+                for (status, response) in responses.iter_mut() {
+                    each(response.get_mut("headers"), op_at.push("responses").push(status).push("headers"), &mut fix);
+                }
+            }
+        }
+    }
+}
+
 fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let mut fix = |requirements: Option<&mut Value>, at: Pointer| {
         let Some(Value::Array(requirements)) = requirements else { return };
@@ -376,6 +518,7 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
         };
     }
     json_schema_forms(schema, &mut note);
+    wrong_types(schema, &mut note);
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
         if value.as_u64().is_some() {
@@ -469,6 +612,41 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
     }
 }
 
+/// `type`s that name no JSON type but say plainly what was meant: Swagger 2.0's `file`, and a
+/// word such as `enum` beside an `enum` whose values all have one type.
+fn wrong_types(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    // Swagger 2.0's file type, left in an OpenAPI 3 document.
+    if schema.get("type").and_then(Value::as_str) == Some("file") {
+        note("type", "`type: file` is Swagger 2.0's spelling; read as `type: string`, `format: binary`".to_string());
+        schema.insert("type".to_string(), Value::from("string"));
+        schema.insert("format".to_string(), Value::from("binary"));
+    }
+    // A `type` naming no JSON type beside an `enum` (`type: enum`): the values say which it is.
+    let known = ["string", "number", "integer", "boolean", "array", "object"];
+    if let Some(written) = schema.get("type").and_then(Value::as_str).filter(|t| !known.contains(t)).map(str::to_string)
+        && let Some(Value::Array(values)) = schema.get("enum")
+        && !values.is_empty()
+    {
+        let kind = |v: &Value| match v {
+            Value::String(_) => "string",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Value::Number(_) => "number",
+            _ => "",
+        };
+        let kinds: std::collections::BTreeSet<&str> = values.iter().map(kind).collect();
+        let read = match kinds.iter().copied().collect::<Vec<_>>().as_slice() {
+            [one] if !one.is_empty() => Some(*one),
+            ["integer", "number"] => Some("number"),
+            _ => None,
+        };
+        if let Some(read) = read {
+            note("type", format!("`type: {written}` is no JSON type; the enum's values make it `type: {read}`"));
+            schema.insert("type".to_string(), Value::from(read));
+        }
+    }
+}
+
 /// JSON Schema's own spellings of what OpenAPI 3.0 writes otherwise, rewritten in the 3.0 form:
 /// `null` members of a choice and `type` lists with `"null"` (as `nullable`), several types (as
 /// an `anyOf`), `type: null`, and numeric `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
@@ -516,6 +694,18 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
         schema.remove("type");
         schema.insert("nullable".to_string(), Value::Bool(true));
     }
+    // `null` as the only value: a value that is always null, as `type: null` is. (Beside other
+    // values, `null` is the schema being nullable, which `repair_schema` reads.)
+    if let Some(Value::Array(values)) = schema.get("enum")
+        && !values.is_empty()
+        && values.iter().all(Value::is_null)
+    {
+        note("enum", "`enum: [null]` is read as a value that is always null: any JSON value, nullable".to_string());
+        schema.remove("enum");
+        schema.remove("type");
+        schema.insert("nullable".to_string(), Value::Bool(true));
+    }
+
     for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
         if let Some(Value::Number(n)) = schema.get(flag).cloned() {
             note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));

@@ -9,7 +9,7 @@ use unseen_server::{FileDownload, MockApi};
 async fn serve() -> (std::sync::Arc<MockApi>, Client) {
     let mock = MockApi::new();
     let base = mock.serve().await.expect("serve");
-    (mock, Client::new(&base, Credentials::new("key")).expect("client"))
+    (mock, Client::new(&base, Credentials::new("key", "dXNlcjpwdw==")).expect("client"))
 }
 
 #[tokio::test]
@@ -152,7 +152,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
 async fn deep_object_lists_and_maps_are_written_and_read_back() {
     // On the wire: `expand[]` repeated, and one `filter[key]` pair per entry.
     let raw = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "[]")).await;
-    let client = Client::new(&raw.base_url(), Credentials::new("key")).expect("client");
+    let client = Client::new(&raw.base_url(), Credentials::new("key", "dXNlcjpwdw==")).expect("client");
     let filter = std::collections::BTreeMap::from([("kind".to_string(), "a b".to_string())]);
     client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
     assert_eq!(raw.only_request().target, "/readings?expand%5B%5D=x&expand%5B%5D=y&filter%5Bkind%5D=a%20b");
@@ -327,4 +327,29 @@ async fn a_body_offered_as_json_or_multipart_with_a_file_goes_as_multipart() {
     });
     let body = NamedFile { name: Some("notes.txt".into()), file: File::new("notes.txt", "twelve bytes") };
     assert_eq!(client.add_file(body).await.expect("stored"), "notes.txt:12");
+}
+
+#[tokio::test]
+async fn swagger_2_spellings_in_an_openapi_3_document_work_on_the_wire() {
+    use unseen_client::types::{LegacyNote, LegacyNoteKind, PostLegacyBody, PostLegacyKind};
+    use unseen_server::types as server_types;
+    let (mock, client) = serve().await;
+    mock.on_post_legacy(|ctx, input| async move {
+        // The `basic` scheme is read as HTTP basic; the query parameter and the file part arrive.
+        assert_eq!(ctx.legacy.as_deref(), Some("dXNlcjpwdw=="));
+        assert_eq!(input.kind, Some(server_types::PostLegacyKind::B));
+        let body = input.body.expect("a body");
+        assert_eq!(body.attachment.expect("a file").bytes.as_ref(), b"x");
+        assert_eq!(body.note, Some(serde_json::json!(3)));
+        let note = server_types::LegacyNote { kind: Some(server_types::LegacyNoteKind::Final) };
+        Ok(server_types::PostLegacyReply::Ok(note, server_types::PostLegacyReply200Headers { x_rate: Some(7) }))
+    });
+    let body = PostLegacyBody {
+        attachment: Some(unseen_client::File::new("a.txt", b"x".to_vec())),
+        note: Some(serde_json::json!(3)),
+    };
+    let reply = client.post_legacy().kind(PostLegacyKind::B).body(body).await.expect("a reply");
+    let unseen_client::types::PostLegacyReply::Ok(note, headers) = reply else { panic!("{reply:?}") };
+    assert_eq!(note, LegacyNote { kind: Some(LegacyNoteKind::Final) });
+    assert_eq!(headers.x_rate, Some(7));
 }

@@ -122,6 +122,15 @@ impl<'a> Lowerer<'a> {
                 let type_name = type_scope.claim(&camel(&id));
                 let ctx = OpContext { method, path, ptr: &ptr, type_name: &type_name };
                 let mark = self.unit_start();
+                // An operation the document wrote malformed, set aside while loading.
+                if let Some(reason) = op.extensions.get(crate::isolate::UNREADABLE) {
+                    self.report(
+                        &ptr,
+                        format!("this is not a valid operation: {}", reason.as_str().unwrap_or_default()),
+                    );
+                    self.unit_end(mark, Unit::Operation { id: id.clone(), method, path: path.clone() });
+                    continue;
+                }
                 if let Some(explicit) = op.operation_id.as_deref() {
                     match ids.get(explicit) {
                         // Ids must be unique, but the Rust names already are: the generator

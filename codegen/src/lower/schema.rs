@@ -95,6 +95,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_item(&mut self, schema: &Schema, ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
+        // A schema the document wrote malformed, set aside while loading: its values can only be
+        // read as they come.
+        if let Some(reason) = schema.schema_data.extensions.get(crate::isolate::UNREADABLE) {
+            let reason = reason.as_str().unwrap_or_default();
+            self.warn(ptr, format!("this is not a valid schema ({reason}); the value is read as any JSON value"));
+            return Some(TypeRef::Json);
+        }
         let doc = super::prose(&schema.schema_data.description);
         match &schema.schema_kind {
             SchemaKind::Type(Type::String(s)) => {

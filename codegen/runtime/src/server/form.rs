@@ -172,7 +172,16 @@ impl<'de> Deserializer<'de> for Values {
     type Error = de::value::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_string(self.one()?)
+        if self.0.len() != 1 {
+            return self.deserialize_seq(visitor);
+        }
+        // A value of no fixed type (any JSON, a union) was written as its JSON text, a string as
+        // itself: read back the same way. (`3` is then the number, as it must be one or the other.)
+        let text = self.one()?;
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(value) if !value.is_string() => value.deserialize_any(visitor).map_err(de::Error::custom),
+            _ => visitor.visit_string(text),
+        }
     }
 
     parsed!(
@@ -219,8 +228,25 @@ impl<'de> Deserializer<'de> for Values {
         self.deserialize_map(visitor)
     }
 
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_string(self.one()?)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_string(self.one()?)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_enum(self.one()?.into_deserializer())
+    }
+
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct tuple tuple_struct enum identifier ignored_any
+        i128 u128 char bytes byte_buf unit unit_struct tuple tuple_struct identifier ignored_any
     }
 }
 
