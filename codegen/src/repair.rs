@@ -22,6 +22,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    required_info(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
     repair_security(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
@@ -334,6 +335,22 @@ fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 }
 
 /// `null` for the scopes of a security requirement: no scopes.
+/// `info.title` and `info.version`, which every document must have and some leave out: the
+/// crates need a name for their docs and a version to send.
+fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Value::Object(root) = doc else { return };
+    // Something else in the place of `info` is not a slip whose intent is plain: typing says so.
+    let Value::Object(info) = root.entry("info").or_insert_with(|| Value::Object(Map::new())) else { return };
+    for (key, assumed) in [("title", "Untitled API"), ("version", "0")] {
+        if !info.get(key).is_some_and(Value::is_string) {
+            let pointer = Pointer::root().push("info").push(key).to_string();
+            let message = format!("the document has no `info.{key}`; `{assumed}` is assumed");
+            notes.push(Diagnostic { pointer, line: None, message });
+            info.insert(key.to_string(), Value::from(assumed));
+        }
+    }
+}
+
 /// Swagger 2.0 spellings left in an OpenAPI 3 document, where their meaning is plain.
 fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let Value::Object(root) = doc else { return };
@@ -891,12 +908,21 @@ fn walk(schema: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Val
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
-    use super::repair;
+    use crate::diagnostic::Diagnostic;
+
+    /// The repairs of a document that has the `info` every document needs, which these tests'
+    /// documents leave out to stay short.
+    fn repair(doc: &mut Value) -> Vec<Diagnostic> {
+        if let Value::Object(root) = doc {
+            root.entry("info").or_insert_with(|| json!({"title": "t", "version": "1"}));
+        }
+        super::repair(doc)
+    }
 
     fn repaired(schema: serde_json::Value) -> (serde_json::Value, Vec<String>) {
-        let mut doc = json!({"openapi": "3.0.3", "components": {"schemas": {"X": schema}}});
+        let mut doc = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "components": {"schemas": {"X": schema}}});
         let notes = repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
         (doc["components"]["schemas"]["X"].clone(), notes)
     }

@@ -64,7 +64,8 @@ impl<'a> Converter<'a> {
         let root = Pointer::root();
         let mut out = Map::new();
         out.insert("openapi".into(), json!("3.0.3"));
-        out.insert("info".into(), doc.get("info").cloned().unwrap_or_else(|| json!({"title": "", "version": ""})));
+        // A missing title or version is for the repairs to note, as in any document.
+        out.insert("info".into(), doc.get("info").cloned().unwrap_or_else(|| json!({})));
         if let Some(server) = self.server() {
             out.insert("servers".into(), json!([{ "url": server }]));
         }

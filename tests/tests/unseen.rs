@@ -353,3 +353,31 @@ async fn swagger_2_spellings_in_an_openapi_3_document_work_on_the_wire() {
     assert_eq!(note, LegacyNote { kind: Some(LegacyNoteKind::Final) });
     assert_eq!(headers.x_rate, Some(7));
 }
+
+#[tokio::test]
+async fn bodies_of_any_media_type_go_as_json_or_as_the_callers_bytes() {
+    use unseen_client::types::Place;
+    let (mock, client) = serve().await;
+    mock.on_put_note(|_, input| async move {
+        assert_eq!((input.id.as_str(), input.body.city.as_str()), ("n1", "Delft"));
+        Ok(())
+    });
+    mock.on_put_note_xml(|_, input| async move {
+        assert_eq!(input.body, b"<place city=\"Delft\"/>");
+        Ok(())
+    });
+    client.put_note("n1", Place::new("NL".into(), "Delft".into())).await.expect("sent as JSON");
+    client.put_note_xml("n1", b"<place city=\"Delft\"/>".to_vec()).await.expect("sent as bytes");
+    // `*/*` accepts any content type on the server, and reads the body as JSON.
+    let base = mock.serve().await.expect("serve");
+    let other = reqwest::Client::new()
+        .put(format!("{base}/notes/n1"))
+        .header("x-key", "key")
+        .header("content-type", "application/vnd.example")
+        .body(r#"{"country":"NL","city":"Delft"}"#)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(other.status(), 204);
+    assert_eq!(mock.calls(), ["putNote", "putNoteXml", "putNote"]);
+}

@@ -427,10 +427,18 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        for p in params.iter().filter(|p| is_path(p) && !names.contains(&p.wire.as_str())) {
-            self.report(
+        // A path parameter the template has no place for cannot be sent: it is no part of the
+        // operation (a slip of documents that share parameters between paths).
+        let (unplaced, kept): (Vec<Param>, Vec<Param>) =
+            std::mem::take(params).into_iter().partition(|p| is_path(p) && !names.contains(&p.wire.as_str()));
+        *params = kept;
+        for p in unplaced {
+            self.warn(
                 ctx.ptr,
-                format!("path parameter `{}` does not appear in the path template {}", p.wire, ctx.path),
+                format!(
+                    "path parameter `{}` does not appear in the path template {}; it is left out of the operation",
+                    p.wire, ctx.path
+                ),
             );
         }
     }
@@ -554,6 +562,33 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Binary;
             accepted = vec![ct.to_string()];
         }
+        // A wildcard (`*/*`, `application/*`) with a schema that is more than bytes: JSON is one
+        // of the types it allows, and the one the schema can be written in.
+        let mut wildcard_json = false;
+        if accepted.is_empty()
+            && let Some(ct) = others.iter().find(|ct| ct.contains('*'))
+        {
+            self.warn(
+                &ptr.push("content").push(ct.as_str()),
+                format!(
+                    "a body of type {ct} is sent as application/json and read as JSON; any content type is accepted"
+                ),
+            );
+            accepted = vec![ct.to_string()];
+            wildcard_json = true;
+        }
+        // Any other media type (`application/xml`, `image/png` with a schema): its bytes as they
+        // are, for the caller to write and read; the schema is not checked.
+        if accepted.is_empty()
+            && let Some(ct) = others.iter().find(|ct| !is_multipart(ct) && !is_form(ct))
+        {
+            self.warn(
+                &ptr.push("content").push(ct.as_str()),
+                format!("a body of type {ct} is sent and read as bytes, as the caller writes them; its schema is not checked"),
+            );
+            encoding = BodyEncoding::Binary;
+            accepted = vec![ct.to_string()];
+        }
         // A body offered as JSON and as multipart whose schema has file parts goes as multipart:
         // JSON cannot carry the files.
         if encoding == BodyEncoding::Json
@@ -585,6 +620,7 @@ impl<'a> Lowerer<'a> {
             );
         }
         let preferred = match encoding {
+            BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
             BodyEncoding::Json => preferred_json(&accepted),
             BodyEncoding::Form | BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => {
                 accepted.first().cloned()
@@ -594,8 +630,10 @@ impl<'a> Lowerer<'a> {
             self.report(&ptr.push("content"), "the request body lists no content type");
             return None;
         };
-        let media = &body.content[&content_type];
-        let media_ptr = ptr.push("content").push(&content_type);
+        // The media type whose schema the body is: the one sent, or the wildcard it stands for.
+        let described = if wildcard_json { accepted[0].clone() } else { content_type.clone() };
+        let media = &body.content[&described];
+        let media_ptr = ptr.push("content").push(&described);
         let ty = match (&media.schema, encoding) {
             (_, BodyEncoding::Binary) => TypeRef::Bytes,
             (_, BodyEncoding::Text) => TypeRef::String,
@@ -607,7 +645,12 @@ impl<'a> Lowerer<'a> {
         // Every accepted media type must describe the same body, or one Rust type cannot stand for it.
         for ct in &accepted {
             if body.content[ct].schema != media.schema {
-                self.report(&ptr.push("content").push(ct), format!("this schema differs from the one under {content_type}; one body type per operation is supported"));
+                self.report(
+                    &ptr.push("content").push(ct),
+                    format!(
+                        "this schema differs from the one under {described}; one body type per operation is supported"
+                    ),
+                );
             }
         }
         if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart) && !self.is_object(&ty) {

@@ -64,11 +64,12 @@ pub async fn read_body(
     Ok(Some(bytes))
 }
 
-/// Whether `content_type` is one of `accepted`, which may hold wildcards such as `application/*+json`.
+/// Whether `content_type` is one of `accepted`, which may hold wildcards such as `*/*`,
+/// `application/*` and `application/*+json`.
 pub(crate) fn accepts(accepted: &[&str], content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     accepted.iter().any(|pattern| {
-        if essence.eq_ignore_ascii_case(pattern) {
+        if essence.eq_ignore_ascii_case(pattern) || *pattern == "*/*" {
             return true;
         }
         // `type/*suffix`: the type, then any subtype that ends in the suffix and is longer.
@@ -286,5 +287,7 @@ mod tests {
         for bad in ["", "text/plain", "application/xml", "application/+json", "text/x+json", "multipart/form-data"] {
             assert!(!accepts(&accepted, bad), "{bad}");
         }
+        assert!(accepts(&["*/*"], "application/xml") && accepts(&["*/*"], ""));
+        assert!(accepts(&["application/*"], "application/json") && !accepts(&["application/*"], "text/plain"));
     }
 }
