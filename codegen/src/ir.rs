@@ -504,6 +504,9 @@ pub struct Param {
     pub constraints: Constraints,
     /// For an object in the query or the path: how its properties are written.
     pub object_style: Option<ObjectStyle>,
+    /// The value travels as its JSON text (in the query, a list's items one each): the document
+    /// says so with `content`, or the schema has no plain-text form in its location.
+    pub json: bool,
     pub doc: Option<String>,
 }
 

@@ -536,6 +536,8 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
     }
     json_schema_forms(schema, &mut note);
     wrong_types(schema, &mut note);
+    narrowing_choices(schema, &mut note);
+    typed_reference(schema, &mut note);
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
         if value.as_u64().is_some() {
@@ -627,6 +629,93 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
             format!("{} names for {values} enum values; {} dropped", values + extra.len(), extra.join(", ")),
         );
     }
+}
+
+/// Keywords that narrow a value of a plain type (a number's range, a string's length) without
+/// giving it a shape, by the type they belong to.
+const NARROWING: [(&str, &str); 12] = [
+    ("minimum", "number"),
+    ("maximum", "number"),
+    ("exclusiveMinimum", "number"),
+    ("exclusiveMaximum", "number"),
+    ("multipleOf", "number"),
+    ("minLength", "string"),
+    ("maxLength", "string"),
+    ("pattern", "string"),
+    ("minItems", "array"),
+    ("maxItems", "array"),
+    ("uniqueItems", "array"),
+    ("format", ""),
+];
+
+/// A `oneOf` or `anyOf` whose members only narrow the value (`[{minimum: 0, maximum: 10},
+/// {minimum: 100}]`): no shape to choose between, so the choice is dropped (which member a value
+/// meets is not checked), and a schema without `type` takes the one its members' keywords belong
+/// to.
+fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = schema.get(key) else { continue };
+        let own_type = schema.get("type").and_then(Value::as_str).map(str::to_string);
+        let own_type = own_type.as_deref();
+        let mut kinds = std::collections::BTreeSet::new();
+        let mut integer = true;
+        let narrowing = !members.is_empty()
+            && members.iter().all(|m| {
+                let Some(m) = m.as_object() else { return false };
+                m.iter().all(|(k, v)| {
+                    if let Some((_, kind)) = NARROWING.iter().find(|(n, _)| n == k) {
+                        if !kind.is_empty() {
+                            kinds.insert(*kind);
+                        }
+                        if *k == "format" {
+                            integer &= matches!(v.as_str(), Some("int32" | "int64"));
+                        }
+                        return true;
+                    }
+                    ANNOTATIONS.contains(&k.as_str()) || (k == "type" && v.as_str() == own_type)
+                })
+            });
+        if !narrowing {
+            continue;
+        }
+        let kinds: Vec<&str> = kinds.into_iter().collect();
+        let inferred = match (own_type, kinds.as_slice()) {
+            (Some(_), _) => None,
+            (None, ["number"]) if integer => Some("integer"),
+            (None, [one]) => Some(*one),
+            _ => continue,
+        };
+        schema.remove(key);
+        let read = match inferred {
+            Some(t) => {
+                schema.insert("type".to_string(), Value::from(t));
+                format!("read as `type: {t}`")
+            }
+            None => format!("read as `type: {}`", own_type.unwrap_or_default()),
+        };
+        note(
+            key,
+            format!("the `{key}` members only narrow the value; {read}, and which member it meets is not checked"),
+        );
+    }
+}
+
+/// `type` beside an `allOf` of one `$ref` (`type: string, allOf: [$ref: Kind]`, a way to add a
+/// description to a reference): the referenced schema says the type.
+fn typed_reference(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    let Some(Value::Array(members)) = schema.get("allOf") else { return };
+    let single_reference = members.len() == 1 && members[0].get("$ref").is_some();
+    if !single_reference || schema.get("type").is_none_or(|t| t.as_str() == Some("object")) {
+        return;
+    }
+    let written = schema.remove("type").unwrap_or_default();
+    note(
+        "type",
+        format!(
+            "`type: {}` beside an `allOf` of one reference is the referenced schema's",
+            written.as_str().unwrap_or_default()
+        ),
+    );
 }
 
 /// `type`s that name no JSON type but say plainly what was meant: Swagger 2.0's `file`, and a

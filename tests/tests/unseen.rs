@@ -381,3 +381,36 @@ async fn bodies_of_any_media_type_go_as_json_or_as_the_callers_bytes() {
     assert_eq!(other.status(), 204);
     assert_eq!(mock.calls(), ["putNote", "putNoteXml", "putNote"]);
 }
+
+#[tokio::test]
+async fn parameters_without_a_plain_text_form_travel_as_json_text() {
+    use unseen_client::types::Place;
+    let (mock, client) = serve().await;
+    mock.on_find_places(|_, input| async move {
+        let mut cities = vec![input.near.city];
+        cities.extend(input.also.unwrap_or_default().into_iter().map(|p| p.city));
+        cities.extend(input.x_origin.map(|p| p.city));
+        Ok(cities)
+    });
+    let place = |city: &str| Place::new("NL".into(), city.into());
+    let cities = client
+        .find_places(place("Delft"))
+        .also(vec![place("Leiden"), place("Gouda")])
+        .x_origin(place("Utrecht"))
+        .radius(100.0)
+        .kind(unseen_client::types::NodeKind::Host)
+        .await
+        .expect("a reply");
+    assert_eq!(cities, ["Delft", "Leiden", "Gouda", "Utrecht"]);
+    // Text that is not the JSON of the value is a problem naming the parameter.
+    let base = mock.serve().await.expect("serve");
+    let bad = reqwest::Client::new()
+        .get(format!("{base}/places?near=Delft"))
+        .header("x-key", "key")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(bad.status(), 400);
+    let problem: serde_json::Value = serde_json::from_slice(&bad.bytes().await.unwrap()).unwrap();
+    assert!(problem["errors"]["near"][0].as_str().unwrap().starts_with("is not the JSON text"), "{problem}");
+}

@@ -712,7 +712,11 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
 /// [`build_url`] written as text, when no parameter is an object and every line fits; `false`,
 /// having written nothing, otherwise.
 fn url_text(code: &mut Code, op: &Operation) -> bool {
-    if op.params.iter().any(|p| p.object_style.is_some() && matches!(p.location, Location::Path | Location::Query)) {
+    if op
+        .params
+        .iter()
+        .any(|p| (p.object_style.is_some() || p.json) && matches!(p.location, Location::Path | Location::Query))
+    {
         return false;
     }
     // Each line with how many levels deeper than the statements it sits.
@@ -1107,7 +1111,9 @@ fn build_url(op: &Operation) -> TokenStream {
             .find(|p| p.location == Location::Path && p.wire == wire)
             .expect("path parameters were checked while lowering");
         let field = ident(&p.name);
+        let wire = &p.wire;
         steps.push(match (&p.ty, p.object_style) {
+            _ if p.json => quote! { push_segment(&mut url, &crate::encoding::json_text(#wire, &self.#field)?); },
             (_, Some(_)) => {
                 let explode = p.explode;
                 quote! { push_object_segment(&mut url, #explode, &self.#field); }
@@ -1141,6 +1147,18 @@ fn build_url(op: &Operation) -> TokenStream {
 fn query_step(p: &Param) -> TokenStream {
     let field = ident(&p.name);
     let wire = &p.wire;
+    if p.json {
+        let push = if matches!(p.ty, TypeRef::Vec(_)) {
+            quote! { push_json_each }
+        } else {
+            quote! { push_json }
+        };
+        return if p.required {
+            quote! { query.#push(#wire, &self.#field)?; }
+        } else {
+            quote! { if let Some(value) = &self.#field { query.#push(#wire, value)?; } }
+        };
+    }
     if let Some(style) = p.object_style {
         let deep = style == ObjectStyle::Deep;
         return if p.required {
@@ -1184,7 +1202,9 @@ fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
         };
         // A list is its items joined by commas, an object its properties and values
         // (`style: simple`).
-        let text = if p.object_style.is_some() {
+        let text = if p.json {
+            quote! { crate::encoding::json_text(#wire, #value)? }
+        } else if p.object_style.is_some() {
             let explode = p.explode;
             quote! { crate::encoding::simple_object(#explode, #value) }
         } else if matches!(p.ty, TypeRef::Vec(_)) {
@@ -1210,10 +1230,18 @@ fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
         });
         let params = op.params.iter().filter(|p| p.location == Location::Cookie).map(|p| {
             let (field, wire) = (ident(&p.name), &p.wire);
-            if p.required {
-                quote! { cookies.push(#wire, &self.#field.to_string()); }
+            let (text, text_of_value) = if p.json {
+                (
+                    quote! { crate::encoding::json_text(#wire, &self.#field)? },
+                    quote! { crate::encoding::json_text(#wire, value)? },
+                )
             } else {
-                quote! { if let Some(value) = &self.#field { cookies.push(#wire, &value.to_string()); } }
+                (quote! { self.#field.to_string() }, quote! { value.to_string() })
+            };
+            if p.required {
+                quote! { cookies.push(#wire, &#text); }
+            } else {
+                quote! { if let Some(value) = &self.#field { cookies.push(#wire, &#text_of_value); } }
             }
         });
         out.push(quote! {

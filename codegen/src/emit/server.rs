@@ -812,7 +812,7 @@ fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validate
     let local = if list { format!("Option<Vec<{item}>>") } else { format!("Option<{item}>") };
     let head = format!("let {var}: {local} = ");
     let written = match p.location {
-        Location::Query if p.object_style.is_none() => {
+        Location::Query if p.object_style.is_none() && !p.json => {
             let delimiter = match (list, p.explode) {
                 (false, _) => String::new(),
                 (true, true) => ", None".to_string(),
@@ -839,7 +839,7 @@ fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validate
                 false
             }
         }
-        Location::Path if p.object_style.is_none() => {
+        Location::Path if p.object_style.is_none() && !p.json => {
             let find = format!(".find(|(name, _)| *name == {wire})");
             let parse = format!("extract::parse_path::<{item}>(text, {wire}, {kind}, &mut problems)");
             if code.fits(&format!("{head}path_params"))
@@ -918,7 +918,21 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeS
         quote! { Option<#item> }
     };
     let required = p.required;
+    let whole = rust_type(&p.ty, &quote! { types:: });
     let value = match p.location {
+        Location::Query if p.json && list => quote! { query.json_list::<#item>(#wire, #required, &mut problems) },
+        Location::Query if p.json => quote! { query.json::<#whole>(#wire, #required, &mut problems) },
+        Location::Header if p.json => {
+            quote! { extract::header_json::<#whole>(&parts.headers, #wire, #required, &mut problems) }
+        }
+        Location::Path if p.json => quote! {
+            path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                extract::path_json::<#whole>(text, #wire, &mut problems)
+            })
+        },
+        Location::Cookie if p.json => quote! {
+            extract::cookie::<extract::Json<#whole>>(&parts.headers, #wire, "", #required, &mut problems).map(|json| json.0)
+        },
         Location::Query if p.object_style.is_some() => {
             let deep = p.object_style == Some(ObjectStyle::Deep);
             let properties = struct_properties(api, &p.ty);

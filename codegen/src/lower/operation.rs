@@ -73,6 +73,7 @@ fn upgrade_header(mut params: Vec<Param>, reply: &Reply) -> Vec<Param> {
         delimiter: ',',
         constraints: Constraints::default(),
         object_style: None,
+        json: false,
         doc: Some("The protocol to switch the connection to, sent in `Upgrade` (`websocket`, `h2c`, ...).".to_string()),
     });
     params
@@ -257,17 +258,24 @@ impl<'a> Lowerer<'a> {
                 }
                 Parameter::Cookie { .. } => (Location::Cookie, false),
             };
-            let schema = match &data.format {
-                ParameterSchemaOrContent::Schema(s) => s,
-                ParameterSchemaOrContent::Content(_) => {
-                    self.report(
-                        &ptr.push("content"),
-                        "parameters described by `content` are not supported; use `schema`",
-                    );
-                    continue;
+            // `content` names the media type of the value's text: JSON is written as JSON text,
+            // anything else is read by its schema as usual.
+            let mut json = false;
+            let (schema, schema_ptr) = match &data.format {
+                ParameterSchemaOrContent::Schema(s) => (s, ptr.push("schema")),
+                ParameterSchemaOrContent::Content(content) => {
+                    let Some((media_type, media)) = content.iter().next() else {
+                        self.report(&ptr.push("content"), "`content` names no media type");
+                        continue;
+                    };
+                    let Some(schema) = media.schema.as_ref() else {
+                        self.report(&ptr.push("content").push(media_type), "the media type has no schema");
+                        continue;
+                    };
+                    json = is_json(media_type);
+                    (schema, ptr.push("content").push(media_type).push("schema"))
                 }
             };
-            let schema_ptr = ptr.push("schema");
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
             // A parameter cannot carry `null`, so items that may be `null` are plain items here.
@@ -327,12 +335,26 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             };
             let lists = matches!(location, Location::Query | Location::Header);
-            if object_style.is_none() && !self.is_simple(&ty, lists) {
-                self.report(
+            if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
+                // A value with no plain-text form (a list of objects, a union of shapes) still
+                // has a JSON one.
+                if location == Location::Cookie {
+                    self.report(
+                        &schema_ptr,
+                        format!("parameter `{}` has a type that cannot be written in a cookie", data.name),
+                    );
+                    continue;
+                }
+                let each = if location == Location::Query && matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
+                    ", each item a `name=<JSON>` pair"
+                } else {
+                    ""
+                };
+                self.warn(
                     &schema_ptr,
-                    format!("parameter `{}` has a type that cannot be written in a {location:?} parameter", data.name),
+                    format!("parameter `{}` has no plain-text form; it is written as its JSON text{each}", data.name),
                 );
-                continue;
+                json = true;
             }
             let resolved = self.resolve_schema(schema).cloned();
             let default = match resolved.as_ref().and_then(|s| s.schema_data.default.clone()) {
@@ -362,7 +384,8 @@ impl<'a> Lowerer<'a> {
                 explode,
                 delimiter,
                 constraints,
-                object_style,
+                object_style: object_style.filter(|_| !json),
+                json,
                 doc: super::prose(&data.description),
             });
         }
@@ -423,6 +446,7 @@ impl<'a> Lowerer<'a> {
                     delimiter: ',',
                     constraints: Constraints::default(),
                     object_style: None,
+                    json: false,
                     doc: None,
                 });
             }

@@ -57,7 +57,7 @@ for name in "${names[@]}"; do
   left=$(grep -c "left out operation" "$out/$name.skip.log")
   if [ $rc -eq 101 ]; then
     panics=$((panics + 1)) w=PANIC
-  elif [ $rc -eq 0 ] && ! grep -q "left out " "$out/$name.skip.log"; then
+  elif [ $rc -eq 0 ] && ! grep -qE "left out (operation|schema)" "$out/$name.skip.log"; then
     whole=$((whole + 1)) w=yes
   else
     w=no

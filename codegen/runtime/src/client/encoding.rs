@@ -117,6 +117,11 @@ pub fn check_path(path: &str, template: &'static str) -> Result<(), Error> {
     Ok(())
 }
 
+/// A parameter's value as JSON text, or why it has none (a map with keys that are not text).
+pub fn json_text<T: serde::Serialize + ?Sized>(name: &'static str, value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::InvalidArgument { name, reason: e.to_string() })
+}
+
 /// Appends one path parameter, percent-encoded so `/`, `?` and `#` stay inside the segment.
 pub fn push_segment(url: &mut String, value: &str) {
     url.extend(utf8_percent_encode(value, SEGMENT));
@@ -183,6 +188,20 @@ impl<'u> Query<'u> {
         let mut text = String::new();
         let _ = write!(text, "{value}");
         self.url.extend(utf8_percent_encode(&text, QUERY));
+    }
+
+    /// Appends `name=<value as JSON text>`, for a parameter whose value has no plain-text form.
+    pub fn push_json<T: serde::Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<(), Error> {
+        self.push(name, &json_text(name, value)?);
+        Ok(())
+    }
+
+    /// Appends each item as `name=<item as JSON text>`.
+    pub fn push_json_each<T: serde::Serialize>(&mut self, name: &'static str, values: &[T]) -> Result<(), Error> {
+        for value in values {
+            self.push_json(name, value)?;
+        }
+        Ok(())
     }
 
     /// Appends an array exploded, `name=a&name=b`, as `style: form, explode: true` says.

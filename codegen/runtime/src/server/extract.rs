@@ -189,6 +189,71 @@ impl<'q> QueryParams<'q> {
     }
 }
 
+impl QueryParams<'_> {
+    /// A parameter written as its JSON text: `None` when absent (a problem when `required`) or
+    /// when the text is not a value of `T`.
+    pub fn json<T: DeserializeOwned>(&self, name: &str, required: bool, problems: &mut Problems) -> Option<T> {
+        if required && self.missing(name, problems) {
+            return None;
+        }
+        let text = self.single(name, problems)?;
+        json_value(text, name, problems)
+    }
+
+    /// A list whose items are each written as JSON text, one `name=<item>` pair each.
+    pub fn json_list<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        required: bool,
+        problems: &mut Problems,
+    ) -> Option<Vec<T>> {
+        if required && self.missing(name, problems) {
+            return None;
+        }
+        let texts: Vec<&str> = self.values(name).collect();
+        if texts.is_empty() {
+            return None;
+        }
+        let before = problems.errors.len();
+        let items: Vec<T> = texts.iter().filter_map(|text| json_value(text, name, problems)).collect();
+        (problems.errors.len() == before).then_some(items)
+    }
+}
+
+/// `text` read as JSON into `T`, or a recorded problem naming `name`.
+fn json_value<T: DeserializeOwned>(text: &str, name: &str, problems: &mut Problems) -> Option<T> {
+    crate::enums::listed_only(|| serde_json::from_str(text))
+        .map_err(|e| problems.add(name, format!("is not the JSON text of a valid value: {e}")))
+        .ok()
+}
+
+/// A value read from its JSON text where a parameter reader parses text (a cookie).
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned> FromStr for Json<T> {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        serde_json::from_str(text).map(Json).map_err(|e| format!("is not the JSON text of a valid value: {e}"))
+    }
+}
+
+/// A path segment written as JSON text.
+pub fn path_json<T: DeserializeOwned>(text: &str, name: &str, problems: &mut Problems) -> Option<T> {
+    json_value(text, name, problems)
+}
+
+/// A header written as JSON text.
+pub fn header_json<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    name: &str,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<T> {
+    let text = header_text(headers, name, required, problems)?;
+    json_value(text, name, problems)
+}
+
 /// One name or value of a query string, decoded; `None` when the bytes are not UTF-8. Borrows
 /// when there is nothing to decode, as is usual.
 fn decode(text: &str) -> Option<Cow<'_, str>> {
