@@ -77,6 +77,8 @@ pub enum Carrier {
     Authorization(String),
     /// The cookie of this name.
     Cookie(String),
+    /// The query parameter of this name.
+    Query(String),
 }
 
 impl Carrier {
@@ -86,6 +88,7 @@ impl Carrier {
             Carrier::Header(header) => header,
             Carrier::Authorization(_) => "authorization",
             Carrier::Cookie(_) => "cookie",
+            Carrier::Query(name) => name,
         }
     }
 
@@ -94,7 +97,7 @@ impl Carrier {
         match self {
             Carrier::Header(_) => String::new(),
             Carrier::Authorization(scheme) => format!("{scheme} "),
-            Carrier::Cookie(name) => format!("{name}="),
+            Carrier::Cookie(name) | Carrier::Query(name) => format!("{name}="),
         }
     }
 }

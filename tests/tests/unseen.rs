@@ -9,7 +9,7 @@ use unseen_server::{FileDownload, MockApi};
 async fn serve() -> (std::sync::Arc<MockApi>, Client) {
     let mock = MockApi::new();
     let base = mock.serve().await.expect("serve");
-    (mock, Client::new(&base, Credentials::new("key", "dXNlcjpwdw==")).expect("client"))
+    (mock, Client::new(&base, Credentials::new("key", "dXNlcjpwdw==", "t 1&x")).expect("client"))
 }
 
 #[tokio::test]
@@ -152,7 +152,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
 async fn deep_object_lists_and_maps_are_written_and_read_back() {
     // On the wire: `expand[]` repeated, and one `filter[key]` pair per entry.
     let raw = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "[]")).await;
-    let client = Client::new(&raw.base_url(), Credentials::new("key", "dXNlcjpwdw==")).expect("client");
+    let client = Client::new(&raw.base_url(), Credentials::new("key", "dXNlcjpwdw==", "t 1&x")).expect("client");
     let filter = std::collections::BTreeMap::from([("kind".to_string(), "a b".to_string())]);
     client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
     assert_eq!(raw.only_request().target, "/readings?expand%5B%5D=x&expand%5B%5D=y&filter%5Bkind%5D=a%20b");
@@ -413,4 +413,35 @@ async fn parameters_without_a_plain_text_form_travel_as_json_text() {
     assert_eq!(bad.status(), 400);
     let problem: serde_json::Value = serde_json::from_slice(&bad.bytes().await.unwrap()).unwrap();
     assert!(problem["errors"]["near"][0].as_str().unwrap().starts_with("is not the JSON text"), "{problem}");
+}
+
+#[tokio::test]
+async fn an_api_key_in_the_query_is_sent_with_every_call_and_required_by_the_server() {
+    let (mock, client) = serve().await;
+    mock.on_get_feed(|ctx, input| async move {
+        Ok(vec![format!("{} since {}", ctx.token.unwrap_or_default(), input.since.unwrap_or_default())])
+    });
+    // Encoded on the way, decoded on arrival, beside the operation's own query parameters.
+    assert_eq!(client.get_feed().since(7).await.expect("a feed"), ["t 1&x since 7"]);
+    assert_eq!(client.get_feed().await.expect("a feed"), ["t 1&x since 0"]);
+    let base = mock.serve().await.expect("serve");
+    let missing = reqwest::get(format!("{base}/feed?since=1")).await.expect("send");
+    assert_eq!(missing.status(), 401);
+    assert!(missing.text().await.unwrap().contains("the `access_token` query parameter is missing or empty"));
+    // A failed call's error, printed or logged, does not show the key.
+    let closed =
+        Client::new("http://127.0.0.1:9", Credentials::new("key", "dXNlcjpwdw==", "secret-token")).expect("client");
+    let error = closed.get_feed().await.expect_err("nothing listens there");
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains("secret-token") && shown.contains("getFeed"), "{shown}");
+}
+
+#[tokio::test]
+async fn a_multipart_body_that_is_not_an_object_is_the_callers_bytes() {
+    let (mock, client) = serve().await;
+    mock.on_post_scan(|_, input| async move {
+        assert_eq!(input.body, b"--b\r\n\r\npage\r\n--b--\r\n");
+        Ok(())
+    });
+    client.post_scan(b"--b\r\n\r\npage\r\n--b--\r\n".to_vec()).await.expect("stored");
 }

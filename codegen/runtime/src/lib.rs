@@ -40,7 +40,7 @@ pub mod codegen {
     /// The client's internals.
     #[cfg(feature = "client")]
     pub mod client {
-        pub use crate::client::{cookie_credential, header_value, http_client_builder_for};
+        pub use crate::client::{cookie_credential, header_value, http_client_builder_for, query_credential};
         pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport, upgrade};
     }
 

@@ -30,6 +30,7 @@ pub fn client_module(api: &Api) -> Emitted {
         let how = match &c.carrier {
             Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
             Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
+            Carrier::Query(name) => format!("Sent as the `{name}` query parameter."),
             Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
         };
         let text = paragraphs([c.doc.as_deref(), Some(&how)]);
@@ -39,6 +40,8 @@ pub fn client_module(api: &Api) -> Emitted {
         let (field, header, prefix) = (ident(&c.field), c.carrier.header(), c.carrier.prefix());
         if let Carrier::Cookie(name) = &c.carrier {
             quote! { cookie_credential(#name, &credentials.#field)? }
+        } else if let Carrier::Query(name) = &c.carrier {
+            quote! { query_credential(#name, &credentials.#field)? }
         } else if prefix.is_empty() {
             quote! { header_value(#header, &credentials.#field, true)? }
         } else {
@@ -107,11 +110,15 @@ pub fn client_module(api: &Api) -> Emitted {
     let mut imports = Imports::default();
     imports.add("std::fmt").add("portfolio_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
     let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
-    if api.credentials.iter().any(|c| !is_cookie(&c)) {
+    let is_query = |c: &&Credential| matches!(c.carrier, Carrier::Query(_));
+    if api.credentials.iter().any(|c| !is_cookie(&c) && !is_query(&c)) {
         imports.add("portfolio_runtime::codegen::client::header_value");
     }
     if api.credentials.iter().any(|c| is_cookie(&c)) {
         imports.add("portfolio_runtime::codegen::client::cookie_credential");
+    }
+    if api.credentials.iter().any(|c| is_query(&c)) {
+        imports.add("portfolio_runtime::codegen::client::query_credential");
     }
     if !api.credentials.is_empty() {
         imports.add("reqwest::header::HeaderValue");
@@ -631,6 +638,19 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     if !url_text(code, op) {
         code.statements(build_url(op));
     }
+    // API keys that travel in the query join it last.
+    let in_query: Vec<String> = op
+        .credentials
+        .iter()
+        .map(|&i| &api.credentials[i])
+        .filter(|c| matches!(c.carrier, Carrier::Query(_)))
+        .map(|c| format!("&credentials.{}", code::ident(&c.field)))
+        .collect();
+    if !in_query.is_empty() {
+        let statement = format!("let url = crate::encoding::with_query_credentials(url, &[{}]);", in_query.join(", "));
+        let tokens = code.lex(&statement);
+        code.statements(tokens);
+    }
     // `QUERY` has no constant of its own in `http`.
     let method = match op.method {
         crate::ir::Method::Query => "transport::query_method()".to_string(),
@@ -652,8 +672,10 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     if matches!(op.reply, Reply::Upgrade { .. }) {
         chain.push(".header(CONNECTION, HeaderValue::from_static(\"upgrade\"))".to_string());
     }
-    // Credential cookies go in the one `Cookie` header, with the parameters.
-    for c in op.credentials.iter().map(|&i| &api.credentials[i]).filter(|c| !matches!(c.carrier, Carrier::Cookie(_))) {
+    // Credential cookies go in the one `Cookie` header, with the parameters; API keys in the
+    // query are in the URL.
+    let in_headers = |c: &&Credential| !matches!(c.carrier, Carrier::Cookie(_) | Carrier::Query(_));
+    for c in op.credentials.iter().map(|&i| &api.credentials[i]).filter(in_headers) {
         chain.push(format!(
             ".header({}, credentials.{}.clone())",
             code::string(c.carrier.header()),

@@ -59,6 +59,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
         let how = match &c.carrier {
             Carrier::Header(header) => format!("As received in the `{header}` header."),
             Carrier::Cookie(name) => format!("The value of the `{name}` cookie."),
+            Carrier::Query(name) => format!("The value of the `{name}` query parameter."),
             Carrier::Authorization(scheme) => {
                 format!("From the `authorization` header, without the leading `{scheme}`.")
             }
@@ -709,6 +710,7 @@ fn context_fn(api: &Api) -> TokenStream {
             }
             Carrier::Authorization(scheme) => quote! { extract::scheme_credential(&parts.headers, #scheme) },
             Carrier::Cookie(cookie) => quote! { extract::cookie_credential(&parts.headers, #cookie) },
+            Carrier::Query(name) => quote! { extract::query_credential(parts.uri.query(), #name) },
         };
         if universal(api, i) {
             let missing = missing_message(c);
@@ -774,6 +776,7 @@ fn missing_message(c: &crate::ir::Credential) -> String {
     match &c.carrier {
         Carrier::Header(header) => format!("the `{header}` header is missing or empty"),
         Carrier::Cookie(name) => format!("the `{name}` cookie is missing or empty"),
+        Carrier::Query(name) => format!("the `{name}` query parameter is missing or empty"),
         Carrier::Authorization(scheme) => {
             format!("the `authorization` header is missing or does not start with `{scheme}`")
         }
@@ -938,10 +941,15 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeS
             let properties = struct_properties(api, &p.ty);
             // A map exploded into the query takes the pairs no other parameter does.
             let others: Vec<&str> = if !deep && properties.is_empty() {
+                let credentials = op.credentials.iter().filter_map(|&i| match &api.credentials[i].carrier {
+                    Carrier::Query(name) => Some(name.as_str()),
+                    _ => None,
+                });
                 op.params
                     .iter()
                     .filter(|o| o.location == Location::Query && o.wire != p.wire)
                     .map(|o| o.wire.as_str())
+                    .chain(credentials)
                     .collect()
             } else {
                 Vec::new()

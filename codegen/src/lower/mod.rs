@@ -251,9 +251,9 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Every security scheme a header can carry becomes a credential; the others (an API key in
-    /// the query, HTTP schemes other than bearer and basic) are reported where an operation
-    /// requires them.
+    /// Every security scheme a request can carry becomes a credential (in a header, a cookie or the
+    /// query); the others (HTTP schemes other than bearer and basic) are reported where an
+    /// operation requires them.
     fn credentials(&mut self) -> Vec<Credential> {
         use openapiv3::{APIKeyLocation, SecurityScheme};
         let mut out = Vec::new();
@@ -265,8 +265,7 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(SecurityScheme::APIKey { location, name: key, description, .. }) => match location {
                     APIKeyLocation::Header => (Carrier::Header(key.clone()), description),
                     APIKeyLocation::Cookie => (Carrier::Cookie(key.clone()), description),
-                    // Reported only where an operation uses it; unused schemes are harmless.
-                    APIKeyLocation::Query => continue,
+                    APIKeyLocation::Query => (Carrier::Query(key.clone()), description),
                 },
                 ReferenceOr::Item(SecurityScheme::HTTP { scheme: http, description, .. }) => {
                     match http.to_ascii_lowercase().as_str() {

@@ -658,8 +658,19 @@ impl<'a> Lowerer<'a> {
         let described = if wildcard_json { accepted[0].clone() } else { content_type.clone() };
         let media = &body.content[&described];
         let media_ptr = ptr.push("content").push(&described);
+        // A form or multipart schema that plainly is no object is not lowered as one would be
+        // inside JSON: it is bytes (below), and its JSON reading would only mislead.
+        let scalar = media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| {
+            matches!(
+                s.schema_kind,
+                SchemaKind::Type(
+                    Type::String(_) | Type::Integer(_) | Type::Number(_) | Type::Boolean(_) | Type::Array(_)
+                )
+            )
+        });
         let ty = match (&media.schema, encoding) {
             (_, BodyEncoding::Binary) => TypeRef::Bytes,
+            (Some(_), BodyEncoding::Form | BodyEncoding::Multipart) if scalar => TypeRef::Bytes,
             (_, BodyEncoding::Text) => TypeRef::String,
             (Some(schema), _) => {
                 self.lower_schema(schema, &media_ptr.push("schema"), Naming::Derived(format!("{}Body", ctx.type_name)))?
@@ -677,10 +688,20 @@ impl<'a> Lowerer<'a> {
                 );
             }
         }
-        if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart) && !self.is_object(&ty) {
-            self.report(&media_ptr.push("schema"), "a form or multipart body must be an object");
-            return None;
-        }
+        // Form and multipart bodies are the properties of an object; anything else under those
+        // media types can only be the caller's own bytes.
+        let (ty, encoding) = if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart) && !self.is_object(&ty)
+        {
+            self.warn(
+                &media_ptr.push("schema"),
+                format!(
+                    "a {content_type} body whose schema is not an object is sent and read as bytes, as the caller writes them"
+                ),
+            );
+            (TypeRef::Bytes, BodyEncoding::Binary)
+        } else {
+            (ty, encoding)
+        };
         if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
             self.report(&media_ptr.push("schema"), "a schema with file parts can only be a multipart body");
             return None;
@@ -1134,9 +1155,6 @@ impl<'a> Lowerer<'a> {
         use openapiv3::{APIKeyLocation, SecurityScheme};
         let unsupported = |what: String| format!("{what}, which is not supported yet");
         match self.doc.components.as_ref().and_then(|c| c.security_schemes.get(scheme)) {
-            Some(ReferenceOr::Item(SecurityScheme::APIKey { location: APIKeyLocation::Query, .. })) => {
-                unsupported("an API key in the query".to_string())
-            }
             Some(ReferenceOr::Item(SecurityScheme::APIKey { location: APIKeyLocation::Header, name, .. }))
                 if !super::is_header_name(name) =>
             {

@@ -456,6 +456,20 @@ pub fn cookie_credential(name: &'static str, value: &str) -> Result<HeaderValue,
     Ok(header)
 }
 
+/// A credential sent as the query parameter `name`: the pair `name=value`, the value
+/// percent-encoded, held as a sensitive value so debug output never shows it. Appended to each
+/// request's URL by [`with_query_credentials`](crate::client::encoding::with_query_credentials).
+pub fn query_credential(name: &'static str, value: &str) -> Result<HeaderValue, Error> {
+    let mut pair = String::with_capacity(name.len() + value.len() + 1);
+    let mut query = crate::client::encoding::Query::new(&mut pair);
+    query.push(name, value);
+    let pair = pair.trim_start_matches('?');
+    let mut header = HeaderValue::from_str(pair)
+        .map_err(|_| Error::InvalidArgument { name, reason: "not a valid query value".to_string() })?;
+    header.set_sensitive(true);
+    Ok(header)
+}
+
 /// A header value from text, refused when it cannot be sent (line breaks, non-visible bytes);
 /// `sensitive` keeps it out of debug output and HTTP/2 header compression tables.
 pub fn header_value(name: &'static str, value: &str, sensitive: bool) -> Result<HeaderValue, Error> {

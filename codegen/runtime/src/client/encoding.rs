@@ -117,6 +117,15 @@ pub fn check_path(path: &str, template: &'static str) -> Result<(), Error> {
     Ok(())
 }
 
+/// `url` with credential pairs (`name=value`, already encoded) appended to its query.
+pub fn with_query_credentials(mut url: String, pairs: &[&HeaderValue]) -> String {
+    for pair in pairs {
+        url.push(if url.contains('?') { '&' } else { '?' });
+        url.push_str(pair.to_str().unwrap_or_default());
+    }
+    url
+}
+
 /// A parameter's value as JSON text, or why it has none (a map with keys that are not text).
 pub fn json_text<T: serde::Serialize + ?Sized>(name: &'static str, value: &T) -> Result<String, Error> {
     serde_json::to_string(value).map_err(|e| Error::InvalidArgument { name, reason: e.to_string() })

@@ -22,7 +22,7 @@ pub mod upgrade;
 
 pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
 #[doc(hidden)]
-pub use builder::{cookie_credential, header_value, http_client_builder_for};
+pub use builder::{cookie_credential, header_value, http_client_builder_for, query_credential};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use paging::Items;

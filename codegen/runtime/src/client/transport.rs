@@ -153,7 +153,18 @@ pub fn transport_error(operation: &'static str, started: Instant, source: reqwes
         let kind = if source.is_connect() { TimeoutKind::Connect } else { TimeoutKind::Read };
         return Error::Timeout { operation, elapsed: started.elapsed(), kind };
     }
-    Error::Transport { operation, source }
+    Error::Transport { operation, source: without_query(source) }
+}
+
+/// `source` without the query of the URL it names: an API key may travel there, and errors are
+/// printed and logged.
+pub fn without_query(mut source: reqwest::Error) -> reqwest::Error {
+    if let Some(url) = source.url_mut()
+        && url.query().is_some()
+    {
+        url.set_query(None);
+    }
+    source
 }
 
 /// Follows a redirect only within the origin (scheme, host and port) the call was sent to, at
@@ -171,7 +182,8 @@ pub fn redirect_policy() -> reqwest::redirect::Policy {
 pub async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
     let operation = call.operation;
     let clock = Clock::start(operation, call.timeout.or(transport.timeout));
-    let mut request = request.build().map_err(|source| Error::Transport { operation, source })?;
+    let mut request =
+        request.build().map_err(|source| Error::Transport { operation, source: without_query(source) })?;
     let request_id = transport.request_ids.as_ref().map(|counter| {
         let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
         if let Ok(value) = HeaderValue::from_str(&id) {

@@ -10,5 +10,6 @@ use crate::client::transport::{Received, expect_status};
 pub async fn read(response: Received) -> Result<Upgraded, Error> {
     let response = expect_status(response, 101).await?;
     let operation = response.operation();
-    response.into_response().upgrade().await.map_err(|source| Error::Transport { operation, source })
+    let upgraded = response.into_response().upgrade().await;
+    upgraded.map_err(|source| Error::Transport { operation, source: crate::client::transport::without_query(source) })
 }

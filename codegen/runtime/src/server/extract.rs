@@ -416,6 +416,15 @@ pub fn scheme_credential(headers: &HeaderMap, scheme: &str) -> Option<String> {
     (given.eq_ignore_ascii_case(scheme) && !value.is_empty()).then(|| value.to_string())
 }
 
+/// The value of the query parameter `name`, percent-decoded, when it is not empty: an API key
+/// sent in the query.
+pub fn query_credential(query: Option<&str>, name: &str) -> Option<String> {
+    let mut problems = Problems::default();
+    let params = QueryParams::parse(query, &mut problems);
+    let value = params.values(name).next()?;
+    (!value.is_empty()).then(|| value.to_string())
+}
+
 /// The value of the cookie called `name` when it is not empty.
 pub fn cookie_credential(headers: &HeaderMap, name: &str) -> Option<String> {
     cookie_value(headers, name).filter(|value| !value.is_empty()).map(str::to_string)
