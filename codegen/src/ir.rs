@@ -510,6 +510,9 @@ pub struct Param {
     /// The value travels as its JSON text (in the query, a list's items one each): the document
     /// says so with `content`, or the schema has no plain-text form in its location.
     pub json: bool,
+    /// What precedes a path parameter's value in its segment: `.` for `style: label`, `;name=`
+    /// for `style: matrix`, nothing for `simple`.
+    pub path_prefix: String,
     pub doc: Option<String>,
 }
 

@@ -445,3 +445,24 @@ async fn a_multipart_body_that_is_not_an_object_is_the_callers_bytes() {
     });
     client.post_scan(b"--b\r\n\r\npage\r\n--b--\r\n".to_vec()).await.expect("stored");
 }
+
+#[tokio::test]
+async fn label_and_matrix_path_parameters_carry_their_prefix() {
+    let (mock, client) = serve().await;
+    mock.on_get_labelled(|_, input| async move {
+        assert_eq!(input.id, 7);
+        Ok(())
+    });
+    mock.on_get_matrix(|_, input| async move {
+        assert_eq!((input.id, input.next.as_deref()), (8, Some("a/b?c")));
+        Ok(())
+    });
+    client.get_labelled(7).await.expect("label style");
+    client.get_matrix(8).next("a/b?c").await.expect("matrix style");
+    // A segment without its prefix says which one it needs.
+    let base = mock.serve().await.expect("serve");
+    let bare =
+        reqwest::Client::new().get(format!("{base}/matrix/8")).header("x-key", "key").send().await.expect("send");
+    let problem: serde_json::Value = serde_json::from_slice(&bare.bytes().await.unwrap()).unwrap();
+    assert!(problem["errors"]["id"][0].as_str().unwrap().contains("must start with `;id=`"), "{problem}");
+}

@@ -734,11 +734,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
 /// [`build_url`] written as text, when no parameter is an object and every line fits; `false`,
 /// having written nothing, otherwise.
 fn url_text(code: &mut Code, op: &Operation) -> bool {
-    if op
-        .params
-        .iter()
-        .any(|p| (p.object_style.is_some() || p.json) && matches!(p.location, Location::Path | Location::Query))
-    {
+    let unusual = |p: &Param| p.object_style.is_some() || p.json || !p.path_prefix.is_empty();
+    if op.params.iter().any(|p| unusual(p) && matches!(p.location, Location::Path | Location::Query)) {
         return false;
     }
     // Each line with how many levels deeper than the statements it sits.
@@ -1134,6 +1131,9 @@ fn build_url(op: &Operation) -> TokenStream {
             .expect("path parameters were checked while lowering");
         let field = ident(&p.name);
         let wire = &p.wire;
+        if !p.path_prefix.is_empty() {
+            steps.push(push_literal(&p.path_prefix));
+        }
         steps.push(match (&p.ty, p.object_style) {
             _ if p.json => quote! { push_segment(&mut url, &crate::encoding::json_text(#wire, &self.#field)?); },
             (_, Some(_)) => {

@@ -842,7 +842,7 @@ fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validate
                 false
             }
         }
-        Location::Path if p.object_style.is_none() && !p.json => {
+        Location::Path if p.object_style.is_none() && !p.json && p.path_prefix.is_empty() => {
             let find = format!(".find(|(name, _)| *name == {wire})");
             let parse = format!("extract::parse_path::<{item}>(text, {wire}, {kind}, &mut problems)");
             if code.fits(&format!("{head}path_params"))
@@ -984,6 +984,14 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeS
             quote! {
                 path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
                     extract::path_object::<#item>(text, #wire, #explode, &mut problems)
+                })
+            }
+        }
+        Location::Path if !p.path_prefix.is_empty() => {
+            let prefix = &p.path_prefix;
+            quote! {
+                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                    extract::parse_path_styled::<#item>(text, #prefix, #wire, #kind, &mut problems)
                 })
             }
         }

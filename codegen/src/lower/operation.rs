@@ -74,6 +74,7 @@ fn upgrade_header(mut params: Vec<Param>, reply: &Reply) -> Vec<Param> {
         constraints: Constraints::default(),
         object_style: None,
         json: false,
+        path_prefix: String::new(),
         doc: Some("The protocol to switch the connection to, sent in `Upgrade` (`websocket`, `h2c`, ...).".to_string()),
     });
     params
@@ -218,24 +219,24 @@ impl<'a> Lowerer<'a> {
             let data = param.parameter_data_ref();
             let mut deep = false;
             let mut delimiter = ',';
+            // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently: a prefix in
+            // the segment.
+            let path_prefix = match param {
+                Parameter::Path { style: PathStyle::Label, .. } => ".".to_string(),
+                Parameter::Path { style: PathStyle::Matrix, .. } => format!(";{}=", data.name),
+                _ => String::new(),
+            };
             let (location, explode) = match param {
-                Parameter::Path { style, .. } => {
-                    // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently.
-                    if !matches!(style, PathStyle::Simple) {
-                        let name = if matches!(style, PathStyle::Label) { "label" } else { "matrix" };
-                        self.report(
-                            &ptr.push("style"),
-                            format!("path parameters of style `{name}` are not supported yet"),
-                        );
-                        continue;
-                    }
-                    (Location::Path, data.explode.unwrap_or(false))
-                }
+                Parameter::Path { .. } => (Location::Path, data.explode.unwrap_or(false)),
                 Parameter::Query { style, allow_reserved, .. } => {
                     deep = matches!(style, QueryStyle::DeepObject);
+                    // Reserved characters may go unencoded; encoded, they mean the same to any
+                    // server, so they are.
                     if *allow_reserved {
-                        self.report(&ptr.push("allowReserved"), "`allowReserved` is not supported");
-                        continue;
+                        self.warn(
+                            &ptr.push("allowReserved"),
+                            "`allowReserved` is honoured by percent-encoding reserved characters anyway, which servers decode alike",
+                        );
                     }
                     // Only `form` explodes unless told otherwise.
                     let explode = data.explode.unwrap_or(matches!(style, QueryStyle::Form));
@@ -334,6 +335,15 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => None,
             };
+            // A prefix spells one value; lists and objects in those styles are not read.
+            if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, false)) {
+                let style = if path_prefix == "." { "label" } else { "matrix" };
+                self.report(
+                    &ptr.push("style"),
+                    format!("a list or an object in a path parameter of style `{style}` is not supported yet"),
+                );
+                continue;
+            }
             let lists = matches!(location, Location::Query | Location::Header);
             if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
                 // A value with no plain-text form (a list of objects, a union of shapes) still
@@ -386,6 +396,7 @@ impl<'a> Lowerer<'a> {
                 constraints,
                 object_style: object_style.filter(|_| !json),
                 json,
+                path_prefix,
                 doc: super::prose(&data.description),
             });
         }
@@ -447,6 +458,7 @@ impl<'a> Lowerer<'a> {
                     constraints: Constraints::default(),
                     object_style: None,
                     json: false,
+                    path_prefix: String::new(),
                     doc: None,
                 });
             }

@@ -274,6 +274,25 @@ where
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
+/// A path parameter of style `label` (`.value`) or `matrix` (`;name=value`): the segment's text
+/// after `prefix`, parsed; a segment without the prefix is a problem saying so.
+pub fn parse_path_styled<T: FromStr>(
+    text: &str,
+    prefix: &str,
+    name: &str,
+    kind: &str,
+    problems: &mut Problems,
+) -> Option<T>
+where
+    T::Err: Display,
+{
+    let Some(value) = text.strip_prefix(prefix) else {
+        problems.add(name, format!("the path segment must start with `{prefix}`, and `{text}` does not"));
+        return None;
+    };
+    parse_path(value, name, kind, problems)
+}
+
 /// An object path parameter (`style: simple`): `property,value,property,value`, or
 /// `property=value,property=value` when `explode`.
 pub fn path_object<T: serde::de::DeserializeOwned>(
