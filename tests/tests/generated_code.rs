@@ -53,14 +53,14 @@ fn unsupported_specs_fail_with_every_problem_located() {
     let spec = dir.join("bad.yaml");
     std::fs::write(
         &spec,
-        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: s, in: query, allowReserved: true, schema: {type: string}}]\n      responses: {'204': {description: ok}}\n  /b:\n    get:\n      responses: {'200': {description: ok, content: {application/json: {schema: {not: {type: string}}}}}}\n",
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: s, in: cookie, schema: {type: array, items: {type: object}}}]\n      responses: {'204': {description: ok}}\n  /b:\n    get:\n      responses: {'200': {description: ok, content: {application/json: {schema: {not: {type: string}}}}}}\n",
     )
     .unwrap();
     let strict = xtask::codegen::SpecOptions { strictness: Strictness::Strict, ..Default::default() };
     let err = xtask::codegen::run_spec(&spec, &dir.join("out"), "bad", Mode::Write, strict).unwrap_err();
     assert!(err.contains("2 problems"), "{err}");
     assert!(
-        err.contains("#/paths/~1a/get/parameters/0/allowReserved (line 6)"),
+        err.contains("#/paths/~1a/get/parameters/0/schema (line 6)"),
         "YAML diagnostics carry their line: {err}"
     );
     assert!(err.contains("#/paths/~1b/get/responses/200/content/application~1json/schema"), "{err}");
