@@ -31,6 +31,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
     ("src/framing.rs", include_str!("../runtime/src/framing.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
+    ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),

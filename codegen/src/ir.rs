@@ -162,6 +162,9 @@ pub struct Field {
     pub required: bool,
     /// `nullable: true`: a required field may still be `null`.
     pub nullable: bool,
+    /// Optional and nullable, with absent and `null` told apart (`Nullable<T>`), unless the
+    /// document says they mean the same (`x-null-means-absent: true`).
+    pub tristate: bool,
     /// The field's type contains the struct itself, so it is stored in a `Box`.
     pub boxed: bool,
     /// Limits serde does not check, enforced by the server on request bodies.

@@ -208,6 +208,30 @@ impl FeaturesApi for Fixture {
         Ok(())
     }
 
+    async fn patch_pet_details(
+        &self,
+        _: RequestContext,
+        input: inputs::PatchPetDetailsInput,
+    ) -> Result<server_types::PetDetails, ApiError> {
+        // Stored details, changed by the patch: `null` clears, absent keeps.
+        let mut details = server_types::PetDetails {
+            nickname: features_server::Nullable::Value("Rexy".into()),
+            age: features_server::Nullable::Value(3),
+            color: Some("brown".into()),
+        };
+        let patch = input.body;
+        if !patch.nickname.is_absent() {
+            details.nickname = patch.nickname;
+        }
+        if !patch.age.is_absent() {
+            details.age = patch.age;
+        }
+        if patch.color.is_some() {
+            details.color = patch.color;
+        }
+        Ok(details)
+    }
+
     async fn open_tunnel(&self, _: RequestContext, input: inputs::OpenTunnelInput) -> Result<Switch, ApiError> {
         if input.protocol != "echo" {
             return Err(ApiError::bad_request(format!("`{}` is not spoken here", input.protocol)));
@@ -255,7 +279,7 @@ async fn discriminated_unions_of_merged_structs_round_trip() {
     let client = client(&base);
     let cat = Pet::Cat(Cat { meows: Some(true), ..Cat::new("cat".into(), "Tom".into()) });
     let owner = Owner { name: Some("Ann".into()), pets: Some(vec![cat.clone()]) };
-    let dog = Pet::Dog(Dog { owner: Some(owner), ..Dog::new("dog".into(), "Rex".into(), 3) });
+    let dog = Pet::Dog(Dog { owner: owner.into(), ..Dog::new("dog".into(), "Rex".into(), 3) });
     assert_eq!(client.add_pet(cat.clone()).await.unwrap(), cat);
     assert_eq!(client.add_pet(dog.clone()).await.unwrap(), dog);
     assert_eq!(client.list_pets().await.unwrap(), vec![cat.clone(), dog.clone()]);
@@ -823,6 +847,24 @@ async fn every_limit_of_a_parameter_is_enforced_wherever_it_is_sent() {
     assert_eq!(window.status(), 400);
     let problem: serde_json::Value = serde_json::from_slice(&window.bytes().await.unwrap()).unwrap();
     assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["window.limit"], "{problem}");
+}
+
+#[tokio::test]
+async fn a_patch_sends_null_to_clear_and_leaves_out_what_it_keeps() {
+    use features_client::Nullable;
+    use features_client::types::PetDetails;
+    let (base, _) = start().await;
+    let patch = PetDetails { nickname: Nullable::Null, age: Nullable::Absent, color: Some("black".into()) };
+    let now = client(&base).patch_pet_details("Rex", patch.clone()).await.unwrap();
+    assert_eq!(now, PetDetails { nickname: Nullable::Null, age: Nullable::Value(3), color: Some("black".into()) });
+    // On the wire: `null` for the cleared detail, nothing at all for the kept one.
+    let wire = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "{}")).await;
+    let _ = client(&wire.base_url()).patch_pet_details("Rex", patch).await;
+    assert_eq!(wire.only_request().body, br#"{"nickname":null,"color":"black"}"#);
+    // A value that is present is still checked against its limits.
+    let long = PetDetails { nickname: Nullable::Value("a very long nickname".into()), ..PetDetails::default() };
+    let refused = client(&base).patch_pet_details("Rex", long).await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused}");
 }
 
 #[tokio::test]

@@ -17,7 +17,7 @@ async fn serve() -> (std::sync::Arc<MockApi>, Client, String) {
 fn order() -> Order {
     let card = Payment::Card(PaymentCard::new(PaymentCardMethod::Card, "4111".into()));
     let mut order = Order::new("o-1".into(), vec![OrderLine::new("sku-1".into())], card);
-    order.note = Some("leave at the door".into());
+    order.note = String::from("leave at the door").into();
     order.quantity = Some(3);
     order.code = Some(OrderCode::Integer(7));
     order.tags = Some(vec![Some("red".into()), None]);

@@ -269,26 +269,27 @@ async fn a_choice_inside_an_all_of_reads_each_member_with_the_other_members() {
 
 #[tokio::test]
 async fn enums_without_a_type_or_with_null_and_a_reply_written_as_a_request_body() {
+    use unseen_client::Nullable;
     use unseen_client::types::{Alert, AlertGrouping, By, ListAlertsBy};
     let (mock, client) = serve().await;
     mock.on_list_alerts(|_, input| async move {
         // The enums came typed; the reply says which ones came.
         let grouping = match (input.by, input.not_by) {
-            (Some(ListAlertsBy::Rules), Some(By::AutoPause)) => Some(AlertGrouping::Time),
-            _ => None,
+            (Some(ListAlertsBy::Rules), Some(By::AutoPause)) => Nullable::Value(AlertGrouping::Time),
+            _ => Nullable::Absent,
         };
-        Ok(vec![Alert { grouping, mode: None }])
+        Ok(vec![Alert { grouping, mode: Nullable::Null }])
     });
     let alerts = client.list_alerts().by(ListAlertsBy::Rules).not_by(By::AutoPause).await.expect("alerts");
-    assert_eq!(alerts, vec![Alert { grouping: Some(AlertGrouping::Time), mode: None }]);
+    assert_eq!(alerts, vec![Alert { grouping: Nullable::Value(AlertGrouping::Time), mode: Nullable::Null }]);
     // A value outside the enum is refused, as for any typed enum.
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
     let reply = http.get(format!("{base}/alerts?by=sometimes")).header("x-key", "key").send().await.expect("send");
     assert_eq!(reply.status(), 400);
-    // The nullable enums read `null` as absent.
-    let read: Alert = serde_json::from_str(r#"{"grouping":null,"mode":null}"#).expect("nulls");
-    assert_eq!(read, Alert { grouping: None, mode: None });
+    // The nullable enums tell `null` from absent.
+    let read: Alert = serde_json::from_str(r#"{"grouping":null}"#).expect("nulls");
+    assert_eq!(read, Alert { grouping: Nullable::Null, mode: Nullable::Absent });
 }
 
 #[tokio::test]

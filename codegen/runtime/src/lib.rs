@@ -15,6 +15,7 @@ pub mod enums;
 mod file;
 #[doc(hidden)]
 pub mod framing;
+mod nullable;
 #[doc(hidden)]
 pub mod object_only;
 
@@ -26,6 +27,7 @@ pub mod server;
 pub use date_time::{DateTime, DateTimeError};
 pub use enums::UnknownVariant;
 pub use file::{File, safe_file_name};
+pub use nullable::Nullable;
 
 /// The `time` crate, whose types [`DateTime`] converts to and from.
 #[cfg(feature = "time")]

@@ -1403,6 +1403,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Upgraded, });
     let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
+    let nullable_use = super::types::has_tristate(api).then(|| quote! { Nullable, });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
@@ -1431,7 +1432,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
             BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
         };
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
 
         pub use reqwest;
         /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and

@@ -1311,6 +1311,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
     let upgrade_use =
         api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Switch, Upgraded, });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
+    let nullable_use = super::types::has_tristate(api).then(|| quote! { Nullable, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
@@ -1337,7 +1338,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use portfolio_runtime::server::{
             #download_use #stream_use #upgrade_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
         };
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{router, router_with};
         pub use #types_crate::types;
 
@@ -1602,7 +1603,9 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
                     return None;
                 }
                 let optional = !f.required || f.nullable;
-                Some(if optional {
+                Some(if f.tristate {
+                    quote! { if let Some(value) = self.#field.value() { #(#body)* #nested } }
+                } else if optional {
                     quote! { if let Some(value) = &self.#field { #(#body)* #nested } }
                 } else {
                     quote! { { let value = &self.#field; #(#body)* #nested } }

@@ -41,6 +41,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
     });
     let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
+    let nullable_use = has_tristate(api).then(|| quote! { Nullable, });
     quote! {
         #crate_doc
         #tags_doc
@@ -57,8 +58,13 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use portfolio_runtime::codegen::{enums, object_only};
 
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use UnknownVariant};
+        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
+}
+
+/// Whether a struct has a property whose absence and `null` are told apart.
+pub(crate) fn has_tristate(api: &Api) -> bool {
+    api.types.iter().any(|t| matches!(t, TypeDef::Struct(s) if s.fields.iter().any(|f| f.tristate)))
 }
 
 /// One item of `types.rs`: a named type of the spec, or a type an operation owns, which is
@@ -128,6 +134,9 @@ pub fn header(api: &Api) -> TokenStream {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
     uses.add_to(&mut imports, "crate::DateTime");
+    if has_tristate(api) {
+        imports.add("crate::Nullable");
+    }
     let imports = imports.tokens();
     quote! {
         //! Types of the request and reply bodies, one per schema of the spec.
@@ -197,8 +206,10 @@ fn struct_def(code: &mut Code, s: &StructDef) {
         code.item(None);
         code.open(format_args!("impl {name}"));
         for (f, value) in defaults {
-            code.typed(&format!("fn {}() -> ", default_fn(f)), &format!("Option<{}>", rust_type(&f.ty, "")), " {");
-            some_default(code, &value);
+            // An absent property that may also be `null` reads as the default value too.
+            let wrapper = if f.tristate { "Nullable" } else { "Option" };
+            code.typed(&format!("fn {}() -> ", default_fn(f)), &format!("{wrapper}<{}>", rust_type(&f.ty, "")), " {");
+            some_default(code, if f.tristate { "Nullable::Value" } else { "Some" }, &value);
             code.close("");
         }
         code.close("");
@@ -265,11 +276,11 @@ fn enum_declaration<'a>(
 
 /// `Some(value)`, the body of a default's function. A text default too long for its line has its
 /// `.to_string()` on a line of its own, as prettyplease breaks a method call.
-fn some_default(code: &mut Code, value: &str) {
+fn some_default(code: &mut Code, wrapper: &str, value: &str) {
     match value.strip_suffix(".to_string()") {
         // The argument's own line is one level deeper, and its trailing comma does not count.
-        Some(text) if !code.fits(&format!("Some({value})")) && !code.fits(&format!("    {value}")) => {
-            code.line("Some(");
+        Some(text) if !code.fits(&format!("{wrapper}({value})")) && !code.fits(&format!("    {value}")) => {
+            code.line(format_args!("{wrapper}("));
             code.indent();
             code.line(text);
             code.indent();
@@ -278,7 +289,7 @@ fn some_default(code: &mut Code, value: &str) {
             code.dedent();
             code.line(")");
         }
-        _ => code.list("Some(", &[value.to_string()], ")"),
+        _ => code.list(&format!("{wrapper}("), &[value.to_string()], ")"),
     }
 }
 
@@ -316,8 +327,15 @@ fn constructor(code: &mut Code, s: &StructDef) {
             (format!("{}: ", ident(&f.name)), ty)
         })
         .collect();
-    let mut inits: Vec<String> =
-        s.fields.iter().map(|f| if takes(&f) { ident(&f.name) } else { format!("{}: None", ident(&f.name)) }).collect();
+    let mut inits: Vec<String> = s
+        .fields
+        .iter()
+        .map(|f| match (takes(&f), f.tristate) {
+            (true, _) => ident(&f.name),
+            (false, true) => format!("{}: Nullable::Absent", ident(&f.name)),
+            (false, false) => format!("{}: None", ident(&f.name)),
+        })
+        .collect();
     if let Some((field, _)) = &s.extra {
         inits.push(format!("{}: BTreeMap::new()", ident(field)));
     }
@@ -352,7 +370,9 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
     if f.boxed {
         ty = format!("Box<{ty}>");
     }
-    if !f.required || f.nullable {
+    if f.tristate {
+        ty = format!("Nullable<{ty}>");
+    } else if !f.required || f.nullable {
         ty = format!("Option<{ty}>");
     }
     // The spec's description, then what the reader cannot see from the field itself.
@@ -362,6 +382,9 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
         notes.push(format!("`{}` on the wire.", f.wire));
     }
     notes.extend(limits(&f.constraints));
+    if f.tristate {
+        notes.push("May be left out or sent as `null`, which are told apart.".to_string());
+    }
     let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
         notes.push(format!("Read as `{}` when absent.", super::default_text(d)));
         format!("{struct_name}::{}", default_fn(f))
@@ -380,8 +403,12 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
         }
         if let Some(path) = default {
             serde.push(format!("default = {}", code::string(&path)));
+        } else if f.tristate {
+            serde.push("default".to_string());
         }
-        if !f.required {
+        if f.tristate {
+            serde.push("skip_serializing_if = \"Nullable::is_absent\"".to_string());
+        } else if !f.required {
             serde.push("skip_serializing_if = \"Option::is_none\"".to_string());
         }
     }
@@ -842,6 +869,7 @@ mod tests {
             ty,
             required,
             nullable: false,
+            tristate: false,
             boxed: false,
             constraints: Constraints::default(),
             default,

@@ -71,6 +71,10 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     }
 }
 
+/// The extension by which a document says that `null` and absence mean the same for its
+/// optional properties.
+pub(crate) const NULL_MEANS_ABSENT: &str = "x-null-means-absent";
+
 /// The extension the 3.1/3.2 converter keeps a tag's `parent` (OpenAPI 3.2) under.
 pub(crate) const TAG_PARENT: &str = "x-portfolio-parent";
 
@@ -177,6 +181,12 @@ impl<'a> Lowerer<'a> {
         if self.warned.insert((warning.pointer.clone(), warning.message.clone())) {
             self.warnings.push(warning);
         }
+    }
+
+    /// Whether the document says an optional property's `null` means the same as its absence
+    /// (`x-null-means-absent: true` at its root): such properties are then one `Option`.
+    pub(crate) fn null_means_absent(&self) -> bool {
+        self.doc.extensions.get(NULL_MEANS_ABSENT).and_then(serde_json::Value::as_bool) == Some(true)
     }
 
     /// Marks the start of a part of the spec that can be left out on its own (a schema or an

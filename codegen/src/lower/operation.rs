@@ -1098,6 +1098,7 @@ impl<'a> Lowerer<'a> {
                 ty,
                 required: h.required,
                 nullable: false,
+                tristate: false,
                 boxed: false,
                 constraints: Default::default(),
                 default: None,

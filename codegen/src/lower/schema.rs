@@ -287,12 +287,14 @@ impl<'a> Lowerer<'a> {
             if let Some(value) = default.filter(|_| !required) {
                 self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
             }
+            let tristate = nullable && !required && !self.null_means_absent();
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),
                 ty,
                 required,
                 nullable,
+                tristate,
                 boxed: false,
                 constraints,
                 default: None,
