@@ -25,6 +25,7 @@ fn config() -> Config {
         runtime_dir: "codegen/runtime".to_string(),
         strict: true,
         tag_features: false,
+        mock_seed: 0,
     }
 }
 

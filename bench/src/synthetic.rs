@@ -84,6 +84,7 @@ mod tests {
             runtime_dir: "codegen/runtime".to_string(),
             strict: true,
             tag_features: false,
+            mock_seed: 0,
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));

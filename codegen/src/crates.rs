@@ -37,6 +37,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
     ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
     ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
+    ("src/server/error_reply.rs", include_str!("../runtime/src/server/error_reply.rs")),
     ("src/server/extract.rs", include_str!("../runtime/src/server/extract.rs")),
     ("src/server/form.rs", include_str!("../runtime/src/server/form.rs")),
     ("src/server/mock.rs", include_str!("../runtime/src/server/mock.rs")),
@@ -386,6 +387,8 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let jobs = vec![
         RustJob::new(src("api.rs"), move || Some(server::api_module(api, &for_api))),
         RustJob::new(src("mock.rs"), move || Some(server::mock_module(api, &for_mock))),
+        RustJob::new(src("errors.rs"), move || Some(server::errors_module(api))),
+        RustJob::new(src("samples.rs"), move || Some(crate::emit::samples::samples_module(api))),
         RustJob::chunked(
             vec![src("inputs.rs")],
             api.operations.len(),

@@ -269,14 +269,14 @@ pub struct ErrorsDef {
     pub name: String,
     /// The operation, for the docs.
     pub operation: String,
-    /// One per documented status, ascending, then the `default` reply if it has a body.
+    /// One per documented status, ascending, then classes (`4XX`), then `default` if it has a body.
     pub cases: Vec<ErrorCase>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorCase {
-    /// The status, or `None` for the `default` reply (any status not listed).
-    pub status: Option<u16>,
+    /// The status, class of statuses, or `default` (any status not otherwise listed).
+    pub status: ErrorStatus,
     /// Rust variant name, e.g. `NotFound`.
     pub name: String,
     /// The JSON body.
@@ -413,6 +413,76 @@ pub struct Operation {
     pub common_headers: Vec<usize>,
     /// How to walk the operation's pages, when it is paged.
     pub paging: Option<Paging>,
+    /// The bodies the document gives its error replies, in which the server writes its own
+    /// rejections (exact statuses first, then classes, then `default`).
+    pub error_shapes: Vec<ErrorShape>,
+    /// What a mock answers when no handler is set; `None` when no valid reply could be made.
+    pub sample: Option<ReplySample>,
+}
+
+/// A reply made up for a mock: the document's example where valid, else sampled from the schema.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReplySample {
+    /// The body (for several replies, the first's; for a stream, one item) as JSON text.
+    pub body: Option<String>,
+    /// Rust field name → JSON text of each documented reply header.
+    pub headers: Vec<(String, String)>,
+}
+
+/// A documented error body that the server writes its own errors in: a valid body holding what
+/// the schema requires, and where in it the error's parts go.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorShape {
+    pub status: ErrorStatus,
+    pub content_type: String,
+    /// The body before filling, as compact JSON text; empty for problem details.
+    pub template: String,
+    /// JSON pointer into the body → what is written there.
+    pub fills: Vec<(String, Fill)>,
+}
+
+/// Which statuses a documented reply covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorStatus {
+    Exact(u16),
+    /// `4XX` or `5XX`: the hundreds digit.
+    Class(u16),
+    Default,
+}
+
+/// A part of an error, written into a documented error body.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Fill {
+    /// What went wrong with this request (the title when there is no detail).
+    Detail,
+    /// A short summary (the status's reason phrase unless the error sets one).
+    Title,
+    /// The status as a number.
+    Status,
+    /// The status as text (`"404"`).
+    StatusText,
+    /// A short machine-readable code: the last segment of the problem type, or the reason phrase
+    /// in `snake_case`.
+    Code,
+    /// The problem type URI.
+    Type,
+    /// The request path.
+    Instance,
+    /// The per-field messages.
+    Errors(ErrorList),
+}
+
+/// How a body lists per-field messages.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ErrorList {
+    /// `["limit: must be at most 100"]`.
+    Strings,
+    /// `[{"field": "limit", "message": "must be at most 100"}]`, with these property names.
+    Objects { name: String, message: String },
+    /// `{"limit": "must be at most 100"}`.
+    Map,
+    /// `{"limit": ["must be at most 100"]}`.
+    MapOfLists,
 }
 
 /// A paged operation: page and size parameters, and where the items and totals are in its reply.

@@ -16,6 +16,7 @@ mod naming;
 mod openapi31;
 mod render;
 mod repair;
+mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
@@ -52,6 +53,9 @@ pub struct Config {
     /// A cargo feature per tag in the client and types crates (all on by default), so a crate that
     /// calls a few areas of a large API compiles only their operations and the types they reach.
     pub tag_features: bool,
+    /// Varies the values the generated mock answers with where the document gives no valid
+    /// example; the same seed gives the same values.
+    pub mock_seed: u64,
 }
 
 /// A header every operation takes that carries the API version, and what the crates call it.

@@ -17,6 +17,7 @@ fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
         runtime_dir: "codegen/runtime".to_string(),
         strict: true,
         tag_features: false,
+        mock_seed: 0,
     };
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files
 }

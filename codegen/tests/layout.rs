@@ -77,6 +77,7 @@ fn generated_files_are_laid_out_as_prettyplease_prints_them() {
         runtime_dir: "codegen/runtime".to_string(),
         strict: true,
         tag_features: true,
+        mock_seed: 0,
     };
     let files = generate(&spec, &config).unwrap_or_else(|d| panic!("{d}")).files;
     let rust: Vec<_> = files.iter().filter(|f| f.path.ends_with(".rs")).collect();

@@ -201,6 +201,7 @@ fn config(lenient: bool) -> Config {
         strict: !lenient,
         // Gating by tag parses every item again: exercise it on every input.
         tag_features: true,
+        mock_seed: 0,
     }
 }
 

@@ -6,8 +6,9 @@ use std::fmt;
 use std::future::Future;
 
 use axum::http::HeaderMap;
+use axum::response::Response;
 
-use crate::{ApiError, FileDownload, inputs, types};
+use crate::{ApiError, ErrorReply, FileDownload, inputs, types};
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]
@@ -45,7 +46,8 @@ impl fmt::Debug for RequestContext {
 /// operation in the spec cannot go unnoticed), then serve the implementation with
 /// [`router`](crate::router). Methods may be written as `async fn`. Each receives the
 /// [`RequestContext`] and the operation's validated input with defaults applied; an `Err`
-/// becomes a problem+json reply with the status the [`ApiError`] carries.
+/// becomes an error reply with the status the [`ApiError`] carries, written by
+/// `error_reply`.
 pub trait PortfolioApi: Send + Sync + 'static {
     /// Look up a user by user name.
     ///
@@ -834,6 +836,14 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send;
+
+    /// The reply for an error: an operation's `Err`, or a request the generated layer turned
+    /// away (a bad parameter, a missing credential, an unknown path). By default
+    /// ([`ErrorReply::render`]) the body the document gives for the status, filled from the
+    /// error, else problem details. Override it to write errors another way.
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        reply.render(error)
+    }
 }
 
 /// [`PortfolioApi`] with a default for every method, which answers 501 naming its operation:
@@ -841,6 +851,14 @@ pub trait PortfolioApi: Send + Sync + 'static {
 /// [`Partial`]. Prefer [`PortfolioApi`] for a complete service: there the compiler lists every
 /// operation still missing, including ones a newer spec adds.
 pub trait PartialPortfolioApi: Send + Sync + 'static {
+    /// The reply for an error: an operation's `Err`, or a request the generated layer turned
+    /// away (a bad parameter, a missing credential, an unknown path). By default
+    /// ([`ErrorReply::render`]) the body the document gives for the status, filled from the
+    /// error, else problem details. Override it to write errors another way.
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        reply.render(error)
+    }
+
     /// [`PortfolioApi::get_user`]; unless implemented, answers 501 naming `GetUser`.
     fn get_user(
         &self,
@@ -1752,5 +1770,9 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
         self.0.download_au_file(ctx, input)
+    }
+
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        self.0.error_reply(error, reply)
     }
 }

@@ -6,7 +6,8 @@
 //! and its operation's input, already validated, with defaults applied. Serve it with
 //! [`router`]. Requests are checked in this order: credentials (401), the API version
 //! header (400), then parameters and body (400, 413, 415); only a valid request reaches the
-//! implementation. Every error reply is `application/problem+json`, and a panic inside an
+//! implementation. Error replies take the body the document gives for their status, else
+//! `application/problem+json` (see `error_reply` on the trait); a panic inside an
 //! implementation becomes a 500 reply.
 //!
 //! # Example
@@ -24,7 +25,9 @@
 #![warn(missing_docs)]
 
 mod api;
+mod errors;
 mod mock;
+mod samples;
 pub mod inputs;
 mod router;
 #[allow(unused_imports, reason = "each spec calls some of them")]
@@ -38,8 +41,8 @@ use portfolio_runtime::codegen::{enums, framing, object_only};
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use portfolio_runtime::server::{
-    FileDownload, ApiError, ServeConfig, ServerConfig, bind, problem_types, serve,
-    serve_with, shutdown_signal,
+    FileDownload, ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types,
+    serve, serve_with, shutdown_signal,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};

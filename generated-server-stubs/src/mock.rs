@@ -8,7 +8,7 @@ use std::sync::Arc;
 use portfolio_runtime::codegen::server::mock::{Calls, Slot};
 
 use crate::api::RequestContext;
-use crate::{ApiError, FileDownload, PortfolioApi, ServerConfig, inputs, types};
+use crate::{ApiError, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
 
 /// The handler of each operation, when one is set.
 #[derive(Default)]
@@ -229,12 +229,14 @@ struct Handlers {
 
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
 /// handler or a canned reply set per operation, run behind the real router, so requests are
-/// validated against the contract. An operation without a handler answers 501 naming it,
+/// validated against the contract. An operation without a handler answers 501 naming it
+/// ([`MockApi::new`]) or the document's example or a sampled value ([`MockApi::sampled`]),
 /// and every call is recorded. Start it with [`MockApi::serve`].
 #[derive(Default)]
 pub struct MockApi {
     calls: Calls,
     handlers: Handlers,
+    sampled: bool,
 }
 
 impl std::fmt::Debug for MockApi {
@@ -247,6 +249,25 @@ impl MockApi {
     /// A mock on which every operation answers 501 until given a handler.
     pub fn new() -> Arc<Self> {
         Arc::new(MockApi::default())
+    }
+
+    /// A mock on which every operation without a handler answers as the document shows: its
+    /// example where that is valid, else a value sampled from the reply's schema (the same
+    /// on every run). Operations it cannot answer (a protocol switch, a schema no value
+    /// satisfies) answer 501.
+    pub fn sampled() -> Arc<Self> {
+        Arc::new(MockApi {
+            sampled: true,
+            ..MockApi::default()
+        })
+    }
+
+    /// `sample` when the mock answers with samples.
+    fn fallback<R>(
+        &self,
+        sample: fn() -> Result<R, ApiError>,
+    ) -> Option<fn() -> Result<R, ApiError>> {
+        self.sampled.then_some(sample)
     }
 
     /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
@@ -1219,7 +1240,9 @@ impl PortfolioApi for MockApi {
         input: inputs::GetUserInput,
     ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
         self.calls.record("GetUser");
-        self.handlers.get_user.call("GetUser", ctx, input)
+        self.handlers
+            .get_user
+            .call("GetUser", ctx, input, self.fallback(samples::get_user))
     }
 
     fn create_user(
@@ -1228,7 +1251,9 @@ impl PortfolioApi for MockApi {
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
         self.calls.record("CreateUser");
-        self.handlers.create_user.call("CreateUser", ctx, input)
+        self.handlers
+            .create_user
+            .call("CreateUser", ctx, input, self.fallback(samples::create_user))
     }
 
     fn link_user_accounts(
@@ -1237,7 +1262,14 @@ impl PortfolioApi for MockApi {
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         self.calls.record("LinkUserAccounts");
-        self.handlers.link_user_accounts.call("LinkUserAccounts", ctx, input)
+        self.handlers
+            .link_user_accounts
+            .call(
+                "LinkUserAccounts",
+                ctx,
+                input,
+                self.fallback(samples::link_user_accounts),
+            )
     }
 
     fn get_au_accounts(
@@ -1248,7 +1280,9 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
     > + Send {
         self.calls.record("GetAUAccounts");
-        self.handlers.get_au_accounts.call("GetAUAccounts", ctx, input)
+        self.handlers
+            .get_au_accounts
+            .call("GetAUAccounts", ctx, input, self.fallback(samples::get_au_accounts))
     }
 
     fn get_au_child_accounts(
@@ -1257,7 +1291,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
         self.calls.record("GetAUChildAccounts");
-        self.handlers.get_au_child_accounts.call("GetAUChildAccounts", ctx, input)
+        self.handlers
+            .get_au_child_accounts
+            .call(
+                "GetAUChildAccounts",
+                ctx,
+                input,
+                self.fallback(samples::get_au_child_accounts),
+            )
     }
 
     fn get_account_model_weightings(
@@ -1270,7 +1311,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAccountModelWeightings");
         self.handlers
             .get_account_model_weightings
-            .call("GetAccountModelWeightings", ctx, input)
+            .call(
+                "GetAccountModelWeightings",
+                ctx,
+                input,
+                self.fallback(samples::get_account_model_weightings),
+            )
     }
 
     fn replace_account_model_weightings(
@@ -1281,7 +1327,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("ReplaceAccountModelWeightings");
         self.handlers
             .replace_account_model_weightings
-            .call("ReplaceAccountModelWeightings", ctx, input)
+            .call(
+                "ReplaceAccountModelWeightings",
+                ctx,
+                input,
+                self.fallback(samples::replace_account_model_weightings),
+            )
     }
 
     fn get_au_app_form(
@@ -1290,7 +1341,9 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
         self.calls.record("GetAUAppForm");
-        self.handlers.get_au_app_form.call("GetAUAppForm", ctx, input)
+        self.handlers
+            .get_au_app_form
+            .call("GetAUAppForm", ctx, input, self.fallback(samples::get_au_app_form))
     }
 
     fn create_draft_application(
@@ -1299,7 +1352,14 @@ impl PortfolioApi for MockApi {
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
         self.calls.record("CreateDraftApplication");
-        self.handlers.create_draft_application.call("CreateDraftApplication", ctx, input)
+        self.handlers
+            .create_draft_application
+            .call(
+                "CreateDraftApplication",
+                ctx,
+                input,
+                self.fallback(samples::create_draft_application),
+            )
     }
 
     fn get_draft_application_status(
@@ -1310,7 +1370,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetDraftApplicationStatus");
         self.handlers
             .get_draft_application_status
-            .call("GetDraftApplicationStatus", ctx, input)
+            .call(
+                "GetDraftApplicationStatus",
+                ctx,
+                input,
+                self.fallback(samples::get_draft_application_status),
+            )
     }
 
     fn get_pds(
@@ -1319,7 +1384,7 @@ impl PortfolioApi for MockApi {
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
         self.calls.record("GetPDS");
-        self.handlers.get_pds.call("GetPDS", ctx, input)
+        self.handlers.get_pds.call("GetPDS", ctx, input, self.fallback(samples::get_pds))
     }
 
     fn get_uk_ceding_parties(
@@ -1328,7 +1393,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
         self.calls.record("GetUKCedingParties");
-        self.handlers.get_uk_ceding_parties.call("GetUKCedingParties", ctx, input)
+        self.handlers
+            .get_uk_ceding_parties
+            .call(
+                "GetUKCedingParties",
+                ctx,
+                input,
+                self.fallback(samples::get_uk_ceding_parties),
+            )
     }
 
     fn find_au_securities(
@@ -1337,7 +1409,14 @@ impl PortfolioApi for MockApi {
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
         self.calls.record("FindAUSecurities");
-        self.handlers.find_au_securities.call("FindAUSecurities", ctx, input)
+        self.handlers
+            .find_au_securities
+            .call(
+                "FindAUSecurities",
+                ctx,
+                input,
+                self.fallback(samples::find_au_securities),
+            )
     }
 
     fn get_au_recalc_status(
@@ -1346,7 +1425,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
         self.calls.record("GetAURecalcStatus");
-        self.handlers.get_au_recalc_status.call("GetAURecalcStatus", ctx, input)
+        self.handlers
+            .get_au_recalc_status
+            .call(
+                "GetAURecalcStatus",
+                ctx,
+                input,
+                self.fallback(samples::get_au_recalc_status),
+            )
     }
 
     fn get_au_holdings(
@@ -1355,7 +1441,9 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
         self.calls.record("GetAUHoldings");
-        self.handlers.get_au_holdings.call("GetAUHoldings", ctx, input)
+        self.handlers
+            .get_au_holdings
+            .call("GetAUHoldings", ctx, input, self.fallback(samples::get_au_holdings))
     }
 
     fn get_au_holdings_per_model(
@@ -1366,7 +1454,14 @@ impl PortfolioApi for MockApi {
         Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
     > + Send {
         self.calls.record("GetAUHoldingsPerModel");
-        self.handlers.get_au_holdings_per_model.call("GetAUHoldingsPerModel", ctx, input)
+        self.handlers
+            .get_au_holdings_per_model
+            .call(
+                "GetAUHoldingsPerModel",
+                ctx,
+                input,
+                self.fallback(samples::get_au_holdings_per_model),
+            )
     }
 
     fn get_au_asset_class_summary(
@@ -1377,7 +1472,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUAssetClassSummary");
         self.handlers
             .get_au_asset_class_summary
-            .call("GetAUAssetClassSummary", ctx, input)
+            .call(
+                "GetAUAssetClassSummary",
+                ctx,
+                input,
+                self.fallback(samples::get_au_asset_class_summary),
+            )
     }
 
     fn get_au_transactions(
@@ -1388,7 +1488,14 @@ impl PortfolioApi for MockApi {
         Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
     > + Send {
         self.calls.record("GetAUTransactions");
-        self.handlers.get_au_transactions.call("GetAUTransactions", ctx, input)
+        self.handlers
+            .get_au_transactions
+            .call(
+                "GetAUTransactions",
+                ctx,
+                input,
+                self.fallback(samples::get_au_transactions),
+            )
     }
 
     fn get_au_cash_transactions(
@@ -1399,7 +1506,14 @@ impl PortfolioApi for MockApi {
         Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
     > + Send {
         self.calls.record("GetAUCashTransactions");
-        self.handlers.get_au_cash_transactions.call("GetAUCashTransactions", ctx, input)
+        self.handlers
+            .get_au_cash_transactions
+            .call(
+                "GetAUCashTransactions",
+                ctx,
+                input,
+                self.fallback(samples::get_au_cash_transactions),
+            )
     }
 
     fn get_au_unsettled_transactions(
@@ -1412,7 +1526,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUUnsettledTransactions");
         self.handlers
             .get_au_unsettled_transactions
-            .call("GetAUUnsettledTransactions", ctx, input)
+            .call(
+                "GetAUUnsettledTransactions",
+                ctx,
+                input,
+                self.fallback(samples::get_au_unsettled_transactions),
+            )
     }
 
     fn get_au_dividend_reinvestment_details(
@@ -1425,7 +1544,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUDividendReinvestmentDetails");
         self.handlers
             .get_au_dividend_reinvestment_details
-            .call("GetAUDividendReinvestmentDetails", ctx, input)
+            .call(
+                "GetAUDividendReinvestmentDetails",
+                ctx,
+                input,
+                self.fallback(samples::get_au_dividend_reinvestment_details),
+            )
     }
 
     fn get_au_income_detail(
@@ -1434,7 +1558,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
         self.calls.record("GetAUIncomeDetail");
-        self.handlers.get_au_income_detail.call("GetAUIncomeDetail", ctx, input)
+        self.handlers
+            .get_au_income_detail
+            .call(
+                "GetAUIncomeDetail",
+                ctx,
+                input,
+                self.fallback(samples::get_au_income_detail),
+            )
     }
 
     fn get_au_income_schedules(
@@ -1443,7 +1574,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
         self.calls.record("GetAUIncomeSchedules");
-        self.handlers.get_au_income_schedules.call("GetAUIncomeSchedules", ctx, input)
+        self.handlers
+            .get_au_income_schedules
+            .call(
+                "GetAUIncomeSchedules",
+                ctx,
+                input,
+                self.fallback(samples::get_au_income_schedules),
+            )
     }
 
     fn get_au_income_schedules_bulk(
@@ -1456,7 +1594,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUIncomeSchedulesBulk");
         self.handlers
             .get_au_income_schedules_bulk
-            .call("GetAUIncomeSchedulesBulk", ctx, input)
+            .call(
+                "GetAUIncomeSchedulesBulk",
+                ctx,
+                input,
+                self.fallback(samples::get_au_income_schedules_bulk),
+            )
     }
 
     fn get_au_expense_detail(
@@ -1465,7 +1608,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
         self.calls.record("GetAUExpenseDetail");
-        self.handlers.get_au_expense_detail.call("GetAUExpenseDetail", ctx, input)
+        self.handlers
+            .get_au_expense_detail
+            .call(
+                "GetAUExpenseDetail",
+                ctx,
+                input,
+                self.fallback(samples::get_au_expense_detail),
+            )
     }
 
     fn get_au_bpay(
@@ -1474,7 +1624,9 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
         self.calls.record("GetAUBpay");
-        self.handlers.get_au_bpay.call("GetAUBpay", ctx, input)
+        self.handlers
+            .get_au_bpay
+            .call("GetAUBpay", ctx, input, self.fallback(samples::get_au_bpay))
     }
 
     fn get_au_performance(
@@ -1483,7 +1635,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
         self.calls.record("GetAUPerformance");
-        self.handlers.get_au_performance.call("GetAUPerformance", ctx, input)
+        self.handlers
+            .get_au_performance
+            .call(
+                "GetAUPerformance",
+                ctx,
+                input,
+                self.fallback(samples::get_au_performance),
+            )
     }
 
     fn get_au_asset_class_performance(
@@ -1496,7 +1655,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUAssetClassPerformance");
         self.handlers
             .get_au_asset_class_performance
-            .call("GetAUAssetClassPerformance", ctx, input)
+            .call(
+                "GetAUAssetClassPerformance",
+                ctx,
+                input,
+                self.fallback(samples::get_au_asset_class_performance),
+            )
     }
 
     fn get_au_benchmarks(
@@ -1505,7 +1669,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
         self.calls.record("GetAUBenchmarks");
-        self.handlers.get_au_benchmarks.call("GetAUBenchmarks", ctx, input)
+        self.handlers
+            .get_au_benchmarks
+            .call(
+                "GetAUBenchmarks",
+                ctx,
+                input,
+                self.fallback(samples::get_au_benchmarks),
+            )
     }
 
     fn get_au_benchmark_performance(
@@ -1516,7 +1687,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUBenchmarkPerformance");
         self.handlers
             .get_au_benchmark_performance
-            .call("GetAUBenchmarkPerformance", ctx, input)
+            .call(
+                "GetAUBenchmarkPerformance",
+                ctx,
+                input,
+                self.fallback(samples::get_au_benchmark_performance),
+            )
     }
 
     fn get_au_models(
@@ -1525,7 +1701,9 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
         self.calls.record("GetAUModels");
-        self.handlers.get_au_models.call("GetAUModels", ctx, input)
+        self.handlers
+            .get_au_models
+            .call("GetAUModels", ctx, input, self.fallback(samples::get_au_models))
     }
 
     fn get_au_aproximate_fum(
@@ -1534,7 +1712,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
         self.calls.record("GetAUAproximateFum");
-        self.handlers.get_au_aproximate_fum.call("GetAUAproximateFum", ctx, input)
+        self.handlers
+            .get_au_aproximate_fum
+            .call(
+                "GetAUAproximateFum",
+                ctx,
+                input,
+                self.fallback(samples::get_au_aproximate_fum),
+            )
     }
 
     fn get_au_model_performance(
@@ -1543,7 +1728,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
         self.calls.record("GetAUModelPerformance");
-        self.handlers.get_au_model_performance.call("GetAUModelPerformance", ctx, input)
+        self.handlers
+            .get_au_model_performance
+            .call(
+                "GetAUModelPerformance",
+                ctx,
+                input,
+                self.fallback(samples::get_au_model_performance),
+            )
     }
 
     fn get_au_model_holdings(
@@ -1552,7 +1744,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
         self.calls.record("GetAUModelHoldings");
-        self.handlers.get_au_model_holdings.call("GetAUModelHoldings", ctx, input)
+        self.handlers
+            .get_au_model_holdings
+            .call(
+                "GetAUModelHoldings",
+                ctx,
+                input,
+                self.fallback(samples::get_au_model_holdings),
+            )
     }
 
     fn get_au_model_weight_adjustment(
@@ -1565,7 +1764,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUModelWeightAdjustment");
         self.handlers
             .get_au_model_weight_adjustment
-            .call("GetAUModelWeightAdjustment", ctx, input)
+            .call(
+                "GetAUModelWeightAdjustment",
+                ctx,
+                input,
+                self.fallback(samples::get_au_model_weight_adjustment),
+            )
     }
 
     fn replace_au_model_weight_adjustment(
@@ -1576,7 +1780,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("ReplaceAUModelWeightAdjustment");
         self.handlers
             .replace_au_model_weight_adjustment
-            .call("ReplaceAUModelWeightAdjustment", ctx, input)
+            .call(
+                "ReplaceAUModelWeightAdjustment",
+                ctx,
+                input,
+                self.fallback(samples::replace_au_model_weight_adjustment),
+            )
     }
 
     fn get_au_account_esg_categories(
@@ -1587,7 +1796,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUAccountEsgCategories");
         self.handlers
             .get_au_account_esg_categories
-            .call("GetAUAccountEsgCategories", ctx, input)
+            .call(
+                "GetAUAccountEsgCategories",
+                ctx,
+                input,
+                self.fallback(samples::get_au_account_esg_categories),
+            )
     }
 
     fn replace_au_account_esg_categories(
@@ -1598,7 +1812,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("ReplaceAUAccountEsgCategories");
         self.handlers
             .replace_au_account_esg_categories
-            .call("ReplaceAUAccountEsgCategories", ctx, input)
+            .call(
+                "ReplaceAUAccountEsgCategories",
+                ctx,
+                input,
+                self.fallback(samples::replace_au_account_esg_categories),
+            )
     }
 
     fn add_au_account_esg_categories(
@@ -1609,7 +1828,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("AddAUAccountEsgCategories");
         self.handlers
             .add_au_account_esg_categories
-            .call("AddAUAccountEsgCategories", ctx, input)
+            .call(
+                "AddAUAccountEsgCategories",
+                ctx,
+                input,
+                self.fallback(samples::add_au_account_esg_categories),
+            )
     }
 
     fn delete_au_account_esg_categories(
@@ -1620,7 +1844,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("DeleteAUAccountEsgCategories");
         self.handlers
             .delete_au_account_esg_categories
-            .call("DeleteAUAccountEsgCategories", ctx, input)
+            .call(
+                "DeleteAUAccountEsgCategories",
+                ctx,
+                input,
+                self.fallback(samples::delete_au_account_esg_categories),
+            )
     }
 
     fn get_au_cashflow_instructions(
@@ -1631,7 +1860,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUCashflowInstructions");
         self.handlers
             .get_au_cashflow_instructions
-            .call("GetAUCashflowInstructions", ctx, input)
+            .call(
+                "GetAUCashflowInstructions",
+                ctx,
+                input,
+                self.fallback(samples::get_au_cashflow_instructions),
+            )
     }
 
     fn add_au_one_off_cashflow_instructions(
@@ -1642,7 +1876,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("AddAUOneOffCashflowInstructions");
         self.handlers
             .add_au_one_off_cashflow_instructions
-            .call("AddAUOneOffCashflowInstructions", ctx, input)
+            .call(
+                "AddAUOneOffCashflowInstructions",
+                ctx,
+                input,
+                self.fallback(samples::add_au_one_off_cashflow_instructions),
+            )
     }
 
     fn delete_au_one_off_cashflow_instructions(
@@ -1653,7 +1892,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("DeleteAUOneOffCashflowInstructions");
         self.handlers
             .delete_au_one_off_cashflow_instructions
-            .call("DeleteAUOneOffCashflowInstructions", ctx, input)
+            .call(
+                "DeleteAUOneOffCashflowInstructions",
+                ctx,
+                input,
+                self.fallback(samples::delete_au_one_off_cashflow_instructions),
+            )
     }
 
     fn update_au_regular_cashflow_instructions(
@@ -1664,7 +1908,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("UpdateAURegularCashflowInstructions");
         self.handlers
             .update_au_regular_cashflow_instructions
-            .call("UpdateAURegularCashflowInstructions", ctx, input)
+            .call(
+                "UpdateAURegularCashflowInstructions",
+                ctx,
+                input,
+                self.fallback(samples::update_au_regular_cashflow_instructions),
+            )
     }
 
     fn delete_au_regular_cashflow_instructions(
@@ -1675,7 +1924,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("DeleteAURegularCashflowInstructions");
         self.handlers
             .delete_au_regular_cashflow_instructions
-            .call("DeleteAURegularCashflowInstructions", ctx, input)
+            .call(
+                "DeleteAURegularCashflowInstructions",
+                ctx,
+                input,
+                self.fallback(samples::delete_au_regular_cashflow_instructions),
+            )
     }
 
     fn get_au_publisher_events(
@@ -1684,7 +1938,14 @@ impl PortfolioApi for MockApi {
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
         self.calls.record("GetAUPublisherEvents");
-        self.handlers.get_au_publisher_events.call("GetAUPublisherEvents", ctx, input)
+        self.handlers
+            .get_au_publisher_events
+            .call(
+                "GetAUPublisherEvents",
+                ctx,
+                input,
+                self.fallback(samples::get_au_publisher_events),
+            )
     }
 
     fn get_au_publisher_event_detail(
@@ -1697,7 +1958,12 @@ impl PortfolioApi for MockApi {
         self.calls.record("GetAUPublisherEventDetail");
         self.handlers
             .get_au_publisher_event_detail
-            .call("GetAUPublisherEventDetail", ctx, input)
+            .call(
+                "GetAUPublisherEventDetail",
+                ctx,
+                input,
+                self.fallback(samples::get_au_publisher_event_detail),
+            )
     }
 
     fn download_au_file(
@@ -1706,6 +1972,8 @@ impl PortfolioApi for MockApi {
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
         self.calls.record("DownloadAUFile");
-        self.handlers.download_au_file.call("DownloadAUFile", ctx, input)
+        self.handlers
+            .download_au_file
+            .call("DownloadAUFile", ctx, input, self.fallback(samples::download_au_file))
     }
 }

@@ -12,13 +12,16 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
-use portfolio_runtime::codegen::server::{Shared, method_not_allowed, not_found};
+use portfolio_runtime::codegen::server::{Shared, unrouted};
 use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams, Validate, check_bounds};
-use crate::{ApiError, DateTime, PortfolioApi, ServerConfig, inputs, reply, types};
+use crate::{
+    ApiError, DateTime, ErrorReply, PortfolioApi, ServerConfig, errors, inputs, reply,
+    types,
+};
 
 /// A router serving `api` with the default [`ServerConfig`].
 pub fn router<A: PortfolioApi>(api: A) -> Router {
@@ -116,9 +119,27 @@ pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router
             get(handle_get_au_publisher_event_detail::<A>),
         )
         .route("/api/file", get(handle_download_au_file::<A>))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(not_found::<A>)
+        .method_not_allowed_fallback(method_not_allowed::<A>)
         .with_state(Shared::new(api, config))
+}
+
+/// A path no operation is served at: 404.
+async fn not_found<A: PortfolioApi>(
+    State(state): State<Shared<A>>,
+    request: Request,
+) -> Response {
+    let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+    state.api.error_reply(unrouted::not_found(&request), reply)
+}
+
+/// A method the path does not serve: 405.
+async fn method_not_allowed<A: PortfolioApi>(
+    State(state): State<Shared<A>>,
+    request: Request,
+) -> Response {
+    let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+    state.api.error_reply(unrouted::method_not_allowed(&request), reply)
 }
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
@@ -192,7 +213,9 @@ async fn handle_get_user<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetUser", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `POST /api/user`: extracts and validates, then calls [`PortfolioApi::create_user`].
@@ -234,7 +257,9 @@ async fn handle_create_user<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("CreateUser", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `PATCH /api/useraccounts`: extracts and validates, then calls [`PortfolioApi::link_user_accounts`].
@@ -286,7 +311,9 @@ async fn handle_link_user_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("LinkUserAccounts", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/accounts`: extracts and validates, then calls [`PortfolioApi::get_au_accounts`].
@@ -339,7 +366,9 @@ async fn handle_get_au_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAccounts", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/childaccounts`: extracts and validates, then calls [`PortfolioApi::get_au_child_accounts`].
@@ -375,7 +404,9 @@ async fn handle_get_au_child_accounts<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUChildAccounts", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::get_account_model_weightings`].
@@ -411,7 +442,9 @@ async fn handle_get_account_model_weightings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAccountModelWeightings", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `PUT /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::replace_account_model_weightings`].
@@ -463,7 +496,9 @@ async fn handle_replace_account_model_weightings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("ReplaceAccountModelWeightings", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/appform`: extracts and validates, then calls [`PortfolioApi::get_au_app_form`].
@@ -502,7 +537,9 @@ async fn handle_get_au_app_form<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAppForm", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `POST /api/application`: extracts and validates, then calls [`PortfolioApi::create_draft_application`].
@@ -554,7 +591,9 @@ async fn handle_create_draft_application<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("CreateDraftApplication", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/application/{ApplicationId}/status`: extracts and validates, then calls [`PortfolioApi::get_draft_application_status`].
@@ -601,7 +640,9 @@ async fn handle_get_draft_application_status<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetDraftApplicationStatus", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/pds`: extracts and validates, then calls [`PortfolioApi::get_pds`].
@@ -620,7 +661,9 @@ async fn handle_get_pds<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetPDS", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/cedingparties`: extracts and validates, then calls [`PortfolioApi::get_uk_ceding_parties`].
@@ -658,7 +701,9 @@ async fn handle_get_uk_ceding_parties<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetUKCedingParties", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/securities`: extracts and validates, then calls [`PortfolioApi::find_au_securities`].
@@ -700,7 +745,9 @@ async fn handle_find_au_securities<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("FindAUSecurities", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/recalc/status`: extracts and validates, then calls [`PortfolioApi::get_au_recalc_status`].
@@ -728,7 +775,9 @@ async fn handle_get_au_recalc_status<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAURecalcStatus", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/holdings`: extracts and validates, then calls [`PortfolioApi::get_au_holdings`].
@@ -774,7 +823,9 @@ async fn handle_get_au_holdings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUHoldings", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/holdingspermodel`: extracts and validates, then calls [`PortfolioApi::get_au_holdings_per_model`].
@@ -820,7 +871,9 @@ async fn handle_get_au_holdings_per_model<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUHoldingsPerModel", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/assetclasssummary`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_summary`].
@@ -865,7 +918,9 @@ async fn handle_get_au_asset_class_summary<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAssetClassSummary", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/transactions`: extracts and validates, then calls [`PortfolioApi::get_au_transactions`].
@@ -939,7 +994,9 @@ async fn handle_get_au_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUTransactions", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/cashtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_cash_transactions`].
@@ -1008,7 +1065,9 @@ async fn handle_get_au_cash_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUCashTransactions", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/unsettledtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_unsettled_transactions`].
@@ -1070,7 +1129,9 @@ async fn handle_get_au_unsettled_transactions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUUnsettledTransactions", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/dividendreinvestmentdetails`: extracts and validates, then calls [`PortfolioApi::get_au_dividend_reinvestment_details`].
@@ -1106,7 +1167,9 @@ async fn handle_get_au_dividend_reinvestment_details<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUDividendReinvestmentDetails", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/incomedetail`: extracts and validates, then calls [`PortfolioApi::get_au_income_detail`].
@@ -1152,7 +1215,9 @@ async fn handle_get_au_income_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUIncomeDetail", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/incomeschedules`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules`].
@@ -1198,7 +1263,9 @@ async fn handle_get_au_income_schedules<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUIncomeSchedules", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/incomeschedules/bulk`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules_bulk`].
@@ -1244,7 +1311,9 @@ async fn handle_get_au_income_schedules_bulk<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUIncomeSchedulesBulk", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/expensedetail`: extracts and validates, then calls [`PortfolioApi::get_au_expense_detail`].
@@ -1290,7 +1359,9 @@ async fn handle_get_au_expense_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUExpenseDetail", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/bpay`: extracts and validates, then calls [`PortfolioApi::get_au_bpay`].
@@ -1320,7 +1391,9 @@ async fn handle_get_au_bpay<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUBpay", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/performance`: extracts and validates, then calls [`PortfolioApi::get_au_performance`].
@@ -1392,7 +1465,9 @@ async fn handle_get_au_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUPerformance", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/assetclassperformance`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_performance`].
@@ -1465,7 +1540,9 @@ async fn handle_get_au_asset_class_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAssetClassPerformance", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/benchmarks`: extracts and validates, then calls [`PortfolioApi::get_au_benchmarks`].
@@ -1493,7 +1570,9 @@ async fn handle_get_au_benchmarks<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUBenchmarks", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/benchmarkperformance`: extracts and validates, then calls [`PortfolioApi::get_au_benchmark_performance`].
@@ -1542,7 +1621,9 @@ async fn handle_get_au_benchmark_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUBenchmarkPerformance", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/models`: extracts and validates, then calls [`PortfolioApi::get_au_models`].
@@ -1567,7 +1648,9 @@ async fn handle_get_au_models<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUModels", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/modelapproximatefum`: extracts and validates, then calls [`PortfolioApi::get_au_aproximate_fum`].
@@ -1607,7 +1690,9 @@ async fn handle_get_au_aproximate_fum<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAproximateFum", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/modelperformance`: extracts and validates, then calls [`PortfolioApi::get_au_model_performance`].
@@ -1653,7 +1738,9 @@ async fn handle_get_au_model_performance<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUModelPerformance", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/modelholdings`: extracts and validates, then calls [`PortfolioApi::get_au_model_holdings`].
@@ -1693,7 +1780,9 @@ async fn handle_get_au_model_holdings<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUModelHoldings", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::get_au_model_weight_adjustment`].
@@ -1729,7 +1818,9 @@ async fn handle_get_au_model_weight_adjustment<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUModelWeightAdjustment", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `PUT /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::replace_au_model_weight_adjustment`].
@@ -1781,7 +1872,9 @@ async fn handle_replace_au_model_weight_adjustment<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("ReplaceAUModelWeightAdjustment", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::get_au_account_esg_categories`].
@@ -1817,7 +1910,9 @@ async fn handle_get_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUAccountEsgCategories", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `PUT /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::replace_au_account_esg_categories`].
@@ -1865,7 +1960,9 @@ async fn handle_replace_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("ReplaceAUAccountEsgCategories", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `POST /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::add_au_account_esg_categories`].
@@ -1917,7 +2014,9 @@ async fn handle_add_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("AddAUAccountEsgCategories", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `DELETE /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::delete_au_account_esg_categories`].
@@ -1956,7 +2055,9 @@ async fn handle_delete_au_account_esg_categories<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("DeleteAUAccountEsgCategories", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/cashflowinstructions`: extracts and validates, then calls [`PortfolioApi::get_au_cashflow_instructions`].
@@ -1992,7 +2093,9 @@ async fn handle_get_au_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUCashflowInstructions", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `POST /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::add_au_one_off_cashflow_instructions`].
@@ -2044,7 +2147,9 @@ async fn handle_add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("AddAUOneOffCashflowInstructions", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `DELETE /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::delete_au_one_off_cashflow_instructions`].
@@ -2093,7 +2198,13 @@ async fn handle_delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new(
+        "DeleteAUOneOffCashflowInstructions",
+        parts.uri.path(),
+        &[],
+    );
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `PUT /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::update_au_regular_cashflow_instructions`].
@@ -2145,7 +2256,13 @@ async fn handle_update_au_regular_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new(
+        "UpdateAURegularCashflowInstructions",
+        parts.uri.path(),
+        &[],
+    );
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `DELETE /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::delete_au_regular_cashflow_instructions`].
@@ -2188,7 +2305,13 @@ async fn handle_delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new(
+        "DeleteAURegularCashflowInstructions",
+        parts.uri.path(),
+        &[],
+    );
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/publisherevents`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_events`].
@@ -2217,7 +2340,9 @@ async fn handle_get_au_publisher_events<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUPublisherEvents", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/publishereventdetail`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_event_detail`].
@@ -2253,7 +2378,9 @@ async fn handle_get_au_publisher_event_detail<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("GetAUPublisherEventDetail", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `GET /api/file`: extracts and validates, then calls [`PortfolioApi::download_au_file`].
@@ -2289,5 +2416,7 @@ async fn handle_download_au_file<A: PortfolioApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("DownloadAUFile", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }

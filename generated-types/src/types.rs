@@ -8552,22 +8552,46 @@ impl<'de> Deserialize<'de> for PostUserRequest {
 #[serde(remote = "Self")]
 pub struct Problem {
     /// URI reference naming the kind of problem.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub r#type: Option<String>,
     /// Short summary of the kind of problem.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub title: Option<String>,
     /// HTTP status code of the reply.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub status: Option<i32>,
     /// Explanation of this occurrence of the problem.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub detail: Option<String>,
     /// URI reference of this occurrence, usually the request path.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub instance: Option<String>,
     /// Validation failures: each key names a parameter or body path, each value lists what is wrong with it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none",
+    )]
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 

@@ -258,6 +258,15 @@ impl FeaturesApi for Fixture {
         let count = input.window.map_or(1, |w| w.limit - w.offset.unwrap_or(0));
         Ok(vec![note; count.max(0) as usize])
     }
+
+    /// Every error reply, the server's own rejections included, passes here: it names the
+    /// operation that answered in a header.
+    fn error_reply(&self, error: ApiError, reply: features_server::ErrorReply<'_>) -> axum::response::Response {
+        let operation = reply.operation().unwrap_or("none");
+        let mut response = reply.render(error);
+        response.headers_mut().insert("x-answered-by", operation.parse().unwrap());
+        response
+    }
 }
 
 async fn start() -> (String, std::sync::Arc<Fixture>) {
@@ -306,7 +315,9 @@ async fn discriminated_unions_of_merged_structs_round_trip() {
     assert_eq!(bad.status(), 400);
     let problem = bad.text().await.unwrap();
     assert!(
-        problem.contains("`petType` is \\\"cow\\\", which is not one of \\\"cat\\\", \\\"dog\\\" for Pet"),
+        problem.contains(
+            "`petType` is \\\"cow\\\", which is not one of \\\"cat\\\", \\\"dog\\\", \\\"Cat\\\", \\\"Dog\\\" for Pet"
+        ),
         "{problem}"
     );
     // A required property that comes from the `allOf` member `Dog` adds is still required.
@@ -416,9 +427,10 @@ async fn binary_bodies_arrive_byte_for_byte() {
         .await
         .unwrap();
     assert_eq!(wrong.status(), 415, "only the declared media type is accepted");
-    let empty =
-        http.put(format!("{base}/pets/Rex/photo")).bearer_auth("tok").header("content-type", "image/png").send();
-    assert_eq!(empty.await.unwrap().status(), 400, "the body is required");
+    // No body and no content type: the required body is missing. With a content type, an empty
+    // body is an empty file.
+    let missing = http.put(format!("{base}/pets/Rex/photo")).bearer_auth("tok").send();
+    assert_eq!(missing.await.unwrap().status(), 400, "the body is required");
 }
 
 #[tokio::test]
@@ -482,7 +494,8 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     assert_eq!(raw.text().await.unwrap(), r#"{"code":7,"message":"short and stout"}"#);
     let not_an_error = client.get_shape("bad", 1).await.unwrap_err();
     assert_eq!(not_an_error.status().map(|s| s.as_u16()), Some(500), "an error reply cannot carry a success status");
-    // Problem details are not a documented body of their own.
+    // The document gives problem details for 400 (not its `default` body), so the server's own
+    // rejection is problem details, which are not a documented body of their own.
     let invalid = client.get_shape("circle", 0).await.unwrap_err();
     assert_eq!((invalid.status().map(|s| s.as_u16()), GetShapeError::from_error(&invalid)), (Some(400), None));
     assert!(fixture.seen.lock().unwrap().contains(&"session=s1".to_string()), "the cookie credential arrives");
@@ -827,26 +840,65 @@ async fn every_limit_of_a_parameter_is_enforced_wherever_it_is_sent() {
         .await
         .unwrap();
 
+    // The operation documents its `4XX` body as `LimitError`, so the rejection takes that shape:
+    // the status in `code`, the summary in `message`, one `fields` entry per message.
     let broken =
         get("/limits/abcdefg?page=101&ratio=1&step=7&tags=a&tags=long&tags=a&tags=b", "123456789", "EU").await.unwrap();
     assert_eq!(broken.status(), 400);
-    let problem: serde_json::Value = serde_json::from_slice(&broken.bytes().await.unwrap()).unwrap();
-    let errors = problem["errors"].as_object().unwrap();
+    assert_eq!(broken.headers()["content-type"], "application/json");
+    let body: serde_json::Value = serde_json::from_slice(&broken.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["code"], 400, "{body}");
+    let errors = field_errors(&body);
     let named: Vec<&String> = errors.keys().collect();
-    assert_eq!(named, ["X-Trace", "code", "page", "ratio", "region", "step", "tags", "tags[1]"], "{problem}");
-    assert_eq!(errors["code"].as_array().unwrap().len(), 2, "length and pattern: {problem}");
+    assert_eq!(named, ["X-Trace", "code", "page", "ratio", "region", "step", "tags", "tags[1]"], "{body}");
+    assert_eq!(errors["code"].len(), 2, "length and pattern: {body}");
     assert_eq!(errors["page"][0], "must have between 1 and 100, has 101");
     assert_eq!(errors["ratio"][0], "must be less than 1, is 1");
     assert_eq!(errors["step"][0], "must be a multiple of 5, is 7");
-    assert_eq!(errors["tags"].as_array().unwrap().len(), 2, "count and uniqueness: {problem}");
+    assert_eq!(errors["tags"].len(), 2, "count and uniqueness: {body}");
     // Below the exclusive minimum, and an object's property limit, named under its parameter.
     let low = get("/limits/AB?ratio=0&page=0", "t", "eu").await.unwrap();
-    let problem: serde_json::Value = serde_json::from_slice(&low.bytes().await.unwrap()).unwrap();
-    assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["page", "ratio"], "{problem}");
+    let body: serde_json::Value = serde_json::from_slice(&low.bytes().await.unwrap()).unwrap();
+    assert_eq!(field_errors(&body).keys().collect::<Vec<_>>(), ["page", "ratio"], "{body}");
     let window = reqwest::get(format!("{base}/notes?offset=0&limit=0")).await.unwrap();
     assert_eq!(window.status(), 400);
     let problem: serde_json::Value = serde_json::from_slice(&window.bytes().await.unwrap()).unwrap();
     assert_eq!(problem["errors"].as_object().unwrap().keys().collect::<Vec<_>>(), ["window.limit"], "{problem}");
+}
+
+/// The `fields` of a `LimitError` body as field → messages.
+fn field_errors(body: &serde_json::Value) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut errors = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for entry in body["fields"].as_array().into_iter().flatten() {
+        let (field, reason) = (entry["field"].as_str().unwrap(), entry["reason"].as_str().unwrap());
+        errors.entry(field.to_string()).or_default().push(reason.to_string());
+    }
+    errors
+}
+
+#[tokio::test]
+async fn rejections_take_the_documented_error_body_and_the_client_reads_it_as_the_error_type() {
+    use features_client::types::{CheckParameterLimitsError, LimitError, LimitErrorFieldsItem};
+    let (base, _) = start().await;
+    let error = client(&base).check_parameter_limits("ABC").page(101).await.unwrap_err();
+    let Some(CheckParameterLimitsError::ClientError(400, body)) = CheckParameterLimitsError::from_error(&error) else {
+        panic!("not the documented 4XX body: {error}");
+    };
+    let page = LimitErrorFieldsItem { field: "page".into(), reason: "must have between 1 and 100, has 101".into() };
+    assert_eq!(body, LimitError { code: 400, message: body.message.clone(), fields: Some(vec![page]) });
+    assert!(body.message.contains("invalid"), "{}", body.message);
+    // The one place errors are written saw it, with the operation that answered.
+    let raw = reqwest::get(format!("{base}/limits/ABC?page=0")).await.unwrap();
+    assert_eq!(raw.headers()["x-answered-by"], "checkParameterLimits");
+    // A method no operation serves at a path: the document's most common `4XX` body, with 405.
+    let refused = reqwest::Client::new().delete(format!("{base}/limits/ABC")).send().await.unwrap();
+    assert_eq!((refused.status().as_u16(), refused.headers()["x-answered-by"].to_str().unwrap()), (405, "none"));
+    let body: serde_json::Value = serde_json::from_slice(&refused.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["code"], 405, "{body}");
+    assert_eq!(body["message"], "DELETE is not served at /limits/ABC");
+    // Where the document gives no error body, errors stay problem details.
+    let window = reqwest::get(format!("{base}/notes?offset=0&limit=0")).await.unwrap();
+    assert_eq!(window.headers()["content-type"], "application/problem+json");
 }
 
 #[tokio::test]
@@ -958,4 +1010,31 @@ async fn decode_errors_in_required_fields_and_unions_name_the_path_a_tracking_de
         let Error::Decode { path, .. } = &err else { panic!("{body}: {err:?}") };
         assert_eq!(path, expected, "{body}");
     }
+}
+
+#[tokio::test]
+async fn a_sampled_mock_answers_with_the_documents_example_else_a_valid_sample() {
+    let mock = features_server::MockApi::sampled();
+    let base = mock.serve().await.unwrap();
+    // The document's example, through the real router.
+    let notes = client(&base).list_notes().await.unwrap();
+    assert_eq!((notes.len(), notes[0].text.as_str(), notes[0].id.as_deref()), (1, "from the example", Some("n7")));
+    // No example: a value sampled from the schema, which the client reads as its type.
+    let pets = client(&base).list_pets().await.unwrap();
+    assert!(matches!(&pets[..], [Pet::Cat(_) | Pet::Dog(_)]), "{pets:?}");
+    // Documented reply headers are sampled too, and a reply of several statuses takes its first.
+    let (count, _headers) = client(&base).read_counter().await.unwrap();
+    assert!(count >= 0);
+    let cat = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
+    let put = client(&base).put_pet("Tom", cat).await.unwrap();
+    assert!(matches!(put, features_client::types::PutPetReply::Ok(_)), "{put:?}");
+    // A handler set on the mock takes precedence, and validation still runs first.
+    mock.returns_list_pets(Ok(Vec::new()));
+    assert_eq!(client(&base).list_pets().await.unwrap(), Vec::new());
+    let refused = client(&base).check_parameter_limits("lower").await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400));
+    // Operations nothing could be sampled for (a protocol switch) answer 501 naming themselves.
+    let tunnel = reqwest::Client::new().get(format!("{base}/tunnel")).header("upgrade", "echo").send().await.unwrap();
+    assert_eq!(tunnel.status(), 501);
+    assert_eq!(mock.calls(), ["listNotes", "listPets", "readCounter", "putPet", "listPets", "openTunnel"]);
 }

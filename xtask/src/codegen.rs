@@ -28,6 +28,7 @@ pub fn project_config() -> Config {
         // The project's own contract: anything loosened or left out is an error.
         strict: true,
         tag_features: false,
+        mock_seed: 0,
     }
 }
 
@@ -52,6 +53,7 @@ pub fn fixture_config(name: &str) -> Config {
         runtime_dir: "codegen/runtime".to_string(),
         strict: name != "unseen",
         tag_features: name == "features",
+        mock_seed: 0,
     }
 }
 
@@ -131,7 +133,7 @@ pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), Str
     }
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     match mode {
-        Mode::Write => write(root, &dirs, &files),
+        Mode::Write => write(root, &dirs, &files).map(|summary| println!("{summary}")),
         Mode::Check => check(root, &dirs, &files),
     }
 }
@@ -154,6 +156,8 @@ pub struct SpecOptions {
     pub strictness: Strictness,
     /// A cargo feature per tag in the client and types crates.
     pub tag_features: bool,
+    /// The seed of the values the mock answers with where the document gives no example.
+    pub seed: u64,
 }
 
 /// Generates `<out>/<name>-client`, `<out>/<name>-server` and `<out>/<name>-types` from any
@@ -162,6 +166,24 @@ pub struct SpecOptions {
 /// nothing is written. Leniently unless `options` asks for strict: what the generator cannot
 /// represent is left out, and every warning is listed on stderr.
 pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOptions) -> Result<(), String> {
+    let (files, dirs) = spec_files(spec, name, options)?;
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    match mode {
+        Mode::Write => write(out, &dirs, &files).map(|summary| println!("{summary}")),
+        Mode::Check => check(out, &dirs, &files),
+    }
+}
+
+/// Generates the crates of any document, writing them under `out`; returns what it wrote, for a
+/// person to read.
+pub fn write_spec(spec: &Path, out: &Path, name: &str, options: SpecOptions) -> Result<String, String> {
+    let (files, dirs) = spec_files(spec, name, options)?;
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    write(out, &dirs, &files)
+}
+
+/// The files generated from any document, and the directories they own (warnings go to stderr).
+fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
@@ -177,24 +199,19 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOp
         runtime_dir: "portfolio-runtime".to_string(),
         strict: options.strictness.strict(false),
         tag_features: options.tag_features,
+        mock_seed: options.seed,
     };
     let generated = generate(&text, &config).map_err(|d| strict_failure(&config, &d))?;
     for warning in &generated.warnings {
         eprintln!("warning: {label}: {warning}");
     }
-    let files = generated.files;
-    let dirs =
-        [format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir.clone()];
-    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
-    match mode {
-        Mode::Write => write(out, &dirs, &files),
-        Mode::Check => check(out, &dirs, &files),
-    }
+    let dirs = vec![format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir];
+    Ok((generated.files, dirs))
 }
 
 /// Writes changed files only (so unchanged files keep their timestamps and cargo does not rebuild),
 /// and removes files the generator no longer produces.
-fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<(), String> {
+fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<String, String> {
     let mut written = 0;
     for file in files {
         let path = root.join(&file.path);
@@ -213,8 +230,7 @@ fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<(), Stri
         fs::remove_file(root.join(extra)).map_err(|e| format!("cannot remove {extra}: {e}"))?;
         removed += 1;
     }
-    println!("codegen: {} files generated, {written} written, {removed} removed", files.len());
-    Ok(())
+    Ok(format!("codegen: {} files generated, {written} written, {removed} removed", files.len()))
 }
 
 fn check(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<(), String> {

@@ -1,3 +1,4 @@
 //! Project automation, as a library so tests can run the same checks as `cargo xtask`.
 
 pub mod codegen;
+pub mod serve_mock;

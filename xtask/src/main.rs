@@ -12,6 +12,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
        cargo xtask codegen --spec FILE --out DIR --name NAME [--check] [--strict | --lenient] [--tag-features]
+       cargo xtask serve-mock --spec FILE [--addr HOST:PORT] [--seed N] [--dir DIR]
 
   codegen          regenerate the crates of spec/openapi.yaml (and of the generator's fixture specs),
                    strictly: any warning is an error
@@ -26,13 +27,20 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
   --lenient        leave out what cannot be represented, list every warning, generate the rest
                    (`--skip-unsupported` is another name for it)
   --tag-features   a cargo feature per tag in the client and types crates (all on by default), so a
-                   crate that calls a few areas of a large API compiles only those";
+                   crate that calls a few areas of a large API compiles only those
+
+  serve-mock       generate the server of any document and serve it (at 127.0.0.1:8080 unless
+                   --addr says otherwise; port 0 picks a free one), answering every valid request
+                   with the document's example, else a value sampled from the reply's schema (the
+                   same for the same --seed, 0 by default); prints the base URL once it is ready.
+                   Builds under target/serve-mock unless --dir says otherwise";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["codegen", rest @ ..] => codegen_command(rest),
+        ["serve-mock", rest @ ..] => serve_mock_command(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -46,6 +54,31 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `serve-mock` with its options.
+fn serve_mock_command(args: &[&str]) -> Result<(), String> {
+    let (mut spec, mut addr, mut seed, mut dir) = (None, "127.0.0.1:8080".to_string(), 0, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
+        match *arg {
+            "--spec" => spec = Some(value()?.into()),
+            "--addr" => addr = value()?.to_string(),
+            "--seed" => {
+                let text = value()?;
+                seed = text.parse().map_err(|_| format!("--seed takes a whole number, not `{text}`"))?;
+            }
+            "--dir" => dir = Some(value()?.into()),
+            "help" | "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    let spec = spec.ok_or_else(|| format!("serve-mock needs --spec FILE\n\n{USAGE}"))?;
+    xtask::serve_mock::serve_mock(&xtask::serve_mock::MockOptions { spec, addr, seed, dir })
 }
 
 /// `codegen` with its options, in any order: the project's crates, or with `--spec` those of any

@@ -20,6 +20,7 @@ fn main() {
         runtime_dir: "codegen/runtime".to_string(),
         strict: true,
         tag_features: false,
+        mock_seed: 0,
     };
     let started = Instant::now();
     let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;

@@ -49,7 +49,7 @@ pub mod codegen {
     /// The server's internals.
     #[cfg(feature = "server")]
     pub mod server {
-        pub use crate::server::{Shared, method_not_allowed, not_found};
+        pub use crate::server::{Shared, unrouted};
         pub use crate::server::{
             body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream, upgrade,
         };

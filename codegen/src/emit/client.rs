@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, Credential, ErrorsDef, Framing, Location, ObjectStyle, Operation, PageShape,
-    PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Framing, Location, ObjectStyle, Operation,
+    PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
 };
 use crate::render::Emitted;
 
@@ -865,16 +865,24 @@ fn error_reader(errors: &ErrorsDef) -> TokenStream {
     let arms = errors.cases.iter().map(|case| {
         let variant = ident(&case.name);
         match case.status {
-            Some(status) => {
+            ErrorStatus::Exact(status) => {
                 let status = proc_macro2::Literal::u16_unsuffixed(status);
                 quote! { #status => serde_json::from_slice(&status_error.body).ok().map(Self::#variant), }
             }
-            None => quote! {
+            ErrorStatus::Class(class) => {
+                let (low, high) = (class * 100, class * 100 + 99);
+                quote! {
+                    status @ #low..=#high => {
+                        serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
+                    }
+                }
+            }
+            ErrorStatus::Default => quote! {
                 status => serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body)),
             },
         }
     });
-    let fallback = errors.cases.iter().all(|c| c.status.is_some()).then(|| quote! { _ => None, });
+    let fallback = errors.cases.iter().all(|c| c.status != ErrorStatus::Default).then(|| quote! { _ => None, });
     quote! {
         impl types::#ty {
             /// The documented error reply `error` carries: `None` unless the server answered one of

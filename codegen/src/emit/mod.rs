@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod code;
+pub mod samples;
 pub mod server;
 pub mod types;
 

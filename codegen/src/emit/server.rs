@@ -10,8 +10,8 @@ use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
 use crate::ir::{
-    Api, BodyEncoding, Carrier, Constraints, ErrorsDef, Framing, Location, ObjectStyle, Operation, Param, RepliesDef,
-    Reply, StructDef, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, Constraints, ErrorList, ErrorShape, ErrorStatus, ErrorsDef, Fill, Framing, Location,
+    ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeRef,
 };
 use crate::render::Emitted;
 
@@ -136,7 +136,8 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
         .add("std::fmt")
         .add("std::future::Future")
         .add("axum::http::HeaderMap")
-        .add("crate::ApiError")
+        .add("axum::response::Response")
+        .add("crate::{ApiError, ErrorReply}")
         .add("crate::inputs");
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
@@ -146,7 +147,8 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
          operation in the spec cannot go unnoticed), then serve the implementation with\n\
          [`router`](crate::router). Methods may be written as `async fn`. Each receives the\n\
          [`RequestContext`] and the operation's validated input with defaults applied; an `Err`\n\
-         becomes a problem+json reply with the status the [`ApiError`] carries.",
+         becomes an error reply with the status the [`ApiError`] carries, written by\n\
+         `error_reply`.",
         api.title
     );
     // The head as tokens; the methods, a few per operation, as text.
@@ -180,6 +182,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
     code.doc(&trait_doc);
     code.open(format_args!("pub trait {}: Send + Sync + 'static", code::ident(trait_name)));
     api.operations.iter().for_each(|op| method(&mut code, op));
+    error_reply_method(&mut code);
     code.close("");
     partial_trait(&mut code, api, trait_name);
     code.finish()
@@ -237,6 +240,9 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         .add("crate::{ApiError, ServerConfig, inputs}")
         .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
         .add(&format!("crate::{trait_name}"));
+    if api.operations.iter().any(super::samples::has_sample) {
+        imports.add("crate::samples");
+    }
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
     let mut code = Code::new(None);
@@ -256,7 +262,8 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
     code.doc(&format!(
         "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
          handler or a canned reply set per operation, run behind the real router, so requests are\n\
-         validated against the contract. An operation without a handler answers 501 naming it,\n\
+         validated against the contract. An operation without a handler answers 501 naming it\n\
+         ([`MockApi::new`]) or the document's example or a sampled value ([`MockApi::sampled`]),\n\
          and every call is recorded. Start it with [`MockApi::serve`]."
     ));
     code.items(quote! {
@@ -264,6 +271,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         pub struct MockApi {
             calls: Calls,
             handlers: Handlers,
+            sampled: bool,
         }
 
         impl std::fmt::Debug for MockApi {
@@ -277,6 +285,19 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         /// A mock on which every operation answers 501 until given a handler.
         pub fn new() -> Arc<Self> {
             Arc::new(MockApi::default())
+        }
+
+        /// A mock on which every operation without a handler answers as the document shows: its
+        /// example where that is valid, else a value sampled from the reply's schema (the same
+        /// on every run). Operations it cannot answer (a protocol switch, a schema no value
+        /// satisfies) answer 501.
+        pub fn sampled() -> Arc<Self> {
+            Arc::new(MockApi { sampled: true, ..MockApi::default() })
+        }
+
+        /// `sample` when the mock answers with samples.
+        fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
+            self.sampled.then_some(sample)
         }
 
         /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
@@ -338,7 +359,13 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         let id = code::string(&op.id);
         code.method_chain("self.calls", &[], "record", std::slice::from_ref(&id), ";");
         let field = code::ident(&op.fn_name);
-        code.method_chain("self.handlers", &[&field], "call", &[id, "ctx".to_string(), "input".to_string()], "");
+        if super::samples::has_sample(op) {
+            let call = format!("self.handlers.{field}.call({id}, ctx, input, self.fallback(samples::{field}))");
+            statement(&mut code, &call);
+        } else {
+            let args = [id, "ctx".to_string(), "input".to_string(), "None".to_string()];
+            code.method_chain("self.handlers", &[&field], "call", &args, "");
+        }
         code.close("");
     }
     code.close("");
@@ -407,6 +434,7 @@ fn partial_trait(code: &mut Code, api: &Api, trait_name: &str) {
          operation still missing, including ones a newer spec adds."
     ));
     code.open(format_args!("pub trait {partial}: Send + Sync + 'static"));
+    error_reply_method(code);
     for op in &api.operations {
         code.doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{}`.", op.fn_name, op.id));
         method_attributes(code, op);
@@ -437,6 +465,22 @@ fn partial_trait(code: &mut Code, api: &Api, trait_name: &str) {
         code.method_chain("self.0", &[], &method, &args, "");
         code.close("");
     }
+    code.open("fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response");
+    code.line("self.0.error_reply(error, reply)");
+    code.close("");
+    code.close("");
+}
+
+/// The trait's one provided method: how errors are written, overridable in one place.
+fn error_reply_method(code: &mut Code) {
+    code.doc(
+        "The reply for an error: an operation's `Err`, or a request the generated layer turned\n\
+         away (a bad parameter, a missing credential, an unknown path). By default\n\
+         ([`ErrorReply::render`]) the body the document gives for the status, filled from the\n\
+         error, else problem details. Override it to write errors another way.",
+    );
+    code.open("fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response");
+    code.line("reply.render(error)");
     code.close("");
 }
 
@@ -465,11 +509,11 @@ fn error_into_api_error(errors: &ErrorsDef) -> TokenStream {
     let arms = errors.cases.iter().map(|case| {
         let variant = ident(&case.name);
         match case.status {
-            Some(status) => {
+            ErrorStatus::Exact(status) => {
                 let status = Literal::u16_unsuffixed(status);
                 quote! { types::#ty::#variant(body) => ApiError::json(reply::error_status(#status), &body), }
             }
-            None => {
+            ErrorStatus::Class(_) | ErrorStatus::Default => {
                 quote! { types::#ty::#variant(status, body) => ApiError::json(reply::error_status(status), &body), }
             }
         }
@@ -598,7 +642,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("tracing::Instrument")
         .add("axum::Router")
         .add("axum::extract::{Request, State}")
-        .add("portfolio_runtime::codegen::server::{Shared, method_not_allowed, not_found}")
+        .add("portfolio_runtime::codegen::server::{Shared, unrouted}")
+        .add("crate::{ErrorReply, errors}")
         .add("crate::ServerConfig")
         .add("axum::http::HeaderMap")
         .add("axum::http::request::Parts")
@@ -689,9 +734,21 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
             Router::new()
                 #(#routes)*
-                .fallback(not_found)
-                .method_not_allowed_fallback(method_not_allowed)
+                .fallback(not_found::<A>)
+                .method_not_allowed_fallback(method_not_allowed::<A>)
                 .with_state(Shared::new(api, config))
+        }
+
+        /// A path no operation is served at: 404.
+        async fn not_found<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+            state.api.error_reply(unrouted::not_found(&request), reply)
+        }
+
+        /// A method the path does not serve: 405.
+        async fn method_not_allowed<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+            state.api.error_reply(unrouted::method_not_allowed(&request), reply)
         }
 
         #context
@@ -1052,7 +1109,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
     // other methods away itself.
     if op.method == crate::ir::Method::Query {
         code.open("if request.method().as_str() != \"QUERY\"");
-        code.line("return method_not_allowed(request).await;");
+        code.line("return method_not_allowed(State(state), request).await;");
         code.close("");
     }
     let body_var = if op.body.is_some() { "body" } else { "_body" };
@@ -1159,7 +1216,11 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
     code.line(".instrument(span.clone())");
     code.line(".await;");
     code.dedent();
-    code.line("reply::finish(&span, started, result, parts.uri.path())");
+    let shapes = shapes_path(op);
+    let at = [id.clone(), "parts.uri.path()".to_string(), shapes];
+    code.list("let at = ErrorReply::new(", &at, ");");
+    code.line("let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));");
+    code.line("reply::finish(&span, started, response)");
     code.close("");
     code.finish()
 }
@@ -1289,6 +1350,107 @@ fn with_headers(s: &StructDef, value: &TokenStream, response: TokenStream) -> To
     }
 }
 
+/// The name of the static holding an operation's error bodies in `errors.rs`.
+fn shapes_name(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}", crate::naming::snake(&op.type_name).to_ascii_uppercase())
+}
+
+/// The path to an operation's error bodies as the router names it: `&[]` when it has none.
+fn shapes_path(op: &Operation) -> String {
+    if op.error_shapes.is_empty() { "&[]".to_string() } else { format!("errors::{}", shapes_name(op)) }
+}
+
+/// `errors.rs`: the error bodies the document gives, per operation, and the ones used for
+/// requests no operation serves (for each status, the body most operations give).
+pub fn errors_module(api: &Api) -> TokenStream {
+    let list = |shapes: &[&ErrorShape]| {
+        let items = shapes.iter().map(|shape| {
+            let statuses = match shape.status {
+                ErrorStatus::Exact(code) => {
+                    let code = Literal::u16_unsuffixed(code);
+                    quote! { Statuses::Exact(#code) }
+                }
+                ErrorStatus::Class(class) => {
+                    let class = Literal::u16_unsuffixed(class);
+                    quote! { Statuses::Class(#class) }
+                }
+                ErrorStatus::Default => quote! { Statuses::Default },
+            };
+            let (content_type, template) = (&shape.content_type, &shape.template);
+            let fills = shape.fills.iter().map(|(pointer, fill)| {
+                let fill = match fill {
+                    Fill::Detail => quote! { Fill::Detail },
+                    Fill::Title => quote! { Fill::Title },
+                    Fill::Status => quote! { Fill::Status },
+                    Fill::StatusText => quote! { Fill::StatusText },
+                    Fill::Code => quote! { Fill::Code },
+                    Fill::Type => quote! { Fill::Type },
+                    Fill::Instance => quote! { Fill::Instance },
+                    Fill::Errors(ErrorList::Strings) => quote! { Fill::Errors(ErrorList::Strings) },
+                    Fill::Errors(ErrorList::Map) => quote! { Fill::Errors(ErrorList::Map) },
+                    Fill::Errors(ErrorList::MapOfLists) => quote! { Fill::Errors(ErrorList::MapOfLists) },
+                    Fill::Errors(ErrorList::Objects { name, message }) => {
+                        quote! { Fill::Errors(ErrorList::Objects { name: #name, message: #message }) }
+                    }
+                };
+                quote! { (#pointer, #fill) }
+            });
+            quote! {
+                ErrorShape {
+                    statuses: #statuses,
+                    content_type: #content_type,
+                    template: #template,
+                    fills: &[#(#fills),*],
+                }
+            }
+        });
+        quote! { &[#(#items),*] }
+    };
+    let per_operation = api.operations.iter().filter(|op| !op.error_shapes.is_empty()).map(|op| {
+        let name = shapes_name(op);
+        let docs = doc(&format!("`{} {}`.", op.method.as_str(), op.path));
+        let shapes = list(&op.error_shapes.iter().collect::<Vec<_>>());
+        quote! { #docs pub(crate) static #name: &[ErrorShape] = #shapes; }
+    });
+    // For each status, the body most operations give it (the first such in document order).
+    let mut counts: Vec<(&ErrorShape, usize)> = Vec::new();
+    for shape in api.operations.iter().flat_map(|op| &op.error_shapes) {
+        match counts.iter_mut().find(|(seen, _)| *seen == shape) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((shape, 1)),
+        }
+    }
+    let mut unrouted: Vec<&ErrorShape> = Vec::new();
+    for &(shape, n) in &counts {
+        let best = counts.iter().filter(|(s, _)| s.status == shape.status).map(|(_, n)| *n).max();
+        if best == Some(n) && !unrouted.iter().any(|s| s.status == shape.status) {
+            unrouted.push(shape);
+        }
+    }
+    unrouted.sort_by_key(|s| s.status);
+    let unrouted = list(&unrouted);
+    let shapes = || api.operations.iter().flat_map(|op| &op.error_shapes);
+    let used = |name: &str| match name {
+        "ErrorList" => shapes().flat_map(|s| &s.fills).any(|(_, f)| matches!(f, Fill::Errors(_))),
+        "Fill" => shapes().any(|s| !s.fills.is_empty()),
+        "Statuses" => shapes().next().is_some(),
+        _ => true,
+    };
+    let imports: Vec<proc_macro2::Ident> =
+        ["ErrorList", "ErrorShape", "Fill", "Statuses"].into_iter().filter(|n| used(n)).map(ident).collect();
+    quote! {
+        //! The error bodies the document gives, in which the server writes its own rejections and
+        //! an implementation's errors ([`ErrorReply::render`](crate::ErrorReply::render)).
+
+        use portfolio_runtime::server::{#(#imports),*};
+
+        #(#per_operation)*
+
+        /// Requests no operation serves (an unknown path, a method a path does not serve).
+        pub(crate) static UNROUTED: &[ErrorShape] = #unrouted;
+    }
+}
+
 /// `lib.rs` of the server crate.
 pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &str) -> TokenStream {
     let types_crate = ident(types_crate);
@@ -1300,7 +1462,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
          and its operation's input, already validated, with defaults applied. Serve it with\n\
          [`router`]. Requests are checked in this order: credentials (401), the API version\n\
          header (400), then parameters and body (400, 413, 415); only a valid request reaches the\n\
-         implementation. Every error reply is `application/problem+json`, and a panic inside an\n\
+         implementation. Error replies take the body the document gives for their status, else\n\
+         `application/problem+json` (see `error_reply` on the trait); a panic inside an\n\
          implementation becomes a 500 reply.",
         api.title, api.version
     ));
@@ -1323,7 +1486,9 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         #![warn(missing_docs)]
 
         mod api;
+        mod errors;
         mod mock;
+        mod samples;
         pub mod inputs;
         mod router;
 
@@ -1336,7 +1501,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use #stream_use #upgrade_use ApiError, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+            #download_use #stream_use #upgrade_use ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{router, router_with};

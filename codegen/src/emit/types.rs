@@ -6,8 +6,8 @@ use quote::quote;
 use super::code::{self, Code, ident, rust_type};
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use crate::ir::{
-    Api, Constraints, Dispatch, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape, StringEnumDef,
-    StructDef, TypeDef, TypeRef, UnionDef,
+    Api, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape,
+    StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
 use crate::render::Emitted;
 
@@ -401,10 +401,15 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
         if f.name != f.wire {
             serde.push(format!("rename = {}", code::string(&f.wire)));
         }
+        // An optional property that may not be `null`: a server refuses a `null` for it.
+        let not_null = !f.required && !f.nullable && !f.tristate;
         if let Some(path) = default {
             serde.push(format!("default = {}", code::string(&path)));
-        } else if f.tristate {
+        } else if f.tristate || not_null {
             serde.push("default".to_string());
+        }
+        if not_null {
+            serde.push("deserialize_with = \"crate::enums::not_null\"".to_string());
         }
         if f.tristate {
             serde.push("skip_serializing_if = \"Nullable::is_absent\"".to_string());
@@ -814,13 +819,17 @@ fn errors(code: &mut Code, e: &ErrorsDef) {
     code.line("#[derive(Debug, Clone, PartialEq)]");
     code.open(format_args!("pub enum {}", ident(&e.name)));
     for case in &e.cases {
-        let status = case.status.map_or("Any other status".to_string(), |s| s.to_string());
+        let status = match case.status {
+            ErrorStatus::Exact(status) => status.to_string(),
+            ErrorStatus::Class(class) => format!("Any {class}xx status not listed above"),
+            ErrorStatus::Default => "Any other status".to_string(),
+        };
         code.doc(&match &case.doc {
             Some(d) => format!("{status}: {d}"),
             None => format!("{status}."),
         });
         let mut fields = Vec::new();
-        if case.status.is_none() {
+        if !matches!(case.status, ErrorStatus::Exact(_)) {
             fields.push((String::new(), "u16".to_string()));
         }
         fields.push((String::new(), rust_type(&case.body, "")));
@@ -857,7 +866,7 @@ fn replies(code: &mut Code, r: &RepliesDef) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{DefaultValue, ErrorCase, ReplyCase};
+    use crate::ir::{DefaultValue, ErrorCase, ErrorStatus, ReplyCase};
 
     /// Text written by [`Code`] must be what prettyplease prints for the same code: printing it
     /// again changes nothing. Names from 1 to 90 characters cross every width rule.
@@ -934,8 +943,18 @@ mod tests {
                             name: long("Errors"),
                             operation: "op".to_string(),
                             cases: vec![
-                                ErrorCase { status: Some(404), name: long("N"), body: named.clone(), doc: None },
-                                ErrorCase { status: None, name: "Other".to_string(), body: map.clone(), doc: None },
+                                ErrorCase {
+                                    status: ErrorStatus::Exact(404),
+                                    name: long("N"),
+                                    body: named.clone(),
+                                    doc: None,
+                                },
+                                ErrorCase {
+                                    status: ErrorStatus::Default,
+                                    name: "Other".to_string(),
+                                    body: map.clone(),
+                                    doc: None,
+                                },
                             ],
                         },
                     );

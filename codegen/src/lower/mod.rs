@@ -4,6 +4,7 @@
 mod any_schema;
 mod operation;
 mod prune;
+mod samples;
 mod schema;
 mod tag_features;
 mod union;
@@ -44,7 +45,7 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 /// Lowers a parsed spec to the IR, or returns every problem found.
 pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     let (query_operations, unreadable) = query_operations(doc);
-    let mut lowerer = Lowerer::new(doc, &query_operations, !config.strict);
+    let mut lowerer = Lowerer::new(doc, &query_operations, !config.strict, config.mock_seed);
     lowerer.diagnostics.extend(unreadable);
     let mut api = lowerer.api(config);
     // A spec-wide problem (the top-level `security`) is met by every operation; say it once.
@@ -131,6 +132,10 @@ pub(crate) struct Lowerer<'a> {
     warnings: Vec<Diagnostic>,
     /// What `warnings` holds, to keep each warning once without a scan per warning.
     warned: std::collections::HashSet<(String, String)>,
+    /// The component schemas as JSON, for sampling error bodies; made on first use.
+    sample_schemas: std::cell::OnceCell<crate::sample::Schemas>,
+    /// The seed of the mock's sampled replies.
+    seed: u64,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -141,14 +146,16 @@ pub(crate) struct UnitMark {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(doc: &'a OpenAPI, query_operations: &'a [(String, openapiv3::Operation)], skip: bool) -> Self {
+    fn new(doc: &'a OpenAPI, query_operations: &'a [(String, openapiv3::Operation)], skip: bool, seed: u64) -> Self {
         Lowerer {
+            seed,
             query_operations,
             skip,
             multipart_schemas: operation::multipart_schemas(doc),
             left_out: Vec::new(),
             warnings: Vec::new(),
             warned: Default::default(),
+            sample_schemas: std::cell::OnceCell::new(),
             pending_unions: Vec::new(),
             pending_defaults: Vec::new(),
             doc,

@@ -10,9 +10,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorsDef, Field,
-    Framing, Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging, Param, RepliesDef, Reply,
-    ReplyCase, StructDef, TypeDef, TypeRef,
+    Body, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorShape,
+    ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging,
+    Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -150,13 +150,16 @@ impl<'a> Lowerer<'a> {
                 let (params, common_headers) = self.params(&ctx, &item.parameters, &op.parameters, common);
                 let body = op.request_body.as_ref().and_then(|b| self.body(&ctx, b));
                 let reply = self.reply(&ctx, &op.responses);
-                let errors = self.error_replies(&ctx, &op.responses);
+                let error_responses = self.error_responses(&ctx, &op.responses);
+                let errors = self.error_replies(&ctx, &error_responses);
+                let error_shapes = self.error_shapes(&error_responses);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
                 let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
                     continue;
                 };
                 let paging = self.paging(&params, &reply);
+                let sample = self.reply_sample(&ptr, &op.responses, &reply, self.seed);
                 let params = upgrade_header(params, &reply);
                 out.push(Operation {
                     id,
@@ -176,6 +179,8 @@ impl<'a> Lowerer<'a> {
                     credentials,
                     common_headers,
                     paging,
+                    error_shapes,
+                    sample,
                 });
             }
         }
@@ -994,40 +999,59 @@ impl<'a> Lowerer<'a> {
         found
     }
 
-    /// The documented error replies whose bodies are JSON other than problem details (which the
-    /// generated crates already read and write), as an enum with a variant per status.
-    fn error_replies(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<ErrorsDef> {
+    /// The documented error replies: exact statuses ascending, then classes (`4XX`), then
+    /// `default` unless it is the operation's only way to succeed.
+    fn error_responses(
+        &mut self,
+        ctx: &OpContext,
+        responses: &'a openapiv3::Responses,
+    ) -> Vec<(ErrorStatus, Pointer, &'a openapiv3::Response)> {
         let ptr = ctx.ptr.push("responses");
-        let mut listed: Vec<(Option<u16>, &ReferenceOr<openapiv3::Response>)> = responses
+        let mut listed: Vec<(ErrorStatus, Pointer, &ReferenceOr<openapiv3::Response>)> = responses
             .responses
             .iter()
             .filter_map(|(code, r)| match code {
-                StatusCode::Code(c) if *c >= 400 => Some((Some(*c), r)),
+                StatusCode::Code(c) if *c >= 400 => Some((ErrorStatus::Exact(*c), ptr.push(c), r)),
+                StatusCode::Range(r4) if *r4 >= 4 => Some((ErrorStatus::Class(*r4), ptr.push(format!("{r4}XX")), r)),
                 _ => None,
             })
             .collect();
-        listed.sort_by_key(|(status, _)| *status);
-        // A `default` is an error reply unless the operation has no other reply to succeed with.
+        listed.sort_by_key(|(status, ..)| *status);
         let succeeds_otherwise = responses.responses.keys().any(|code| match code {
             StatusCode::Code(c) => (200..400).contains(c),
             StatusCode::Range(r) => *r == 2,
         });
         if let Some(default) = responses.default.as_ref().filter(|_| succeeds_otherwise) {
-            listed.push((None, default));
+            listed.push((ErrorStatus::Default, ptr.push("default"), default));
         }
+        listed
+            .into_iter()
+            .filter_map(|(status, rptr, response)| {
+                Some((status, rptr.clone(), self.resolve_response(&rptr, response)?))
+            })
+            .collect()
+    }
+
+    /// The documented error replies whose bodies are JSON other than problem details (which the
+    /// generated crates already read and write), as an enum with a variant per status.
+    fn error_replies(
+        &mut self,
+        ctx: &OpContext,
+        listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)],
+    ) -> Option<ErrorsDef> {
         let wanted = format!("{}Error", ctx.type_name);
         let mut scope = Scope::default();
         let mut cases = Vec::new();
-        for (status, response) in listed {
-            let rptr = match status {
-                Some(status) => ptr.push(status),
-                None => ptr.push("default"),
-            };
-            let Some(response) = self.resolve_response(&rptr, response) else { continue };
-            let json = response.content.iter().filter(|(ct, _)| is_json(ct) && !ct.ends_with("problem+json"));
-            let Some((content_type, media)) = json.min_by_key(|(ct, _)| *ct != "application/json") else { continue };
+        for &(status, ref rptr, response) in listed {
+            let Some((content_type, media)) = error_media(response) else { continue };
             let Some(schema) = &media.schema else { continue };
-            let variant = status.map_or("Other".to_string(), status_name);
+            let variant = match status {
+                ErrorStatus::Exact(code) => status_name(code),
+                ErrorStatus::Class(4) => "ClientError".to_string(),
+                ErrorStatus::Class(5) => "ServerError".to_string(),
+                ErrorStatus::Class(other) => format!("Status{other}xx"),
+                ErrorStatus::Default => "Other".to_string(),
+            };
             let naming = Naming::Derived(format!("{wanted}{variant}"));
             let schema_ptr = rptr.push("content").push(content_type).push("schema");
             let Some(body) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
@@ -1044,6 +1068,42 @@ impl<'a> Lowerer<'a> {
         let name = self.claim(Naming::Derived(wanted));
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
         Some(ErrorsDef { name, operation, cases })
+    }
+
+    /// The documented JSON error bodies as shapes the server writes its own rejections in.
+    fn error_shapes(&mut self, listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)]) -> Vec<ErrorShape> {
+        let mut shapes = Vec::new();
+        for &(status, ref rptr, response) in listed {
+            let Some((content_type, media)) = error_media(response) else {
+                // Problem details documented for this status: the server's default, kept for it
+                // rather than a class's or `default`'s body.
+                if let Some(problem) = response.content.keys().find(|ct| ct.ends_with("problem+json")) {
+                    let (content_type, template, fills) = (problem.clone(), String::new(), Vec::new());
+                    shapes.push(ErrorShape { status, content_type, template, fills });
+                }
+                continue;
+            };
+            let Some(schema) = &media.schema else { continue };
+            let Ok(schema) = serde_json::to_value(schema) else { continue };
+            let schemas = self.sample_schemas.get_or_init(|| crate::sample::Schemas::of(self.doc));
+            match crate::sample::error_body(schemas, &schema) {
+                Some((template, fills)) => shapes.push(ErrorShape {
+                    status,
+                    content_type: content_type.clone(),
+                    template: template.to_string(),
+                    fills,
+                }),
+                None => self.warn(
+                    &rptr.push("content").push(content_type).push("schema"),
+                    "no body this schema allows could be made, so the server's own rejections with this status are problem details",
+                ),
+            }
+        }
+        // Problem details only: what the server writes anyway.
+        if shapes.iter().all(|shape| shape.template.is_empty()) {
+            shapes.clear();
+        }
+        shapes
     }
 
     /// The headers a reply documents, as a struct named `name` with a field per header; `None`
@@ -1326,7 +1386,7 @@ fn is_form(content_type: &str) -> bool {
 /// `itemSchema`: the schema of each item of a stream, not of the whole body.
 pub(crate) const ITEM_SCHEMA: &str = "x-portfolio-item-schema";
 
-fn is_json(content_type: &str) -> bool {
+pub(crate) fn is_json(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     essence == "application/json" || essence == "text/json" || essence.ends_with("+json")
 }
@@ -1396,6 +1456,13 @@ fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
 }
 
 /// The variant name for a status: its reason phrase, or `Status` and the code.
+/// The JSON body of an error reply, other than problem details (which the generated crates
+/// already read and write): `application/json` when it is offered.
+fn error_media(response: &openapiv3::Response) -> Option<(&String, &openapiv3::MediaType)> {
+    let json = response.content.iter().filter(|(ct, _)| is_json(ct) && !ct.ends_with("problem+json"));
+    json.min_by_key(|(ct, _)| *ct != "application/json")
+}
+
 fn status_name(status: u16) -> String {
     let name = match status {
         200 => "Ok",

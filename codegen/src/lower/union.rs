@@ -118,6 +118,15 @@ impl Lowerer<'_> {
                             }
                         }
                     }
+                    // The schema's own name still selects a member the mapping names otherwise,
+                    // when that member's property allows it: a reader accepts both.
+                    for (i, spec_name) in spec_names.iter().enumerate() {
+                        let Some(name) = spec_name else { continue };
+                        let taken = values.iter().any(|(v, _)| v == name);
+                        if !taken && self.fixed_tag(&members[i], &d.property_name, 0).is_none() {
+                            values.push((name.to_string(), i));
+                        }
+                    }
                 }
                 // Members that carry the same value cannot be told apart by it: read by shape.
                 let repeated = values.iter().enumerate().find_map(|(k, (value, i))| {

@@ -31,9 +31,10 @@ pub struct BodyLimit<'a> {
 }
 
 /// The bytes of a request body: 413 past the size limit, 408 past the time limit, 503 when the
-/// body budget has no room for it, 415 for a content type not in `accepted`; an empty body is
-/// `None` (and a recorded problem when `required`, naming `what` was expected). The bytes hold
-/// their room in the budget for as long as they live.
+/// body budget has no room for it, 415 for a content type not in `accepted`; an empty body
+/// without a content type is `None` (and a recorded problem when `required`, naming `what` was
+/// expected), while one with a content type is an empty body of that type (an empty text or
+/// file). The bytes hold their room in the budget for as long as they live.
 pub async fn read_body(
     headers: &HeaderMap,
     body: Body,
@@ -48,13 +49,13 @@ pub async fn read_body(
         return Err(too_large(limit.bytes));
     }
     let bytes = Collect::new(body, limit, declared.unwrap_or(0) as usize).await?;
-    if bytes.is_empty() {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if bytes.is_empty() && content_type.is_empty() {
         if required {
             problems.add("body", format!("{what} is required"));
         }
         return Ok(None);
     }
-    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !accepts(accepted, content_type) {
         let shown = if content_type.is_empty() { "no content type".to_string() } else { format!("`{content_type}`") };
         return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE)

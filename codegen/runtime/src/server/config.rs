@@ -3,11 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::Request;
-use axum::http::StatusCode;
-use axum::response::Response;
-
-use crate::server::ApiError;
 use crate::server::body::BodyLimit;
 use crate::server::budget::BodyBudget;
 
@@ -133,17 +128,25 @@ impl<A> Clone for Shared<A> {
     }
 }
 
-/// The router's fallback: 404 naming the path no operation is served at.
+/// The errors of requests no operation serves.
 #[doc(hidden)]
-pub async fn not_found(request: Request) -> Response {
-    ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
-        .into_response_for(request.uri().path())
-}
+pub mod unrouted {
+    use axum::extract::Request;
+    use axum::http::StatusCode;
 
-/// The router's fallback for a served path: 405 naming the method and the path.
-#[doc(hidden)]
-pub async fn method_not_allowed(request: Request) -> Response {
-    ApiError::new(StatusCode::METHOD_NOT_ALLOWED)
-        .with_detail(format!("{} is not served at {}", request.method(), request.uri().path()))
-        .into_response_for(request.uri().path())
+    use crate::server::ApiError;
+
+    /// 404 naming the path no operation is served at.
+    pub fn not_found(request: &Request) -> ApiError {
+        ApiError::not_found(format!("no operation is served at {}", request.uri().path()))
+    }
+
+    /// 405 naming the method and the path.
+    pub fn method_not_allowed(request: &Request) -> ApiError {
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED).with_detail(format!(
+            "{} is not served at {}",
+            request.method(),
+            request.uri().path()
+        ))
+    }
 }

@@ -28,21 +28,29 @@ impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
         *lock(&self.0) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
     }
 
-    /// Runs the handler, or answers 501 naming `operation` when none is set.
+    /// Runs the handler; when none is set, answers with `fallback`, or 501 naming `operation`.
     pub fn call(
         &self,
         operation: &'static str,
         ctx: C,
         input: I,
+        fallback: Option<fn() -> Result<R, ApiError>>,
     ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
         let handler = lock(&self.0).clone();
         async move {
-            match handler {
-                Some(handler) => handler(ctx, input).await,
-                None => Err(ApiError::not_implemented(operation)),
+            match (handler, fallback) {
+                (Some(handler), _) => handler(ctx, input).await,
+                (None, Some(fallback)) => fallback(),
+                (None, None) => Err(ApiError::not_implemented(operation)),
             }
         }
     }
+}
+
+/// A reply made up at generation time, as JSON text, read into its Rust type; a sample the type
+/// cannot hold is the generator's fault, answered as a 500 that says so.
+pub fn sample<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ApiError> {
+    serde_json::from_str(json).map_err(|e| ApiError::internal(format!("the sampled reply does not fit its type: {e}")))
 }
 
 /// The operations called on a mock, by operationId, in order.
@@ -73,10 +81,12 @@ mod tests {
     #[tokio::test]
     async fn a_slot_answers_with_its_handler_or_501() {
         let slot: Slot<(), u8, u8> = Slot::default();
-        let err = slot.call("Double", (), 2).await.unwrap_err();
+        let err = slot.call("Double", (), 2, None).await.unwrap_err();
         assert_eq!(err.status(), axum::http::StatusCode::NOT_IMPLEMENTED);
+        let sampled = slot.call("Double", (), 2, Some(|| super::sample("7"))).await.unwrap();
+        assert_eq!(sampled, 7);
         slot.set(|(), n| async move { Ok(n * 2) });
-        assert_eq!(slot.call("Double", (), 2).await.unwrap(), 4);
+        assert_eq!(slot.call("Double", (), 2, Some(|| super::sample("7"))).await.unwrap(), 4);
         let calls = Calls::default();
         calls.record("Double");
         assert_eq!(calls.list(), ["Double"]);

@@ -8,6 +8,7 @@ pub mod budget;
 mod config;
 #[doc(hidden)]
 pub mod download;
+mod error_reply;
 #[doc(hidden)]
 pub mod extract;
 #[doc(hidden)]
@@ -29,8 +30,9 @@ pub mod upgrade;
 
 pub use config::ServerConfig;
 #[doc(hidden)]
-pub use config::{Shared, method_not_allowed, not_found};
+pub use config::{Shared, unrouted};
 pub use download::FileDownload;
+pub use error_reply::{ErrorList, ErrorReply, ErrorShape, Fill, Statuses};
 pub use problem::{ApiError, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 pub use stream::ItemStream;

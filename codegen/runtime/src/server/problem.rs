@@ -158,6 +158,21 @@ impl ApiError {
         &self.problem_type
     }
 
+    /// The title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The seconds `Retry-After` asks the caller to wait, when set.
+    pub fn retry_after(&self) -> Option<u64> {
+        self.retry_after
+    }
+
+    /// Whether the implementation chose the body itself ([`ApiError::json`]).
+    pub fn has_body(&self) -> bool {
+        self.body.is_some()
+    }
+
     /// The detail, when set.
     pub fn detail(&self) -> Option<&str> {
         self.detail.as_deref()

@@ -42,9 +42,8 @@ pub fn span(
     (span, Some(Instant::now()))
 }
 
-/// The reply of a request (an error becomes problem+json about `instance`), recorded in its span.
-pub fn finish(span: &Span, started: Option<Instant>, result: Result<Response, ApiError>, instance: &str) -> Response {
-    let response = result.unwrap_or_else(|error| error.into_response_for(instance));
+/// The reply of a request, recorded in its span.
+pub fn finish(span: &Span, started: Option<Instant>, response: Response) -> Response {
     if let Some(started) = started {
         span.record("status", response.status().as_u16());
         span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);

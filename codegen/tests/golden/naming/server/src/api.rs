@@ -6,8 +6,9 @@ use std::fmt;
 use std::future::Future;
 
 use axum::http::HeaderMap;
+use axum::response::Response;
 
-use crate::{ApiError, inputs, types};
+use crate::{ApiError, ErrorReply, inputs, types};
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]
@@ -35,7 +36,8 @@ impl fmt::Debug for RequestContext {
 /// operation in the spec cannot go unnoticed), then serve the implementation with
 /// [`router`](crate::router). Methods may be written as `async fn`. Each receives the
 /// [`RequestContext`] and the operation's validated input with defaults applied; an `Err`
-/// becomes a problem+json reply with the status the [`ApiError`] carries.
+/// becomes an error reply with the status the [`ApiError`] carries, written by
+/// `error_reply`.
 pub trait NamingApi: Send + Sync + 'static {
     /// One part of an item.
     ///
@@ -66,6 +68,14 @@ pub trait NamingApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::PostItemsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send;
+
+    /// The reply for an error: an operation's `Err`, or a request the generated layer turned
+    /// away (a bad parameter, a missing credential, an unknown path). By default
+    /// ([`ErrorReply::render`]) the body the document gives for the status, filled from the
+    /// error, else problem details. Override it to write errors another way.
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        reply.render(error)
+    }
 }
 
 /// [`NamingApi`] with a default for every method, which answers 501 naming its operation:
@@ -73,6 +83,14 @@ pub trait NamingApi: Send + Sync + 'static {
 /// [`Partial`]. Prefer [`NamingApi`] for a complete service: there the compiler lists every
 /// operation still missing, including ones a newer spec adds.
 pub trait PartialNamingApi: Send + Sync + 'static {
+    /// The reply for an error: an operation's `Err`, or a request the generated layer turned
+    /// away (a bad parameter, a missing credential, an unknown path). By default
+    /// ([`ErrorReply::render`]) the body the document gives for the status, filled from the
+    /// error, else problem details. Override it to write errors another way.
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        reply.render(error)
+    }
+
     /// [`NamingApi::get_item_part`]; unless implemented, answers 501 naming `get-item.part`.
     fn get_item_part(
         &self,
@@ -112,5 +130,9 @@ impl<T: PartialNamingApi> NamingApi for Partial<T> {
         input: inputs::PostItemsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
         self.0.post_items(ctx, input)
+    }
+
+    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+        self.0.error_reply(error, reply)
     }
 }

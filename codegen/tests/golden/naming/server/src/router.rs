@@ -10,12 +10,12 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, post};
-use portfolio_runtime::codegen::server::{Shared, method_not_allowed, not_found};
+use portfolio_runtime::codegen::server::{Shared, unrouted};
 use tracing::Instrument;
 
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams};
-use crate::{ApiError, NamingApi, ServerConfig, inputs, reply, types};
+use crate::{ApiError, ErrorReply, NamingApi, ServerConfig, errors, inputs, reply, types};
 
 /// A router serving `api` with the default [`ServerConfig`].
 pub fn router<A: NamingApi>(api: A) -> Router {
@@ -28,9 +28,27 @@ pub fn router_with<A: NamingApi>(api: Arc<A>, config: ServerConfig) -> Router {
     Router::new()
         .route("/items/{item-id}/parts/{part}", get(handle_get_item_part::<A>))
         .route("/items", post(handle_post_items::<A>))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(not_found::<A>)
+        .method_not_allowed_fallback(method_not_allowed::<A>)
         .with_state(Shared::new(api, config))
+}
+
+/// A path no operation is served at: 404.
+async fn not_found<A: NamingApi>(
+    State(state): State<Shared<A>>,
+    request: Request,
+) -> Response {
+    let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+    state.api.error_reply(unrouted::not_found(&request), reply)
+}
+
+/// A method the path does not serve: 405.
+async fn method_not_allowed<A: NamingApi>(
+    State(state): State<Shared<A>>,
+    request: Request,
+) -> Response {
+    let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
+    state.api.error_reply(unrouted::method_not_allowed(&request), reply)
 }
 
 fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiError> {
@@ -115,7 +133,9 @@ async fn handle_get_item_part<A: NamingApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("get-item.part", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }
 
 /// `POST /items`: extracts and validates, then calls [`NamingApi::post_items`].
@@ -141,5 +161,7 @@ async fn handle_post_items<A: NamingApi>(
     }
         .instrument(span.clone())
         .await;
-    reply::finish(&span, started, result, parts.uri.path())
+    let at = ErrorReply::new("post_items", parts.uri.path(), &[]);
+    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
+    reply::finish(&span, started, response)
 }

@@ -1,0 +1,116 @@
+//! `samples.rs` of the server crate: what [`MockApi::sampled`] answers each operation with when
+//! no handler is set, from the document's examples or values sampled from its schemas.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::ident;
+use crate::ir::{Api, Operation, Reply, ReplySample, StructDef};
+
+/// Whether the mock can answer `op` on its own: a sample exists for each part of its reply.
+pub fn has_sample(op: &Operation) -> bool {
+    sample_expr(op).is_some()
+}
+
+/// The module: one function per operation that has a sample.
+pub fn samples_module(api: &Api) -> TokenStream {
+    let functions = api.operations.iter().filter_map(|op| {
+        let body = sample_expr(op)?;
+        let name = ident(&op.fn_name);
+        let reply = super::code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
+        let reply: TokenStream = reply.parse().ok()?;
+        let docs = super::doc(&format!("The reply to `{}` when no handler is set.", op.id));
+        Some(quote! {
+            #docs
+            pub(crate) fn #name() -> Result<#reply, ApiError> {
+                #body
+            }
+        })
+    });
+    let functions: Vec<TokenStream> = functions.collect();
+    let mut imports = vec![quote! { use crate::ApiError; }];
+    if !functions.is_empty() {
+        imports.push(quote! { use portfolio_runtime::codegen::server::mock::sample; });
+    }
+    // What the signatures and bodies name decides the imports.
+    let text = quote! { #(#functions)* }.to_string();
+    for (name, import) in [
+        ("FileDownload", quote! { use crate::FileDownload; }),
+        ("ItemStream", quote! { use crate::ItemStream; }),
+        ("DateTime", quote! { use crate::DateTime; }),
+        ("types ::", quote! { use crate::types; }),
+    ] {
+        if text.contains(name) {
+            imports.push(import);
+        }
+    }
+    quote! {
+        //! What [`MockApi::sampled`](crate::MockApi::sampled) answers each operation with when no
+        //! handler is set: the document's example where it is valid, else a value sampled from the
+        //! reply's schema.
+
+        #(#imports)*
+
+        #(#functions)*
+    }
+}
+
+/// The function body that makes the sampled reply of `op`.
+fn sample_expr(op: &Operation) -> Option<TokenStream> {
+    let sample = op.sample.as_ref()?;
+    let body = || sample.body.as_ref().map(|text| quote! { sample(#text)? });
+    let expr = match &op.reply {
+        Reply::Empty { headers: None, .. } => quote! { () },
+        Reply::Empty { headers: Some(h), .. } => headers(h, sample)?,
+        // The sample is the whole reply: no `Ok(…?)` around it.
+        Reply::Json { headers: None, .. } => {
+            let text = sample.body.as_ref()?;
+            return Some(quote! { sample(#text) });
+        }
+        Reply::Json { headers: Some(h), .. } => {
+            let (body, headers) = (body()?, headers(h, sample)?);
+            quote! { (#body, #headers) }
+        }
+        Reply::Several(replies) => {
+            let case = replies.cases.first()?;
+            let enum_name = ident(&replies.name);
+            let variant = ident(&case.name);
+            let mut payload = Vec::new();
+            if case.body.is_some() {
+                payload.push(body()?);
+            }
+            if let Some(h) = &case.headers {
+                payload.push(headers(h, sample)?);
+            }
+            match payload.is_empty() {
+                true => quote! { types::#enum_name::#variant },
+                false => quote! { types::#enum_name::#variant(#(#payload),*) },
+            }
+        }
+        Reply::Download { content_type, .. } => {
+            quote! { FileDownload::new("sample").with_content_type(#content_type) }
+        }
+        Reply::Stream { .. } => {
+            let item = body()?;
+            quote! { ItemStream::from_items([#item]) }
+        }
+        Reply::Upgrade { .. } => return None,
+    };
+    Some(quote! { Ok(#expr) })
+}
+
+/// A reply's header struct with each header sampled (an optional one without a sample is `None`).
+fn headers(h: &StructDef, sample: &ReplySample) -> Option<TokenStream> {
+    let name = ident(&h.name);
+    let fields = h.fields.iter().map(|field| {
+        let value = sample.headers.iter().find(|(name, _)| *name == field.name).map(|(_, text)| text);
+        let field_name = ident(&field.name);
+        match value {
+            Some(text) => Some(quote! { #field_name: sample(#text)? }),
+            None if !field.required => Some(quote! { #field_name: None }),
+            None => None,
+        }
+    });
+    let fields: Vec<TokenStream> = fields.collect::<Option<_>>()?;
+    Some(quote! { types::#name { #(#fields),* } })
+}
