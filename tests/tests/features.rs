@@ -913,6 +913,21 @@ async fn a_patch_sends_null_to_clear_and_leaves_out_what_it_keeps() {
     let wire = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "{}")).await;
     let _ = client(&wire.base_url()).patch_pet_details("Rex", patch).await;
     assert_eq!(wire.only_request().body, br#"{"nickname":null,"color":"black"}"#);
+    // `null` for an optional detail that may not be null is refused, naming it; a client reading
+    // such a reply takes it as absent.
+    let null_color = reqwest::Client::new()
+        .patch(format!("{base}/pets/Rex/details"))
+        .bearer_auth("tok")
+        .header("content-type", "application/json")
+        .body(r#"{"color":null}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(null_color.status(), 400);
+    let problem = null_color.text().await.unwrap();
+    assert!(problem.contains("color") && problem.contains("`null` is not allowed"), "{problem}");
+    let read: PetDetails = serde_json::from_str(r#"{"color":null}"#).unwrap();
+    assert_eq!(read.color, None);
     // A value that is present is still checked against its limits.
     let long = PetDetails { nickname: Nullable::Value("a very long nickname".into()), ..PetDetails::default() };
     let refused = client(&base).patch_pet_details("Rex", long).await.unwrap_err();
