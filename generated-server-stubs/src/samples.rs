@@ -4,12 +4,9 @@
 //! handler is set: the document's example where it is valid, else a value sampled from the
 //! reply's schema.
 
-use crate::ApiError;
-
 use portfolio_runtime::codegen::server::mock::sample;
 
-use crate::FileDownload;
-use crate::types;
+use crate::{ApiError, FileDownload, types};
 
 /// The reply to `GetUser` when no handler is set.
 pub(crate) fn get_user() -> Result<types::User, ApiError> {

@@ -896,9 +896,12 @@ async fn rejections_take_the_documented_error_body_and_the_client_reads_it_as_th
     let body: serde_json::Value = serde_json::from_slice(&refused.bytes().await.unwrap()).unwrap();
     assert_eq!(body["code"], 405, "{body}");
     assert_eq!(body["message"], "DELETE is not served at /limits/ABC");
-    // Where the document gives no error body, errors stay problem details.
+    // Where the document gives no error body, errors stay problem details, labelled
+    // `application/json` where every reply the operation documents is plain JSON.
     let window = reqwest::get(format!("{base}/notes?offset=0&limit=0")).await.unwrap();
-    assert_eq!(window.headers()["content-type"], "application/problem+json");
+    assert_eq!(window.headers()["content-type"], "application/json");
+    let problem: serde_json::Value = serde_json::from_slice(&window.bytes().await.unwrap()).unwrap();
+    assert_eq!(problem["type"], "urn:problem-type:invalid-request", "{problem}");
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::ident;
+use super::{Imports, Uses, ident};
 use crate::ir::{Api, Operation, Reply, ReplySample, StructDef};
 
 /// Whether the mock can answer `op` on its own: a sample exists for each part of its reply.
@@ -28,28 +28,38 @@ pub fn samples_module(api: &Api) -> TokenStream {
         })
     });
     let functions: Vec<TokenStream> = functions.collect();
-    let mut imports = vec![quote! { use crate::ApiError; }];
-    if !functions.is_empty() {
-        imports.push(quote! { use portfolio_runtime::codegen::server::mock::sample; });
-    }
-    // What the signatures and bodies name decides the imports.
-    let text = quote! { #(#functions)* }.to_string();
-    for (name, import) in [
-        ("FileDownload", quote! { use crate::FileDownload; }),
-        ("ItemStream", quote! { use crate::ItemStream; }),
-        ("DateTime", quote! { use crate::DateTime; }),
-        ("types ::", quote! { use crate::types; }),
-    ] {
-        if text.contains(name) {
-            imports.push(import);
+    // What the signatures name decides the imports, as in the trait's module.
+    let mut imports = Imports::default();
+    imports.add("crate::ApiError");
+    let mut uses = Uses::default();
+    let sampled = || api.operations.iter().filter(|op| has_sample(op));
+    for op in sampled() {
+        match &op.reply {
+            Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => uses.add(ty),
+            Reply::Download { .. } => {
+                imports.add("crate::FileDownload");
+            }
+            _ => {}
+        }
+        if matches!(op.reply, Reply::Stream { .. }) {
+            imports.add("crate::ItemStream");
         }
     }
+    uses.add_to(&mut imports, "crate::DateTime");
+    let text = quote! { #(#functions)* }.to_string();
+    if text.contains("types ::") {
+        imports.add("crate::types");
+    }
+    if !functions.is_empty() {
+        imports.add("portfolio_runtime::codegen::server::mock::sample");
+    }
+    let imports = imports.tokens();
     quote! {
         //! What [`MockApi::sampled`](crate::MockApi::sampled) answers each operation with when no
         //! handler is set: the document's example where it is valid, else a value sampled from the
         //! reply's schema.
 
-        #(#imports)*
+        #imports
 
         #(#functions)*
     }

@@ -152,7 +152,7 @@ impl<'a> Lowerer<'a> {
                 let reply = self.reply(&ctx, &op.responses);
                 let error_responses = self.error_responses(&ctx, &op.responses);
                 let errors = self.error_replies(&ctx, &error_responses);
-                let error_shapes = self.error_shapes(&error_responses);
+                let error_shapes = self.error_shapes(&op.responses, &error_responses);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
                 let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
@@ -1071,7 +1071,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The documented JSON error bodies as shapes the server writes its own rejections in.
-    fn error_shapes(&mut self, listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)]) -> Vec<ErrorShape> {
+    fn error_shapes(
+        &mut self,
+        responses: &'a openapiv3::Responses,
+        listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)],
+    ) -> Vec<ErrorShape> {
         let mut shapes = Vec::new();
         for &(status, ref rptr, response) in listed {
             let Some((content_type, media)) = error_media(response) else {
@@ -1099,8 +1103,24 @@ impl<'a> Lowerer<'a> {
                 ),
             }
         }
-        // Problem details only: what the server writes anyway.
-        if shapes.iter().all(|shape| shape.template.is_empty()) {
+        // Where the operation's replies are all plain JSON, problem details for the statuses the
+        // document leaves open go as `application/json` too: a reader of the document expects no
+        // other media type from it (Swagger 2.0's `produces` says so for every reply).
+        let media: Vec<&String> = responses
+            .responses
+            .values()
+            .chain(&responses.default)
+            .filter_map(|r| super::resolve(r, "responses", self.doc.components.as_ref().map(|c| &c.responses)))
+            .flat_map(|r| r.content.keys())
+            .collect();
+        let plain_json =
+            media.iter().any(|ct| *ct == "application/json") && !media.iter().any(|ct| ct.ends_with("problem+json"));
+        if plain_json && !shapes.iter().any(|s| s.status == ErrorStatus::Default) {
+            let (content_type, template) = ("application/json".to_string(), String::new());
+            shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
+        }
+        // Problem details as problem+json only: what the server writes anyway.
+        if shapes.iter().all(|s| s.template.is_empty() && s.content_type.ends_with("problem+json")) {
             shapes.clear();
         }
         shapes

@@ -689,7 +689,8 @@ impl Lowerer<'_> {
                 Constraints::default()
             }
             SchemaKind::Type(Type::String(s)) => {
-                let pattern = s.pattern.clone().filter(|p| match regex_lite::Regex::new(p) {
+                let pattern = s.pattern.as_deref().map(crate::sample::pattern::for_rust).map(|p| p.into_owned());
+                let pattern = pattern.filter(|p| match regex_lite::Regex::new(p) {
                     Ok(_) => true,
                     Err(e) => {
                         let reason = e.to_string().lines().last().unwrap_or_default().to_string();

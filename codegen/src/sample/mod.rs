@@ -7,7 +7,7 @@
 
 mod check;
 mod error_body;
-mod pattern;
+pub(crate) mod pattern;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -48,7 +48,7 @@ impl Schemas {
         self.regexes
             .borrow_mut()
             .entry(pattern.to_string())
-            .or_insert_with(|| regex_lite::Regex::new(pattern).ok())
+            .or_insert_with(|| regex_lite::Regex::new(&pattern::for_rust(pattern)).ok())
             .clone()
     }
 }

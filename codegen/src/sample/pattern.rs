@@ -279,13 +279,53 @@ impl Parser {
     }
 }
 
+/// A pattern as the Rust regex engine reads it: OpenAPI patterns are ECMA-262 regular
+/// expressions, whose `\uXXXX` and `\u{X}` escapes Rust writes `\x{X}`.
+pub fn for_rust(pattern: &str) -> std::borrow::Cow<'_, str> {
+    if !pattern.contains("\\u") {
+        return pattern.into();
+    }
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('u') if chars.peek() == Some(&'{') => {
+                chars.next();
+                let digits: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                out.push_str(&format!("\\x{{{digits}}}"));
+            }
+            Some('u') => {
+                let digits: String = chars.by_ref().take(4).collect();
+                out.push_str(&format!("\\x{{{digits}}}"));
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out.into()
+}
+
 fn literal(c: char) -> Node {
     Node::Class { ranges: vec![(c, c)], negated: false }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::generate;
+    use super::{for_rust, generate};
+
+    #[test]
+    fn ecma_unicode_escapes_become_rust_ones() {
+        assert_eq!(for_rust(r"^[a-z\u00C0-\u00D6]+$"), r"^[a-z\x{00C0}-\x{00D6}]+$");
+        assert_eq!(for_rust(r"\u{1F600}|\\u"), r"\x{1F600}|\\u");
+        assert!(regex_lite::Regex::new(&for_rust(r"^[\u00C0-\u00D6]$")).unwrap().is_match("Ö"));
+    }
 
     fn matches(pattern: &str, text: &str) -> bool {
         regex_lite::Regex::new(pattern).unwrap().is_match(text)

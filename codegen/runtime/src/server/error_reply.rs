@@ -68,8 +68,8 @@ pub struct ErrorShape {
     pub statuses: Statuses,
     /// Its media type.
     pub content_type: &'static str,
-    /// The body before filling, as JSON text; empty where the document gives problem details for
-    /// these statuses, which are written as usual.
+    /// The body before filling, as JSON text; empty for problem details, labelled with
+    /// `content_type` (`application/json` where the operation documents no other JSON type).
     pub template: &'static str,
     /// JSON pointers into the body, and what each receives.
     pub fills: &'static [(&'static str, Fill)],
@@ -133,8 +133,13 @@ impl<'a> ErrorReply<'a> {
         if error.has_body() {
             return error.into_response_for(self.instance);
         }
-        let shape = self.shape(error.status()).filter(|shape| !shape.template.is_empty());
-        let Some(shape) = shape else { return error.into_response_for(self.instance) };
+        let shape = match self.shape(error.status()) {
+            None => return error.into_response_for(self.instance),
+            Some(shape) if shape.template.is_empty() => {
+                return error.into_problem_response(self.instance, shape.content_type);
+            }
+            Some(shape) => shape,
+        };
         let bytes = serde_json::to_vec(&shape.body(&error, self.instance)).unwrap_or_else(|_| b"{}".to_vec());
         let mut response = Response::new(Body::from(bytes));
         *response.status_mut() = error.status();

@@ -138,7 +138,8 @@ impl<'q> QueryParams<'q> {
         parse(text, kind).map_err(|message| problems.add(name, message)).ok()
     }
 
-    /// A required array: exploded (`a=1&a=2`, no `delimiter`) or joined (`a=1,2` for `,`).
+    /// A required array: exploded (`a=1&a=2`, no `delimiter`) or joined (`a=1,2` for `,`); a
+    /// lone empty value (`a=`) is the empty array.
     pub fn required_list<T: FromStr>(
         &self,
         name: &str,
@@ -166,6 +167,10 @@ impl<'q> QueryParams<'q> {
     where
         T::Err: Display,
     {
+        // A lone empty value is how an empty array is written (`ids=`).
+        if self.values(name).eq([""]) {
+            return Some(Vec::new());
+        }
         let mut items = Vec::new();
         let mut any = false;
         let mut ok = true;
@@ -661,7 +666,7 @@ mod tests {
     #[test]
     fn query_values_are_decoded_and_checked() {
         let mut problems = Problems::default();
-        let text = "Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4&Bad=%FF&%C0=1";
+        let text = "Page=2&Ids=a&Ids=b%20c&Flag=yes&Dup=1&Dup=2&Csv=1,2,x&Pipes=1%7C2&Spaces=3+4&Bad=%FF&%C0=1&None=";
         let query = QueryParams::parse(Some(text), &mut problems);
         assert_eq!(query.optional::<i32>("Page", "integer", &mut problems), Some(2));
         assert_eq!(
@@ -674,6 +679,7 @@ mod tests {
         assert_eq!(query.optional_list::<i32>("Csv", "integer", Some(','), &mut problems), None);
         assert_eq!(query.optional_list::<i32>("Pipes", "integer", Some('|'), &mut problems), Some(vec![1, 2]));
         assert_eq!(query.optional_list::<i32>("Spaces", "integer", Some(' '), &mut problems), Some(vec![3, 4]));
+        assert_eq!(query.required_list::<i32>("None", "integer", None, &mut problems), Some(vec![]), "`None=`");
         let error = problems.into_error();
         let names: Vec<&String> = error.errors().keys().collect();
         assert_eq!(names, ["Bad", "Csv", "Dup", "Flag", "Missing", "query"]);

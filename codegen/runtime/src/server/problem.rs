@@ -184,7 +184,13 @@ impl ApiError {
     }
 
     /// The reply, with `instance` set to the request path.
-    pub fn into_response_for(mut self, instance: &str) -> Response {
+    pub fn into_response_for(self, instance: &str) -> Response {
+        self.into_problem_response(instance, "application/problem+json")
+    }
+
+    /// The reply as problem details labelled `content_type` (`application/json` where a document
+    /// offers no other), unless the implementation chose the body.
+    pub(crate) fn into_problem_response(mut self, instance: &str, content_type: &'static str) -> Response {
         if let Some(bytes) = self.body.take() {
             return self.reply(bytes.into_vec(), "application/json");
         }
@@ -209,7 +215,7 @@ impl ApiError {
             errors: &self.errors,
         };
         let bytes = serde_json::to_vec(&body).unwrap_or_else(|_| b"{}".to_vec());
-        self.reply(bytes, "application/problem+json")
+        self.reply(bytes, content_type)
     }
 
     fn reply(&self, bytes: Vec<u8>, content_type: &'static str) -> Response {

@@ -133,7 +133,7 @@ async fn handle_get_item_part<A: NamingApi>(
     }
         .instrument(span.clone())
         .await;
-    let at = ErrorReply::new("get-item.part", parts.uri.path(), &[]);
+    let at = ErrorReply::new("get-item.part", parts.uri.path(), errors::GET_ITEM_PART);
     let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
     reply::finish(&span, started, response)
 }
