@@ -16,7 +16,8 @@ mod naming;
 mod openapi31;
 mod render;
 mod repair;
-mod sample;
+#[doc(hidden)]
+pub mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};

@@ -188,9 +188,21 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
     let text = fs::read_to_string(spec).map_err(|e| format!("cannot read {}: {e}", spec.display()))?;
+    let config = spec_config(spec, name, options);
+    let label = config.spec_path.clone();
+    let generated = generate(&text, &config).map_err(|d| strict_failure(&config, &d))?;
+    for warning in &generated.warnings {
+        eprintln!("warning: {label}: {warning}");
+    }
+    let dirs = vec![format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir];
+    Ok((generated.files, dirs))
+}
+
+/// How the crates of any document are generated: standalone, named `NAME-client` and so on.
+pub fn spec_config(spec: &Path, name: &str, options: SpecOptions) -> Config {
     let label = spec.file_name().map_or_else(|| spec.display().to_string(), |f| f.to_string_lossy().into_owned());
-    let config = Config {
-        spec_path: label.clone(),
+    Config {
+        spec_path: label,
         version_header: None,
         client: Some(CrateConfig { name: format!("{name}-client"), dir: format!("{name}-client") }),
         server: Some(CrateConfig { name: format!("{name}-server"), dir: format!("{name}-server") }),
@@ -200,13 +212,7 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
         strict: options.strictness.strict(false),
         tag_features: options.tag_features,
         mock_seed: options.seed,
-    };
-    let generated = generate(&text, &config).map_err(|d| strict_failure(&config, &d))?;
-    for warning in &generated.warnings {
-        eprintln!("warning: {label}: {warning}");
     }
-    let dirs = vec![format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir];
-    Ok((generated.files, dirs))
 }
 
 /// Writes changed files only (so unchanged files keep their timestamps and cargo does not rebuild),

@@ -1,4 +1,5 @@
 //! Project automation, as a library so tests can run the same checks as `cargo xtask`.
 
+pub mod client_probe;
 pub mod codegen;
 pub mod serve_mock;

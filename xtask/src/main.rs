@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
        cargo xtask codegen --spec FILE --out DIR --name NAME [--check] [--strict | --lenient] [--tag-features]
        cargo xtask serve-mock --spec FILE [--addr HOST:PORT] [--seed N] [--dir DIR]
+       cargo xtask client-probe --spec FILE --url URL [--dir DIR]
 
   codegen          regenerate the crates of spec/openapi.yaml (and of the generator's fixture specs),
                    strictly: any warning is an error
@@ -33,7 +34,12 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
                    --addr says otherwise; port 0 picks a free one), answering every valid request
                    with the document's example, else a value sampled from the reply's schema (the
                    same for the same --seed, 0 by default); prints the base URL once it is ready.
-                   Builds under target/serve-mock unless --dir says otherwise";
+                   Builds under target/serve-mock unless --dir says otherwise
+
+  client-probe     generate the client of any document and call every operation it can make
+                   arguments for (sampled from the document's schemas) against the server at URL,
+                   one line per operation; exit 1 when a call fails or a reply does not decode.
+                   Builds under target/client-probe unless --dir says otherwise";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +47,7 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen", rest @ ..] => codegen_command(rest),
         ["serve-mock", rest @ ..] => serve_mock_command(rest),
+        ["client-probe", rest @ ..] => client_probe_command(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -79,6 +86,25 @@ fn serve_mock_command(args: &[&str]) -> Result<(), String> {
     }
     let spec = spec.ok_or_else(|| format!("serve-mock needs --spec FILE\n\n{USAGE}"))?;
     xtask::serve_mock::serve_mock(&xtask::serve_mock::MockOptions { spec, addr, seed, dir })
+}
+
+/// `client-probe` with its options.
+fn client_probe_command(args: &[&str]) -> Result<(), String> {
+    let (mut spec, mut url, mut dir): (Option<&str>, Option<&str>, Option<&str>) = (None, None, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
+        match *arg {
+            "--spec" => spec = Some(value()?),
+            "--url" => url = Some(value()?),
+            "--dir" => dir = Some(value()?),
+            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    let (Some(spec), Some(url)) = (spec, url) else {
+        return Err(format!("client-probe needs --spec FILE and --url URL\n\n{USAGE}"));
+    };
+    xtask::client_probe::client_probe(spec.as_ref(), url, dir.map(Into::into))
 }
 
 /// `codegen` with its options, in any order: the project's crates, or with `--spec` those of any

@@ -60,7 +60,7 @@ pub fn build_mock(options: &MockOptions) -> Result<PathBuf, String> {
 }
 
 /// A crate name from the document's file name: `petstore-v3.yaml` → `petstore-v3`.
-fn crate_name(spec: &Path) -> String {
+pub(crate) fn crate_name(spec: &Path) -> String {
     let stem = spec.file_stem().map(|s| s.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let name: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let name = name.trim_matches('-').to_string();

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Oracles nobody here wrote, on any document: schemathesis against the generated server of each
-document, served by `cargo xtask serve-mock` (the real router and validation, answering with the
-document's examples or values sampled from its schemas).
+"""Oracles nobody here wrote, on any document:
+
+- schemathesis against the generated server of each document, served by `cargo xtask serve-mock`
+  (the real router and validation, answering with the document's examples or values sampled
+  from its schemas);
+- the generated client of each document, calling every operation with arguments sampled from
+  the document (`cargo xtask client-probe`), against Prism's mock of the same document: every
+  request must be one Prism accepts and every reply must decode into the operation's type.
 
     codegen/tests/oracles/run.py [SPEC...]        these documents (default: the whole corpus)
-    ORACLE_SAMPLE=N codegen/tests/oracles/run.py  N corpus documents, a different set each day
+    ORACLE_SAMPLE=N codegen/tests/oracles/run.py  N corpus documents up to 300 KB (whose servers
+                                                  build in a minute), a different set each day
     ORACLE_EXAMPLES=N                             examples per operation (default 20)
 
 Writes target/oracles/report.md (one row per document) and prints it. Exits 1 when a document's
@@ -25,6 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[3]
 OUT = ROOT / "target" / "oracles"
 SCHEMATHESIS = ROOT / ".venv" / "bin" / "schemathesis"
+PRISM = Path(os.environ.get("PRISM", ROOT / ".tools" / "node_modules" / ".bin" / "prism"))
 CHECKS = [
     "not_a_server_error",
     "content_type_conformance",
@@ -44,6 +51,7 @@ def corpus():
     specs = sorted(p for p in (ROOT / "codegen" / "tests" / "corpus").iterdir() if p.suffix in (".json", ".yaml", ".yml"))
     sample = int(os.environ.get("ORACLE_SAMPLE", "0"))
     if sample:
+        specs = [p for p in specs if p.stat().st_size <= 300 * 1024]
         start = datetime.date.today().timetuple().tm_yday * sample % len(specs)
         specs = [specs[(start + i) % len(specs)] for i in range(sample)]
     return specs
@@ -119,6 +127,46 @@ def start_mock(spec, log):
     return process, line
 
 
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_client(spec, log):
+    """The client probe against Prism; returns (operations that worked, failed, skipped)."""
+    port = free_port()
+    prism = subprocess.Popen([str(PRISM), "mock", "-p", str(port), str(spec)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = prism.stdout.readline()
+            if not line or "Prism is listening" in line:
+                break
+        if prism.poll() is not None:
+            return None
+        xtask = ROOT / "target" / "release" / "xtask"
+        result = subprocess.run(
+            [str(xtask), "client-probe", "--spec", str(spec), "--url", f"http://127.0.0.1:{port}", "--dir", str(OUT / "probes")],
+            capture_output=True, text=True, cwd=ROOT, timeout=900,
+        )
+        log.write("\n== client probe against Prism\n" + result.stdout + result.stderr)
+        lines = result.stdout.splitlines()
+        ok = sum(1 for l in lines if l.startswith("ok "))
+        failed = sum(1 for l in lines if l.startswith("FAIL "))
+        skipped = sum(1 for l in lines if l.startswith("skipped "))
+        if not lines:
+            return None
+        return ok, failed, skipped
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        prism.terminate()
+        prism.wait()
+
+
 def run_one(spec, examples):
     name = spec.stem
     log_path = OUT / f"{name}.log"
@@ -126,7 +174,7 @@ def run_one(spec, examples):
         started = time.monotonic()
         process, url = start_mock(spec, log)
         if process is None:
-            return {"name": name, "status": url, "failures": {}, "seconds": time.monotonic() - started}
+            return {"name": name, "status": url, "failures": {}, "client": None, "seconds": time.monotonic() - started}
         try:
             command = [
                 str(SCHEMATHESIS), "run", str(spec), "--url", url,
@@ -144,6 +192,7 @@ def run_one(spec, examples):
             process.terminate()
             process.wait()
         log.write(output)
+        client = run_client(spec, log) if PRISM.exists() else None
     failures = {}
     for code, title, count in re.findall(r"❌ (ST\d+) ([^:\n]+): (\d+)", output):
         failures[f"{code} {title.strip()}"] = int(count)
@@ -154,8 +203,13 @@ def run_one(spec, examples):
         "status": status,
         "operations": tested.group(1) if tested else "-",
         "failures": failures,
+        "client": client,
         "seconds": time.monotonic() - started,
     }
+
+
+def client_text(client):
+    return "not run" if client is None else f"{client[0]} / {client[1]} / {client[2]}"
 
 
 def main():
@@ -170,19 +224,22 @@ def main():
         gated = {k: v for k, v in row["failures"].items() if k.split()[0] in GATED}
         failed |= row["status"] != "ran" or bool(gated)
         total = sum(row["failures"].values())
-        print(f"{row['name']:<32} {row['status']:<10} failures {total:>3}  {row['seconds']:.0f} s", flush=True)
+        client = client_text(row["client"])
+        print(f"{row['name']:<32} {row['status']:<10} failures {total:>3}  client {client:<22} {row['seconds']:.0f} s", flush=True)
     lines = [
-        "| document | run | operations | failures | by check |",
-        "|---|---|---|---|---|",
+        "| document | server run | operations | schemathesis failures | by check | client against Prism (ok / failed / skipped) |",
+        "|---|---|---|---|---|---|",
     ]
     for row in rows:
         kinds = ", ".join(f"{k}: {v}" for k, v in sorted(row["failures"].items())) or "-"
         lines.append(
-            f"| {row['name']} | {row['status']} | {row.get('operations', '-')} | {sum(row['failures'].values())} | {kinds} |"
+            f"| {row['name']} | {row['status']} | {row.get('operations', '-')} | {sum(row['failures'].values())} | {kinds} | {client_text(row['client'])} |"
         )
     clean = sum(1 for r in rows if r["status"] == "ran" and not r["failures"])
+    client_clean = sum(1 for r in rows if r["client"] and r["client"][1] == 0)
     lines.append("")
-    lines.append(f"{clean} of {len(rows)} documents without a failure; gated checks: {', '.join(sorted(GATED))}.")
+    lines.append(f"schemathesis: {clean} of {len(rows)} documents without a failure; gated checks: {', '.join(sorted(GATED))}.")
+    lines.append(f"client against Prism: {client_clean} of {len(rows)} documents where every call made worked.")
     report = "\n".join(lines) + "\n"
     (OUT / "report.md").write_text(report)
     print(report)

@@ -1,0 +1,220 @@
+//! `cargo xtask client-probe`: the generated client of any document calls every operation it can
+//! with arguments sampled from the document's schemas, against a server of that document (Prism's
+//! mock, in the oracle run), and reports each reply that does not decode into its type.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
+use portfolio_codegen::ir::{Api, BodyEncoding, Location, Operation, TypeRef};
+use portfolio_codegen::sample::{Options, Schemas, sample};
+use serde_json::Value;
+
+use crate::codegen::{SpecOptions, Strictness, workspace_root};
+
+/// Generates the document's crates and a probe that calls every operation, builds it, and runs
+/// it against `url`; the probe prints one line per operation and exits 1 when any failed.
+pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), String> {
+    let root = workspace_root()?;
+    let base = dir.unwrap_or_else(|| root.join("target").join("client-probe"));
+    let name = crate::serve_mock::crate_name(spec);
+    let out = base.join(&name);
+    let options = SpecOptions { strictness: Strictness::Lenient, tag_features: false, seed: 0 };
+    eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options)?);
+    let text = fs::read_to_string(spec).map_err(|e| format!("cannot read {}: {e}", spec.display()))?;
+    let loaded = portfolio_codegen::load(&text).map_err(|e| format!("{}: {e}", spec.display()))?;
+    let config = crate::codegen::spec_config(spec, &name, options);
+    let api = portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
+    let probe = out.join("probe");
+    write_probe(&probe, &name, &loaded.doc, &api)?;
+    let target = base.join("target");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let built = Command::new(cargo)
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(probe.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !built.success() {
+        return Err(format!("the client probe of {} does not build", spec.display()));
+    }
+    let binary = target.join("debug").join(format!("{name}-probe{}", std::env::consts::EXE_SUFFIX));
+    let status = Command::new(&binary).arg(url).status().map_err(|e| format!("cannot run the probe: {e}"))?;
+    match status.success() {
+        true => Ok(()),
+        false => Err("some operations failed (listed above)".to_string()),
+    }
+}
+
+fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), String> {
+    let client = format!("{}_client", name.replace('-', "_"));
+    let manifest = format!(
+        "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [workspace]\n\n\
+         [dependencies]\n{name}-client = {{ path = \"../{name}-client\" }}\n\
+         serde_json = \"1\"\n\
+         tokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n"
+    );
+    let schemas = Schemas::of(doc);
+    let mut calls = String::new();
+    for op in &api.operations {
+        match call(doc, &schemas, op) {
+            Ok(call) => calls.push_str(&call),
+            Err(why) => {
+                let _ =
+                    writeln!(calls, "    println!(\"skipped {}: {}\");", op.id.escape_default(), why.escape_default());
+            }
+        }
+    }
+    // Base64 of `oracle:secret`, which passes for a bearer token, an API key and basic
+    // credentials alike.
+    let credentials = vec!["\"b3JhY2xlOnNlY3JldA==\""; api.credentials.len()].join(", ");
+    let main = format!(
+        "//! Calls every operation the probe could make arguments for; prints one line each.\n\n\
+         #![allow(unused_imports, unused_labels, clippy::all)]\n\n\
+         use {client}::{{Client, Credentials, DateTime, types, uuid}};\n\n\
+         #[tokio::main]\nasync fn main() {{\n    \
+         let base = std::env::args().nth(1).expect(\"the base URL\");\n    \
+         let client = Client::new(&base, Credentials::new({credentials})).expect(\"a client\");\n    \
+         let mut failed = 0;\n{calls}    std::process::exit(if failed > 0 {{ 1 }} else {{ 0 }});\n}}\n\n\
+         fn arg<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {{\n    \
+         serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n"
+    );
+    let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
+    for (path, text) in [(dir.join("Cargo.toml"), manifest), (dir.join("src").join("main.rs"), main)] {
+        fs::create_dir_all(path.parent().unwrap_or(dir))
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The statements that call `op` with sampled arguments and report how it went.
+fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, String> {
+    let doc_op = find_operation(doc, &op.path, op.method.as_str()).ok_or("not found in the document")?;
+    let mut args = Vec::new();
+    for p in op.params.iter().filter(|p| p.required) {
+        let schema = param_schema(doc, &op.path, doc_op, &p.wire, p.location).ok_or("a parameter without a schema")?;
+        args.push((rust_type(&p.ty)?, sampled(schemas, &schema)?));
+    }
+    if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+        if matches!(body.encoding, BodyEncoding::Multipart | BodyEncoding::Binary) {
+            return Err("a file or binary body".into());
+        }
+        let media = doc_op
+            .request_body
+            .as_ref()
+            .and_then(|b| resolve_body(doc, b))
+            .and_then(|b| b.content.get(&body.content_type))
+            .and_then(|m| m.schema.as_ref())
+            .ok_or("a body without a schema")?;
+        let schema = serde_json::to_value(media).map_err(|e| e.to_string())?;
+        args.push((rust_type(&body.ty)?, sampled(schemas, &schema)?));
+    }
+    let id = op.id.escape_default().to_string();
+    let mut out = String::from("    'call: {\n");
+    let mut names = Vec::new();
+    for (i, (ty, value)) in args.iter().enumerate() {
+        let text = value.to_string();
+        let _ = writeln!(
+            out,
+            "        let Ok(a{i}) = arg::<{ty}>({text:?}).map_err(|e| {{ println!(\"FAIL {id}: {{e}}\"); failed += 1; }}) else {{ break 'call; }};"
+        );
+        names.push(format!("a{i}"));
+    }
+    let _ = writeln!(
+        out,
+        "        match client.{}({}).await {{\n            Ok(_) => println!(\"ok {id}\"),\n            Err(e) => {{\n                println!(\"FAIL {id}: {{e}}\");\n                failed += 1;\n            }}\n        }}\n    }}",
+        op.fn_name,
+        names.join(", ")
+    );
+    Ok(out)
+}
+
+fn sampled(schemas: &Schemas, schema: &Value) -> Result<Value, String> {
+    sample(schemas, schema, Options { seed: 0, full: false }).map_err(|why| format!("no sample: {why}"))
+}
+
+/// The Rust type of a value the client method takes, as the probe writes it.
+fn rust_type(ty: &TypeRef) -> Result<String, String> {
+    Ok(match ty {
+        TypeRef::String => "String".into(),
+        TypeRef::Bool => "bool".into(),
+        TypeRef::I32 => "i32".into(),
+        TypeRef::I64 => "i64".into(),
+        TypeRef::F32 => "f32".into(),
+        TypeRef::F64 => "f64".into(),
+        TypeRef::Uuid => "uuid::Uuid".into(),
+        TypeRef::DateTime => "DateTime".into(),
+        TypeRef::Json => "serde_json::Value".into(),
+        TypeRef::Bytes | TypeRef::File => return Err("bytes or a file".into()),
+        TypeRef::Vec(item) => format!("Vec<{}>", rust_type(item)?),
+        TypeRef::Map(value) => format!("std::collections::BTreeMap<String, {}>", rust_type(value)?),
+        TypeRef::Nullable(inner) => format!("Option<{}>", rust_type(inner)?),
+        TypeRef::Named(name) => format!("types::{name}"),
+    })
+}
+
+fn find_operation<'a>(doc: &'a OpenAPI, path: &str, method: &str) -> Option<&'a openapiv3::Operation> {
+    let item = doc.paths.paths.get(path)?.as_item()?;
+    match method.to_ascii_lowercase().as_str() {
+        "get" => item.get.as_ref(),
+        "put" => item.put.as_ref(),
+        "post" => item.post.as_ref(),
+        "delete" => item.delete.as_ref(),
+        "options" => item.options.as_ref(),
+        "head" => item.head.as_ref(),
+        "patch" => item.patch.as_ref(),
+        "trace" => item.trace.as_ref(),
+        _ => None,
+    }
+}
+
+fn param_schema(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> Option<Value> {
+    let item = doc.paths.paths.get(path)?.as_item()?;
+    let params = op.parameters.iter().chain(&item.parameters).filter_map(|p| match p {
+        ReferenceOr::Item(p) => Some(p),
+        ReferenceOr::Reference { reference } => {
+            doc.components.as_ref()?.parameters.get(reference.strip_prefix("#/components/parameters/")?)?.as_item()
+        }
+    });
+    for p in params {
+        let (data, at) = match p {
+            Parameter::Query { parameter_data, .. } => (parameter_data, Location::Query),
+            Parameter::Header { parameter_data, .. } => (parameter_data, Location::Header),
+            Parameter::Path { parameter_data, .. } => (parameter_data, Location::Path),
+            Parameter::Cookie { parameter_data, .. } => (parameter_data, Location::Cookie),
+        };
+        if data.name != wire || at != location {
+            continue;
+        }
+        return match &data.format {
+            ParameterSchemaOrContent::Schema(s) => serde_json::to_value(s).ok(),
+            ParameterSchemaOrContent::Content(content) => {
+                serde_json::to_value(content.values().next()?.schema.as_ref()?).ok()
+            }
+        };
+    }
+    None
+}
+
+fn resolve_body<'a>(
+    doc: &'a OpenAPI,
+    body: &'a ReferenceOr<openapiv3::RequestBody>,
+) -> Option<&'a openapiv3::RequestBody> {
+    match body {
+        ReferenceOr::Item(b) => Some(b),
+        ReferenceOr::Reference { reference } => doc
+            .components
+            .as_ref()?
+            .request_bodies
+            .get(reference.strip_prefix("#/components/requestBodies/")?)?
+            .as_item(),
+    }
+}
