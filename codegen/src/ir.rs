@@ -423,7 +423,8 @@ pub struct Operation {
 /// A reply made up for a mock: the document's example where valid, else sampled from the schema.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReplySample {
-    /// The body (for several replies, the first's; for a stream, one item) as JSON text.
+    /// The body (for several replies, the first's; for a stream, one item) as JSON text; for a
+    /// download, its bytes as text.
     pub body: Option<String>,
     /// Rust field name → JSON text of each documented reply header.
     pub headers: Vec<(String, String)>,

@@ -98,7 +98,10 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
             }
         }
         Reply::Download { content_type, .. } => {
-            quote! { FileDownload::new("sample").with_content_type(#content_type) }
+            let bytes = sample.body.as_deref().unwrap_or("sample");
+            // A range such as `*/*` names no type a reply can carry.
+            let content_type = if content_type.contains('*') { "application/octet-stream" } else { content_type };
+            quote! { FileDownload::new(#bytes).with_content_type(#content_type) }
         }
         Reply::Stream { .. } => {
             let item = body()?;

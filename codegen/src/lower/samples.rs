@@ -28,7 +28,8 @@ impl<'a> Lowerer<'a> {
                 let first = replies.cases.first()?;
                 (first.status, first.body.is_some(), first.headers.as_ref())
             }
-            Reply::Download { .. } | Reply::Upgrade { .. } => return Some(ReplySample::default()),
+            Reply::Download { status, content_type, .. } => return self.download_sample(ptr, responses, *status, content_type, seed),
+            Reply::Upgrade { .. } => return Some(ReplySample::default()),
         };
         let (rptr, response) = self.success_response(ptr, responses, status)?;
         let options = Options { seed, full: true };
@@ -70,6 +71,34 @@ impl<'a> Lowerer<'a> {
             header_values.push((field.name.clone(), value.to_string()));
         }
         Some(ReplySample { body, headers: header_values })
+    }
+
+    /// A download's bytes: where its media type has a schema other than bytes (YAML, CSV, text
+    /// described as a string or an object), a value of it, as text; else a few bytes.
+    fn download_sample(
+        &mut self,
+        ptr: &Pointer,
+        responses: &'a openapiv3::Responses,
+        status: u16,
+        content_type: &str,
+        seed: u64,
+    ) -> Option<ReplySample> {
+        let (rptr, response) = self.success_response(ptr, responses, status)?;
+        let media = response.content.get(content_type);
+        let schema = media.and_then(|m| m.schema.as_ref()).and_then(|s| serde_json::to_value(s).ok());
+        let binary = |s: &Value| matches!(s.get("format").and_then(Value::as_str), Some("binary" | "byte"));
+        let text = match schema.filter(|s| !binary(s)) {
+            Some(schema) => {
+                let at = rptr.push("content").push(content_type).push("schema");
+                let example = media.and_then(example_of);
+                match self.sampled(&at, &schema, example, Options { seed, full: true })? {
+                    Value::String(text) => text,
+                    other => other.to_string(),
+                }
+            }
+            None => "sample".to_string(),
+        };
+        Some(ReplySample { body: Some(text), headers: Vec::new() })
     }
 
     /// The response documented for `status` (or its class, or `default`).
