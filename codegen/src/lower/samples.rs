@@ -28,7 +28,9 @@ impl<'a> Lowerer<'a> {
                 let first = replies.cases.first()?;
                 (first.status, first.body.is_some(), first.headers.as_ref())
             }
-            Reply::Download { status, content_type, .. } => return self.download_sample(ptr, responses, *status, content_type, seed),
+            Reply::Download { status, content_type, .. } => {
+                return self.download_sample(ptr, responses, *status, content_type, seed);
+            }
             Reply::Upgrade { .. } => return Some(ReplySample::default()),
         };
         let (rptr, response) = self.success_response(ptr, responses, status)?;
