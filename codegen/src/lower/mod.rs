@@ -2,6 +2,7 @@
 //! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
 
 mod any_schema;
+mod examples;
 mod operation;
 mod prune;
 mod samples;
@@ -48,6 +49,10 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     let mut lowerer = Lowerer::new(doc, &query_operations, !config.strict, config.mock_seed);
     lowerer.diagnostics.extend(unreadable);
     let mut api = lowerer.api(config);
+    if let Ok(whole) = serde_json::to_value(doc) {
+        let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(doc));
+        api.warnings.extend(examples::contradicting_examples(&whole, schemas));
+    }
     // A spec-wide problem (the top-level `security`) is met by every operation; say it once.
     api.warnings.sort();
     api.warnings.dedup();
