@@ -95,7 +95,7 @@ const MAX_DEPTH: usize = 24;
 pub fn sample(schemas: &Schemas, schema: &Value, options: Options) -> Result<Value, String> {
     let mut last = String::from("none of the values tried satisfies every keyword");
     for attempt in 0..4 {
-        let sampler = Sampler { schemas, options, salt: options.seed.wrapping_add(attempt) };
+        let sampler = Sampler { schemas, options, salt: options.seed.wrapping_add(attempt), fill_next: false };
         let Some(value) = sampler.value(schema, 0) else { continue };
         match check(schemas, schema, &value) {
             Ok(()) => return Ok(value),
@@ -105,10 +105,14 @@ pub fn sample(schemas: &Schemas, schema: &Value, options: Options) -> Result<Val
     Err(last)
 }
 
+#[derive(Clone, Copy)]
 struct Sampler<'a> {
     schemas: &'a Schemas,
     options: Options,
     salt: u64,
+    /// Give the next array an item and the next object its optional properties, however deep:
+    /// an empty list or object can satisfy several members of a `oneOf` at once.
+    fill_next: bool,
 }
 
 impl Sampler<'_> {
@@ -160,13 +164,18 @@ impl Sampler<'_> {
         siblings.remove("oneOf");
         siblings.remove("anyOf");
         let start = (self.salt as usize) % choices.len().max(1);
-        (0..choices.len()).map(|i| &choices[(start + i) % choices.len()]).find_map(|choice| {
+        let ordered = || (0..choices.len()).map(|i| &choices[(start + i) % choices.len()]);
+        let attempt = |sampler: Sampler, choice: &Value| {
             let mut merged = Map::new();
             merged.insert("allOf".into(), json!([Value::Object(siblings.clone()), choice]));
-            let mut value = self.value(&Value::Object(merged), depth + 1)?;
+            let mut value = sampler.value(&Value::Object(merged), depth + 1)?;
             tag(self.schemas, s, choice, &mut value);
             check(self.schemas, &whole, &value).is_ok().then_some(value)
-        })
+        };
+        let filled = Sampler { fill_next: true, ..*self };
+        ordered()
+            .find_map(|choice| attempt(*self, choice))
+            .or_else(|| ordered().find_map(|choice| attempt(filled, choice)))
     }
 
     fn string(&self, s: &Map<String, Value>) -> Option<Value> {
@@ -215,11 +224,12 @@ impl Sampler<'_> {
     fn array(&self, s: &Map<String, Value>, depth: usize) -> Option<Value> {
         let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
         let max = s.get("maxItems").and_then(Value::as_u64).map_or(usize::MAX, |m| m as usize);
-        let wanted = if self.options.full && depth < FULL_DEPTH { min.max(1) } else { min }.min(max);
+        let fill = self.fill_next || (self.options.full && depth < FULL_DEPTH);
+        let wanted = if fill { min.max(1) } else { min }.min(max);
         let items_schema = s.get("items").cloned().unwrap_or_else(|| json!({}));
         let mut items = Vec::with_capacity(wanted);
         for i in 0..wanted {
-            let sampler = Sampler { salt: self.salt.wrapping_add(i as u64), ..*self };
+            let sampler = Sampler { salt: self.salt.wrapping_add(i as u64), fill_next: false, ..*self };
             match sampler.value(&items_schema, depth + 1) {
                 Some(item) => items.push(item),
                 None if i >= min => break,
@@ -232,7 +242,9 @@ impl Sampler<'_> {
     fn object(&self, s: &Map<String, Value>, depth: usize) -> Option<Value> {
         let required: Vec<&str> =
             s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-        let full = self.options.full && depth < FULL_DEPTH;
+        let full = self.fill_next || (self.options.full && depth < FULL_DEPTH);
+        // Below this object, filling follows the depth again.
+        let this = Sampler { fill_next: false, ..*self };
         let hidden = "writeOnly";
         let mut out = Map::new();
         for (name, property) in s.get("properties").and_then(Value::as_object).into_iter().flatten() {
@@ -242,7 +254,7 @@ impl Sampler<'_> {
             if !is_required && (!full || is_hidden) {
                 continue;
             }
-            match self.value(property, depth + 1) {
+            match this.value(property, depth + 1) {
                 Some(value) => {
                     out.insert(name.clone(), value);
                 }
@@ -254,7 +266,7 @@ impl Sampler<'_> {
         for name in &required {
             if !out.contains_key(*name) {
                 let extra = s.get("additionalProperties").filter(|a| a.is_object());
-                out.insert(name.to_string(), extra.and_then(|a| self.value(a, depth + 1)).unwrap_or(json!("string")));
+                out.insert(name.to_string(), extra.and_then(|a| this.value(a, depth + 1)).unwrap_or(json!("string")));
             }
         }
         let min = s.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
@@ -263,7 +275,7 @@ impl Sampler<'_> {
         let mut n = 1;
         while out.len() < wanted {
             let value = match extra {
-                Some(extra) => self.value(extra, depth + 1)?,
+                Some(extra) => this.value(extra, depth + 1)?,
                 None => json!("string"),
             };
             out.insert(format!("key{n}"), value);
@@ -432,6 +444,18 @@ mod tests {
     use super::{Options, Schemas, sample};
 
     const FULL: Options = Options { seed: 0, full: true };
+
+    #[test]
+    fn a_one_of_whose_members_share_the_empty_value_gets_a_telling_one() {
+        let item = json!({ "type": "object", "required": ["score"], "properties": { "score": { "type": "number" } } });
+        let schema = json!({ "oneOf": [
+            { "type": "array", "items": item.clone() },
+            { "type": "array", "items": { "type": "array", "items": item } }
+        ] });
+        let lean = Options { seed: 0, full: false };
+        let value = sample(&Schemas::new(json!({})), &schema, lean).unwrap();
+        assert!(value.as_array().is_some_and(|items| !items.is_empty()), "{value}");
+    }
 
     fn schemas() -> Schemas {
         Schemas::new(json!({
