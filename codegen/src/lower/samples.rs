@@ -21,6 +21,8 @@ impl<'a> Lowerer<'a> {
         seed: u64,
     ) -> Option<ReplySample> {
         let (status, has_body, headers) = match reply {
+            // Nothing to make up (an operation that documents only errors answers this way too).
+            Reply::Empty { headers: None, .. } => return Some(ReplySample::default()),
             Reply::Empty { status, headers, .. } => (*status, false, headers.as_ref()),
             Reply::Json { status, headers, .. } => (*status, true, headers.as_ref()),
             Reply::Stream { status, .. } => (*status, true, None),
