@@ -1005,3 +1005,33 @@ components:
     let err = lowered(looped).unwrap_err();
     assert!(err.0.iter().any(|d| d.message.contains("within itself")), "{err}");
 }
+
+#[test]
+fn keywords_of_several_types_without_a_type_are_any_value_with_a_warning() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  inputs: {type: object, additionalProperties: {format: any}}
+                  size: {minimum: 0, format: int64x}
+"##;
+    let api = lowered(text).unwrap();
+    assert_eq!(api.operations.len(), 1, "the operation is kept");
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert!(
+        notes.iter().any(|n| n.contains("/inputs/additionalProperties: without `type`, `format` could belong to several types")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n.contains("/size: without `type`")), "{notes:?}");
+}

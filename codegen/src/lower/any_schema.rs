@@ -9,6 +9,10 @@ use openapiv3::{
 };
 use serde_json::Value;
 
+/// Why [`normalize`] found no kind for a schema without `type` whose keywords (`format`,
+/// `minimum`, …) each apply to more than one type: the caller keeps it as any JSON value.
+pub(crate) const SEVERAL_TYPES: &str = "a schema without `type` whose keywords belong to several types";
+
 /// The kind `any` stands for, with the keywords (spec spelling) that do not apply to it; or why
 /// no single kind fits.
 pub(crate) fn normalize(any: &AnySchema) -> Result<(SchemaKind, Vec<&'static str>), String> {
@@ -46,7 +50,7 @@ pub(crate) fn normalize(any: &AnySchema) -> Result<(SchemaKind, Vec<&'static str
         // An `enum` alone: its values say the type.
         None => match enum_type(&any.enumeration) {
             Some(t) => t,
-            None => return Err("a schema without `type` whose keywords belong to several types".to_string()),
+            None => return Err(SEVERAL_TYPES.to_string()),
         },
     };
     let (kind, own): (Type, &[&str]) = match typ {
@@ -237,7 +241,7 @@ fn values<T>(values: &[Value], each: impl Fn(&Value) -> Option<T>) -> Result<Vec
 }
 
 /// The keywords set in `any` other than `type`, spelled as in the spec.
-fn present(any: &AnySchema) -> Vec<&'static str> {
+pub(crate) fn present(any: &AnySchema) -> Vec<&'static str> {
     let checks = [
         (any.pattern.is_some(), "pattern"),
         (any.multiple_of.is_some(), "multipleOf"),

@@ -223,6 +223,18 @@ impl<'a> Lowerer<'a> {
                         let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
                         self.lower_item(&schema, ptr, naming)
                     }
+                    // Nothing says which type is meant: any value, honestly looser.
+                    Err(what) if what == any_schema::SEVERAL_TYPES => {
+                        let keywords: Vec<String> = any_schema::present(any).iter().map(|k| format!("`{k}`")).collect();
+                        self.warn(
+                            ptr,
+                            format!(
+                                "without `type`, {} could belong to several types, so the value is any JSON and they are not checked",
+                                keywords.join(", ")
+                            ),
+                        );
+                        Some(TypeRef::Json)
+                    }
                     Err(what) => self.unsupported(ptr, &what),
                 }
             }
