@@ -50,7 +50,8 @@ pub fn samples_module(api: &Api) -> TokenStream {
     if text.contains("types ::") {
         imports.add("crate::types");
     }
-    if !functions.is_empty() {
+    // Only replies with a body or headers read a sample; an empty one or a download does not.
+    if text.contains("sample (") {
         imports.add("portfolio_runtime::codegen::server::mock::sample");
     }
     let imports = imports.tokens();
