@@ -30,7 +30,9 @@ pub fn samples_module(api: &Api) -> TokenStream {
     let functions: Vec<TokenStream> = functions.collect();
     // What the signatures name decides the imports, as in the trait's module.
     let mut imports = Imports::default();
-    imports.add("crate::ApiError");
+    if !functions.is_empty() {
+        imports.add("crate::ApiError");
+    }
     let mut uses = Uses::default();
     let sampled = || api.operations.iter().filter(|op| has_sample(op));
     for op in sampled() {
