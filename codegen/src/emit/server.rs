@@ -266,12 +266,27 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
          ([`MockApi::new`]) or the document's example or a sampled value ([`MockApi::sampled`]),\n\
          and every call is recorded. Start it with [`MockApi::serve`]."
     ));
+    // The switch and its helper exist only where some operation has a sample to answer with.
+    let any_sample = api.operations.iter().any(super::samples::has_sample);
+    let sampled_field = any_sample.then(|| quote! { sampled: bool, });
+    let sampled_body = match any_sample {
+        true => quote! { Arc::new(MockApi { sampled: true, ..MockApi::default() }) },
+        false => quote! { MockApi::new() },
+    };
+    let fallback_fn = any_sample.then(|| {
+        quote! {
+            /// `sample` when the mock answers with samples.
+            fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
+                self.sampled.then_some(sample)
+            }
+        }
+    });
     code.items(quote! {
         #[derive(Default)]
         pub struct MockApi {
             calls: Calls,
             handlers: Handlers,
-            sampled: bool,
+            #sampled_field
         }
 
         impl std::fmt::Debug for MockApi {
@@ -292,13 +307,10 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         /// on every run). Operations it cannot answer (a protocol switch, a schema no value
         /// satisfies) answer 501.
         pub fn sampled() -> Arc<Self> {
-            Arc::new(MockApi { sampled: true, ..MockApi::default() })
+            #sampled_body
         }
 
-        /// `sample` when the mock answers with samples.
-        fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
-            self.sampled.then_some(sample)
-        }
+        #fallback_fn
 
         /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
         /// and returns its base URL, such as `http://127.0.0.1:49152`.

@@ -49,7 +49,11 @@ impl<'a> Lowerer<'a> {
             let item = media.extensions.get(ITEM_SCHEMA);
             let (schema, at) = match item {
                 Some(item) => (item.clone(), at.push("itemSchema")),
-                None => (serde_json::to_value(media.schema.as_ref()?).ok()?, at.push("schema")),
+                // No schema: any value, so the example if there is one.
+                None => match &media.schema {
+                    Some(schema) => (serde_json::to_value(schema).ok()?, at.push("schema")),
+                    None => (Value::Object(Default::default()), at),
+                },
             };
             let examples = item.is_none().then(|| example_of(media)).flatten();
             Some(self.sampled(&at, &schema, examples, options)?.to_string())
