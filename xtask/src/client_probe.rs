@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
 use portfolio_codegen::ir::{Api, BodyEncoding, Location, Operation, TypeRef};
@@ -30,18 +30,8 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     let probe = out.join("probe");
     write_probe(&probe, &name, &loaded.doc, &api)?;
     let target = base.join("target");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let built = Command::new(cargo)
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(probe.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target)
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !built.success() {
-        return Err(format!("the client probe of {} does not build", spec.display()));
-    }
+    crate::serve_mock::build_helper(&probe, &target)
+        .map_err(|_| format!("the client probe of {} does not build", spec.display()))?;
     let binary = target.join("debug").join(format!("{name}-probe{}", std::env::consts::EXE_SUFFIX));
     let status = Command::new(&binary).arg(url).status().map_err(|e| format!("cannot run the probe: {e}"))?;
     match status.success() {
@@ -85,14 +75,7 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
          serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n"
     );
     let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
-    for (path, text) in [(dir.join("Cargo.toml"), manifest), (dir.join("src").join("main.rs"), main)] {
-        fs::create_dir_all(path.parent().unwrap_or(dir))
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
-    }
-    Ok(())
+    crate::serve_mock::write_helper(dir, &manifest, &main)
 }
 
 /// The statements that call `op` with sampled arguments and report how it went.

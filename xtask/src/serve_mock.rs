@@ -45,17 +45,8 @@ pub fn build_mock(options: &MockOptions) -> Result<PathBuf, String> {
     write_binary_crate(&bin, &name)?;
     // One target directory for every document, so the dependencies build once.
     let target = base.join("target");
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string()))
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(bin.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target)
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("the generated mock server of {} does not build", options.spec.display()));
-    }
+    build_helper(&bin, &target)
+        .map_err(|_| format!("the generated mock server of {} does not build", options.spec.display()))?;
     Ok(target.join("debug").join(format!("{name}-mock{}", std::env::consts::EXE_SUFFIX)))
 }
 
@@ -87,14 +78,34 @@ fn write_binary_crate(dir: &Path, name: &str) -> Result<(), String> {
          let router = {server}::router_with({server}::MockApi::sampled(), Default::default());\n    \
          {server}::serve(listener, router, {server}::shutdown_signal()).await\n}}\n"
     );
+    write_helper(dir, &manifest, &main)
+}
+
+/// Writes a helper crate's manifest and `src/main.rs`, each only when it changed (so cargo does
+/// not rebuild it).
+pub(crate) fn write_helper(dir: &Path, manifest: &str, main: &str) -> Result<(), String> {
     for (path, text) in [(dir.join("Cargo.toml"), manifest), (dir.join("src").join("main.rs"), main)] {
         fs::create_dir_all(path.parent().unwrap_or(dir))
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        if fs::read_to_string(&path).ok().as_deref() != Some(text) {
             fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
     Ok(())
+}
+
+/// Builds the helper crate at `dir` into `target` (shared by every document, so dependencies
+/// build once); `Err` when it does not build, after cargo has said why on stderr.
+pub(crate) fn build_helper(dir: &Path, target: &Path) -> Result<(), String> {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    status.success().then_some(()).ok_or_else(|| format!("{} does not build", dir.display()))
 }
 
 #[cfg(test)]
