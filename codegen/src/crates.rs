@@ -29,6 +29,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/date_time.rs", include_str!("../runtime/src/date_time.rs")),
     ("src/enums.rs", include_str!("../runtime/src/enums.rs")),
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
+    ("src/format.rs", include_str!("../runtime/src/format.rs")),
     ("src/framing.rs", include_str!("../runtime/src/framing.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),

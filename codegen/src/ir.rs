@@ -193,6 +193,9 @@ pub struct Constraints {
     pub unique_items: bool,
     /// A regular expression a string must match somewhere, already checked to compile.
     pub pattern: Option<String>,
+    /// A format the string must be written in (`date`, `email`, …), for strings that stay
+    /// strings.
+    pub format: Option<portfolio_runtime::Format>,
     /// Limits on each item of an array.
     pub items: Option<Box<Constraints>>,
     /// The value may be `null` (an item of a list, `Option<T>`); the limits hold when it is not.

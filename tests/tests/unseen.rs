@@ -132,6 +132,8 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     reading.value = Some(i64::MIN);
     reading.code = Some(Code::from("ABC"));
     reading.positive = Some(1);
+    reading.taken = Some("2024-02-29".into());
+    reading.contact = Some("someone@example.com".into());
     client.add_reading(reading.clone()).await.expect("a reading within every limit");
     assert_eq!(seen.lock().unwrap().as_slice(), [reading.clone()]);
 
@@ -140,6 +142,9 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { positive: Some(0), ..reading.clone() }, "positive"),
         (Reading { code: Some(Code::from("ABCD")), ..reading.clone() }, "code"),
         (Reading { note: Some("eleven chars".into()), ..reading.clone() }, "note"),
+        // Formats the value stays text in: the server checks them.
+        (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
+        (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
     ] {
         let refused = client.add_reading(bad).await.expect_err(field);
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
@@ -241,6 +246,15 @@ async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query()
             "ids": ["XY"]
         })
     );
+    // A parameter's format is checked like a property's.
+    for (since, status) in [("2024-02-29", 200), ("2023-02-29", 400), ("yesterday", 400)] {
+        let url = format!("{base}/places/city,Delft,country,NL?since={since}");
+        let reply = http.get(url).header("x-key", "key").send().await.expect("send");
+        assert_eq!(reply.status(), status, "{since}");
+        if status == 400 {
+            assert!(reply.text().await.expect("text").contains("since"), "{since}");
+        }
+    }
     // A segment that is not pairs, or lacks a required property, is a located 400.
     for (segment, problem) in [("city,Delft,country", "place"), ("city,Delft", "country")] {
         let reply = http.get(format!("{base}/places/{segment}")).header("x-key", "key").send().await.expect("send");

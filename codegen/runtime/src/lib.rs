@@ -13,6 +13,7 @@ mod date_time;
 #[doc(hidden)]
 pub mod enums;
 mod file;
+mod format;
 #[doc(hidden)]
 pub mod framing;
 mod nullable;
@@ -27,6 +28,7 @@ pub mod server;
 pub use date_time::{DateTime, DateTimeError};
 pub use enums::UnknownVariant;
 pub use file::{File, safe_file_name};
+pub use format::Format;
 pub use nullable::Nullable;
 
 /// The `time` crate, whose types [`DateTime`] converts to and from.

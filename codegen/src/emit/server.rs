@@ -705,6 +705,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     for (check, used) in [
         ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
         ("check_pattern", param_uses(&|c| c.pattern.is_some())),
+        ("check_format", param_uses(&|c| c.format.is_some())),
+        ("Format", param_uses(&|c| c.format.is_some())),
         ("check_items", param_uses(&|c| c.min_items.is_some() || c.max_items.is_some())),
         ("check_unique", param_uses(&|c| c.unique_items)),
         (
@@ -1654,6 +1656,11 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
             check_pattern(matched, #pattern, at, #name, problems);
         });
     }
+    if let Some(format) = c.format {
+        // The runtime's variants are named as `Debug` prints them.
+        let variant = format_ident!("{format:?}");
+        body.push(quote! { check_format(#value, Format::#variant, at, #name, problems); });
+    }
     if c.min_items.is_some() || c.max_items.is_some() {
         let (min, max) = (opt_usize(c.min_items), opt_usize(c.max_items));
         body.push(quote! { check_items(#value.len(), #min, #max, at, #name, problems); });
@@ -1709,6 +1716,8 @@ pub fn validate_header(api: &Api) -> TokenStream {
     let pattern_import = used(&|c| c.pattern.is_some()).then(|| quote! { use std::sync::OnceLock; });
     let more = [
         ("check_pattern", used(&|c| c.pattern.is_some())),
+        ("check_format", used(&|c| c.format.is_some())),
+        ("Format", used(&|c| c.format.is_some())),
         ("check_unique", used(&|c| c.unique_items)),
         ("check_strict_bounds", used(&|c| c.exclusive_minimum || c.exclusive_maximum)),
         ("check_multiple_of", used(&|c| c.multiple_of.is_some())),

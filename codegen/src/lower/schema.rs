@@ -710,7 +710,18 @@ impl Lowerer<'_> {
                         false
                     }
                 });
-                Constraints { min_length: s.min_length, max_length: s.max_length, pattern, ..Constraints::default() }
+                let format = match &s.format {
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some(portfolio_runtime::Format::Date),
+                    VariantOrUnknownOrEmpty::Unknown(name) => portfolio_runtime::Format::named(name),
+                    _ => None,
+                };
+                Constraints {
+                    min_length: s.min_length,
+                    max_length: s.max_length,
+                    pattern,
+                    format,
+                    ..Constraints::default()
+                }
             }
             SchemaKind::Type(Type::Array(a)) => {
                 let items = match &a.items {

@@ -94,10 +94,8 @@ impl Checker<'_> {
         {
             return Err(format!("{text:?} does not match the pattern {pattern:?}"));
         }
-        match schema.get("format").and_then(Value::as_str) {
-            Some("date-time") if !is_date_time(text) => Err(format!("{text:?} is not an RFC 3339 date-time")),
-            Some("date") if !is_date(text) => Err(format!("{text:?} is not an RFC 3339 date")),
-            Some("uuid") if !is_uuid(text) => Err(format!("{text:?} is not a UUID")),
+        match schema.get("format").and_then(Value::as_str).and_then(portfolio_runtime::Format::named) {
+            Some(format) if !format.matches(text) => Err(format!("{text:?} is not a valid `{}`", format.name())),
             _ => Ok(()),
         }
     }
@@ -217,33 +215,6 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         _ => a == b,
     }
-}
-
-fn is_date(text: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-        && (1..=12).contains(&text[5..7].parse::<u8>().unwrap_or(0))
-        && (1..=31).contains(&text[8..10].parse::<u8>().unwrap_or(0))
-}
-
-fn is_date_time(text: &str) -> bool {
-    let Some((date, time)) = text.split_once(['T', 't']) else { return false };
-    let time = time.trim_end_matches(['Z', 'z']);
-    let time = time.rsplit_once(['+', '-']).map_or(time, |(t, zone)| if zone.contains(':') { t } else { time });
-    let clock = time.split('.').next().unwrap_or("");
-    is_date(date)
-        && clock.len() == 8
-        && clock.split(':').count() == 3
-        && clock.split(':').all(|part| part.len() == 2 && part.bytes().all(|c| c.is_ascii_digit()))
-}
-
-fn is_uuid(text: &str) -> bool {
-    let groups: Vec<&str> = text.split('-').collect();
-    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
-        && groups.iter().all(|g| g.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]

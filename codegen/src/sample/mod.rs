@@ -197,7 +197,7 @@ impl Sampler<'_> {
         let formatted = match s.get("format").and_then(Value::as_str).unwrap_or("") {
             "date-time" => Some("2024-01-01T00:00:00Z"),
             "date" => Some("2024-01-01"),
-            "time" => Some("12:00:00"),
+            "time" => Some("12:00:00Z"),
             "uuid" => Some("3fa85f64-5717-4562-b3fc-2c963f66afa6"),
             "email" => Some("user@example.com"),
             "uri" | "url" | "uri-reference" | "iri" => Some("https://example.com/"),
@@ -206,6 +206,12 @@ impl Sampler<'_> {
             "ipv6" => Some("2001:db8::1"),
             "byte" => Some("c2FtcGxl"),
             "duration" => Some("P1D"),
+            "idn-email" => Some("user@example.com"),
+            "idn-hostname" => Some("example.com"),
+            "iri-reference" => Some("https://example.com/"),
+            "json-pointer" => Some("/name"),
+            "relative-json-pointer" => Some("0/name"),
+            "uri-template" => Some("https://example.com/{id}"),
             _ => None,
         };
         if let Some(text) = formatted {
@@ -482,6 +488,19 @@ mod tests {
                 let value = sample(&schemas, &schema, options).unwrap_or_else(|e| panic!("{name}: {e}"));
                 assert!(super::check(&schemas, &schema, &value).is_ok(), "{name}: {value}");
             }
+        }
+    }
+
+    #[test]
+    fn every_checked_format_gets_a_value_in_that_format() {
+        let schemas = schemas();
+        let names = ["date", "time", "date-time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4"];
+        let more = ["ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "json-pointer"];
+        for name in names.into_iter().chain(more).chain(["relative-json-pointer", "uri-template"]) {
+            assert!(portfolio_runtime::Format::named(name).is_some(), "{name} is checked");
+            let schema = json!({"type": "string", "format": name});
+            let value = sample(&schemas, &schema, FULL).unwrap();
+            assert!(super::check(&schemas, &schema, &value).is_ok(), "{name}: {value}");
         }
     }
 

@@ -11,6 +11,8 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use serde::de::DeserializeOwned;
 
+/// The formats [`check_format`] checks, where generated code names them.
+pub use crate::Format;
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, read_body};
 use crate::server::problem::problem_types;
@@ -540,6 +542,13 @@ pub fn check_multiple_of(value: f64, step: f64, at: &str, name: &str, problems: 
 pub fn check_pattern(matched: bool, pattern: &str, at: &str, name: &str, problems: &mut Problems) {
     if !matched {
         problems.add(located(at, name), format!("must match the pattern `{pattern}`"));
+    }
+}
+
+/// Checks that a string is written in the format its schema names.
+pub fn check_format(text: &str, format: Format, at: &str, name: &str, problems: &mut Problems) {
+    if !format.matches(text) {
+        problems.add(located(at, name), format!("must be a valid `{}`", format.name()));
     }
 }
 
