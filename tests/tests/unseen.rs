@@ -151,6 +151,25 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         assert!(refused.to_string().contains(field), "{field}: {refused}");
     }
     assert_eq!(seen.lock().unwrap().len(), 1, "nothing invalid reached the implementation");
+
+    // The document also takes the body as a form: the server reads it, with the same limits.
+    let base = mock.serve().await.expect("serve");
+    let form = |body: &'static str| {
+        reqwest::Client::new()
+            .post(format!("{base}/readings"))
+            .header("x-key", "key")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let id = "00000000-0000-0000-0000-000000000000";
+    let stored = form("id=00000000-0000-0000-0000-000000000000&positive=2&taken=2024-02-29").await.expect("send");
+    assert_eq!(stored.status(), 204);
+    assert_eq!(seen.lock().unwrap()[1].id.to_string(), id);
+    assert_eq!(seen.lock().unwrap()[1].taken.as_deref(), Some("2024-02-29"));
+    let refused = form("id=00000000-0000-0000-0000-000000000000&positive=0").await.expect("send");
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("text").contains("positive"));
 }
 
 #[tokio::test]

@@ -1261,6 +1261,14 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     };
     let accepted = &b.accepted;
     let required = b.required;
+    // A JSON body the document also takes as a form.
+    let (read, accepted, forms) = if b.also_form.is_empty() {
+        (read, accepted.clone(), None)
+    } else {
+        let forms = &b.also_form;
+        let all = accepted.iter().chain(forms).cloned().collect();
+        (quote! { crate::form::json_or_form_body }, all, Some(quote! { &[#(#forms),*], }))
+    };
     // A multipart body's files come beside it, to be moved into its file fields.
     let (file_fields, take_files) = match b.encoding {
         BodyEncoding::Multipart => {
@@ -1278,7 +1286,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
     let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #required, #file_fields &mut problems).await? #take_files;
+        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #file_fields &mut problems).await? #take_files;
         #check
     }
 }

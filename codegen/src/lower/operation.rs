@@ -639,8 +639,20 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Multipart;
             accepted = vec![ct.to_string()];
         }
-        let left: Vec<&str> =
-            body.content.keys().map(|s| s.as_str()).filter(|ct| !accepted.iter().any(|a| a == ct)).collect();
+        // A form beside JSON, of the same schema: the server reads either, the client sends JSON.
+        let mut also_form: Vec<String> = Vec::new();
+        if encoding == BodyEncoding::Json
+            && let Some(json) = accepted.first()
+        {
+            let same = |ct: &&&String| body.content[ct.as_str()].schema == body.content[json].schema;
+            also_form = others.iter().filter(|ct| is_form(ct)).filter(same).map(|ct| ct.to_string()).collect();
+        }
+        let left: Vec<&str> = body
+            .content
+            .keys()
+            .map(|s| s.as_str())
+            .filter(|ct| !accepted.iter().chain(&also_form).any(|a| a == ct))
+            .collect();
         if !left.is_empty() {
             let list = left.join(", ");
             if accepted.is_empty() {
@@ -719,6 +731,19 @@ impl<'a> Lowerer<'a> {
         } else {
             (ty, encoding)
         };
+        // Only an object's properties can be form pairs.
+        if !also_form.is_empty() && !self.is_object(&ty) {
+            self.warn(
+                &ptr.push("content"),
+                format!(
+                    "the body may also be sent as {}, but its schema is not an object: the generated code sends and \
+                     accepts only {}",
+                    also_form.join(", "),
+                    accepted.join(", ")
+                ),
+            );
+            also_form.clear();
+        }
         if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
             self.report(&media_ptr.push("schema"), "a schema with file parts can only be a multipart body");
             return None;
@@ -729,6 +754,7 @@ impl<'a> Lowerer<'a> {
             encoding,
             content_type,
             accepted,
+            also_form,
             doc: super::prose(&body.description),
         })
     }

@@ -4,12 +4,13 @@
 
 use axum::body::Body;
 use axum::http::HeaderMap;
+use axum::http::header::CONTENT_TYPE;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
 
 use crate::server::ApiError;
-use crate::server::body::{BodyLimit, read_body};
+use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::extract::{Problems, QueryParams};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
@@ -34,6 +35,25 @@ pub async fn form_body<T: DeserializeOwned>(
     let query = QueryParams::parse(Some(text), problems);
     let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
     Ok(read_pairs(pairs, "body", problems))
+}
+
+/// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
+/// `form` types is read as a form, any other as JSON. `accepted` lists every type, for the 415.
+pub async fn json_or_form_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit<'_>,
+    accepted: &[&str],
+    form: &[&str],
+    required: bool,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !content_type.is_empty() && accepts(form, content_type) {
+        form_body(headers, body, limit, form, required, problems).await
+    } else {
+        crate::server::extract::json_body(headers, body, limit, accepted, required, problems).await
+    }
 }
 
 /// Reads name/value pairs into `T` (a name given several times fills a list); a value that does
