@@ -133,6 +133,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     reading.code = Some(Code::from("ABC"));
     reading.positive = Some(1);
     reading.taken = Some("2024-02-29".into());
+    reading.owner = Some("Zoë".into());
     reading.contact = Some("someone@example.com".into());
     client.add_reading(reading.clone()).await.expect("a reading within every limit");
     assert_eq!(seen.lock().unwrap().as_slice(), [reading.clone()]);
@@ -145,6 +146,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         // Formats the value stays text in: the server checks them.
         (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
         (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
+        (Reading { owner: Some("zoë".into()), ..reading.clone() }, "owner"),
     ] {
         let refused = client.add_reading(bad).await.expect_err(field);
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");

@@ -1657,10 +1657,12 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         body.push(quote! { check_length(#value, #min, #max, at, #name, problems); });
     }
     if let Some(pattern) = &c.pattern {
+        let matcher = crate::sample::pattern::for_rust(pattern);
+        let matcher = matcher.as_ref();
         // Compiled once, on first use; the generator has already checked that it compiles.
         body.push(quote! {
             static PATTERN: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
-            let matched = PATTERN.get_or_init(|| regex_lite::Regex::new(#pattern).ok()).as_ref().is_none_or(|re| re.is_match(#value));
+            let matched = PATTERN.get_or_init(|| regex_lite::Regex::new(#matcher).ok()).as_ref().is_none_or(|re| re.is_match(#value));
             check_pattern(matched, #pattern, at, #name, problems);
         });
     }

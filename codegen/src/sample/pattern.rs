@@ -280,16 +280,37 @@ impl Parser {
 }
 
 /// A pattern as the Rust regex engine reads it: OpenAPI patterns are ECMA-262 regular
-/// expressions, whose `\uXXXX` and `\u{X}` escapes Rust writes `\x{X}`.
+/// expressions, whose `\uXXXX` and `\u{X}` escapes Rust writes `\x{X}`, and whose Unicode
+/// property classes (`\p{L}`, `\P{Lu}`) the server's engine, which has no Unicode tables, reads
+/// as the ranges of code points they stand for.
 pub fn for_rust(pattern: &str) -> std::borrow::Cow<'_, str> {
-    if !pattern.contains("\\u") {
+    if !pattern.contains("\\u") && !pattern.contains("\\p") && !pattern.contains("\\P") {
         return pattern.into();
     }
     let mut out = String::with_capacity(pattern.len());
     let mut chars = pattern.chars().peekable();
+    // Inside `[...]`, where a property's ranges join the class rather than forming one.
+    let mut in_class = false;
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            match c {
+                '[' if !in_class => {
+                    in_class = true;
+                    out.push(c);
+                    // A `]` first in the class (after an optional `^`) is itself.
+                    if chars.peek() == Some(&'^') {
+                        out.extend(chars.next());
+                    }
+                    if chars.peek() == Some(&']') {
+                        out.extend(chars.next());
+                    }
+                }
+                ']' if in_class => {
+                    in_class = false;
+                    out.push(c);
+                }
+                _ => out.push(c),
+            }
             continue;
         }
         match chars.next() {
@@ -302,6 +323,20 @@ pub fn for_rust(pattern: &str) -> std::borrow::Cow<'_, str> {
                 let digits: String = chars.by_ref().take(4).collect();
                 out.push_str(&format!("\\x{{{digits}}}"));
             }
+            Some(p @ ('p' | 'P')) => {
+                let name: String = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    chars.by_ref().take_while(|c| *c != '}').collect()
+                } else {
+                    chars.next().map(String::from).unwrap_or_default()
+                };
+                match property_ranges(p, &name) {
+                    Some(ranges) if in_class => out.push_str(&ranges),
+                    Some(ranges) => out.push_str(&format!("[{ranges}]")),
+                    // Left as written: the engine says why it cannot read it.
+                    None => out.push_str(&format!("\\{p}{{{name}}}")),
+                }
+            }
             Some(other) => {
                 out.push('\\');
                 out.push(other);
@@ -310,6 +345,25 @@ pub fn for_rust(pattern: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     out.into()
+}
+
+/// The code points of the Unicode property `\p{name}` (or, for `P`, of its complement) as the
+/// inside of a character class: `\x{41}-\x{5A}\x{61}-\x{7A}…`.
+fn property_ranges(p: char, name: &str) -> Option<String> {
+    use regex_syntax::hir::{Class, HirKind};
+    // ECMA-262 names a property's value after `=` as Rust does, and accepts `General_Category=`.
+    let name = name.strip_prefix("General_Category=").or_else(|| name.strip_prefix("gc=")).unwrap_or(name);
+    let hir = regex_syntax::Parser::new().parse(&format!("\\{p}{{{name}}}")).ok()?;
+    let HirKind::Class(Class::Unicode(class)) = hir.kind() else { return None };
+    let mut out = String::new();
+    for range in class.iter() {
+        let (start, end) = (range.start() as u32, range.end() as u32);
+        out.push_str(&format!("\\x{{{start:X}}}"));
+        if end != start {
+            out.push_str(&format!("-\\x{{{end:X}}}"));
+        }
+    }
+    Some(out)
 }
 
 fn literal(c: char) -> Node {
@@ -325,6 +379,20 @@ mod tests {
         assert_eq!(for_rust(r"^[a-z\u00C0-\u00D6]+$"), r"^[a-z\x{00C0}-\x{00D6}]+$");
         assert_eq!(for_rust(r"\u{1F600}|\\u"), r"\x{1F600}|\\u");
         assert!(regex_lite::Regex::new(&for_rust(r"^[\u00C0-\u00D6]$")).unwrap().is_match("Ö"));
+    }
+
+    #[test]
+    fn unicode_properties_become_the_ranges_they_stand_for() {
+        let names = regex_lite::Regex::new(&for_rust(r"^[\p{L}]+([ '-][\p{L}]+){0,2}\.?$")).unwrap();
+        for (name, fits) in [("George", true), ("Zoë O'Brien", true), ("Łukasz", true), ("0", false), ("a1", false)] {
+            assert_eq!(names.is_match(name), fits, "{name}");
+        }
+        let not_upper = regex_lite::Regex::new(&for_rust(r"^\P{Lu}+$")).unwrap();
+        assert!(not_upper.is_match("abc1") && !not_upper.is_match("aBc"));
+        let mixed = regex_lite::Regex::new(&for_rust(r"^[^\pN\]_]$")).unwrap();
+        assert!(mixed.is_match("x") && !mixed.is_match("٣") && !mixed.is_match("]") && !mixed.is_match("_"));
+        // A property the tables do not know stays as written, for the engine to refuse.
+        assert_eq!(for_rust(r"\p{Nonsense}"), r"\p{Nonsense}");
     }
 
     fn matches(pattern: &str, text: &str) -> bool {
