@@ -292,6 +292,9 @@ pub struct Variant {
     /// Rust variant name.
     pub name: String,
     pub ty: TypeRef,
+    /// Limits of the member beyond its type (a string's pattern, a list's items), enforced by the
+    /// server on the value the variant holds.
+    pub constraints: Constraints,
 }
 
 /// How a union's reader picks its variant.

@@ -2,7 +2,7 @@
 //! public documents have and the project spec does not, client against server over HTTP: what the
 //! generator repaired or read in its own way works on the wire.
 
-use unseen_client::types::{Code, Level, Reading, ReadingFlag};
+use unseen_client::types::{Code, Level, Reading, ReadingFlag, ReadingSizes};
 use unseen_client::{Client, Credentials};
 use unseen_server::{FileDownload, MockApi};
 
@@ -134,6 +134,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     reading.positive = Some(1);
     reading.taken = Some("2024-02-29".into());
     reading.owner = Some("Zoë".into());
+    reading.sizes = Some(ReadingSizes::IntegerList(vec![0, 9]));
     reading.contact = Some("someone@example.com".into());
     client.add_reading(reading.clone()).await.expect("a reading within every limit");
     assert_eq!(seen.lock().unwrap().as_slice(), [reading.clone()]);
@@ -147,6 +148,9 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
         (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
         (Reading { owner: Some("zoë".into()), ..reading.clone() }, "owner"),
+        (Reading { sizes: Some(ReadingSizes::Integer(-1)), ..reading.clone() }, "sizes"),
+        (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 10])), ..reading.clone() }, "sizes[1]"),
+        (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 2, 3, 4])), ..reading.clone() }, "sizes"),
     ] {
         let refused = client.add_reading(bad).await.expect_err(field);
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
@@ -501,4 +505,25 @@ async fn label_and_matrix_path_parameters_carry_their_prefix() {
         reqwest::Client::new().get(format!("{base}/matrix/8")).header("x-key", "key").send().await.expect("send");
     let problem: serde_json::Value = serde_json::from_slice(&bare.bytes().await.unwrap()).unwrap();
     assert!(problem["errors"]["id"][0].as_str().unwrap().contains("must start with `;id=`"), "{problem}");
+}
+
+#[tokio::test]
+async fn a_required_list_a_form_leaves_out_is_empty() {
+    let (mock, client) = serve().await;
+    mock.on_count_batch(|_, input| async move { Ok(input.body.ids.len() as i64) });
+    let body = unseen_client::types::CountBatchBody::new(vec![4, 5]);
+    assert_eq!(client.count_batch(body).await.expect("two ids"), 2);
+    let base = mock.serve().await.expect("serve");
+    for (form, count) in [("label=none", "0"), ("ids=1&ids=2&ids=3", "3")] {
+        let reply = reqwest::Client::new()
+            .post(format!("{base}/readings/batch"))
+            .header("x-key", "key")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(reply.status(), 200, "{form}");
+        assert_eq!(reply.text().await.expect("text"), count, "{form}");
+    }
 }

@@ -1283,10 +1283,27 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         }
         _ => (None, None),
     };
+    // Required lists a form or multipart body leaves out when they are empty.
+    let lists = matches!(b.encoding, BodyEncoding::Form | BodyEncoding::Multipart) || !b.also_form.is_empty();
+    let lists = lists.then(|| {
+        let names: Vec<&str> = match &b.ty {
+            TypeRef::Named(name) => match api.type_named(name) {
+                Some(TypeDef::Struct(s)) => s
+                    .fields
+                    .iter()
+                    .filter(|f| f.required && matches!(&f.ty, TypeRef::Vec(item) if **item != TypeRef::File))
+                    .map(|f| f.wire.as_str())
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        quote! { &[#(#names),*], }
+    });
     let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
     let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #file_fields &mut problems).await? #take_files;
+        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #file_fields #lists &mut problems).await? #take_files;
         #check
     }
 }
@@ -1550,7 +1567,9 @@ pub fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
                 TypeDef::Struct(s) => {
                     s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
                 }
-                TypeDef::Union(u) => u.variants.iter().any(|v| holds_validated(api, &v.ty, &out)),
+                TypeDef::Union(u) => {
+                    u.variants.iter().any(|v| !v.constraints.is_empty() || holds_validated(api, &v.ty, &out))
+                }
                 _ => false,
             };
             if checked && !out.contains(t.name()) {
@@ -1623,6 +1642,8 @@ fn validate_value(
 enum CheckedName<'a> {
     Wire(&'a str),
     Var(proc_macro2::Ident),
+    /// The value at `at` itself (a union's member).
+    Here,
 }
 
 /// Statements that check `value` (a reference) against `c`, naming it `name` under `at`; `depth`
@@ -1631,6 +1652,7 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
     let name = match checked {
         CheckedName::Wire(wire) => quote! { #wire },
         CheckedName::Var(var) => quote! { &#var },
+        CheckedName::Here => quote! { "" },
     };
     let opt_usize = |v: Option<usize>| match v {
         Some(v) => {
@@ -1701,6 +1723,7 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         let template = match checked {
             CheckedName::Wire(wire) => format!("{}[{{{index}}}]", super::format_literal(wire)),
             CheckedName::Var(var) => format!("{{{var}}}[{{{index}}}]"),
+            CheckedName::Here => format!("[{{{index}}}]"),
         };
         let inner = constraint_checks(items, &quote! { #item }, &CheckedName::Var(item_name.clone()), depth + 1);
         body.push(quote! {
@@ -1720,6 +1743,7 @@ pub fn validate_header(api: &Api) -> TokenStream {
     let used = |f: &dyn Fn(&Constraints) -> bool| {
         api.types.iter().any(|t| match t {
             TypeDef::Struct(s) => s.fields.iter().any(|field| constraints_use(&field.constraints, f)),
+            TypeDef::Union(u) => u.variants.iter().any(|v| constraints_use(&v.constraints, f)),
             _ => false,
         })
     };
@@ -1766,7 +1790,9 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
             let name = ident(&u.name);
             let arms = u.variants.iter().map(|v| {
                 let variant = ident(&v.name);
-                let checks = validate_value(api, &v.ty, quote! { value }, "at", &quote! { problems }, validated);
+                let own = constraint_checks(&v.constraints, &quote! { value }, &CheckedName::Here, 0);
+                let nested = validate_value(api, &v.ty, quote! { value }, "at", &quote! { problems }, validated);
+                let checks = quote! { #(#own)* #nested };
                 let binding = if checks.is_empty() {
                     quote! { _ }
                 } else {
@@ -1834,6 +1860,7 @@ pub fn has_param_patterns(api: &Api) -> bool {
 pub fn has_patterns(api: &Api) -> bool {
     api.types.iter().any(|t| match t {
         TypeDef::Struct(s) => s.fields.iter().any(|f| constraints_use(&f.constraints, &|c| c.pattern.is_some())),
+        TypeDef::Union(u) => u.variants.iter().any(|v| constraints_use(&v.constraints, &|c| c.pattern.is_some())),
         _ => false,
     })
 }

@@ -77,7 +77,13 @@ impl Lowerer<'_> {
                     self.lower_schema(&with_shared(member, Some(doc)), &at, Naming::Derived(format!("{name}{part}")))?;
                 (ty, part)
             };
-            variants.push(Variant { name: scope.claim(&wanted), ty });
+            let constraints = match member {
+                ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+                ReferenceOr::Item(member) if shared.is_empty() => self.constraints(member, &at),
+                // Merged with the shared part into an object of its own, which checks its fields.
+                ReferenceOr::Item(_) => Default::default(),
+            };
+            variants.push(Variant { name: scope.claim(&wanted), ty, constraints });
             spec_names.push(spec_name);
         }
         let dispatch = match &schema.schema_data.discriminator {

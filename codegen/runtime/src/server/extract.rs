@@ -320,7 +320,7 @@ pub fn path_object<T: serde::de::DeserializeOwned>(
         problems.add(name, format!("expected {form} separated by commas"));
         return None;
     };
-    super::form::read_pairs(pairs, name, problems)
+    super::form::read_pairs(pairs, &[], name, problems)
 }
 
 /// An object header parameter (`style: simple`), read as [`path_object`] reads a path segment.
@@ -470,9 +470,16 @@ pub trait Validate {
 }
 
 /// `name` under `at` (`body.Allocations[0].Amount`); a parameter, checked with an empty `at`, is
-/// its own name.
+/// its own name, and an empty `name` is `at` itself.
 fn located(at: &str, name: &str) -> String {
-    if at.is_empty() { name.to_string() } else { format!("{at}.{name}") }
+    if at.is_empty() {
+        name.to_string()
+    } else if name.is_empty() || name.starts_with('[') {
+        // The value at `at` itself, or one of its items.
+        format!("{at}{name}")
+    } else {
+        format!("{at}.{name}")
+    }
 }
 
 /// Checks a string's length in characters.

@@ -14,13 +14,15 @@ use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::extract::{Problems, QueryParams};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
-/// field is a recorded problem naming the field. An empty body is `None`.
+/// field is a recorded problem naming the field. A form cannot write an empty list, so a field of
+/// `lists` the form leaves out is one. An empty body is `None`.
 pub async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
     limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
+    lists: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
@@ -34,11 +36,12 @@ pub async fn form_body<T: DeserializeOwned>(
     // silently replaced.
     let query = QueryParams::parse(Some(text), problems);
     let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
-    Ok(read_pairs(pairs, "body", problems))
+    Ok(read_pairs(pairs, lists, "body", problems))
 }
 
 /// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
 /// `form` types is read as a form, any other as JSON. `accepted` lists every type, for the 415.
+#[allow(clippy::too_many_arguments, reason = "one call per generated operation, each argument from the spec")]
 pub async fn json_or_form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
@@ -46,20 +49,23 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     accepted: &[&str],
     form: &[&str],
     required: bool,
+    lists: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !content_type.is_empty() && accepts(form, content_type) {
-        form_body(headers, body, limit, form, required, problems).await
+        form_body(headers, body, limit, form, required, lists, problems).await
     } else {
         crate::server::extract::json_body(headers, body, limit, accepted, required, problems).await
     }
 }
 
-/// Reads name/value pairs into `T` (a name given several times fills a list); a value that does
-/// not fit is a recorded problem at `at.field`.
+/// Reads name/value pairs into `T` (a name given several times fills a list, and a name of
+/// `lists` not given at all is an empty one); a value that does not fit is a recorded problem at
+/// `at.field`.
 pub fn read_pairs<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
+    lists: &[&str],
     at: &str,
     problems: &mut Problems,
 ) -> Option<T> {
@@ -69,6 +75,11 @@ pub fn read_pairs<T: DeserializeOwned>(
         match fields.iter_mut().find(|(n, _)| *n == name) {
             Some((_, values)) => values.push(value),
             None => fields.push((name, vec![value])),
+        }
+    }
+    for list in lists {
+        if !fields.iter().any(|(n, _)| n == list) {
+            fields.push((list.to_string(), Vec::new()));
         }
     }
     let fields = Fields { fields: fields.into_iter(), pending: None };
@@ -119,7 +130,7 @@ impl QueryParams<'_> {
             }
             return None;
         }
-        read_pairs(pairs, name, problems)
+        read_pairs(pairs, &[], name, problems)
     }
 }
 
