@@ -149,6 +149,9 @@ pub struct StructDef {
     /// Properties not named in `properties` (`additionalProperties`): the Rust name of the map
     /// field that keeps them, and the type of their values.
     pub extra: Option<(String, TypeRef)>,
+    /// `additionalProperties: false` on the one schema the struct comes from: a server refuses
+    /// properties it does not name (a client still ignores them).
+    pub closed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

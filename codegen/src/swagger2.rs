@@ -7,6 +7,9 @@ use serde_json::{Map, Value, json};
 use crate::diagnostic::{Diagnostic, Pointer};
 
 /// Whether a parsed document is Swagger 2.0.
+/// What a Swagger 2.0 operation's `produces` lists, kept on the converted operation.
+pub(crate) const PRODUCES: &str = "x-portfolio-produces";
+
 pub(crate) fn is_swagger2(doc: &Value) -> bool {
     doc.get("swagger").and_then(Value::as_str).is_some_and(|v| v.starts_with("2."))
 }
@@ -186,6 +189,11 @@ impl<'a> Converter<'a> {
         let mut responses = Map::new();
         for (code, r) in object(op.get("responses")) {
             responses.insert(code.clone(), self.response(&ptr.push("responses").push(code), r, &produces));
+        }
+        // Replies without a schema have no content to carry a media type, yet `produces` still
+        // says what the operation answers in: kept for the server's own error replies.
+        if !produces.is_empty() {
+            out.insert(PRODUCES.into(), Value::from(produces.clone()));
         }
         out.insert("responses".into(), Value::Object(responses));
         Value::Object(out)

@@ -1,6 +1,6 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
-use portfolio_codegen::ir::{Api, Carrier, DefaultValue, Location, Reply, TypeDef, TypeRef};
+use portfolio_codegen::ir::{Api, Carrier, DefaultValue, ErrorStatus, Location, Reply, TypeDef, TypeRef};
 use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
 fn config() -> Config {
@@ -1034,4 +1034,28 @@ paths:
         "{notes:?}"
     );
     assert!(notes.iter().any(|n| n.contains("/size: without `type`")), "{notes:?}");
+}
+
+#[test]
+fn a_swagger_2_operation_producing_json_gets_its_own_rejections_as_json() {
+    let doc = r#"
+swagger: '2.0'
+info: {title: t, version: '1'}
+produces: [application/json]
+paths:
+  /things:
+    delete:
+      operationId: deleteThings
+      parameters:
+        - {name: id, in: query, type: integer, required: true}
+      responses:
+        '204': {description: gone}
+        '400': {description: bad request, no schema}
+"#;
+    let api = lowered(doc).unwrap();
+    let shapes = &api.operations[0].error_shapes;
+    assert!(
+        shapes.iter().any(|s| s.status == ErrorStatus::Default && s.content_type == "application/json"),
+        "{shapes:?}"
+    );
 }

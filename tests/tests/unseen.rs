@@ -176,6 +176,23 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     let refused = form("id=00000000-0000-0000-0000-000000000000&positive=0").await.expect("send");
     assert_eq!(refused.status(), 400);
     assert!(refused.text().await.expect("text").contains("positive"));
+
+    // The document closes the object: a property it does not name is refused.
+    let json = |body: &'static str| {
+        reqwest::Client::new()
+            .post(format!("{base}/readings"))
+            .header("x-key", "key")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let refused = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "colour": "red"}"#).await.expect("send");
+    assert_eq!(refused.status(), 400);
+    let text = refused.text().await.expect("text");
+    assert!(text.contains("colour"), "{text}");
+    let stored = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "note": "ok"}"#).await.expect("send");
+    assert_eq!(stored.status(), 204);
+    assert_eq!(seen.lock().unwrap().len(), 3, "only the valid bodies reached the implementation");
 }
 
 #[tokio::test]

@@ -70,14 +70,15 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
         self.0.deserialize_tuple_struct(name, len, visitor)
     }
 
-    /// The one change: a struct must be a map.
+    /// The one change: a struct must be a map. It is still asked for as a struct, so that a
+    /// deserializer wrapped around this one sees its name and fields.
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
+        name: &'static str,
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_map(visitor)
+        self.0.deserialize_struct(name, fields, MapOnly(visitor))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -91,6 +92,21 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+}
+
+/// A struct's visitor that takes a map only: anything else is the error serde's default gives.
+struct MapOnly<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for MapOnly<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.expecting(f)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(map)
     }
 }
 

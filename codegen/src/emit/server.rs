@@ -731,6 +731,14 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     });
     add_input_imports(api, &mut imports);
     let imports = imports.tokens();
+    let closed = closed_in_bodies(api);
+    let closed = (!closed.is_empty()).then(|| {
+        quote! {
+            /// The objects the document closes (`additionalProperties: false`) that request
+            /// bodies hold, sorted: a property they do not name is refused.
+            const CLOSED: &[&str] = &[#(#closed),*];
+        }
+    });
     quote! {
         //! The axum router: extraction and validation generated from the spec, then the trait call.
 
@@ -766,7 +774,60 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         }
 
         #context
+
+        #closed
     }
+}
+
+/// The structs the document closes (`additionalProperties: false`) that a JSON request body can
+/// hold, sorted: the server reads those bodies refusing properties such a struct does not name.
+/// Members of a choice are read from a JSON value and not reached here.
+fn closed_in_bodies(api: &Api) -> Vec<&str> {
+    fn visit<'a>(api: &'a Api, ty: &'a TypeRef, seen: &mut BTreeSet<&'a str>, found: &mut BTreeSet<&'a str>) {
+        match ty {
+            TypeRef::Named(name) if seen.insert(name) => match api.type_named(name) {
+                Some(TypeDef::Struct(s)) => {
+                    if s.closed {
+                        found.insert(&s.name);
+                    }
+                    s.fields.iter().for_each(|f| visit(api, &f.ty, seen, found));
+                }
+                Some(TypeDef::Alias { target, .. }) => visit(api, target, seen, found),
+                _ => {}
+            },
+            TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => visit(api, item, seen, found),
+            _ => {}
+        }
+    }
+    let (mut seen, mut found) = (BTreeSet::new(), BTreeSet::new());
+    for body in api.operations.iter().filter_map(|op| op.body.as_ref()) {
+        if body.encoding == BodyEncoding::Json {
+            visit(api, &body.ty, &mut seen, &mut found);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// Whether a body of `ty` holds one of `closed`.
+fn holds_closed(api: &Api, ty: &TypeRef, closed: &[&str]) -> bool {
+    let mut found = false;
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        match ty {
+            TypeRef::Named(name) if seen.insert(name.as_str()) => {
+                found |= closed.contains(&name.as_str());
+                match api.type_named(name) {
+                    Some(TypeDef::Struct(s)) => stack.extend(s.fields.iter().map(|f| &f.ty)),
+                    Some(TypeDef::Alias { target, .. }) => stack.push(target),
+                    _ => {}
+                }
+            }
+            TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => stack.push(item),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// `context(parts, config)`: the credential and common header checks, in the order the contract
@@ -1252,7 +1313,9 @@ fn statement(code: &mut Code, text: &str) {
 /// Statements that read, and check, an operation's body into `body`.
 fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
     let ty = rust_type(&b.ty, &quote! { types:: });
+    let closed = holds_closed(api, &b.ty, &closed_in_bodies(api)).then(|| quote! { CLOSED, });
     let read = match b.encoding {
+        BodyEncoding::Json if closed.is_some() && b.also_form.is_empty() => quote! { extract::json_body_closed },
         BodyEncoding::Json => quote! { extract::json_body },
         BodyEncoding::Form => quote! { crate::form::form_body },
         BodyEncoding::Binary => quote! { extract::bytes_body },
@@ -1267,8 +1330,10 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     } else {
         let forms = &b.also_form;
         let all = accepted.iter().chain(forms).cloned().collect();
-        (quote! { crate::form::json_or_form_body }, all, Some(quote! { &[#(#forms),*], }))
+        let closed = closed.clone().unwrap_or_else(|| quote! { &[], });
+        (quote! { crate::form::json_or_form_body }, all, Some(quote! { &[#(#forms),*], #closed }))
     };
+    let closed = closed.filter(|_| b.encoding == BodyEncoding::Json && b.also_form.is_empty());
     // A multipart body's files come beside it, to be moved into its file fields.
     let (file_fields, take_files) = match b.encoding {
         BodyEncoding::Multipart => {
@@ -1303,7 +1368,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
     let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #file_fields #lists &mut problems).await? #take_files;
+        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #lists &mut problems).await? #take_files;
         #check
     }
 }

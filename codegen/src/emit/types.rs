@@ -898,12 +898,14 @@ mod tests {
                     field("e", named.clone(), false, Some(DefaultValue::Variant { ty: long("T"), variant: long("V") })),
                 ],
                 extra: Some(("rest".to_string(), map.clone())),
+                closed: false,
             };
             let few = StructDef {
                 name: long("F"),
                 doc: None,
                 fields: vec![field("a", TypeRef::I32, true, None)],
                 extra: None,
+                closed: false,
             };
             let items = [
                 TypeDef::Struct(structure.clone()),

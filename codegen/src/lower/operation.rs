@@ -152,7 +152,9 @@ impl<'a> Lowerer<'a> {
                 let reply = self.reply(&ctx, &op.responses);
                 let error_responses = self.error_responses(&ctx, &op.responses);
                 let errors = self.error_replies(&ctx, &error_responses);
-                let error_shapes = self.error_shapes(&op.responses, &error_responses);
+                let produces = op.extensions.get(crate::swagger2::PRODUCES).and_then(|p| p.as_array());
+                let produces: Vec<&str> = produces.into_iter().flatten().filter_map(|p| p.as_str()).collect();
+                let error_shapes = self.error_shapes(&op.responses, &error_responses, &produces);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
                 let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
@@ -1101,6 +1103,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         responses: &'a openapiv3::Responses,
         listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)],
+        produces: &[&str],
     ) -> Vec<ErrorShape> {
         let mut shapes = Vec::new();
         for &(status, ref rptr, response) in listed {
@@ -1132,15 +1135,15 @@ impl<'a> Lowerer<'a> {
         // Where the operation's replies are all plain JSON, problem details for the statuses the
         // document leaves open go as `application/json` too: a reader of the document expects no
         // other media type from it (Swagger 2.0's `produces` says so for every reply).
-        let media: Vec<&String> = responses
+        let media: Vec<&str> = responses
             .responses
             .values()
             .chain(&responses.default)
             .filter_map(|r| super::resolve(r, "responses", self.doc.components.as_ref().map(|c| &c.responses)))
-            .flat_map(|r| r.content.keys())
+            .flat_map(|r| r.content.keys().map(String::as_str))
+            .chain(produces.iter().copied())
             .collect();
-        let plain_json =
-            media.iter().any(|ct| *ct == "application/json") && !media.iter().any(|ct| ct.ends_with("problem+json"));
+        let plain_json = media.contains(&"application/json") && !media.iter().any(|ct| ct.ends_with("problem+json"));
         if plain_json && !shapes.iter().any(|s| s.status == ErrorStatus::Default) {
             let (content_type, template) = ("application/json".to_string(), String::new());
             shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
@@ -1216,7 +1219,7 @@ impl<'a> Lowerer<'a> {
         }
         let name = self.claim(Naming::Derived(name));
         let doc = Some(format!("The headers of the {status} reply to `{} {}`.", ctx.method.as_str(), ctx.path));
-        Some(StructDef { name, doc, fields, extra: None })
+        Some(StructDef { name, doc, fields, extra: None, closed: false })
     }
 
     fn operation_credentials(

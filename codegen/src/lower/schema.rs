@@ -244,6 +244,9 @@ impl<'a> Lowerer<'a> {
     /// A struct (or a map, without properties) from the properties gathered from one object
     /// schema or the members of an `allOf`.
     fn lower_object(&mut self, parts: ObjectParts, doc: Option<String>, naming: Naming) -> Option<TypeRef> {
+        // Across the members of an `allOf`, `additionalProperties: false` in one would refuse the
+        // others' properties; only a lone schema's is read as closing the object.
+        let closed = parts.schemas == 1 && matches!(parts.extra, Some((AdditionalProperties::Any(false), _)));
         let extra = match parts.extra {
             None | Some((AdditionalProperties::Any(false), _)) => None,
             Some((AdditionalProperties::Any(true), _)) => Some(TypeRef::Json),
@@ -317,7 +320,7 @@ impl<'a> Lowerer<'a> {
             self.warn(at, format!("`{required}` is required but not among the properties; the requirement is ignored"));
         }
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
-        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra }));
+        self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra, closed }));
         Some(TypeRef::Named(name))
     }
 
@@ -534,6 +537,8 @@ struct ObjectParts<'s> {
     props: Vec<(String, &'s ReferenceOr<Box<Schema>>, Pointer)>,
     required: Vec<(String, Pointer)>,
     extra: Option<(&'s AdditionalProperties, Pointer)>,
+    /// How many schemas the properties were gathered from.
+    schemas: usize,
 }
 
 impl<'s> ObjectParts<'s> {
@@ -544,6 +549,7 @@ impl<'s> ObjectParts<'s> {
         extra: Option<&'s AdditionalProperties>,
         at: &Pointer,
     ) {
+        self.schemas += 1;
         for (wire, prop) in properties {
             let prop_ptr = at.push("properties").push(wire);
             // A property named again by a later member keeps its place and takes the later schema.

@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 pub use crate::Format;
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, read_body};
+use crate::server::closed::Closed;
 use crate::server::problem::problem_types;
 
 /// Validation failures of one request, by parameter, header or body path.
@@ -591,24 +592,47 @@ pub async fn json_body<T: DeserializeOwned>(
     required: bool,
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
+    json_body_closed(headers, body, limit, accepted, required, &[], problems).await
+}
+
+/// [`json_body`] for a body holding objects the document closes (`additionalProperties: false`):
+/// a property the struct named in `closed` (sorted) does not have is a problem there.
+pub async fn json_body_closed<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit<'_>,
+    accepted: &[&str],
+    required: bool,
+    closed: &[&str],
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a JSON body", problems).await? else {
         return Ok(None);
     };
     // Most bodies are valid: they pay for a plain parse only, and a body that is not is parsed
     // again, tracking the path, to say where.
-    match crate::enums::listed_only(|| serde_json::from_slice::<T>(&bytes)) {
+    let parsed = crate::enums::listed_only(|| {
+        if closed.is_empty() {
+            serde_json::from_slice::<T>(&bytes)
+        } else {
+            let mut de = serde_json::Deserializer::from_slice(&bytes);
+            T::deserialize(Closed::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
+        }
+    });
+    match parsed {
         Ok(value) => Ok(Some(value)),
         Err(_) => {
-            problems_of::<T>(&bytes, problems);
+            problems_of::<T>(&bytes, closed, problems);
             Ok(None)
         }
     }
 }
 
 /// Records where and why `bytes` is not a `T` in JSON.
-fn problems_of<T: DeserializeOwned>(bytes: &[u8], problems: &mut Problems) {
+fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &[&str], problems: &mut Problems) {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(&mut de)) {
+    let read = crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(Closed::new(&mut de, closed)));
+    match read {
         Err(e) => {
             let path = e.path().to_string();
             let name = if path == "." { "body".to_string() } else { format!("body.{path}") };

@@ -40,7 +40,8 @@ pub async fn form_body<T: DeserializeOwned>(
 }
 
 /// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
-/// `form` types is read as a form, any other as JSON. `accepted` lists every type, for the 415.
+/// `form` types is read as a form, any other as JSON (refusing properties the structs named in
+/// `closed` do not have). `accepted` lists every type, for the 415.
 #[allow(clippy::too_many_arguments, reason = "one call per generated operation, each argument from the spec")]
 pub async fn json_or_form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
@@ -48,6 +49,7 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     limit: BodyLimit<'_>,
     accepted: &[&str],
     form: &[&str],
+    closed: &[&str],
     required: bool,
     lists: &[&str],
     problems: &mut Problems,
@@ -56,7 +58,7 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     if !content_type.is_empty() && accepts(form, content_type) {
         form_body(headers, body, limit, form, required, lists, problems).await
     } else {
-        crate::server::extract::json_body(headers, body, limit, accepted, required, problems).await
+        crate::server::extract::json_body_closed(headers, body, limit, accepted, required, closed, problems).await
     }
 }
 

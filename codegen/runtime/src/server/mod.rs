@@ -5,6 +5,7 @@
 pub mod body;
 #[doc(hidden)]
 pub mod budget;
+mod closed;
 mod config;
 #[doc(hidden)]
 pub mod download;

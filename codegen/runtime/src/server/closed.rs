@@ -1,0 +1,230 @@
+//! Objects the document closes (`additionalProperties: false`), refused by a server when a request
+//! names a property they do not have.
+//!
+//! The generated types ignore unknown properties, so that a client keeps reading replies after the
+//! service adds one. A server reads request bodies through [`Closed`], a deserializer that wraps
+//! another and, for each struct whose name is in a sorted list of closed ones, turns an unknown
+//! key into an error, as `#[serde(deny_unknown_fields)]` would. Everything else passes through.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+
+/// A deserializer that refuses unknown keys in the structs named in `closed` (sorted).
+pub struct Closed<'c, D> {
+    inner: D,
+    closed: &'c [&'c str],
+}
+
+impl<'c, D> Closed<'c, D> {
+    /// Wraps `inner`; `closed` must be sorted.
+    pub fn new(inner: D, closed: &'c [&'c str]) -> Self {
+        Closed { inner, closed }
+    }
+}
+
+/// The fields of the struct being read, when it is closed.
+type Known = Option<&'static [&'static str]>;
+
+/// A visitor whose maps, sequences and nested values are read through [`Closed`].
+struct Wrap<'c, V> {
+    inner: V,
+    closed: &'c [&'c str],
+    known: Known,
+}
+
+macro_rules! forward {
+    ($($method:ident $(($($arg:ident: $ty:ty),*))?),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
+                let closed = self.closed;
+                self.inner.$method($($($arg,)*)? Wrap { inner: visitor, closed, known: None })
+            }
+        )*
+    };
+}
+
+impl<'de, 'c, D: Deserializer<'de>> Deserializer<'de> for Closed<'c, D> {
+    type Error = D::Error;
+
+    forward! {
+        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
+        deserialize_f32, deserialize_f64, deserialize_char, deserialize_str, deserialize_string,
+        deserialize_bytes, deserialize_byte_buf, deserialize_option, deserialize_unit, deserialize_seq,
+        deserialize_map, deserialize_identifier, deserialize_ignored_any,
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let known = self.closed.binary_search(&name).is_ok().then_some(fields);
+        let closed = self.closed;
+        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, closed, known })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+macro_rules! visit {
+    ($($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            fn $method<E: de::Error>(self, value: $ty) -> Result<V::Value, E> {
+                self.inner.$method(value)
+            }
+        )*
+    };
+}
+
+impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+
+    visit! {
+        visit_bool(bool), visit_i8(i8), visit_i16(i16), visit_i32(i32), visit_i64(i64), visit_i128(i128),
+        visit_u8(u8), visit_u16(u16), visit_u32(u32), visit_u64(u64), visit_u128(u128), visit_f32(f32),
+        visit_f64(f64), visit_char(char), visit_str(&str), visit_borrowed_str(&'de str), visit_string(String),
+        visit_bytes(&[u8]), visit_borrowed_bytes(&'de [u8]), visit_byte_buf(Vec<u8>),
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_some(Closed::new(deserializer, self.closed))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_newtype_struct(Closed::new(deserializer, self.closed))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_seq(Items { inner: seq, closed: self.closed })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_map(Entries { inner: map, closed: self.closed, known: self.known })
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_enum(data)
+    }
+}
+
+/// A seed whose value is read through [`Closed`].
+struct Seed<'c, S> {
+    inner: S,
+    closed: &'c [&'c str],
+}
+
+impl<'de, 'c, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'c, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.inner.deserialize(Closed::new(deserializer, self.closed))
+    }
+}
+
+struct Items<'c, A> {
+    inner: A,
+    closed: &'c [&'c str],
+}
+
+impl<'de, 'c, A: SeqAccess<'de>> SeqAccess<'de> for Items<'c, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, A::Error> {
+        self.inner.next_element_seed(Seed { inner: seed, closed: self.closed })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+struct Entries<'c, A> {
+    inner: A,
+    closed: &'c [&'c str],
+    known: Known,
+}
+
+impl<'de, 'c, A: MapAccess<'de>> MapAccess<'de> for Entries<'c, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        let Some(known) = self.known else {
+            return self.inner.next_key_seed(Seed { inner: seed, closed: self.closed });
+        };
+        // A closed struct's keys are read as text first, to be checked against its fields.
+        let Some(key) = self.inner.next_key::<String>()? else { return Ok(None) };
+        if !known.contains(&key.as_str()) {
+            return Err(de::Error::custom(format_args!("unknown property `{key}`: the object allows no others")));
+        }
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.inner.next_value_seed(Seed { inner: seed, closed: self.closed })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::Closed;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Open {
+        a: i32,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Shut {
+        a: i32,
+        #[serde(default)]
+        inner: Option<Vec<Open>>,
+        #[serde(default)]
+        shut: Option<Box<Shut>>,
+    }
+
+    fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        T::deserialize(Closed::new(&mut de, &["Shut"])).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn closed_structs_refuse_unknown_keys_and_open_ones_ignore_them() {
+        assert_eq!(read::<Open>(r#"{"a": 1, "b": 2}"#), Ok(Open { a: 1 }));
+        assert_eq!(
+            read::<Shut>(r#"{"a": 1, "inner": [{"a": 2, "x": 0}]}"#).map(|s| s.inner),
+            Ok(Some(vec![Open { a: 2 }]))
+        );
+        let refused = read::<Shut>(r#"{"a": 1, "b": 2}"#).unwrap_err();
+        assert!(refused.contains("unknown property `b`"), "{refused}");
+        let nested = read::<Shut>(r#"{"a": 1, "shut": {"a": 2, "c": 3}}"#).unwrap_err();
+        assert!(nested.contains("unknown property `c`"), "{nested}");
+    }
+}
