@@ -192,7 +192,12 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     assert!(text.contains("colour"), "{text}");
     let stored = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "note": "ok"}"#).await.expect("send");
     assert_eq!(stored.status(), 204);
-    assert_eq!(seen.lock().unwrap().len(), 3, "only the valid bodies reached the implementation");
+    // A property of any value may be `null`; one with a type may not.
+    let stored = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "meta": null}"#).await.expect("send");
+    assert_eq!(stored.status(), 204);
+    let refused = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "note": null}"#).await.expect("send");
+    assert_eq!(refused.status(), 400);
+    assert_eq!(seen.lock().unwrap().len(), 4, "only the valid bodies reached the implementation");
 }
 
 #[tokio::test]

@@ -1361,7 +1361,7 @@ impl Lowerer<'_> {
         ty
     }
 
-    fn unaliased<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
+    pub(super) fn unaliased<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
         for _ in 0..=self.types.len() {
             match ty {
                 TypeRef::Named(name) => match self.type_named(name) {

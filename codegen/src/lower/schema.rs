@@ -303,6 +303,9 @@ impl<'a> Lowerer<'a> {
                 self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
             }
             let tristate = nullable && !required && !self.null_means_absent();
+            // A schema that allows any value allows `null`: an optional one may be sent as `null`
+            // (read as absent, since `Value` cannot be absent).
+            let nullable = nullable || (!required && *self.unaliased(&ty) == TypeRef::Json);
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),

@@ -472,7 +472,7 @@ pub trait Validate {
 
 /// `name` under `at` (`body.Allocations[0].Amount`); a parameter, checked with an empty `at`, is
 /// its own name, and an empty `name` is `at` itself.
-fn located(at: &str, name: &str) -> String {
+pub(crate) fn located(at: &str, name: &str) -> String {
     if at.is_empty() {
         name.to_string()
     } else if name.is_empty() || name.starts_with('[') {
@@ -635,7 +635,7 @@ fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &[&str], problems: &mu
     match read {
         Err(e) => {
             let path = e.path().to_string();
-            let name = if path == "." { "body".to_string() } else { format!("body.{path}") };
+            let name = located("body", if path == "." { "" } else { &path });
             problems.add(name, e.into_inner().to_string());
         }
         // Whole as far as it goes: what follows it is the problem.

@@ -89,7 +89,7 @@ pub fn read_pairs<T: DeserializeOwned>(
         Ok(value) => Some(value),
         Err(e) => {
             let path = e.path().to_string();
-            let name = if path == "." { at.to_string() } else { format!("{at}.{path}") };
+            let name = crate::server::extract::located(at, if path == "." { "" } else { &path });
             problems.add(name, e.into_inner().to_string());
             None
         }
