@@ -209,6 +209,50 @@ impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
     }
+
+    /// The limits of a value that must satisfy both `self` and `other` (the members of an
+    /// `allOf`): the tighter of each bound. Of two patterns or formats, the first is kept.
+    pub fn and(self, other: Constraints) -> Constraints {
+        fn tighter<T: PartialOrd>(a: Option<T>, b: Option<T>, keep_larger: bool) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(if (a > b) == keep_larger { a } else { b }),
+                (a, b) => a.or(b),
+            }
+        }
+        let minimum = tighter(self.minimum, other.minimum, true);
+        let maximum = tighter(self.maximum, other.maximum, false);
+        // Exclusive where the bound kept came from a schema that said so.
+        let exclusive = |bound: Option<f64>, own: (Option<f64>, bool), theirs: (Option<f64>, bool)| {
+            (own.1 && own.0 == bound) || (theirs.1 && theirs.0 == bound)
+        };
+        Constraints {
+            min_length: tighter(self.min_length, other.min_length, true),
+            max_length: tighter(self.max_length, other.max_length, false),
+            min_items: tighter(self.min_items, other.min_items, true),
+            max_items: tighter(self.max_items, other.max_items, false),
+            exclusive_minimum: exclusive(
+                minimum,
+                (self.minimum, self.exclusive_minimum),
+                (other.minimum, other.exclusive_minimum),
+            ),
+            exclusive_maximum: exclusive(
+                maximum,
+                (self.maximum, self.exclusive_maximum),
+                (other.maximum, other.exclusive_maximum),
+            ),
+            minimum,
+            maximum,
+            multiple_of: self.multiple_of.or(other.multiple_of),
+            unique_items: self.unique_items || other.unique_items,
+            pattern: self.pattern.or(other.pattern),
+            format: self.format.or(other.format),
+            items: match (self.items, other.items) {
+                (Some(a), Some(b)) => Some(Box::new(a.and(*b))),
+                (a, b) => a.or(b),
+            },
+            nullable: self.nullable && other.nullable,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -771,5 +815,19 @@ impl Reply {
             Reply::Several(replies) => replies.cases.first().map_or(200, |c| c.status),
             Reply::Upgrade { .. } => 101,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Constraints;
+
+    #[test]
+    fn both_sets_of_limits_hold_the_tighter_bound_winning() {
+        let a = Constraints { minimum: Some(0.0), maximum: Some(10.0), exclusive_maximum: true, ..Default::default() };
+        let b = Constraints { minimum: Some(2.0), maximum: Some(20.0), max_length: Some(3), ..Default::default() };
+        let both = a.and(b);
+        assert_eq!((both.minimum, both.maximum, both.max_length), (Some(2.0), Some(10.0), Some(3)));
+        assert!(both.exclusive_maximum && !both.exclusive_minimum);
     }
 }

@@ -148,6 +148,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
         (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
         (Reading { owner: Some("zoë".into()), ..reading.clone() }, "owner"),
+        (Reading { batch: Some(Code::from("ABCD")), ..reading.clone() }, "batch"),
         (Reading { sizes: Some(ReadingSizes::Integer(-1)), ..reading.clone() }, "sizes"),
         (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 10])), ..reading.clone() }, "sizes[1]"),
         (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 2, 3, 4])), ..reading.clone() }, "sizes"),

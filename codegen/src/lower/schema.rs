@@ -760,6 +760,16 @@ impl Lowerer<'_> {
                 multiple_of: i.multiple_of.map(|m| m as f64).filter(|m| *m > 0.0),
                 ..Constraints::default()
             },
+            // Each member's limits hold (`allOf: [$ref: Date]` beside a description, most often).
+            SchemaKind::AllOf { all_of } => {
+                all_of.iter().enumerate().fold(Constraints::default(), |merged, (i, member)| {
+                    let limits = match member {
+                        ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+                        ReferenceOr::Item(member) => self.constraints(member, &ptr.push("allOf").push(i)),
+                    };
+                    merged.and(limits)
+                })
+            }
             SchemaKind::Type(Type::Number(n)) => Constraints {
                 minimum: n.minimum,
                 maximum: n.maximum,
