@@ -2,7 +2,7 @@
 //! public documents have and the project spec does not, client against server over HTTP: what the
 //! generator repaired or read in its own way works on the wire.
 
-use unseen_client::types::{Code, Level, Reading, ReadingFlag, ReadingSizes};
+use unseen_client::types::{Code, Level, Reading, ReadingFlag, ReadingSizes, TokenText, Tokens};
 use unseen_client::{Client, Credentials};
 use unseen_server::{FileDownload, MockApi};
 
@@ -135,6 +135,8 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     reading.taken = Some("2024-02-29".into());
     reading.owner = Some("Zoë".into());
     reading.sizes = Some(ReadingSizes::IntegerList(vec![0, 9]));
+    // `[1, 2]`: not a list of the inner choice's members, but one of them.
+    reading.tokens = Some(Tokens::TokenText(TokenText::IntegerList(vec![1, 2])));
     reading.contact = Some("someone@example.com".into());
     client.add_reading(reading.clone()).await.expect("a reading within every limit");
     assert_eq!(seen.lock().unwrap().as_slice(), [reading.clone()]);

@@ -695,11 +695,20 @@ fn union(u: &UnionDef) -> TokenStream {
             }
         }
         Dispatch::Shape(order) => {
-            let tries = order.iter().map(|(shape, i)| {
+            let tries = order.iter().enumerate().map(|(at, (shape, i))| {
                 let read = read(*i);
                 // A member picked by a property it alone requires, or the only one of its kind
-                // that can fail, answers with its own error; the others fall through on failure.
+                // that can fail, answers with its own error; the others fall through on failure,
+                // and so does any member a later one of no fixed kind (a union) may still take.
+                let fallible = order[at + 1..].iter().any(|(later, _)| *later == Shape::Any);
                 match shape {
+                    Shape::Object { marker: Some(marker) } if fallible => quote! {
+                        if value.get(#marker).is_some() && let Ok(v) = #read { return Ok(v); }
+                    },
+                    Shape::Object { marker: None } if fallible => quote! {
+                        if value.is_object() && let Ok(v) = #read { return Ok(v); }
+                    },
+                    Shape::Array if fallible => quote! { if value.is_array() && let Ok(v) = #read { return Ok(v); } },
                     Shape::Object { marker: Some(marker) } => quote! {
                         if value.get(#marker).is_some() {
                             return #read.map_err(serde::de::Error::custom);
@@ -724,6 +733,8 @@ fn union(u: &UnionDef) -> TokenStream {
                         quote! { if value.is_number() && let Ok(v) = #read { return Ok(v); } }
                     }
                     Shape::Bool => quote! { if value.is_boolean() && let Ok(v) = #read { return Ok(v); } },
+                    // Last (it takes anything), so its result is the function's.
+                    Shape::Any if at + 1 == order.len() => quote! { #read.map_err(serde::de::Error::custom) },
                     Shape::Any => quote! { return #read.map_err(serde::de::Error::custom); },
                 }
             });
