@@ -1059,3 +1059,32 @@ paths:
         "{shapes:?}"
     );
 }
+
+#[test]
+fn a_204_reply_documented_with_content_has_none_and_says_so() {
+    let doc = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /things/{id}:
+    delete:
+      operationId: deleteThing
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '204':
+          description: gone
+          content:
+            application/json:
+              schema: {type: string}
+"#;
+    let api = lowered(doc).unwrap();
+    assert!(matches!(api.operations[0].reply, Reply::Empty { status: 204, .. }), "{:?}", api.operations[0].reply);
+    let warned: Vec<(&str, &str)> = api.warnings.iter().map(|d| (d.pointer.as_str(), d.message.as_str())).collect();
+    assert!(
+        warned
+            .iter()
+            .any(|(p, m)| *p == "#/paths/~1things~1{id}/delete/responses/204/content"
+                && m.contains("no content in HTTP")),
+        "{warned:#?}"
+    );
+}

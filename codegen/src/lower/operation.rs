@@ -929,6 +929,15 @@ impl<'a> Lowerer<'a> {
         let doc = Some(response.description.clone()).filter(|d| !d.trim().is_empty());
         let (Naming::Derived(base) | Naming::Claimed(base)) = &naming;
         let headers_name = format!("{base}Headers");
+        // HTTP gives these statuses no content, whatever the document says.
+        if matches!(status, 204 | 205 | 304) && !response.content.is_empty() {
+            self.warn(
+                &rptr.push("content"),
+                format!("a {status} reply has no content in HTTP; the content documented for it is left out"),
+            );
+            let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
+            return Some(Reply::Empty { status, headers, doc });
+        }
         if response.content.is_empty() {
             let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
             return Some(Reply::Empty { status, headers, doc });
