@@ -768,6 +768,13 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
             schema.insert("nullable".to_string(), Value::Bool(true));
         }
     }
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
+            note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));
+            schema.insert(bound.to_string(), Value::Number(n));
+            schema.insert(flag.to_string(), Value::Bool(true));
+        }
+    }
     if let Some(Value::Array(types)) = schema.get("type").cloned() {
         let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
         let mut kept: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
@@ -787,7 +794,25 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
             }
             several => {
                 schema.remove("type");
-                let members: Vec<Value> = several.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                // Each keyword that belongs to one type goes with the member of that type.
+                let members: Vec<Value> = several
+                    .iter()
+                    .map(|t| {
+                        let mut member = serde_json::Map::new();
+                        member.insert("type".to_string(), Value::from(*t));
+                        for key in type_keywords(schema, t) {
+                            if let Some(value) = schema.get(key) {
+                                member.insert(key.to_string(), value.clone());
+                            }
+                        }
+                        Value::Object(member)
+                    })
+                    .collect();
+                for t in several {
+                    for key in type_keywords(schema, t) {
+                        schema.remove(key);
+                    }
+                }
                 schema.insert("anyOf".to_string(), Value::Array(members));
                 format!("any of {}", several.join(", "))
             }
@@ -811,14 +836,29 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
         schema.remove("type");
         schema.insert("nullable".to_string(), Value::Bool(true));
     }
+}
 
-    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
-        if let Some(Value::Number(n)) = schema.get(flag).cloned() {
-            note(flag, format!("`{flag}: {n}` is read as `{bound}: {n}` with `{flag}: true`"));
-            schema.insert(bound.to_string(), Value::Number(n));
-            schema.insert(flag.to_string(), Value::Bool(true));
+/// The keywords of `schema` that constrain values of type `t` only (a numeric `format` goes with
+/// numbers, any other with strings).
+fn type_keywords(schema: &serde_json::Map<String, Value>, t: &str) -> Vec<&'static str> {
+    let numeric_format =
+        matches!(schema.get("format").and_then(Value::as_str), Some("int32" | "int64" | "float" | "double"));
+    let format = |numbers: bool| (schema.contains_key("format") && numeric_format == numbers).then_some("format");
+    let mut keys: Vec<&'static str> = match t {
+        "string" => vec!["minLength", "maxLength", "pattern"],
+        "integer" | "number" => {
+            vec!["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]
         }
-    }
+        "array" => vec!["items", "minItems", "maxItems", "uniqueItems"],
+        "object" => vec!["properties", "required", "additionalProperties", "minProperties", "maxProperties"],
+        _ => Vec::new(),
+    };
+    keys.extend(match t {
+        "string" => format(false),
+        "integer" | "number" => format(true),
+        _ => None,
+    });
+    keys
 }
 
 /// The 64-bit integer a bound written as `value` stands for: a whole float in range as itself, a
@@ -1076,6 +1116,19 @@ mod tests {
         );
         let (schema, _) = repaired(json!({"type": ["integer", "string"]}));
         assert_eq!(schema, json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}));
+        // Each type's own keywords go with its member, where they are checked.
+        let (schema, _) = repaired(json!({
+            "type": ["integer", "string", "array"], "description": "Many.", "format": "int64", "minimum": 0,
+            "exclusiveMaximum": 10, "maxLength": 3, "items": {"type": "integer"}
+        }));
+        assert_eq!(
+            schema,
+            json!({"description": "Many.", "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 10, "exclusiveMaximum": true, "format": "int64"},
+                {"type": "string", "maxLength": 3},
+                {"type": "array", "items": {"type": "integer"}}
+            ]})
+        );
     }
 
     #[test]
