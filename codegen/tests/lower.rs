@@ -1088,3 +1088,26 @@ paths:
         "{warned:#?}"
     );
 }
+
+#[test]
+fn an_optional_choice_with_a_member_of_any_value_may_be_null() {
+    let doc = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Filter: {type: object, properties: {must: {type: array, items: {type: string}}}}
+    Count:
+      type: object
+      properties:
+        filter:
+          anyOf: [{$ref: '#/components/schemas/Filter'}, {nullable: true}]
+        exact: {type: boolean}
+"#;
+    let api = lowered(doc).unwrap();
+    let TypeDef::Struct(count) = ty(&api, "Count") else { panic!("a struct") };
+    let nullable: Vec<(&str, bool)> = count.fields.iter().map(|f| (f.wire.as_str(), f.nullable)).collect();
+    assert_eq!(nullable, [("filter", true), ("exact", false)]);
+    assert!(matches!(&count.fields[0].ty, TypeRef::Named(n) if matches!(ty(&api, n), TypeDef::Union(_))));
+}

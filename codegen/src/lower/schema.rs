@@ -303,9 +303,9 @@ impl<'a> Lowerer<'a> {
                 self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
             }
             let tristate = nullable && !required && !self.null_means_absent();
-            // A schema that allows any value allows `null`: an optional one may be sent as `null`
-            // (read as absent, since `Value` cannot be absent).
-            let nullable = nullable || (!required && *self.unaliased(&ty) == TypeRef::Json);
+            // A schema that allows any value (or a choice with such a member) allows `null`: an
+            // optional one may be sent as `null`, read as absent.
+            let nullable = nullable || (!required && self.takes_null(&ty, 0));
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),
@@ -675,6 +675,19 @@ fn nullable<S: std::borrow::Borrow<Schema>>(schema: &ReferenceOr<S>, ty: TypeRef
 }
 
 impl Lowerer<'_> {
+    /// Whether a value of `ty` may be `null`: any JSON value, or a choice one of whose members
+    /// may be (`depth` bounds the walk through choices of choices).
+    fn takes_null(&self, ty: &TypeRef, depth: usize) -> bool {
+        match self.unaliased(ty) {
+            TypeRef::Json | TypeRef::Nullable(_) => true,
+            TypeRef::Named(name) if depth < 8 => match self.type_named(name) {
+                Some(TypeDef::Union(u)) => u.variants.iter().any(|v| self.takes_null(&v.ty, depth + 1)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// The limits of the component schema `reference` names, located there.
     pub(crate) fn referenced_constraints(&mut self, reference: &str) -> Constraints {
         let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
