@@ -57,18 +57,24 @@ fn probe(fill: &Fill) -> Value {
     }
 }
 
-/// The slots of an object schema, by property name, looking one level into an `error` object.
+/// The slots of an object schema, by property name, looking one level into an `error` or `status`
+/// object.
 fn slots(schemas: &Schemas, schema: &Value, prefix: &str, fills: &mut Vec<(String, Fill)>, depth: usize) {
     let Some(object) = object_schema(schemas, schema) else { return };
     let Some(properties) = object.get("properties").and_then(Value::as_object) else { return };
     let mut taken = Vec::new();
+    let squashed = |name: &String| name.to_ascii_lowercase().replace(['_', '-'], "");
+    let details = ["message", "detail", "msg", "description", "errordescription", "errormessage", "details"];
+    // Without a message beside it, an `error` text is where the problem is said.
+    let has_detail = properties.keys().any(|name| details.contains(&squashed(name).as_str()));
     for (name, property) in properties {
         let property = flat(schemas, property);
         let pointer = format!("{prefix}/{}", name.replace('~', "~0").replace('/', "~1"));
         let kind = type_of(&property);
         let lower = name.to_ascii_lowercase().replace(['_', '-'], "");
         let fill = match (lower.as_str(), kind) {
-            ("error", "object") if depth == 0 => {
+            // `{"error": {...}}`, or `{"status": {"error": "..."}}` as some services write.
+            ("error" | "status", "object") if depth == 0 => {
                 slots(schemas, &Value::Object(property.clone()), &pointer, fills, depth + 1);
                 continue;
             }
@@ -76,6 +82,7 @@ fn slots(schemas: &Schemas, schema: &Value, prefix: &str, fills: &mut Vec<(Strin
                 Fill::Detail
             }
             ("details", "string") => Fill::Detail,
+            ("error", "string") if !has_detail => Fill::Detail,
             ("title" | "error" | "summary" | "reason", "string") => Fill::Title,
             ("status" | "statuscode" | "httpstatus" | "code", "integer" | "number") => Fill::Status,
             ("status" | "statuscode" | "httpstatus", "string") => Fill::StatusText,
@@ -203,6 +210,22 @@ mod tests {
         let (template, fills) = shape(json!({}), schema.clone());
         assert!(fills.is_empty(), "{fills:?}");
         assert!(check(&Schemas::new(json!({})), &schema, &template).is_ok());
+    }
+
+    #[test]
+    fn an_error_text_inside_a_status_object_takes_the_detail() {
+        let (template, fills) = shape(
+            json!({}),
+            json!({
+                "type": "object",
+                "properties": {
+                    "time": { "type": "number" },
+                    "status": { "type": "object", "properties": { "error": { "type": "string" } } }
+                }
+            }),
+        );
+        assert!(template.is_object());
+        assert_eq!(fills, [("/status/error".to_string(), Fill::Detail)]);
     }
 
     #[test]
