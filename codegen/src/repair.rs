@@ -23,6 +23,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     required_info(doc, &mut notes);
+    express_path_parameters(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
     repair_security(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
@@ -349,6 +350,46 @@ fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             info.insert(key.to_string(), Value::from(assumed));
         }
     }
+}
+
+/// Path segments written as Express and Hono write parameters (`/todos/:id`), read as the
+/// template they mean (`/todos/{id}`). A path the document also has in braces is left alone.
+fn express_path_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else { return };
+    let is_name = |name: &str| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let templated = |path: &str| -> Option<String> {
+        let segments: Vec<String> = path
+            .split('/')
+            .map(|segment| match segment.strip_prefix(':') {
+                Some(name) if is_name(name) => format!("{{{name}}}"),
+                _ => segment.to_string(),
+            })
+            .collect();
+        let written = segments.join("/");
+        (written != path).then_some(written)
+    };
+    if !paths.keys().any(|path| templated(path).is_some()) {
+        return;
+    }
+    // Rebuilt in the document's order, each key read as its template unless that path is taken.
+    let written: std::collections::HashSet<String> = paths.keys().cloned().collect();
+    let mut rebuilt = Map::new();
+    for (path, item) in std::mem::take(paths) {
+        let key = match templated(&path) {
+            Some(template) if !written.contains(&template) && !rebuilt.contains_key(&template) => {
+                let pointer = Pointer::root().push("paths").push(&path).to_string();
+                let message = format!("`{path}` writes its parameters as Express does; read as `{template}`");
+                notes.push(Diagnostic { pointer, line: None, message });
+                template
+            }
+            _ => path,
+        };
+        rebuilt.insert(key, item);
+    }
+    *paths = rebuilt;
 }
 
 /// Swagger 2.0 spellings left in an OpenAPI 3 document, where their meaning is plain.

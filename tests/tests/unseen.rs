@@ -552,3 +552,18 @@ async fn a_required_list_a_form_leaves_out_is_empty() {
         assert_eq!(reply.text().await.expect("text"), count, "{form}");
     }
 }
+
+#[tokio::test]
+async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal() {
+    let (mock, client) = serve().await;
+    mock.on_get_legacy(|_, input| async move { Ok(input.code) });
+    mock.on_get_wild(|_, _| async { Ok(7) });
+    assert_eq!(client.get_legacy("AB").await.expect("echoed"), "AB");
+    assert_eq!(client.get_wild().await.expect("a count"), 7);
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    let wild = http.get(format!("{base}/wild/*")).header("x-key", "key").send().await.expect("send");
+    assert_eq!(wild.status(), 200);
+    let other = http.get(format!("{base}/wild/x")).header("x-key", "key").send().await.expect("send");
+    assert_eq!(other.status(), 404, "`*` is the segment itself, not a wildcard");
+}

@@ -731,6 +731,10 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     });
     add_input_imports(api, &mut imports);
     let imports = imports.tokens();
+    // A segment starting with `:` or `*` is literal text in OpenAPI; axum refuses such routes
+    // unless told they are meant.
+    let literal = |path: &str| path.split('/').any(|segment| segment.starts_with([':', '*']));
+    let literal_colons = api.operations.iter().any(|op| literal(&op.path)).then(|| quote! { .without_v07_checks() });
     let closed = closed_in_bodies(api);
     let closed = (!closed.is_empty()).then(|| {
         quote! {
@@ -755,6 +759,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         /// tracing, authentication, rate limits) with `Router::layer` as usual.
         pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
             Router::new()
+                #literal_colons
                 #(#routes)*
                 .fallback(not_found::<A>)
                 .method_not_allowed_fallback(method_not_allowed::<A>)
