@@ -100,11 +100,13 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
         }
     }
     let present: BTreeSet<String> = api.types.iter().map(|t| t.name().to_string()).collect();
+    let mut gone = Vec::new();
     api.operations.retain(|op| match first_missing(&present, |f| op.visit_names(f)) {
         None => true,
         Some(missing) => {
             let root = cause.get(&missing).cloned().unwrap_or(missing);
             let pointer = Pointer::root().push("paths").push(&op.path).push(op.method.as_str().to_ascii_lowercase());
+            gone.push(format!("{pointer}/"));
             notes.push(Diagnostic {
                 pointer: pointer.to_string(),
                 line: None,
@@ -120,6 +122,8 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
     });
     drop_orphans(api, &component_of);
     api.credentials = super::only_used(std::mem::take(&mut api.credentials), &mut api.operations);
+    // What was said about the inside of an operation that is gone no longer concerns anyone.
+    api.warnings.retain(|w| !gone.iter().any(|op| w.pointer.starts_with(op.as_str())));
     notes.append(&mut api.warnings);
     notes.sort();
     notes.dedup();

@@ -183,7 +183,11 @@ impl<'a> Lowerer<'a> {
             }
             SchemaKind::OneOf { one_of } => self.union(schema, one_of, &[], "oneOf", ptr, naming),
             SchemaKind::AnyOf { any_of } => self.union(schema, any_of, &[], "anyOf", ptr, naming),
-            SchemaKind::Not { .. } => self.unsupported(ptr, "`not`"),
+            // What a value must not be has no Rust type: any value, honestly looser.
+            SchemaKind::Not { .. } => {
+                self.warn(&ptr.push("not"), "`not` is not checked: the value is read as any JSON value");
+                Some(TypeRef::Json)
+            }
             SchemaKind::Any(any) => {
                 if *any == openapiv3::AnySchema::default() {
                     return Some(TypeRef::Json);
@@ -207,6 +211,14 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let any = stripped.as_ref().map_or(any, |(any, _)| any);
+                // Beside other keywords, `not` only narrows them: they say the type, `not` is
+                // left unchecked.
+                if any.not.is_some() {
+                    self.warn(&ptr.push("not"), "`not` is not checked: the value is read as the other keywords say");
+                    let rest = openapiv3::AnySchema { not: None, ..any.clone() };
+                    let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: SchemaKind::Any(rest) };
+                    return self.lower_item(&schema, ptr, naming);
+                }
                 // Faithful to JSON Schema, so no warning: each member merged with the shared part.
                 if let Some(choice) = any_schema::shared_choice(any) {
                     return self.union(schema, &choice.members, &choice.shared, choice.keyword, ptr, naming);
