@@ -533,11 +533,12 @@ async fn label_and_matrix_path_parameters_carry_their_prefix() {
 }
 
 #[tokio::test]
-async fn a_required_list_a_form_leaves_out_is_empty() {
+async fn a_required_list_or_map_a_form_leaves_out_is_empty() {
     let (mock, client) = serve().await;
-    mock.on_count_batch(|_, input| async move { Ok(input.body.ids.len() as i64) });
-    let body = unseen_client::types::CountBatchBody::new(vec![4, 5]);
-    assert_eq!(client.count_batch(body).await.expect("two ids"), 2);
+    mock.on_count_batch(|_, input| async move { Ok((input.body.ids.len() + input.body.tags.len()) as i64) });
+    let tags = [("a".to_string(), "b".to_string())].into_iter().collect();
+    let body = unseen_client::types::CountBatchBody::new(vec![4, 5], tags);
+    assert_eq!(client.count_batch(body).await.expect("two ids and a tag"), 3);
     let base = mock.serve().await.expect("serve");
     for (form, count) in [("label=none", "0"), ("ids=1&ids=2&ids=3", "3")] {
         let reply = reqwest::Client::new()

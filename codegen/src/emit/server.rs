@@ -1353,15 +1353,19 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         }
         _ => (None, None),
     };
-    // Required lists a form or multipart body leaves out when they are empty.
-    let lists = matches!(b.encoding, BodyEncoding::Form | BodyEncoding::Multipart) || !b.also_form.is_empty();
-    let lists = lists.then(|| {
+    // Required lists and maps a form or multipart body leaves out when they are empty.
+    let empties = matches!(b.encoding, BodyEncoding::Form | BodyEncoding::Multipart) || !b.also_form.is_empty();
+    let empties = empties.then(|| {
         let names: Vec<&str> = match &b.ty {
             TypeRef::Named(name) => match api.type_named(name) {
                 Some(TypeDef::Struct(s)) => s
                     .fields
                     .iter()
-                    .filter(|f| f.required && matches!(&f.ty, TypeRef::Vec(item) if **item != TypeRef::File))
+                    .filter(|f| {
+                        f.required
+                            && (matches!(&f.ty, TypeRef::Vec(item) if **item != TypeRef::File)
+                                || matches!(&f.ty, TypeRef::Map(_)))
+                    })
                     .map(|f| f.wire.as_str())
                     .collect(),
                 _ => Vec::new(),
@@ -1373,7 +1377,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
     let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #lists &mut problems).await? #take_files;
+        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties &mut problems).await? #take_files;
         #check
     }
 }

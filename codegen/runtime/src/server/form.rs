@@ -14,15 +14,15 @@ use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::extract::{Problems, QueryParams};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
-/// field is a recorded problem naming the field. A form cannot write an empty list, so a field of
-/// `lists` the form leaves out is one. An empty body is `None`.
+/// field is a recorded problem naming the field. A form cannot write an empty list or map, so a
+/// field of `empties` the form leaves out is an empty one. An empty body is `None`.
 pub async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
     limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
-    lists: &[&str],
+    empties: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
@@ -36,7 +36,7 @@ pub async fn form_body<T: DeserializeOwned>(
     // silently replaced.
     let query = QueryParams::parse(Some(text), problems);
     let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
-    Ok(read_pairs(pairs, lists, "body", problems))
+    Ok(read_pairs(pairs, empties, "body", problems))
 }
 
 /// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
@@ -51,23 +51,23 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     form: &[&str],
     closed: &[&str],
     required: bool,
-    lists: &[&str],
+    empties: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !content_type.is_empty() && accepts(form, content_type) {
-        form_body(headers, body, limit, form, required, lists, problems).await
+        form_body(headers, body, limit, form, required, empties, problems).await
     } else {
         crate::server::extract::json_body_closed(headers, body, limit, accepted, required, closed, problems).await
     }
 }
 
 /// Reads name/value pairs into `T` (a name given several times fills a list, and a name of
-/// `lists` not given at all is an empty one); a value that does not fit is a recorded problem at
-/// `at.field`.
+/// `empties` not given at all is an empty list or map); a value that does not fit is a recorded
+/// problem at `at.field`.
 pub fn read_pairs<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
-    lists: &[&str],
+    empties: &[&str],
     at: &str,
     problems: &mut Problems,
 ) -> Option<T> {
@@ -79,9 +79,9 @@ pub fn read_pairs<T: DeserializeOwned>(
             None => fields.push((name, vec![value])),
         }
     }
-    for list in lists {
-        if !fields.iter().any(|(n, _)| n == list) {
-            fields.push((list.to_string(), Vec::new()));
+    for empty in empties {
+        if !fields.iter().any(|(n, _)| n == empty) {
+            fields.push((empty.to_string(), Vec::new()));
         }
     }
     let fields = Fields { fields: fields.into_iter(), pending: None };
@@ -248,6 +248,10 @@ impl<'de> Deserializer<'de> for Values {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        // A map the form left out (see `read_pairs`): empty.
+        if self.0.is_empty() {
+            return visitor.visit_map(de::value::MapDeserializer::new(std::iter::empty::<(String, String)>()));
+        }
         let value: serde_json::Value = serde_json::from_str(&self.one()?).map_err(de::Error::custom)?;
         value.deserialize_map(visitor).map_err(de::Error::custom)
     }

@@ -40,7 +40,7 @@ impl Files {
 
 /// Reads a multipart body, with the same 413/415 rules as a JSON body. Parts named in
 /// `file_fields` are files; every other part must be UTF-8 text and is read into `T` like a form
-/// pair, and a field of `lists` without parts is an empty list. A malformed body or a value that
+/// pair, and a field of `empties` without parts is an empty list or map. A malformed body or a value that
 /// does not fit is a recorded problem. An empty body is `None`.
 #[allow(clippy::too_many_arguments, reason = "one call per generated operation, each argument from the spec")]
 pub async fn multipart_body<T: DeserializeOwned>(
@@ -50,7 +50,7 @@ pub async fn multipart_body<T: DeserializeOwned>(
     accepted: &[&str],
     required: bool,
     file_fields: &[&str],
-    lists: &[&str],
+    empties: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<(T, Files)>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a multipart body", problems).await? else {
@@ -80,7 +80,7 @@ pub async fn multipart_body<T: DeserializeOwned>(
             }
         }
     }
-    Ok(read_pairs(pairs, lists, "body", problems).map(|body| (body, files)))
+    Ok(read_pairs(pairs, empties, "body", problems).map(|body| (body, files)))
 }
 
 /// One part: its name, file name and media type from its headers, and its content.
