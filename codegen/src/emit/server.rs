@@ -786,48 +786,29 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 
 /// The structs the document closes (`additionalProperties: false`) that a JSON request body can
 /// hold, sorted: the server reads those bodies refusing properties such a struct does not name.
-/// Members of a choice are read from a JSON value and not reached here.
 fn closed_in_bodies(api: &Api) -> Vec<&str> {
-    fn visit<'a>(api: &'a Api, ty: &'a TypeRef, seen: &mut BTreeSet<&'a str>, found: &mut BTreeSet<&'a str>) {
-        match ty {
-            TypeRef::Named(name) if seen.insert(name) => match api.type_named(name) {
-                Some(TypeDef::Struct(s)) => {
-                    if s.closed {
-                        found.insert(&s.name);
-                    }
-                    s.fields.iter().for_each(|f| visit(api, &f.ty, seen, found));
-                }
-                Some(TypeDef::Alias { target, .. }) => visit(api, target, seen, found),
-                _ => {}
-            },
-            TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => visit(api, item, seen, found),
-            _ => {}
-        }
-    }
-    let (mut seen, mut found) = (BTreeSet::new(), BTreeSet::new());
-    for body in api.operations.iter().filter_map(|op| op.body.as_ref()) {
-        if body.encoding == BodyEncoding::Json {
-            visit(api, &body.ty, &mut seen, &mut found);
-        }
-    }
+    let json = api.operations.iter().filter_map(|op| op.body.as_ref()).filter(|b| b.encoding == BodyEncoding::Json);
+    let found: BTreeSet<&str> = json.flat_map(|body| closed_within(api, &body.ty)).collect();
     found.into_iter().collect()
 }
 
-/// Whether a body of `ty` holds one of `closed`.
-fn holds_closed(api: &Api, ty: &TypeRef, closed: &[&str]) -> bool {
-    let mut found = false;
-    let mut seen = BTreeSet::new();
+/// The closed structs a value of `ty` can hold. Members of a choice are read from a JSON value
+/// and not reached here.
+fn closed_within<'a>(api: &'a Api, ty: &'a TypeRef) -> BTreeSet<&'a str> {
+    let (mut seen, mut found) = (BTreeSet::new(), BTreeSet::new());
     let mut stack = vec![ty];
     while let Some(ty) = stack.pop() {
         match ty {
-            TypeRef::Named(name) if seen.insert(name.as_str()) => {
-                found |= closed.contains(&name.as_str());
-                match api.type_named(name) {
-                    Some(TypeDef::Struct(s)) => stack.extend(s.fields.iter().map(|f| &f.ty)),
-                    Some(TypeDef::Alias { target, .. }) => stack.push(target),
-                    _ => {}
+            TypeRef::Named(name) if seen.insert(name.as_str()) => match api.type_named(name) {
+                Some(TypeDef::Struct(s)) => {
+                    if s.closed {
+                        found.insert(s.name.as_str());
+                    }
+                    stack.extend(s.fields.iter().map(|f| &f.ty));
                 }
-            }
+                Some(TypeDef::Alias { target, .. }) => stack.push(target),
+                _ => {}
+            },
             TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => stack.push(item),
             _ => {}
         }
@@ -1318,7 +1299,7 @@ fn statement(code: &mut Code, text: &str) {
 /// Statements that read, and check, an operation's body into `body`.
 fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
     let ty = rust_type(&b.ty, &quote! { types:: });
-    let closed = holds_closed(api, &b.ty, &closed_in_bodies(api)).then(|| quote! { CLOSED, });
+    let closed = (!closed_within(api, &b.ty).is_empty()).then(|| quote! { CLOSED, });
     let read = match b.encoding {
         BodyEncoding::Json if closed.is_some() && b.also_form.is_empty() => quote! { extract::json_body_closed },
         BodyEncoding::Json => quote! { extract::json_body },

@@ -71,7 +71,7 @@ fn slots(schemas: &Schemas, schema: &Value, prefix: &str, fills: &mut Vec<(Strin
         let property = flat(schemas, property);
         let pointer = format!("{prefix}/{}", name.replace('~', "~0").replace('/', "~1"));
         let kind = type_of(&property);
-        let lower = name.to_ascii_lowercase().replace(['_', '-'], "");
+        let lower = squashed(name);
         let fill = match (lower.as_str(), kind) {
             // `{"error": {...}}`, or `{"status": {"error": "..."}}` as some services write.
             ("error" | "status", "object") if depth == 0 => {
