@@ -640,6 +640,9 @@ pub struct Param {
     /// What precedes a path parameter's value in its segment: `.` for `style: label`, `;name=`
     /// for `style: matrix`, nothing for `simple`.
     pub path_prefix: String,
+    /// A query parameter sent with an empty value (`name=`) is read as absent
+    /// (`allowEmptyValue`).
+    pub empty_is_absent: bool,
     pub doc: Option<String>,
 }
 

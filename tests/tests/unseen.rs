@@ -559,7 +559,7 @@ async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal
     let (mock, client) = serve().await;
     mock.on_get_legacy(|_, input| async move { Ok(input.code) });
     mock.on_get_wild(|_, _| async { Ok(7) });
-    assert_eq!(client.get_legacy("AB").await.expect("echoed"), "AB");
+    assert_eq!(client.get_legacy("AB").send().await.expect("echoed"), "AB");
     assert_eq!(client.get_wild().await.expect("a count"), 7);
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
@@ -567,4 +567,30 @@ async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal
     assert_eq!(wild.status(), 200);
     let other = http.get(format!("{base}/wild/x")).header("x-key", "key").send().await.expect("send");
     assert_eq!(other.status(), 404, "`*` is the segment itself, not a wildcard");
+}
+
+#[tokio::test]
+async fn an_empty_value_is_absent_only_where_the_document_allows_it() {
+    let (mock, _) = serve().await;
+    mock.on_get_legacy(|_, input| async move { Ok(format!("{:?} {:?}", input.since, input.after)) });
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    let get = |query: &'static str| http.get(format!("{base}/legacy/AB?{query}")).header("x-key", "key").send();
+    let empty = get("since=").await.expect("send");
+    assert_eq!(empty.status(), 200, "`allowEmptyValue`: `since=` is no value");
+    assert_eq!(empty.text().await.expect("text"), "\"None None\"");
+    let refused = get("after=").await.expect("send");
+    assert_eq!(refused.status(), 400, "`after` does not allow an empty value");
+    assert!(refused.text().await.expect("text").contains("`after`"));
+    let given = get("since=2026-11-25T10:00:00Z&after=3").await.expect("send");
+    assert_eq!(given.status(), 200);
+    assert!(given.text().await.expect("text").contains("Some(3)"));
+}
+
+#[tokio::test]
+async fn the_client_leaves_out_an_optional_query_parameter_it_was_not_given() {
+    let (mock, client) = serve().await;
+    mock.on_get_legacy(|_, input| async move { Ok(format!("{} {:?}", input.since.is_some(), input.after)) });
+    assert_eq!(client.get_legacy("AB").send().await.expect("none"), "false None");
+    assert_eq!(client.get_legacy("AB").after(2).send().await.expect("after"), "false Some(2)");
 }

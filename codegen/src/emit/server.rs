@@ -1207,7 +1207,14 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
         code.line("let path_params: Vec<(&str, &str)> = raw.iter().collect();");
     }
     if op.params.iter().any(|p| p.location == Location::Query) {
-        code.line("let query = QueryParams::parse(parts.uri.query(), &mut problems);");
+        let empty: Vec<&str> = op.params.iter().filter(|p| p.empty_is_absent).map(|p| p.wire.as_str()).collect();
+        if empty.is_empty() {
+            code.line("let query = QueryParams::parse(parts.uri.query(), &mut problems);");
+        } else {
+            code.statements(quote! {
+                let query = QueryParams::parse(parts.uri.query(), &mut problems).empty_is_absent(&[#(#empty),*]);
+            });
+        }
     }
     for p in &op.params {
         extract_param(&mut code, api, op, p, validated);

@@ -75,6 +75,7 @@ fn upgrade_header(mut params: Vec<Param>, reply: &Reply) -> Vec<Param> {
         object_style: None,
         json: false,
         path_prefix: String::new(),
+        empty_is_absent: false,
         doc: Some("The protocol to switch the connection to, sent in `Upgrade` (`websocket`, `h2c`, ...).".to_string()),
     });
     params
@@ -226,6 +227,7 @@ impl<'a> Lowerer<'a> {
             let data = param.parameter_data_ref();
             let mut deep = false;
             let mut delimiter = ',';
+            let mut empty_is_absent = false;
             // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently: a prefix in
             // the segment.
             let path_prefix = match param {
@@ -235,8 +237,11 @@ impl<'a> Lowerer<'a> {
             };
             let (location, explode) = match param {
                 Parameter::Path { .. } => (Location::Path, data.explode.unwrap_or(false)),
-                Parameter::Query { style, allow_reserved, .. } => {
+                Parameter::Query { style, allow_reserved, allow_empty_value, .. } => {
                     deep = matches!(style, QueryStyle::DeepObject);
+                    // `name=` says "no value": read as absent, as no value of most types is
+                    // spelled by empty text.
+                    empty_is_absent = allow_empty_value.unwrap_or(false) && !data.required;
                     // Reserved characters may go unencoded; encoded, they mean the same to any
                     // server, so they are.
                     if *allow_reserved {
@@ -404,6 +409,7 @@ impl<'a> Lowerer<'a> {
                 object_style: object_style.filter(|_| !json),
                 json,
                 path_prefix,
+                empty_is_absent,
                 doc: super::prose(&data.description),
             });
         }
@@ -466,6 +472,7 @@ impl<'a> Lowerer<'a> {
                     object_style: None,
                     json: false,
                     path_prefix: String::new(),
+                    empty_is_absent: false,
                     doc: None,
                 });
             }

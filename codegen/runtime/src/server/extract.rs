@@ -90,6 +90,13 @@ impl<'q> QueryParams<'q> {
         QueryParams { pairs, undecodable }
     }
 
+    /// Leaves out `name=` pairs of the parameters that allow an empty value
+    /// (`allowEmptyValue`), so that each reads as absent.
+    pub fn empty_is_absent(mut self, names: &[&str]) -> Self {
+        self.pairs.retain(|(name, value)| !(value.is_empty() && names.contains(&name.as_ref())));
+        self
+    }
+
     /// Every pair as it came, decoded.
     pub fn pairs(&self) -> &[(Cow<'q, str>, Cow<'q, str>)] {
         &self.pairs
