@@ -795,6 +795,14 @@ impl Lowerer<'_> {
                     merged.and(limits)
                 })
             }
+            // A choice of one (what is left of `anyOf: [X, {type: null}]`) is that member.
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members } if members.len() == 1 => {
+                let key = if matches!(schema.schema_kind, SchemaKind::OneOf { .. }) { "oneOf" } else { "anyOf" };
+                match &members[0] {
+                    ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+                    ReferenceOr::Item(member) => self.constraints(member, &ptr.push(key).push(0)),
+                }
+            }
             SchemaKind::Type(Type::Number(n)) => Constraints {
                 minimum: n.minimum,
                 maximum: n.maximum,
