@@ -3,7 +3,7 @@
 //! generator repaired or read in its own way works on the wire.
 
 use unseen_client::types::{Code, Level, Reading, ReadingFlag, ReadingSizes, TokenText, Tokens};
-use unseen_client::{Client, Credentials};
+use unseen_client::{Client, Credentials, Nullable};
 use unseen_server::{FileDownload, MockApi};
 
 async fn serve() -> (std::sync::Arc<MockApi>, Client) {
@@ -138,6 +138,8 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     // `[1, 2]`: not a list of the inner choice's members, but one of them.
     reading.tokens = Some(Tokens::TokenText(TokenText::IntegerList(vec![1, 2])));
     reading.contact = Some("someone@example.com".into());
+    reading.score = Nullable::Value(1.0);
+    reading.alias = Nullable::Null;
     client.add_reading(reading.clone()).await.expect("a reading within every limit");
     assert_eq!(seen.lock().unwrap().as_slice(), [reading.clone()]);
 
@@ -146,6 +148,9 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { positive: Some(0), ..reading.clone() }, "positive"),
         (Reading { code: Some(Code::from("ABCD")), ..reading.clone() }, "code"),
         (Reading { note: Some("eleven chars".into()), ..reading.clone() }, "note"),
+        (Reading { score: Nullable::Value(0.0), ..reading.clone() }, "score"),
+        (Reading { score: Nullable::Value(1.5), ..reading.clone() }, "score"),
+        (Reading { alias: Nullable::Value("fives".into()), ..reading.clone() }, "alias"),
         // Formats the value stays text in: the server checks them.
         (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
         (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
@@ -593,4 +598,27 @@ async fn the_client_leaves_out_an_optional_query_parameter_it_was_not_given() {
     mock.on_get_legacy(|_, input| async move { Ok(format!("{} {:?}", input.since.is_some(), input.after)) });
     assert_eq!(client.get_legacy("AB").send().await.expect("none"), "false None");
     assert_eq!(client.get_legacy("AB").after(2).send().await.expect("after"), "false Some(2)");
+}
+
+#[tokio::test]
+async fn a_required_property_that_may_be_null_must_be_sent() {
+    let (mock, client) = serve().await;
+    mock.on_add_remark(|_, input| async move { Ok(input.body.text.is_some()) });
+    let note = unseen_client::types::AddRemarkBody::new();
+    assert!(!client.add_remark(note.clone()).await.expect("`null` is a value"));
+    let written = serde_json::to_value(&note).expect("json");
+    assert_eq!(written, serde_json::json!({"text": null}), "the client writes the `null`");
+    let base = mock.serve().await.expect("serve");
+    let post = |body: &'static str| {
+        reqwest::Client::new()
+            .post(format!("{base}/remarks"))
+            .header("x-key", "key")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    assert_eq!(post(r#"{"text": "hi"}"#).await.expect("send").status(), 200);
+    let refused = post("{}").await.expect("send");
+    assert_eq!(refused.status(), 400, "left out is not `null`");
+    assert!(refused.text().await.expect("text").contains("text"));
 }

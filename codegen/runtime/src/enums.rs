@@ -49,6 +49,17 @@ where
     Ok(value)
 }
 
+/// Reads a required property that may be `null`: as a plain `Option` field it would read as
+/// `None` when left out, which the spec does not allow; through this it must be there, as a
+/// value or as `null`.
+pub fn required_nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer)
+}
+
 /// Text or a number that names no variant of a generated enum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownVariant {

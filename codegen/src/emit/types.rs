@@ -384,6 +384,11 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
     notes.extend(limits(&f.constraints));
     if f.tristate {
         notes.push("May be left out or sent as `null`, which are told apart.".to_string());
+    } else if f.required && f.nullable {
+        notes.push(
+            "Required, and may be `null`: `None` is sent as `null`, and a value that leaves it out does not decode."
+                .to_string(),
+        );
     }
     let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
         notes.push(format!("Read as `{}` when absent.", super::default_text(d)));
@@ -410,6 +415,8 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
         }
         if not_null {
             serde.push("deserialize_with = \"crate::enums::not_null\"".to_string());
+        } else if f.required && f.nullable && !f.tristate {
+            serde.push("deserialize_with = \"crate::enums::required_nullable\"".to_string());
         }
         if f.tristate {
             serde.push("skip_serializing_if = \"Nullable::is_absent\"".to_string());
