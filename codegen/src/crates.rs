@@ -36,7 +36,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
-    ("src/server/closed.rs", include_str!("../runtime/src/server/closed.rs")),
+    ("src/server/request_json.rs", include_str!("../runtime/src/server/request_json.rs")),
     ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
     ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
     ("src/server/error_reply.rs", include_str!("../runtime/src/server/error_reply.rs")),

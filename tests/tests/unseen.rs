@@ -198,8 +198,10 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     assert_eq!(refused.status(), 400);
     let text = refused.text().await.expect("text");
     assert!(text.contains("colour"), "{text}");
-    let stored = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "note": "ok"}"#).await.expect("send");
+    let stored =
+        json(r#"{"id": "00000000-0000-0000-0000-000000000000", "note": "ok", "positive": 3.0}"#).await.expect("send");
     assert_eq!(stored.status(), 204);
+    assert_eq!(seen.lock().unwrap().last().unwrap().positive, Some(3), "`3.0` is the integer 3");
     // A property of any value may be `null`; one with a type may not.
     let stored = json(r#"{"id": "00000000-0000-0000-0000-000000000000", "meta": null}"#).await.expect("send");
     assert_eq!(stored.status(), 204);
@@ -618,6 +620,9 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
             .send()
     };
     assert_eq!(post(r#"{"text": "hi"}"#).await.expect("send").status(), 200);
+    // JSON Schema counts `4.0` as an integer.
+    assert_eq!(post(r#"{"text": null, "stars": 4.0}"#).await.expect("send").status(), 200);
+    assert_eq!(post(r#"{"text": null, "stars": 4.5}"#).await.expect("send").status(), 400);
     let refused = post("{}").await.expect("send");
     assert_eq!(refused.status(), 400, "left out is not `null`");
     assert!(refused.text().await.expect("text").contains("text"));

@@ -15,8 +15,8 @@ use serde::de::DeserializeOwned;
 pub use crate::Format;
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, read_body};
-use crate::server::closed::Closed;
 use crate::server::problem::problem_types;
+use crate::server::request_json::RequestJson;
 
 /// Validation failures of one request, by parameter, header or body path.
 #[derive(Debug, Default)]
@@ -618,13 +618,14 @@ pub async fn json_body_closed<T: DeserializeOwned>(
     };
     // Most bodies are valid: they pay for a plain parse only, and a body that is not is parsed
     // again, tracking the path, to say where.
-    let parsed = crate::enums::listed_only(|| {
-        if closed.is_empty() {
-            serde_json::from_slice::<T>(&bytes)
-        } else {
-            let mut de = serde_json::Deserializer::from_slice(&bytes);
-            T::deserialize(Closed::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
-        }
+    let checked = || {
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        T::deserialize(RequestJson::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
+    };
+    let parsed = crate::enums::listed_only(|| match closed.is_empty() {
+        // Read again on failure: an integer written as `6.0` is one only to [`RequestJson`].
+        true => serde_json::from_slice::<T>(&bytes).or_else(|_| checked()),
+        false => checked(),
     });
     match parsed {
         Ok(value) => Ok(Some(value)),
@@ -638,7 +639,8 @@ pub async fn json_body_closed<T: DeserializeOwned>(
 /// Records where and why `bytes` is not a `T` in JSON.
 fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &[&str], problems: &mut Problems) {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let read = crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(Closed::new(&mut de, closed)));
+    let read =
+        crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(RequestJson::new(&mut de, closed)));
     match read {
         Err(e) => {
             let path = e.path().to_string();

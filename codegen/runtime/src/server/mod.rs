@@ -5,7 +5,6 @@
 pub mod body;
 #[doc(hidden)]
 pub mod budget;
-mod closed;
 mod config;
 #[doc(hidden)]
 pub mod download;
@@ -22,6 +21,7 @@ pub mod multipart;
 pub mod problem;
 #[doc(hidden)]
 pub mod reply;
+mod request_json;
 #[doc(hidden)]
 pub mod serve;
 #[doc(hidden)]

@@ -1,56 +1,64 @@
-//! Objects the document closes (`additionalProperties: false`), refused by a server when a request
-//! names a property they do not have.
+//! What a server reads in a JSON request body beyond what the generated types' serde does.
 //!
-//! The generated types ignore unknown properties, so that a client keeps reading replies after the
-//! service adds one. A server reads request bodies through [`Closed`], a deserializer that wraps
-//! another and, for each struct whose name is in a sorted list of closed ones, turns an unknown
-//! key into an error, as `#[serde(deny_unknown_fields)]` would. Everything else passes through.
+//! - Objects the document closes (`additionalProperties: false`): the generated types ignore
+//!   unknown properties, so that a client keeps reading replies after the service adds one; for
+//!   each struct whose name is in a sorted list of closed ones, an unknown key is an error, as
+//!   `#[serde(deny_unknown_fields)]` would make it.
+//! - Integers written with a fraction of zero (`6.0`): JSON Schema counts them as integers,
+//!   serde's integer types refuse them; read where an integer is expected, they are one.
+//!
+//! [`RequestJson`] wraps another deserializer to do both; everything else passes through.
 
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
 /// A deserializer that refuses unknown keys in the structs named in `closed` (sorted).
-pub struct Closed<'c, D> {
+pub struct RequestJson<'c, D> {
     inner: D,
     closed: &'c [&'c str],
 }
 
-impl<'c, D> Closed<'c, D> {
+impl<'c, D> RequestJson<'c, D> {
     /// Wraps `inner`; `closed` must be sorted.
     pub fn new(inner: D, closed: &'c [&'c str]) -> Self {
-        Closed { inner, closed }
+        RequestJson { inner, closed }
     }
 }
 
 /// The fields of the struct being read, when it is closed.
 type Known = Option<&'static [&'static str]>;
 
-/// A visitor whose maps, sequences and nested values are read through [`Closed`].
+/// A visitor whose maps, sequences and nested values are read through [`RequestJson`].
 struct Wrap<'c, V> {
     inner: V,
     closed: &'c [&'c str],
     known: Known,
+    /// An integer is expected: a float with no fraction is read as one.
+    integral: bool,
 }
 
 macro_rules! forward {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?),* $(,)?) => {
+    ($integral:literal: $($method:ident $(($($arg:ident: $ty:ty),*))?),* $(,)?) => {
         $(
             fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
                 let closed = self.closed;
-                self.inner.$method($($($arg,)*)? Wrap { inner: visitor, closed, known: None })
+                self.inner.$method($($($arg,)*)? Wrap { inner: visitor, closed, known: None, integral: $integral })
             }
         )*
     };
 }
 
-impl<'de, 'c, D: Deserializer<'de>> Deserializer<'de> for Closed<'c, D> {
+impl<'de, 'c, D: Deserializer<'de>> Deserializer<'de> for RequestJson<'c, D> {
     type Error = D::Error;
 
     forward! {
-        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
-        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
-        deserialize_f32, deserialize_f64, deserialize_char, deserialize_str, deserialize_string,
+        true: deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64, deserialize_i128,
+        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
+    }
+
+    forward! {
+        false: deserialize_any, deserialize_bool, deserialize_f32, deserialize_f64, deserialize_char, deserialize_str, deserialize_string,
         deserialize_bytes, deserialize_byte_buf, deserialize_option, deserialize_unit, deserialize_seq,
         deserialize_map, deserialize_identifier, deserialize_ignored_any,
         deserialize_unit_struct(name: &'static str),
@@ -68,7 +76,7 @@ impl<'de, 'c, D: Deserializer<'de>> Deserializer<'de> for Closed<'c, D> {
     ) -> Result<V::Value, D::Error> {
         let known = self.closed.binary_search(&name).is_ok().then_some(fields);
         let closed = self.closed;
-        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, closed, known })
+        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, closed, known, integral: false })
     }
 
     fn is_human_readable(&self) -> bool {
@@ -96,8 +104,23 @@ impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
     visit! {
         visit_bool(bool), visit_i8(i8), visit_i16(i16), visit_i32(i32), visit_i64(i64), visit_i128(i128),
         visit_u8(u8), visit_u16(u16), visit_u32(u32), visit_u64(u64), visit_u128(u128), visit_f32(f32),
-        visit_f64(f64), visit_char(char), visit_str(&str), visit_borrowed_str(&'de str), visit_string(String),
+        visit_char(char), visit_str(&str), visit_borrowed_str(&'de str), visit_string(String),
         visit_bytes(&[u8]), visit_borrowed_bytes(&'de [u8]), visit_byte_buf(Vec<u8>),
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<V::Value, E> {
+        // 2^63 and 2^64: the first values past what `i64` and `u64` hold, exact as floats.
+        const I64_END: f64 = 9_223_372_036_854_775_808.0;
+        const U64_END: f64 = 18_446_744_073_709_551_616.0;
+        if self.integral && value.fract() == 0.0 {
+            if (-I64_END..I64_END).contains(&value) {
+                return self.inner.visit_i64(value as i64);
+            }
+            if (0.0..U64_END).contains(&value) {
+                return self.inner.visit_u64(value as u64);
+            }
+        }
+        self.inner.visit_f64(value)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
@@ -109,11 +132,11 @@ impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        self.inner.visit_some(Closed::new(deserializer, self.closed))
+        self.inner.visit_some(RequestJson::new(deserializer, self.closed))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        self.inner.visit_newtype_struct(Closed::new(deserializer, self.closed))
+        self.inner.visit_newtype_struct(RequestJson::new(deserializer, self.closed))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
@@ -129,7 +152,7 @@ impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
     }
 }
 
-/// A seed whose value is read through [`Closed`].
+/// A seed whose value is read through [`RequestJson`].
 struct Seed<'c, S> {
     inner: S,
     closed: &'c [&'c str],
@@ -139,7 +162,7 @@ impl<'de, 'c, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'c, S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.inner.deserialize(Closed::new(deserializer, self.closed))
+        self.inner.deserialize(RequestJson::new(deserializer, self.closed))
     }
 }
 
@@ -194,7 +217,7 @@ impl<'de, 'c, A: MapAccess<'de>> MapAccess<'de> for Entries<'c, A> {
 mod tests {
     use serde::Deserialize;
 
-    use super::Closed;
+    use super::RequestJson;
 
     #[derive(Debug, Deserialize, PartialEq)]
     struct Open {
@@ -212,7 +235,7 @@ mod tests {
 
     fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
         let mut de = serde_json::Deserializer::from_str(json);
-        T::deserialize(Closed::new(&mut de, &["Shut"])).map_err(|e| e.to_string())
+        T::deserialize(RequestJson::new(&mut de, &["Shut"])).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -226,5 +249,16 @@ mod tests {
         assert!(refused.contains("unknown property `b`"), "{refused}");
         let nested = read::<Shut>(r#"{"a": 1, "shut": {"a": 2, "c": 3}}"#).unwrap_err();
         assert!(nested.contains("unknown property `c`"), "{nested}");
+    }
+
+    #[test]
+    fn integers_written_with_a_zero_fraction_are_integers() {
+        assert_eq!(read::<Open>(r#"{"a": 6.0}"#), Ok(Open { a: 6 }));
+        assert_eq!(read::<Vec<u64>>("[1.0, 2e3]"), Ok(vec![1, 2000]));
+        assert!(read::<Open>(r#"{"a": 6.5}"#).is_err(), "a fraction is not an integer");
+        assert!(read::<Open>(r#"{"a": 3e9}"#).is_err(), "past `i32`");
+        assert_eq!(read::<f64>("6.0"), Ok(6.0));
+        let value = read::<serde_json::Value>("6.0").unwrap();
+        assert!(value.is_f64(), "a value of any type keeps what was written");
     }
 }
