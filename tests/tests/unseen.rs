@@ -565,13 +565,18 @@ async fn a_required_list_or_map_a_form_leaves_out_is_empty() {
 async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal() {
     let (mock, client) = serve().await;
     mock.on_get_legacy(|_, input| async move { Ok(input.code) });
-    mock.on_get_wild(|_, _| async { Ok(7) });
+    mock.on_get_wild(|_, input| async move { Ok(input.view.page.unwrap_or(7)) });
     assert_eq!(client.get_legacy("AB").send().await.expect("echoed"), "AB");
-    assert_eq!(client.get_wild().await.expect("a count"), 7);
+    let view = unseen_client::types::GetWildView::default();
+    assert_eq!(client.get_wild(view.clone()).send().await.expect("a count"), 7);
+    let second = unseen_client::types::GetWildView { page: Some(2), ..view };
+    assert_eq!(client.get_wild(second).send().await.expect("the page"), 2);
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
     let wild = http.get(format!("{base}/wild/*")).header("x-key", "key").send().await.expect("send");
-    assert_eq!(wild.status(), 200);
+    assert_eq!(wild.status(), 200, "a required object with no required property may come as no pairs");
+    let page = http.get(format!("{base}/wild/*?page=3.0")).header("x-key", "key").send().await.expect("send");
+    assert_eq!(page.text().await.expect("text"), "3", "`3.0` is an integer in the query too");
     let other = http.get(format!("{base}/wild/x")).header("x-key", "key").send().await.expect("send");
     assert_eq!(other.status(), 404, "`*` is the segment itself, not a wildcard");
 }

@@ -58,9 +58,19 @@ where
     T::Err: Display,
 {
     // A request may carry only the enum values the spec lists.
-    crate::enums::listed_only(|| text.parse()).map_err(|e: T::Err| {
+    crate::enums::listed_only(|| text.parse().or_else(|e| integral(text).ok_or(e)?.parse())).map_err(|e: T::Err| {
         if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") }
     })
+}
+
+/// `6.0` or `6e0` written as `6`: JSON Schema counts a number with a zero fraction as an integer,
+/// which Rust's integer parsers do not.
+pub(crate) fn integral(text: &str) -> Option<String> {
+    // 2^63: the first value past what `i64` holds, exact as a float.
+    const I64_END: f64 = 9_223_372_036_854_775_808.0;
+    let value: f64 = text.parse().ok()?;
+    let integral = value.fract() == 0.0 && (-I64_END..I64_END).contains(&value) && text.contains(['.', 'e', 'E']);
+    integral.then(|| (value as i64).to_string())
 }
 
 /// The query string, decoded once.
@@ -711,6 +721,15 @@ pub fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_written_with_a_zero_fraction_are_integers() {
+        assert_eq!(parse::<i32>("6.0", "integer"), Ok(6));
+        assert_eq!(parse::<u8>("2e1", "integer"), Ok(20));
+        assert!(parse::<i32>("6.5", "integer").unwrap_err().contains("`6.5`"));
+        assert_eq!(parse::<String>("6.0", ""), Ok("6.0".to_string()));
+        assert_eq!(parse::<f64>("6.0", ""), Ok(6.0));
+    }
 
     #[test]
     fn query_values_are_decoded_and_checked() {

@@ -11,7 +11,7 @@ use serde::de::{
 
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, accepts, read_body};
-use crate::server::extract::{Problems, QueryParams};
+use crate::server::extract::{Problems, QueryParams, integral};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. A form cannot write an empty list or map, so a
@@ -127,10 +127,16 @@ impl QueryParams<'_> {
             })
             .collect();
         if pairs.is_empty() {
-            if required {
+            if !required {
+                return None;
+            }
+            // A required object none of whose properties came is the empty object, when that is
+            // one (its properties all optional); else it is missing.
+            let empty = read_pairs(Vec::new(), &[], name, &mut Problems::default());
+            if empty.is_none() {
                 problems.add(name, "is required");
             }
-            return None;
+            return empty;
         }
         read_pairs(pairs, &[], name, problems)
     }
@@ -192,7 +198,7 @@ macro_rules! parsed {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
                 let text = self.one()?;
-                match text.parse() {
+                match text.parse().or_else(|e| integral(&text).ok_or(e)?.parse()) {
                     Ok(value) => visitor.$visit(value),
                     Err(_) => Err(de::Error::invalid_value(de::Unexpected::Str(&text), &visitor)),
                 }
