@@ -201,6 +201,11 @@ pub struct Constraints {
     pub format: Option<portfolio_runtime::Format>,
     /// Limits on each item of an array.
     pub items: Option<Box<Constraints>>,
+    /// `minProperties` and `maxProperties` of a map: how many entries it may have.
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
+    /// Limits on each value of a map (its `additionalProperties` schema's).
+    pub values: Option<Box<Constraints>>,
     /// The value may be `null` (an item of a list, `Option<T>`); the limits hold when it is not.
     pub nullable: bool,
 }
@@ -216,6 +221,12 @@ impl Constraints {
         fn tighter<T: PartialOrd>(a: Option<T>, b: Option<T>, keep_larger: bool) -> Option<T> {
             match (a, b) {
                 (Some(a), Some(b)) => Some(if (a > b) == keep_larger { a } else { b }),
+                (a, b) => a.or(b),
+            }
+        }
+        fn both(a: Option<Box<Constraints>>, b: Option<Box<Constraints>>) -> Option<Box<Constraints>> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(Box::new(a.and(*b))),
                 (a, b) => a.or(b),
             }
         }
@@ -246,10 +257,10 @@ impl Constraints {
             unique_items: self.unique_items || other.unique_items,
             pattern: self.pattern.or(other.pattern),
             format: self.format.or(other.format),
-            items: match (self.items, other.items) {
-                (Some(a), Some(b)) => Some(Box::new(a.and(*b))),
-                (a, b) => a.or(b),
-            },
+            items: both(self.items, other.items),
+            min_properties: tighter(self.min_properties, other.min_properties, true),
+            max_properties: tighter(self.max_properties, other.max_properties, false),
+            values: both(self.values, other.values),
             nullable: self.nullable && other.nullable,
         }
     }

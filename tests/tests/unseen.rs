@@ -628,6 +628,18 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     // JSON Schema counts `4.0` as an integer.
     assert_eq!(post(r#"{"text": null, "stars": 4.0}"#).await.expect("send").status(), 200);
     assert_eq!(post(r#"{"text": null, "stars": 4.5}"#).await.expect("send").status(), 400);
+    for (body, problem) in [
+        (r#"{"text": null, "ratings": {}}"#, "`body.ratings`"),
+        (r#"{"text": null, "ratings": {"a": [1, 2], "b": [1, 2], "c": [1, 2]}}"#, "`body.ratings`"),
+        (r#"{"text": null, "ratings": {"a": [1]}}"#, "`body.ratings.a`"),
+        (r#"{"text": null, "ratings": {"a": [1, 9]}}"#, "`body.ratings.a[1]`"),
+    ] {
+        let refused = post(body).await.expect("send");
+        assert_eq!(refused.status(), 400, "{body}");
+        let text = refused.text().await.expect("text");
+        assert!(text.contains(problem), "{body}: {text}");
+    }
+    assert_eq!(post(r#"{"text": null, "ratings": {"a": [1, 5]}}"#).await.expect("send").status(), 200);
     let refused = post("{}").await.expect("send");
     assert_eq!(refused.status(), 400, "left out is not `null`");
     assert!(refused.text().await.expect("text").contains("text"));

@@ -709,6 +709,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         ("Format", param_uses(&|c| c.format.is_some())),
         ("check_items", param_uses(&|c| c.min_items.is_some() || c.max_items.is_some())),
         ("check_unique", param_uses(&|c| c.unique_items)),
+        ("check_properties", param_uses(&|c| c.min_properties.is_some() || c.max_properties.is_some())),
         (
             "check_bounds",
             param_uses(&|c| {
@@ -1762,6 +1763,10 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
     if c.unique_items {
         body.push(quote! { check_unique(#value, at, #name, problems); });
     }
+    if c.min_properties.is_some() || c.max_properties.is_some() {
+        let (min, max) = (opt_usize(c.min_properties), opt_usize(c.max_properties));
+        body.push(quote! { check_properties(#value.len(), #min, #max, at, #name, problems); });
+    }
     // Inclusive bounds, then exclusive ones.
     let inclusive = |bound: Option<f64>, exclusive: bool| bound.filter(|_| !exclusive);
     let exclusive = |bound: Option<f64>, exclusive: bool| bound.filter(|_| exclusive);
@@ -1795,6 +1800,22 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
             }
         });
     }
+    if let Some(values) = &c.values {
+        let (entry, key, entry_name) =
+            (format_ident!("value{depth}"), format_ident!("key{depth}"), format_ident!("name{depth}"));
+        let template = match checked {
+            CheckedName::Wire(wire) => format!("{}.{{{key}}}", super::format_literal(wire)),
+            CheckedName::Var(var) => format!("{{{var}}}.{{{key}}}"),
+            CheckedName::Here => format!("{{{key}}}"),
+        };
+        let inner = constraint_checks(values, &quote! { #entry }, &CheckedName::Var(entry_name.clone()), depth + 1);
+        body.push(quote! {
+            for (#key, #entry) in #value {
+                let #entry_name = format!(#template);
+                #(#inner)*
+            }
+        });
+    }
     body
 }
 
@@ -1815,6 +1836,7 @@ pub fn validate_header(api: &Api) -> TokenStream {
         ("check_format", used(&|c| c.format.is_some())),
         ("Format", used(&|c| c.format.is_some())),
         ("check_unique", used(&|c| c.unique_items)),
+        ("check_properties", used(&|c| c.min_properties.is_some() || c.max_properties.is_some())),
         ("check_strict_bounds", used(&|c| c.exclusive_minimum || c.exclusive_maximum)),
         ("check_multiple_of", used(&|c| c.multiple_of.is_some())),
     ];
@@ -1909,7 +1931,9 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
 
 /// Whether `c` or the limits on its items satisfy `f`.
 fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
-    f(c) || c.items.as_deref().is_some_and(|items| constraints_use(items, f))
+    f(c) || [&c.items, &c.values]
+        .into_iter()
+        .any(|inner| inner.as_deref().is_some_and(|inner| constraints_use(inner, f)))
 }
 
 /// Whether a parameter has a pattern for the router to check: the server crate then needs

@@ -469,6 +469,7 @@ pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
         (None, true) => own.push("unique items".to_string()),
         (None, false) => {}
     }
+    own.extend(range(count(c.min_properties), count(c.max_properties), "entries"));
     let bound = |v: Option<f64>, exclusive: bool| v.filter(|_| !exclusive).map(|v| v.to_string());
     own.extend(range(bound(c.minimum, c.exclusive_minimum), bound(c.maximum, c.exclusive_maximum), ""));
     if let Some(min) = c.minimum.filter(|_| c.exclusive_minimum) {
@@ -484,10 +485,10 @@ pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
     if !own.is_empty() {
         clauses.push(own.join(", "));
     }
-    if let Some(items) = c.items.as_deref() {
-        let inner = limit_clauses(items);
+    for (inner, each) in [(&c.items, "each item"), (&c.values, "each value")] {
+        let inner = inner.as_deref().map(limit_clauses).unwrap_or_default();
         if !inner.is_empty() {
-            clauses.push(format!("each item: {}", inner.join("; ")));
+            clauses.push(format!("{each}: {}", inner.join("; ")));
         }
     }
     clauses

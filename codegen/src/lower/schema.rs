@@ -795,6 +795,27 @@ impl Lowerer<'_> {
                     merged.and(limits)
                 })
             }
+            // A map (no properties): how many entries, and the limits of each value.
+            SchemaKind::Type(Type::Object(o)) if o.properties.is_empty() => {
+                let values = match &o.additional_properties {
+                    Some(AdditionalProperties::Schema(schema)) => match schema.as_ref() {
+                        ReferenceOr::Item(schema) => {
+                            let limits = self.constraints(schema, &ptr.push("additionalProperties"));
+                            // Limits on a value that may be `null` hold when it is not.
+                            let nullable = schema.schema_data.nullable && !limits.is_empty();
+                            Constraints { nullable, ..limits }
+                        }
+                        ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+                    },
+                    _ => Constraints::default(),
+                };
+                Constraints {
+                    min_properties: o.min_properties.filter(|n| *n > 0),
+                    max_properties: o.max_properties,
+                    values: Some(Box::new(values)).filter(|c| !c.is_empty()),
+                    ..Constraints::default()
+                }
+            }
             // A choice of one (what is left of `anyOf: [X, {type: null}]`) is that member.
             SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members } if members.len() == 1 => {
                 let key = if matches!(schema.schema_kind, SchemaKind::OneOf { .. }) { "oneOf" } else { "anyOf" };

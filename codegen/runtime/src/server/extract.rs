@@ -511,6 +511,23 @@ pub fn check_length(text: &str, min: Option<usize>, max: Option<usize>, at: &str
     }
 }
 
+/// Checks a map's number of entries (`minProperties`, `maxProperties`).
+pub fn check_properties(
+    count: usize,
+    min: Option<usize>,
+    max: Option<usize>,
+    at: &str,
+    name: &str,
+    problems: &mut Problems,
+) {
+    if min.is_some_and(|min| count < min) || max.is_some_and(|max| count > max) {
+        problems.add(
+            located(at, name),
+            bounds_message("properties", count as f64, min.map(|m| m as f64), max.map(|m| m as f64)),
+        );
+    }
+}
+
 /// Checks an array's number of items.
 pub fn check_items(
     count: usize,
