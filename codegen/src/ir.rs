@@ -700,8 +700,8 @@ pub struct Body {
     pub content_type: String,
     /// Every content type the spec accepts for this body.
     pub accepted: Vec<String>,
-    /// Form content types the spec also accepts for a JSON body, with the same schema: the server
-    /// reads the body from either, the client sends JSON.
+    /// Form content types (urlencoded or multipart) the spec also accepts for a JSON body, with
+    /// the same schema: the server reads the body from any of them, the client sends JSON.
     pub also_form: Vec<String>,
     pub doc: Option<String>,
 }

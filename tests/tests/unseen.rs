@@ -611,7 +611,7 @@ async fn the_client_leaves_out_an_optional_query_parameter_it_was_not_given() {
 async fn a_required_property_that_may_be_null_must_be_sent() {
     let (mock, client) = serve().await;
     mock.on_add_remark(|_, input| async move { Ok(input.body.text.is_some()) });
-    let note = unseen_client::types::AddRemarkBody::new();
+    let note = unseen_client::types::Remark::new();
     assert!(!client.add_remark(note.clone()).await.expect("`null` is a value"));
     let written = serde_json::to_value(&note).expect("json");
     assert_eq!(written, serde_json::json!({"text": null}), "the client writes the `null`");
@@ -640,6 +640,25 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
         assert!(text.contains(problem), "{body}: {text}");
     }
     assert_eq!(post(r#"{"text": null, "ratings": {"a": [1, 5]}}"#).await.expect("send").status(), 200);
+    // The document offers the same schema as multipart: read with the same limits.
+    let multipart = |stars: &str| {
+        let body = format!(
+            "--b\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nhi\r\n\
+             --b\r\nContent-Disposition: form-data; name=\"stars\"\r\n\r\n{stars}\r\n--b--\r\n"
+        );
+        reqwest::Client::new()
+            .post(format!("{base}/remarks"))
+            .header("x-key", "key")
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(body)
+            .send()
+    };
+    let read = multipart("4").await.expect("send");
+    assert_eq!(read.status(), 200);
+    assert_eq!(read.text().await.expect("text"), "true");
+    let refused = multipart("6").await.expect("send");
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("text").contains("stars"));
     let refused = post("{}").await.expect("send");
     assert_eq!(refused.status(), 400, "left out is not `null`");
     assert!(refused.text().await.expect("text").contains("text"));

@@ -648,13 +648,19 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Multipart;
             accepted = vec![ct.to_string()];
         }
-        // A form beside JSON, of the same schema: the server reads either, the client sends JSON.
+        // A form (urlencoded or multipart, without files) beside JSON, of the same schema: the
+        // server reads any of them, the client sends JSON.
         let mut also_form: Vec<String> = Vec::new();
         if encoding == BodyEncoding::Json
             && let Some(json) = accepted.first()
         {
             let same = |ct: &&&String| body.content[ct.as_str()].schema == body.content[json].schema;
-            also_form = others.iter().filter(|ct| is_form(ct)).filter(same).map(|ct| ct.to_string()).collect();
+            also_form = others
+                .iter()
+                .filter(|ct| is_form(ct) || is_multipart(ct))
+                .filter(same)
+                .map(|ct| ct.to_string())
+                .collect();
         }
         let left: Vec<&str> = body
             .content

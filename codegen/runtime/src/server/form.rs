@@ -40,8 +40,9 @@ pub async fn form_body<T: DeserializeOwned>(
 }
 
 /// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
-/// `form` types is read as a form, any other as JSON (refusing properties the structs named in
-/// `closed` do not have). `accepted` lists every type, for the 415.
+/// `form` types is read as a form (urlencoded, or multipart without files), any other as JSON
+/// (refusing properties the structs named in `closed` do not have). `accepted` lists every type,
+/// for the 415.
 #[allow(clippy::too_many_arguments, reason = "one call per generated operation, each argument from the spec")]
 pub async fn json_or_form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
@@ -56,7 +57,13 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
 ) -> Result<Option<T>, ApiError> {
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !content_type.is_empty() && accepts(form, content_type) {
-        form_body(headers, body, limit, form, required, empties, problems).await
+        if content_type.trim_start().get(..10).is_some_and(|t| t.eq_ignore_ascii_case("multipart/")) {
+            let read =
+                crate::server::multipart::multipart_body(headers, body, limit, form, required, &[], empties, problems);
+            Ok(read.await?.map(|(value, _files)| value))
+        } else {
+            form_body(headers, body, limit, form, required, empties, problems).await
+        }
     } else {
         crate::server::extract::json_body_closed(headers, body, limit, accepted, required, closed, problems).await
     }
