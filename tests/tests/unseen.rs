@@ -547,7 +547,7 @@ async fn a_required_list_or_map_a_form_leaves_out_is_empty() {
     let body = unseen_client::types::CountBatchBody::new(vec![4, 5], tags);
     assert_eq!(client.count_batch(body).await.expect("two ids and a tag"), 3);
     let base = mock.serve().await.expect("serve");
-    for (form, count) in [("label=none", "0"), ("ids=1&ids=2&ids=3", "3")] {
+    for (form, count) in [("label=none", "0"), ("ids=1&ids=2&ids=3", "3"), ("tags=&ids=4", "1")] {
         let reply = reqwest::Client::new()
             .post(format!("{base}/readings/batch"))
             .header("x-key", "key")

@@ -261,8 +261,8 @@ impl<'de> Deserializer<'de> for Values {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        // A map the form left out (see `read_pairs`): empty.
-        if self.0.is_empty() {
+        // A map the form left out (see `read_pairs`) or gave no text (`tags=`): empty.
+        if self.0.is_empty() || self.0 == [""] {
             return visitor.visit_map(de::value::MapDeserializer::new(std::iter::empty::<(String, String)>()));
         }
         let value: serde_json::Value = serde_json::from_str(&self.one()?).map_err(de::Error::custom)?;
