@@ -640,6 +640,10 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
         assert!(text.contains(problem), "{body}: {text}");
     }
     assert_eq!(post(r#"{"text": null, "ratings": {"a": [1, 5]}}"#).await.expect("send").status(), 200);
+    assert_eq!(post(r#"{"text": null, "mood": {"happy": true}}"#).await.expect("send").status(), 200);
+    let refused = post(r#"{"text": null, "mood": {"happy": true, "sad": 1}}"#).await.expect("send");
+    assert_eq!(refused.status(), 400, "the member is closed");
+    assert!(refused.text().await.expect("text").contains("sad"));
     // The document offers the same schema as multipart: read with the same limits.
     let multipart = |stars: &str| {
         let body = format!(

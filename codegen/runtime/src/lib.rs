@@ -19,6 +19,8 @@ pub mod framing;
 mod nullable;
 #[doc(hidden)]
 pub mod object_only;
+#[doc(hidden)]
+pub mod request_json;
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -39,7 +41,7 @@ pub use time;
 /// output does.
 #[doc(hidden)]
 pub mod codegen {
-    pub use crate::{enums, framing, object_only};
+    pub use crate::{enums, framing, object_only, request_json};
 
     /// The client's internals.
     #[cfg(feature = "client")]

@@ -793,8 +793,7 @@ fn closed_in_bodies(api: &Api) -> Vec<&str> {
     found.into_iter().collect()
 }
 
-/// The closed structs a value of `ty` can hold. Members of a choice are read from a JSON value
-/// and not reached here.
+/// The closed structs a value of `ty` can hold, members of its choices included.
 fn closed_within<'a>(api: &'a Api, ty: &'a TypeRef) -> BTreeSet<&'a str> {
     let (mut seen, mut found) = (BTreeSet::new(), BTreeSet::new());
     let mut stack = vec![ty];
@@ -808,6 +807,7 @@ fn closed_within<'a>(api: &'a Api, ty: &'a TypeRef) -> BTreeSet<&'a str> {
                     stack.extend(s.fields.iter().map(|f| &f.ty));
                 }
                 Some(TypeDef::Alias { target, .. }) => stack.push(target),
+                Some(TypeDef::Union(u)) => stack.extend(u.variants.iter().map(|v| &v.ty)),
                 _ => {}
             },
             TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => stack.push(item),

@@ -56,7 +56,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, object_only};
+        use portfolio_runtime::codegen::{enums, object_only, request_json};
 
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
@@ -669,7 +669,7 @@ fn union(u: &UnionDef) -> TokenStream {
         } else {
             ty
         };
-        quote! { #ty::deserialize(&value).map(Self::#variant) }
+        quote! { #ty::deserialize(crate::request_json::member(&value)).map(Self::#variant) }
     };
     // A single value that may be an enum is read taking only the values the enum lists, so other
     // values reach the members after it.

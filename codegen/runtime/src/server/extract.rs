@@ -13,10 +13,10 @@ use serde::de::DeserializeOwned;
 
 /// The formats [`check_format`] checks, where generated code names them.
 pub use crate::Format;
+use crate::request_json::{RequestJson, with_closed};
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, read_body};
 use crate::server::problem::problem_types;
-use crate::server::request_json::RequestJson;
 
 /// Validation failures of one request, by parameter, header or body path.
 #[derive(Debug, Default)]
@@ -637,7 +637,7 @@ pub async fn json_body_closed<T: DeserializeOwned>(
     limit: BodyLimit<'_>,
     accepted: &[&str],
     required: bool,
-    closed: &[&str],
+    closed: &'static [&'static str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a JSON body", problems).await? else {
@@ -649,10 +649,12 @@ pub async fn json_body_closed<T: DeserializeOwned>(
         let mut de = serde_json::Deserializer::from_slice(&bytes);
         T::deserialize(RequestJson::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
     };
-    let parsed = crate::enums::listed_only(|| match closed.is_empty() {
-        // Read again on failure: an integer written as `6.0` is one only to [`RequestJson`].
-        true => serde_json::from_slice::<T>(&bytes).or_else(|_| checked()),
-        false => checked(),
+    let parsed = crate::enums::listed_only(|| {
+        with_closed(closed, || match closed.is_empty() {
+            // Read again on failure: an integer written as `6.0` is one only to [`RequestJson`].
+            true => serde_json::from_slice::<T>(&bytes).or_else(|_| checked()),
+            false => checked(),
+        })
     });
     match parsed {
         Ok(value) => Ok(Some(value)),
@@ -664,10 +666,11 @@ pub async fn json_body_closed<T: DeserializeOwned>(
 }
 
 /// Records where and why `bytes` is not a `T` in JSON.
-fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &[&str], problems: &mut Problems) {
+fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &'static [&'static str], problems: &mut Problems) {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let read =
-        crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(RequestJson::new(&mut de, closed)));
+    let read = crate::enums::listed_only(|| {
+        with_closed(closed, || serde_path_to_error::deserialize::<_, T>(RequestJson::new(&mut de, closed)))
+    });
     match read {
         Err(e) => {
             let path = e.path().to_string();

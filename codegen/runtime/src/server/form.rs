@@ -50,7 +50,7 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     limit: BodyLimit<'_>,
     accepted: &[&str],
     form: &[&str],
-    closed: &[&str],
+    closed: &'static [&'static str],
     required: bool,
     empties: &[&str],
     problems: &mut Problems,

@@ -21,7 +21,6 @@ pub mod multipart;
 pub mod problem;
 #[doc(hidden)]
 pub mod reply;
-mod request_json;
 #[doc(hidden)]
 pub mod serve;
 #[doc(hidden)]

@@ -7,11 +7,40 @@
 //! - Integers written with a fraction of zero (`6.0`): JSON Schema counts them as integers,
 //!   serde's integer types refuse them; read where an integer is expected, they are one.
 //!
-//! [`RequestJson`] wraps another deserializer to do both; everything else passes through.
+//! [`RequestJson`] wraps another deserializer to do both; everything else passes through. The
+//! members of a choice are read from a JSON value apart from the body: [`member`] reads them the
+//! same way, with the closed structs of the request being read ([`with_closed`]).
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+
+thread_local! {
+    /// The closed structs of the request body being read on this thread (none outside one).
+    static CLOSED: Cell<&'static [&'static str]> = const { Cell::new(&[]) };
+}
+
+/// Runs `read` with `closed` (sorted) as the closed structs that [`member`] reads choices'
+/// members with, restoring the outer list afterwards.
+pub fn with_closed<T>(closed: &'static [&'static str], read: impl FnOnce() -> T) -> T {
+    /// Restores the outer list, even when `read` unwinds.
+    struct Restore(&'static [&'static str]);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CLOSED.set(self.0);
+        }
+    }
+    let _restore = Restore(CLOSED.replace(closed));
+    read()
+}
+
+/// A deserializer for a member of a choice, read from the JSON `value` the choice was read into:
+/// inside [`with_closed`], its closed structs refuse unknown keys as the body's own do. A client
+/// reading a reply is never inside it, so it keeps ignoring unknown properties.
+pub fn member(value: &serde_json::Value) -> RequestJson<'static, &serde_json::Value> {
+    RequestJson::new(value, CLOSED.get())
+}
 
 /// A deserializer that refuses unknown keys in the structs named in `closed` (sorted).
 pub struct RequestJson<'c, D> {
