@@ -16,6 +16,9 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
+/// 2^53: below it, every integer is exact as a float.
+pub(crate) const SAFE_INTEGER_END: f64 = 9_007_199_254_740_992.0;
+
 thread_local! {
     /// The closed structs of the request body being read on this thread (none outside one).
     static CLOSED: Cell<&'static [&'static str]> = const { Cell::new(&[]) };
@@ -138,16 +141,10 @@ impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<V::Value, E> {
-        // 2^63 and 2^64: the first values past what `i64` and `u64` hold, exact as floats.
-        const I64_END: f64 = 9_223_372_036_854_775_808.0;
-        const U64_END: f64 = 18_446_744_073_709_551_616.0;
-        if self.integral && value.fract() == 0.0 {
-            if (-I64_END..I64_END).contains(&value) {
-                return self.inner.visit_i64(value as i64);
-            }
-            if (0.0..U64_END).contains(&value) {
-                return self.inner.visit_u64(value as u64);
-            }
+        // Only where every integer is exact as a float: past 2^53 a float may be an integer
+        // literal too large for any integer type (`-9223372036854775809` reads as -2^63).
+        if self.integral && value.fract() == 0.0 && value.abs() < SAFE_INTEGER_END {
+            return self.inner.visit_i64(value as i64);
         }
         self.inner.visit_f64(value)
     }
@@ -286,6 +283,8 @@ mod tests {
         assert_eq!(read::<Vec<u64>>("[1.0, 2e3]"), Ok(vec![1, 2000]));
         assert!(read::<Open>(r#"{"a": 6.5}"#).is_err(), "a fraction is not an integer");
         assert!(read::<Open>(r#"{"a": 3e9}"#).is_err(), "past `i32`");
+        assert!(read::<i64>("-9223372036854775809").is_err(), "past `i64`, though it reads as -2^63 as a float");
+        assert!(read::<u64>("18446744073709551616").is_err(), "past `u64`");
         assert_eq!(read::<f64>("6.0"), Ok(6.0));
         let value = read::<serde_json::Value>("6.0").unwrap();
         assert!(value.is_f64(), "a value of any type keeps what was written");

@@ -66,10 +66,9 @@ where
 /// `6.0` or `6e0` written as `6`: JSON Schema counts a number with a zero fraction as an integer,
 /// which Rust's integer parsers do not.
 pub(crate) fn integral(text: &str) -> Option<String> {
-    // 2^63: the first value past what `i64` holds, exact as a float.
-    const I64_END: f64 = 9_223_372_036_854_775_808.0;
     let value: f64 = text.parse().ok()?;
-    let integral = value.fract() == 0.0 && (-I64_END..I64_END).contains(&value) && text.contains(['.', 'e', 'E']);
+    let integral =
+        value.fract() == 0.0 && value.abs() < crate::request_json::SAFE_INTEGER_END && text.contains(['.', 'e', 'E']);
     integral.then(|| (value as i64).to_string())
 }
 
