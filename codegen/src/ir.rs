@@ -544,6 +544,9 @@ pub enum ErrorList {
     Strings,
     /// `[{"field": "limit", "message": "must be at most 100"}]`, with these property names.
     Objects { name: String, message: String },
+    /// `[{"detail": "`limit` must be at most 100"}]`: objects with a message and no field name,
+    /// so each field's message names the field; with none, the one item is the error's detail.
+    Messages { message: String },
     /// `{"limit": "must be at most 100"}`.
     Map,
     /// `{"limit": ["must be at most 100"]}`.

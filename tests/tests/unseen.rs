@@ -629,10 +629,10 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     assert_eq!(post(r#"{"text": null, "stars": 4.0}"#).await.expect("send").status(), 200);
     assert_eq!(post(r#"{"text": null, "stars": 4.5}"#).await.expect("send").status(), 400);
     for (body, problem) in [
-        (r#"{"text": null, "ratings": {}}"#, "`body.ratings`"),
-        (r#"{"text": null, "ratings": {"a": [1, 2], "b": [1, 2], "c": [1, 2]}}"#, "`body.ratings`"),
-        (r#"{"text": null, "ratings": {"a": [1]}}"#, "`body.ratings.a`"),
-        (r#"{"text": null, "ratings": {"a": [1, 9]}}"#, "`body.ratings.a[1]`"),
+        (r#"{"text": null, "ratings": {}}"#, "body.ratings:"),
+        (r#"{"text": null, "ratings": {"a": [1, 2], "b": [1, 2], "c": [1, 2]}}"#, "body.ratings:"),
+        (r#"{"text": null, "ratings": {"a": [1]}}"#, "body.ratings.a:"),
+        (r#"{"text": null, "ratings": {"a": [1, 9]}}"#, "body.ratings.a[1]:"),
     ] {
         let refused = post(body).await.expect("send");
         assert_eq!(refused.status(), 400, "{body}");
@@ -665,5 +665,21 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     assert!(refused.text().await.expect("text").contains("stars"));
     let refused = post("{}").await.expect("send");
     assert_eq!(refused.status(), 400, "left out is not `null`");
-    assert!(refused.text().await.expect("text").contains("text"));
+    let body: serde_json::Value =
+        serde_json::from_str(&refused.text().await.expect("text")).expect("the documented error body");
+    let detail = body["errors"][0]["detail"].as_str().expect("a message in the list");
+    assert!(detail.contains("`text`"), "{body}");
+    // Without a per-field message, the one item is the error's detail.
+    let wrong_type = reqwest::Client::new()
+        .post(format!("{base}/remarks"))
+        .header("x-key", "key")
+        .header("content-type", "text/plain")
+        .body("hi")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(wrong_type.status(), 415);
+    let body: serde_json::Value =
+        serde_json::from_str(&wrong_type.text().await.expect("text")).expect("the documented error body");
+    assert!(body["errors"][0]["detail"].as_str().expect("the detail").contains("text/plain"), "{body}");
 }

@@ -1494,6 +1494,9 @@ pub fn errors_module(api: &Api) -> TokenStream {
                     Fill::Errors(ErrorList::Objects { name, message }) => {
                         quote! { Fill::Errors(ErrorList::Objects { name: #name, message: #message }) }
                     }
+                    Fill::Errors(ErrorList::Messages { message }) => {
+                        quote! { Fill::Errors(ErrorList::Messages { message: #message }) }
+                    }
                 };
                 quote! { (#pointer, #fill) }
             });

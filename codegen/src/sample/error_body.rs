@@ -52,6 +52,7 @@ fn probe(fill: &Fill) -> Value {
         Fill::Errors(ErrorList::Objects { name, message }) => {
             json!([{ name.clone(): "limit", message.clone(): "must be at most 100" }])
         }
+        Fill::Errors(ErrorList::Messages { message }) => json!([{ message.clone(): "limit: must be at most 100" }]),
         Fill::Errors(ErrorList::Map) => json!({ "limit": "must be at most 100" }),
         Fill::Errors(ErrorList::MapOfLists) => json!({ "limit": ["must be at most 100"] }),
     }
@@ -128,9 +129,12 @@ fn error_list(schemas: &Schemas, property: &Map<String, Value>) -> Option<ErrorL
                             .map(|(n, _)| n.clone())
                     };
                     let name =
-                        find(&["field", "name", "path", "param", "parameter", "property", "pointer", "location"])?;
+                        find(&["field", "name", "path", "param", "parameter", "property", "pointer", "location"]);
                     let message = find(&["message", "msg", "reason", "detail", "description", "error"])?;
-                    Some(ErrorList::Objects { name, message })
+                    Some(match name {
+                        Some(name) => ErrorList::Objects { name, message },
+                        None => ErrorList::Messages { message },
+                    })
                 }
                 _ => None,
             }
@@ -226,6 +230,20 @@ mod tests {
         );
         assert!(template.is_object());
         assert_eq!(fills, [("/status/error".to_string(), Fill::Detail)]);
+    }
+
+    #[test]
+    fn a_list_of_messages_without_field_names_carries_the_detail() {
+        let (_, fills) = shape(
+            json!({}),
+            json!({
+                "type": "object", "required": ["errors"],
+                "properties": { "errors": { "type": "array", "items": {
+                    "type": "object", "required": ["detail"], "properties": { "detail": { "type": "string" } }
+                } } }
+            }),
+        );
+        assert_eq!(fills, [("/errors".to_string(), Fill::Errors(ErrorList::Messages { message: "detail".into() }))]);
     }
 
     #[test]

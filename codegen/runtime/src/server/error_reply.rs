@@ -54,6 +54,12 @@ pub enum ErrorList {
         /// The property holding the message.
         message: &'static str,
     },
+    /// `[{"detail": "limit: must be at most 100"}]`: objects with a message and no field name;
+    /// with no per-field message, the one item is the error's detail.
+    Messages {
+        /// The property holding the message.
+        message: &'static str,
+    },
     /// `{"limit": "must be at most 100"}`.
     Map,
     /// `{"limit": ["must be at most 100"]}`.
@@ -164,8 +170,15 @@ fn part(error: &ApiError, instance: &str, fill: Fill) -> Option<Value> {
         Fill::Instance => Value::String(instance.to_string()),
         Fill::Errors(list) => {
             let errors = error.errors();
+            let item = |message: &str, text: String| {
+                let mut item = Map::new();
+                item.insert(message.to_string(), Value::String(text));
+                Value::Object(item)
+            };
             if errors.is_empty() {
-                return None;
+                // A list of messages is where such a body says what went wrong.
+                let ErrorList::Messages { message } = list else { return None };
+                return Some(Value::Array(vec![item(message, error.detail().unwrap_or(error.title()).to_string())]));
             }
             let pairs = errors.iter().flat_map(|(name, messages)| messages.iter().map(move |m| (name, m)));
             match list {
@@ -178,6 +191,9 @@ fn part(error: &ApiError, instance: &str, fill: Fill) -> Option<Value> {
                         Value::Object(item)
                     })
                     .collect(),
+                ErrorList::Messages { message } => {
+                    pairs.map(|(name, m)| item(message, format!("{name}: {m}"))).collect()
+                }
                 ErrorList::Map => {
                     errors.iter().map(|(name, messages)| (name.clone(), Value::String(messages.join("; ")))).collect()
                 }
@@ -246,6 +262,12 @@ mod tests {
             fills: &[("/message", Fill::Detail)],
         },
         ErrorShape {
+            statuses: Statuses::Exact(413),
+            content_type: "application/json",
+            template: r#"{"errors":[]}"#,
+            fills: &[("/errors", Fill::Errors(ErrorList::Messages { message: "detail" }))],
+        },
+        ErrorShape {
             statuses: Statuses::Class(4),
             content_type: "application/json",
             template: r#"{"code":0,"message":"","extra":true}"#,
@@ -282,6 +304,18 @@ mod tests {
         );
         let not_found = reply.render(ApiError::new(StatusCode::NOT_FOUND));
         assert_eq!(body_of(not_found).await, json!({ "message": "Not Found" }));
+    }
+
+    #[tokio::test]
+    async fn a_list_of_messages_holds_the_detail_or_each_fields_message() {
+        let reply = ErrorReply::new("listPets", "/pets", SHAPES);
+        let too_large = reply.render(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE).with_detail("at most 1 MiB"));
+        assert_eq!(body_of(too_large).await, json!({ "errors": [{ "detail": "at most 1 MiB" }] }));
+        let fields = ApiError::new(StatusCode::PAYLOAD_TOO_LARGE).with_error("a", "x").with_error("b", "y");
+        assert_eq!(
+            body_of(reply.render(fields)).await,
+            json!({ "errors": [{ "detail": "a: x" }, { "detail": "b: y" }] })
+        );
     }
 
     #[tokio::test]
