@@ -1,6 +1,8 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
-use portfolio_codegen::ir::{Api, Carrier, DefaultValue, ErrorStatus, Location, Reply, TypeDef, TypeRef};
+use portfolio_codegen::ir::{
+    Api, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeRef,
+};
 use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
 fn config() -> Config {
@@ -355,7 +357,7 @@ components:
     let api = lowered(text).unwrap();
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     let expected = [
-        "#/components/schemas/Either: object member `A` requires no property that the other object members lack; without a `discriminator` the value is kept as untyped JSON",
+        "#/components/schemas/Either: object member `A` requires no property that the other object members lack, nor does `B`; without a `discriminator` the value is kept as untyped JSON",
         "#/components/schemas/Odd/format: `format` does not apply to type `object` and is ignored",
         "#/components/schemas/Odd/properties/count/default: default \"many\" does not fit the property's type and is ignored",
         "#/components/schemas/Odd/properties/name/maximum: `maximum` does not apply to type `string` and is ignored",
@@ -1104,7 +1106,7 @@ components:
       type: object
       properties:
         filter:
-          anyOf: [{$ref: '#/components/schemas/Filter'}, {nullable: true}]
+          anyOf: [{$ref: '#/components/schemas/Filter'}, {description: anything}]
         exact: {type: boolean}
 "#;
     let api = lowered(doc).unwrap();
@@ -1112,6 +1114,68 @@ components:
     let nullable: Vec<(&str, bool)> = count.fields.iter().map(|f| (f.wire.as_str(), f.nullable)).collect();
     assert_eq!(nullable, [("filter", true), ("exact", false)]);
     assert!(matches!(&count.fields[0].ty, TypeRef::Named(n) if matches!(ty(&api, n), TypeDef::Union(_))));
+}
+
+#[test]
+fn a_member_that_only_says_nullable_is_null() {
+    // How schemars writes an `Option<T>` field for OpenAPI 3.0.
+    let doc = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Filter: {type: object, properties: {must: {type: array, items: {type: string}}}}
+    Count:
+      type: object
+      properties:
+        filter:
+          anyOf: [{$ref: '#/components/schemas/Filter'}, {nullable: true}]
+"#;
+    let api = lowered(doc).unwrap();
+    let TypeDef::Struct(count) = ty(&api, "Count") else { panic!("a struct") };
+    assert_eq!(count.fields[0].ty, TypeRef::Named("Filter".into()));
+    assert!(count.fields[0].tristate, "optional and nullable");
+}
+
+#[test]
+fn members_that_each_fix_a_required_property_are_told_apart_by_it() {
+    // An internally tagged enum as schemars writes it: no `discriminator`, one `type` value each.
+    let doc = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Storage:
+      oneOf:
+        - {type: object, required: [type], properties: {type: {type: string, enum: [in_memory]}}}
+        - {type: object, required: [type, path], properties: {type: {type: string, enum: [mmap]}, path: {type: string}}}
+    Condition:
+      anyOf:
+        - {type: object, required: [key], properties: {key: {type: string}}}
+        - {type: object, required: [has_id], properties: {has_id: {type: array, items: {type: integer}}}}
+        - {type: object, properties: {must: {type: array, items: {type: string}}}}
+"#;
+    let api = lowered(doc).unwrap();
+    let TypeDef::Union(storage) = ty(&api, "Storage") else { panic!("a union") };
+    let names: Vec<&str> = storage.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["InMemory", "Mmap"], "named by their tags");
+    let Dispatch::Tag { property, values } = &storage.dispatch else { panic!("{:?}", storage.dispatch) };
+    assert_eq!(property, "type");
+    assert_eq!(values, &[("in_memory".to_string(), 0), ("mmap".to_string(), 1)]);
+    // One object member without a property of its own is read when no other member's is there.
+    let TypeDef::Union(condition) = ty(&api, "Condition") else { panic!("a union") };
+    let Dispatch::Shape(order) = &condition.dispatch else { panic!("{:?}", condition.dispatch) };
+    let markers: Vec<(Option<&str>, usize)> = order
+        .iter()
+        .map(|(shape, i)| match shape {
+            Shape::Object { marker } => (marker.as_deref(), *i),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(markers, [(Some("key"), 0), (Some("has_id"), 1), (None, 2)]);
+    assert!(api.warnings.is_empty(), "{:?}", api.warnings);
 }
 
 #[test]

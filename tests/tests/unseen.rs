@@ -644,6 +644,23 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     let refused = post(r#"{"text": null, "mood": {"happy": true, "sad": 1}}"#).await.expect("send");
     assert_eq!(refused.status(), 400, "the member is closed");
     assert!(refused.text().await.expect("text").contains("sad"));
+    assert_eq!(post(r#"{"text": null, "storage": {"kind": "disk", "path": "/a"}}"#).await.expect("send").status(), 200);
+    for (body, problem) in [
+        (r#"{"text": null, "storage": {"kind": "tape"}}"#, "tape"),
+        (r#"{"text": null, "storage": {"kind": "disk", "path": "/a/b/c"}}"#, "path"),
+    ] {
+        let refused = post(body).await.expect("send");
+        assert_eq!(refused.status(), 400, "{body}");
+        let text = refused.text().await.expect("text");
+        assert!(text.contains(problem), "{body}: {text}");
+    }
+    let disk = unseen_client::types::RemarkStorage::Disk(unseen_client::types::RemarkStorageDisk::new(
+        unseen_client::types::RemarkStorageDiskKind::Disk,
+        "/b".to_string(),
+    ));
+    let written = serde_json::to_value(&disk).expect("json");
+    assert_eq!(written, serde_json::json!({"kind": "disk", "path": "/b"}));
+    assert_eq!(serde_json::from_value::<unseen_client::types::RemarkStorage>(written).expect("read back"), disk);
     // The document offers the same schema as multipart: read with the same limits.
     let multipart = |stars: &str| {
         let body = format!(

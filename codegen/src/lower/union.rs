@@ -1,7 +1,9 @@
 //! `oneOf` and `anyOf` → [`UnionDef`]s, and how a reader tells their members apart: by the
-//! `discriminator` when there is one, otherwise by the kind of JSON value, and among several
-//! object members by a property only one of them requires. Members that cannot be told apart make
-//! the union plain JSON, with a warning, rather than a guess.
+//! `discriminator` when there is one, or by a property every member requires with a value of its
+//! own; otherwise by the kind of JSON value, and among several object members by a property only
+//! one of them requires (one object member may have none: it is read when no other's is there).
+//! Members that cannot be told apart make the union plain JSON, with a warning, rather than a
+//! guess.
 
 use openapiv3::{AnySchema, ReferenceOr, Schema, SchemaKind, Type};
 
@@ -44,13 +46,21 @@ impl Lowerer<'_> {
         let mut scope = Scope::default();
         let mut variants = Vec::new();
         let mut spec_names = Vec::new();
+        // The property that tells the members apart: the discriminator's, else one every member
+        // requires with a value of its own (an internally tagged enum written without one).
+        let implicit = match &schema.schema_data.discriminator {
+            Some(_) => None,
+            None => self.implicit_tag(members),
+        };
+        let tag_property = schema.schema_data.discriminator.as_ref().map(|d| d.property_name.as_str());
+        let tag_property = tag_property.or(implicit.as_ref().map(|(property, _)| property.as_str()));
         for (i, member) in members.iter().enumerate() {
             let spec_name = member_reference(member);
             let at = ptr.push(keyword).push(i);
             // An inline member is named by the one discriminator value it allows (`Payment::Card`
             // of type `PaymentCard`), else by its place (`Option2`).
-            let tag = schema.schema_data.discriminator.as_ref().filter(|_| spec_name.is_none());
-            let tag = tag.and_then(|d| self.fixed_tag(member, &d.property_name, 0)).map(|tag| camel(&tag));
+            let tag = tag_property.filter(|_| spec_name.is_none());
+            let tag = tag.and_then(|property| self.fixed_tag(member, property, 0)).map(|tag| camel(&tag));
             let part = tag.filter(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()));
             let (ty, wanted) = if shared.is_empty() {
                 let inline = part.clone().unwrap_or_else(|| format!("Option{}", i + 1));
@@ -153,10 +163,13 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            None => {
-                self.pending_unions.push((name.clone(), ptr.clone()));
-                Dispatch::Shape(Vec::new())
-            }
+            None => match implicit {
+                Some((property, values)) => Dispatch::Tag { property, values },
+                None => {
+                    self.pending_unions.push((name.clone(), ptr.clone()));
+                    Dispatch::Shape(Vec::new())
+                }
+            },
         };
         let doc = super::prose(&schema.schema_data.description);
         self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
@@ -189,6 +202,42 @@ fn member_reference(member: &ReferenceOr<Schema>) -> Option<&str> {
 }
 
 impl Lowerer<'_> {
+    /// A property every member requires and allows one value of, each member its own: the
+    /// property and the member of each value.
+    fn implicit_tag(&self, members: &[ReferenceOr<Schema>]) -> Option<(String, Vec<(String, usize)>)> {
+        let first = self.resolve_schema(members.first()?)?;
+        let candidates: Vec<&String> = match &first.schema_kind {
+            SchemaKind::Type(Type::Object(o)) => o.required.iter().collect(),
+            SchemaKind::Any(any) => any.required.iter().collect(),
+            _ => return None,
+        };
+        candidates.into_iter().find_map(|property| {
+            let mut values: Vec<(String, usize)> = Vec::new();
+            for (i, member) in members.iter().enumerate() {
+                let value = self.fixed_tag(member, property, 0).filter(|_| self.requires(member, property, 0))?;
+                if values.iter().any(|(v, _)| *v == value) {
+                    return None;
+                }
+                values.push((value, i));
+            }
+            Some((property.clone(), values))
+        })
+    }
+
+    /// Whether `member` requires `property`, looking through `allOf` members.
+    fn requires(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> bool {
+        let Some(schema) = self.resolve_schema(member) else { return false };
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(o)) => o.required.iter().any(|r| r == property),
+            SchemaKind::Any(any) => {
+                any.required.iter().any(|r| r == property)
+                    || (depth < 8 && any.all_of.iter().any(|m| self.requires(m, property, depth + 1)))
+            }
+            SchemaKind::AllOf { all_of } if depth < 8 => all_of.iter().any(|m| self.requires(m, property, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// The one value `member` allows for `property` (a one-value `enum`, as a `const` becomes),
     /// looking through `allOf` members.
     fn fixed_tag(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<String> {
@@ -254,6 +303,9 @@ fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, St
             ));
         }
     }
+    // One object member may go without a marker: a value with no other member's marker can only
+    // be that one, so it is tried after them.
+    let mut unmarked: Option<(usize, String)> = None;
     for (group, _, i) in ranked {
         let shape = match group {
             STRING => Shape::String,
@@ -261,10 +313,23 @@ fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, St
             BOOL => Shape::Bool,
             ARRAY => Shape::Array,
             OBJECT if objects.len() == 1 => Shape::Object { marker: None },
-            OBJECT => Shape::Object { marker: Some(marker(lowerer, union, &objects, i)?) },
+            OBJECT => match marker(lowerer, union, &objects, i) {
+                Ok(marker) => Shape::Object { marker: Some(marker) },
+                Err(why) => match unmarked {
+                    None => {
+                        unmarked = Some((i, why));
+                        continue;
+                    }
+                    Some((_, first)) => return Err(format!("{first}, nor does `{}`", union.variants[i].name)),
+                },
+            },
             _ => Shape::Any,
         };
         order.push((shape, i));
+    }
+    if let Some((i, _)) = unmarked {
+        let after_objects = order.iter().position(|(shape, _)| matches!(shape, Shape::Any)).unwrap_or(order.len());
+        order.insert(after_objects, (Shape::Object { marker: None }, i));
     }
     Ok(order)
 }
