@@ -396,12 +396,25 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(schema) => self.constraints(schema, &schema_ptr),
                 ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
             };
+            // A parameter cannot spell `null` but by its absence: one that is required and may be
+            // `null` is one that may be left out.
+            let mut required = data.required || location == Location::Path;
+            if required && location != Location::Path && resolved.as_ref().is_some_and(|s| s.schema_data.nullable) {
+                self.warn(
+                    &ptr.push("required"),
+                    format!(
+                        "`{}` is required and may be `null`, which a parameter says by being left out: it is optional",
+                        data.name
+                    ),
+                );
+                required = false;
+            }
             params.push(Param {
                 wire,
                 name: scope.claim(&snake(&data.name)),
                 location,
                 ty,
-                required: data.required || location == Location::Path,
+                required,
                 default,
                 explode,
                 delimiter,
