@@ -76,8 +76,13 @@ def config(doc):
       text: negative_data_rejection is off for operations with such bodies;
     - an operation that only switches protocols (101) cannot be completed by an HTTP fuzzer:
       positive_data_acceptance is off for it.
+
+    And one status schemathesis leaves out of the rejections negative_data_rejection accepts: 413,
+    the answer to a body past the server's size limit, is as much a refusal as a 400.
     """
-    lines = ["[checks]", "enabled = false"] + [f"{check}.enabled = true" for check in CHECKS] + [""]
+    lines = ["[checks]", "enabled = false"] + [f"{check}.enabled = true" for check in CHECKS]
+    rejections = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
+    lines += [f"negative_data_rejection.expected-statuses = {json.dumps(rejections)}", ""]
     components = doc.get("components") or {}
     schemes = components.get("securitySchemes") or doc.get("securityDefinitions") or {}
     for name, scheme in (schemes.items() if isinstance(schemes, dict) else []):
