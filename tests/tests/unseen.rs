@@ -612,7 +612,7 @@ async fn the_client_leaves_out_an_optional_query_parameter_it_was_not_given() {
 async fn a_required_property_that_may_be_null_must_be_sent() {
     let (mock, client) = serve().await;
     mock.on_add_remark(|_, input| async move { Ok(input.body.text.is_some()) });
-    let note = unseen_client::types::Remark::new();
+    let note = unseen_client::types::Remark::default();
     assert!(!client.add_remark(note.clone()).await.expect("`null` is a value"));
     let written = serde_json::to_value(&note).expect("json");
     assert_eq!(written, serde_json::json!({"text": null}), "the client writes the `null`");
@@ -662,6 +662,12 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     let written = serde_json::to_value(&disk).expect("json");
     assert_eq!(written, serde_json::json!({"kind": "disk", "path": "/b"}));
     assert_eq!(serde_json::from_value::<unseen_client::types::RemarkStorage>(written).expect("read back"), disk);
+    let both = r#"{"text": null, "resync": {"all": "yes", "hashes": ["a"]}}"#;
+    assert_eq!(post(both).await.expect("send").status(), 200, "not the first member, but the second");
+    let refused = post(r#"{"text": null, "resync": {"all": "yes"}}"#).await.expect("send");
+    assert_eq!(refused.status(), 400);
+    let text = refused.text().await.expect("text");
+    assert!(text.contains("expected a boolean"), "the first member's own error: {text}");
     // The document offers the same schema as multipart: read with the same limits.
     let multipart = |stars: &str| {
         let body = format!(

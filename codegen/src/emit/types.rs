@@ -178,7 +178,8 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
 
 fn struct_def(code: &mut Code, s: &StructDef) {
     let name = ident(&s.name);
-    let derive_default = s.fields.iter().all(|f| !f.required);
+    // A required field that may be `null` starts as `None`, as an optional one does.
+    let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
     code.item(Some(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name))));
     let default = if derive_default { "Default, " } else { "" };
     code.line(format_args!("#[derive(Debug, Clone, PartialEq, {default}Serialize, Deserialize)]"));
@@ -703,13 +704,33 @@ fn union(u: &UnionDef) -> TokenStream {
             }
         }
         Dispatch::Shape(order) => {
+            let is_object = |shape: &Shape| matches!(shape, Shape::Object { .. });
+            // A marked object member that fails falls through to the later object members (the
+            // value may carry another's marker, or be the unmarked one's), its error kept as the
+            // answer should none of them take the value.
+            let falls_through =
+                |at: usize| is_object(&order[at].0) && order[at + 1..].iter().any(|(s, _)| is_object(s));
+            let keeps_error = (0..order.len()).any(falls_through);
             let tries = order.iter().enumerate().map(|(at, (shape, i))| {
                 let read = read(*i);
                 // A member picked by a property it alone requires, or the only one of its kind
                 // that can fail, answers with its own error; the others fall through on failure,
                 // and so does any member a later one of no fixed kind (a union) may still take.
                 let fallible = order[at + 1..].iter().any(|(later, _)| *later == Shape::Any);
+                let own_error = if keeps_error {
+                    quote! { |e| serde::de::Error::custom(failed.unwrap_or(e)) }
+                } else {
+                    quote! { serde::de::Error::custom }
+                };
                 match shape {
+                    Shape::Object { marker: Some(marker) } if falls_through(at) => quote! {
+                        if value.get(#marker).is_some() {
+                            match #read {
+                                Ok(v) => return Ok(v),
+                                Err(e) => { failed.get_or_insert(e); }
+                            }
+                        }
+                    },
                     Shape::Object { marker: Some(marker) } if fallible => quote! {
                         if value.get(#marker).is_some() && let Ok(v) = #read { return Ok(v); }
                     },
@@ -719,12 +740,12 @@ fn union(u: &UnionDef) -> TokenStream {
                     Shape::Array if fallible => quote! { if value.is_array() && let Ok(v) = #read { return Ok(v); } },
                     Shape::Object { marker: Some(marker) } => quote! {
                         if value.get(#marker).is_some() {
-                            return #read.map_err(serde::de::Error::custom);
+                            return #read.map_err(#own_error);
                         }
                     },
                     Shape::Object { marker: None } => quote! {
                         if value.is_object() {
-                            return #read.map_err(serde::de::Error::custom);
+                            return #read.map_err(#own_error);
                         }
                     },
                     Shape::Array => quote! {
@@ -748,8 +769,18 @@ fn union(u: &UnionDef) -> TokenStream {
             });
             let ends_with_any = matches!(order.last(), Some((Shape::Any, _)));
             let none = format!("{{value}} matches none of the schemas of {}", format_literal(type_name));
-            let fallback = (!ends_with_any).then(|| quote! { Err(serde::de::Error::custom(format!(#none))) });
+            let fallback = (!ends_with_any).then(|| match keeps_error {
+                true => quote! {
+                    match failed {
+                        Some(e) => Err(serde::de::Error::custom(e)),
+                        None => Err(serde::de::Error::custom(format!(#none))),
+                    }
+                },
+                false => quote! { Err(serde::de::Error::custom(format!(#none))) },
+            });
+            let failed = keeps_error.then(|| quote! { let mut failed: Option<serde_json::Error> = None; });
             quote! {
+                #failed
                 #(#tries)*
                 #fallback
             }
