@@ -668,6 +668,18 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     assert_eq!(refused.status(), 400);
     let text = refused.text().await.expect("text");
     assert!(text.contains("expected a boolean"), "the first member's own error: {text}");
+    for (vectors, status) in [("[1, 2]", 200), ("[[1], [2, 3]]", 200), ("[]", 200), (r#"[["x"]]"#, 400)] {
+        let body = format!(r#"{{"text": null, "vectors": {vectors}}}"#);
+        let reply = reqwest::Client::new()
+            .post(format!("{base}/remarks"))
+            .header("x-key", "key")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(reply.status(), status, "{vectors}");
+    }
     // The document offers the same schema as multipart: read with the same limits.
     let multipart = |stars: &str| {
         let body = format!(

@@ -716,7 +716,9 @@ fn union(u: &UnionDef) -> TokenStream {
                 // A member picked by a property it alone requires, or the only one of its kind
                 // that can fail, answers with its own error; the others fall through on failure,
                 // and so does any member a later one of no fixed kind (a union) may still take.
-                let fallible = order[at + 1..].iter().any(|(later, _)| *later == Shape::Any);
+                let fallible = order[at + 1..]
+                    .iter()
+                    .any(|(later, _)| *later == Shape::Any || (*later == Shape::Array && *shape == Shape::Array));
                 let own_error = if keeps_error {
                     quote! { |e| serde::de::Error::custom(failed.unwrap_or(e)) }
                 } else {

@@ -1,7 +1,8 @@
 //! `oneOf` and `anyOf` → [`UnionDef`]s, and how a reader tells their members apart: by the
 //! `discriminator` when there is one, or by a property every member requires with a value of its
-//! own; otherwise by the kind of JSON value, and among several object members by a property only
-//! one of them requires (one object member may have none: it is read when no other's is there).
+//! own; otherwise by the kind of JSON value, among several object members by a property only
+//! one of them requires (one object member may have none: it is read when no other's is there),
+//! and among several lists by reading their items, in turn.
 //! Members that cannot be told apart make the union plain JSON, with a warning, rather than a
 //! guess.
 
@@ -296,7 +297,9 @@ fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, St
     let mut order = Vec::new();
     for pair in ranked.windows(2) {
         let ((g1, r1, a), (g2, r2, b)) = (pair[0], pair[1]);
-        if g1 == g2 && r1 == r2 && g1 != OBJECT && !(g1 == STRING && r1 == 0) && !(g1 == NUMBER && r1 == 0) {
+        // Lists are told apart by reading their items: each is tried in turn.
+        let by_reading = matches!(g1, OBJECT | ARRAY) || (matches!(g1, STRING | NUMBER) && r1 == 0);
+        if g1 == g2 && r1 == r2 && !by_reading {
             return Err(format!(
                 "members `{}` and `{}` accept the same JSON values",
                 union.variants[a].name, union.variants[b].name
