@@ -23,6 +23,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     required_info(doc, &mut notes);
+    reply_descriptions(doc, &mut notes);
     express_path_parameters(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
     repair_security(doc, &mut notes);
@@ -335,7 +336,6 @@ fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `null` for the scopes of a security requirement: no scopes.
 /// `info.title` and `info.version`, which every document must have and some leave out: the
 /// crates need a name for their docs and a version to send.
 fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
@@ -348,6 +348,37 @@ fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             let message = format!("the document has no `info.{key}`; `{assumed}` is assumed");
             notes.push(Diagnostic { pointer, line: None, message });
             info.insert(key.to_string(), Value::from(assumed));
+        }
+    }
+}
+
+/// A reply without its required `description` (Django REST framework's generator leaves it out):
+/// an empty one is assumed, rather than leaving the operation out.
+fn reply_descriptions(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let mut fix = |reply: &mut Value, at: Pointer| {
+        if let Value::Object(reply) = reply
+            && !reply.contains_key("$ref")
+            && !reply.get("description").is_some_and(Value::is_string)
+        {
+            let message = "the reply has no `description`; an empty one is assumed".to_string();
+            notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+            reply.insert("description".to_string(), Value::from(""));
+        }
+    };
+    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
+        for (path, item) in paths.iter_mut() {
+            let Value::Object(item) = item else { continue };
+            for (method, op) in item.iter_mut() {
+                let Some(Value::Object(replies)) = op.get_mut("responses") else { continue };
+                for (status, reply) in replies.iter_mut() {
+                    fix(reply, Pointer::root().push("paths").push(path).push(method).push("responses").push(status));
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(replies)) = doc.pointer_mut("/components/responses") {
+        for (name, reply) in replies.iter_mut() {
+            fix(reply, Pointer::root().push("components").push("responses").push(name));
         }
     }
 }
@@ -530,6 +561,7 @@ fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut Vec<Diagnost
     }
 }
 
+/// `null` for the scopes of a security requirement: no scopes.
 fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let mut fix = |requirements: Option<&mut Value>, at: Pointer| {
         let Some(Value::Array(requirements)) = requirements else { return };
@@ -1110,6 +1142,26 @@ mod tests {
         let mut doc = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "components": {"schemas": {"X": schema}}});
         let notes = repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
         (doc["components"]["schemas"]["X"].clone(), notes)
+    }
+
+    #[test]
+    fn a_reply_without_a_description_gets_an_empty_one() {
+        let mut doc = json!({
+            "openapi": "3.0.3",
+            "paths": {"/a": {"post": {"responses": {"201": {"content": {}}, "400": {"$ref": "#/components/responses/Bad"}}}}},
+            "components": {"responses": {"Bad": {"description": "bad"}, "Gone": {}}}
+        });
+        let notes: Vec<String> =
+            repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        assert_eq!(doc["paths"]["/a"]["post"]["responses"]["201"]["description"], "");
+        assert_eq!(doc["components"]["responses"]["Gone"]["description"], "");
+        assert_eq!(
+            notes,
+            [
+                "#/paths/~1a/post/responses/201: the reply has no `description`; an empty one is assumed",
+                "#/components/responses/Gone: the reply has no `description`; an empty one is assumed",
+            ]
+        );
     }
 
     #[test]
