@@ -27,6 +27,7 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     express_path_parameters(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
     repair_security(doc, &mut notes);
+    oauth_flow_urls(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
@@ -580,6 +581,37 @@ fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         let Value::Object(item) = item else { continue };
         for (method, operation) in item.iter_mut() {
             fix(operation.get_mut("security"), Pointer::root().push("paths").push(path).push(method).push("security"));
+        }
+    }
+}
+
+/// The URLs an OAuth2 flow must name (`tokenUrl`, `authorizationUrl`, `scopes`), which some
+/// producers leave out: the generated code sends a token it is given and never calls them, so an
+/// empty one is assumed rather than refusing the document.
+fn oauth_flow_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Some(Value::Object(schemes)) = doc.pointer_mut("/components/securitySchemes") else { return };
+    for (name, scheme) in schemes.iter_mut() {
+        let Some(Value::Object(flows)) = scheme.get_mut("flows") else { continue };
+        for (flow, fields) in flows.iter_mut() {
+            let Value::Object(fields) = fields else { continue };
+            let needed: &[&str] = match flow.as_str() {
+                "implicit" => &["authorizationUrl", "scopes"],
+                "password" | "clientCredentials" => &["tokenUrl", "scopes"],
+                "authorizationCode" => &["authorizationUrl", "tokenUrl", "scopes"],
+                _ => &[],
+            };
+            let missing: Vec<&str> = needed.iter().copied().filter(|key| !fields.contains_key(*key)).collect();
+            for key in missing {
+                let at = Pointer::root().push("components").push("securitySchemes").push(name).push("flows").push(flow);
+                let (assumed, said) = if key == "scopes" {
+                    (Value::Object(Map::new()), "none")
+                } else {
+                    (Value::from(""), "an empty one")
+                };
+                let message = format!("the flow has no `{key}`; {said} is assumed");
+                notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+                fields.insert(key.to_string(), assumed);
+            }
         }
     }
 }
@@ -1142,6 +1174,25 @@ mod tests {
         let mut doc = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "components": {"schemas": {"X": schema}}});
         let notes = repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
         (doc["components"]["schemas"]["X"].clone(), notes)
+    }
+
+    #[test]
+    fn an_oauth2_flow_without_its_urls_gets_empty_ones() {
+        let mut doc = json!({
+            "openapi": "3.0.3", "paths": {},
+            "components": {"securitySchemes": {"o": {"type": "oauth2", "flows": {"authorizationCode": {"authorizationUrl": "https://a/authorize"}}}}}
+        });
+        let notes: Vec<String> =
+            repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        let flow = &doc["components"]["securitySchemes"]["o"]["flows"]["authorizationCode"];
+        assert_eq!(flow, &json!({"authorizationUrl": "https://a/authorize", "tokenUrl": "", "scopes": {}}));
+        assert_eq!(
+            notes,
+            [
+                "#/components/securitySchemes/o/flows/authorizationCode: the flow has no `tokenUrl`; an empty one is assumed",
+                "#/components/securitySchemes/o/flows/authorizationCode: the flow has no `scopes`; none is assumed",
+            ]
+        );
     }
 
     #[test]
