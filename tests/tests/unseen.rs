@@ -565,12 +565,15 @@ async fn a_required_list_or_map_a_form_leaves_out_is_empty() {
 async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal() {
     let (mock, client) = serve().await;
     mock.on_get_legacy(|_, input| async move { Ok(input.code) });
-    mock.on_get_wild(|_, input| async move { Ok(input.view.page.unwrap_or(7)) });
+    mock.on_get_wild(|_, input| async move {
+        Ok(input.view.page.unwrap_or(7) + input.x_trace.map_or(0, |trace| trace.len() as i32 * 100))
+    });
     assert_eq!(client.get_legacy("AB").send().await.expect("echoed"), "AB");
     let view = unseen_client::types::GetWildView::default();
     assert_eq!(client.get_wild(view.clone()).send().await.expect("a count"), 7);
     let second = unseen_client::types::GetWildView { page: Some(2), ..view };
-    assert_eq!(client.get_wild(second).send().await.expect("the page"), 2);
+    assert_eq!(client.get_wild(second.clone()).send().await.expect("the page"), 2);
+    assert_eq!(client.get_wild(second).x_trace("abc").send().await.expect("a text header"), 302);
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
     let wild = http.get(format!("{base}/wild/*")).header("x-key", "key").send().await.expect("send");

@@ -223,6 +223,8 @@ impl<'a> Lowerer<'a> {
         let mut scope = Scope::with_reserved(RESERVED_PARAM_NAMES);
         let mut params = Vec::new();
         let mut common_used = Vec::new();
+        // What a media type without a schema carries: text, or any JSON value for a JSON type.
+        let (text, any) = (unwritten_schema(false), unwritten_schema(true));
         for (ptr, param) in merged {
             let data = param.parameter_data_ref();
             let mut deep = false;
@@ -281,11 +283,15 @@ impl<'a> Lowerer<'a> {
                         self.report(&ptr.push("content"), "`content` names no media type");
                         continue;
                     };
-                    let Some(schema) = media.schema.as_ref() else {
-                        self.report(&ptr.push("content").push(media_type), "the media type has no schema");
-                        continue;
-                    };
                     json = is_json(media_type);
+                    let schema = media.schema.as_ref().unwrap_or_else(|| {
+                        let read = if json { "any JSON value" } else { "text" };
+                        self.warn(
+                            &ptr.push("content").push(media_type),
+                            format!("the media type has no schema; the value is read as {read}"),
+                        );
+                        if json { &any } else { &text }
+                    });
                     (schema, ptr.push("content").push(media_type).push("schema"))
                 }
             };
@@ -1223,9 +1229,17 @@ impl<'a> Lowerer<'a> {
                 self.report(&ptr, format!("`{header}` is not a valid header name"));
                 continue;
             }
-            let ParameterSchemaOrContent::Schema(schema) = &h.format else {
-                self.report(&ptr.push("content"), "headers described by `content` are not supported; use `schema`");
-                continue;
+            let text = unwritten_schema(false);
+            let schema = match &h.format {
+                ParameterSchemaOrContent::Schema(schema) => schema,
+                // A header holds one line of text: its media type's schema says what it reads as.
+                ParameterSchemaOrContent::Content(content) => match content.iter().next() {
+                    Some((_, media)) if media.schema.is_some() => media.schema.as_ref().unwrap_or(&text),
+                    _ => {
+                        self.warn(&ptr.push("content"), "the header's `content` gives no schema; it is read as text");
+                        &text
+                    }
+                },
             };
             let naming = Naming::Derived(format!("{name}{}", camel(header)));
             let Some(ty) = self.lower_schema(schema, &ptr.push("schema"), naming) else { continue };
@@ -1483,6 +1497,13 @@ fn preferred_json(types: &[String]) -> Option<String> {
         .find(|t| t.eq_ignore_ascii_case("application/json"))
         .or_else(|| types.iter().find(|t| !t.contains('*')))
         .cloned()
+}
+
+/// The schema of a value whose media type gives none: any JSON value, or text.
+fn unwritten_schema(json: bool) -> ReferenceOr<Schema> {
+    let kind =
+        if json { SchemaKind::Any(Default::default()) } else { SchemaKind::Type(Type::String(Default::default())) };
+    ReferenceOr::Item(Schema { schema_data: Default::default(), schema_kind: kind })
 }
 
 fn is_multipart(content_type: &str) -> bool {
