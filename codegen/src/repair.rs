@@ -562,12 +562,28 @@ fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut Vec<Diagnost
     }
 }
 
-/// `null` for the scopes of a security requirement: no scopes.
+/// `null` for the scopes of a security requirement: no scopes. A scheme a requirement names and
+/// the document never declares: the requirement without it, as nothing says how to send it.
 fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let declared: Vec<String> = match doc.pointer("/components/securitySchemes") {
+        Some(Value::Object(schemes)) => schemes.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
     let mut fix = |requirements: Option<&mut Value>, at: Pointer| {
         let Some(Value::Array(requirements)) = requirements else { return };
         for (i, requirement) in requirements.iter_mut().enumerate() {
             let Value::Object(schemes) = requirement else { continue };
+            schemes.retain(|scheme, _| {
+                let known = declared.contains(scheme);
+                if !known {
+                    let pointer = at.push(i).push(scheme).to_string();
+                    let message = format!(
+                        "security scheme `{scheme}` is not declared in #/components/securitySchemes; the requirement is read without it"
+                    );
+                    notes.push(Diagnostic { pointer, line: None, message });
+                }
+                known
+            });
             for (scheme, scopes) in schemes.iter_mut().filter(|(_, scopes)| scopes.is_null()) {
                 let pointer = at.push(i).push(scheme).to_string();
                 notes.push(Diagnostic { pointer, line: None, message: "`null` scopes are read as none".into() });
@@ -1177,6 +1193,24 @@ mod tests {
     }
 
     #[test]
+    fn a_requirement_naming_an_undeclared_scheme_is_read_without_it() {
+        let mut doc = json!({
+            "openapi": "3.0.3",
+            "paths": {"/a": {"get": {"security": [{"key": [], "ghost": []}], "responses": {}}}},
+            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}}
+        });
+        let notes: Vec<String> =
+            repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        assert_eq!(doc["paths"]["/a"]["get"]["security"], json!([{"key": []}]));
+        assert_eq!(
+            notes,
+            [
+                "#/paths/~1a/get/security/0/ghost: security scheme `ghost` is not declared in #/components/securitySchemes; the requirement is read without it"
+            ]
+        );
+    }
+
+    #[test]
     fn an_oauth2_flow_without_its_urls_gets_empty_ones() {
         let mut doc = json!({
             "openapi": "3.0.3", "paths": {},
@@ -1351,7 +1385,10 @@ mod tests {
 
     #[test]
     fn null_scopes_are_none() {
-        let mut doc = json!({"paths": {"/a": {"post": {"security": [{"oauth2": null}]}}}});
+        let mut doc = json!({
+            "paths": {"/a": {"post": {"security": [{"oauth2": null}]}}},
+            "components": {"securitySchemes": {"oauth2": {"type": "oauth2", "flows": {}}}}
+        });
         let notes = repair(&mut doc);
         assert_eq!(doc["paths"]["/a"]["post"]["security"], json!([{"oauth2": []}]));
         assert_eq!(notes[0].pointer, "#/paths/~1a/post/security/0/oauth2");
