@@ -176,6 +176,11 @@ impl<'a> Converter<'a> {
                     out.insert("requestBody".into(), body);
                 }
                 Some("formData") => form.push((param_ptr, resolved)),
+                // Not a location of Swagger 2.0; what it can only mean is a form field.
+                Some("form") => {
+                    self.note(&param_ptr.push("in"), "`in: form` is read as `in: formData`");
+                    form.push((param_ptr, resolved));
+                }
                 _ if raw.get("$ref").is_some() => parameters.push(reference(raw)),
                 _ => parameters.push(self.parameter(&param_ptr, raw)),
             }

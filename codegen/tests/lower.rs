@@ -601,6 +601,7 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
         notes,
         [
             "#/paths/~1dogs/get/parameters/3/collectionFormat: `collectionFormat: tsv` has no OpenAPI 3.0 form here; the items are joined with commas",
+            "#/paths/~1dogs~1{id}~1photo/put/parameters/1/in: `in: form` is read as `in: formData`",
             "#/definitions/Dog/properties/mood/type: `enum` is not a JSON type; the value is read as any JSON value",
         ]
     );
@@ -622,6 +623,9 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert!(matches!(&upload.body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Multipart));
     assert!(matches!(&upload.reply, Reply::Download { content_type, .. } if content_type == "application/json"));
     assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Form));
+    let TypeRef::Named(rename) = &op("renameDog").body.as_ref().unwrap().ty else { panic!("a named body") };
+    let TypeDef::Struct(rename) = ty(&api, rename) else { panic!("a struct") };
+    assert_eq!(rename.fields.iter().map(|f| f.wire.as_str()).collect::<Vec<_>>(), ["name", "nick"]);
     assert_eq!(api.credentials.iter().map(|c| c.carrier.header()).collect::<Vec<_>>(), ["X-Key", "authorization"]);
     let TypeDef::Struct(dog) = ty(&api, "Dog") else { panic!() };
     let chip = dog.fields.iter().find(|f| f.wire == "chip").unwrap();
