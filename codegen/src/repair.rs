@@ -875,9 +875,8 @@ fn wrong_types(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, Strin
 }
 
 /// JSON Schema's own spellings of what OpenAPI 3.0 writes otherwise, rewritten in the 3.0 form:
-/// `null` members of a choice (and members that only say `nullable: true`) and `type` lists with
-/// `"null"` (as `nullable`), several types (as an `anyOf`), `type: null`, and numeric
-/// `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
+/// `null` members of a choice and `type` lists with `"null"` (as `nullable`), several types (as
+/// an `anyOf`), `type: null`, and numeric `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
 /// told to `note`: a slip in a 3.0 document, the plain form of a 3.1 one (whose converter ignores
 /// the notes).
 pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
@@ -885,22 +884,8 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
         let Some(Value::Array(members)) = schema.get_mut(key) else { continue };
         let before = members.len();
         members.retain(|m| m.get("type").and_then(Value::as_str) != Some("null"));
-        let typed = members.len();
-        // `{nullable: true}` alone (as schemars writes `Option<T>` for OpenAPI 3.0) allows any
-        // value by the letter, and means `null`.
-        let only_null = |m: &Value| {
-            m.get("nullable") == Some(&Value::Bool(true))
-                && m.as_object()
-                    .is_some_and(|m| m.keys().all(|k| ["nullable", "description", "title"].contains(&k.as_str())))
-        };
-        members.retain(|m| !only_null(m));
-        if members.len() < typed {
-            note(key, format!("a `{key}` member that only says `nullable: true` is read as `null`"));
-        }
-        if typed < before {
-            note(key, format!("a `{key}` member of type `null` is read as `nullable: true`"));
-        }
         if members.len() < before {
+            note(key, format!("a `{key}` member of type `null` is read as `nullable: true`"));
             schema.insert("nullable".to_string(), Value::Bool(true));
         }
     }

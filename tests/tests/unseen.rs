@@ -645,6 +645,9 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     }
     assert_eq!(post(r#"{"text": null, "ratings": {"a": [1, 5]}}"#).await.expect("send").status(), 200);
     assert_eq!(post(r#"{"text": null, "mood": {"happy": true}}"#).await.expect("send").status(), 200);
+    // `hint` is text of at most 3 characters, or any value (`{nullable: true}` says no more).
+    assert_eq!(post(r#"{"text": null, "hint": {"any": ["value"]}}"#).await.expect("send").status(), 200);
+    assert_eq!(post(r#"{"text": null, "hint": "abc"}"#).await.expect("send").status(), 200);
     let refused = post(r#"{"text": null, "mood": {"happy": true, "sad": 1}}"#).await.expect("send");
     assert_eq!(refused.status(), 400, "the member is closed");
     assert!(refused.text().await.expect("text").contains("sad"));
