@@ -58,18 +58,25 @@ where
     T::Err: Display,
 {
     // A request may carry only the enum values the spec lists.
-    crate::enums::listed_only(|| text.parse().or_else(|e| integral(text).ok_or(e)?.parse())).map_err(|e: T::Err| {
+    crate::enums::listed_only(|| parse_text(text)).map_err(|e: T::Err| {
         if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") }
     })
 }
 
-/// `6.0` or `6e0` written as `6`: JSON Schema counts a number with a zero fraction as an integer,
-/// which Rust's integer parsers do not.
-pub(crate) fn integral(text: &str) -> Option<String> {
-    let value: f64 = text.parse().ok()?;
-    let integral =
-        value.fract() == 0.0 && value.abs() < crate::request_json::SAFE_INTEGER_END && text.contains(['.', 'e', 'E']);
-    integral.then(|| (value as i64).to_string())
+/// `text` parsed as a `T`; an integer may be written with a zero fraction (`6.0`, `6e0`), which
+/// JSON Schema counts as an integer and Rust's integer parsers do not.
+pub(crate) fn parse_text<T: FromStr>(text: &str) -> Result<T, T::Err> {
+    text.parse().or_else(|e| {
+        let integral = text
+            .contains(['.', 'e', 'E'])
+            .then(|| text.parse::<f64>().ok())
+            .flatten()
+            .filter(|value| value.fract() == 0.0 && value.abs() < crate::request_json::SAFE_INTEGER_END);
+        match integral {
+            Some(value) => (value as i64).to_string().parse(),
+            None => Err(e),
+        }
+    })
 }
 
 /// The query string, decoded once.

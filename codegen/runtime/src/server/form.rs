@@ -11,7 +11,7 @@ use serde::de::{
 
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, accepts, read_body};
-use crate::server::extract::{Problems, QueryParams, integral};
+use crate::server::extract::{Problems, QueryParams, parse_text};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. A form cannot write an empty list or map, so a
@@ -57,7 +57,7 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
 ) -> Result<Option<T>, ApiError> {
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if !content_type.is_empty() && accepts(form, content_type) {
-        if content_type.trim_start().get(..10).is_some_and(|t| t.eq_ignore_ascii_case("multipart/")) {
+        if accepts(&["multipart/*"], content_type) {
             let read =
                 crate::server::multipart::multipart_body(headers, body, limit, form, required, &[], empties, problems);
             Ok(read.await?.map(|(value, _files)| value))
@@ -205,7 +205,7 @@ macro_rules! parsed {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
                 let text = self.one()?;
-                match text.parse().or_else(|e| integral(&text).ok_or(e)?.parse()) {
+                match parse_text(&text) {
                     Ok(value) => visitor.$visit(value),
                     Err(_) => Err(de::Error::invalid_value(de::Unexpected::Str(&text), &visitor)),
                 }
