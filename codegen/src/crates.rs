@@ -338,7 +338,7 @@ pub fn mentions_files(api: &Api) -> bool {
         TypeDef::Alias { target, .. } => is_file(target),
         TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => false,
     });
-    in_types || api.operations.iter().any(|op| op.body.as_ref().is_some_and(|b| is_file(&b.ty)))
+    in_types || api.operations.iter().any(|op| op.body.iter().flat_map(|b| b.cases()).any(|b| is_file(&b.ty)))
 }
 
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.

@@ -707,6 +707,38 @@ pub struct Body {
     /// the same schema: the server reads the body from any of them, the client sends JSON.
     pub also_form: Vec<String>,
     pub doc: Option<String>,
+    /// Media types the document describes with schemas of their own (JSON beside a multipart
+    /// upload, say): `ty` is then this enum, a variant per media type, and the fields above
+    /// describe its first case.
+    pub choice: Option<BodiesDef>,
+}
+
+impl Body {
+    /// The bodies as they go on the wire: the cases of a choice, else the body itself.
+    pub fn cases(&self) -> Vec<&Body> {
+        match &self.choice {
+            Some(choice) => choice.cases.iter().map(|c| &c.body).collect(),
+            None => vec![self],
+        }
+    }
+}
+
+/// A request body the document describes differently per media type: an enum in the types module,
+/// a variant per media type. Not a schema either.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodiesDef {
+    pub name: String,
+    /// The operation, for the docs.
+    pub operation: String,
+    pub cases: Vec<BodyCase>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyCase {
+    /// Rust variant name, e.g. `Multipart`.
+    pub name: String,
+    /// The body of this media type (never itself a choice).
+    pub body: Body,
 }
 
 /// The wire form of a request body.
@@ -758,7 +790,7 @@ impl Operation {
     pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
         self.params.iter().for_each(|p| p.ty.visit_names(f));
         if let Some(body) = &self.body {
-            body.ty.visit_names(f);
+            body.cases().iter().for_each(|b| b.ty.visit_names(f));
         }
         let fields = |s: &StructDef, f: &mut dyn FnMut(&str)| s.fields.iter().for_each(|field| field.ty.visit_names(f));
         match &self.reply {
@@ -777,7 +809,7 @@ impl Operation {
         }
     }
 
-    /// The types this operation owns (its reply headers, reply enum and error enum), for the
+    /// The types this operation owns (its reply headers, reply and error enums, body choice), for the
     /// types module, which writes them beside the named types.
     pub fn owned_types(&self) -> Vec<OwnedType<'_>> {
         let mut out = Vec::new();
@@ -792,6 +824,7 @@ impl Operation {
             _ => {}
         }
         out.extend(self.errors.as_ref().map(OwnedType::Errors));
+        out.extend(self.body.as_ref().and_then(|b| b.choice.as_ref()).map(OwnedType::Bodies));
         out
     }
 }
@@ -802,6 +835,7 @@ pub enum OwnedType<'a> {
     Headers(&'a StructDef),
     Replies(&'a RepliesDef),
     Errors(&'a ErrorsDef),
+    Bodies(&'a BodiesDef),
 }
 
 impl OwnedType<'_> {
@@ -810,6 +844,7 @@ impl OwnedType<'_> {
             OwnedType::Headers(s) => &s.name,
             OwnedType::Replies(r) => &r.name,
             OwnedType::Errors(e) => &e.name,
+            OwnedType::Bodies(b) => &b.name,
         }
     }
 }

@@ -87,7 +87,16 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         // Filled, so that a required list has an item to send (an empty one is not sent at all).
         args.push((rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
+    // A body of several media types is sent as its first.
+    let mut wrap = None;
     if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+        let body = match &body.choice {
+            Some(choice) => {
+                wrap = Some(format!("types::{}::{}", choice.name, choice.cases[0].name));
+                &choice.cases[0].body
+            }
+            None => body,
+        };
         if matches!(body.encoding, BodyEncoding::Multipart | BodyEncoding::Binary) {
             return Err("a file or binary body".into());
         }
@@ -111,6 +120,9 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
             "        let Ok(a{i}) = arg::<{ty}>({text:?}).map_err(|e| {{ println!(\"FAIL {id}: {{e}}\"); failed += 1; }}) else {{ break 'call; }};"
         );
         names.push(format!("a{i}"));
+    }
+    if let (Some(wrap), Some(last)) = (wrap, names.last()) {
+        let _ = writeln!(out, "        let {last} = {wrap}({last});");
     }
     // A status the operation documents, answered by a mock that found the request valid (Prism
     // marks an invalid one with `sl-violations`), is a reply of the operation too: one that

@@ -287,16 +287,9 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
 }
 
 fn method(code: &mut Code, op: &Operation) {
-    let kind = |b: &Body| match b.encoding {
-        BodyEncoding::Json => "JSON",
-        BodyEncoding::Form => "form",
-        BodyEncoding::Multipart => "multipart",
-        BodyEncoding::Binary => "binary",
-        BodyEncoding::Text => "text",
-    };
     let body_note = match &op.body {
-        Some(b) if b.required => format!("The {} request body is required.", kind(b)),
-        Some(b) => format!("The {} request body is optional; set it with `.body(...)`.", kind(b)),
+        Some(b) if b.required => format!("The {} request body is required.", super::body_kind(b)),
+        Some(b) => format!("The {} request body is optional; set it with `.body(...)`.", super::body_kind(b)),
         None => String::new(),
     };
     let errors_note = op.errors.as_ref().map(|e| {
@@ -567,16 +560,8 @@ fn setters(code: &mut Code, op: &Operation) {
         setter(code, &field, &arg_type_text(&p.ty), &arg_convert_text(&p.ty, "value"));
     }
     if let Some(body) = op.body.as_ref().filter(|b| !b.required) {
-        code.doc(&paragraphs([
-            body.doc.as_deref(),
-            Some(match body.encoding {
-                BodyEncoding::Json => "Sets the JSON request body; without it the request has no body.",
-                BodyEncoding::Form => "Sets the form request body; without it the request has no body.",
-                BodyEncoding::Binary => "Sets the binary request body; without it the request has no body.",
-                BodyEncoding::Text => "Sets the text request body; without it the request has no body.",
-                BodyEncoding::Multipart => "Sets the multipart request body; without it the request has no body.",
-            }),
-        ]));
+        let note = format!("Sets the {} request body; without it the request has no body.", super::body_kind(body));
+        code.doc(&paragraphs([body.doc.as_deref(), Some(&note)]));
         setter(code, "body", &code::rust_type(&body.ty, "types::"), "value");
     }
 }
@@ -1286,15 +1271,47 @@ fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
 
 /// The statement that encodes and sets the body, if the operation has one.
 fn body_statement(api: &Api, op: &Operation) -> Option<TokenStream> {
-    op.body.as_ref().map(|b| {
-        let content_type = &b.content_type;
-        let write = match b.encoding {
-            BodyEncoding::Json => quote! { serde_json::to_vec(body) },
-            BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
-            BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => TokenStream::new(),
-        };
-        let invalid = quote! { map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })? };
-        let encode = if b.encoding == BodyEncoding::Multipart {
+    let b = op.body.as_ref()?;
+    // Bytes and text go as they are, moved rather than copied; others are encoded from a borrow.
+    let by_value = |b: &Body| matches!(b.encoding, BodyEncoding::Binary | BodyEncoding::Text);
+    let Some(choice) = &b.choice else {
+        let write = encode_body(api, b);
+        return Some(match (by_value(b), b.required) {
+            (true, true) => quote! { let body = self.body; #write },
+            (true, false) => quote! { if let Some(body) = self.body { #write } },
+            (false, true) => quote! { let body = &self.body; #write },
+            (false, false) => quote! { if let Some(body) = &self.body { #write } },
+        });
+    };
+    // A case at a time, its body bound as a body of its one media type is.
+    let name = format_ident!("{}", choice.name);
+    let arms = choice.cases.iter().map(|case| {
+        let variant = format_ident!("{}", case.name);
+        let write = encode_body(api, &case.body);
+        let borrow = (!by_value(&case.body)).then(|| quote! { let body = &body; });
+        quote! { types::#name::#variant(body) => { #borrow #write } }
+    });
+    Some(match b.required {
+        true => quote! { match self.body { #(#arms)* } },
+        false => quote! { if let Some(body) = self.body { match body { #(#arms)* } } },
+    })
+}
+
+/// The statements that set a body of one media type, bound to `body` (by value for bytes and
+/// text, else borrowed).
+fn encode_body(api: &Api, b: &Body) -> TokenStream {
+    let content_type = &b.content_type;
+    let write = match b.encoding {
+        BodyEncoding::Json => quote! { serde_json::to_vec(body) },
+        BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
+        BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => TokenStream::new(),
+    };
+    let invalid = quote! { map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })? };
+    match b.encoding {
+        BodyEncoding::Binary | BodyEncoding::Text => {
+            quote! { request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(body); }
+        }
+        BodyEncoding::Multipart => {
             // The content type names the boundary, so it is made with the bytes.
             let (always, files) = file_parts(api, &b.ty);
             // A multipart body without file fields sends none.
@@ -1312,30 +1329,18 @@ fn body_statement(api: &Api, op: &Operation) -> Option<TokenStream> {
                 let content_type = HeaderValue::try_from(content_type).#invalid;
                 request = request.header(CONTENT_TYPE, content_type).body(bytes);
             }
-        } else {
-            quote! {
-                let bytes = #write.#invalid;
-                request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
-            }
-        };
-        // Bytes and text go as they are, moved rather than copied.
-        let send_bytes =
-            quote! { request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(body); };
-        match (b.encoding, b.required) {
-            (BodyEncoding::Binary | BodyEncoding::Text, true) => quote! { let body = self.body; #send_bytes },
-            (BodyEncoding::Binary | BodyEncoding::Text, false) => {
-                quote! { if let Some(body) = self.body { #send_bytes } }
-            }
-            (_, true) => quote! { let body = &self.body; #encode },
-            (_, false) => quote! { if let Some(body) = &self.body { #encode } },
         }
-    })
+        BodyEncoding::Json | BodyEncoding::Form => quote! {
+            let bytes = #write.#invalid;
+            request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
+        },
+    }
 }
 
 /// [`body_statement`] written as text for a JSON or form body whose lines fit; `false`, having
 /// written nothing, otherwise.
 fn body_text(code: &mut Code, op: &Operation) -> bool {
-    let Some(b) = &op.body else { return false };
+    let Some(b) = op.body.as_ref().filter(|b| b.choice.is_none()) else { return false };
     let encode = match b.encoding {
         BodyEncoding::Json => "serde_json::to_vec(body)",
         BodyEncoding::Form => "crate::encoding::form_body(body)",

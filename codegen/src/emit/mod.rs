@@ -10,7 +10,7 @@ pub mod types;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Api, DefaultValue, Field, Location, Operation, TypeDef, TypeRef};
+use crate::ir::{Api, Body, BodyEncoding, DefaultValue, Field, Location, Operation, TypeDef, TypeRef};
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {
@@ -57,6 +57,23 @@ pub fn file_fields<'a>(api: &'a Api, ty: &TypeRef) -> impl Iterator<Item = &'a F
 }
 
 /// Joins optional paragraphs into one doc text.
+/// What kind of body an operation takes, for its docs: `JSON`, `form`, … or, for a body of several
+/// media types, each of them (`JSON or multipart`).
+pub fn body_kind(b: &Body) -> String {
+    let one = |b: &Body| match b.encoding {
+        BodyEncoding::Json => "JSON",
+        BodyEncoding::Form => "form",
+        BodyEncoding::Multipart => "multipart",
+        BodyEncoding::Binary => "binary",
+        BodyEncoding::Text => "text",
+    };
+    let kinds: Vec<&str> = b.cases().into_iter().map(one).collect();
+    match kinds.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => kinds.concat(),
+    }
+}
+
 pub fn paragraphs<'a>(parts: impl IntoIterator<Item = Option<&'a str>>) -> String {
     parts.into_iter().flatten().map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n\n")
 }

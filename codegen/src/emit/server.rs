@@ -24,8 +24,9 @@ fn universal(api: &Api, i: usize) -> bool {
 fn add_input_imports(api: &Api, imports: &mut Imports) {
     let mut uses = Uses::default();
     let mut needs_types = false;
-    for ty in api.operations.iter().flat_map(|op| op.params.iter().map(|p| &p.ty).chain(op.body.iter().map(|b| &b.ty)))
-    {
+    let bodies = api.operations.iter().filter_map(|op| op.body.as_ref());
+    let body_types = bodies.flat_map(|b| std::iter::once(&b.ty).chain(b.cases().into_iter().map(|c| &c.ty)));
+    for ty in api.operations.iter().flat_map(|op| op.params.iter().map(|p| &p.ty)).chain(body_types) {
         uses.add(ty);
         needs_types |= names_type(ty);
     }
@@ -593,6 +594,8 @@ pub fn input_struct(op: &Operation) -> Emitted {
         let text = paragraphs([
             b.doc.as_deref(),
             Some(match (b.encoding, b.required) {
+                _ if b.choice.is_some() && b.required => "The body, in whichever media type the request names.",
+                _ if b.choice.is_some() => "The body, in whichever media type the request names, when it has one.",
                 (BodyEncoding::Json, true) => "The JSON body.",
                 (BodyEncoding::Json, false) => "The JSON body, when the request has one.",
                 (BodyEncoding::Form, true) => "The form body.",
@@ -689,7 +692,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         imports.add("crate::types");
     }
     let validated_input = |op: &Operation| {
-        op.body.as_ref().is_some_and(|b| holds_validated(api, &b.ty, &validated))
+        op.body.iter().flat_map(|b| b.cases()).any(|b| holds_validated(api, &b.ty, &validated))
             || op.params.iter().any(|p| holds_validated(api, &p.ty, &validated))
     };
     if api.operations.iter().any(validated_input) {
@@ -788,7 +791,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 /// The structs the document closes (`additionalProperties: false`) that a JSON request body can
 /// hold, sorted: the server reads those bodies refusing properties such a struct does not name.
 fn closed_in_bodies(api: &Api) -> Vec<&str> {
-    let json = api.operations.iter().filter_map(|op| op.body.as_ref()).filter(|b| b.encoding == BodyEncoding::Json);
+    let bodies = api.operations.iter().filter_map(|op| op.body.as_ref()).flat_map(|b| b.cases());
+    let json = bodies.filter(|b| b.encoding == BodyEncoding::Json);
     let found: BTreeSet<&str> = json.flat_map(|body| closed_within(api, &body.ty)).collect();
     found.into_iter().collect()
 }
@@ -1306,6 +1310,42 @@ fn statement(code: &mut Code, text: &str) {
 
 /// Statements that read, and check, an operation's body into `body`.
 fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
+    let Some(choice) = &b.choice else {
+        let read = read_expr(api, b, &b.accepted);
+        let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
+        let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
+        return quote! { let body = #read; #check };
+    };
+    // The case whose media types name the request's; with none, the first, told to accept every
+    // case's types, answers as a body of no listed type is answered (415, or absent).
+    let name = format_ident!("{}", choice.name);
+    let mut branches = Vec::new();
+    let mut checks = Vec::new();
+    for case in &choice.cases {
+        let variant = format_ident!("{}", case.name);
+        let media: Vec<&String> = case.body.accepted.iter().chain(&case.body.also_form).collect();
+        let read = read_expr(api, &case.body, &case.body.accepted);
+        branches.push(quote! { if extract::names_media_type(&parts.headers, &[#(#media),*]) { #read.map(types::#name::#variant) } });
+        let check = validate_value(api, &case.body.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
+        let bind = if check.is_empty() { quote! { _ } } else { quote! { body } };
+        checks.push(quote! { types::#name::#variant(#bind) => { #check } });
+    }
+    let first = &choice.cases[0];
+    let variant = format_ident!("{}", first.name);
+    let all: Vec<String> = choice.cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect();
+    let fallback = read_expr(api, &first.body, &all);
+    let check = (!checks.iter().all(|c| c.is_empty())).then(|| {
+        quote! { if let Some(body) = &body { let at = "body"; match body { #(#checks)* } } }
+    });
+    quote! {
+        let body = #(#branches else)* { #fallback.map(types::#name::#variant) };
+        #check
+    }
+}
+
+/// The expression that reads a body of one media type, accepting `accepted` (and its forms), as
+/// an `Option`.
+fn read_expr(api: &Api, b: &crate::ir::Body, accepted: &[String]) -> TokenStream {
     let ty = rust_type(&b.ty, &quote! { types:: });
     let closed = (!closed_within(api, &b.ty).is_empty()).then(|| quote! { CLOSED, });
     let read = match b.encoding {
@@ -1316,11 +1356,10 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         BodyEncoding::Text => quote! { extract::text_body },
         BodyEncoding::Multipart => quote! { crate::multipart::multipart_body },
     };
-    let accepted = &b.accepted;
     let required = b.required;
     // A JSON body the document also takes as a form.
     let (read, accepted, forms) = if b.also_form.is_empty() {
-        (read, accepted.clone(), None)
+        (read, accepted.to_vec(), None)
     } else {
         let forms = &b.also_form;
         let all = accepted.iter().chain(forms).cloned().collect();
@@ -1363,11 +1402,8 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         };
         quote! { &[#(#names),*], }
     });
-    let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
-    let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
     quote! {
-        let body = #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties &mut problems).await? #take_files;
-        #check
+        #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties &mut problems).await? #take_files
     }
 }
 

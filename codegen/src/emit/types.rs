@@ -6,7 +6,7 @@ use quote::quote;
 use super::code::{self, Code, ident, rust_type};
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use crate::ir::{
-    Api, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape,
+    Api, BodiesDef, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape,
     StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
 use crate::render::Emitted;
@@ -117,6 +117,7 @@ pub fn header(api: &Api) -> TokenStream {
             OwnedType::Headers(s) => add_struct(s, &mut uses),
             OwnedType::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
             OwnedType::Errors(e) => e.cases.iter().for_each(|c| uses.add(&c.body)),
+            OwnedType::Bodies(b) => b.cases.iter().for_each(|c| uses.add(&c.body.ty)),
         }
     }
     let mut imports = Imports::default();
@@ -172,6 +173,7 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
         TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(&mut code, s),
         TypeItem::Owned(OwnedType::Replies(r), _) => replies(&mut code, r),
         TypeItem::Owned(OwnedType::Errors(e), _) => errors(&mut code, e),
+        TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(&mut code, b),
     }
     code.finish()
 }
@@ -886,6 +888,27 @@ fn errors(code: &mut Code, e: &ErrorsDef) {
         }
         fields.push((String::new(), rust_type(&case.body, "")));
         code.typed_list(&format!("{}(", ident(&case.name)), &fields, "),");
+    }
+    code.close("");
+}
+
+/// The request body of one operation that the document describes differently per media type, a
+/// variant per media type.
+fn bodies(code: &mut Code, b: &BodiesDef) {
+    code.item(Some(&format!(
+        "The request body of `{}`, a variant per media type: the client sends the variant's media type, \
+         the server reads the one the request names.",
+        b.operation
+    )));
+    code.line("#[derive(Debug, Clone, PartialEq)]");
+    code.open(format_args!("pub enum {}", ident(&b.name)));
+    for case in &b.cases {
+        let media: Vec<String> = case.body.accepted.iter().chain(&case.body.also_form).map(|ct| format!("`{ct}`")).collect();
+        code.doc(&format!("Sent as `{}`{}.", case.body.content_type, match media.len() {
+            0 | 1 => String::new(),
+            _ => format!(", read from any of {}", media.join(", ")),
+        }));
+        code.typed_list(&format!("{}(", ident(&case.name)), &[(String::new(), rust_type(&case.body.ty, ""))], "),");
     }
     code.close("");
 }

@@ -189,7 +189,12 @@ impl<'a> Lowerer<'a> {
     /// Records a warning once, however many places lead to the same node (a schema referenced
     /// from several properties).
     pub(crate) fn warn(&mut self, pointer: &Pointer, message: impl Into<String>) {
-        let warning = Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() };
+        self.warn_at(pointer.to_string(), message);
+    }
+
+    /// [`Self::warn`] at a pointer already written out.
+    pub(crate) fn warn_at(&mut self, pointer: String, message: impl Into<String>) {
+        let warning = Diagnostic { pointer, line: None, message: message.into() };
         if self.warned.insert((warning.pointer.clone(), warning.message.clone())) {
             self.warnings.push(warning);
         }
@@ -214,13 +219,18 @@ impl<'a> Lowerer<'a> {
             return true;
         }
         if self.skip {
-            let problems = self.diagnostics.split_off(mark.diagnostics);
-            for t in self.types.split_off(mark.types) {
-                self.type_index.remove(t.name());
-            }
+            let problems = self.set_aside(mark);
             self.left_out.push(prune::LeftOut { what, problems });
         }
         false
+    }
+
+    /// Takes back the problems and types recorded since `mark`, returning the problems.
+    pub(crate) fn set_aside(&mut self, mark: UnitMark) -> Vec<Diagnostic> {
+        for t in self.types.split_off(mark.types) {
+            self.type_index.remove(t.name());
+        }
+        self.diagnostics.split_off(mark.diagnostics)
     }
 
     fn api(&mut self, config: &Config) -> Api {

@@ -10,7 +10,7 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    Body, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorShape,
+    BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorShape,
     ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging,
     Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
@@ -589,9 +589,99 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let mut accepted: Vec<String> = body.content.keys().filter(|ct| is_json(ct)).cloned().collect();
+        // Media types whose schemas differ make a choice: the body is an enum with a case per
+        // media type, each read and written as its own media type says.
+        let distinct = body.content.values().map(|m| &m.schema).fold(Vec::new(), |mut seen, s| {
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+            seen
+        });
+        let several = distinct.len() > 1;
+        let mut left: Vec<&String> = body.content.keys().collect();
+        let first = self.media_body(ctx, &ptr, body, &left, several)?;
+        let mut cases = vec![first];
+        let mut unread: Vec<&str> = Vec::new();
+        loop {
+            left.retain(|ct| !cases.iter().any(|c| c.accepted.contains(ct) || c.also_form.contains(ct)));
+            // A media type of a schema already read (XML beside JSON) would need a reader of its
+            // own, not a case: it is named in a warning.
+            let described: Vec<_> = cases.iter().map(|c| &body.content[&c.described].schema).collect();
+            let (same, other): (Vec<&String>, Vec<&String>) =
+                left.iter().partition(|ct| described.contains(&&body.content[ct.as_str()].schema));
+            unread.extend(same.iter().map(|ct| ct.as_str()));
+            left = other;
+            if left.is_empty() {
+                break;
+            }
+            // A further case that cannot be lowered leaves out that media type only.
+            let mark = self.unit_start();
+            let case = self.media_body(ctx, &ptr, body, &left, several);
+            match case {
+                Some(case) if self.diagnostics.len() == mark.diagnostics => cases.push(case),
+                _ => {
+                    let problems = self.set_aside(mark);
+                    let ct = left.remove(0);
+                    for p in problems {
+                        let message =
+                            format!("the body may also be sent as {ct}, which the generated code does not read: {}", p.message);
+                        self.warn_at(p.pointer, message);
+                    }
+                    if let Some(case) = case {
+                        left.retain(|l| !case.accepted.contains(l));
+                    }
+                }
+            }
+        }
+        if !unread.is_empty() {
+            let read: Vec<&str> = cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
+            self.warn(
+                &ptr.push("content"),
+                format!(
+                    "the body may also be sent as {}; the generated code sends and accepts only {}",
+                    unread.join(", "),
+                    read.join(", ")
+                ),
+            );
+        }
+        let required = body.required;
+        let doc = super::prose(&body.description);
+        let mut cases: Vec<Body> = cases
+            .into_iter()
+            .map(|c| Body { required, doc: doc.clone(), ..c.body })
+            .collect();
+        if cases.len() == 1 {
+            return cases.pop();
+        }
+        let name = self.claim(Naming::Derived(format!("{}Body", ctx.type_name)));
+        let mut scope = Scope::default();
+        let cases: Vec<BodyCase> = cases
+            .into_iter()
+            .map(|body| BodyCase { name: scope.claim(&case_word(body.encoding, &body.content_type)), body })
+            .collect();
+        let first = cases[0].body.clone();
+        let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
+        Some(Body {
+            ty: TypeRef::Named(name.clone()),
+            accepted: cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect(),
+            choice: Some(BodiesDef { name, operation, cases }),
+            ..first
+        })
+    }
+
+    /// The body of one media type among `keys` (JSON first, then forms, multipart, text and
+    /// bytes) with the others of the same schema it also accepts.
+    fn media_body(
+        &mut self,
+        ctx: &OpContext,
+        ptr: &Pointer,
+        body: &openapiv3::RequestBody,
+        keys: &[&String],
+        several: bool,
+    ) -> Option<MediaBody> {
+        let mut accepted: Vec<String> = keys.iter().filter(|ct| is_json(ct)).map(|ct| ct.to_string()).collect();
         let mut encoding = BodyEncoding::Json;
-        let others: Vec<&String> = body.content.keys().filter(|ct| !is_json(ct)).collect();
+        let others: Vec<&String> = keys.iter().copied().filter(|ct| !is_json(ct)).collect();
         if accepted.is_empty() && others.iter().any(|ct| is_form(ct)) {
             // A form body stands in for the others only when there is no JSON to prefer.
             encoding = BodyEncoding::Form;
@@ -658,10 +748,11 @@ impl<'a> Lowerer<'a> {
             encoding = BodyEncoding::Binary;
             accepted = vec![ct.to_string()];
         }
-        // A body offered as JSON and as multipart whose schema has file parts goes as multipart:
-        // JSON cannot carry the files.
+        // A body offered as JSON and as multipart of the same schema, which has file parts, goes
+        // as multipart: JSON cannot carry the files.
         if encoding == BodyEncoding::Json
             && let Some(ct) = others.iter().find(|ct| is_multipart(ct))
+            && accepted.iter().any(|json| body.content[json].schema == body.content[ct.as_str()].schema)
             && has_file_property(self, body.content[ct.as_str()].schema.as_ref())
         {
             encoding = BodyEncoding::Multipart;
@@ -681,30 +772,13 @@ impl<'a> Lowerer<'a> {
                 .map(|ct| ct.to_string())
                 .collect();
         }
-        let left: Vec<&str> = body
-            .content
-            .keys()
-            .map(|s| s.as_str())
-            .filter(|ct| !accepted.iter().chain(&also_form).any(|a| a == ct))
-            .collect();
-        if !left.is_empty() {
-            let list = left.join(", ");
-            if accepted.is_empty() {
-                self.report(
-                    &ptr.push("content"),
-                    format!(
-                        "request bodies of type {list} are not supported yet; only JSON, form, text and binary bodies are"
-                    ),
-                );
-                return None;
-            }
-            self.warn(
+        if accepted.is_empty() {
+            let list = keys.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+            self.report(
                 &ptr.push("content"),
-                format!(
-                    "the body may also be sent as {list}; the generated code sends and accepts only {}",
-                    accepted.join(", ")
-                ),
+                format!("request bodies of type {list} are not supported yet; only JSON, form, text and binary bodies are"),
             );
+            return None;
         }
         let preferred = match encoding {
             BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
@@ -720,6 +794,8 @@ impl<'a> Lowerer<'a> {
         // The media type whose schema the body is: the one sent, or the wildcard it stands for.
         let described = if wildcard_json { accepted[0].clone() } else { content_type.clone() };
         let media = &body.content[&described];
+        // Accepted types of another schema are a case of their own.
+        accepted.retain(|ct| body.content[ct].schema == media.schema);
         let media_ptr = ptr.push("content").push(&described);
         // A form or multipart schema that plainly is no object is not lowered as one would be
         // inside JSON: it is bytes (below), and its JSON reading would only mislead.
@@ -736,21 +812,13 @@ impl<'a> Lowerer<'a> {
             (Some(_), BodyEncoding::Form | BodyEncoding::Multipart) if scalar => TypeRef::Bytes,
             (_, BodyEncoding::Text) => TypeRef::String,
             (Some(schema), _) => {
-                self.lower_schema(schema, &media_ptr.push("schema"), Naming::Derived(format!("{}Body", ctx.type_name)))?
+                // Among several cases the type is named after its media type.
+                let word = if several { case_word(encoding, &content_type) } else { String::new() };
+                let naming = Naming::Derived(format!("{}{word}Body", ctx.type_name));
+                self.lower_schema(schema, &media_ptr.push("schema"), naming)?
             }
             (None, _) => TypeRef::Json,
         };
-        // Every accepted media type must describe the same body, or one Rust type cannot stand for it.
-        for ct in &accepted {
-            if body.content[ct].schema != media.schema {
-                self.report(
-                    &ptr.push("content").push(ct),
-                    format!(
-                        "this schema differs from the one under {described}; one body type per operation is supported"
-                    ),
-                );
-            }
-        }
         // Form and multipart bodies are the properties of an object; anything else under those
         // media types can only be the caller's own bytes.
         let (ty, encoding) = if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart) && !self.is_object(&ty)
@@ -782,15 +850,9 @@ impl<'a> Lowerer<'a> {
             self.report(&media_ptr.push("schema"), "a schema with file parts can only be a multipart body");
             return None;
         }
-        Some(Body {
-            ty,
-            required: body.required,
-            encoding,
-            content_type,
-            accepted,
-            also_form,
-            doc: super::prose(&body.description),
-        })
+        let body =
+            Body { ty, required: body.required, encoding, content_type, accepted, also_form, doc: None, choice: None };
+        Some(MediaBody { body, described })
     }
 
     fn reply(&mut self, ctx: &OpContext, responses: &'a openapiv3::Responses) -> Option<Reply> {
@@ -1474,6 +1536,37 @@ struct OpContext<'c> {
     path: &'c str,
     ptr: &'c Pointer,
     type_name: &'c str,
+}
+
+/// One media type's body, and the media type whose schema it is (a wildcard JSON body is sent as
+/// `application/json` but described under `*/*`).
+struct MediaBody {
+    body: Body,
+    described: String,
+}
+
+impl std::ops::Deref for MediaBody {
+    type Target = Body;
+
+    fn deref(&self) -> &Body {
+        &self.body
+    }
+}
+
+/// The word a body case is named by: its encoding, or for JSON of a type other than
+/// `application/json`, that type (`MergePatchJson`).
+fn case_word(encoding: BodyEncoding, content_type: &str) -> String {
+    match encoding {
+        BodyEncoding::Json if !content_type.eq_ignore_ascii_case("application/json") => {
+            let subtype = content_type.split(['/', ';']).nth(1).unwrap_or("json");
+            camel(subtype)
+        }
+        BodyEncoding::Json => "Json".to_string(),
+        BodyEncoding::Form => "Form".to_string(),
+        BodyEncoding::Multipart => "Multipart".to_string(),
+        BodyEncoding::Binary => "Bytes".to_string(),
+        BodyEncoding::Text => "Text".to_string(),
+    }
 }
 
 fn is_form(content_type: &str) -> bool {

@@ -6,7 +6,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use axum::body::Body;
-use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use serde::de::DeserializeOwned;
@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 pub use crate::Format;
 use crate::request_json::{RequestJson, with_closed};
 use crate::server::ApiError;
-use crate::server::body::{BodyLimit, read_body};
+use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::problem::problem_types;
 
 /// Validation failures of one request, by parameter, header or body path.
@@ -620,6 +620,13 @@ fn bounds_message(unit: &str, actual: f64, min: Option<f64>, max: Option<f64>) -
         (None, Some(max)) => format!("must have at most {max}{unit}, has {actual}"),
         (None, None) => String::new(),
     }
+}
+
+/// Whether the request's `Content-Type` is one of `media` (wildcards allowed): which case of a
+/// body the document describes per media type the request holds.
+pub fn names_media_type(headers: &HeaderMap, media: &[&str]) -> bool {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    !content_type.is_empty() && accepts(media, content_type)
 }
 
 /// Reads a JSON body: 413 past `limit`, 415 for a content type not in `accepted`, and a recorded
