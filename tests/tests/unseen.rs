@@ -771,3 +771,23 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
         }
     }
 }
+
+#[tokio::test]
+async fn an_operation_that_documents_only_text_is_refused_in_text() {
+    let (mock, client) = serve().await;
+    mock.on_greet(|_, input| async move {
+        Ok(FileDownload::new(format!("hello {}", input.name)).with_content_type("text/plain"))
+    });
+    let greeting = client.greet("ann").await.expect("a greeting").body.collect().await.expect("text");
+    assert_eq!(greeting, b"hello ann");
+    let refused = client.greet("annabel").await.expect_err("too long");
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
+    assert!(refused.to_string().contains("name"), "{refused}");
+
+    let base = mock.serve().await.expect("serve");
+    let reply = reqwest::get(format!("{base}/greeting")).await.expect("send");
+    assert_eq!(reply.status(), 400);
+    assert_eq!(reply.headers()["content-type"], "text/plain");
+    let text = reply.text().await.expect("text");
+    assert!(text.lines().any(|line| line.starts_with("name: ")), "{text}");
+}

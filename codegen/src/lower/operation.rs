@@ -1251,6 +1251,13 @@ impl<'a> Lowerer<'a> {
             let (content_type, template) = ("application/json".to_string(), String::new());
             shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
         }
+        // Where they are all text (a Swagger 2.0 operation that `produces` only `text/plain`),
+        // the problem goes as that text: a reader expects no JSON from the operation at all.
+        let text = media.iter().any(|ct| ct.split(';').next().is_some_and(|e| e.trim() == "text/plain"));
+        if text && !media.iter().any(|ct| is_json(ct)) && !shapes.iter().any(|s| s.status == ErrorStatus::Default) {
+            let (content_type, template) = ("text/plain".to_string(), String::new());
+            shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
+        }
         // Problem details as problem+json only: what the server writes anyway.
         if shapes.iter().all(|s| s.template.is_empty() && s.content_type.ends_with("problem+json")) {
             shapes.clear();

@@ -264,7 +264,7 @@ impl fmt::Display for StatusError {
         const FIELDS: usize = 5;
         const CHARS: usize = 200;
         write!(f, "the server answered {}", self.status)?;
-        let Some(p) = &self.problem else { return Ok(()) };
+        let Some(p) = &self.problem else { return self.text(f, CHARS) };
         if let Some(title) = &p.title {
             write!(f, ": {title}")?;
         }
@@ -282,6 +282,23 @@ impl fmt::Display for StatusError {
             write!(f, "; and {rest} more")?;
         }
         Ok(())
+    }
+}
+
+impl StatusError {
+    /// A `text/plain` body, as the message it is: its first `chars` characters, lines joined by
+    /// `; ` and other control characters left out, so a message stays one line.
+    fn text(&self, f: &mut fmt::Formatter<'_>, chars: usize) -> fmt::Result {
+        let content_type = self.headers.get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        let plain = content_type.split(';').next().is_some_and(|e| e.trim().eq_ignore_ascii_case("text/plain"));
+        let Some(text) = std::str::from_utf8(&self.body).ok().filter(|t| plain && !t.trim().is_empty()) else {
+            return Ok(());
+        };
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let joined = lines.join("; ");
+        let cut: String = joined.chars().filter(|c| !c.is_control()).take(chars).collect();
+        let more = if cut.len() < joined.len() || self.truncated { "..." } else { "" };
+        write!(f, ": {cut}{more}")
     }
 }
 

@@ -75,7 +75,8 @@ pub struct ErrorShape {
     /// Its media type.
     pub content_type: &'static str,
     /// The body before filling, as JSON text; empty for problem details, labelled with
-    /// `content_type` (`application/json` where the operation documents no other JSON type).
+    /// `content_type` (`application/json` where the operation documents no other JSON type), or
+    /// for a `text/*` type their text: the detail, then a line per field problem.
     pub template: &'static str,
     /// JSON pointers into the body, and what each receives.
     pub fills: &'static [(&'static str, Fill)],
@@ -141,6 +142,10 @@ impl<'a> ErrorReply<'a> {
         }
         let shape = match self.shape(error.status()) {
             None => return error.into_response_for(self.instance),
+            // An operation that documents text and no JSON gets its problems as text.
+            Some(shape) if shape.template.is_empty() && shape.content_type.starts_with("text/") => {
+                return error.into_text_response(shape.content_type);
+            }
             Some(shape) if shape.template.is_empty() => {
                 return error.into_problem_response(self.instance, shape.content_type);
             }

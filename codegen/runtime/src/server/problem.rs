@@ -218,6 +218,20 @@ impl ApiError {
         self.reply(bytes, content_type)
     }
 
+    /// The problem as text: the detail (or the title), then `name: message` a line each.
+    pub(crate) fn into_text_response(mut self, content_type: &'static str) -> Response {
+        if let Some(bytes) = self.body.take() {
+            return self.reply(bytes.into_vec(), "application/json");
+        }
+        let mut text = self.detail.clone().unwrap_or_else(|| self.title.to_string());
+        for (name, messages) in &self.errors {
+            for message in messages {
+                text.push_str(&format!("\n{name}: {message}"));
+            }
+        }
+        self.reply(text.into_bytes(), content_type)
+    }
+
     fn reply(&self, bytes: Vec<u8>, content_type: &'static str) -> Response {
         let mut response = Response::new(Body::from(bytes));
         *response.status_mut() = self.status;
