@@ -735,14 +735,21 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
         use unseen_server::types::AddMemoBody as Body;
         Ok(match input.body {
             Body::Json(json) => format!("json: {}", json.text),
-            Body::Multipart(form) => format!("multipart: {} ({} bytes)", form.title, form.scan.bytes.len()),
+            Body::Multipart(form) => {
+                let thumb = form.thumb.map_or(0, |t| t.bytes.len());
+                format!("multipart: {} ({} bytes, thumb {thumb})", form.title, form.scan.bytes.len())
+            }
             Body::Bytes(bytes) => format!("bytes: {bytes:?}"),
         })
     });
     let json = AddMemoBody::Json(AddMemoJsonBody::new("milk".into()));
     assert_eq!(client.add_memo(json).await.expect("JSON"), "json: milk");
-    let form = AddMemoBody::Multipart(AddMemoMultipartBody::new("scan".into(), File::new("s.png", vec![1u8, 2, 3])));
-    assert_eq!(client.add_memo(form).await.expect("multipart"), "multipart: scan (3 bytes)");
+    let mut form = AddMemoMultipartBody::new("scan".into(), File::new("s.png", vec![1u8, 2, 3]));
+    let sent = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 0)");
+    form.thumb = Some(File::new("t.png", vec![9u8; 2]));
+    let sent = client.add_memo(AddMemoBody::Multipart(form)).await.expect("multipart with a thumbnail");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 2)");
     assert_eq!(client.add_memo(AddMemoBody::Bytes(vec![7, 8])).await.expect("bytes"), "bytes: [7, 8]");
 
     // Each case's own limits hold.

@@ -1327,12 +1327,17 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         let read = read_expr(api, &case.body, &case.body.accepted);
         branches.push(quote! { if extract::names_media_type(&parts.headers, &[#(#media),*]) { #read.map(types::#name::#variant) } });
         let check = validate_value(api, &case.body.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
-        let bind = if check.is_empty() { quote! { _ } } else { quote! { body } };
+        let bind = if check.is_empty() {
+            quote! { _ }
+        } else {
+            quote! { body }
+        };
         checks.push(quote! { types::#name::#variant(#bind) => { #check } });
     }
     let first = &choice.cases[0];
     let variant = format_ident!("{}", first.name);
-    let all: Vec<String> = choice.cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect();
+    let all: Vec<String> =
+        choice.cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect();
     let fallback = read_expr(api, &first.body, &all);
     let check = (!checks.iter().all(|c| c.is_empty())).then(|| {
         quote! { if let Some(body) = &body { let at = "body"; match body { #(#checks)* } } }

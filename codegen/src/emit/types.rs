@@ -6,8 +6,8 @@ use quote::quote;
 use super::code::{self, Code, ident, rust_type};
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use crate::ir::{
-    Api, BodiesDef, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef, Shape,
-    StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
+    Api, BodiesDef, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef,
+    Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
 use crate::render::Emitted;
 
@@ -903,11 +903,16 @@ fn bodies(code: &mut Code, b: &BodiesDef) {
     code.line("#[derive(Debug, Clone, PartialEq)]");
     code.open(format_args!("pub enum {}", ident(&b.name)));
     for case in &b.cases {
-        let media: Vec<String> = case.body.accepted.iter().chain(&case.body.also_form).map(|ct| format!("`{ct}`")).collect();
-        code.doc(&format!("Sent as `{}`{}.", case.body.content_type, match media.len() {
-            0 | 1 => String::new(),
-            _ => format!(", read from any of {}", media.join(", ")),
-        }));
+        let media: Vec<String> =
+            case.body.accepted.iter().chain(&case.body.also_form).map(|ct| format!("`{ct}`")).collect();
+        code.doc(&format!(
+            "Sent as `{}`{}.",
+            case.body.content_type,
+            match media.len() {
+                0 | 1 => String::new(),
+                _ => format!(", read from any of {}", media.join(", ")),
+            }
+        ));
         code.typed_list(&format!("{}(", ident(&case.name)), &[(String::new(), rust_type(&case.body.ty, ""))], "),");
     }
     code.close("");

@@ -10,9 +10,9 @@ use super::prune::Unit;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
-    BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase, ErrorShape,
-    ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape, PageWrapper, Paging,
-    Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase,
+    ErrorShape, ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape,
+    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -623,8 +623,10 @@ impl<'a> Lowerer<'a> {
                     let problems = self.set_aside(mark);
                     let ct = left.remove(0);
                     for p in problems {
-                        let message =
-                            format!("the body may also be sent as {ct}, which the generated code does not read: {}", p.message);
+                        let message = format!(
+                            "the body may also be sent as {ct}, which the generated code does not read: {}",
+                            p.message
+                        );
                         self.warn_at(p.pointer, message);
                     }
                     if let Some(case) = case {
@@ -634,7 +636,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         if !unread.is_empty() {
-            let read: Vec<&str> = cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
+            let read: Vec<&str> =
+                cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
             self.warn(
                 &ptr.push("content"),
                 format!(
@@ -646,10 +649,7 @@ impl<'a> Lowerer<'a> {
         }
         let required = body.required;
         let doc = super::prose(&body.description);
-        let mut cases: Vec<Body> = cases
-            .into_iter()
-            .map(|c| Body { required, doc: doc.clone(), ..c.body })
-            .collect();
+        let mut cases: Vec<Body> = cases.into_iter().map(|c| Body { required, doc: doc.clone(), ..c.body }).collect();
         if cases.len() == 1 {
             return cases.pop();
         }
@@ -776,7 +776,9 @@ impl<'a> Lowerer<'a> {
             let list = keys.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
             self.report(
                 &ptr.push("content"),
-                format!("request bodies of type {list} are not supported yet; only JSON, form, text and binary bodies are"),
+                format!(
+                    "request bodies of type {list} are not supported yet; only JSON, form, text and binary bodies are"
+                ),
             );
             return None;
         }
@@ -846,10 +848,12 @@ impl<'a> Lowerer<'a> {
             );
             also_form.clear();
         }
-        if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
-            self.report(&media_ptr.push("schema"), "a schema with file parts can only be a multipart body");
-            return None;
-        }
+        let ty = if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
+            self.warn(&media_ptr.push("schema"), FILES_IN_JSON);
+            TypeRef::Json
+        } else {
+            ty
+        };
         let body =
             Body { ty, required: body.required, encoding, content_type, accepted, also_form, doc: None, choice: None };
         Some(MediaBody { body, described })
@@ -1106,11 +1110,12 @@ impl<'a> Lowerer<'a> {
                 );
             }
         }
-        if self.has_files(&ty) {
-            let at = rptr.push("content").push(&content_type).push("schema");
-            self.report(&at, "a schema with file parts can only be a multipart body");
-            return None;
-        }
+        let ty = if self.has_files(&ty) {
+            self.warn(&rptr.push("content").push(&content_type).push("schema"), FILES_IN_JSON);
+            TypeRef::Json
+        } else {
+            ty
+        };
         let headers = self.reply_headers(ctx, rptr, status, response, headers_name);
         Some(Reply::Json { status, ty, headers, doc })
     }
@@ -1185,10 +1190,10 @@ impl<'a> Lowerer<'a> {
             };
             let naming = Naming::Derived(format!("{wanted}{variant}"));
             let schema_ptr = rptr.push("content").push(content_type).push("schema");
-            let Some(body) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            let Some(mut body) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
             if self.has_files(&body) {
-                self.report(&schema_ptr, "a schema with file parts can only be a multipart body");
-                continue;
+                self.warn(&schema_ptr, FILES_IN_JSON);
+                body = TypeRef::Json;
             }
             let doc = super::prose(&Some(response.description.clone()));
             cases.push(ErrorCase { status, name: scope.claim(&variant), body, doc });
@@ -1544,6 +1549,11 @@ struct OpContext<'c> {
     ptr: &'c Pointer,
     type_name: &'c str,
 }
+
+/// Why a schema that is also a multipart body's, whose binary properties are therefore file
+/// parts, is read as any JSON value where it appears as JSON.
+const FILES_IN_JSON: &str = "this schema is also a multipart body, whose binary properties are file parts, which \
+                             JSON cannot carry: here it is read as any JSON value";
 
 /// One media type's body, and the media type whose schema it is (a wildcard JSON body is sent as
 /// `application/json` but described under `*/*`).

@@ -314,7 +314,9 @@ impl<'a> Lowerer<'a> {
             if let Some(value) = default.filter(|_| !required) {
                 self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
             }
-            let tristate = nullable && !required && !self.null_means_absent();
+            // A file travels as a part or not at all: no `null` to tell from absence.
+            let file = matches!(&ty, TypeRef::File) || matches!(&ty, TypeRef::Vec(item) if **item == TypeRef::File);
+            let tristate = nullable && !required && !self.null_means_absent() && !file;
             // A schema that allows any value (or a choice with such a member) allows `null`: an
             // optional one may be sent as `null`, read as absent.
             let nullable = nullable || (!required && self.takes_null(&ty, 0));
