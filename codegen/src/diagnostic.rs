@@ -53,6 +53,11 @@ impl Pointer {
         let segment = segment.to_string().replace('~', "~0").replace('/', "~1");
         Pointer(format!("{}/{segment}", self.0))
     }
+
+    /// The pointer without its leading `#`, as `serde_json::Value::pointer` takes it.
+    pub fn json_pointer(&self) -> &str {
+        &self.0[1..]
+    }
 }
 
 impl fmt::Display for Pointer {

@@ -14,6 +14,7 @@
 //! - Swagger 2.0 spellings in an OpenAPI 3 document: a top-level `definitions` (moved into
 //!   `components/schemas`, its `#/definitions/` references with it) and a `basic` security
 //!   scheme (an `http` one of scheme `basic`).
+//! - A reply header given as a `$ref` to a header parameter: the header that parameter describes.
 
 use serde_json::{Map, Number, Value};
 
@@ -29,6 +30,7 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     repair_security(doc, &mut notes);
     oauth_flow_urls(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
+    headers_from_parameters(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
     let components = all_of_targets(doc);
@@ -380,6 +382,74 @@ fn reply_descriptions(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     if let Some(Value::Object(replies)) = doc.pointer_mut("/components/responses") {
         for (name, reply) in replies.iter_mut() {
             fix(reply, Pointer::root().push("components").push("responses").push(name));
+        }
+    }
+}
+
+/// A reply header given as a `$ref` into `#/components/parameters` (to a header parameter, which
+/// says the same but for `name` and `in`) where `#/components/headers` has no such name: the
+/// header that parameter describes, added to `#/components/headers` under its name.
+fn headers_from_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    const PREFIX: &str = "#/components/parameters/";
+    let parameters = doc.pointer("/components/parameters").and_then(Value::as_object).cloned().unwrap_or_default();
+    if parameters.is_empty() {
+        return;
+    }
+    let declared = |doc: &Value, name: &str| {
+        doc.pointer("/components/headers").and_then(Value::as_object).is_some_and(|h| h.contains_key(name))
+    };
+    // Each reply's headers: the operations' replies and the component replies.
+    let mut replies: Vec<Pointer> = Vec::new();
+    if let Some(Value::Object(paths)) = doc.get("paths") {
+        for (path, item) in paths {
+            let Value::Object(item) = item else { continue };
+            for (method, op) in item {
+                let Some(Value::Object(statuses)) = op.get("responses") else { continue };
+                let at = Pointer::root().push("paths").push(path).push(method).push("responses");
+                replies.extend(statuses.keys().map(|status| at.push(status)));
+            }
+        }
+    }
+    if let Some(Value::Object(components)) = doc.pointer("/components/responses") {
+        replies.extend(components.keys().map(|name| Pointer::root().push("components").push("responses").push(name)));
+    }
+    for reply in replies {
+        let headers_at = reply.push("headers");
+        let Some(Value::Object(headers)) = doc.pointer(headers_at.json_pointer()) else { continue };
+        let misplaced: Vec<(String, String)> = headers
+            .iter()
+            .filter_map(|(header, value)| {
+                let name = value.get("$ref")?.as_str()?.strip_prefix(PREFIX)?;
+                Some((header.clone(), name.to_string()))
+            })
+            .collect();
+        for (header, name) in misplaced {
+            let Some(Value::Object(parameter)) = parameters.get(&name) else { continue };
+            if parameter.get("in").and_then(Value::as_str) != Some("header") {
+                continue;
+            }
+            if !declared(doc, &name) {
+                let mut described = parameter.clone();
+                described.remove("name");
+                described.remove("in");
+                let components = doc.as_object_mut().and_then(|d| {
+                    d.entry("components").or_insert_with(|| Value::Object(Map::new())).as_object_mut()
+                });
+                let Some(components) = components else { return };
+                let headers = components.entry("headers").or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(headers) = headers {
+                    headers.insert(name.clone(), Value::Object(described));
+                }
+            }
+            let at = headers_at.push(&header);
+            if let Some(value) = doc.pointer_mut(at.json_pointer()) {
+                *value = serde_json::json!({ "$ref": format!("#/components/headers/{name}") });
+            }
+            let message = format!(
+                "the header refers to the parameter {PREFIX}{name}; read as the header it describes, \
+                 #/components/headers/{name}"
+            );
+            notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
         }
     }
 }

@@ -733,24 +733,29 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
     let (mock, client) = serve().await;
     mock.on_add_memo(|_, input| async move {
         use unseen_server::types::AddMemoBody as Body;
-        Ok(match input.body {
+        let revision = unseen_server::types::AddMemoReplyHeaders { x_revision: Some(7) };
+        let text = match input.body {
             Body::Json(json) => format!("json: {}", json.text),
             Body::Multipart(form) => {
                 let thumb = form.thumb.map_or(0, |t| t.bytes.len());
                 format!("multipart: {} ({} bytes, thumb {thumb})", form.title, form.scan.bytes.len())
             }
             Body::Bytes(bytes) => format!("bytes: {bytes:?}"),
-        })
+        };
+        Ok((text, revision))
     });
     let json = AddMemoBody::Json(AddMemoJsonBody::new("milk".into()));
-    assert_eq!(client.add_memo(json).await.expect("JSON"), "json: milk");
+    let (text, headers) = client.add_memo(json).await.expect("JSON");
+    assert_eq!(text, "json: milk");
+    // The reply header the document gives as a header parameter's reference.
+    assert_eq!(headers.x_revision, Some(7));
     let mut form = AddMemoMultipartBody::new("scan".into(), File::new("s.png", vec![1u8, 2, 3]));
-    let sent = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart");
+    let (sent, _) = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart");
     assert_eq!(sent, "multipart: scan (3 bytes, thumb 0)");
     form.thumb = Some(File::new("t.png", vec![9u8; 2]));
-    let sent = client.add_memo(AddMemoBody::Multipart(form)).await.expect("multipart with a thumbnail");
+    let (sent, _) = client.add_memo(AddMemoBody::Multipart(form)).await.expect("multipart with a thumbnail");
     assert_eq!(sent, "multipart: scan (3 bytes, thumb 2)");
-    assert_eq!(client.add_memo(AddMemoBody::Bytes(vec![7, 8])).await.expect("bytes"), "bytes: [7, 8]");
+    assert_eq!(client.add_memo(AddMemoBody::Bytes(vec![7, 8])).await.expect("bytes").0, "bytes: [7, 8]");
 
     // Each case's own limits hold.
     let long = AddMemoBody::Json(AddMemoJsonBody::new("x".repeat(21)));
