@@ -432,9 +432,9 @@ fn headers_from_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                 let mut described = parameter.clone();
                 described.remove("name");
                 described.remove("in");
-                let components = doc.as_object_mut().and_then(|d| {
-                    d.entry("components").or_insert_with(|| Value::Object(Map::new())).as_object_mut()
-                });
+                let components = doc
+                    .as_object_mut()
+                    .and_then(|d| d.entry("components").or_insert_with(|| Value::Object(Map::new())).as_object_mut());
                 let Some(components) = components else { return };
                 let headers = components.entry("headers").or_insert_with(|| Value::Object(Map::new()));
                 if let Value::Object(headers) = headers {

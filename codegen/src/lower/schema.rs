@@ -232,6 +232,24 @@ impl<'a> Lowerer<'a> {
                                 format!("`{keyword}` does not apply to type `{what}` and is ignored"),
                             );
                         }
+                        // Without `type`, object or list keywords constrain only values of that
+                        // type and let the others through; reading them as that type is an
+                        // assumption, said where it is made.
+                        let assumed = match (&any.typ, &kind) {
+                            (None, SchemaKind::Type(Type::Object(_))) => {
+                                Some("object keywords constrain only objects; read as an object")
+                            }
+                            (None, SchemaKind::Type(Type::Array(_))) => {
+                                Some("`items` constrains only lists; read as a list")
+                            }
+                            _ => None,
+                        };
+                        if let Some(assumed) = assumed {
+                            let message = format!(
+                                "without `type`, {assumed}, so values of other types, which the schema allows, are refused"
+                            );
+                            self.warn(ptr, message);
+                        }
                         let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
                         self.lower_item(&schema, ptr, naming)
                     }
