@@ -15,6 +15,7 @@
 //!   `components/schemas`, its `#/definitions/` references with it) and a `basic` security
 //!   scheme (an `http` one of scheme `basic`).
 //! - A reply header given as a `$ref` to a header parameter: the header that parameter describes.
+//! - `externalDocs` without the `url` it requires: left out.
 
 use serde_json::{Map, Number, Value};
 
@@ -31,10 +32,12 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     oauth_flow_urls(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
     headers_from_parameters(doc, &mut notes);
+    external_docs_urls(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
     // Component schemas as written, for `allOf` members that refer to one.
     let components = all_of_targets(doc);
     each_schema(doc, &mut |schema, at| {
+        drop_external_docs_without_url(schema, at, &mut notes);
         repair_schema(schema, at, &mut notes);
         hoist_annotation_members(schema);
         merge_plain_all_of(schema, at, &components, &mut notes);
@@ -452,6 +455,40 @@ fn headers_from_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
         }
     }
+}
+
+/// `externalDocs` without its required `url` (the document's, a tag's or an operation's): only a
+/// link's text, with nowhere to link to, so left out.
+fn external_docs_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Value::Object(root) = doc else { return };
+    drop_external_docs_without_url(root, &Pointer::root(), notes);
+    if let Some(Value::Array(tags)) = root.get_mut("tags") {
+        for (i, tag) in tags.iter_mut().enumerate() {
+            if let Value::Object(tag) = tag {
+                drop_external_docs_without_url(tag, &Pointer::root().push("tags").push(i), notes);
+            }
+        }
+    }
+    if let Some(Value::Object(paths)) = root.get_mut("paths") {
+        for (path, item) in paths.iter_mut() {
+            let Value::Object(item) = item else { continue };
+            for (method, op) in item.iter_mut() {
+                if let Value::Object(op) = op {
+                    drop_external_docs_without_url(op, &Pointer::root().push("paths").push(path).push(method), notes);
+                }
+            }
+        }
+    }
+}
+
+fn drop_external_docs_without_url(owner: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    let Some(docs) = owner.get("externalDocs") else { return };
+    if docs.get("url").is_some_and(Value::is_string) {
+        return;
+    }
+    owner.remove("externalDocs");
+    let message = "`externalDocs` has no `url`, which it requires; it is left out".to_string();
+    notes.push(Diagnostic { pointer: at.push("externalDocs").to_string(), line: None, message });
 }
 
 /// Path segments written as Express and Hono write parameters (`/todos/:id`), read as the

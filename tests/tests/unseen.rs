@@ -803,3 +803,27 @@ async fn an_operation_that_documents_only_text_is_refused_in_text() {
     let text = reply.text().await.expect("text");
     assert!(text.lines().any(|line| line.starts_with("name: ")), "{text}");
 }
+
+#[tokio::test]
+async fn a_reply_without_content_beside_a_download_is_a_download_without_bytes() {
+    let (mock, client) = serve().await;
+    let queued = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = queued.clone();
+    mock.on_get_report(move |_, _| {
+        let queued = flag.load(std::sync::atomic::Ordering::SeqCst);
+        async move {
+            Ok(match queued {
+                true => FileDownload::new("ignored").with_status(204),
+                false => FileDownload::new(vec![1u8, 2]).with_content_type("application/vnd.ms-excel"),
+            })
+        }
+    });
+    let now = client.get_report().await.expect("the spreadsheet");
+    assert_eq!((now.status, now.content_type.as_deref()), (200, Some("application/vnd.ms-excel")));
+    assert_eq!(now.body.collect().await.expect("bytes"), [1, 2]);
+
+    queued.store(true, std::sync::atomic::Ordering::SeqCst);
+    let later = client.get_report().await.expect("queued");
+    assert_eq!((later.status, later.content_type.as_deref()), (204, None));
+    assert!(later.body.collect().await.expect("no bytes").is_empty());
+}

@@ -969,15 +969,21 @@ impl<'a> Lowerer<'a> {
         ptr: &Pointer,
         successes: &[(u16, &'a ReferenceOr<openapiv3::Response>)],
     ) -> Option<Option<Reply>> {
-        let all_downloads = successes.iter().all(|(_, response)| {
-            let content = super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
-                .map(|r| &r.content);
-            // As `one_reply` decides: a binary medium, or none that is JSON.
-            content.is_some_and(|content| {
-                !content.is_empty() && (binary_medium(self, content).is_some() || !content.keys().any(|ct| is_json(ct)))
+        let contents: Vec<Option<&openapiv3::Content>> = successes
+            .iter()
+            .map(|(_, response)| {
+                super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
+                    .map(|r| &r.content)
             })
-        });
-        if !all_downloads {
+            .collect();
+        // As `one_reply` decides: a binary medium, or none that is JSON.
+        let download = |content: &openapiv3::Content| {
+            !content.is_empty() && (binary_medium(self, content).is_some() || !content.keys().any(|ct| is_json(ct)))
+        };
+        // Replies without a body beside downloads (a report sent now, or `204` when it is queued
+        // instead) are downloads with no bytes.
+        let downloads_or_empty = contents.iter().all(|c| c.is_some_and(|c| c.is_empty() || download(c)));
+        if !downloads_or_empty || !contents.iter().any(|c| c.is_some_and(download)) {
             return None;
         }
         let mut replies = Vec::new();
@@ -992,9 +998,21 @@ impl<'a> Lowerer<'a> {
             self.report(ptr, "a stream of items beside other success replies is not supported yet");
             return Some(None);
         }
-        let mut first = replies.remove(0);
+        let primary = replies.iter().position(|r| matches!(r, Reply::Download { .. })).unwrap_or(0);
+        let mut first = replies.remove(primary);
         if let Reply::Download { also, content_type, doc, .. } = &mut first {
             for reply in replies {
+                if let Reply::Empty { status, headers, doc: other_doc } = reply {
+                    if headers.is_some() {
+                        let at = ptr.push(status).push("headers");
+                        self.warn(&at, "the headers of a reply read as a download without bytes are not read");
+                    }
+                    also.push(status);
+                    if let (Some(doc), Some(other_doc)) = (doc.as_mut(), other_doc) {
+                        doc.push_str(&format!("\n\n{status}: {other_doc}"));
+                    }
+                    continue;
+                }
                 if let Reply::Download { status, content_type: other, doc: other_doc, .. } = reply {
                     also.push(status);
                     if other != *content_type {

@@ -59,6 +59,12 @@ pub fn reply(documented: &[u16], file: FileDownload) -> Result<Response, ApiErro
             )));
         }
     };
+    // A status that has no content in HTTP (a `204` beside the download) sends none.
+    if matches!(status, 204 | 205 | 304) {
+        let mut response = Response::new(Body::empty());
+        *response.status_mut() = status_code(status);
+        return Ok(response);
+    }
     let mut response = Response::new(file.body);
     *response.status_mut() = status_code(status);
     let content_type = file.content_type.as_deref().unwrap_or("application/octet-stream");
