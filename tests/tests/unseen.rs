@@ -827,3 +827,28 @@ async fn a_reply_without_content_beside_a_download_is_a_download_without_bytes()
     assert_eq!((later.status, later.content_type.as_deref()), (204, None));
     assert!(later.body.collect().await.expect("no bytes").is_empty());
 }
+
+#[tokio::test]
+async fn a_form_and_multipart_of_one_schema_beside_json_are_each_read() {
+    use unseen_client::types::{OpenTicketBody, OpenTicketJsonBody, TicketForm};
+    let (mock, client) = serve().await;
+    mock.on_open_ticket(|_, input| async move {
+        use unseen_server::types::OpenTicketBody as Body;
+        Ok(match input.body {
+            Body::Json(json) => format!("json {}", json.subject),
+            Body::Form(form) => format!("form {} {:?}", form.title, form.urgent),
+            Body::Multipart(form) => format!("multipart {} {:?}", form.title, form.urgent),
+        })
+    });
+    let mut form = TicketForm::new("leak".into());
+    form.urgent = Some(true);
+    let json = OpenTicketBody::Json(OpenTicketJsonBody::new("roof".into()));
+    assert_eq!(client.open_ticket(json).await.expect("JSON"), "json roof");
+    let sent = client.open_ticket(OpenTicketBody::Form(form.clone())).await.expect("form");
+    assert_eq!(sent, "form leak Some(true)");
+    let sent = client.open_ticket(OpenTicketBody::Multipart(form)).await.expect("multipart");
+    assert_eq!(sent, "multipart leak Some(true)");
+    let long = OpenTicketBody::Multipart(TicketForm::new("a title too long".into()));
+    let refused = client.open_ticket(long).await.expect_err("too long");
+    assert!(refused.to_string().contains("title"), "{refused}");
+}

@@ -636,18 +636,23 @@ impl<'a> Lowerer<'a> {
             }
             seen
         });
-        let several = distinct.len() > 1;
+        // (A form and a multipart body of one schema are two cases too, unless JSON reads both.)
+        let keys = || body.content.keys();
+        let several = distinct.len() > 1
+            || (!keys().any(|ct| is_json(ct)) && keys().any(|ct| is_form(ct)) && keys().any(|ct| is_multipart(ct)));
         let mut left: Vec<&String> = body.content.keys().collect();
         let first = self.media_body(ctx, &ptr, body, &left, several)?;
         let mut cases = vec![first];
         let mut unread: Vec<&str> = Vec::new();
         loop {
             left.retain(|ct| !cases.iter().any(|c| c.accepted.contains(ct) || c.also_form.contains(ct)));
-            // A media type of a schema already read (XML beside JSON) would need a reader of its
-            // own, not a case: it is named in a warning.
+            // A media type of a schema already read that the generator has no reader for (XML
+            // beside JSON) is named in a warning; a form or multipart one (multipart beside a
+            // form body of its schema) is a case of its own.
             let described: Vec<_> = cases.iter().map(|c| &body.content[&c.described].schema).collect();
-            let (same, other): (Vec<&String>, Vec<&String>) =
-                left.iter().partition(|ct| described.contains(&&body.content[ct.as_str()].schema));
+            let (same, other): (Vec<&String>, Vec<&String>) = left.iter().partition(|ct| {
+                described.contains(&&body.content[ct.as_str()].schema) && !is_form(ct) && !is_multipart(ct)
+            });
             unread.extend(same.iter().map(|ct| ct.as_str()));
             left = other;
             if left.is_empty() {
