@@ -333,8 +333,20 @@ impl<'a> Converter<'a> {
     }
 
     fn response(&mut self, ptr: &Pointer, r: &Value, produces: &[String]) -> Value {
-        if r.get("$ref").is_some() {
-            return reference(r);
+        if let Some(target) = r.get("$ref").and_then(Value::as_str) {
+            // A shared reply takes the media types of the operation that refers to it: where they
+            // are not the document's (which its component was converted with), it is written out
+            // here with the operation's.
+            let shared = target
+                .strip_prefix("#/responses/")
+                .and_then(|name| self.doc.get("responses")?.get(name))
+                .filter(|shared| shared.get("$ref").is_none());
+            return match shared {
+                Some(shared) if produces != strings(self.doc.get("produces")).as_slice() => {
+                    self.response(ptr, shared, produces)
+                }
+                _ => reference(r),
+            };
         }
         let mut out = Map::new();
         out.insert("description".into(), r.get("description").cloned().unwrap_or(json!("")));

@@ -624,6 +624,12 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert_eq!(op("addDog").errors.as_ref().map(|e| e.name.as_str()), Some("AddDogError"));
     assert_eq!(op("getDog").params[0].wire, "id");
     assert_eq!(op("getDog").errors.as_ref().map(|e| e.name.as_str()), Some("GetDogError"));
+    // A shared reply answers in the media types of the operation that refers to it: text here,
+    // so the server's own rejections are text too.
+    let bark = op("bark");
+    assert!(bark.errors.is_none());
+    let shapes: Vec<&str> = bark.error_shapes.iter().map(|s| s.content_type.as_str()).collect();
+    assert_eq!(shapes, ["text/plain"]);
     // Form data with a file is multipart; without one, a form. A `file` reply is a download.
     let upload = op("uploadPhoto");
     assert!(matches!(&upload.body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Multipart));
