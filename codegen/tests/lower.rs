@@ -1195,3 +1195,30 @@ components:
     assert!(warned.contains(&"#/components/schemas/Anything/not"), "{warned:?}");
     assert!(warned.contains(&"#/components/schemas/Word/not"), "{warned:?}");
 }
+
+#[test]
+fn one_method_on_paths_that_differ_only_in_parameter_names_is_refused() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /apps/{name}:
+    get:
+      operationId: byName
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses: {"204": {description: ok}}
+  /apps/{app.name}:
+    get:
+      operationId: byAppName
+      parameters: [{name: app.name, in: path, required: true, schema: {type: string}}]
+      responses: {"204": {description: ok}}
+"##;
+    let errors = lowered(text).unwrap_err();
+    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        located,
+        [
+            "#/paths/~1apps~1{app.name}/get: GET /apps/{name} is already this operation's method and path, but for the parameters' names"
+        ]
+    );
+}

@@ -852,3 +852,22 @@ async fn a_form_and_multipart_of_one_schema_beside_json_are_each_read() {
     let refused = client.open_ticket(long).await.expect_err("too long");
     assert!(refused.to_string().contains("title"), "{refused}");
 }
+
+#[tokio::test]
+async fn paths_that_differ_only_in_parameter_names_share_a_route() {
+    let (mock, client) = serve().await;
+    mock.on_get_shelf(|_, input| async move { Ok(format!("shelf {}", input.shelf)) });
+    let dropped = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = dropped.clone();
+    mock.on_drop_shelf(move |_, input| {
+        seen.lock().unwrap().push(input.shelf_id);
+        async { Ok(()) }
+    });
+    assert_eq!(client.get_shelf("oak").await.expect("get"), "shelf oak");
+    client.drop_shelf(7).await.expect("drop");
+    assert_eq!(*dropped.lock().unwrap(), [7]);
+    // Each operation's own limits hold under the shared route.
+    let refused = client.drop_shelf(100).await.expect_err("past the maximum");
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
+    assert!(refused.to_string().contains("shelf.id"), "{refused}");
+}

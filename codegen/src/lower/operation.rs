@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
         let mut type_scope = Scope::with_reserved(RESERVED_BUILDER_NAMES);
         // Where each explicit operationId was first used: a second use is an error, not a rename.
         let mut ids: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
-        let mut out = Vec::new();
+        let mut out: Vec<Operation> = Vec::new();
         for (path, item) in &doc.paths.paths {
             let path_ptr = Pointer::root().push("paths").push(path);
             let item = match item {
@@ -196,6 +196,26 @@ impl<'a> Lowerer<'a> {
                 let produces: Vec<&str> = produces.into_iter().flatten().filter_map(|p| p.as_str()).collect();
                 let error_shapes = self.error_shapes(&op.responses, &error_responses, &produces);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
+                // Paths that differ only in their parameters' names are one path (OpenAPI forbids
+                // them, and grpc-gateway writes them): served by one route, a method once.
+                if let Some(other) = out.iter().find(|o| path_shape(&o.path) == path_shape(path) && o.path != *path) {
+                    let message = format!(
+                        "this path differs from {} only in its parameters' names, which OpenAPI forbids; both are served by one route",
+                        other.path
+                    );
+                    self.warn(&Pointer::root().push("paths").push(path), message);
+                }
+                if let Some(other) = out.iter().find(|o| path_shape(&o.path) == path_shape(path) && o.method == method)
+                {
+                    self.report(
+                        &ptr,
+                        format!(
+                            "{} {} is already this operation's method and path, but for the parameters' names",
+                            method.as_str(),
+                            other.path
+                        ),
+                    );
+                }
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
                 let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
                     continue;
@@ -1610,6 +1630,28 @@ struct OpContext<'c> {
     path: &'c str,
     ptr: &'c Pointer,
     type_name: &'c str,
+}
+
+/// A path with its parameters' names left out (`/apps/{}`): paths of one shape match the same
+/// requests.
+pub(crate) fn path_shape(path: &str) -> String {
+    let mut shape = String::with_capacity(path.len());
+    let mut in_name = false;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                in_name = true;
+                shape.push('{');
+            }
+            '}' => {
+                in_name = false;
+                shape.push('}');
+            }
+            _ if in_name => {}
+            _ => shape.push(c),
+        }
+    }
+    shape
 }
 
 /// Why a schema that is also a multipart body's, whose binary properties are therefore file

@@ -622,6 +622,13 @@ fn bounds_message(unit: &str, actual: f64, min: Option<f64>, max: Option<f64>) -
     }
 }
 
+/// Path parameters captured by a route that another path of the same shape spells (`{name}` for
+/// this path's `{app.name}`), under this path's names: `names` pairs the route's with them.
+pub fn renamed<'a>(params: Vec<(&'a str, &'a str)>, names: &[(&'static str, &'static str)]) -> Vec<(&'a str, &'a str)> {
+    let own = |name: &'a str| names.iter().find(|(routed, _)| *routed == name).map_or(name, |(_, own)| *own);
+    params.into_iter().map(|(name, text)| (own(name), text)).collect()
+}
+
 /// Whether the request's `Content-Type` is one of `media` (wildcards allowed): which case of a
 /// body the document describes per media type the request holds.
 pub fn names_media_type(headers: &HeaderMap, media: &[&str]) -> bool {
