@@ -73,9 +73,9 @@ fn write_binary_crate(dir: &Path, name: &str) -> Result<(), String> {
         "//! Serves `MockApi::sampled()` of the generated server at the address given.\n\n\
          #[tokio::main]\nasync fn main() -> std::io::Result<()> {{\n    \
          let addr = std::env::args().nth(1).unwrap_or_else(|| \"127.0.0.1:0\".to_string());\n    \
+         let router = {server}::router_with({server}::MockApi::sampled(), Default::default());\n    \
          let listener = tokio::net::TcpListener::bind(&addr).await?;\n    \
          println!(\"http://{{}}\", listener.local_addr()?);\n    \
-         let router = {server}::router_with({server}::MockApi::sampled(), Default::default());\n    \
          {server}::serve(listener, router, {server}::shutdown_signal()).await\n}}\n"
     );
     write_helper(dir, &manifest, &main)
