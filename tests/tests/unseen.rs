@@ -871,3 +871,21 @@ async fn paths_that_differ_only_in_parameter_names_share_a_route() {
     assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
     assert!(refused.to_string().contains("shelf.id"), "{refused}");
 }
+
+#[tokio::test]
+async fn a_segment_of_parameters_among_literal_text_is_split_into_them() {
+    use unseen_client::types::GetClipExt;
+    let (mock, client) = serve().await;
+    mock.on_get_clip(|_, input| async move { Ok(format!("{} as {:?}", input.clip, input.ext)) });
+    assert_eq!(client.get_clip("intro", GetClipExt::Mp4).await.expect("a clip"), "intro as Mp4");
+    let refused = client.get_clip("much-too-long", GetClipExt::Webm).await.expect_err("too long");
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
+
+    let base = mock.serve().await.expect("serve");
+    for (path, status) in
+        [("/clips/intro.mp4", 200), ("/clips/intro", 404), ("/clips/intro.avi", 400), ("/clips/.mp4", 404)]
+    {
+        let reply = reqwest::get(format!("{base}{path}")).await.expect("send");
+        assert_eq!(reply.status(), status, "{path}");
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod code;
+mod routes;
 pub mod samples;
 pub mod server;
 pub mod types;

@@ -7,6 +7,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::code::{self, Code};
+use super::routes;
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
 use crate::ir::{
@@ -615,29 +616,17 @@ pub fn input_struct(op: &Operation) -> Emitted {
     code.finish()
 }
 
-/// The route serving `op`: its path as the first operation of the same shape spells it (paths
-/// that differ only in their parameters' names are one route to axum).
-fn route<'a>(api: &'a Api, op: &'a Operation) -> &'a str {
-    let shape = crate::lower::path_shape(&op.path);
-    api.operations.iter().find(|o| crate::lower::path_shape(&o.path) == shape).map_or(&op.path, |o| &o.path)
-}
-
-/// Each path parameter's name in `op`'s route and in its own path, where they differ.
-fn route_renames<'a>(api: &'a Api, op: &'a Operation) -> Vec<(&'a str, &'a str)> {
-    let names = |path: &'a str| path.split('{').skip(1).filter_map(|rest| rest.split_once('}').map(|(name, _)| name));
-    names(route(api, op)).zip(names(&op.path)).filter(|(routed, own)| routed != own).collect()
-}
-
 /// The head of `router.rs`: configuration, the router and the shared checks; [`handler`] gives
 /// one operation's handler.
 pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
-    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
+    let mut paths: Vec<(String, Vec<&Operation>)> = Vec::new();
     for op in &api.operations {
-        match paths.iter_mut().find(|(p, _)| *p == route(api, op)) {
+        let route = routes::route(api, op);
+        match paths.iter_mut().find(|(p, _)| *p == route) {
             Some((_, ops)) => ops.push(op),
-            None => paths.push((route(api, op), vec![op])),
+            None => paths.push((route, vec![op])),
         }
     }
     // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
@@ -1223,11 +1212,18 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
         code.line("))?;");
         code.dedent();
         code.line("let path_params: Vec<(&str, &str)> = raw.iter().collect();");
-        let renames = route_renames(api, op);
+        let renames = routes::renames(api, op);
         if !renames.is_empty() {
             // Captured under the names of the route this path shares.
             let pairs = renames.iter().map(|(routed, own)| quote! { (#routed, #own) });
             code.statements(quote! { let path_params = extract::renamed(path_params, &[#(#pairs),*]); });
+        }
+        for split in routes::splits(&op.path) {
+            // A segment of parameters among literal text, captured whole.
+            let (capture, literals, names) = (&split.capture, &split.literals, &split.names);
+            code.statements(quote! {
+                let path_params = extract::split_segment(path_params, #capture, &[#(#literals),*], &[#(#names),*])?;
+            });
         }
     }
     if op.params.iter().any(|p| p.location == Location::Query) {

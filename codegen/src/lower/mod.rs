@@ -10,7 +10,7 @@ mod schema;
 mod tag_features;
 mod union;
 
-pub(crate) use operation::{ITEM_SCHEMA, path_shape};
+pub(crate) use operation::ITEM_SCHEMA;
 
 /// The extension loading keeps a path's `query` operation (OpenAPI 3.2) under, for want of a
 /// slot in the typed model.

@@ -1634,7 +1634,7 @@ struct OpContext<'c> {
 
 /// A path with its parameters' names left out (`/apps/{}`): paths of one shape match the same
 /// requests.
-pub(crate) fn path_shape(path: &str) -> String {
+fn path_shape(path: &str) -> String {
     let mut shape = String::with_capacity(path.len());
     let mut in_name = false;
     for c in path.chars() {

@@ -629,6 +629,40 @@ pub fn renamed<'a>(params: Vec<(&'a str, &'a str)>, names: &[(&'static str, &'st
     params.into_iter().map(|(name, text)| (own(name), text)).collect()
 }
 
+/// The parameters of a path segment captured whole (`capture`) that the document writes as
+/// parameters among literal text: `literals` are the text before, between and after `names`
+/// (`["v", ".", ""]` around `major` and `minor` for `v{major}.{minor}`). A segment not of that
+/// form names no resource of this operation: 404.
+pub fn split_segment<'a>(
+    mut params: Vec<(&'a str, &'a str)>,
+    capture: &str,
+    literals: &[&str],
+    names: &[&'static str],
+) -> Result<Vec<(&'a str, &'a str)>, ApiError> {
+    let not_found =
+        || ApiError::not_found(format!("the path segment is not of the form the operation takes ({capture})"));
+    let Some(index) = params.iter().position(|(name, _)| *name == capture) else { return Err(not_found()) };
+    let (_, text) = params.remove(index);
+    let (first, last) = (literals.first().copied().unwrap_or(""), literals.last().copied().unwrap_or(""));
+    let mut rest = text.strip_prefix(first).and_then(|t| t.strip_suffix(last)).ok_or_else(not_found)?;
+    for (i, name) in names.iter().enumerate() {
+        // Each parameter runs to the next literal; the last one to the end.
+        let value = match literals.get(i + 1).filter(|_| i + 1 < names.len()) {
+            Some(literal) if !literal.is_empty() => {
+                let (value, after) = rest.split_once(literal).ok_or_else(not_found)?;
+                rest = after;
+                value
+            }
+            _ => std::mem::take(&mut rest),
+        };
+        if value.is_empty() {
+            return Err(not_found());
+        }
+        params.push((name, value));
+    }
+    Ok(params)
+}
+
 /// Whether the request's `Content-Type` is one of `media` (wildcards allowed): which case of a
 /// body the document describes per media type the request holds.
 pub fn names_media_type(headers: &HeaderMap, media: &[&str]) -> bool {
