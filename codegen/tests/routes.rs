@@ -51,7 +51,8 @@ fn every_corpus_router_can_be_built() {
 
 #[test]
 fn route_calls_are_found_in_a_router() {
-    let router = "Router::new()\n    .route(\"/a/{id}\", get(x))\n    .route(\n        \"/b\",\n        post(y),\n    )";
+    let router =
+        "Router::new()\n    .route(\"/a/{id}\", get(x))\n    .route(\n        \"/b\",\n        post(y),\n    )";
     assert_eq!(routes(router), ["/a/{id}", "/b"]);
     // What the check catches: two spellings of one route, and a parameter beside literal text.
     let mut matcher = matchit::Router::new();

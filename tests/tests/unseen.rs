@@ -889,3 +889,19 @@ async fn a_segment_of_parameters_among_literal_text_is_split_into_them() {
         assert_eq!(reply.status(), status, "{path}");
     }
 }
+
+#[tokio::test]
+async fn operations_of_one_method_on_one_route_are_told_apart_by_their_text() {
+    let (mock, client) = serve().await;
+    mock.on_archive_clip(|_, input| async move { Ok(format!("archived {}", input.clip)) });
+    mock.on_restore_clip(|_, input| async move { Ok(format!("restored {}", input.clip)) });
+    assert_eq!(client.archive_clip("intro").await.expect("archive"), "archived intro");
+    assert_eq!(client.restore_clip("intro").await.expect("restore"), "restored intro");
+    let base = mock.serve().await.expect("serve");
+    let http = reqwest::Client::new();
+    for (path, status) in [("/clips/intro:archive", 200), ("/clips/intro%3Arestore", 200), ("/clips/intro:other", 404)]
+    {
+        let reply = http.post(format!("{base}{path}")).send().await.expect("send");
+        assert_eq!(reply.status(), status, "{path}");
+    }
+}

@@ -67,6 +67,8 @@ pub fn renames(api: &Api, op: &Operation) -> Vec<(String, String)> {
 /// One mixed segment of a path to split: its capture, the literal pieces around and between
 /// its parameters (one more than the parameters), and the parameters' names.
 pub struct Split {
+    /// The segment's place in the path (`/` splits, the empty text before the first is 0).
+    pub index: usize,
     pub capture: String,
     pub literals: Vec<String>,
     pub names: Vec<String>,
@@ -86,7 +88,7 @@ pub fn splits(path: &str) -> Vec<Split> {
                 rest = after;
             }
             literals.push(rest.to_string());
-            Split { capture: capture(i), literals, names }
+            Split { index: i, capture: capture(i), literals, names }
         })
         .collect()
 }

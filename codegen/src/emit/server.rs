@@ -616,6 +616,29 @@ pub fn input_struct(op: &Operation) -> Emitted {
     code.finish()
 }
 
+/// A handler for operations of one method on one route: the first whose segments have its
+/// literal text, else the one whose segments have none.
+fn dispatch(ops: &[&Operation]) -> TokenStream {
+    let mut ordered: Vec<&&Operation> = ops.iter().collect();
+    ordered.sort_by_key(|op| routes::splits(&op.path).is_empty());
+    let (last, tried) = ordered.split_last().expect("several operations");
+    let tries = tried.iter().map(|op| {
+        let handler = handler_name(op);
+        let checks = routes::splits(&op.path).into_iter().map(|split| {
+            let (index, literals) = (split.index, &split.literals);
+            quote! { extract::segment_has(request.uri().path(), #index, &[#(#literals),*]) }
+        });
+        quote! { if #(#checks)&&* { return #handler::<A>(state, request).await; } }
+    });
+    let last = handler_name(last);
+    quote! {
+        |state: State<Shared<A>>, request: Request| async move {
+            #(#tries)*
+            #last::<A>(state, request).await
+        }
+    }
+}
+
 /// The head of `router.rs`: configuration, the router and the shared checks; [`handler`] gives
 /// one operation's handler.
 pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
@@ -632,13 +655,28 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
     let is_query = |op: &&&Operation| op.method == crate::ir::Method::Query;
     let routes = paths.iter().map(|(path, ops)| {
-        let methods = ops.iter().filter(|op| !is_query(op)).enumerate().map(|(i, op)| {
-            let method = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
-            let handler = handler_name(op);
+        // Each method once; operations that share it (`{id}:archive` and `{id}:unarchive`) are
+        // told apart by their segments' literal text, the one without any last.
+        let mut by_method: Vec<(crate::ir::Method, Vec<&Operation>)> = Vec::new();
+        for op in ops.iter().filter(|op| !is_query(op)) {
+            match by_method.iter_mut().find(|(m, _)| *m == op.method) {
+                Some((_, same)) => same.push(op),
+                None => by_method.push((op.method, vec![op])),
+            }
+        }
+        let methods = by_method.iter().enumerate().map(|(i, (method, same))| {
+            let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
+            let handler = match same.as_slice() {
+                [op] => {
+                    let handler = handler_name(op);
+                    quote! { #handler::<A> }
+                }
+                several => dispatch(several),
+            };
             if i == 0 {
-                quote! { #method(#handler::<A>) }
+                quote! { #method(#handler) }
             } else {
-                quote! { .#method(#handler::<A>) }
+                quote! { .#method(#handler) }
             }
         });
         let query = ops.iter().find(is_query).map(|op| {

@@ -629,6 +629,27 @@ pub fn renamed<'a>(params: Vec<(&'a str, &'a str)>, names: &[(&'static str, &'st
     params.into_iter().map(|(name, text)| (own(name), text)).collect()
 }
 
+/// Whether segment `index` of a request path (`/` splits; 0 is the empty text before the first)
+/// has the literal text `literals` around and between its parameters, as written or
+/// percent-encoded: which of the operations sharing a route it is for.
+pub fn segment_has(path: &str, index: usize, literals: &[&str]) -> bool {
+    let Some(raw) = path.split('/').nth(index) else { return false };
+    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+    let fits = |mut rest: &str| {
+        let (first, last) = (literals.first().copied().unwrap_or(""), literals.last().copied().unwrap_or(""));
+        let Some(inner) = rest.strip_prefix(first).and_then(|t| t.strip_suffix(last)) else { return false };
+        rest = inner;
+        for literal in literals.iter().skip(1).take(literals.len().saturating_sub(2)) {
+            match rest.split_once(literal) {
+                Some((_, after)) => rest = after,
+                None => return false,
+            }
+        }
+        true
+    };
+    fits(raw) || fits(&decoded)
+}
+
 /// The parameters of a path segment captured whole (`capture`) that the document writes as
 /// parameters among literal text: `literals` are the text before, between and after `names`
 /// (`["v", ".", ""]` around `major` and `minor` for `v{major}.{minor}`). A segment not of that
