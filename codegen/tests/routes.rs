@@ -24,6 +24,28 @@ fn routes(router: &str) -> Vec<&str> {
     router.split(".route(").skip(1).filter_map(|call| call.trim_start().strip_prefix('"')?.split('"').next()).collect()
 }
 
+/// Routes given a handler for one method twice (axum panics on it too): each `.route(…)` call's
+/// method routers (`get(`, `.post(`) counted.
+fn repeated_methods(router: &str) -> Vec<(String, &'static str)> {
+    const METHODS: [&str; 8] = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+    let mut repeated = Vec::new();
+    // The chain of routes ends where the fallbacks begin.
+    let chain = router.split("\n        .fallback(").next().unwrap_or(router);
+    for call in chain.split(".route(").skip(1) {
+        let route = call.trim_start().strip_prefix('"').and_then(|c| c.split('"').next()).unwrap_or("");
+        for method in METHODS {
+            let count = call
+                .match_indices(&format!("{method}("))
+                .filter(|(at, _)| call[..*at].ends_with(|c: char| c == '.' || c == '(' || c.is_whitespace()))
+                .count();
+            if count > 1 {
+                repeated.push((route.to_string(), method));
+            }
+        }
+    }
+    repeated
+}
+
 #[test]
 fn every_corpus_router_can_be_built() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
@@ -45,6 +67,9 @@ fn every_corpus_router_can_be_built() {
                 refused.push(format!("{}: {route}: {e}", spec.display()));
             }
         }
+        for (route, method) in repeated_methods(&router.contents) {
+            refused.push(format!("{}: {route}: `{method}` twice on one route", spec.display()));
+        }
     }
     assert!(refused.is_empty(), "routes axum would refuse:\n{}", refused.join("\n"));
 }
@@ -59,4 +84,6 @@ fn route_calls_are_found_in_a_router() {
     matcher.insert("/a/{x}", ()).expect("the first spelling");
     assert!(matcher.insert("/a/{y}", ()).is_err());
     assert!(matcher.insert("/s/{index}.ts", ()).is_err());
+    let twice = "    .route(\"/r/{id}\", post(a::<A>).post(b::<A>))\n    .route(\"/s\", get(get_s::<A>))";
+    assert_eq!(repeated_methods(twice), [("/r/{id}".to_string(), "post")]);
 }
