@@ -738,7 +738,8 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
             Body::Json(json) => format!("json: {}", json.text),
             Body::Multipart(form) => {
                 let thumb = form.thumb.map_or(0, |t| t.bytes.len());
-                format!("multipart: {} ({} bytes, thumb {thumb})", form.title, form.scan.bytes.len())
+                let pages = form.pages.map_or(0, |p| p.len());
+                format!("multipart: {} ({} bytes, thumb {thumb}, {pages} pages)", form.title, form.scan.bytes.len())
             }
             Body::Bytes(bytes) => format!("bytes: {bytes:?}"),
         };
@@ -751,10 +752,11 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
     assert_eq!(headers.x_revision, Some(7));
     let mut form = AddMemoMultipartBody::new("scan".into(), File::new("s.png", vec![1u8, 2, 3]));
     let (sent, _) = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart");
-    assert_eq!(sent, "multipart: scan (3 bytes, thumb 0)");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 0, 0 pages)");
     form.thumb = Some(File::new("t.png", vec![9u8; 2]));
+    form.pages = Some(vec![File::new("1.png", vec![1u8]), File::new("2.png", vec![2u8])]);
     let (sent, _) = client.add_memo(AddMemoBody::Multipart(form)).await.expect("multipart with a thumbnail");
-    assert_eq!(sent, "multipart: scan (3 bytes, thumb 2)");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 2, 2 pages)");
     assert_eq!(client.add_memo(AddMemoBody::Bytes(vec![7, 8])).await.expect("bytes").0, "bytes: [7, 8]");
 
     // Each case's own limits hold.

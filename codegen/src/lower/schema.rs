@@ -52,6 +52,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn schema_ref(&mut self, reference: &str, ptr: &Pointer) -> Option<TypeRef> {
+        // A file part given by a reference to a binary string is a file as an inline one is.
+        let binary = |s: &Schema| {
+            matches!(&s.schema_kind, SchemaKind::Type(Type::String(t))
+                if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
+        };
+        if self.is_file_part(ptr) && self.component_schema(reference).is_some_and(binary) {
+            return Some(TypeRef::File);
+        }
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
         match found {
             Some(rust) => Some(TypeRef::Named(rust.clone())),
