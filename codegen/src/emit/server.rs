@@ -1373,13 +1373,14 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     // case's types, answers as a body of no listed type is answered (415, or absent).
     let name = format_ident!("{}", choice.name);
     let mut branches = Vec::new();
-    let mut checks = Vec::new();
+    let (mut checks, mut checked) = (Vec::new(), false);
     for case in &choice.cases {
         let variant = format_ident!("{}", case.name);
         let media: Vec<&String> = case.body.accepted.iter().chain(&case.body.also_form).collect();
         let read = read_expr(api, &case.body, &case.body.accepted);
         branches.push(quote! { if extract::names_media_type(&parts.headers, &[#(#media),*]) { #read.map(types::#name::#variant) } });
         let check = validate_value(api, &case.body.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
+        checked |= !check.is_empty();
         let bind = if check.is_empty() {
             quote! { _ }
         } else {
@@ -1392,7 +1393,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
     let all: Vec<String> =
         choice.cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect();
     let fallback = read_expr(api, &first.body, &all);
-    let check = (!checks.iter().all(|c| c.is_empty())).then(|| {
+    let check = checked.then(|| {
         quote! { if let Some(body) = &body { let at = "body"; match body { #(#checks)* } } }
     });
     quote! {
