@@ -629,30 +629,38 @@ pub fn renamed<'a>(params: Vec<(&'a str, &'a str)>, names: &[(&'static str, &'st
     params.into_iter().map(|(name, text)| (own(name), text)).collect()
 }
 
+/// The texts of the parameters in a path segment written as parameters among literal text:
+/// `literals` are the text before, between and after them (`["v", ".", ""]` for
+/// `v{major}.{minor}`). Each runs to the next literal, the last to the end; `None` when the
+/// segment does not have that form or a parameter would be empty.
+fn segment_values<'t>(text: &'t str, literals: &[&str]) -> Option<Vec<&'t str>> {
+    let (first, last) = (literals.first().copied().unwrap_or(""), literals.last().copied().unwrap_or(""));
+    let mut rest = text.strip_prefix(first)?.strip_suffix(last)?;
+    let between = &literals[1.min(literals.len())..literals.len().saturating_sub(1)];
+    let mut values = Vec::with_capacity(between.len() + 1);
+    for literal in between {
+        let (value, after) = match literal.is_empty() {
+            true => (std::mem::take(&mut rest), ""),
+            false => rest.split_once(literal)?,
+        };
+        values.push(value);
+        rest = after;
+    }
+    values.push(rest);
+    values.iter().all(|v| !v.is_empty()).then_some(values)
+}
+
 /// Whether segment `index` of a request path (`/` splits; 0 is the empty text before the first)
 /// has the literal text `literals` around and between its parameters, as written or
 /// percent-encoded: which of the operations sharing a route it is for.
 pub fn segment_has(path: &str, index: usize, literals: &[&str]) -> bool {
     let Some(raw) = path.split('/').nth(index) else { return false };
     let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-    let fits = |mut rest: &str| {
-        let (first, last) = (literals.first().copied().unwrap_or(""), literals.last().copied().unwrap_or(""));
-        let Some(inner) = rest.strip_prefix(first).and_then(|t| t.strip_suffix(last)) else { return false };
-        rest = inner;
-        for literal in literals.iter().skip(1).take(literals.len().saturating_sub(2)) {
-            match rest.split_once(literal) {
-                Some((_, after)) => rest = after,
-                None => return false,
-            }
-        }
-        true
-    };
-    fits(raw) || fits(&decoded)
+    segment_values(raw, literals).is_some() || segment_values(&decoded, literals).is_some()
 }
 
 /// The parameters of a path segment captured whole (`capture`) that the document writes as
-/// parameters among literal text: `literals` are the text before, between and after `names`
-/// (`["v", ".", ""]` around `major` and `minor` for `v{major}.{minor}`). A segment not of that
+/// parameters among literal text (see [`segment_values`]), under `names`. A segment not of that
 /// form names no resource of this operation: 404.
 pub fn split_segment<'a>(
     mut params: Vec<(&'a str, &'a str)>,
@@ -664,23 +672,8 @@ pub fn split_segment<'a>(
         || ApiError::not_found(format!("the path segment is not of the form the operation takes ({capture})"));
     let Some(index) = params.iter().position(|(name, _)| *name == capture) else { return Err(not_found()) };
     let (_, text) = params.remove(index);
-    let (first, last) = (literals.first().copied().unwrap_or(""), literals.last().copied().unwrap_or(""));
-    let mut rest = text.strip_prefix(first).and_then(|t| t.strip_suffix(last)).ok_or_else(not_found)?;
-    for (i, name) in names.iter().enumerate() {
-        // Each parameter runs to the next literal; the last one to the end.
-        let value = match literals.get(i + 1).filter(|_| i + 1 < names.len()) {
-            Some(literal) if !literal.is_empty() => {
-                let (value, after) = rest.split_once(literal).ok_or_else(not_found)?;
-                rest = after;
-                value
-            }
-            _ => std::mem::take(&mut rest),
-        };
-        if value.is_empty() {
-            return Err(not_found());
-        }
-        params.push((name, value));
-    }
+    let values = segment_values(text, literals).filter(|v| v.len() == names.len()).ok_or_else(not_found)?;
+    params.extend(names.iter().copied().zip(values));
     Ok(params)
 }
 
@@ -816,6 +809,16 @@ pub fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segments_split_at_their_literal_text() {
+        assert_eq!(segment_values("v2.7", &["v", ".", ""]), Some(vec!["2", "7"]));
+        assert_eq!(segment_values("intro.mp4", &["", ".", ""]), Some(vec!["intro", "mp4"]));
+        assert_eq!(segment_values("x:archive", &["", ":archive"]), Some(vec!["x"]));
+        assert_eq!(segment_values(":archive", &["", ":archive"]), None);
+        assert_eq!(segment_values("x:other", &["", ":archive"]), None);
+        assert!(segment_has("/clips/intro%3Aarchive", 2, &["", ":archive"]));
+    }
 
     #[test]
     fn integers_written_with_a_zero_fraction_are_integers() {

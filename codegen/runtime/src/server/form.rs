@@ -4,14 +4,13 @@
 
 use axum::body::Body;
 use axum::http::HeaderMap;
-use axum::http::header::CONTENT_TYPE;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
 
 use crate::server::ApiError;
-use crate::server::body::{BodyLimit, accepts, read_body};
-use crate::server::extract::{Problems, QueryParams, parse_text};
+use crate::server::body::{BodyLimit, read_body};
+use crate::server::extract::{Problems, QueryParams, names_media_type, parse_text};
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. A form cannot write an empty list or map, so a
@@ -55,9 +54,8 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     empties: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
-    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !content_type.is_empty() && accepts(form, content_type) {
-        if accepts(&["multipart/*"], content_type) {
+    if names_media_type(headers, form) {
+        if names_media_type(headers, &["multipart/*"]) {
             let read =
                 crate::server::multipart::multipart_body(headers, body, limit, form, required, &[], empties, problems);
             Ok(read.await?.map(|(value, _files)| value))
