@@ -660,7 +660,7 @@ pub fn segment_has(path: &str, index: usize, literals: &[&str]) -> bool {
 }
 
 /// The parameters of a path segment captured whole (`capture`) that the document writes as
-/// parameters among literal text (see [`segment_values`]), under `names`. A segment not of that
+/// parameters among literal text (split as `segment_has` splits them), under `names`. A segment not of that
 /// form names no resource of this operation: 404.
 pub fn split_segment<'a>(
     mut params: Vec<(&'a str, &'a str)>,
