@@ -66,6 +66,9 @@ pub struct Credential {
     /// Rust field name, e.g. `access_token`.
     pub field: String,
     pub doc: Option<String>,
+    /// Whether every operation that sends it could send another set instead, so a client need
+    /// not hold it.
+    pub optional: bool,
 }
 
 /// Where and how a credential travels in a request.
@@ -471,8 +474,12 @@ pub struct Operation {
     /// The enum of its documented error bodies, which the operation owns: no other operation
     /// uses it.
     pub errors: Option<ErrorsDef>,
-    /// Indexes into [`Api::credentials`] that this operation sends.
+    /// Indexes into [`Api::credentials`] that this operation may send: every credential of every
+    /// alternative, in the document's order.
     pub credentials: Vec<usize>,
+    /// When the document accepts any one of several sets of credentials, each set (indexes into
+    /// [`Api::credentials`]) in the document's order; empty when `credentials` is the one set.
+    pub credential_alternatives: Vec<Vec<usize>>,
     /// Indexes into [`Api::common_headers`] that this operation takes.
     pub common_headers: Vec<usize>,
     /// How to walk the operation's pages, when it is paged.

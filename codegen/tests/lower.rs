@@ -364,11 +364,12 @@ components:
         "#/components/schemas/Odd/required: `ghost` is required but not among the properties; the requirement is ignored",
         "#/paths/~1a/get/responses/200/content/application~1json/schema: no value this schema allows could be made (none of the values tried satisfies every keyword), so mocks cannot answer it",
         "#/paths/~1b/get/security: credentials are optional here, so the generated code neither sends nor requires them",
-        "#/security: of 2 alternative security requirements, the generated client sends and the server requires only `key` (alternative 0)",
     ];
     assert_eq!(notes, expected);
     assert!(matches!(ty(&api, "Either"), TypeDef::Alias { target: TypeRef::Json, .. }));
-    assert_eq!(api.credentials.len(), 1, "the bearer scheme no operation sends is not asked for");
+    // Either alternative is accepted, so a client need hold neither.
+    assert_eq!(api.operations[0].credential_alternatives, [vec![0], vec![1]]);
+    assert!(api.credentials.iter().all(|c| c.optional), "{:?}", api.credentials);
     assert_eq!(api.operations[1].credentials, Vec::<usize>::new());
 }
 
@@ -443,7 +444,7 @@ components:
 }
 
 #[test]
-fn downloads_at_several_statuses_are_one_download_but_not_beside_other_replies() {
+fn downloads_at_several_statuses_are_one_download_and_json_beside_them_is_read_as_bytes() {
     let text = r##"
 openapi: 3.0.3
 info: {title: t, version: "1"}
@@ -461,13 +462,15 @@ paths:
         "200": {description: a file, content: {application/octet-stream: {schema: {type: string, format: binary}}}}
         "202": {description: queued, content: {application/json: {schema: {type: string}}}}
 "##;
-    let errors = lowered(text).unwrap_err();
-    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    // The JSON reply is read as bytes, with a located warning (an error in strict mode).
+    let lenient = lowered(text).unwrap();
+    let notes: Vec<String> = lenient.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert!(notes.contains(&"#/paths/~1mixed/get/responses/202/content: this application/json reply beside a file download is read as a download too: its bytes, not a typed value".to_string()), "{notes:#?}");
+    let mixed = &lenient.operations.iter().find(|op| op.id == "mixed").unwrap().reply;
+    let Reply::Download { also, content_type, .. } = mixed else { panic!("{mixed:?}") };
     assert_eq!(
-        located,
-        [
-            "#/paths/~1mixed/get/responses/200: a file download beside success replies that are not downloads is not supported yet"
-        ]
+        (also.as_slice(), content_type.as_str()),
+        ([202].as_slice(), "application/octet-stream, application/json")
     );
     let api = lowered(&text.replace("application/json: {schema: {type: string}}", "application/zip: {}")).unwrap();
     let reply = |id: &str| &api.operations.iter().find(|op| op.id == id).unwrap().reply;
@@ -1221,4 +1224,46 @@ paths:
             "#/paths/~1apps~1{app.name}/get: GET /apps/{name} is already this operation's method and path, but for the parameters' names"
         ]
     );
+}
+
+#[test]
+fn an_alternative_set_of_credentials_that_cannot_be_carried_is_left_out_alone() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      security: [{digest: []}, {key: [], bearer: []}, {key: [], bearer: []}]
+      responses:
+        "204": {description: ok}
+  /b:
+    get:
+      operationId: getB
+      security: [{digest: []}]
+      responses:
+        "204": {description: ok}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Key}
+    bearer: {type: http, scheme: bearer}
+    digest: {type: http, scheme: digest}
+"##;
+    let api = lower(&load(text).unwrap().doc, &Config { strict: false, ..config() }).unwrap();
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert!(
+        notes.contains(&"#/paths/~1a/get/security/0/digest: security scheme `digest` is HTTP `digest` authentication, which is not supported yet, so this alternative is not accepted".to_string()),
+        "{notes:#?}"
+    );
+    // The repeated set is one set, so the operation has one set left: no choice to make.
+    let a = &api.operations[0];
+    assert!(a.credential_alternatives.is_empty());
+    assert_eq!(a.credentials.len(), 2);
+    assert!(api.credentials.iter().all(|c| !c.optional));
+    // With no set left, the operation is left out, with the reason located.
+    assert_eq!(api.operations.len(), 1);
+    let b =
+        notes.iter().filter(|n| n.starts_with("#/paths/~1b/get/security/0/digest") && n.contains("not supported yet"));
+    assert_eq!(b.count(), 1, "{notes:#?}");
 }

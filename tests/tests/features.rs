@@ -259,6 +259,18 @@ impl FeaturesApi for Fixture {
         Ok(vec![note; count.max(0) as usize])
     }
 
+    async fn who_am_i(&self, ctx: RequestContext, _: inputs::WhoAmIInput) -> Result<String, ApiError> {
+        Ok(match (ctx.partner_key, ctx.bearer, ctx.session) {
+            (Some(key), None, None) => format!("partner {key}"),
+            (None, Some(bearer), Some(session)) => format!("bearer {bearer} with session {session}"),
+            other => format!("unexpected {other:?}"),
+        })
+    }
+
+    async fn get_badge(&self, ctx: RequestContext, input: inputs::GetBadgeInput) -> Result<String, ApiError> {
+        Ok(format!("{} for {:?} {:?}", input.id, ctx.partner_key, ctx.partner_token))
+    }
+
     /// Every error reply, the server's own rejections included, passes here: it names the
     /// operation that answered in a header.
     fn error_reply(&self, error: ApiError, reply: features_server::ErrorReply<'_>) -> axum::response::Response {
@@ -587,6 +599,36 @@ async fn each_credential_kind_is_required_in_its_own_form() {
     assert!(body.contains("the `session` cookie is missing or empty"), "{body}");
     // No credentials at all where the spec asks for none.
     assert_eq!(status(http.get(format!("{base}/notes")).send().await.unwrap()), 200);
+}
+
+#[tokio::test]
+async fn of_several_accepted_sets_of_credentials_the_client_sends_one_it_holds_and_the_server_takes_any() {
+    let (base, _) = start().await;
+    // The client sends the first set it holds in full, and only that set.
+    assert_eq!(client(&base).who_am_i().await.unwrap(), "bearer tok with session s1");
+    let partner = Client::new(&base, Credentials::new("tok", "dXNlcjpwdw==", "s1").with_partner_key("p7")).unwrap();
+    assert_eq!(partner.who_am_i().await.unwrap(), "partner p7");
+    // Where every set is one a client need not hold, holding none is an error before sending.
+    let refused = client(&base).get_badge("b1").await.unwrap_err();
+    assert!(matches!(refused, Error::MissingCredentials { operation: "getBadge", .. }), "{refused:?}");
+    assert!(refused.to_string().contains("the `partner_token` query parameter"), "{refused}");
+    assert_eq!(partner.get_badge("b1").await.unwrap(), r#"b1 for Some("p7") None"#);
+    let token = Client::new(&base, Credentials::new("t", "b", "s").with_partner_token("q 1")).unwrap();
+    assert_eq!(token.get_badge("b2").await.unwrap(), r#"b2 for None Some("q 1")"#);
+
+    // The server accepts any one set in full, and names them all otherwise.
+    let http = reqwest::Client::new();
+    let get = |path: &str| http.get(format!("{base}{path}"));
+    let status = |r: reqwest::Response| r.status().as_u16();
+    assert_eq!(status(get("/badges").header("x-partner-key", "k").send().await.unwrap()), 200);
+    let both = get("/badges").header("authorization", "Bearer t").header("cookie", "session=s").send().await.unwrap();
+    assert_eq!(status(both), 200);
+    let half = get("/badges").header("authorization", "Bearer t").send().await.unwrap();
+    assert_eq!(status(half), 401, "a set is accepted only in full");
+    let body = get("/badges").send().await.unwrap().text().await.unwrap();
+    assert!(body.contains("the `X-Partner-Key` header, or `authorization: Bearer` and the `session` cookie"), "{body}");
+    assert_eq!(status(get("/badges/b?partner_token=x").send().await.unwrap()), 200);
+    assert_eq!(status(get("/badges/b").send().await.unwrap()), 401);
 }
 
 #[tokio::test]

@@ -831,6 +831,29 @@ async fn a_reply_without_content_beside_a_download_is_a_download_without_bytes()
 }
 
 #[tokio::test]
+async fn a_json_reply_beside_a_download_is_a_download_of_its_bytes() {
+    let (mock, client) = serve().await;
+    let as_json = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let flag = as_json.clone();
+    mock.on_answer_offer(move |_, _| {
+        let json = flag.load(std::sync::atomic::Ordering::SeqCst);
+        async move {
+            Ok(match json {
+                true => FileDownload::new(r#"{"sdp":"v=0"}"#).with_content_type("application/json"),
+                false => FileDownload::new("v=0").with_content_type("application/sdp").with_status(201),
+            })
+        }
+    });
+    let json = client.answer_offer().await.expect("the JSON answer");
+    assert_eq!((json.status, json.content_type.as_deref()), (200, Some("application/json")));
+    assert_eq!(json.body.collect().await.expect("bytes"), br#"{"sdp":"v=0"}"#.as_slice());
+    as_json.store(false, std::sync::atomic::Ordering::SeqCst);
+    let sdp = client.answer_offer().await.expect("the SDP answer");
+    assert_eq!((sdp.status, sdp.content_type.as_deref()), (201, Some("application/sdp")));
+    assert_eq!(sdp.body.collect().await.expect("bytes"), b"v=0".as_slice());
+}
+
+#[tokio::test]
 async fn a_form_and_multipart_of_one_schema_beside_json_are_each_read() {
     use unseen_client::types::{OpenTicketBody, OpenTicketJsonBody, TicketForm};
     let (mock, client) = serve().await;

@@ -62,14 +62,19 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
     }
     // Base64 of `oracle:secret`, which passes for a bearer token, an API key and basic
     // credentials alike.
-    let credentials = vec!["\"b3JhY2xlOnNlY3JldA==\""; api.credentials.len()].join(", ");
+    // Those a client need not hold are set too, so that every operation has a set to send.
+    const SECRET: &str = "\"b3JhY2xlOnNlY3JldA==\"";
+    let needed = api.credentials.iter().filter(|c| !c.optional).count();
+    let optional: String =
+        api.credentials.iter().filter(|c| c.optional).map(|c| format!(".with_{}({SECRET})", c.field)).collect();
+    let credentials = format!("Credentials::new({}){optional}", vec![SECRET; needed].join(", "));
     let main = format!(
         "//! Calls every operation the probe could make arguments for; prints one line each.\n\n\
          #![allow(unused_imports, unused_labels, clippy::all)]\n\n\
          use {client}::{{Client, Credentials, DateTime, Error, types, uuid}};\n\n\
          #[tokio::main]\nasync fn main() {{\n    \
          let base = std::env::args().nth(1).expect(\"the base URL\");\n    \
-         let client = Client::new(&base, Credentials::new({credentials})).expect(\"a client\");\n    \
+         let client = Client::new(&base, {credentials}).expect(\"a client\");\n    \
          let mut failed = 0;\n{calls}    std::process::exit(if failed > 0 {{ 1 }} else {{ 0 }});\n}}\n\n\
          fn arg<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {{\n    \
          serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n"

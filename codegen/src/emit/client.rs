@@ -1,6 +1,6 @@
 //! The client crate: `Client`, `Credentials`, one method and one request builder per operation.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::code::{self, Code};
@@ -26,32 +26,88 @@ pub fn client_module(api: &Api) -> Emitted {
         .credentials
         .is_empty()
         .then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
-    let cred_docs = api.credentials.iter().map(|c| {
-        let how = match &c.carrier {
-            Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
-            Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
-            Carrier::Query(name) => format!("Sent as the `{name}` query parameter."),
-            Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
-        };
-        let text = paragraphs([c.doc.as_deref(), Some(&how)]);
-        doc(&text)
-    });
-    let cred_values = api.credentials.iter().map(|c| {
-        let (field, header, prefix) = (ident(&c.field), c.carrier.header(), c.carrier.prefix());
-        if let Carrier::Cookie(name) = &c.carrier {
-            quote! { cookie_credential(#name, &credentials.#field)? }
-        } else if let Carrier::Query(name) = &c.carrier {
-            quote! { query_credential(#name, &credentials.#field)? }
-        } else if prefix.is_empty() {
-            quote! { header_value(#header, &credentials.#field, true)? }
+    let cred_docs: Vec<_> = api
+        .credentials
+        .iter()
+        .map(|c| {
+            let how = match &c.carrier {
+                Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
+                Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
+                Carrier::Query(name) => format!("Sent as the `{name}` query parameter."),
+                Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
+            };
+            let alternative = c.optional.then_some(
+                "Only operations that accept it instead of other credentials send it: set it with the \
+                 `with_` method of its name.",
+            );
+            let text = paragraphs([c.doc.as_deref(), Some(&how), alternative]);
+            doc(&text)
+        })
+        .collect();
+    let cred_types = api.credentials.iter().map(|c| {
+        if c.optional {
+            quote! { Option<String> }
         } else {
-            let template = format!("{}{{}}", super::format_literal(&prefix));
-            quote! { header_value(#header, &format!(#template, credentials.#field), true)? }
+            quote! { String }
         }
     });
-    let cred_params = cred_fields.iter().map(|f| quote! { #f: impl Into<String> });
-    // An API that sends none has nothing to set: `Credentials::default()` is all there is.
-    let default = api.credentials.is_empty().then(|| quote! { , Default });
+    let header_types = api.credentials.iter().map(|c| {
+        if c.optional {
+            quote! { Option<HeaderValue> }
+        } else {
+            quote! { HeaderValue }
+        }
+    });
+    let cred_values = api.credentials.iter().map(|c| {
+        let field = ident(&c.field);
+        let (header, prefix) = (c.carrier.header(), c.carrier.prefix());
+        let value = if c.optional {
+            quote! { value }
+        } else {
+            quote! { &credentials.#field }
+        };
+        let checked = if let Carrier::Cookie(name) = &c.carrier {
+            quote! { cookie_credential(#name, #value) }
+        } else if let Carrier::Query(name) = &c.carrier {
+            quote! { query_credential(#name, #value) }
+        } else if prefix.is_empty() {
+            quote! { header_value(#header, #value, true) }
+        } else {
+            let template = format!("{}{{}}", super::format_literal(&prefix));
+            let shown = if c.optional {
+                quote! { value }
+            } else {
+                quote! { credentials.#field }
+            };
+            quote! { header_value(#header, &format!(#template, #shown), true) }
+        };
+        if c.optional {
+            quote! { credentials.#field.as_deref().map(|value| #checked).transpose()? }
+        } else {
+            quote! { #checked? }
+        }
+    });
+    let (needed, optional): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|c| !c.optional);
+    let needed_fields: Vec<_> = needed.iter().map(|c| ident(&c.field)).collect();
+    let optional_fields: Vec<_> = optional.iter().map(|c| ident(&c.field)).collect();
+    let cred_params = needed_fields.iter().map(|f| quote! { #f: impl Into<String> });
+    let setters = optional.iter().map(|c| {
+        let field = ident(&c.field);
+        let setter = format_ident!("with_{}", c.field);
+        let docs = doc(&format!(
+            "Sets the `{}` credential, for the operations that accept it instead of other credentials.",
+            c.field
+        ));
+        quote! {
+            #docs
+            pub fn #setter(mut self, value: impl Into<String>) -> Self {
+                self.#field = Some(value.into());
+                self
+            }
+        }
+    });
+    // An API that sends none, or none that every client needs, can start from `Default`.
+    let default = needed.is_empty().then(|| quote! { , Default });
     let cred_debug = cred_fields.iter().map(|f| {
         let name = f.to_string();
         quote! { .field(#name, &"<redacted>") }
@@ -146,14 +202,16 @@ pub fn client_module(api: &Api) -> Emitted {
         /// The credentials sent with every request. `Debug` output never shows them.
         #[derive(Clone #default)]
         pub struct Credentials {
-            #(#cred_docs pub #cred_fields: String,)*
+            #(#cred_docs pub #cred_fields: #cred_types,)*
         }
 
         impl Credentials {
             /// Credentials from their values, in the order the spec declares the schemes.
             pub fn new(#(#cred_params),*) -> Self {
-                Credentials { #(#cred_fields: #cred_fields.into()),* }
+                Credentials { #(#needed_fields: #needed_fields.into(),)* #(#optional_fields: None,)* }
             }
+
+            #(#setters)*
         }
 
         impl fmt::Debug for Credentials {
@@ -166,7 +224,7 @@ pub fn client_module(api: &Api) -> Emitted {
         #[doc(hidden)]
         #[derive(Clone)]
         pub struct CredentialHeaders {
-            #(pub(crate) #cred_fields: HeaderValue,)*
+            #(pub(crate) #cred_fields: #header_types,)*
         }
 
         /// Builds a [`Client`]; start with [`Client::builder`].
@@ -620,14 +678,17 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     if !op.credentials.is_empty() {
         code.line("let credentials = client.credential_headers(OPERATION).await?;");
     }
+    let sending = Sending::of(api, op);
+    if let Some(choice) = sending.choice(api) {
+        code.statements(choice);
+    }
     if !url_text(code, op) {
         code.statements(build_url(op));
     }
     // API keys that travel in the query join it last.
-    let in_query: Vec<String> = op
-        .credentials
-        .iter()
-        .map(|&i| &api.credentials[i])
+    let in_query: Vec<String> = sending
+        .always()
+        .map(|i| &api.credentials[i])
         .filter(|c| matches!(c.carrier, Carrier::Query(_)))
         .map(|c| format!("&credentials.{}", code::ident(&c.field)))
         .collect();
@@ -635,6 +696,9 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         let statement = format!("let url = crate::encoding::with_query_credentials(url, &[{}]);", in_query.join(", "));
         let tokens = code.lex(&statement);
         code.statements(tokens);
+    }
+    for statement in sending.conditional_query(api) {
+        code.statements(statement);
     }
     // `QUERY` has no constant of its own in `http`.
     let method = match op.method {
@@ -645,7 +709,8 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
         Reply::Download { content_type, .. } | Reply::Stream { content_type, .. } => content_type.as_str(),
         _ => "application/json",
     };
-    let headers = header_statements(api, op);
+    let mut headers = header_statements(api, op, &sending);
+    headers.extend(sending.conditional_headers(api));
     let request_mut = if headers.is_empty() && op.body.is_none() { "" } else { "mut " };
     let mut chain = vec![
         ".transport".to_string(),
@@ -660,7 +725,7 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
     // Credential cookies go in the one `Cookie` header, with the parameters; API keys in the
     // query are in the URL.
     let in_headers = |c: &&Credential| !matches!(c.carrier, Carrier::Cookie(_) | Carrier::Query(_));
-    for c in op.credentials.iter().map(|&i| &api.credentials[i]).filter(in_headers) {
+    for c in sending.always().map(|i| &api.credentials[i]).filter(in_headers) {
         chain.push(format!(
             ".header({}, credentials.{}.clone())",
             code::string(c.carrier.header()),
@@ -1199,13 +1264,120 @@ fn query_step(p: &Param) -> TokenStream {
 
 /// Whether `op` sends a `Cookie` header: a credential or a parameter travels as a cookie.
 fn sends_cookies(api: &Api, op: &Operation) -> bool {
-    op.credentials.iter().any(|&i| matches!(api.credentials[i].carrier, Carrier::Cookie(_)))
+    let sent = Sending::of(api, op);
+    sent.sets.iter().flatten().any(|&i| matches!(api.credentials[i].carrier, Carrier::Cookie(_)))
         || op.params.iter().any(|p| p.location == Location::Cookie)
+}
+
+/// The credentials a call sends: the sets the document accepts, in its order, up to the first the
+/// client always holds (a later one would never be chosen).
+struct Sending {
+    sets: Vec<Vec<usize>>,
+}
+
+impl Sending {
+    fn of(api: &Api, op: &Operation) -> Sending {
+        if op.credential_alternatives.is_empty() {
+            return Sending { sets: vec![op.credentials.clone()] };
+        }
+        let mut sets = Vec::new();
+        for set in &op.credential_alternatives {
+            sets.push(set.clone());
+            if set.iter().all(|&i| !api.credentials[i].optional) {
+                break;
+            }
+        }
+        Sending { sets }
+    }
+
+    /// The credentials sent whatever is set: all of them when there is one set to send.
+    fn always(&self) -> impl Iterator<Item = usize> + '_ {
+        let one = if let [set] = self.sets.as_slice() { set.as_slice() } else { &[] };
+        one.iter().copied()
+    }
+
+    /// `let alternative = ...;`: the index of the first set whose credentials are all set, or
+    /// an error naming the sets when none is and the client holds none for certain.
+    fn choice(&self, api: &Api) -> Option<TokenStream> {
+        if self.sets.len() < 2 {
+            return None;
+        }
+        let last = self.sets.len() - 1;
+        let always_last = self.sets[last].iter().all(|&i| !api.credentials[i].optional);
+        let tested = if always_last { &self.sets[..last] } else { &self.sets[..] };
+        let branches = tested.iter().enumerate().map(|(n, set)| {
+            let fields =
+                set.iter().filter(|&&i| api.credentials[i].optional).map(|&i| ident(&api.credentials[i].field));
+            let n = Literal::usize_unsuffixed(n);
+            quote! { if #(credentials.#fields.is_some())&&* { #n } }
+        });
+        let otherwise = if always_last {
+            let last = Literal::usize_unsuffixed(last);
+            quote! { #last }
+        } else {
+            let sets: Vec<Vec<&Credential>> =
+                self.sets.iter().map(|set| set.iter().map(|&i| &api.credentials[i]).collect()).collect();
+            let accepted = super::server::accepted_sets(&sets);
+            quote! { return Err(Error::MissingCredentials { operation: OPERATION, accepted: #accepted }) }
+        };
+        Some(quote! {
+            // The first set of credentials the operation accepts that is all set.
+            let alternative = #(#branches else)* { #otherwise };
+        })
+    }
+
+    /// For each credential `include` keeps that only some sets send, `action` on its value (a
+    /// `&HeaderValue`) when the chosen set sends it.
+    fn conditional(
+        &self,
+        api: &Api,
+        include: impl Fn(&usize) -> bool,
+        action: impl Fn(&Credential, TokenStream) -> TokenStream,
+    ) -> Vec<TokenStream> {
+        if self.sets.len() < 2 {
+            return Vec::new();
+        }
+        let mut all: Vec<usize> = self.sets.iter().flatten().copied().filter(|i| include(i)).collect();
+        all.sort_unstable();
+        all.dedup();
+        all.into_iter()
+            .map(|i| {
+                let c = &api.credentials[i];
+                let field = ident(&c.field);
+                let sets = self.sets.iter().enumerate().filter(|(_, set)| set.contains(&i));
+                let sets = sets.map(|(n, _)| Literal::usize_unsuffixed(n));
+                let act = action(c, quote! { value });
+                if c.optional {
+                    quote! { if let (#(#sets)|*, Some(value)) = (alternative, &credentials.#field) { #act } }
+                } else {
+                    quote! { if let (#(#sets)|*, value) = (alternative, &credentials.#field) { #act } }
+                }
+            })
+            .collect()
+    }
+
+    /// The chosen set's credentials that travel in headers of their own.
+    fn conditional_headers(&self, api: &Api) -> Vec<TokenStream> {
+        let in_headers = |i: &usize| !matches!(api.credentials[*i].carrier, Carrier::Cookie(_) | Carrier::Query(_));
+        self.conditional(api, in_headers, |c, value| {
+            let header = c.carrier.header();
+            quote! { request = request.header(#header, #value.clone()); }
+        })
+    }
+
+    /// The chosen set's API keys that travel in the query, joining it last.
+    fn conditional_query(&self, api: &Api) -> Vec<TokenStream> {
+        let in_query = |i: &usize| matches!(api.credentials[*i].carrier, Carrier::Query(_));
+        self.conditional(api, in_query, |_, value| quote! { crate::encoding::with_query_credentials(url, &[#value]) })
+            .into_iter()
+            .map(|joined| quote! { let url = #joined else { url }; })
+            .collect()
+    }
 }
 
 /// Statements for header and cookie parameters, which may fail or be absent, and the one
 /// `Cookie` header that carries the parameters and credentials sent as cookies.
-fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
+fn header_statements(api: &Api, op: &Operation, sending: &Sending) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for p in op.params.iter().filter(|p| p.location == Location::Header) {
         let field = ident(&p.name);
@@ -1239,10 +1411,12 @@ fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
         });
     }
     if sends_cookies(api, op) {
-        let credentials = op.credentials.iter().map(|&i| &api.credentials[i]).filter_map(|c| {
-            let field = ident(&c.field);
-            matches!(c.carrier, Carrier::Cookie(_)).then(|| quote! { cookies.credential(&credentials.#field); })
+        let is_cookie = |i: &usize| matches!(api.credentials[*i].carrier, Carrier::Cookie(_));
+        let credentials = sending.always().filter(is_cookie).map(|i| {
+            let field = ident(&api.credentials[i].field);
+            quote! { cookies.credential(&credentials.#field); }
         });
+        let chosen = sending.conditional(api, is_cookie, |_, value| quote! { cookies.credential(#value); });
         let params = op.params.iter().filter(|p| p.location == Location::Cookie).map(|p| {
             let (field, wire) = (ident(&p.name), &p.wire);
             let (text, text_of_value) = if p.json {
@@ -1262,6 +1436,7 @@ fn header_statements(api: &Api, op: &Operation) -> Vec<TokenStream> {
         out.push(quote! {
             let mut cookies = Cookies::default();
             #(#credentials)*
+            #(#chosen)*
             #(#params)*
             request = cookies.set(request)?;
         });

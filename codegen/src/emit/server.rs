@@ -16,9 +16,9 @@ use crate::ir::{
 };
 use crate::render::Emitted;
 
-/// Whether every operation sends credential `i`, so the context can hold it as a plain `String`.
+/// Whether every operation requires credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
-    api.operations.iter().all(|op| op.credentials.contains(&i))
+    api.operations.iter().all(|op| op.credential_alternatives.is_empty() && op.credentials.contains(&i))
 }
 
 /// Imports for code that holds every operation's parameters and body (inputs and handlers).
@@ -934,6 +934,64 @@ fn header_name(name: &str) -> TokenStream {
     quote! { &const { HeaderName::from_static(#name) } }
 }
 
+/// The checks for the operation's credentials that [`context_fn`] has not made: 401 unless they are
+/// all present or, when the document accepts several sets, unless one set is.
+fn credential_checks(code: &mut Code, api: &Api, op: &Operation) {
+    if op.credential_alternatives.is_empty() {
+        for &i in op.credentials.iter().filter(|&&i| !universal(api, i)) {
+            let c = &api.credentials[i];
+            let check = format!("return Err(missing_credential({}));", code::string(&missing_message(c)));
+            if code.fits(&format!("    {check}")) {
+                code.open(format_args!("if ctx.{}.is_none()", code::ident(&c.field)));
+                code.line(&check);
+                code.close("");
+            } else {
+                let field = ident(&c.field);
+                let missing = missing_message(c);
+                code.statements(quote! { if ctx.#field.is_none() { return Err(missing_credential(#missing)); } });
+            }
+        }
+        return;
+    }
+    // A set of credentials the context always holds is always present: nothing to check.
+    let sets: Vec<Vec<&crate::ir::Credential>> = op
+        .credential_alternatives
+        .iter()
+        .map(|set| set.iter().filter(|&&i| !universal(api, i)).map(|&i| &api.credentials[i]).collect())
+        .collect();
+    if sets.iter().any(Vec::is_empty) {
+        return;
+    }
+    let present = sets.iter().map(|set| {
+        let fields = set.iter().map(|c| ident(&c.field));
+        let all = quote! { #(ctx.#fields.is_some())&&* };
+        if set.len() > 1 {
+            quote! { (#all) }
+        } else {
+            all
+        }
+    });
+    let missing = format!("none of the accepted credentials was sent: {}", accepted_sets(&sets));
+    code.statements(quote! {
+        if !(#(#present)||*) {
+            return Err(missing_credential(#missing));
+        }
+    });
+}
+
+/// The sets of credentials an operation accepts, for messages: "`a` and `b`, or `c`".
+pub(super) fn accepted_sets(sets: &[Vec<&crate::ir::Credential>]) -> String {
+    let name = |c: &crate::ir::Credential| match &c.carrier {
+        Carrier::Header(header) => format!("the `{header}` header"),
+        Carrier::Cookie(name) => format!("the `{name}` cookie"),
+        Carrier::Query(name) => format!("the `{name}` query parameter"),
+        Carrier::Authorization(scheme) => format!("`authorization: {scheme}`"),
+    };
+    let sets: Vec<String> =
+        sets.iter().map(|set| set.iter().map(|c| name(c)).collect::<Vec<_>>().join(" and ")).collect();
+    sets.join(", or ")
+}
+
 /// What a 401 says when credential `c` is absent.
 fn missing_message(c: &crate::ir::Credential) -> String {
     match &c.carrier {
@@ -1224,19 +1282,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
     code.list("let (span, started) = reply::span(", &span, ");");
     code.open("let result: Result<Response, ApiError> = async");
     code.line("let mut ctx = context(&parts, &state.config)?;");
-    for &i in op.credentials.iter().filter(|&&i| !universal(api, i)) {
-        let c = &api.credentials[i];
-        let check = format!("return Err(missing_credential({}));", code::string(&missing_message(c)));
-        if code.fits(&format!("    {check}")) {
-            code.open(format_args!("if ctx.{}.is_none()", code::ident(&c.field)));
-            code.line(&check);
-            code.close("");
-        } else {
-            let field = ident(&c.field);
-            let missing = missing_message(c);
-            code.statements(quote! { if ctx.#field.is_none() { return Err(missing_credential(#missing)); } });
-        }
-    }
+    credential_checks(&mut code, api, op);
     let validates = !op.params.is_empty() || op.body.is_some();
     if validates {
         code.line("let mut problems = Problems::default();");

@@ -325,6 +325,7 @@ impl<'a> Lowerer<'a> {
                 carrier,
                 field: fields.claim(&snake(name)),
                 doc: prose(description),
+                optional: false,
             });
         }
         out
@@ -414,10 +415,14 @@ where
 }
 
 /// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,
-/// and renumbers the operations' references to them.
+/// renumbers the operations' references to them, and marks as optional those that every operation
+/// sending them could do without.
 pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::ir::Operation]) -> Vec<Credential> {
     let used: Vec<bool> =
         (0..credentials.len()).map(|i| operations.iter().any(|op| op.credentials.contains(&i))).collect();
+    let needed: Vec<bool> = (0..credentials.len())
+        .map(|i| operations.iter().any(|op| op.credential_alternatives.is_empty() && op.credentials.contains(&i)))
+        .collect();
     let mut new_index = Vec::with_capacity(credentials.len());
     let mut next = 0;
     for &u in &used {
@@ -425,11 +430,13 @@ pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::i
         next += usize::from(u);
     }
     for op in operations.iter_mut() {
-        for i in &mut op.credentials {
+        let sets = op.credential_alternatives.iter_mut().flatten();
+        for i in op.credentials.iter_mut().chain(sets) {
             *i = new_index[*i];
         }
     }
-    credentials.into_iter().zip(used).filter_map(|(c, u)| u.then_some(c)).collect()
+    let kept = credentials.into_iter().zip(used).zip(needed).filter(|((_, u), _)| *u);
+    kept.map(|((c, _), needed)| Credential { optional: !needed, ..c }).collect()
 }
 
 /// A description as doc text: `None` when the spec gives none or only blanks, so emitters fall

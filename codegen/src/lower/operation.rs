@@ -217,7 +217,9 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let unit = Unit::Operation { id: id.clone(), method, path: path.clone() };
-                let (true, Some(reply), Some(credentials)) = (self.unit_end(mark, unit), reply, credentials) else {
+                let (true, Some(reply), Some((credentials, credential_alternatives))) =
+                    (self.unit_end(mark, unit), reply, credentials)
+                else {
                     continue;
                 };
                 let paging = self.paging(&params, &reply);
@@ -239,6 +241,7 @@ impl<'a> Lowerer<'a> {
                     reply,
                     errors,
                     credentials,
+                    credential_alternatives,
                     common_headers,
                     paging,
                     error_shapes,
@@ -986,8 +989,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Several success statuses that are all downloads (a 200 and a `206 Partial Content`, say):
-    /// one download, whose status the server picks. `None` when any is not a download.
+    /// Several success statuses of which some are downloads (a 200 and a `206 Partial Content`,
+    /// say): one download, whose status the server picks. `None` when none is a download.
     fn downloads(
         &mut self,
         ctx: &OpContext,
@@ -1006,15 +1009,29 @@ impl<'a> Lowerer<'a> {
             !content.is_empty() && (binary_medium(self, content).is_some() || !content.keys().any(|ct| is_json(ct)))
         };
         // Replies without a body beside downloads (a report sent now, or `204` when it is queued
-        // instead) are downloads with no bytes.
-        let downloads_or_empty = contents.iter().all(|c| c.is_some_and(|c| c.is_empty() || download(c)));
-        if !downloads_or_empty || !contents.iter().any(|c| c.is_some_and(download)) {
+        // instead) are downloads with no bytes; a JSON reply beside them is a download of its
+        // JSON's bytes, since one reply cannot be both a typed value and a stream of bytes.
+        if contents.iter().any(Option::is_none) || !contents.iter().any(|c| c.is_some_and(download)) {
             return None;
         }
+        let typed: Vec<bool> = contents.iter().map(|c| c.is_some_and(|c| !c.is_empty() && !download(c))).collect();
         let mut replies = Vec::new();
-        for &(status, response) in successes {
+        for ((&(status, response), content), typed) in successes.iter().zip(&contents).zip(typed) {
+            let at = ptr.push(status);
+            if let Some(content) = content.filter(|_| typed) {
+                let content_type = content.keys().find(|ct| is_json(ct)).cloned().unwrap_or_default();
+                let reply_doc =
+                    super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
+                        .and_then(|r| super::prose(&Some(r.description.clone())));
+                self.warn(
+                    &at.push("content"),
+                    format!("this {content_type} reply beside a file download is read as a download too: its bytes, not a typed value"),
+                );
+                replies.push(Reply::Download { status, also: Vec::new(), content_type, doc: reply_doc });
+                continue;
+            }
             let naming = Naming::Derived(format!("{}Reply{status}", ctx.type_name));
-            match self.one_reply(ctx, &ptr.push(status), status, response, naming) {
+            match self.one_reply(ctx, &at, status, response, naming) {
                 Some(reply) => replies.push(reply),
                 None => return Some(None),
             }
@@ -1427,17 +1444,20 @@ impl<'a> Lowerer<'a> {
         Some(StructDef { name, doc, fields, extra: None, closed: false })
     }
 
+    /// The credentials an operation may send and, when the document accepts several sets, each
+    /// set. A set with a scheme the generator cannot carry is left out with a warning; the
+    /// operation is left out only when no set is left.
     fn operation_credentials(
         &mut self,
         ptr: &Pointer,
         security: Option<&Vec<openapiv3::SecurityRequirement>>,
         credentials: &[Credential],
-    ) -> Option<Vec<usize>> {
+    ) -> Option<(Vec<usize>, Vec<Vec<usize>>)> {
         let (requirements, sptr) = match security {
             Some(s) => (s, ptr.push("security")),
             None => match &self.doc.security {
                 Some(s) => (s, Pointer::root().push("security")),
-                None => return Some(Vec::new()),
+                None => return Some(Default::default()),
             },
         };
         // An empty requirement makes credentials optional: nothing is sent or checked.
@@ -1448,33 +1468,37 @@ impl<'a> Lowerer<'a> {
                     "credentials are optional here, so the generated code neither sends nor requires them",
                 );
             }
-            return Some(Vec::new());
+            return Some(Default::default());
         }
-        // Of several alternatives, the first one the generator can carry is what the client
-        // sends and the server requires.
-        let mut first_problem = None;
+        let mut sets: Vec<Vec<usize>> = Vec::new();
+        let mut problems = Vec::new();
         for (n, requirement) in requirements.iter().enumerate() {
             let found: Result<Vec<usize>, String> = requirement
                 .keys()
                 .map(|scheme| credentials.iter().position(|c| &c.scheme == scheme).ok_or_else(|| scheme.clone()))
                 .collect();
             match found {
-                Ok(found) => {
-                    if requirements.len() > 1 {
-                        let chosen = requirement.keys().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and ");
-                        self.warn(&sptr, format!("of {} alternative security requirements, the generated client sends and the server requires only {chosen} (alternative {n})", requirements.len()));
-                    }
-                    return Some(found);
-                }
-                Err(scheme) => {
-                    first_problem.get_or_insert((n, scheme));
-                }
+                Ok(found) if !sets.contains(&found) => sets.push(found),
+                Ok(_) => {}
+                Err(scheme) => problems.push((n, scheme)),
             }
         }
-        let Some((n, scheme)) = first_problem else { return Some(Vec::new()) };
-        let why = self.scheme_problem(&scheme);
-        self.report(&sptr.push(n).push(&scheme), format!("security scheme `{scheme}` is {why}"));
-        None
+        for (n, scheme) in problems {
+            let why = self.scheme_problem(&scheme);
+            let at = sptr.push(n).push(&scheme);
+            if sets.is_empty() {
+                self.report(&at, format!("security scheme `{scheme}` is {why}"));
+                return None;
+            }
+            self.warn(&at, format!("security scheme `{scheme}` is {why}, so this alternative is not accepted"));
+        }
+        let mut all: Vec<usize> = sets.iter().flatten().copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        if sets.len() == 1 {
+            sets.clear();
+        }
+        Some((all, sets))
     }
 
     /// Why a security scheme cannot be used, as the end of a sentence, for diagnostics.

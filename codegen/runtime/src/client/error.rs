@@ -59,6 +59,14 @@ pub enum Error {
         /// What the provider reported.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The operation accepts several sets of credentials and none of them is set in the
+    /// client's credentials; nothing was sent.
+    MissingCredentials {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// The sets it accepts, as the document lists them.
+        accepted: &'static str,
+    },
     /// The server answered with the success status, but the body or a documented header is not
     /// what the spec describes.
     Decode {
@@ -88,6 +96,9 @@ impl fmt::Display for Error {
             Error::Status(status) => write!(f, "{}: {status}", status.operation),
             Error::Credentials { operation, source } => {
                 write!(f, "{operation}: the credentials provider failed: {source}")
+            }
+            Error::MissingCredentials { operation, accepted } => {
+                write!(f, "{operation}: none of the credentials it accepts is set; it accepts {accepted}")
             }
             Error::Decode { operation, path, source, .. } => {
                 write!(f, "{operation}: cannot decode the reply at `{path}`: {source}")
@@ -182,6 +193,9 @@ impl fmt::Debug for Error {
             Error::Status(status) => f.debug_tuple("Status").field(status).finish(),
             Error::Credentials { operation, source } => {
                 f.debug_struct("Credentials").field("operation", operation).field("source", source).finish()
+            }
+            Error::MissingCredentials { operation, accepted } => {
+                f.debug_struct("MissingCredentials").field("operation", operation).field("accepted", accepted).finish()
             }
             Error::Decode { operation, path, body, source } => f
                 .debug_struct("Decode")
