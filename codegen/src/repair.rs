@@ -28,6 +28,7 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     reply_descriptions(doc, &mut notes);
     express_path_parameters(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
+    parameter_styles(doc, &mut notes);
     repair_security(doc, &mut notes);
     oauth_flow_urls(doc, &mut notes);
     responses_from_request_bodies(doc, &mut notes);
@@ -617,8 +618,7 @@ const SCHEMA_KEYWORDS: [&str; 14] = [
 /// Parameters and headers written as Swagger 2.0 writes them (`type` on the parameter, no
 /// `schema`): their schema keywords are read as their `schema`.
 fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut Vec<Diagnostic>) {
-    let mut fix = |node: &mut Value, at: Pointer| {
-        let Value::Object(node) = node else { return };
+    each_parameter(root, &mut |node, at| {
         if ["schema", "content", "$ref"].iter().any(|k| node.contains_key(*k)) || !node.contains_key("type") {
             return;
         }
@@ -631,6 +631,45 @@ fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut Vec<Diagnost
         node.insert("schema".to_string(), Value::Object(schema));
         let message = "`type` on the parameter or header itself is Swagger 2.0's spelling; read as its `schema`".into();
         notes.push(Diagnostic { pointer: at.push("type").to_string(), line: None, message });
+    });
+}
+
+/// A `style` that OpenAPI does not allow where the parameter is (`simple` in the query, `form` in
+/// a header): read as that place's own style, writing values as the named one would by default
+/// (one list, comma-separated, unless the style is `form`).
+fn parameter_styles(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Value::Object(root) = doc else { return };
+    each_parameter(root, &mut |node, at| {
+        let (Some(place), Some(style)) =
+            (node.get("in").and_then(Value::as_str), node.get("style").and_then(Value::as_str))
+        else {
+            return;
+        };
+        let allowed: &[&str] = match place {
+            "path" => &["simple", "label", "matrix"],
+            "query" => &["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+            "header" => &["simple"],
+            "cookie" => &["form"],
+            _ => return,
+        };
+        if allowed.contains(&style) {
+            return;
+        }
+        let message = format!("`style: {style}` does not apply to a {place} parameter; read as `{}`", allowed[0]);
+        let explode = style == "form";
+        node.insert("style".to_string(), Value::String(allowed[0].to_string()));
+        node.entry("explode").or_insert(Value::Bool(explode));
+        notes.push(Diagnostic { pointer: at.push("style").to_string(), line: None, message });
+    });
+}
+
+/// Calls `fix` with every parameter and header the document writes in place (not behind a
+/// `$ref`): in `components` and in each path item, operation and reply.
+fn each_parameter(root: &mut Map<String, Value>, fix: &mut dyn FnMut(&mut Map<String, Value>, Pointer)) {
+    let mut fix = |node: &mut Value, at: Pointer| {
+        if let Value::Object(node) = node {
+            fix(node, at);
+        }
     };
     let each = |list: Option<&mut Value>, at: Pointer, fix: &mut dyn FnMut(&mut Value, Pointer)| match list {
         Some(Value::Array(items)) => items.iter_mut().enumerate().for_each(|(i, p)| fix(p, at.push(i))),
@@ -1282,6 +1321,35 @@ mod tests {
         let mut doc = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "components": {"schemas": {"X": schema}}});
         let notes = repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
         (doc["components"]["schemas"]["X"].clone(), notes)
+    }
+
+    #[test]
+    fn a_style_that_does_not_apply_where_a_parameter_is_becomes_that_places_own() {
+        let mut doc = json!({
+            "openapi": "3.0.3",
+            "paths": {"/a/{id}": {"get": {"parameters": [
+                {"name": "ids", "in": "query", "style": "simple", "schema": {"type": "array", "items": {"type": "string"}}},
+                {"name": "X-Tags", "in": "header", "style": "form", "schema": {"type": "array", "items": {"type": "string"}}},
+                {"name": "id", "in": "path", "required": true, "style": "label", "schema": {"type": "string"}},
+                {"name": "keep", "in": "query", "style": "simple", "explode": true, "schema": {"type": "string"}}
+            ], "responses": {}}}}
+        });
+        let notes: Vec<String> =
+            repair(&mut doc).into_iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+        let params = &doc["paths"]["/a/{id}"]["get"]["parameters"];
+        // `simple` writes one comma-separated list: `form` without exploding.
+        assert_eq!((&params[0]["style"], &params[0]["explode"]), (&json!("form"), &json!(false)));
+        assert_eq!((&params[1]["style"], &params[1]["explode"]), (&json!("simple"), &json!(true)));
+        assert_eq!((&params[2]["style"], params[2].get("explode")), (&json!("label"), None));
+        assert_eq!(params[3]["explode"], json!(true), "an explode the document gives is kept");
+        assert_eq!(
+            notes,
+            [
+                "#/paths/~1a~1{id}/get/parameters/0/style: `style: simple` does not apply to a query parameter; read as `form`",
+                "#/paths/~1a~1{id}/get/parameters/1/style: `style: form` does not apply to a header parameter; read as `simple`",
+                "#/paths/~1a~1{id}/get/parameters/3/style: `style: simple` does not apply to a query parameter; read as `form`",
+            ]
+        );
     }
 
     #[test]

@@ -293,7 +293,22 @@ impl<'a> Lowerer<'a> {
         let Some(components) = &self.doc.components else { return out };
         for (name, scheme) in &components.security_schemes {
             let ptr = Pointer::root().push("components").push("securitySchemes").push(name);
-            let (carrier, description) = match scheme {
+            let scheme = match scheme {
+                ReferenceOr::Reference { reference } => {
+                    match component(reference, "securitySchemes", Some(&components.security_schemes)) {
+                        Some(item) => ReferenceOr::Item(item.clone()),
+                        None => {
+                            let message = format!(
+                                "the reference `{reference}` does not resolve to a security scheme, so operations that require `{name}` are left out"
+                            );
+                            self.warn(&ptr, message);
+                            continue;
+                        }
+                    }
+                }
+                item => item.clone(),
+            };
+            let (carrier, description) = match &scheme {
                 ReferenceOr::Item(SecurityScheme::APIKey { location, name: key, description, .. }) => match location {
                     APIKeyLocation::Header => (Carrier::Header(key.clone()), description),
                     APIKeyLocation::Cookie => (Carrier::Cookie(key.clone()), description),
@@ -309,17 +324,24 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(
                     SecurityScheme::OAuth2 { description, .. } | SecurityScheme::OpenIDConnect { description, .. },
                 ) => (Carrier::Authorization("Bearer".to_string()), description),
-                ReferenceOr::Reference { .. } => {
-                    self.report(&ptr, "a security scheme given as a $ref is not supported");
-                    continue;
-                }
+                ReferenceOr::Reference { .. } => continue,
             };
-            if let Carrier::Header(header) = &carrier
-                && !is_header_name(header)
-            {
-                self.report(&ptr.push("name"), format!("`{header}` is not a valid header name"));
-                continue;
-            }
+            // `Authorization: Bearer` as an API key's header is the header after that scheme.
+            let carrier = match carrier {
+                Carrier::Header(header) if !is_header_name(&header) => {
+                    let Some((field, scheme)) = header.split_once(':').map(|(h, s)| (h.trim(), s.trim())) else {
+                        continue;
+                    };
+                    if !field.eq_ignore_ascii_case("authorization") || !is_header_name(scheme) {
+                        continue;
+                    }
+                    let message =
+                        format!("an API key named `{header}` is read as the `authorization` header after `{scheme}`");
+                    self.warn(&ptr.push("name"), message);
+                    Carrier::Authorization(scheme.to_string())
+                }
+                carrier => carrier,
+            };
             out.push(Credential {
                 scheme: name.clone(),
                 carrier,
