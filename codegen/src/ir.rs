@@ -49,6 +49,32 @@ impl TagFeatures {
 }
 
 impl Api {
+    /// The sets of credentials a client sends for `op`, in the document's order, up to the
+    /// first whose credentials the client always holds: a later one would never be chosen.
+    pub fn client_sets(&self, op: &Operation) -> Vec<Vec<usize>> {
+        if op.credential_alternatives.is_empty() {
+            return vec![op.credentials.clone()];
+        }
+        let mut sets = Vec::new();
+        for set in &op.credential_alternatives {
+            sets.push(set.clone());
+            if set.iter().all(|&i| !self.credentials[i].optional) {
+                break;
+            }
+        }
+        sets
+    }
+
+    /// The credentials a client may send, in [`Api::credentials`] order: the others only a
+    /// server reads.
+    pub fn client_credentials(&self) -> Vec<&Credential> {
+        let mut sent = vec![false; self.credentials.len()];
+        for op in &self.operations {
+            self.client_sets(op).iter().flatten().for_each(|&i| sent[i] = true);
+        }
+        self.credentials.iter().zip(sent).filter_map(|(c, sent)| sent.then_some(c)).collect()
+    }
+
     /// The named type called `name`, found by binary search in the sorted [`Api::types`].
     pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
         self.types.binary_search_by(|t| t.name().cmp(name)).ok().map(|i| &self.types[i])

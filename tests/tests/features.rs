@@ -271,6 +271,14 @@ impl FeaturesApi for Fixture {
         Ok(format!("{} for {:?} {:?}", input.id, ctx.partner_key, ctx.partner_token))
     }
 
+    async fn get_badge_holder(
+        &self,
+        ctx: RequestContext,
+        input: inputs::GetBadgeHolderInput,
+    ) -> Result<String, ApiError> {
+        Ok(format!("{} for {:?} {:?}", input.id, ctx.bearer, ctx.vault_key))
+    }
+
     /// Every error reply, the server's own rejections included, passes here: it names the
     /// operation that answered in a header.
     fn error_reply(&self, error: ApiError, reply: features_server::ErrorReply<'_>) -> axum::response::Response {
@@ -629,6 +637,11 @@ async fn of_several_accepted_sets_of_credentials_the_client_sends_one_it_holds_a
     assert!(body.contains("the `X-Partner-Key` header, or `authorization: Bearer` and the `session` cookie"), "{body}");
     assert_eq!(status(get("/badges/b?partner_token=x").send().await.unwrap()), 200);
     assert_eq!(status(get("/badges/b").send().await.unwrap()), 401);
+
+    // A set after one the client always holds is never sent by it, but servers accept it.
+    assert_eq!(client(&base).get_badge_holder("h").await.unwrap(), r#"h for Some("tok") None"#);
+    let vault = get("/badges/h/holder").header("x-vault-key", "v").send().await.unwrap();
+    assert_eq!(vault.text().await.unwrap(), r#""h for None Some(\"v\")""#);
 }
 
 #[tokio::test]

@@ -64,9 +64,10 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
     // credentials alike.
     // Those a client need not hold are set too, so that every operation has a set to send.
     const SECRET: &str = "\"b3JhY2xlOnNlY3JldA==\"";
-    let needed = api.credentials.iter().filter(|c| !c.optional).count();
+    let credentials = api.client_credentials();
+    let needed = credentials.iter().filter(|c| !c.optional).count();
     let optional: String =
-        api.credentials.iter().filter(|c| c.optional).map(|c| format!(".with_{}({SECRET})", c.field)).collect();
+        credentials.iter().filter(|c| c.optional).map(|c| format!(".with_{}({SECRET})", c.field)).collect();
     let credentials = format!("Credentials::new({}){optional}", vec![SECRET; needed].join(", "));
     let main = format!(
         "//! Calls every operation the probe could make arguments for; prints one line each.\n\n\

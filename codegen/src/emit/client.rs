@@ -21,13 +21,12 @@ pub fn client_module(api: &Api) -> Emitted {
         let docs = doc(&text);
         quote! { #docs pub const DEFAULT_BASE_URL: &str = #url; }
     });
-    let cred_fields: Vec<_> = api.credentials.iter().map(|c| ident(&c.field)).collect();
-    let unused_credentials = api
-        .credentials
-        .is_empty()
-        .then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
-    let cred_docs: Vec<_> = api
-        .credentials
+    // The credentials a client sends; those only a server reads are not asked for.
+    let credentials = api.client_credentials();
+    let cred_fields: Vec<_> = credentials.iter().map(|c| ident(&c.field)).collect();
+    let unused_credentials =
+        credentials.is_empty().then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
+    let cred_docs: Vec<_> = credentials
         .iter()
         .map(|c| {
             let how = match &c.carrier {
@@ -44,21 +43,21 @@ pub fn client_module(api: &Api) -> Emitted {
             doc(&text)
         })
         .collect();
-    let cred_types = api.credentials.iter().map(|c| {
+    let cred_types = credentials.iter().map(|c| {
         if c.optional {
             quote! { Option<String> }
         } else {
             quote! { String }
         }
     });
-    let header_types = api.credentials.iter().map(|c| {
+    let header_types = credentials.iter().map(|c| {
         if c.optional {
             quote! { Option<HeaderValue> }
         } else {
             quote! { HeaderValue }
         }
     });
-    let cred_values = api.credentials.iter().map(|c| {
+    let cred_values = credentials.iter().map(|c| {
         let field = ident(&c.field);
         let (header, prefix) = (c.carrier.header(), c.carrier.prefix());
         let value = if c.optional {
@@ -87,7 +86,7 @@ pub fn client_module(api: &Api) -> Emitted {
             quote! { #checked? }
         }
     });
-    let (needed, optional): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|c| !c.optional);
+    let (needed, optional): (Vec<&Credential>, Vec<&Credential>) = credentials.iter().partition(|c| !c.optional);
     let needed_fields: Vec<_> = needed.iter().map(|c| ident(&c.field)).collect();
     let optional_fields: Vec<_> = optional.iter().map(|c| ident(&c.field)).collect();
     let cred_params = needed_fields.iter().map(|f| quote! { #f: impl Into<String> });
@@ -167,16 +166,16 @@ pub fn client_module(api: &Api) -> Emitted {
     imports.add("std::fmt").add("portfolio_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
     let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
     let is_query = |c: &&Credential| matches!(c.carrier, Carrier::Query(_));
-    if api.credentials.iter().any(|c| !is_cookie(&c) && !is_query(&c)) {
+    if credentials.iter().any(|c| !is_cookie(c) && !is_query(c)) {
         imports.add("portfolio_runtime::codegen::client::header_value");
     }
-    if api.credentials.iter().any(|c| is_cookie(&c)) {
+    if credentials.iter().any(is_cookie) {
         imports.add("portfolio_runtime::codegen::client::cookie_credential");
     }
-    if api.credentials.iter().any(|c| is_query(&c)) {
+    if credentials.iter().any(is_query) {
         imports.add("portfolio_runtime::codegen::client::query_credential");
     }
-    if !api.credentials.is_empty() {
+    if !credentials.is_empty() {
         imports.add("reqwest::header::HeaderValue");
     }
     let names_types = api.operations.iter().any(|op| {
@@ -1277,17 +1276,7 @@ struct Sending {
 
 impl Sending {
     fn of(api: &Api, op: &Operation) -> Sending {
-        if op.credential_alternatives.is_empty() {
-            return Sending { sets: vec![op.credentials.clone()] };
-        }
-        let mut sets = Vec::new();
-        for set in &op.credential_alternatives {
-            sets.push(set.clone());
-            if set.iter().all(|&i| !api.credentials[i].optional) {
-                break;
-            }
-        }
-        Sending { sets }
+        Sending { sets: api.client_sets(op) }
     }
 
     /// The credentials sent whatever is set: all of them when there is one set to send.
@@ -1641,7 +1630,8 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         .find(|op| op.body.is_none() && required_params(op).all(|p| p.ty == TypeRef::String))
         .unwrap_or(first);
     let args: Vec<String> = required_params(op).map(|p| format!("\"{}\"", p.wire)).collect();
-    let creds: Vec<String> = api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect();
+    let creds: Vec<String> =
+        api.client_credentials().iter().filter(|c| !c.optional).map(|c| format!("\"{}\"", c.field)).collect();
     let call = format!("client.{}({})", op.fn_name, args.join(", "));
     let handle = match &op.reply {
         Reply::Download { .. } => "let mut download = reply;\nwhile let Some(chunk) = download.body.next_chunk().await {\n    let _bytes = chunk?;\n}".to_string(),
