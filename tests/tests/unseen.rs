@@ -831,6 +831,18 @@ async fn a_reply_without_content_beside_a_download_is_a_download_without_bytes()
 }
 
 #[tokio::test]
+async fn rejections_of_a_yaml_only_operation_take_its_documented_shape_as_yaml() {
+    let (mock, _) = serve().await;
+    let base = mock.serve().await.expect("serve");
+    let reply = reqwest::get(format!("{base}/settings?depth=9")).await.expect("send");
+    assert_eq!(reply.status(), 400);
+    assert_eq!(reply.headers()["content-type"], "application/x-yaml");
+    let body: serde_json::Value =
+        serde_json::from_str(&reply.text().await.expect("text")).expect("JSON, which is YAML");
+    assert!(body["error"].as_str().is_some_and(|e| e.contains("depth")), "{body}");
+}
+
+#[tokio::test]
 async fn a_json_reply_beside_a_download_is_a_download_of_its_bytes() {
     let (mock, client) = serve().await;
     let as_json = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));

@@ -1801,9 +1801,18 @@ fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
 /// The variant name for a status: its reason phrase, or `Status` and the code.
 /// The JSON body of an error reply, other than problem details (which the generated crates
 /// already read and write): `application/json` when it is offered.
+/// The media type and schema in which the server writes its own rejections with a reply's status:
+/// JSON, or else YAML, which any JSON text is (so the same body serves).
 fn error_media(response: &openapiv3::Response) -> Option<(&String, &openapiv3::MediaType)> {
-    let json = response.content.iter().filter(|(ct, _)| is_json(ct) && !ct.ends_with("problem+json"));
-    json.min_by_key(|(ct, _)| *ct != "application/json")
+    let written =
+        response.content.iter().filter(|(ct, _)| (is_json(ct) || is_yaml(ct)) && !ct.ends_with("problem+json"));
+    written.min_by_key(|(ct, _)| (!is_json(ct), *ct != "application/json"))
+}
+
+/// Whether `content_type` is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`, `+yaml`).
+fn is_yaml(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence.ends_with("/yaml") || essence.ends_with("/x-yaml") || essence.ends_with("+yaml")
 }
 
 fn status_name(status: u16) -> String {
