@@ -235,6 +235,8 @@ pub struct Constraints {
     pub max_properties: Option<usize>,
     /// Limits on each value of a map (its `additionalProperties` schema's).
     pub values: Option<Box<Constraints>>,
+    /// Limits on each key of a map (its `propertyNames` schema's): length, pattern, format.
+    pub keys: Option<Box<Constraints>>,
     /// The value may be `null` (an item of a list, `Option<T>`); the limits hold when it is not.
     pub nullable: bool,
 }
@@ -290,6 +292,7 @@ impl Constraints {
             min_properties: tighter(self.min_properties, other.min_properties, true),
             max_properties: tighter(self.max_properties, other.max_properties, false),
             values: both(self.values, other.values),
+            keys: both(self.keys, other.keys),
             nullable: self.nullable && other.nullable,
         }
     }

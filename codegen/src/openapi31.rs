@@ -25,7 +25,6 @@ const DROPPED: &[(&str, &str)] = &[
     ("dependentSchemas", "schemas that depend on properties"),
     ("unevaluatedProperties", "a limit on unevaluated properties"),
     ("unevaluatedItems", "a limit on unevaluated items"),
-    ("propertyNames", "a schema for property names"),
     ("contains", "a schema some item must match"),
     ("minContains", "a count of matching items"),
     ("maxContains", "a count of matching items"),
@@ -435,6 +434,10 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
                 "several patterns, or patterns beside `additionalProperties`, have no Rust type; ignored".to_string(),
             ),
         }
+    }
+    // Kept where the 3.0 model keeps what it does not know, for lowering to check keys against.
+    if let Some(names) = schema.remove("propertyNames") {
+        schema.insert(crate::lower::PROPERTY_NAMES.to_string(), names);
     }
     for (key, what) in DROPPED {
         if schema.remove(*key).is_some() {

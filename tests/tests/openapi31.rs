@@ -59,6 +59,12 @@ async fn a_3_1_document_round_trips_through_client_and_server() {
         ),
         (r#"{"id":"o","lines":[],"payment":{"method":"cash"}}"#, "method"),
         (r#"{"id":"o","lines":[],"payment":{"method":"card","number":"1"},"tags":[null,"purple"]}"#, "tags[1]"),
+        // `propertyNames`: each key of the map matches its pattern and length.
+        (r#"{"id":"o","lines":[],"payment":{"method":"card","number":"1"},"extras":{"Upper":1}}"#, "extras.Upper"),
+        (
+            r#"{"id":"o","lines":[],"payment":{"method":"card","number":"1"},"extras":{"muchtoolong":1}}"#,
+            "extras.muchtoolong",
+        ),
     ] {
         let reply = post(body).await.expect("send");
         assert_eq!(reply.status(), 400, "{body}");

@@ -1944,6 +1944,21 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
             }
         });
     }
+    if let Some(keys) = &c.keys {
+        let (key, key_name) = (format_ident!("key{depth}"), format_ident!("name{depth}"));
+        let template = match checked {
+            CheckedName::Wire(wire) => format!("{}.{{{key}}}", super::format_literal(wire)),
+            CheckedName::Var(var) => format!("{{{var}}}.{{{key}}}"),
+            CheckedName::Here => format!("{{{key}}}"),
+        };
+        let inner = constraint_checks(keys, &quote! { #key }, &CheckedName::Var(key_name.clone()), depth + 1);
+        body.push(quote! {
+            for #key in #value.keys() {
+                let #key_name = format!(#template);
+                #(#inner)*
+            }
+        });
+    }
     if let Some(values) = &c.values {
         let (entry, key, entry_name) =
             (format_ident!("value{depth}"), format_ident!("key{depth}"), format_ident!("name{depth}"));
@@ -2075,7 +2090,7 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
 
 /// Whether `c` or the limits on its items satisfy `f`.
 fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
-    f(c) || [&c.items, &c.values]
+    f(c) || [&c.items, &c.values, &c.keys]
         .into_iter()
         .any(|inner| inner.as_deref().is_some_and(|inner| constraints_use(inner, f)))
 }

@@ -488,7 +488,7 @@ pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
     if !own.is_empty() {
         clauses.push(own.join(", "));
     }
-    for (inner, each) in [(&c.items, "each item"), (&c.values, "each value")] {
+    for (inner, each) in [(&c.items, "each item"), (&c.values, "each value"), (&c.keys, "each key")] {
         let inner = inner.as_deref().map(limit_clauses).unwrap_or_default();
         if !inner.is_empty() {
             clauses.push(format!("{each}: {}", inner.join("; ")));

@@ -436,6 +436,9 @@ where
     None
 }
 
+/// Where the 3.1 conversion keeps a schema's `propertyNames`, which the 3.0 model lacks.
+pub(crate) const PROPERTY_NAMES: &str = "x-portfolio-property-names";
+
 /// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,
 /// renumbers the operations' references to them, and marks as optional those that every operation
 /// sending them could do without.

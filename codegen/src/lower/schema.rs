@@ -729,6 +729,29 @@ impl Lowerer<'_> {
     }
 
     /// The limits of the component schema `reference` names, located there.
+    /// The limits on a map's keys that its `propertyNames` gives (kept by the 3.1 conversion
+    /// under [`super::PROPERTY_NAMES`]): their length, pattern and format.
+    fn key_constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Option<Box<Constraints>> {
+        let names = schema.schema_data.extensions.get(super::PROPERTY_NAMES)?;
+        let at = ptr.push("propertyNames");
+        const CHECKED: [&str; 9] =
+            ["type", "description", "title", "minLength", "maxLength", "pattern", "format", "example", "examples"];
+        let unchecked =
+            names.as_object().is_some_and(|n| n.keys().any(|k| !CHECKED.contains(&k.as_str()) && k != "$ref"));
+        if unchecked {
+            self.warn(&at, "only the length, pattern and format of property names are checked");
+        }
+        let limits = match serde_json::from_value::<ReferenceOr<Schema>>(names.clone()) {
+            Ok(ReferenceOr::Reference { reference }) => self.referenced_constraints(&reference),
+            Ok(ReferenceOr::Item(names)) => self.constraints(&names, &at),
+            Err(_) => {
+                self.warn(&at, "`propertyNames` is not a schema; property names are not checked");
+                return None;
+            }
+        };
+        Some(Box::new(limits)).filter(|c| !c.is_empty())
+    }
+
     pub(crate) fn referenced_constraints(&mut self, reference: &str) -> Constraints {
         let Some(schema) = self.component_schema(reference) else { return Constraints::default() };
         let name = reference.strip_prefix("#/components/schemas/").unwrap_or(reference);
@@ -841,6 +864,7 @@ impl Lowerer<'_> {
                     min_properties: o.min_properties.filter(|n| *n > 0),
                     max_properties: o.max_properties,
                     values: Some(Box::new(values)).filter(|c| !c.is_empty()),
+                    keys: self.key_constraints(schema, ptr),
                     ..Constraints::default()
                 }
             }
