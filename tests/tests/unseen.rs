@@ -831,6 +831,21 @@ async fn a_reply_without_content_beside_a_download_is_a_download_without_bytes()
 }
 
 #[tokio::test]
+async fn rejections_of_a_csv_or_bytes_only_operation_are_text_in_its_own_media_type() {
+    let (mock, _) = serve().await;
+    let base = mock.serve().await.expect("serve");
+    for (path, media, name) in
+        [("/ledger?year=3000", "text/csv", "year"), ("/firmware?build=0", "application/octet-stream", "build")]
+    {
+        let reply = reqwest::get(format!("{base}{path}")).await.expect("send");
+        assert_eq!(reply.status(), 400, "{path}");
+        assert_eq!(reply.headers()["content-type"], media, "{path}");
+        let text = reply.text().await.expect("text");
+        assert!(text.lines().any(|line| line.starts_with(&format!("{name}: "))), "{path}: {text}");
+    }
+}
+
+#[tokio::test]
 async fn rejections_of_a_yaml_only_operation_take_its_documented_shape_as_yaml() {
     let (mock, _) = serve().await;
     let base = mock.serve().await.expect("serve");

@@ -1355,12 +1355,24 @@ impl<'a> Lowerer<'a> {
             let (content_type, template) = ("application/json".to_string(), String::new());
             shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
         }
-        // Where they are all text (a Swagger 2.0 operation that `produces` only `text/plain`),
-        // the problem goes as that text: a reader expects no JSON from the operation at all.
-        let text = media.iter().any(|ct| ct.split(';').next().is_some_and(|e| e.trim() == "text/plain"));
-        if text && !media.iter().any(|ct| is_json(ct)) && !shapes.iter().any(|s| s.status == ErrorStatus::Default) {
-            let (content_type, template) = ("text/plain".to_string(), String::new());
-            shapes.push(ErrorShape { status: ErrorStatus::Default, content_type, template, fills: Vec::new() });
+        // Where none is JSON (a Swagger 2.0 operation that `produces` only `text/plain`, a CSV
+        // export, a file of bytes), the problem goes as text in the operation's own text or
+        // bytes media type: a reader expects no JSON from the operation at all, and a message
+        // is valid text and valid bytes.
+        let essence = |ct: &&str| ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let carries_text =
+            |e: &String| (e.starts_with("text/") && e != "text/event-stream") || e == "application/octet-stream";
+        let text = media.iter().map(essence).filter(carries_text).min_by_key(|e| e != "text/plain");
+        if let Some(content_type) = text
+            && !media.iter().any(|ct| is_json(ct))
+            && !shapes.iter().any(|s| s.status == ErrorStatus::Default)
+        {
+            shapes.push(ErrorShape {
+                status: ErrorStatus::Default,
+                content_type,
+                template: String::new(),
+                fills: Vec::new(),
+            });
         }
         // Problem details as problem+json only: what the server writes anyway.
         if shapes.iter().all(|s| s.template.is_empty() && s.content_type.ends_with("problem+json")) {

@@ -21,6 +21,7 @@ import json
 import datetime
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -126,6 +127,8 @@ def start_mock(spec, log):
         stderr=log,
         text=True,
         cwd=ROOT,
+        # Its own process group, so that stopping it stops the mock server it starts too.
+        start_new_session=True,
     )
     line = process.stdout.readline().strip()
     if not line.startswith("http://"):
@@ -198,7 +201,7 @@ def run_one(spec, examples):
         except subprocess.TimeoutExpired:
             output = "schemathesis timed out"
         finally:
-            process.terminate()
+            os.killpg(process.pid, signal.SIGTERM)
             process.wait()
         log.write(output)
         client = run_client(spec, log) if PRISM.exists() else None

@@ -142,8 +142,12 @@ impl<'a> ErrorReply<'a> {
         }
         let shape = match self.shape(error.status()) {
             None => return error.into_response_for(self.instance),
-            // An operation that documents text and no JSON gets its problems as text.
-            Some(shape) if shape.template.is_empty() && shape.content_type.starts_with("text/") => {
+            // An operation that documents text or bytes and no JSON gets its problems as text.
+            Some(shape)
+                if shape.template.is_empty()
+                    && (shape.content_type.starts_with("text/")
+                        || shape.content_type == "application/octet-stream") =>
+            {
                 return error.into_text_response(shape.content_type);
             }
             Some(shape) if shape.template.is_empty() => {
