@@ -102,8 +102,10 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
         }
         Reply::Download { content_type, .. } => {
             let bytes = sample.body.as_deref().unwrap_or("sample");
-            // A range such as `*/*` names no type a reply can carry.
-            let content_type = if content_type.contains('*') { "application/octet-stream" } else { content_type };
+            // Of several types (a download at several statuses), the first; a range such as `*/*`
+            // names no type a reply can carry.
+            let first = content_type.split(", ").next().unwrap_or(content_type);
+            let content_type = if first.contains('*') { "application/octet-stream" } else { first };
             quote! { FileDownload::new(#bytes).with_content_type(#content_type) }
         }
         Reply::Stream { .. } => {

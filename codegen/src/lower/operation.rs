@@ -1016,7 +1016,7 @@ impl<'a> Lowerer<'a> {
         }
         let typed: Vec<bool> = contents.iter().map(|c| c.is_some_and(|c| !c.is_empty() && !download(c))).collect();
         let mut replies = Vec::new();
-        for ((&(status, response), content), typed) in successes.iter().zip(&contents).zip(typed) {
+        for ((&(status, response), content), &typed) in successes.iter().zip(&contents).zip(&typed) {
             let at = ptr.push(status);
             if let Some(content) = content.filter(|_| typed) {
                 let content_type = content.keys().find(|ct| is_json(ct)).cloned().unwrap_or_default();
@@ -1040,7 +1040,9 @@ impl<'a> Lowerer<'a> {
             self.report(ptr, "a stream of items beside other success replies is not supported yet");
             return Some(None);
         }
-        let primary = replies.iter().position(|r| matches!(r, Reply::Download { .. })).unwrap_or(0);
+        // A file's own status leads (the mock answers with it), rather than JSON read as bytes.
+        let is_file = |(r, typed): (&Reply, &bool)| matches!(r, Reply::Download { .. }) && !typed;
+        let primary = replies.iter().zip(&typed).position(is_file).unwrap_or(0);
         let mut first = replies.remove(primary);
         if let Reply::Download { also, content_type, doc, .. } = &mut first {
             for reply in replies {
