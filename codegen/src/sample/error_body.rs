@@ -85,7 +85,7 @@ fn slots(schemas: &Schemas, schema: &Value, prefix: &str, fills: &mut Vec<(Strin
             ("details", "string") => Fill::Detail,
             ("error", "string") if !has_detail => Fill::Detail,
             ("title" | "error" | "summary" | "reason", "string") => Fill::Title,
-            ("status" | "statuscode" | "httpstatus" | "code", "integer" | "number") => Fill::Status,
+            ("status" | "statuscode" | "httpstatus" | "code" | "errorcode", "integer" | "number") => Fill::Status,
             ("status" | "statuscode" | "httpstatus", "string") => Fill::StatusText,
             ("code" | "errorcode" | "errortype", "string") => Fill::Code,
             ("type", "string") => Fill::Type,
@@ -182,6 +182,21 @@ mod tests {
         let (template, fills) = shape(json!({}), schema);
         assert!(template["code"].is_i64() && template["message"].is_string());
         assert_eq!(fills, vec![("/code".to_string(), Fill::Status), ("/message".to_string(), Fill::Detail)]);
+    }
+
+    #[test]
+    fn a_numeric_error_code_is_the_status() {
+        let schema = json!({
+            "type": "object", "required": ["error", "errorCode", "errorDescription"],
+            "properties": {
+                "error": { "type": "string", "example": "Unauthorized" },
+                "errorCode": { "type": "integer", "example": 401 },
+                "errorDescription": { "type": "string" }
+            }
+        });
+        let (_, fills) = shape(json!({}), schema);
+        assert!(fills.contains(&("/errorCode".to_string(), Fill::Status)), "{fills:?}");
+        assert!(fills.contains(&("/errorDescription".to_string(), Fill::Detail)), "{fills:?}");
     }
 
     #[test]
