@@ -1306,7 +1306,7 @@ impl Sending {
         } else {
             let sets: Vec<Vec<&Credential>> =
                 self.sets.iter().map(|set| set.iter().map(|&i| &api.credentials[i]).collect()).collect();
-            let accepted = super::server::accepted_sets(&sets);
+            let accepted = super::accepted_sets(&sets);
             quote! { return Err(Error::MissingCredentials { operation: OPERATION, accepted: #accepted }) }
         };
         Some(quote! {

@@ -362,3 +362,16 @@ pub fn tag_features_note(api: &Api) -> Option<(TokenStream, String)> {
     let attr = quote! { #![cfg_attr(not(feature = "all-tags"), allow(unused_imports, dead_code))] };
     Some((attr, note))
 }
+
+/// The sets of credentials an operation accepts, for messages: "`a` and `b`, or `c`".
+pub(crate) fn accepted_sets(sets: &[Vec<&crate::ir::Credential>]) -> String {
+    let name = |c: &crate::ir::Credential| match &c.carrier {
+        crate::ir::Carrier::Header(header) => format!("the `{header}` header"),
+        crate::ir::Carrier::Cookie(name) => format!("the `{name}` cookie"),
+        crate::ir::Carrier::Query(name) => format!("the `{name}` query parameter"),
+        crate::ir::Carrier::Authorization(scheme) => format!("`authorization: {scheme}`"),
+    };
+    let sets: Vec<String> =
+        sets.iter().map(|set| set.iter().map(|c| name(c)).collect::<Vec<_>>().join(" and ")).collect();
+    sets.join(", or ")
+}

@@ -971,25 +971,12 @@ fn credential_checks(code: &mut Code, api: &Api, op: &Operation) {
             all
         }
     });
-    let missing = format!("none of the accepted credentials was sent: {}", accepted_sets(&sets));
+    let missing = format!("none of the accepted credentials was sent: {}", super::accepted_sets(&sets));
     code.statements(quote! {
         if !(#(#present)||*) {
             return Err(missing_credential(#missing));
         }
     });
-}
-
-/// The sets of credentials an operation accepts, for messages: "`a` and `b`, or `c`".
-pub(super) fn accepted_sets(sets: &[Vec<&crate::ir::Credential>]) -> String {
-    let name = |c: &crate::ir::Credential| match &c.carrier {
-        Carrier::Header(header) => format!("the `{header}` header"),
-        Carrier::Cookie(name) => format!("the `{name}` cookie"),
-        Carrier::Query(name) => format!("the `{name}` query parameter"),
-        Carrier::Authorization(scheme) => format!("`authorization: {scheme}`"),
-    };
-    let sets: Vec<String> =
-        sets.iter().map(|set| set.iter().map(|c| name(c)).collect::<Vec<_>>().join(" and ")).collect();
-    sets.join(", or ")
 }
 
 /// What a 401 says when credential `c` is absent.
@@ -1853,6 +1840,18 @@ enum CheckedName<'a> {
     Here,
 }
 
+impl CheckedName<'_> {
+    /// The `format!` template naming an entry of this map by the variable `key` holds it in:
+    /// `labels.{key0}`.
+    fn entry(&self, key: &proc_macro2::Ident) -> String {
+        match self {
+            CheckedName::Wire(wire) => format!("{}.{{{key}}}", super::format_literal(wire)),
+            CheckedName::Var(var) => format!("{{{var}}}.{{{key}}}"),
+            CheckedName::Here => format!("{{{key}}}"),
+        }
+    }
+}
+
 /// Statements that check `value` (a reference) against `c`, naming it `name` under `at`; `depth`
 /// numbers the variables of nested array items.
 fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName, depth: usize) -> Vec<TokenStream> {
@@ -1946,11 +1945,7 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
     }
     if let Some(keys) = &c.keys {
         let (key, key_name) = (format_ident!("key{depth}"), format_ident!("name{depth}"));
-        let template = match checked {
-            CheckedName::Wire(wire) => format!("{}.{{{key}}}", super::format_literal(wire)),
-            CheckedName::Var(var) => format!("{{{var}}}.{{{key}}}"),
-            CheckedName::Here => format!("{{{key}}}"),
-        };
+        let template = checked.entry(&key);
         let inner = constraint_checks(keys, &quote! { #key }, &CheckedName::Var(key_name.clone()), depth + 1);
         body.push(quote! {
             for #key in #value.keys() {
@@ -1962,11 +1957,7 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
     if let Some(values) = &c.values {
         let (entry, key, entry_name) =
             (format_ident!("value{depth}"), format_ident!("key{depth}"), format_ident!("name{depth}"));
-        let template = match checked {
-            CheckedName::Wire(wire) => format!("{}.{{{key}}}", super::format_literal(wire)),
-            CheckedName::Var(var) => format!("{{{var}}}.{{{key}}}"),
-            CheckedName::Here => format!("{{{key}}}"),
-        };
+        let template = checked.entry(&key);
         let inner = constraint_checks(values, &quote! { #entry }, &CheckedName::Var(entry_name.clone()), depth + 1);
         body.push(quote! {
             for (#key, #entry) in #value {

@@ -1145,8 +1145,7 @@ impl<'a> Lowerer<'a> {
             response.content.iter().find(|(_, m)| m.extensions.contains_key(ITEM_SCHEMA))
         {
             let at = rptr.push("content").push(content_type).push("itemSchema");
-            let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-            let framing = match essence.as_str() {
+            let framing = match essence(content_type).as_str() {
                 "application/jsonl" | "application/x-ndjson" | "application/json-seq" | "application/x-jsonlines" => {
                     Framing::JsonLines
                 }
@@ -1361,10 +1360,9 @@ impl<'a> Lowerer<'a> {
         // export, a file of bytes), the problem goes as text in the operation's own text or
         // bytes media type: a reader expects no JSON from the operation at all, and a message
         // is valid text and valid bytes.
-        let essence = |ct: &&str| ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
         let carries_text =
             |e: &String| (e.starts_with("text/") && e != "text/event-stream") || e == "application/octet-stream";
-        let text = media.iter().map(essence).filter(carries_text).min_by_key(|e| e != "text/plain");
+        let text = media.iter().map(|ct| essence(ct)).filter(carries_text).min_by_key(|e| e != "text/plain");
         if let Some(content_type) = text
             && !media.iter().any(|ct| is_json(ct))
             && !shapes.iter().any(|s| s.status == ErrorStatus::Default)
@@ -1736,8 +1734,13 @@ fn is_form(content_type: &str) -> bool {
 /// `itemSchema`: the schema of each item of a stream, not of the whole body.
 pub(crate) const ITEM_SCHEMA: &str = "x-portfolio-item-schema";
 
+/// A media type without its parameters, lower-case: `text/csv; charset=utf-8` is `text/csv`.
+fn essence(content_type: &str) -> String {
+    content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
 pub(crate) fn is_json(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = essence(content_type);
     essence == "application/json" || essence == "text/json" || essence.ends_with("+json")
 }
 
@@ -1825,7 +1828,7 @@ fn error_media(response: &openapiv3::Response) -> Option<(&String, &openapiv3::M
 
 /// Whether `content_type` is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`, `+yaml`).
 fn is_yaml(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let essence = essence(content_type);
     essence.ends_with("/yaml") || essence.ends_with("/x-yaml") || essence.ends_with("+yaml")
 }
 
