@@ -1,7 +1,7 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
 use portfolio_codegen::ir::{
-    Api, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeRef,
 };
 use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
@@ -154,12 +154,14 @@ paths:
       operationId: listPets
       parameters:
         - {name: ids, in: query, style: pipeDelimited, schema: {type: string}}
+        - $ref: "params.yaml#/Limit"
       responses:
         "200":
           description: ok
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Pet"}
+        "404": {$ref: "replies.yaml#/NotFound"}
   /owners:
     get:
       responses:
@@ -172,20 +174,39 @@ components:
   schemas:
     Pet:
       not: {type: string}
+    Owner: {$ref: "owners.yaml#/Owner"}
 "##;
+    // What only another file could say is an error where it is used, all of them at once.
     let diagnostics = lowered(text).unwrap_err().0;
     let found: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.pointer.as_str(), d.message.as_str())).collect();
-    // `not` has no Rust type: the value is any JSON, with a warning rather than an error.
-    assert!(!found.iter().any(|(p, _)| p.starts_with("#/components/schemas/Pet")), "{found:#?}");
-    assert!(
-        found.contains(&("#/paths/~1pets/get/parameters/0/style", "style `pipeDelimited` applies only to arrays")),
-        "{found:#?}"
+    let foreign = |reference: &str| {
+        format!("the reference {reference} is to another file, which the generator does not follow yet")
+    };
+    assert_eq!(
+        found,
+        [
+            ("#/components/schemas/Owner", foreign("owners.yaml#/Owner").as_str()),
+            ("#/paths/~1pets/get/parameters/1", foreign("params.yaml#/Limit").as_str()),
+            ("#/paths/~1pets/get/responses/404", foreign("replies.yaml#/NotFound").as_str()),
+        ]
     );
-    // A reference to a schema the document does not hold is read as any JSON value, with a warning.
-    assert!(!found.iter().any(|(_, m)| m.contains("Missing")), "{found:#?}");
-    let fixed = text.replace("style: pipeDelimited, ", "").replace("not: {type: string}", "type: string");
+    // The rest is read, looser where it must be and said where: `not` has no Rust type, a
+    // delimiter for one value is `form`, and a reference to a schema the document does not hold
+    // is any JSON value.
+    let fixed = text
+        .replace("        - $ref: \"params.yaml#/Limit\"\n", "")
+        .replace("        \"404\": {$ref: \"replies.yaml#/NotFound\"}\n", "");
+    let fixed = fixed.replace("    Owner: {$ref: \"owners.yaml#/Owner\"}\n", "");
     let api = lowered(&fixed).unwrap();
     let warned: Vec<(&str, &str)> = api.warnings.iter().map(|d| (d.pointer.as_str(), d.message.as_str())).collect();
+    assert!(warned.iter().any(|(p, _)| *p == "#/components/schemas/Pet/not"), "{warned:#?}");
+    assert!(
+        warned.contains(&(
+            "#/paths/~1pets/get/parameters/0/style",
+            "style `pipeDelimited` applies only to lists; read as `form`"
+        )),
+        "{warned:#?}"
+    );
     assert!(
         warned.iter().any(|(p, m)| *p == "#/paths/~1owners/get/responses/200/content/application~1json/schema"
             && m.contains("#/components/schemas/Missing")
@@ -268,7 +289,7 @@ paths:
     get:
       operationId: listToys
       parameters:
-        - {name: q, in: cookie, schema: {type: array, items: {type: object, properties: {a: {type: string}}}}}
+        - $ref: "params.yaml#/q"
       responses:
         "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Toy"}}}}
   /health:
@@ -277,9 +298,7 @@ paths:
       responses: {"204": {description: none}}
 components:
   schemas:
-    Pet:
-      oneOf: [{type: string}]
-      anyOf: [{type: integer}]
+    Pet: {$ref: "pets.yaml#/Pet"}
     Owner:
       type: object
       properties:
@@ -302,10 +321,10 @@ components:
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     let expected = [
         "#/components/schemas/Owner: left out schema `Owner`: it uses `Pet`, which was left out",
-        "#/components/schemas/Pet: left out schema `Pet`: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` is not supported yet",
+        "#/components/schemas/Pet: left out schema `Pet`: the reference pets.yaml#/Pet is to another file, which the generator does not follow yet",
         "#/paths/~1owners/get: left out operation `listOwners` (GET /owners): it uses `Pet`, which was left out",
         "#/paths/~1pets/get: left out operation `listPets` (GET /pets): it uses `Pet`, which was left out",
-        "#/paths/~1toys/get/parameters/0/schema: left out operation `listToys` (GET /toys): parameter `q` has a type that cannot be written in a cookie",
+        "#/paths/~1toys/get/parameters/0: left out operation `listToys` (GET /toys): the reference params.yaml#/q is to another file, which the generator does not follow yet",
     ];
     assert_eq!(notes, expected);
 
@@ -419,9 +438,13 @@ components:
   headers:
     Page: {schema: {type: integer, format: int32}}
 "##;
-    let errors = lowered(text).unwrap_err();
-    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
-    assert_eq!(located, ["#/paths/~1both/get/responses/200/headers/Bad Name: `Bad Name` is not a valid header name"]);
+    // No reply carries a header of that name: it is not read, said where.
+    let api = lowered(text).unwrap();
+    let said = format!("{}: {}", api.warnings[0].pointer, api.warnings[0].message);
+    assert_eq!(
+        said,
+        "#/paths/~1both/get/responses/200/headers/Bad Name: `Bad Name` is not a valid header name, so no reply carries it; it is not read"
+    );
     let api = lowered(&text.replace("\"Bad Name\"", "X-Fine")).unwrap();
     let reply = |id: &str| &api.operations.iter().find(|op| op.id == id).unwrap().reply;
     // The lowest 3xx is the reply of a redirect flow; a lone `default` and a `2XX` are read as 200.
@@ -502,14 +525,16 @@ components:
       oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
       anyOf: [{$ref: "#/components/schemas/Cat"}]
 "##;
-    let errors = lowered(text).unwrap_err();
-    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    // Two different choices have no one Rust type: any JSON value, said where.
+    let api = lowered(text).unwrap();
+    let located: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     assert_eq!(
         located,
         [
-            "#/components/schemas/Different: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` is not supported yet"
+            "#/components/schemas/Different: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` has no one Rust type; the value is read as any JSON value and not checked"
         ]
     );
+    assert!(matches!(ty(&api, "Different"), TypeDef::Alias { target: TypeRef::Json, .. }));
     let api = lowered(&text.replace("      anyOf: [{$ref: \"#/components/schemas/Cat\"}]\n", "")).unwrap();
     let TypeDef::Union(pet) = ty(&api, "Pet") else { panic!() };
     let variants: Vec<(&str, &TypeRef)> = pet.variants.iter().map(|v| (v.name.as_str(), &v.ty)).collect();
@@ -770,15 +795,13 @@ fn spec_mistakes_are_located_where_they_are_made() {
     );
     assert!(err.contains("may belong one level up"), "{err}");
 
-    // A misspelt type is not a missing feature.
+    // A misspelt type is not a missing feature: leniently any JSON value, strictly an error,
+    // located either way.
     let typo = format!("{header}paths: {{}}\ncomponents:\n  schemas:\n    Code: {{type: strin}}\n");
-    let errors = lowered(&typo).unwrap_err();
-    let located: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
-    assert_eq!(
-        located,
-        [
-            "#/components/schemas/Code/type: `strin` is not a JSON Schema type; use one of string, number, integer, boolean, array or object"
-        ]
+    let err = portfolio_codegen::generate(&typo, &config()).unwrap_err().to_string();
+    assert!(
+        err.contains("#/components/schemas/Code/type (line 6): `strin` is not a JSON Schema type (string, number, integer, boolean, array or object); the value is read as any JSON value"),
+        "{err}"
     );
 }
 
@@ -854,6 +877,67 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     assert!(api.operations.iter().any(|op| op.id == "getBlob" && matches!(op.reply, Reply::Download { .. })));
     assert!(!api.operations.iter().any(|op| op.id == "upload"), "left out");
     assert!(matches!(ty(&api, "Upload"), TypeDef::Struct(s) if s.fields[0].ty == TypeRef::File));
+    // What no one Rust type holds is kept, looser: the operation stays, only the parameter that
+    // names nothing is gone, and an undescribed body is bytes.
+    let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap_or_else(|| panic!("no {id}"));
+    let loose = op("putLoose");
+    let wires: Vec<&str> = loose.params.iter().map(|p| p.wire.as_str()).collect();
+    assert_eq!(wires, ["id", "tag", "note", "single", "flat"]);
+    assert!(loose.params[1].json && loose.params[1].ty == TypeRef::Json);
+    assert_eq!(loose.body.as_ref().map(|b| b.encoding), Some(BodyEncoding::Binary));
+    assert!(matches!(op("deleteLoose").reply, Reply::Download { .. }));
+    assert!(matches!(op("postLoose").reply, Reply::Empty { status: 200, .. }));
+    let TypeDef::Struct(fields) = ty(&api, "Loose") else { panic!("Loose is a struct") };
+    let field = |wire: &str| &fields.fields.iter().find(|f| f.wire == wire).unwrap().ty;
+    assert_eq!(*field("day"), TypeRef::Json);
+    assert_eq!(*field("rows"), TypeRef::Vec(Box::new(TypeRef::Json)));
+    assert!(matches!(ty(&api, "LooseLevel"), TypeDef::IntEnum(e) if e.variants[0].0 == "Value1"));
+}
+
+/// Streams the generator has no framing for, or that share an operation with other replies, and
+/// request bodies of items: their bytes, with a warning, rather than a refusal.
+#[test]
+fn streams_it_cannot_frame_are_read_as_bytes() {
+    let text = r##"
+openapi: 3.2.0
+info: {title: t, version: "1"}
+paths:
+  /feed:
+    post:
+      operationId: feed
+      requestBody:
+        content:
+          application/jsonl:
+            itemSchema: {type: object, properties: {n: {type: integer}}}
+      responses:
+        "200":
+          description: Items as they come.
+          content:
+            application/jsonl:
+              itemSchema: {type: object, properties: {n: {type: integer}}}
+        "201":
+          description: Stored.
+          content:
+            text/plain: {schema: {type: string}}
+  /frames:
+    get:
+      operationId: frames
+      responses:
+        "200":
+          description: Items in a framing of the service's own.
+          content:
+            application/x-frames:
+              itemSchema: {type: string}
+"##;
+    let loaded = load(text).unwrap();
+    let api = lower(&loaded.doc, &Config { strict: false, ..config() }).expect("nothing is refused");
+    let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap_or_else(|| panic!("no {id}"));
+    assert!(matches!(op("feed").reply, Reply::Download { .. }), "{:?}", op("feed").reply);
+    assert_eq!(op("feed").body.as_ref().map(|b| b.encoding), Some(BodyEncoding::Binary));
+    assert!(matches!(op("frames").reply, Reply::Download { .. }));
+    let said: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(said.iter().any(|m| m.starts_with("a stream of items beside other success replies")), "{said:?}");
+    assert!(said.iter().any(|m| m.starts_with("items of application/x-frames have no framing")), "{said:?}");
 }
 
 #[test]
@@ -999,7 +1083,7 @@ paths:
 }
 
 #[test]
-fn an_alias_inside_an_all_of_is_what_it_names_and_a_loop_through_one_is_an_error() {
+fn an_alias_inside_an_all_of_is_what_it_names_and_a_loop_through_one_is_any_value() {
     let text = r##"
 openapi: 3.0.3
 info: {title: t, version: "1"}
@@ -1022,8 +1106,10 @@ components:
     A: {allOf: [{$ref: "#/components/schemas/B"}, {type: object, properties: {x: {type: string}}}]}
     B: {$ref: "#/components/schemas/A"}
 "##;
-    let err = lowered(looped).unwrap_err();
-    assert!(err.0.iter().any(|d| d.message.contains("within itself")), "{err}");
+    // A value that must be itself and more has no type: any JSON value, said where.
+    let api = lowered(looped).unwrap();
+    assert!(api.warnings.iter().any(|d| d.message.contains("within itself")), "{:?}", api.warnings);
+    assert!(matches!(ty(&api, "A"), TypeDef::Alias { target: TypeRef::Json, .. }));
 }
 
 #[test]
@@ -1232,25 +1318,25 @@ paths:
   /a:
     get:
       operationId: getA
-      security: [{digest: []}, {key: [], bearer: []}, {key: [], bearer: []}]
+      security: [{odd: []}, {key: [], bearer: []}, {key: [], bearer: []}]
       responses:
         "204": {description: ok}
   /b:
     get:
       operationId: getB
-      security: [{digest: []}]
+      security: [{odd: []}]
       responses:
         "204": {description: ok}
 components:
   securitySchemes:
     key: {type: apiKey, in: header, name: X-Key}
     bearer: {type: http, scheme: bearer}
-    digest: {type: http, scheme: digest}
+    odd: {type: apiKey, in: header, name: "X Key"}
 "##;
     let api = lower(&load(text).unwrap().doc, &Config { strict: false, ..config() }).unwrap();
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     assert!(
-        notes.contains(&"#/paths/~1a/get/security/0/digest: security scheme `digest` is HTTP `digest` authentication, which is not supported yet, so this alternative is not accepted".to_string()),
+        notes.contains(&"#/paths/~1a/get/security/0/odd: security scheme `odd` is an API key in `X Key`, which is not a valid header name, so this alternative is not accepted".to_string()),
         "{notes:#?}"
     );
     // The repeated set is one set, so the operation has one set left: no choice to make.
@@ -1260,8 +1346,9 @@ components:
     assert!(api.credentials.iter().all(|c| !c.optional));
     // With no set left, the operation is left out, with the reason located.
     assert_eq!(api.operations.len(), 1);
-    let b =
-        notes.iter().filter(|n| n.starts_with("#/paths/~1b/get/security/0/digest") && n.contains("not supported yet"));
+    let b = notes
+        .iter()
+        .filter(|n| n.starts_with("#/paths/~1b/get/security/0/odd") && n.contains("not a valid header name"));
     assert_eq!(b.count(), 1, "{notes:#?}");
 }
 

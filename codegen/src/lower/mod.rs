@@ -185,6 +185,18 @@ impl<'a> Lowerer<'a> {
         self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
     }
 
+    /// Whether `reference` is to another file, reported as a problem of the part that uses it
+    /// when it is: its shape is unknown to this run, and reading it as any value would hide that.
+    pub(crate) fn foreign(&mut self, pointer: &Pointer, reference: &str) -> bool {
+        let foreign = !reference.starts_with('#');
+        if foreign {
+            let message =
+                format!("the reference {reference} is to another file, which the generator does not follow yet");
+            self.report(pointer, message);
+        }
+        foreign
+    }
+
     /// Records a simplification that still generates working code.
     /// Records a warning once, however many places lead to the same node (a schema referenced
     /// from several properties).
@@ -318,6 +330,15 @@ impl<'a> Lowerer<'a> {
                     match http.to_ascii_lowercase().as_str() {
                         "bearer" => (Carrier::Authorization("Bearer".to_string()), description),
                         "basic" => (Carrier::Authorization("Basic".to_string()), description),
+                        // Any other scheme still travels in `Authorization` after its name;
+                        // what it exchanges to get there (a digest's challenge) is the caller's.
+                        _ if is_header_name(http) => {
+                            let message = format!(
+                                "HTTP `{http}` authentication: the credential is sent as given after `{http} `, and the server only checks that one is there; any exchange the scheme defines is the caller's to make"
+                            );
+                            self.warn(&ptr.push("scheme"), message);
+                            (Carrier::Authorization(http.clone()), description)
+                        }
                         _ => continue,
                     }
                 }

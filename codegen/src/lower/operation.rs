@@ -266,7 +266,7 @@ impl<'a> Lowerer<'a> {
             for (i, p) in list.iter().enumerate() {
                 let ptr = base.push("parameters").push(i);
                 let Some(param) = self.resolve_parameter(p) else {
-                    self.report(&ptr, "the parameter reference does not resolve to #/components/parameters");
+                    self.unresolved(&ptr, p, "a parameter in #/components/parameters", "the parameter is left out");
                     continue;
                 };
                 let key = (param.parameter_data_ref().name.clone(), std::mem::discriminant(param));
@@ -340,22 +340,24 @@ impl<'a> Lowerer<'a> {
             let mut json = false;
             let (schema, schema_ptr) = match &data.format {
                 ParameterSchemaOrContent::Schema(s) => (s, ptr.push("schema")),
-                ParameterSchemaOrContent::Content(content) => {
-                    let Some((media_type, media)) = content.iter().next() else {
-                        self.report(&ptr.push("content"), "`content` names no media type");
-                        continue;
-                    };
-                    json = is_json(media_type);
-                    let schema = media.schema.as_ref().unwrap_or_else(|| {
-                        let read = if json { "any JSON value" } else { "text" };
-                        self.warn(
-                            &ptr.push("content").push(media_type),
-                            format!("the media type has no schema; the value is read as {read}"),
-                        );
-                        if json { &any } else { &text }
-                    });
-                    (schema, ptr.push("content").push(media_type).push("schema"))
-                }
+                ParameterSchemaOrContent::Content(content) => match content.iter().next() {
+                    None => {
+                        self.warn(&ptr.push("content"), "`content` names no media type; the value is read as text");
+                        (&text, ptr.push("content"))
+                    }
+                    Some((media_type, media)) => {
+                        json = is_json(media_type);
+                        let schema = media.schema.as_ref().unwrap_or_else(|| {
+                            let read = if json { "any JSON value" } else { "text" };
+                            self.warn(
+                                &ptr.push("content").push(media_type),
+                                format!("the media type has no schema; the value is read as {read}"),
+                            );
+                            if json { &any } else { &text }
+                        });
+                        (schema, ptr.push("content").push(media_type).push("schema"))
+                    }
+                },
             };
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
@@ -368,10 +370,11 @@ impl<'a> Lowerer<'a> {
                 Location::Query | Location::Header => self.one_or_many(ty),
                 Location::Path | Location::Cookie => ty,
             };
+            // A delimiter joins the items of a list; one value has none to join, and is `form`.
             if delimiter != ',' && !matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
                 let style = if delimiter == '|' { "pipeDelimited" } else { "spaceDelimited" };
-                self.report(&ptr.push("style"), format!("style `{style}` applies only to arrays"));
-                continue;
+                self.warn(&ptr.push("style"), format!("style `{style}` applies only to lists; read as `form`"));
+                delimiter = ',';
             }
             // An object in the query: its properties as `name[property]` pairs (deepObject) or as
             // parameters of their own (form, exploded). A map's entries are `name[key]` pairs.
@@ -406,12 +409,12 @@ impl<'a> Lowerer<'a> {
                     );
                     None
                 }
+                // One value has no properties to spell as `name[property]`: it is `name=value`.
                 (Location::Query, true, _, false) => {
-                    self.report(
-                        &schema_ptr,
-                        format!("`deepObject` parameter `{}` must be an object, a map or a list", data.name),
-                    );
-                    continue;
+                    let message =
+                        format!("`deepObject` applies to objects, and `{}` is none; read as `form`", data.name);
+                    self.warn(&ptr.push("style"), message);
+                    None
                 }
                 _ => None,
             };
@@ -427,14 +430,7 @@ impl<'a> Lowerer<'a> {
             let lists = matches!(location, Location::Query | Location::Header);
             if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
                 // A value with no plain-text form (a list of objects, a union of shapes) still
-                // has a JSON one.
-                if location == Location::Cookie {
-                    self.report(
-                        &schema_ptr,
-                        format!("parameter `{}` has a type that cannot be written in a cookie", data.name),
-                    );
-                    continue;
-                }
+                // has a JSON one (percent-encoded in a cookie, as every cookie value is).
                 let each = if location == Location::Query && matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
                     ", each item a `name=<JSON>` pair"
                 } else {
@@ -632,25 +628,31 @@ impl<'a> Lowerer<'a> {
 
     fn body(&mut self, ctx: &OpContext, body: &ReferenceOr<openapiv3::RequestBody>) -> Option<Body> {
         let ptr = ctx.ptr.push("requestBody");
-        let Some(body) = super::resolve(body, "requestBodies", self.doc.components.as_ref().map(|c| &c.request_bodies))
-        else {
-            let reference = match body {
-                ReferenceOr::Reference { reference } => reference.as_str(),
-                ReferenceOr::Item(_) => "",
-            };
-            self.report(
-                &ptr,
-                format!("the reference {reference} does not name a request body in #/components/requestBodies"),
-            );
-            return None;
+        let found = super::resolve(body, "requestBodies", self.doc.components.as_ref().map(|c| &c.request_bodies));
+        // A body the document names but does not describe is still a body: its bytes, of any
+        // media type, as the caller writes them. Another file's is an error until such files are
+        // read.
+        let unknown;
+        let body = match (found, body) {
+            (Some(found), _) if !found.content.is_empty() => found,
+            (None, ReferenceOr::Reference { reference }) if self.foreign(&ptr, reference) => return None,
+            (found, _) => {
+                let why = match body {
+                    ReferenceOr::Reference { reference } if found.is_none() => {
+                        format!("the reference {reference} does not name a request body in #/components/requestBodies")
+                    }
+                    _ => "the request body lists no media type".to_string(),
+                };
+                self.warn(
+                    &ptr,
+                    format!("{why}; the body is read as bytes of any media type, as the caller writes them"),
+                );
+                let any = openapiv3::Content::from_iter([("*/*".to_string(), openapiv3::MediaType::default())]);
+                let required = found.is_some_and(|b| b.required);
+                unknown = openapiv3::RequestBody { content: any, required, ..found.cloned().unwrap_or_default() };
+                &unknown
+            }
         };
-        if let Some(ct) = body.content.iter().find(|(_, m)| m.extensions.contains_key(ITEM_SCHEMA)).map(|(ct, _)| ct) {
-            self.report(
-                &ptr.push("content").push(ct).push("itemSchema"),
-                "a request body sent as a stream of items is not supported yet",
-            );
-            return None;
-        }
         // Media types whose schemas differ make a choice: the body is an enum with a case per
         // media type, each read and written as its own media type says.
         let distinct = body.content.values().map(|m| &m.schema).fold(Vec::new(), |mut seen, s| {
@@ -849,6 +851,8 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
+        // Only JSON wildcards (`application/*+json`): `application/json` is one they allow.
+        wildcard_json |= encoding == BodyEncoding::Json && preferred_json(&accepted).is_none();
         let preferred = match encoding {
             BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
             BodyEncoding::Json => preferred_json(&accepted),
@@ -960,8 +964,11 @@ impl<'a> Lowerer<'a> {
                 // A protocol switch hands the connection over; the other informational
                 // statuses are no reply at all.
                 if *status != 101 {
-                    self.report(&ptr.push(status), format!("a {status} reply is informational, not an answer"));
-                    return None;
+                    let message = format!(
+                        "a {status} reply is informational, not an answer, and there is no other; read as a 200 without a body"
+                    );
+                    self.warn(&ptr.push(status), message);
+                    return Some(Reply::Empty { status: 200, headers: None, doc: None });
                 }
                 let doc = match response {
                     ReferenceOr::Item(r) => super::prose(&Some(r.description.clone())),
@@ -997,13 +1004,8 @@ impl<'a> Lowerer<'a> {
         ptr: &Pointer,
         successes: &[(u16, &'a ReferenceOr<openapiv3::Response>)],
     ) -> Option<Option<Reply>> {
-        let contents: Vec<Option<&openapiv3::Content>> = successes
-            .iter()
-            .map(|(_, response)| {
-                super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
-                    .map(|r| &r.content)
-            })
-            .collect();
+        let contents: Vec<Option<&openapiv3::Content>> =
+            successes.iter().map(|(_, response)| self.response_read(response).map(|r| &r.content)).collect();
         // As `one_reply` decides: a binary medium, or none that is JSON.
         let download = |content: &openapiv3::Content| {
             !content.is_empty() && (binary_medium(self, content).is_some() || !content.keys().any(|ct| is_json(ct)))
@@ -1020,9 +1022,7 @@ impl<'a> Lowerer<'a> {
             let at = ptr.push(status);
             if let Some(content) = content.filter(|_| typed) {
                 let content_type = content.keys().find(|ct| is_json(ct)).cloned().unwrap_or_default();
-                let reply_doc =
-                    super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses))
-                        .and_then(|r| super::prose(&Some(r.description.clone())));
+                let reply_doc = self.response_read(response).and_then(|r| super::prose(&Some(r.description.clone())));
                 self.warn(
                     &at.push("content"),
                     format!("this {content_type} reply beside a file download is read as a download too: its bytes, not a typed value"),
@@ -1036,9 +1036,17 @@ impl<'a> Lowerer<'a> {
                 None => return Some(None),
             }
         }
-        if replies.len() > 1 && replies.iter().any(|r| matches!(r, Reply::Stream { .. })) {
-            self.report(ptr, "a stream of items beside other success replies is not supported yet");
-            return Some(None);
+        // One reply cannot be both items and bytes: beside other replies, a stream is its bytes.
+        if replies.len() > 1 {
+            for reply in &mut replies {
+                if let Reply::Stream { status, content_type, doc, .. } = reply {
+                    let message =
+                        "a stream of items beside other success replies is read as a download: its bytes, not items";
+                    self.warn(&ptr.push(*status).push("content").push(content_type.as_str()), message);
+                    let (status, content_type, doc) = (*status, std::mem::take(content_type), doc.take());
+                    *reply = Reply::Download { status, also: Vec::new(), content_type, doc };
+                }
+            }
         }
         // A file's own status leads (the mock answers with it), rather than JSON read as bytes.
         let is_file = |(r, typed): (&Reply, &bool)| matches!(r, Reply::Download { .. }) && !typed;
@@ -1150,12 +1158,14 @@ impl<'a> Lowerer<'a> {
                     Framing::JsonLines
                 }
                 "text/event-stream" => Framing::EventStream,
+                // No framing the generator knows: the stream's bytes, for the caller to split.
                 _ => {
-                    self.report(
-                        &at,
-                        format!("items of {content_type} are not supported; JSON Lines and server-sent events are"),
+                    let message = format!(
+                        "items of {content_type} have no framing the generator knows (JSON Lines and server-sent events do); read as a download: its bytes"
                     );
-                    return None;
+                    self.warn(&at, message);
+                    let content_type = content_type.clone();
+                    return Some(Reply::Download { status, also: Vec::new(), content_type, doc });
                 }
             };
             let item = match &media.schema {
@@ -1226,13 +1236,36 @@ impl<'a> Lowerer<'a> {
         rptr: &Pointer,
         response: &'a ReferenceOr<openapiv3::Response>,
     ) -> Option<&'a openapiv3::Response> {
-        let found = super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses));
-        if found.is_none()
-            && let ReferenceOr::Reference { reference } = response
-        {
-            self.report(rptr, format!("the reference {reference} does not name a response in #/components/responses"));
+        match (super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses)), response) {
+            (Some(found), _) => Some(found),
+            (None, ReferenceOr::Reference { reference }) if self.foreign(rptr, reference) => None,
+            // A reply the document names but does not describe is still a reply: its bytes.
+            (None, ReferenceOr::Reference { reference }) => {
+                let message = format!(
+                    "the reference {reference} does not name a response in #/components/responses; the reply is read as bytes of any media type"
+                );
+                self.warn(rptr, message);
+                Some(&UNDESCRIBED_REPLY)
+            }
+            (None, ReferenceOr::Item(_)) => None,
         }
-        found
+    }
+
+    /// Says that a reference names nothing: a warning that `then` happens, unless it is to
+    /// another file.
+    fn unresolved<T>(&mut self, ptr: &Pointer, item: &ReferenceOr<T>, what: &str, then: &str) {
+        if let ReferenceOr::Reference { reference } = item
+            && !self.foreign(ptr, reference)
+        {
+            self.warn(ptr, format!("the reference {reference} does not name {what}; {then}"));
+        }
+    }
+
+    /// The response `response` is, as [`Self::resolve_response`] reads it, without a word.
+    fn response_read(&self, response: &'a ReferenceOr<openapiv3::Response>) -> Option<&'a openapiv3::Response> {
+        let found = super::resolve(response, "responses", self.doc.components.as_ref().map(|c| &c.responses));
+        let local = matches!(response, ReferenceOr::Reference { reference } if reference.starts_with('#'));
+        found.or_else(|| local.then_some(&*UNDESCRIBED_REPLY))
     }
 
     /// The documented error replies: exact statuses ascending, then classes (`4XX`), then
@@ -1407,11 +1440,14 @@ impl<'a> Lowerer<'a> {
                     .and_then(|h| h.as_item()),
             };
             let Some(h) = resolved else {
-                self.report(&ptr, "the header reference does not resolve to #/components/headers");
+                self.unresolved(&ptr, value, "a header in #/components/headers", "the header is not read");
                 continue;
             };
             if !super::is_header_name(header) {
-                self.report(&ptr, format!("`{header}` is not a valid header name"));
+                self.warn(
+                    &ptr,
+                    format!("`{header}` is not a valid header name, so no reply carries it; it is not read"),
+                );
                 continue;
             }
             let text = unwritten_schema(false);
@@ -1524,7 +1560,7 @@ impl<'a> Lowerer<'a> {
                 format!("an API key in `{name}`, which is not a valid header name")
             }
             Some(ReferenceOr::Item(SecurityScheme::HTTP { scheme, .. })) => {
-                unsupported(format!("HTTP `{scheme}` authentication"))
+                format!("HTTP authentication named `{scheme}`, which is no valid scheme name")
             }
             Some(_) => unsupported("a scheme of another kind".to_string()),
             None => "not declared in #/components/securitySchemes".to_string(),
@@ -1733,6 +1769,12 @@ fn is_form(content_type: &str) -> bool {
 /// The extension the 3.1/3.2 converter marks a media type with when its schema was an
 /// `itemSchema`: the schema of each item of a stream, not of the whole body.
 pub(crate) const ITEM_SCHEMA: &str = "x-portfolio-item-schema";
+
+/// What a reply the document names but never describes may be: any bytes.
+static UNDESCRIBED_REPLY: std::sync::LazyLock<openapiv3::Response> = std::sync::LazyLock::new(|| openapiv3::Response {
+    content: openapiv3::Content::from_iter([("*/*".to_string(), openapiv3::MediaType::default())]),
+    ..Default::default()
+});
 
 /// A media type without its parameters, lower-case: `text/csv; charset=utf-8` is `text/csv`.
 fn essence(content_type: &str) -> String {

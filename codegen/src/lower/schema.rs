@@ -14,6 +14,9 @@ use crate::ir::{Constraints, Field, IntEnumDef, StringEnumDef, StructDef, TypeDe
 use crate::naming::{Scope, camel, snake};
 pub(crate) use union::finish_unions;
 
+/// The types JSON Schema names, but for `null`.
+const JSON_TYPES: [&str; 6] = ["string", "number", "integer", "boolean", "array", "object"];
+
 /// How a schema that needs a named type (an object or an enum) gets its name.
 #[derive(Debug, Clone)]
 pub(crate) enum Naming {
@@ -61,17 +64,9 @@ impl<'a> Lowerer<'a> {
             return Some(TypeRef::File);
         }
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
-        match found {
-            Some(rust) => Some(TypeRef::Named(rust.clone())),
-            // Another file's schema has a shape this run cannot know: reading it as any JSON
-            // value would hide that, so it is a problem of the part that uses it.
-            None if !reference.starts_with('#') => {
-                self.report(
-                    ptr,
-                    format!("the reference {reference} is to another file, which the generator does not follow yet"),
-                );
-                None
-            }
+        match found.cloned() {
+            Some(rust) => Some(TypeRef::Named(rust)),
+            None if self.foreign(ptr, reference) => None,
             // A typo or a schema the document forgot: leniently, the value is read as any JSON
             // value, and the warning says which (strictly, the warning is an error).
             None => {
@@ -181,11 +176,18 @@ impl<'a> Lowerer<'a> {
                     let choice = Schema { schema_data: data, schema_kind: SchemaKind::AllOf { all_of: Vec::new() } };
                     return self.union(&choice, members, &shared, keyword, &at, naming);
                 }
+                for (i, member) in all_of.iter().enumerate() {
+                    if let ReferenceOr::Reference { reference } = member
+                        && self.foreign(&ptr.push("allOf").push(i), reference)
+                    {
+                        return None;
+                    }
+                }
                 let mut parts = ObjectParts::default();
                 let mut seen = Vec::new();
                 if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen) {
-                    self.report(&at, why);
-                    return None;
+                    self.warn(&at, format!("{why}; the `allOf` is read as any JSON value and not checked"));
+                    return Some(TypeRef::Json);
                 }
                 self.lower_object(parts, doc, naming)
             }
@@ -201,15 +203,17 @@ impl<'a> Lowerer<'a> {
                     return Some(TypeRef::Json);
                 }
                 if let Some(typ) = any.typ.as_deref()
-                    && !["string", "number", "integer", "boolean", "array", "object"].contains(&typ)
+                    && !JSON_TYPES.contains(&typ)
                 {
                     let hint =
                         if typ == "null" { " (a nullable value is `nullable: true` in OpenAPI 3.0)" } else { "" };
-                    self.report(
+                    self.warn(
                         &ptr.push("type"),
-                        format!("`{typ}` is not a JSON Schema type; use one of string, number, integer, boolean, array or object{hint}"),
+                        format!(
+                            "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value"
+                        ),
                     );
-                    return None;
+                    return Some(TypeRef::Json);
                 }
                 let stripped = any_schema::without_required_choice(any);
                 for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
@@ -273,10 +277,49 @@ impl<'a> Lowerer<'a> {
                         );
                         Some(TypeRef::Json)
                     }
-                    Err(what) => self.unsupported(ptr, &what),
+                    Err(what) => self.loosened(schema, any, ptr, naming, &what),
                 }
             }
         }
+    }
+
+    /// A schema whose keywords no one Rust type can hold together (`oneOf` beside `anyOf`, a
+    /// list beside a choice, an enum value of another type): a typed schema is read as its type
+    /// with only the keywords that type holds, anything else as any JSON value; either way
+    /// looser than the document, and said where.
+    fn loosened(
+        &mut self,
+        schema: &Schema,
+        any: &openapiv3::AnySchema,
+        ptr: &Pointer,
+        naming: Naming,
+        what: &str,
+    ) -> Option<TypeRef> {
+        // An object keeps every property only as JSON: a struct of some of them would drop the
+        // others on the way through.
+        if let Some(typ) = any.typ.as_deref().filter(|t| *t != "object") {
+            let own = openapiv3::AnySchema {
+                all_of: Vec::new(),
+                one_of: Vec::new(),
+                any_of: Vec::new(),
+                not: None,
+                enumeration: Vec::new(),
+                ..any.clone()
+            };
+            if let Ok((kind, _)) = any_schema::normalize(&own) {
+                let dropped: Vec<String> = any_schema::present(any)
+                    .into_iter()
+                    .filter(|k| ["allOf", "oneOf", "anyOf", "enum"].contains(k))
+                    .chain(any.not.is_some().then_some("not"))
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                self.warn(ptr, format!("{what}: read as `type: {typ}`, and {} not checked", dropped.join(", ")));
+                let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
+                return self.lower_item(&schema, ptr, naming);
+            }
+        }
+        self.warn(ptr, format!("{what} has no one Rust type; the value is read as any JSON value and not checked"));
+        Some(TypeRef::Json)
     }
 
     /// A struct (or a map, without properties) from the properties gathered from one object
@@ -453,15 +496,10 @@ impl<'a> Lowerer<'a> {
                     parts.add(&any.properties, &any.required, any.additional_properties.as_ref(), &at);
                     self.collect_all_of(&any.all_of, &at.push("allOf"), parts, seen)?;
                 }
-                _ => return Err((at, "an `allOf` member that is not an object is not supported yet".to_string())),
+                _ => return Err((at, "this `allOf` member is not an object, as the others are".to_string())),
             }
         }
         Ok(())
-    }
-
-    fn unsupported(&mut self, ptr: &Pointer, what: &str) -> Option<TypeRef> {
-        self.report(ptr, format!("{what} is not supported yet"));
-        None
     }
 
     pub(crate) fn claim(&mut self, naming: Naming) -> String {
@@ -476,12 +514,9 @@ impl<'a> Lowerer<'a> {
     const UNLISTED: &'static [&'static str] = &["Unknown", "Unlisted", "UnknownValue"];
 
     fn int_enum(&mut self, schema: &Schema, values: &[Option<i64>], ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
-        if values.iter().any(Option::is_none) {
-            self.report(&ptr.push("enum"), "`null` inside an integer enum is not supported; use `nullable: true`");
-            return None;
-        }
+        // The loader reads `null` among other values as `nullable: true`, so none is left here.
         let values: Vec<i64> = values.iter().flatten().copied().collect();
-        let names = self.enum_names(schema, values.len(), ptr)?;
+        let names = self.enum_names(schema, values.len(), ptr);
         let mut scope = Scope::default();
         let variants = values
             .iter()
@@ -506,22 +541,25 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Variant names from `x-enum-varnames` (or NSwag's `x-enumNames`), checked against the values.
-    fn enum_names(&mut self, schema: &Schema, count: usize, ptr: &Pointer) -> Option<Option<Vec<String>>> {
+    fn enum_names(&mut self, schema: &Schema, count: usize, ptr: &Pointer) -> Option<Vec<String>> {
         let ext = &schema.schema_data.extensions;
         let Some((key, names)) = ["x-enum-varnames", "x-enumNames"].iter().find_map(|k| ext.get(*k).map(|v| (*k, v)))
         else {
-            return Some(None);
+            return None;
         };
         let names: Option<Vec<String>> =
             names.as_array().and_then(|a| a.iter().map(|n| n.as_str().map(str::to_string)).collect());
+        // Names that do not fit the values are not guessed at: the values name the variants.
         match names {
-            Some(names) if names.len() == count => Some(Some(names)),
+            Some(names) if names.len() == count => Some(names),
             Some(names) => {
-                self.report(&ptr.push(key), format!("{} names for {count} enum values", names.len()));
+                let message =
+                    format!("{} names for {count} enum values; the variants are named by their values", names.len());
+                self.warn(&ptr.push(key), message);
                 None
             }
             None => {
-                self.report(&ptr.push(key), "expected a list of strings");
+                self.warn(&ptr.push(key), "not a list of strings; the variants are named by their values");
                 None
             }
         }
@@ -534,12 +572,9 @@ impl<'a> Lowerer<'a> {
         ptr: &Pointer,
         naming: Naming,
     ) -> Option<TypeRef> {
-        if values.iter().any(Option::is_none) {
-            self.report(&ptr.push("enum"), "`null` inside a string enum is not supported; use `nullable: true`");
-            return None;
-        }
+        // The loader reads `null` among other values as `nullable: true`, so none is left here.
         let values: Vec<&String> = values.iter().flatten().collect();
-        let names = self.enum_names(schema, values.len(), ptr)?;
+        let names = self.enum_names(schema, values.len(), ptr);
         let mut scope = Scope::default();
         let variants = values
             .iter()

@@ -40,8 +40,10 @@ impl Lowerer<'_> {
             return self.lower_schema(&only, &ptr.push(keyword).push(0), naming);
         }
         if members.is_empty() {
-            self.report(&ptr.push(keyword), format!("`{keyword}` lists no schemas"));
-            return None;
+            let message =
+                format!("`{keyword}` lists no schemas, which JSON Schema forbids; the value is read as any JSON value");
+            self.warn(&ptr.push(keyword), message);
+            return Some(TypeRef::Json);
         }
         let name = self.claim(naming);
         let mut scope = Scope::default();
@@ -97,54 +99,19 @@ impl Lowerer<'_> {
             variants.push(Variant { name: scope.claim(&wanted), ty, constraints });
             spec_names.push(spec_name);
         }
-        let dispatch = match &schema.schema_data.discriminator {
-            Some(d) => {
-                let mut values = Vec::new();
-                if d.mapping.is_empty() {
-                    // The one value a member allows for the property is what the wire carries
-                    // for it; otherwise the implicit mapping: the name of the schema referred to.
-                    for (i, spec_name) in spec_names.iter().enumerate() {
-                        let value = self.fixed_tag(&members[i], &d.property_name, 0);
-                        let Some(value) = value.or_else(|| spec_name.map(str::to_string)) else {
-                            self.report(
-                                &ptr.push(keyword).push(i),
-                                "with a `discriminator` and no `mapping`, every member must be a $ref or allow one value of the property",
-                            );
-                            return None;
-                        };
-                        values.push((value, i));
-                    }
-                } else {
-                    for (value, target) in &d.mapping {
-                        let spec_name = target.strip_prefix("#/components/schemas/").unwrap_or(target);
-                        // The member whose type that schema is, or (merged with a shared part
-                        // into a type of its own) the member that names it.
-                        let found = self
-                            .schema_names
-                            .get(spec_name)
-                            .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())))
-                            .or_else(|| spec_names.iter().position(|n| *n == Some(spec_name)));
-                        match found {
-                            Some(i) => values.push((value.clone(), i)),
-                            None => {
-                                self.report(
-                                    &ptr.push("discriminator").push("mapping").push(value),
-                                    format!("`{target}` is not one of the `{keyword}` members"),
-                                );
-                                return None;
-                            }
-                        }
-                    }
-                    // The schema's own name still selects a member the mapping names otherwise,
-                    // when that member's property allows it: a reader accepts both.
-                    for (i, spec_name) in spec_names.iter().enumerate() {
-                        let Some(name) = spec_name else { continue };
-                        let taken = values.iter().any(|(v, _)| v == name);
-                        if !taken && self.fixed_tag(&members[i], &d.property_name, 0).is_none() {
-                            values.push((name.to_string(), i));
-                        }
-                    }
+        // A discriminator that does not name the members is set aside: they are read by shape.
+        let tagged = match &schema.schema_data.discriminator {
+            Some(d) => match self.discriminator_values(d, members, &variants, &spec_names, keyword, ptr) {
+                Ok(values) => Some((d, values)),
+                Err((at, why)) => {
+                    self.warn(&at, format!("{why}; the discriminator is not used and the value is read by its shape"));
+                    None
                 }
+            },
+            None => None,
+        };
+        let dispatch = match tagged {
+            Some((d, values)) => {
                 // Members that carry the same value cannot be told apart by it: read by shape.
                 let repeated = values.iter().enumerate().find_map(|(k, (value, i))| {
                     values[..k].iter().find(|(v, _)| v == value).map(|(_, first)| (value.clone(), *first, *i))
@@ -175,6 +142,60 @@ impl Lowerer<'_> {
         let doc = super::prose(&schema.schema_data.description);
         self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
         Some(TypeRef::Named(name))
+    }
+
+    /// The value of the discriminator's property that selects each member, or where and why the
+    /// discriminator does not say.
+    fn discriminator_values(
+        &self,
+        d: &openapiv3::Discriminator,
+        members: &[ReferenceOr<Schema>],
+        variants: &[Variant],
+        spec_names: &[Option<&str>],
+        keyword: &str,
+        ptr: &Pointer,
+    ) -> Result<Vec<(String, usize)>, (Pointer, String)> {
+        let mut values = Vec::new();
+        if d.mapping.is_empty() {
+            // The one value a member allows for the property is what the wire carries for it;
+            // otherwise the implicit mapping: the name of the schema referred to.
+            for (i, spec_name) in spec_names.iter().enumerate() {
+                let value = self.fixed_tag(&members[i], &d.property_name, 0);
+                let Some(value) = value.or_else(|| spec_name.map(str::to_string)) else {
+                    let why = "with no `mapping`, every member must be a $ref or allow one value of the property";
+                    return Err((ptr.push(keyword).push(i), why.to_string()));
+                };
+                values.push((value, i));
+            }
+            return Ok(values);
+        }
+        for (value, target) in &d.mapping {
+            let spec_name = target.strip_prefix("#/components/schemas/").unwrap_or(target);
+            // The member whose type that schema is, or (merged with a shared part into a type of
+            // its own) the member that names it.
+            let found = self
+                .schema_names
+                .get(spec_name)
+                .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())))
+                .or_else(|| spec_names.iter().position(|n| *n == Some(spec_name)));
+            match found {
+                Some(i) => values.push((value.clone(), i)),
+                None => {
+                    let at = ptr.push("discriminator").push("mapping").push(value);
+                    return Err((at, format!("`{target}` is not one of the `{keyword}` members")));
+                }
+            }
+        }
+        // The schema's own name still selects a member the mapping names otherwise, when that
+        // member's property allows it: a reader accepts both.
+        for (i, spec_name) in spec_names.iter().enumerate() {
+            let Some(name) = spec_name else { continue };
+            let taken = values.iter().any(|(v, _)| v == name);
+            if !taken && self.fixed_tag(&members[i], &d.property_name, 0).is_none() {
+                values.push((name.to_string(), i));
+            }
+        }
+        Ok(values)
     }
 }
 
