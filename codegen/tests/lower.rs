@@ -371,7 +371,7 @@ components:
       required: [ghost]
       properties:
         name: {type: string, maximum: 3}
-        count: {type: integer, default: many}
+        count: {type: integer, format: int64, default: many}
 "##;
     let api = lowered(text).unwrap();
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
@@ -516,7 +516,7 @@ components:
     Base: {type: object, properties: {name: {type: string}}}
     Pet:
       allOf: [{$ref: "#/components/schemas/Base"}]
-      properties: {id: {type: integer}}
+      properties: {id: {type: integer, format: int64}}
       oneOf: [{$ref: "#/components/schemas/Cat"}, {type: object, required: [hiss], properties: {hiss: {type: boolean}}}]
     Same:
       oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
@@ -940,6 +940,40 @@ paths:
     assert!(said.iter().any(|m| m.starts_with("items of application/x-frames have no framing")), "{said:?}");
 }
 
+/// An integer schema that allows values past 64 bits is read as `i64`, which refuses them: one
+/// warning says so, where the first is and how many there are; bounds or a format that keep the
+/// values within 64 bits need none.
+#[test]
+fn integers_that_may_pass_64_bits_are_read_as_i64_with_one_warning() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Counts:
+      type: object
+      properties:
+        a: {type: integer}
+        b: {type: integer, minimum: 0}
+        c: {type: integer, format: uint64}
+        d: {type: integer, minimum: -5, maximum: 5}
+        e: {type: integer, format: int32}
+        f: {type: integer, format: uint32}
+        g: {type: integer, format: int64}
+"##;
+    let api = lowered(text).unwrap();
+    let said: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        said,
+        [
+            "#/components/schemas/Counts/properties/a: an integer without `format` or bounds is read as a 64-bit integer (`i64`) (here and in 2 other places), as Rust generators do: a larger value, which the schema allows, is refused; `format: int64` says so exactly"
+        ]
+    );
+    let TypeDef::Struct(counts) = ty(&api, "Counts") else { panic!("a struct") };
+    assert!(counts.fields.iter().all(|f| matches!(f.ty, TypeRef::I64 | TypeRef::I32)));
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;
@@ -979,7 +1013,7 @@ components:
       properties:
         kind: {const: cat}
         name: {type: [string, "null"], examples: [Tom]}
-        age: {type: integer, exclusiveMinimum: 0}
+        age: {type: integer, format: int64, exclusiveMinimum: 0}
         owner: {$ref: "#/components/schemas/Owner", description: Who feeds it.}
     Owner: {type: object, properties: {name: {type: string}}}
 "##;
@@ -1004,7 +1038,7 @@ components:
       properties:
         kind: {type: string, enum: [cat]}
         name: {type: string, nullable: true, example: Tom}
-        age: {type: integer, minimum: 0, exclusiveMinimum: true}
+        age: {type: integer, format: int64, minimum: 0, exclusiveMinimum: true}
         owner: {allOf: [{$ref: "#/components/schemas/Owner"}], description: Who feeds it.}
     Owner: {type: object, properties: {name: {type: string}}}
 "##;
@@ -1032,7 +1066,7 @@ components:
   schemas:
     Event:
       oneOf:
-        - {type: object, required: [type, a], properties: {type: {type: string, enum: [x]}, a: {type: integer}}}
+        - {type: object, required: [type, a], properties: {type: {type: string, enum: [x]}, a: {type: integer, format: int64}}}
         - {type: object, required: [type, b], properties: {type: {type: string, enum: [x]}, b: {type: string}}}
       discriminator: {propertyName: type}
 "##;
@@ -1234,7 +1268,7 @@ components:
     Condition:
       anyOf:
         - {type: object, required: [key], properties: {key: {type: string}}}
-        - {type: object, required: [has_id], properties: {has_id: {type: array, items: {type: integer}}}}
+        - {type: object, required: [has_id], properties: {has_id: {type: array, items: {type: integer, format: int64}}}}
         - {type: object, properties: {must: {type: array, items: {type: string}}}}
 "#;
     let api = lowered(doc).unwrap();

@@ -9,7 +9,7 @@ use unseen_server::{FileDownload, MockApi};
 async fn serve() -> (std::sync::Arc<MockApi>, Client) {
     let mock = MockApi::new();
     let base = mock.serve().await.expect("serve");
-    (mock, Client::new(&base, Credentials::new("key", "dXNlcjpwdw==", "t 1&x")).expect("client"))
+    (mock, Client::new(&base, Credentials::new("response=abc", "key", "dXNlcjpwdw==", "t 1&x")).expect("client"))
 }
 
 #[tokio::test]
@@ -214,7 +214,8 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
 async fn deep_object_lists_and_maps_are_written_and_read_back() {
     // On the wire: `expand[]` repeated, and one `filter[key]` pair per entry.
     let raw = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "[]")).await;
-    let client = Client::new(&raw.base_url(), Credentials::new("key", "dXNlcjpwdw==", "t 1&x")).expect("client");
+    let client =
+        Client::new(&raw.base_url(), Credentials::new("response=abc", "key", "dXNlcjpwdw==", "t 1&x")).expect("client");
     let filter = std::collections::BTreeMap::from([("kind".to_string(), "a b".to_string())]);
     client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
     assert_eq!(raw.only_request().target, "/readings?expand%5B%5D=x&expand%5B%5D=y&filter%5Bkind%5D=a%20b");
@@ -502,7 +503,8 @@ async fn an_api_key_in_the_query_is_sent_with_every_call_and_required_by_the_ser
     assert!(missing.text().await.unwrap().contains("the `access_token` query parameter is missing or empty"));
     // A failed call's error, printed or logged, does not show the key.
     let closed =
-        Client::new("http://127.0.0.1:9", Credentials::new("key", "dXNlcjpwdw==", "secret-token")).expect("client");
+        Client::new("http://127.0.0.1:9", Credentials::new("response=abc", "key", "dXNlcjpwdw==", "secret-token"))
+            .expect("client");
     let error = closed.get_feed().await.expect_err("nothing listens there");
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains("secret-token") && shown.contains("getFeed"), "{shown}");
@@ -957,4 +959,52 @@ async fn operations_of_one_method_on_one_route_are_told_apart_by_their_text() {
         let reply = http.post(format!("{base}{path}")).send().await.expect("send");
         assert_eq!(reply.status(), status, "{path}");
     }
+}
+
+/// What no one Rust type holds exactly travels in the looser form the warnings name, and works:
+/// two choices in one parameter as JSON text, a body named but never described as bytes, a reply
+/// named but never described as a download, an HTTP scheme of its own in `Authorization`, and an
+/// operation that documents only an informational status answering 200.
+#[tokio::test]
+async fn what_is_read_looser_still_works_on_the_wire() {
+    use unseen_client::types::{Loose, LooseLevel, LooseShape};
+    let (mock, client) = serve().await;
+    mock.on_put_loose(|_, input| async move {
+        assert_eq!(input.tag, Some(serde_json::json!({"any": [1, "two"]})));
+        assert_eq!((input.note.as_deref(), input.single, input.flat.as_deref()), (Some("n"), Some(7), Some("f")));
+        let body = input.body.expect("the bytes");
+        Ok(Loose {
+            day: Some(serde_json::json!("2024-06-30")),
+            rows: Some(vec![serde_json::json!(1), serde_json::json!("b")]),
+            level: Some(LooseLevel::Value3),
+            shape: Some(LooseShape::String(String::from_utf8(body).expect("text"))),
+            ..Loose::default()
+        })
+    });
+    let loose = client
+        .put_loose("x")
+        .tag(serde_json::json!({"any": [1, "two"]}))
+        .note("n")
+        .single(7)
+        .flat("f")
+        .body(b"round".to_vec())
+        .await
+        .expect("the loose shapes");
+    assert_eq!(loose.shape, Some(LooseShape::String("round".into())));
+    assert_eq!(loose.level, Some(LooseLevel::Value3));
+
+    // The scheme's credential goes after its name, and the server asks for it.
+    mock.on_delete_loose(|ctx, input| async move {
+        assert_eq!(input.body.as_deref(), Some(&b"gone"[..]));
+        let sent = ctx.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        assert_eq!(ctx.digest.as_deref(), Some("response=abc"));
+        Ok(FileDownload::new(sent.to_string()))
+    });
+    let reply = client.delete_loose().body(b"gone".to_vec()).await.expect("the download");
+    assert_eq!(reply.body.collect().await.expect("bytes"), b"digest response=abc");
+    let raw = reqwest::Client::new().delete(format!("{}/loose", client.base_url())).send().await.expect("sent");
+    assert_eq!(raw.status(), 401);
+
+    mock.on_post_loose(|_, _| async { Ok(()) });
+    client.post_loose().await.expect("a 200 without a body");
 }

@@ -141,6 +141,9 @@ pub(crate) struct Lowerer<'a> {
     sample_schemas: std::cell::OnceCell<crate::sample::Schemas>,
     /// The seed of the mock's sampled replies.
     seed: u64,
+    /// Integer schemas whose values may reach past 64 bits, all read as `i64`: where the first
+    /// is, and how many there are, for one warning.
+    wide_integers: Option<(Pointer, usize)>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -169,6 +172,7 @@ impl<'a> Lowerer<'a> {
             schema_names: IndexMap::new(),
             types: Vec::new(),
             type_index: std::collections::HashMap::new(),
+            wide_integers: None,
         }
     }
 
@@ -272,6 +276,17 @@ impl<'a> Lowerer<'a> {
         let credentials = only_used(credentials, &mut operations);
         schema::finish_unions(self);
         schema::finish_defaults(self);
+        if let Some((first, count)) = self.wide_integers.take() {
+            let elsewhere = match count {
+                1 => String::new(),
+                2 => " (here and in 1 other place)".to_string(),
+                n => format!(" (here and in {} other places)", n - 1),
+            };
+            let message = format!(
+                "an integer without `format` or bounds is read as a 64-bit integer (`i64`){elsewhere}, as Rust generators do: a larger value, which the schema allows, is refused; `format: int64` says so exactly"
+            );
+            self.warn(&first, message);
+        }
         schema::box_recursive_fields(&mut self.types);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));

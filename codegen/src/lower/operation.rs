@@ -856,16 +856,23 @@ impl<'a> Lowerer<'a> {
         let preferred = match encoding {
             BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
             BodyEncoding::Json => preferred_json(&accepted),
-            BodyEncoding::Form | BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => {
-                accepted.first().cloned()
-            }
+            // A range is no content type: the client sends one it allows.
+            BodyEncoding::Binary | BodyEncoding::Text => accepted.first().map(|ct| match essence(ct).as_str() {
+                "*/*" | "application/*" => "application/octet-stream".to_string(),
+                "text/*" => "text/plain".to_string(),
+                _ => ct.clone(),
+            }),
+            BodyEncoding::Form | BodyEncoding::Multipart => accepted.first().cloned(),
         };
         let Some(content_type) = preferred else {
             self.report(&ptr.push("content"), "the request body lists no content type");
             return None;
         };
         // The media type whose schema the body is: the one sent, or the wildcard it stands for.
-        let described = if wildcard_json { accepted[0].clone() } else { content_type.clone() };
+        let described = match body.content.contains_key(&content_type) && !wildcard_json {
+            true => content_type.clone(),
+            false => accepted[0].clone(),
+        };
         let media = &body.content[&described];
         // Accepted types of another schema are a case of their own.
         accepted.retain(|ct| body.content[ct].schema == media.schema);

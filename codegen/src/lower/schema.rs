@@ -17,6 +17,18 @@ pub(crate) use union::finish_unions;
 /// The types JSON Schema names, but for `null`.
 const JSON_TYPES: [&str; 6] = ["string", "number", "integer", "boolean", "array", "object"];
 
+/// Whether an integer `format` keeps every value within 64 signed bits: `int32`, `int64`, and the
+/// narrower sizes some documents name (`int8`, `uint16`, `uint32`).
+fn fits_64_bits(format: &VariantOrUnknownOrEmpty<IntegerFormat>) -> bool {
+    match format {
+        VariantOrUnknownOrEmpty::Item(_) => true,
+        VariantOrUnknownOrEmpty::Unknown(f) => {
+            matches!(f.as_str(), "int8" | "int16" | "uint8" | "uint16" | "uint32")
+        }
+        VariantOrUnknownOrEmpty::Empty => false,
+    }
+}
+
 /// How a schema that needs a named type (an object or an enum) gets its name.
 #[derive(Debug, Clone)]
 pub(crate) enum Naming {
@@ -129,6 +141,9 @@ impl<'a> Lowerer<'a> {
             SchemaKind::Type(Type::Integer(i)) => {
                 if !i.enumeration.is_empty() {
                     return self.int_enum(schema, &i.enumeration, ptr, naming);
+                }
+                if (i.minimum.is_none() || i.maximum.is_none()) && !fits_64_bits(&i.format) {
+                    self.wide_integers.get_or_insert_with(|| (ptr.clone(), 0)).1 += 1;
                 }
                 Some(match i.format {
                     VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
