@@ -209,12 +209,14 @@ def run_one(spec, examples):
     for code, title, count in re.findall(r"❌ (ST\d+) ([^:\n]+): (\d+)", output):
         failures[f"{code} {title.strip()}"] = int(count)
     tested = re.search(r"Tested: (\d+)", output)
+    dropped = re.search(r"Filtered: (\d+) \(dropped by `filter_failure`\)", output)
     status = "ran" if tested else "schemathesis did not run (see the log)"
     return {
         "name": name,
         "status": status,
         "operations": tested.group(1) if tested else "-",
         "failures": failures,
+        "dropped": int(dropped.group(1)) if dropped else 0,
         "client": client,
         "seconds": time.monotonic() - started,
     }
@@ -239,13 +241,13 @@ def main():
         client = client_text(row["client"])
         print(f"{row['name']:<32} {row['status']:<10} failures {total:>3}  client {client:<22} {row['seconds']:.0f} s", flush=True)
     lines = [
-        "| document | server run | operations | schemathesis failures | by check | client against Prism (ok / failed / skipped) |",
-        "|---|---|---|---|---|---|",
+        "| document | server run | operations | schemathesis failures | by check | integers past 64 bits (dropped) | client against Prism (ok / failed / skipped) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         kinds = ", ".join(f"{k}: {v}" for k, v in sorted(row["failures"].items())) or "-"
         lines.append(
-            f"| {row['name']} | {row['status']} | {row.get('operations', '-')} | {sum(row['failures'].values())} | {kinds} | {client_text(row['client'])} |"
+            f"| {row['name']} | {row['status']} | {row.get('operations', '-')} | {sum(row['failures'].values())} | {kinds} | {row.get('dropped', 0)} | {client_text(row['client'])} |"
         )
     clean = sum(1 for r in rows if r["status"] == "ran" and not r["failures"])
     client_clean = sum(1 for r in rows if r["client"] and r["client"][1] == 0)
