@@ -847,6 +847,20 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
             }
         }
     }
+    // `nullable: true` beside an `enum` without `null`: OpenAPI 3.0.3 says the enum still holds,
+    // so `null` is not among the values allowed (as in JSON Schema, where 3.1 writes it so).
+    if schema.get("nullable") == Some(&Value::Bool(true))
+        && let Some(Value::Array(values)) = schema.get("enum")
+        && !values.is_empty()
+        && !values.iter().any(Value::is_null)
+    {
+        schema.remove("nullable");
+        note(
+            "nullable",
+            "`nullable: true` beside an `enum` without `null` allows no `null` (OpenAPI 3.0.3); add `null` to the values to allow it"
+                .to_string(),
+        );
+    }
     // `null` among the values: OpenAPI 3.0.3 lists it beside `nullable: true`, as a nullable
     // enum must; without `nullable`, it says the same thing.
     if let Some(Value::Array(values)) = schema.get_mut("enum")
@@ -1444,6 +1458,9 @@ mod tests {
         assert_eq!((schema["enum"].clone(), notes.len()), (json!(["a"]), 0));
         let (schema, notes) = repaired(json!({"type": "string", "enum": ["a", null]}));
         assert_eq!((schema["enum"].clone(), schema["nullable"].clone(), notes.len()), (json!(["a"]), json!(true), 1));
+        // Without `null` among them, the values are all there is, `nullable` notwithstanding.
+        let (schema, notes) = repaired(json!({"type": "string", "nullable": true, "enum": ["a", "b"]}));
+        assert_eq!((schema.get("nullable"), notes.len()), (None, 1));
         let (schema, _) = repaired(json!({"type": "integer", "enum": [1, "2", 3.0, "three"]}));
         assert_eq!(schema["enum"], json!([1, 2, 3]));
     }
