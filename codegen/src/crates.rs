@@ -31,6 +31,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/file.rs", include_str!("../runtime/src/file.rs")),
     ("src/format.rs", include_str!("../runtime/src/format.rs")),
     ("src/framing.rs", include_str!("../runtime/src/framing.rs")),
+    ("src/json_schema.rs", include_str!("../runtime/src/json_schema.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
@@ -238,6 +239,9 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     if patterns {
         server.push("dep:regex-lite".to_string());
     }
+    if api.schema_checks.is_some() {
+        server.push("portfolio-runtime/json-schema".to_string());
+    }
     // The server implements every operation, so it needs every type.
     if tags.is_some() {
         server.push("all-tags".to_string());
@@ -269,6 +273,10 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         },
     )?];
     files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
+    if let Some(checks) = &api.schema_checks {
+        let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
+        files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
+    }
     let (client_name, server_name) =
         (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
     let items = crate::emit::types::items(api);
@@ -285,6 +293,9 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         RustJob::new(src("client.rs"), move || client::error_readers(api)),
         RustJob::new(src("server.rs"), move || server::error_replies(api)),
     ];
+    if api.schema_checks.is_some() {
+        jobs.push(RustJob::new(src("schema_checks.rs"), || Some(crate::emit::types::schema_checks_module())));
+    }
     // Written whenever a type is validated, as the crate's `lib.rs` then declares the module.
     if !validated.is_empty() {
         jobs.push(RustJob::chunked(

@@ -25,7 +25,16 @@ pub struct Api {
     pub warnings: Vec<crate::Diagnostic>,
     /// Cargo features per tag, when [`crate::Config::tag_features`] asks for them.
     pub tag_features: Option<TagFeatures>,
+    /// The schemas values held as any JSON are checked against, when there are any.
+    pub schema_checks: Option<SchemaChecks>,
 }
+
+/// The document's schemas for the values the generated types hold as any JSON (see
+/// [`TypeDef::Alias`]), with the component schemas they refer to and their patterns spelled for
+/// the servers' regex engine: `{"checks": [...], "components": {"schemas": {...}}}`, the JSON a
+/// server reads into its checker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaChecks(pub serde_json::Value);
 
 /// Which cargo feature compiles which operation and type, so that a crate using a few areas of a
 /// large API builds only those.
@@ -155,6 +164,9 @@ pub enum TypeDef {
         name: String,
         doc: Option<String>,
         target: TypeRef,
+        /// For a value held as any JSON where the document says more than a Rust type can: the
+        /// index of its schema in [`Api::schema_checks`], which servers check it against.
+        check: Option<usize>,
     },
 }
 

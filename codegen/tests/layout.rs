@@ -40,7 +40,7 @@ fn spec_of_growing_names(count: usize) -> Value {
                     "responses": {
                         "200": {
                             "description": "ok",
-                            "headers": {long("X-Rate-"): {"schema": {"type": "integer"}}},
+                            "headers": {long("X-Rate-"): {"schema": {"type": "integer", "format": "int64"}}},
                             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}
                         },
                         "404": {"description": "gone", "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}}

@@ -376,7 +376,7 @@ components:
     let api = lowered(text).unwrap();
     let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
     let expected = [
-        "#/components/schemas/Either: object member `A` requires no property that the other object members lack, nor does `B`; without a `discriminator` the value is kept as untyped JSON",
+        "#/components/schemas/Either: object member `A` requires no property that the other object members lack, nor does `B`; without a `discriminator` the value is kept as untyped JSON, which servers check against the schema",
         "#/components/schemas/Odd/format: `format` does not apply to type `object` and is ignored",
         "#/components/schemas/Odd/properties/count/default: default \"many\" does not fit the property's type and is ignored",
         "#/components/schemas/Odd/properties/name/maximum: `maximum` does not apply to type `string` and is ignored",
@@ -531,10 +531,10 @@ components:
     assert_eq!(
         located,
         [
-            "#/components/schemas/Different: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` has no one Rust type; the value is read as any JSON value and not checked"
+            "#/components/schemas/Different: a schema that combines `oneOf`, `anyOf`, `allOf` or `not` with each other or with `properties` has no one Rust type; the value is read as any JSON value, which servers check against the schema"
         ]
     );
-    assert!(matches!(ty(&api, "Different"), TypeDef::Alias { target: TypeRef::Json, .. }));
+    assert!(matches!(ty(&api, "Different"), TypeDef::Alias { target: TypeRef::Json, check: Some(_), .. }));
     let api = lowered(&text.replace("      anyOf: [{$ref: \"#/components/schemas/Cat\"}]\n", "")).unwrap();
     let TypeDef::Union(pet) = ty(&api, "Pet") else { panic!() };
     let variants: Vec<(&str, &TypeRef)> = pet.variants.iter().map(|v| (v.name.as_str(), &v.ty)).collect();
@@ -883,13 +883,14 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     let loose = op("putLoose");
     let wires: Vec<&str> = loose.params.iter().map(|p| p.wire.as_str()).collect();
     assert_eq!(wires, ["id", "tag", "note", "single", "flat"]);
-    assert!(loose.params[1].json && loose.params[1].ty == TypeRef::Json);
+    assert!(loose.params[1].json && matches!(&loose.params[1].ty, TypeRef::Named(n) if n == "PutLooseTag"));
+    assert!(matches!(ty(&api, "PutLooseTag"), TypeDef::Alias { target: TypeRef::Json, check: Some(_), .. }));
     assert_eq!(loose.body.as_ref().map(|b| b.encoding), Some(BodyEncoding::Binary));
     assert!(matches!(op("deleteLoose").reply, Reply::Download { .. }));
     assert!(matches!(op("postLoose").reply, Reply::Empty { status: 200, .. }));
     let TypeDef::Struct(fields) = ty(&api, "Loose") else { panic!("Loose is a struct") };
     let field = |wire: &str| &fields.fields.iter().find(|f| f.wire == wire).unwrap().ty;
-    assert_eq!(*field("day"), TypeRef::Json);
+    assert_eq!(*field("day"), TypeRef::Named("LooseDay".into()), "any JSON value, checked");
     assert_eq!(*field("rows"), TypeRef::Vec(Box::new(TypeRef::Json)));
     assert!(matches!(ty(&api, "LooseLevel"), TypeDef::IntEnum(e) if e.variants[0].0 == "Value1"));
 }

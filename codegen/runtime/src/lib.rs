@@ -16,6 +16,9 @@ mod file;
 mod format;
 #[doc(hidden)]
 pub mod framing;
+#[cfg(feature = "json-schema")]
+#[doc(hidden)]
+pub mod json_schema;
 mod nullable;
 #[doc(hidden)]
 pub mod object_only;
@@ -41,6 +44,8 @@ pub use time;
 /// output does.
 #[doc(hidden)]
 pub mod codegen {
+    #[cfg(feature = "json-schema")]
+    pub use crate::json_schema;
     pub use crate::{enums, framing, object_only, request_json};
 
     /// The client's internals.

@@ -1781,7 +1781,11 @@ fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeS
     match ty {
         TypeRef::Named(name) => {
             validated.contains(name)
-                || matches!(api.type_named(name), Some(TypeDef::Alias { target, .. }) if holds_validated(api, target, validated))
+                || match api.type_named(name) {
+                    Some(TypeDef::Alias { check: Some(_), .. }) => true,
+                    Some(TypeDef::Alias { target, .. }) => holds_validated(api, target, validated),
+                    _ => false,
+                }
         }
         TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds_validated(api, item, validated),
         _ => false,
@@ -1807,6 +1811,16 @@ fn validate_value(
     let next_ident = format_ident!("{}", next);
     match ty {
         TypeRef::Named(name) => match api.type_named(name) {
+            // Any JSON value, checked against the document's schema for it.
+            Some(TypeDef::Alias { check: Some(index), .. }) => {
+                let at = if at == "at" {
+                    quote! { at }
+                } else {
+                    quote! { &#at_ident }
+                };
+                let index = Literal::usize_unsuffixed(*index);
+                quote! { types::check_schema(#index, #value, #at, #problems); }
+            }
             Some(TypeDef::Alias { target, .. }) => validate_value(api, target, value, at, problems, validated),
             // `at` itself is a `&str`; the numbered paths are `String`s.
             _ if at == "at" => quote! { #value.validate(at, #problems); },

@@ -31,6 +31,12 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
     let client_mod = errors.then(|| quote! { #[cfg(feature = "client")] mod client; });
     let server_mod = errors.then(|| quote! { #[cfg(feature = "server")] mod server; });
     let validated = !crate::emit::server::validated_types(api).is_empty();
+    let checks_mod = api.schema_checks.is_some().then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            mod schema_checks;
+        }
+    });
     let validate_mod = validated.then(|| {
         quote! {
             #[cfg(feature = "server")]
@@ -53,6 +59,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
         #client_mod
         #server_mod
         #validate_mod
+        #checks_mod
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
@@ -139,12 +146,46 @@ pub fn header(api: &Api) -> TokenStream {
         imports.add("crate::Nullable");
     }
     let imports = imports.tokens();
+    // Values held as any JSON are checked by servers through this, from either crate.
+    let check = api.schema_checks.is_some().then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            #[doc(hidden)]
+            pub use crate::schema_checks::check as check_schema;
+        }
+    });
     quote! {
         //! Types of the request and reply bodies, one per schema of the spec.
 
         #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
 
         #imports
+        #check
+    }
+}
+
+/// `schema_checks.rs` of the types crate: the document's schemas for the values held as any
+/// JSON, read once from `schema_checks.json`, and the check servers make against them.
+pub fn schema_checks_module() -> TokenStream {
+    quote! {
+        //! The document's schemas for the values the types hold as any JSON (a choice whose members
+        //! cannot be told apart, keywords of several types, `not`), which servers check them
+        //! against: the generated types are looser than the document there, the server is not.
+
+        use std::sync::LazyLock;
+
+        use portfolio_runtime::codegen::json_schema::JsonSchemas;
+        use portfolio_runtime::codegen::server::extract::Problems;
+
+        /// Read on first use.
+        static SCHEMAS: LazyLock<JsonSchemas> = LazyLock::new(|| JsonSchemas::from_json(include_str!("schema_checks.json")));
+
+        /// Records a problem under `at` unless the document's schema number `index` allows `value`.
+        pub fn check(index: usize, value: &serde_json::Value, at: &str, problems: &mut Problems) {
+            if let Err(why) = SCHEMAS.check_listed(index, value) {
+                problems.add(at, format!("does not match the document's schema ({why})"));
+            }
+        }
     }
 }
 
@@ -166,7 +207,7 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
         TypeItem::Named(TypeDef::IntEnum(e)) => int_enum(&mut code, e),
         TypeItem::Named(TypeDef::StringEnum(e)) => string_enum(&mut code, e),
         TypeItem::Named(TypeDef::Union(_)) => {}
-        TypeItem::Named(TypeDef::Alias { name, doc, target }) => {
+        TypeItem::Named(TypeDef::Alias { name, doc, target, .. }) => {
             code.item(Some(doc.as_deref().unwrap_or(&format!("The `{name}` schema."))));
             code.typed(&format!("pub type {} = ", ident(name)), &rust_type(target, ""), ";");
         }
@@ -1002,7 +1043,7 @@ mod tests {
                     variants: vec![(long("V"), long("w")), ("A".to_string(), "a".to_string())],
                     unlisted: "Unknown".to_string(),
                 }),
-                TypeDef::Alias { name: long("A"), doc: None, target: map.clone() },
+                TypeDef::Alias { name: long("A"), doc: None, target: map.clone(), check: None },
             ];
             let features = [vec![long("f")], vec!["one".to_string(), long("g")]];
             for (i, t) in items.iter().enumerate() {

@@ -2,6 +2,7 @@
 //! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
 
 mod any_schema;
+mod checks;
 mod examples;
 mod operation;
 mod prune;
@@ -144,6 +145,8 @@ pub(crate) struct Lowerer<'a> {
     /// Integer schemas whose values may reach past 64 bits, all read as `i64`: where the first
     /// is, and how many there are, for one warning.
     wide_integers: Option<(Pointer, usize)>,
+    /// Where the schemas are that values held as any JSON are checked against, by check index.
+    checks: Vec<Pointer>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -173,6 +176,7 @@ impl<'a> Lowerer<'a> {
             types: Vec::new(),
             type_index: std::collections::HashMap::new(),
             wide_integers: None,
+            checks: Vec::new(),
         }
     }
 
@@ -288,6 +292,7 @@ impl<'a> Lowerer<'a> {
             self.warn(&first, message);
         }
         schema::box_recursive_fields(&mut self.types);
+        let schema_checks = checks::schema_checks(self);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));
         Api {
@@ -307,6 +312,7 @@ impl<'a> Lowerer<'a> {
             common_headers,
             warnings: std::mem::take(&mut self.warnings),
             tag_features: None,
+            schema_checks,
         }
     }
 

@@ -47,7 +47,7 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => super::prose(&s.schema_data.description),
                 ReferenceOr::Reference { .. } => None,
             };
-            self.add_type(TypeDef::Alias { name: rust, doc, target: ty });
+            self.add_type(TypeDef::Alias { name: rust, doc, target: ty, check: None });
         }
     }
 
@@ -201,8 +201,11 @@ impl<'a> Lowerer<'a> {
                 let mut parts = ObjectParts::default();
                 let mut seen = Vec::new();
                 if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen) {
-                    self.warn(&at, format!("{why}; the `allOf` is read as any JSON value and not checked"));
-                    return Some(TypeRef::Json);
+                    self.warn(
+                        &at,
+                        format!("{why}; the `allOf` is read as any JSON value, which servers check against it"),
+                    );
+                    return Some(self.checked_json(ptr, doc, naming));
                 }
                 self.lower_object(parts, doc, naming)
             }
@@ -210,8 +213,8 @@ impl<'a> Lowerer<'a> {
             SchemaKind::AnyOf { any_of } => self.union(schema, any_of, &[], "anyOf", ptr, naming),
             // What a value must not be has no Rust type: any value, honestly looser.
             SchemaKind::Not { .. } => {
-                self.warn(&ptr.push("not"), "`not` is not checked: the value is read as any JSON value");
-                Some(TypeRef::Json)
+                self.warn(&ptr.push("not"), "`not` has no Rust type: the value is read as any JSON value, which servers check against the schema");
+                Some(self.checked_json(ptr, doc, naming))
             }
             SchemaKind::Any(any) => {
                 if *any == openapiv3::AnySchema::default() {
@@ -225,10 +228,10 @@ impl<'a> Lowerer<'a> {
                     self.warn(
                         &ptr.push("type"),
                         format!(
-                            "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value"
+                            "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value, which servers check against the schema's other keywords"
                         ),
                     );
-                    return Some(TypeRef::Json);
+                    return Some(self.checked_json(ptr, doc, naming));
                 }
                 let stripped = any_schema::without_required_choice(any);
                 for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
@@ -286,11 +289,11 @@ impl<'a> Lowerer<'a> {
                         self.warn(
                             ptr,
                             format!(
-                                "without `type`, {} could belong to several types, so the value is any JSON and they are not checked",
+                                "without `type`, {} could belong to several types, so the value is any JSON, which servers check against them",
                                 keywords.join(", ")
                             ),
                         );
-                        Some(TypeRef::Json)
+                        Some(self.checked_json(ptr, doc, naming))
                     }
                     Err(what) => self.loosened(schema, any, ptr, naming, &what),
                 }
@@ -333,8 +336,9 @@ impl<'a> Lowerer<'a> {
                 return self.lower_item(&schema, ptr, naming);
             }
         }
-        self.warn(ptr, format!("{what} has no one Rust type; the value is read as any JSON value and not checked"));
-        Some(TypeRef::Json)
+        self.warn(ptr, format!("{what} has no one Rust type; the value is read as any JSON value, which servers check against the schema"));
+        let doc = super::prose(&schema.schema_data.description);
+        Some(self.checked_json(ptr, doc, naming))
     }
 
     /// A struct (or a map, without properties) from the properties gathered from one object
@@ -558,10 +562,7 @@ impl<'a> Lowerer<'a> {
     /// Variant names from `x-enum-varnames` (or NSwag's `x-enumNames`), checked against the values.
     fn enum_names(&mut self, schema: &Schema, count: usize, ptr: &Pointer) -> Option<Vec<String>> {
         let ext = &schema.schema_data.extensions;
-        let Some((key, names)) = ["x-enum-varnames", "x-enumNames"].iter().find_map(|k| ext.get(*k).map(|v| (*k, v)))
-        else {
-            return None;
-        };
+        let (key, names) = ["x-enum-varnames", "x-enumNames"].iter().find_map(|k| ext.get(*k).map(|v| (*k, v)))?;
         let names: Option<Vec<String>> =
             names.as_array().and_then(|a| a.iter().map(|n| n.as_str().map(str::to_string)).collect());
         // Names that do not fit the values are not guessed at: the values name the variants.

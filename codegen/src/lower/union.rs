@@ -297,8 +297,12 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
             }
             Err(why) => {
                 let doc = union.doc.clone();
-                lowerer.warn(&ptr, format!("{why}; without a `discriminator` the value is kept as untyped JSON"));
-                lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json };
+                let message = format!(
+                    "{why}; without a `discriminator` the value is kept as untyped JSON, which servers check against the schema"
+                );
+                lowerer.warn(&ptr, message);
+                let check = Some(lowerer.register_check(&ptr));
+                lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json, check };
             }
         }
     }

@@ -5,29 +5,22 @@
 //! Works on schemas as JSON (after conversion to the 3.0 form), where every keyword is at hand,
 //! rather than on the typed model, which drops some.
 
-mod check;
 mod error_body;
 pub(crate) mod pattern;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
+use portfolio_runtime::codegen::json_schema::JsonSchemas;
 use serde_json::{Map, Value, json};
 
-pub use check::check;
 pub use error_body::error_body;
 
 /// The component schemas that references point into, and compiled patterns.
-pub struct Schemas {
-    /// `{"components": {"schemas": …}}`, so a reference is a JSON pointer into it.
-    root: Value,
-    regexes: RefCell<HashMap<String, Option<regex_lite::Regex>>>,
-}
+pub struct Schemas(JsonSchemas);
 
 impl Schemas {
     /// The schemas of `#/components/schemas`, given as one JSON object.
     pub fn new(schemas: Value) -> Self {
-        Schemas { root: json!({ "components": { "schemas": schemas } }), regexes: RefCell::default() }
+        let root = json!({ "components": { "schemas": schemas } });
+        Schemas(JsonSchemas::new(root, |p| pattern::for_rust(p).into_owned()))
     }
 
     /// The component schemas of a document.
@@ -38,42 +31,19 @@ impl Schemas {
 
     /// The schema a local reference (`#/components/schemas/Pet`) names.
     pub fn resolve(&self, reference: &str) -> Option<&Value> {
-        let pointer = reference.strip_prefix('#')?;
-        self.root.pointer(&percent_decoded(pointer))
+        self.0.resolve(reference)
     }
 
     /// The compiled `pattern`, or `None` when the regex engine cannot read it (then it is not
     /// checked here; the generated code reports it).
     fn regex(&self, pattern: &str) -> Option<regex_lite::Regex> {
-        self.regexes
-            .borrow_mut()
-            .entry(pattern.to_string())
-            .or_insert_with(|| regex_lite::Regex::new(&pattern::for_rust(pattern)).ok())
-            .clone()
+        self.0.regex(pattern)
     }
 }
 
-fn percent_decoded(text: &str) -> String {
-    if !text.contains('%') {
-        return text.to_string();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// `Ok` when `schema` allows `value`, else where in the value and why not.
+pub fn check(schemas: &Schemas, schema: &Value, value: &Value) -> Result<(), String> {
+    schemas.0.check(schema, value)
 }
 
 /// How to sample. Samples are replies, so `writeOnly` properties are left out.

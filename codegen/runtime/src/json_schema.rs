@@ -1,0 +1,393 @@
+//! Whether a JSON value is one a schema allows, by the keywords of OpenAPI 3.0's schemas.
+//!
+//! Generated types hold a value as any JSON where no one Rust type says what the document does (a
+//! choice whose members cannot be told apart, keywords of several types, `not`): a server checks
+//! such values against the document's own schema here, so that it refuses what the document
+//! refuses. The generator checks the document's examples the same way.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{PoisonError, RwLock};
+
+use serde_json::{Map, Value};
+
+use crate::Format;
+
+/// How deep references may nest without the value getting smaller, before a loop is assumed.
+const MAX_DEPTH: usize = 64;
+
+/// Schemas, and the root their local `$ref`s (`#/components/schemas/Pet`) point into, with each
+/// `pattern` compiled once.
+pub struct JsonSchemas {
+    root: Value,
+    /// How a pattern as written is spelled for the regex engine.
+    translate: Box<dyn Fn(&str) -> String + Send + Sync>,
+    /// Each pattern as written, compiled; `None` where the regex engine cannot read it (it is
+    /// then not checked: the generator says so). Those under `root` are compiled up front.
+    regexes: RwLock<HashMap<String, Option<regex_lite::Regex>>>,
+}
+
+impl fmt::Debug for JsonSchemas {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsonSchemas").field("root", &self.root).finish_non_exhaustive()
+    }
+}
+
+impl JsonSchemas {
+    /// The schemas under `root`, each pattern compiled as `translate` spells it for the regex
+    /// engine.
+    pub fn new(root: Value, translate: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
+        let mut patterns = Vec::new();
+        collect_patterns(&root, &mut patterns);
+        let regexes = patterns
+            .into_iter()
+            .map(|pattern| {
+                let regex = regex_lite::Regex::new(&translate(&pattern)).ok();
+                (pattern, regex)
+            })
+            .collect();
+        JsonSchemas { root, translate: Box::new(translate), regexes: RwLock::new(regexes) }
+    }
+
+    /// The schemas of a JSON document whose patterns are already spelled for the regex engine, as
+    /// the generator writes them into a server; text that is not JSON holds none.
+    pub fn from_json(text: &str) -> Self {
+        Self::new(serde_json::from_str(text).unwrap_or(Value::Null), str::to_string)
+    }
+
+    /// The schema a local reference names (`#/components/schemas/Pet`).
+    pub fn resolve(&self, reference: &str) -> Option<&Value> {
+        let pointer = reference.strip_prefix('#')?;
+        self.root.pointer(&percent_decoded(pointer))
+    }
+
+    /// The compiled `pattern`, when the regex engine reads it.
+    pub fn regex(&self, pattern: &str) -> Option<regex_lite::Regex> {
+        let known = self.regexes.read().unwrap_or_else(PoisonError::into_inner).get(pattern).cloned();
+        known.unwrap_or_else(|| {
+            let regex = regex_lite::Regex::new(&(self.translate)(pattern)).ok();
+            let mut regexes = self.regexes.write().unwrap_or_else(PoisonError::into_inner);
+            regexes.entry(pattern.to_string()).or_insert(regex).clone()
+        })
+    }
+
+    /// `Ok` when the schema at `/checks/{index}` of the root allows `value`, as
+    /// [`check`](Self::check) says; an index that names no schema allows anything.
+    pub fn check_listed(&self, index: usize, value: &Value) -> Result<(), String> {
+        match self.root.get("checks").and_then(|checks| checks.get(index)) {
+            Some(schema) => self.check(schema, value),
+            None => Ok(()),
+        }
+    }
+
+    /// `Ok` when `schema` allows `value`, else where in the value (a JSON pointer) and why not.
+    pub fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
+        self.check_at(schema, value, "", 0)
+    }
+
+    fn check_at(&self, schema: &Value, value: &Value, at: &str, depth: usize) -> Result<(), String> {
+        let fail = |why: String| Err(format!("{}: {why}", if at.is_empty() { "the value" } else { at }));
+        if depth > MAX_DEPTH {
+            return fail("the schema refers to itself without end".into());
+        }
+        let Some(schema) = schema.as_object() else { return Ok(()) };
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            let Some(target) = self.resolve(reference) else {
+                return fail(format!("the reference {reference} names nothing"));
+            };
+            return self.check_at(target, value, at, depth + 1);
+        }
+        if value.is_null() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+            return Ok(());
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array)
+            && !values.iter().any(|v| same(v, value))
+        {
+            return fail(format!("{value} is not one of the listed values"));
+        }
+        if let Some(constant) = schema.get("const")
+            && !same(constant, value)
+        {
+            return fail(format!("{value} is not {constant}"));
+        }
+        if let Some(ty) = schema.get("type").and_then(Value::as_str)
+            && !has_type(value, ty)
+        {
+            return fail(format!("{value} is not of type {ty}"));
+        }
+        for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            self.check_at(part, value, at, depth + 1)?;
+        }
+        if let Some(choices) = schema.get("anyOf").and_then(Value::as_array)
+            && !choices.iter().any(|c| self.check_at(c, value, at, depth + 1).is_ok())
+        {
+            return fail("matches none of the `anyOf` schemas".into());
+        }
+        if let Some(choices) = schema.get("oneOf").and_then(Value::as_array) {
+            let matching = choices.iter().filter(|c| self.check_at(c, value, at, depth + 1).is_ok()).count();
+            if matching != 1 {
+                return fail(format!("matches {matching} of the `oneOf` schemas, not exactly one"));
+            }
+        }
+        if let Some(not) = schema.get("not")
+            && self.check_at(not, value, at, depth + 1).is_ok()
+        {
+            return fail("matches the `not` schema".into());
+        }
+        match value {
+            Value::String(text) => self.string(schema, text).or_else(fail),
+            Value::Number(n) => number(schema, n.as_f64().unwrap_or(0.0)).or_else(fail),
+            Value::Array(items) => self.array(schema, items, at, depth),
+            Value::Object(members) => self.object(schema, members, at, depth),
+            Value::Bool(_) | Value::Null => Ok(()),
+        }
+    }
+
+    fn string(&self, schema: &Map<String, Value>, text: &str) -> Result<(), String> {
+        let length = text.chars().count() as u64;
+        if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
+            && length < min
+        {
+            return Err(format!("{text:?} is shorter than {min} characters"));
+        }
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+            && length > max
+        {
+            return Err(format!("{text:?} is longer than {max} characters"));
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
+            && self.regex(pattern).is_some_and(|regex| !regex.is_match(text))
+        {
+            return Err(format!("{text:?} does not match the pattern {pattern:?}"));
+        }
+        match schema.get("format").and_then(Value::as_str).and_then(Format::named) {
+            Some(format) if !format.matches(text) => Err(format!("{text:?} is not a valid `{}`", format.name())),
+            _ => Ok(()),
+        }
+    }
+
+    fn array(&self, schema: &Map<String, Value>, items: &[Value], at: &str, depth: usize) -> Result<(), String> {
+        let count = items.len() as u64;
+        let here = if at.is_empty() { "the value" } else { at };
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
+            && count < min
+        {
+            return Err(format!("{here}: has {count} items, fewer than {min}"));
+        }
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+            && count > max
+        {
+            return Err(format!("{here}: has {count} items, more than {max}"));
+        }
+        if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
+            for (i, item) in items.iter().enumerate() {
+                if items[..i].iter().any(|earlier| same(earlier, item)) {
+                    return Err(format!("{here}: item {i} repeats an earlier item"));
+                }
+            }
+        }
+        if let Some(item_schema) = schema.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                self.check_at(item_schema, item, &format!("{at}/{i}"), depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn object(
+        &self,
+        schema: &Map<String, Value>,
+        members: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), String> {
+        let here = if at.is_empty() { "the value" } else { at };
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for name in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+            // A read-only property is required in replies, a write-only one in requests; one
+            // schema serves both, so neither is asked for.
+            let one_way = properties.and_then(|p| p.get(name)).and_then(Value::as_object).is_some_and(|p| {
+                ["readOnly", "writeOnly"].iter().any(|k| p.get(*k).and_then(Value::as_bool) == Some(true))
+            });
+            if !one_way && !members.contains_key(name) {
+                return Err(format!("{here}: the required property `{name}` is missing"));
+            }
+        }
+        let count = members.len() as u64;
+        if let Some(min) = schema.get("minProperties").and_then(Value::as_u64)
+            && count < min
+        {
+            return Err(format!("{here}: has {count} properties, fewer than {min}"));
+        }
+        if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
+            && count > max
+        {
+            return Err(format!("{here}: has {count} properties, more than {max}"));
+        }
+        for (name, member) in members {
+            let member_at = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+            match (properties.and_then(|p| p.get(name)), schema.get("additionalProperties")) {
+                (Some(property), _) => self.check_at(property, member, &member_at, depth + 1)?,
+                (None, Some(Value::Bool(false))) => {
+                    return Err(format!("{here}: the property `{name}` is not allowed"));
+                }
+                (None, Some(extra @ Value::Object(_))) => self.check_at(extra, member, &member_at, depth + 1)?,
+                (None, _) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every `pattern` string in `value`, at any depth.
+fn collect_patterns(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, member) in map {
+                match member {
+                    Value::String(pattern) if key == "pattern" => out.push(pattern.clone()),
+                    _ => collect_patterns(member, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_patterns(item, out)),
+        _ => {}
+    }
+}
+
+fn number(schema: &Map<String, Value>, n: f64) -> Result<(), String> {
+    let bound = |key| schema.get(key).and_then(Value::as_f64);
+    let exclusive = |key| schema.get(key).and_then(Value::as_bool) == Some(true);
+    if let Some(min) = bound("minimum")
+        && (n < min || (n == min && exclusive("exclusiveMinimum")))
+    {
+        return Err(format!("{n} is below the minimum {min}"));
+    }
+    if let Some(max) = bound("maximum")
+        && (n > max || (n == max && exclusive("exclusiveMaximum")))
+    {
+        return Err(format!("{n} is above the maximum {max}"));
+    }
+    if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
+        let ratio = n / step;
+        if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
+            return Err(format!("{n} is not a multiple of {step}"));
+        }
+    }
+    Ok(())
+}
+
+fn has_type(value: &Value, ty: &str) -> bool {
+    match ty {
+        "string" => value.is_string(),
+        "integer" => value.as_f64().is_some_and(|n| n.fract() == 0.0),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "null" => value.is_null(),
+        _ => true,
+    }
+}
+
+/// JSON equality, with `1` and `1.0` the same number.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
+/// A JSON pointer as written in a URI fragment, its `%XX` escapes decoded.
+fn percent_decoded(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::JsonSchemas;
+
+    fn schemas() -> JsonSchemas {
+        let pet = json!({
+            "type": "object",
+            "required": ["name", "id"],
+            "properties": {
+                "id": {"type": "integer", "readOnly": true},
+                "name": {"type": "string", "minLength": 1},
+                "age": {"type": "integer", "minimum": 0}
+            },
+            "additionalProperties": false
+        });
+        JsonSchemas::new(json!({"components": {"schemas": {"Pet": pet}}}), str::to_string)
+    }
+
+    #[test]
+    fn values_outside_a_schema_are_found_and_located() {
+        let schemas = schemas();
+        let pet = json!({"$ref": "#/components/schemas/Pet"});
+        assert_eq!(schemas.check(&pet, &json!({"name": "Rex", "age": 3})), Ok(()), "`id` is read-only");
+        let err = schemas.check(&pet, &json!({"name": "Rex", "age": -1})).unwrap_err();
+        assert!(err.starts_with("/age: -1 is below the minimum 0"), "{err}");
+        let err = schemas.check(&pet, &json!({"age": 1})).unwrap_err();
+        assert!(err.contains("`name` is missing"), "{err}");
+        let err = schemas.check(&pet, &json!({"name": "a", "colour": "red"})).unwrap_err();
+        assert!(err.contains("`colour` is not allowed"), "{err}");
+    }
+
+    #[test]
+    fn formats_patterns_choices_and_not_are_checked() {
+        let schemas = JsonSchemas::new(json!({}), str::to_string);
+        let date = json!({"type": "string", "format": "date-time"});
+        assert!(schemas.check(&date, &json!("2024-02-29T10:00:00.5+01:00")).is_ok());
+        assert!(schemas.check(&date, &json!("yesterday")).is_err());
+        let code = json!({"type": "string", "pattern": "^[A-Z]{3}$"});
+        assert!(schemas.check(&code, &json!("GBP")).is_ok());
+        assert!(schemas.check(&code, &json!("gbp")).is_err());
+        let one_of = json!({"oneOf": [{"type": "integer"}, {"type": "number"}]});
+        assert!(schemas.check(&one_of, &json!(1.5)).is_ok());
+        assert!(schemas.check(&one_of, &json!(1)).is_err(), "1 is both an integer and a number");
+        let not = json!({"not": {"type": "string"}});
+        assert!(schemas.check(&not, &json!(1)).is_ok());
+        assert!(schemas.check(&not, &json!("a")).is_err());
+    }
+
+    #[test]
+    fn listed_schemas_refer_into_the_root() {
+        let root = json!({
+            "checks": [{"oneOf": [{"$ref": "#/components/schemas/Code"}, {"type": "integer"}]}],
+            "components": {"schemas": {"Code": {"type": "string", "pattern": "^[A-Z]+$"}}}
+        });
+        let schemas = JsonSchemas::new(root, str::to_string);
+        assert!(schemas.check_listed(0, &json!("GBP")).is_ok());
+        assert!(schemas.check_listed(0, &json!(7)).is_ok());
+        assert!(schemas.check_listed(0, &json!("gbp")).is_err());
+        assert!(schemas.check_listed(1, &json!("anything")).is_ok(), "no such check");
+    }
+
+    #[test]
+    fn text_that_is_not_json_holds_no_schemas() {
+        let schemas = JsonSchemas::from_json("{not json");
+        assert!(schemas.resolve("#/checks/0").is_none());
+    }
+}
