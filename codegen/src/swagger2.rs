@@ -145,8 +145,8 @@ impl<'a> Converter<'a> {
                 out.insert(key.into(), value.clone());
             }
         }
-        let consumes = op.get("consumes").map_or_else(|| strings(self.doc.get("consumes")), |c| strings(Some(c)));
-        let produces = op.get("produces").map_or_else(|| strings(self.doc.get("produces")), |p| strings(Some(p)));
+        let consumes = self.media_types(ptr, op, "consumes");
+        let produces = self.media_types(ptr, op, "produces");
         // The operation's own parameters, then the path item's it does not override.
         let own: Vec<(Pointer, &Value)> = op
             .get("parameters")
@@ -330,6 +330,35 @@ impl<'a> Converter<'a> {
             }
         }
         Value::Object(out)
+    }
+
+    /// The media types an operation `consumes` or `produces`: its own list, else the document's.
+    /// An empty list of its own clears the document's, which leaves a body or reply with a schema
+    /// no media type at all; generators write them so where they mean "as the document says", so
+    /// the document's list stands, noted.
+    fn media_types(&mut self, ptr: &Pointer, op: &Value, key: &str) -> Vec<String> {
+        let global = strings(self.doc.get(key));
+        // Whether anything of the operation's own would go without a media type.
+        let used = match key {
+            "produces" => object(op.get("responses")).any(|(_, r)| r.get("schema").is_some()),
+            _ => op
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|p| matches!(p.get("in").and_then(Value::as_str), Some("body" | "formData"))),
+        };
+        match op.get(key) {
+            None => global,
+            Some(own) if strings(Some(own)).is_empty() && !global.is_empty() && used => {
+                let message = format!(
+                    "`{key}: []` would leave the operation's schemas without a media type; the document's `{key}` is read instead"
+                );
+                self.note(&ptr.push(key), message);
+                global
+            }
+            Some(own) => strings(Some(own)),
+        }
     }
 
     fn response(&mut self, ptr: &Pointer, r: &Value, produces: &[String]) -> Value {

@@ -975,6 +975,40 @@ components:
     assert!(counts.fields.iter().all(|f| matches!(f.ty, TypeRef::I64 | TypeRef::I32)));
 }
 
+/// Swagger 2.0's `produces: []` on an operation clears the document's list, leaving a reply's
+/// schema without a media type: the document's list is read instead, noted where.
+#[test]
+fn an_empty_list_of_media_types_keeps_the_documents_own() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+produces: [application/json]
+paths:
+  /info:
+    get:
+      operationId: info
+      produces: []
+      responses:
+        "200": {description: ok, schema: {type: object, properties: {v: {type: string}}}}
+  /gone:
+    delete:
+      operationId: gone
+      produces: []
+      responses:
+        "204": {description: gone}
+"##;
+    let loaded = load(text).unwrap();
+    let notes: Vec<String> = loaded.notes.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1info/get/produces: `produces: []` would leave the operation's schemas without a media type; the document's `produces` is read instead"
+        ]
+    );
+    let api = lower(&loaded.doc, &config()).unwrap();
+    assert!(matches!(api.operations[0].reply, Reply::Json { status: 200, .. }));
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;
