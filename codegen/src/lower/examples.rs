@@ -13,11 +13,18 @@ const SCHEMA_KEYWORDS: [&str; 9] = ["type", "properties", "items", "allOf", "one
 /// A warning for every `example` in the document that its schema does not allow.
 pub(crate) fn contradicting_examples(doc: &Value, schemas: &Schemas) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    walk(doc, &Pointer::root(), None, schemas, &mut found);
+    walk(doc, doc, &Pointer::root(), None, schemas, &mut found);
     found
 }
 
-fn walk(node: &Value, at: &Pointer, parent_key: Option<&str>, schemas: &Schemas, found: &mut Vec<Diagnostic>) {
+fn walk(
+    doc: &Value,
+    node: &Value,
+    at: &Pointer,
+    parent_key: Option<&str>,
+    schemas: &Schemas,
+    found: &mut Vec<Diagnostic>,
+) {
     match node {
         Value::Object(object) => {
             // A map of properties, examples or extensions holds names, not schemas or examples.
@@ -43,6 +50,11 @@ fn walk(node: &Value, at: &Pointer, parent_key: Option<&str>, schemas: &Schemas,
             // A media type's or parameter's named examples, each beside the same schema.
             if let (Some(Value::Object(named)), Some(schema)) = (object.get("examples"), object.get("schema")) {
                 for (name, entry) in named {
+                    // A named example may be shared, in `#/components/examples`.
+                    let entry = match entry.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+                        Some(pointer) => doc.pointer(pointer).unwrap_or(entry),
+                        None => entry,
+                    };
                     let Some(value) = entry.get("value") else { continue };
                     if let Err(why) = check(schemas, schema, value) {
                         found.push(Diagnostic {
@@ -55,13 +67,13 @@ fn walk(node: &Value, at: &Pointer, parent_key: Option<&str>, schemas: &Schemas,
             }
             for (key, value) in object {
                 if key != "example" && !key.starts_with("x-") {
-                    walk(value, &at.push(key), Some(key), schemas, found);
+                    walk(doc, value, &at.push(key), Some(key), schemas, found);
                 }
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk(item, &at.push(i), None, schemas, found);
+                walk(doc, item, &at.push(i), None, schemas, found);
             }
         }
         _ => {}
@@ -93,5 +105,27 @@ mod tests {
         let pointers: Vec<&str> = found.iter().map(|d| d.pointer.as_str()).collect();
         assert_eq!(pointers, ["#/components/schemas/Client/properties/audience/example"], "{found:?}");
         assert!(found[0].message.contains("array"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn a_shared_named_example_is_checked_where_it_is_used() {
+        let schemas = json!({ "Grant": { "type": "object", "properties": { "balances": { "type": "object" } } } });
+        let doc = json!({
+            "components": {
+                "schemas": schemas.clone(),
+                "examples": { "Paid": { "value": { "balances": [{ "total": 1 }] } } }
+            },
+            "paths": { "/g": { "post": { "responses": { "200": { "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Grant" },
+                "examples": { "paid": { "$ref": "#/components/examples/Paid" } }
+            } } } } } } }
+        });
+        let found = contradicting_examples(&doc, &Schemas::new(schemas));
+        let pointers: Vec<&str> = found.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            ["#/paths/~1g/post/responses/200/content/application~1json/examples/paid/value"],
+            "{found:?}"
+        );
     }
 }
