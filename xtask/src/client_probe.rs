@@ -46,10 +46,18 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
         "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          [workspace]\n\n\
          [dependencies]\n{name}-client = {{ path = \"../{name}-client\" }}\n\
+         portfolio-runtime = {{ path = \"../portfolio-runtime\", features = [\"json-schema\"] }}\n\
          serde_json = \"1\"\n\
          tokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n"
     );
     let schemas = Schemas::of(doc);
+    // Each operation's documented JSON replies, to tell a reply the mock got wrong from one the
+    // client cannot read.
+    let replies: serde_json::Map<String, Value> =
+        api.operations.iter().map(|op| (op.id.clone(), Value::Array(json_replies(doc, op)))).collect();
+    let components = doc.components.as_ref().map(|c| serde_json::to_value(&c.schemas).unwrap_or(Value::Null));
+    let replies = serde_json::json!({ "components": { "schemas": components }, "replies": replies });
+    let replies = serde_json::to_string(&replies).map_err(|e| e.to_string())?;
     let mut calls = String::new();
     for op in &api.operations {
         match call(doc, &schemas, op) {
@@ -72,16 +80,53 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
     let main = format!(
         "//! Calls every operation the probe could make arguments for; prints one line each.\n\n\
          #![allow(unused_imports, unused_labels, clippy::all)]\n\n\
-         use {client}::{{Client, Credentials, DateTime, Error, types, uuid}};\n\n\
+         use {client}::{{Client, Credentials, DateTime, Error, types, uuid}};\n\
+         use portfolio_runtime::codegen::json_schema::JsonSchemas;\n\n\
          #[tokio::main]\nasync fn main() {{\n    \
          let base = std::env::args().nth(1).expect(\"the base URL\");\n    \
          let client = Client::new(&base, {credentials}).expect(\"a client\");\n    \
          let mut failed = 0;\n{calls}    std::process::exit(if failed > 0 {{ 1 }} else {{ 0 }});\n}}\n\n\
          fn arg<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {{\n    \
-         serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n"
+         serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n\n\
+         /// Why a reply that did not decode is outside every JSON reply the document gives `op`, \
+         when it is: then the mock, not the client, is at fault.\n\
+         fn mock_fault(op: &str, error: &Error) -> Option<String> {{\n    \
+         static REPLIES: std::sync::LazyLock<JsonSchemas> =\n        \
+         std::sync::LazyLock::new(|| JsonSchemas::from_json(include_str!(\"replies.json\")));\n    \
+         let Error::Decode {{ body, .. }} = error else {{ return None }};\n    \
+         let pointer = format!(\"#/replies/{{}}\", op.replace('~', \"~0\").replace('/', \"~1\"));\n    \
+         let schemas = REPLIES.resolve(&pointer)?.as_array()?;\n    \
+         let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {{\n        \
+         return (!schemas.is_empty()).then(|| \"the reply is not JSON\".to_string());\n    }};\n    \
+         let whys: Vec<String> = schemas.iter().filter_map(|s| REPLIES.check(s, &value).err()).collect();\n    \
+         (!schemas.is_empty() && whys.len() == schemas.len()).then(|| whys.join(\"; \"))\n}}\n"
     );
     let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
-    crate::serve_mock::write_helper(dir, &manifest, &main)
+    crate::serve_mock::write_helper(dir, &manifest, &main)?;
+    let path = dir.join("src").join("replies.json");
+    fs::write(&path, replies).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The schemas of `op`'s documented success replies that are JSON.
+fn json_replies(doc: &OpenAPI, op: &Operation) -> Vec<Value> {
+    let Some(doc_op) = find_operation(doc, &op.path, op.method.as_str()) else { return Vec::new() };
+    let success = |code: &openapiv3::StatusCode| match code {
+        openapiv3::StatusCode::Code(c) => (200..400).contains(c),
+        openapiv3::StatusCode::Range(r) => *r == 2 || *r == 3,
+    };
+    let listed = doc_op.responses.responses.iter().filter(|(code, _)| success(code)).map(|(_, r)| r);
+    listed
+        .chain(&doc_op.responses.default)
+        .filter_map(|r| match r {
+            ReferenceOr::Item(r) => Some(r),
+            ReferenceOr::Reference { reference } => {
+                doc.components.as_ref()?.responses.get(reference.strip_prefix("#/components/responses/")?)?.as_item()
+            }
+        })
+        .flat_map(|r| &r.content)
+        .filter(|(media_type, _)| media_type.contains("json"))
+        .filter_map(|(_, media)| serde_json::to_value(media.schema.as_ref()?).ok())
+        .collect()
 }
 
 /// The statements that call `op` with sampled arguments and report how it went.
@@ -139,7 +184,9 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         "        match client.{}({}).await {{\n            Ok(_) => println!(\"ok {id}\"),\n            \
          Err(Error::Status(s)) if matches!(s.status.as_u16(), {documented}) && !s.headers.contains_key(\"sl-violations\") => {{\n                \
          println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n            \
-         Err(e) => {{\n                println!(\"FAIL {id}: {{e}}\");\n                failed += 1;\n            }}\n        }}\n    }}",
+         Err(e) => match mock_fault(\"{id}\", &e) {{\n                \
+         Some(why) => println!(\"mock {id}: {{e}}: the reply is outside the document's schema: {{why}}\"),\n                \
+         None => {{\n                    println!(\"FAIL {id}: {{e}}\");\n                    failed += 1;\n                }}\n            }},\n        }}\n    }}",
         op.fn_name,
         names.join(", ")
     );
