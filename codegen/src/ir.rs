@@ -931,3 +931,31 @@ mod tests {
         assert!(both.exclusive_maximum && !both.exclusive_minimum);
     }
 }
+
+/// A media type that `range` allows and a message can carry: `range` itself unless it has a
+/// wildcard (`*/*`, `image/*`), which names no type a body can be sent as.
+pub fn media_type_within(range: &str) -> String {
+    let essence = range.split(';').next().unwrap_or(range).trim().to_ascii_lowercase();
+    match essence.split_once('/') {
+        Some((_, subtype)) if subtype != "*" => range.to_string(),
+        Some(("text", _)) => "text/plain".to_string(),
+        Some(("image", _)) => "image/png".to_string(),
+        Some(("audio", _)) => "audio/mpeg".to_string(),
+        Some(("video", _)) => "video/mp4".to_string(),
+        _ => "application/octet-stream".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod media_type_tests {
+    use super::media_type_within;
+
+    #[test]
+    fn a_range_gives_a_type_it_allows() {
+        assert_eq!(media_type_within("text/csv"), "text/csv");
+        assert_eq!(media_type_within("*/*"), "application/octet-stream");
+        assert_eq!(media_type_within("application/*"), "application/octet-stream");
+        assert_eq!(media_type_within("text/*; charset=utf-8"), "text/plain");
+        assert_eq!(media_type_within("image/*"), "image/png");
+    }
+}

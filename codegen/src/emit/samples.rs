@@ -105,7 +105,7 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
             // Of several types (a download at several statuses), the first; a range such as `*/*`
             // names no type a reply can carry.
             let first = content_type.split(", ").next().unwrap_or(content_type);
-            let content_type = if first.contains('*') { "application/octet-stream" } else { first };
+            let content_type = crate::ir::media_type_within(first);
             quote! { FileDownload::new(#bytes).with_content_type(#content_type) }
         }
         Reply::Stream { .. } => {

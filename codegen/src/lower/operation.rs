@@ -857,11 +857,7 @@ impl<'a> Lowerer<'a> {
             BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
             BodyEncoding::Json => preferred_json(&accepted),
             // A range is no content type: the client sends one it allows.
-            BodyEncoding::Binary | BodyEncoding::Text => accepted.first().map(|ct| match essence(ct).as_str() {
-                "*/*" | "application/*" => "application/octet-stream".to_string(),
-                "text/*" => "text/plain".to_string(),
-                _ => ct.clone(),
-            }),
+            BodyEncoding::Binary | BodyEncoding::Text => accepted.first().map(|ct| crate::ir::media_type_within(ct)),
             BodyEncoding::Form | BodyEncoding::Multipart => accepted.first().cloned(),
         };
         let Some(content_type) = preferred else {
