@@ -918,20 +918,6 @@ impl Reply {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Constraints;
-
-    #[test]
-    fn both_sets_of_limits_hold_the_tighter_bound_winning() {
-        let a = Constraints { minimum: Some(0.0), maximum: Some(10.0), exclusive_maximum: true, ..Default::default() };
-        let b = Constraints { minimum: Some(2.0), maximum: Some(20.0), max_length: Some(3), ..Default::default() };
-        let both = a.and(b);
-        assert_eq!((both.minimum, both.maximum, both.max_length), (Some(2.0), Some(10.0), Some(3)));
-        assert!(both.exclusive_maximum && !both.exclusive_minimum);
-    }
-}
-
 /// A media type that `range` allows and a message can carry: `range` itself unless it has a
 /// wildcard (`*/*`, `image/*`), which names no type a body can be sent as.
 pub fn media_type_within(range: &str) -> String {
@@ -947,8 +933,17 @@ pub fn media_type_within(range: &str) -> String {
 }
 
 #[cfg(test)]
-mod media_type_tests {
-    use super::media_type_within;
+mod tests {
+    use super::{Constraints, media_type_within};
+
+    #[test]
+    fn both_sets_of_limits_hold_the_tighter_bound_winning() {
+        let a = Constraints { minimum: Some(0.0), maximum: Some(10.0), exclusive_maximum: true, ..Default::default() };
+        let b = Constraints { minimum: Some(2.0), maximum: Some(20.0), max_length: Some(3), ..Default::default() };
+        let both = a.and(b);
+        assert_eq!((both.minimum, both.maximum, both.max_length), (Some(2.0), Some(10.0), Some(3)));
+        assert!(both.exclusive_maximum && !both.exclusive_minimum);
+    }
 
     #[test]
     fn a_range_gives_a_type_it_allows() {
