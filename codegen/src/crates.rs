@@ -51,6 +51,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
     ("src/server/stream.rs", include_str!("../runtime/src/server/stream.rs")),
     ("src/server/upgrade.rs", include_str!("../runtime/src/server/upgrade.rs")),
+    ("src/xml.rs", include_str!("../runtime/src/xml.rs")),
 ];
 
 /// The version of the runtime generated crates pin: the one this generator was built with.
@@ -242,6 +243,10 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     if api.schema_checks.is_some() {
         server.push("portfolio-runtime/json-schema".to_string());
     }
+    // The server crate reads XML bodies through the runtime too, which this turns on for it.
+    if api.reads_xml() {
+        server.push("portfolio-runtime/xml".to_string());
+    }
     // The server implements every operation, so it needs every type.
     if tags.is_some() {
         server.push("all-tags".to_string());
@@ -294,7 +299,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         RustJob::new(src("server.rs"), move || server::error_replies(api)),
     ];
     if api.schema_checks.is_some() {
-        jobs.push(RustJob::new(src("schema_checks.rs"), || Some(crate::emit::types::schema_checks_module())));
+        jobs.push(RustJob::new(src("schema_checks.rs"), move || Some(crate::emit::types::schema_checks_module(api))));
     }
     // Written whenever a type is validated, as the crate's `lib.rs` then declares the module.
     if !validated.is_empty() {

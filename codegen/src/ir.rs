@@ -25,14 +25,15 @@ pub struct Api {
     pub warnings: Vec<crate::Diagnostic>,
     /// Cargo features per tag, when [`crate::Config::tag_features`] asks for them.
     pub tag_features: Option<TagFeatures>,
-    /// The schemas values held as any JSON are checked against, when there are any.
+    /// The schemas values held as any JSON are checked against, and those XML bodies are read
+    /// by, when there are any.
     pub schema_checks: Option<SchemaChecks>,
 }
 
 /// The document's schemas for the values the generated types hold as any JSON (see
-/// [`TypeDef::Alias`]), with the component schemas they refer to and their patterns spelled for
-/// the servers' regex engine: `{"checks": [...], "components": {"schemas": {...}}}`, the JSON a
-/// server reads into its checker.
+/// [`TypeDef::Alias`]) and for the bodies servers read from XML (see [`XmlRead`]), with the
+/// component schemas they refer to and their patterns spelled for the servers' regex engine:
+/// `{"checks": [...], "xml": [...], "components": {"schemas": {...}}}`, the JSON a server reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaChecks(pub serde_json::Value);
 
@@ -58,6 +59,11 @@ impl TagFeatures {
 }
 
 impl Api {
+    /// Whether a server reads some body from XML.
+    pub fn reads_xml(&self) -> bool {
+        self.operations.iter().filter_map(|op| op.body.as_ref()).any(|body| body.xml.is_some())
+    }
+
     /// The sets of credentials a client sends for `op`, in the document's order, up to the
     /// first whose credentials the client always holds: a later one would never be chosen.
     pub fn client_sets(&self, op: &Operation) -> Vec<Vec<usize>> {
@@ -759,6 +765,17 @@ pub struct Body {
     /// upload, say): `ty` is then this enum, a variant per media type, and the fields above
     /// describe its first case.
     pub choice: Option<BodiesDef>,
+    /// XML media types the document also takes for this JSON body, with the same schema: the
+    /// server reads the XML as the schema's `xml` objects describe, the client sends JSON.
+    pub xml: Option<XmlRead>,
+}
+
+/// How a server reads a body sent as XML: the media types, and the index of the body's schema in
+/// [`SchemaChecks`]' `xml` list, which says how elements and attributes map to properties.
+#[derive(Debug, Clone, PartialEq)]
+pub struct XmlRead {
+    pub media_types: Vec<String>,
+    pub schema: usize,
 }
 
 impl Body {

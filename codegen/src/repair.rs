@@ -781,10 +781,18 @@ fn oauth_flow_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 /// Limits that count characters, items or properties: whole numbers from zero.
 const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
 
+/// Where a schema's `xml` object is kept through the typed model.
+pub(crate) const XML: &str = "x-portfolio-xml";
+
 fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
         notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
     };
+    // The typed model keeps no `xml` object, which says how a value is written in XML: it is
+    // kept as an extension, for the servers that read XML bodies.
+    if let Some(xml) = schema.remove("xml") {
+        schema.insert(XML.to_string(), xml);
+    }
     if let Some(Value::Array(tuple)) = schema.get_mut("items") {
         let mut members = std::mem::take(tuple);
         let (read, items) = match members.len() {

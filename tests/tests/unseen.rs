@@ -1017,3 +1017,38 @@ async fn what_is_read_looser_still_works_on_the_wire() {
     mock.on_post_loose(|_, _| async { Ok(()) });
     client.post_loose().await.expect("a 200 without a body");
 }
+
+/// A JSON body the document also takes as XML is read from either: elements, an attribute, a
+/// wrapped and an unwrapped list, as the schema's `xml` objects say; XML that is malformed, or
+/// outside the schema, is refused with where.
+#[tokio::test]
+async fn a_body_sent_as_xml_is_read_by_its_schema() {
+    use unseen_client::types::Dog;
+    let (mock, client) = serve().await;
+    mock.on_add_to_kennel(|_, input| std::future::ready(Ok(input.body)));
+    let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
+        <dog id="7"><name>Rex</name><photoUrls><photoUrl>a.png</photoUrl><photoUrl>b.png</photoUrl></photoUrls>
+        <toy><kind>ball</kind></toy><toy><kind>rope</kind></toy><good>true</good></dog>"#;
+    let raw = reqwest::Client::new();
+    let send = |body: &'static str| {
+        raw.post(format!("{}/kennel", client.base_url())).header("content-type", "application/xml").body(body).send()
+    };
+    let reply = send(xml).await.expect("sent");
+    assert_eq!(reply.status(), 200);
+    let dog: Dog = serde_json::from_slice(&reply.bytes().await.expect("a body")).expect("the dog as JSON");
+    assert_eq!((dog.id, dog.name.as_str(), dog.good), (Some(7), "Rex", Some(true)));
+    assert_eq!(dog.photo_urls.as_deref(), Some(&["a.png".to_string(), "b.png".to_string()][..]));
+    assert_eq!(dog.toys.as_ref().map(Vec::len), Some(2));
+    // The client sends JSON, which the server reads as ever.
+    assert_eq!(client.add_to_kennel(dog.clone()).await.expect("as JSON"), dog);
+    for (bad, why) in [
+        ("<dog><name>Rex</dog>", "the body is not XML"),
+        ("<dog><name></name></dog>", "body.name"),
+        ("<dog><name>Rex</name><good>perhaps</good></dog>", "body.good"),
+    ] {
+        let reply = send(bad).await.expect("sent");
+        assert_eq!(reply.status(), 400, "{bad}");
+        let text = reply.text().await.expect("a problem");
+        assert!(text.contains(why), "{bad}: {text}");
+    }
+}

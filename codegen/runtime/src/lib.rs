@@ -24,6 +24,9 @@ mod nullable;
 pub mod object_only;
 #[doc(hidden)]
 pub mod request_json;
+#[cfg(feature = "xml")]
+#[doc(hidden)]
+pub mod xml;
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -46,6 +49,8 @@ pub use time;
 pub mod codegen {
     #[cfg(feature = "json-schema")]
     pub use crate::json_schema;
+    #[cfg(feature = "xml")]
+    pub use crate::xml;
     pub use crate::{enums, framing, object_only, request_json};
 
     /// The client's internals.

@@ -1397,7 +1397,19 @@ fn statement(code: &mut Code, text: &str) {
 /// Statements that read, and check, an operation's body into `body`.
 fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
     let Some(choice) = &b.choice else {
-        let read = read_expr(api, b, &b.accepted);
+        let mut read = read_expr(api, b, &b.accepted);
+        // Sent as XML, the body is read into JSON by its schema, then as JSON.
+        if let Some(xml) = &b.xml {
+            let (types, index) = (&xml.media_types, Literal::usize_unsuffixed(xml.schema));
+            let (ty, required) = (rust_type(&b.ty, &quote! { types:: }), b.required);
+            read = quote! {
+                if extract::names_media_type(&parts.headers, &[#(#types),*]) {
+                    extract::xml_body::<#ty>(&parts.headers, body, state.body(), &[#(#types),*], #required, |text| types::read_xml(#index, text), &mut problems).await?
+                } else {
+                    #read
+                }
+            };
+        }
         let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
         return quote! { let body = #read; #check };

@@ -154,6 +154,13 @@ pub fn header(api: &Api) -> TokenStream {
             pub use crate::schema_checks::check as check_schema;
         }
     });
+    let read_xml = api.reads_xml().then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            #[doc(hidden)]
+            pub use crate::schema_checks::read_xml;
+        }
+    });
     quote! {
         //! Types of the request and reply bodies, one per schema of the spec.
 
@@ -161,12 +168,24 @@ pub fn header(api: &Api) -> TokenStream {
 
         #imports
         #check
+        #read_xml
     }
 }
 
 /// `schema_checks.rs` of the types crate: the document's schemas for the values held as any
-/// JSON, read once from `schema_checks.json`, and the check servers make against them.
-pub fn schema_checks_module() -> TokenStream {
+/// JSON and for bodies sent as XML, read once from `schema_checks.json`, the check servers make
+/// against the first and the reading of the second.
+pub fn schema_checks_module(api: &Api) -> TokenStream {
+    let read_xml = api.reads_xml().then(|| {
+        quote! {
+            /// The JSON value the XML `text` of a body holds, as the document's schema number
+            /// `index` for XML bodies describes it.
+            pub fn read_xml(index: usize, text: &str) -> Result<serde_json::Value, String> {
+                let schema = SCHEMAS.resolve(&format!("#/xml/{index}")).cloned().unwrap_or_default();
+                portfolio_runtime::codegen::xml::to_json(text, &schema, &SCHEMAS)
+            }
+        }
+    });
     quote! {
         //! The document's schemas for the values the types hold as any JSON (a choice whose members
         //! cannot be told apart, keywords of several types, `not`), which servers check them
@@ -186,6 +205,8 @@ pub fn schema_checks_module() -> TokenStream {
                 problems.add(at, format!("does not match the document's schema ({why})"));
             }
         }
+
+        #read_xml
     }
 }
 

@@ -27,6 +27,13 @@ impl Lowerer<'_> {
         self.checks.push(ptr.clone());
         self.checks.len() - 1
     }
+
+    /// Records that a body of the schema at `ptr` is read from XML by that schema; its index
+    /// among the XML schemas.
+    pub(crate) fn register_xml(&mut self, ptr: &Pointer) -> usize {
+        self.xml_reads.push(ptr.clone());
+        self.xml_reads.len() - 1
+    }
 }
 
 /// The bundle of every registered check: each schema as the document holds it once read (3.1
@@ -34,24 +41,29 @@ impl Lowerer<'_> {
 /// pattern spelled for the servers' regex engine. A pattern that engine cannot read is left out,
 /// with a warning.
 pub(crate) fn schema_checks(lowerer: &mut Lowerer) -> Option<SchemaChecks> {
-    if lowerer.checks.is_empty() {
+    if lowerer.checks.is_empty() && lowerer.xml_reads.is_empty() {
         return None;
     }
     let doc = serde_json::to_value(lowerer.doc).unwrap_or(Value::Null);
-    let mut checks = Vec::new();
-    for ptr in std::mem::take(&mut lowerer.checks) {
-        let found = doc.pointer(ptr.json_pointer()).cloned();
-        if found.is_none() {
-            lowerer.warn(&ptr, "this schema cannot be found again in the document as read, so it is not checked");
+    let found_again = |pointers: Vec<Pointer>, lowerer: &mut Lowerer| -> Vec<Value> {
+        let mut schemas = Vec::new();
+        for ptr in pointers {
+            let found = doc.pointer(ptr.json_pointer()).cloned();
+            if found.is_none() {
+                lowerer.warn(&ptr, "this schema cannot be found again in the document as read, so it is not used");
+            }
+            let mut schema = found.unwrap_or_else(|| Value::Object(Map::new()));
+            spell_patterns(&mut schema, &ptr, lowerer);
+            schemas.push(schema);
         }
-        let mut schema = found.unwrap_or_else(|| Value::Object(Map::new()));
-        spell_patterns(&mut schema, &ptr, lowerer);
-        checks.push(schema);
-    }
-    // The component schemas the checks refer to, and those they refer to in turn.
+        schemas
+    };
+    let checks = found_again(std::mem::take(&mut lowerer.checks), lowerer);
+    let xml = found_again(std::mem::take(&mut lowerer.xml_reads), lowerer);
+    // The component schemas those refer to, and those they refer to in turn.
     let mut components = Map::new();
     let mut pending: Vec<String> = Vec::new();
-    checks.iter().for_each(|check| references(check, &mut pending));
+    checks.iter().chain(&xml).for_each(|schema| references(schema, &mut pending));
     while let Some(name) = pending.pop() {
         if components.contains_key(&name) {
             continue;
@@ -62,7 +74,7 @@ pub(crate) fn schema_checks(lowerer: &mut Lowerer) -> Option<SchemaChecks> {
         spell_patterns(&mut schema, &ptr, lowerer);
         components.insert(name, schema);
     }
-    let bundle = serde_json::json!({ "checks": checks, "components": { "schemas": components } });
+    let bundle = serde_json::json!({ "checks": checks, "xml": xml, "components": { "schemas": components } });
     Some(SchemaChecks(bundle))
 }
 
@@ -87,10 +99,13 @@ fn references(value: &Value, out: &mut Vec<String>) {
 }
 
 /// Every `pattern` in `value` as the servers' regex engine reads it; one it cannot is removed,
-/// said at `at`.
+/// said at `at`. Each `xml` object, kept aside while loading, is put back.
 fn spell_patterns(value: &mut Value, at: &Pointer, lowerer: &mut Lowerer) {
     match value {
         Value::Object(map) => {
+            if let Some(xml) = map.remove(crate::repair::XML) {
+                map.insert("xml".to_string(), xml);
+            }
             let mut unreadable = None;
             for (key, member) in map.iter_mut() {
                 match member {

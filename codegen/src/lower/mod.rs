@@ -147,6 +147,8 @@ pub(crate) struct Lowerer<'a> {
     wide_integers: Option<(Pointer, usize)>,
     /// Where the schemas are that values held as any JSON are checked against, by check index.
     checks: Vec<Pointer>,
+    /// Where the schemas are of the bodies servers read from XML, by index.
+    xml_reads: Vec<Pointer>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -177,6 +179,7 @@ impl<'a> Lowerer<'a> {
             type_index: std::collections::HashMap::new(),
             wide_integers: None,
             checks: Vec::new(),
+            xml_reads: Vec::new(),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::diagnostic::Pointer;
 use crate::ir::{
     BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase,
     ErrorShape, ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape,
-    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef,
+    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef, XmlRead,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -704,6 +704,19 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        // XML beside a JSON body of the same schema is read by the server as the schema's `xml`
+        // objects say (the client sends JSON).
+        let mut xml = None;
+        if let [case] = cases.as_slice()
+            && case.body.encoding == BodyEncoding::Json
+        {
+            let (types, rest): (Vec<&str>, Vec<&str>) = unread.iter().partition(|ct| is_xml(ct));
+            if let Some(first) = types.first() {
+                let schema = self.register_xml(&ptr.push("content").push(first).push("schema"));
+                xml = Some(XmlRead { media_types: types.iter().map(|ct| ct.to_string()).collect(), schema });
+                unread = rest;
+            }
+        }
         if !unread.is_empty() {
             let read: Vec<&str> =
                 cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
@@ -718,7 +731,8 @@ impl<'a> Lowerer<'a> {
         }
         let required = body.required;
         let doc = super::prose(&body.description);
-        let mut cases: Vec<Body> = cases.into_iter().map(|c| Body { required, doc: doc.clone(), ..c.body }).collect();
+        let mut cases: Vec<Body> =
+            cases.into_iter().map(|c| Body { required, doc: doc.clone(), xml: xml.clone(), ..c.body }).collect();
         if cases.len() == 1 {
             return cases.pop();
         }
@@ -928,8 +942,17 @@ impl<'a> Lowerer<'a> {
         } else {
             ty
         };
-        let body =
-            Body { ty, required: body.required, encoding, content_type, accepted, also_form, doc: None, choice: None };
+        let body = Body {
+            ty,
+            required: body.required,
+            encoding,
+            content_type,
+            accepted,
+            also_form,
+            doc: None,
+            choice: None,
+            xml: None,
+        };
         Some(MediaBody { body, described })
     }
 
@@ -1782,6 +1805,12 @@ static UNDESCRIBED_REPLY: std::sync::LazyLock<openapiv3::Response> = std::sync::
 /// A media type without its parameters, lower-case: `text/csv; charset=utf-8` is `text/csv`.
 fn essence(content_type: &str) -> String {
     content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// Whether `content_type` is XML (`application/xml`, `text/xml`, `application/atom+xml`).
+fn is_xml(content_type: &str) -> bool {
+    let essence = essence(content_type);
+    essence == "application/xml" || essence == "text/xml" || essence.ends_with("+xml")
 }
 
 pub(crate) fn is_json(content_type: &str) -> bool {

@@ -711,24 +711,62 @@ pub async fn json_body_closed<T: DeserializeOwned>(
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a JSON body", problems).await? else {
         return Ok(None);
     };
+    Ok(parse_json(&bytes, closed, problems))
+}
+
+/// A body sent as XML (413 and 415 as for any body), read into JSON by `to_json` (the body's
+/// schema says how) and then as a JSON body of that value is: XML that does not fit the schema
+/// is a recorded problem.
+#[cfg(feature = "xml")]
+pub async fn xml_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: BodyLimit<'_>,
+    accepted: &[&str],
+    required: bool,
+    to_json: impl FnOnce(&str) -> Result<serde_json::Value, String>,
+    problems: &mut Problems,
+) -> Result<Option<T>, ApiError> {
+    let Some(bytes) = read_body(headers, body, limit, accepted, required, "an XML body", problems).await? else {
+        return Ok(None);
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        problems.add("body", "the body is not UTF-8 text");
+        return Ok(None);
+    };
+    match to_json(text).and_then(|value| serde_json::to_vec(&value).map_err(|e| e.to_string())) {
+        Ok(json) => Ok(parse_json(&json, &[], problems)),
+        Err(why) => {
+            problems.add("body", why);
+            Ok(None)
+        }
+    }
+}
+
+/// `bytes` read as a `T` in JSON, or `None` with where and why not recorded.
+fn parse_json<T: DeserializeOwned>(
+    bytes: &[u8],
+    closed: &'static [&'static str],
+    problems: &mut Problems,
+) -> Option<T> {
     // Most bodies are valid: they pay for a plain parse only, and a body that is not is parsed
     // again, tracking the path, to say where.
     let checked = || {
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let mut de = serde_json::Deserializer::from_slice(bytes);
         T::deserialize(RequestJson::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
     };
     let parsed = crate::enums::listed_only(|| {
         with_closed(closed, || match closed.is_empty() {
             // Read again on failure: an integer written as `6.0` is one only to [`RequestJson`].
-            true => serde_json::from_slice::<T>(&bytes).or_else(|_| checked()),
+            true => serde_json::from_slice::<T>(bytes).or_else(|_| checked()),
             false => checked(),
         })
     });
     match parsed {
-        Ok(value) => Ok(Some(value)),
+        Ok(value) => Some(value),
         Err(_) => {
-            problems_of::<T>(&bytes, closed, problems);
-            Ok(None)
+            problems_of::<T>(bytes, closed, problems);
+            None
         }
     }
 }
