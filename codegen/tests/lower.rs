@@ -1009,6 +1009,28 @@ paths:
     assert!(matches!(api.operations[0].reply, Reply::Json { status: 200, .. }));
 }
 
+/// A mock's download in a JSON media type (a file a Swagger 2.0 document produces as JSON) is
+/// JSON, so that a reader of the document can read it.
+#[test]
+fn a_mock_download_sent_as_json_is_json() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+produces: [application/json]
+paths:
+  /spec.json:
+    get:
+      operationId: getSpec
+      responses:
+        "200": {description: the document, schema: {type: file}}
+"##;
+    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let config = Config { server: named("server"), types: named("types"), ..config() };
+    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let samples = &files.iter().find(|f| f.path == "server/src/samples.rs").unwrap().contents;
+    assert!(samples.contains(r#"FileDownload::new("\"sample\"").with_content_type("application/json")"#), "{samples}");
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;

@@ -101,11 +101,17 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
             }
         }
         Reply::Download { content_type, .. } => {
-            let bytes = sample.body.as_deref().unwrap_or("sample");
             // Of several types (a download at several statuses), the first; a range such as `*/*`
             // names no type a reply can carry.
             let first = content_type.split(", ").next().unwrap_or(content_type);
             let content_type = crate::ir::media_type_within(first);
+            // Bytes sent as JSON (a file a Swagger 2.0 document produces as JSON) are JSON.
+            let json = content_type.contains("json");
+            let bytes = match sample.body.as_deref() {
+                Some(body) if !json || serde_json::from_str::<serde_json::Value>(body).is_ok() => body,
+                _ if json => "\"sample\"",
+                _ => "sample",
+            };
             quote! { FileDownload::new(#bytes).with_content_type(#content_type) }
         }
         Reply::Stream { .. } => {

@@ -46,11 +46,14 @@ I64 = range(-(2**63), 2**63)
 
 
 def _wide_integer(value):
-    """Whether `value` holds an integer outside 64 bits, at any depth."""
+    """Whether `value` holds an integer outside 64 bits, at any depth (in a parameter, as the text
+    it is sent as)."""
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
         return value not in I64
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value) not in I64
     if isinstance(value, dict):
         return any(_wide_integer(v) for v in value.values())
     if isinstance(value, (list, tuple)):
