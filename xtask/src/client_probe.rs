@@ -88,18 +88,23 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
          let mut failed = 0;\n{calls}    std::process::exit(if failed > 0 {{ 1 }} else {{ 0 }});\n}}\n\n\
          fn arg<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {{\n    \
          serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n\n\
-         /// Why a reply that did not decode is outside every JSON reply the document gives `op`, \
-         when it is: then the mock, not the client, is at fault.\n\
+         /// Why the mock, not the client, is at fault for `error`, when it is: a server error, or \
+         a reply that did not decode and is outside every JSON reply the document gives `op`.\n\
          fn mock_fault(op: &str, error: &Error) -> Option<String> {{\n    \
          static REPLIES: std::sync::LazyLock<JsonSchemas> =\n        \
          std::sync::LazyLock::new(|| JsonSchemas::from_json(include_str!(\"replies.json\")));\n    \
+         // A server error the document does not list is the mock failing (Prism cannot write some \
+         replies), not the client.\n    \
+         if let Error::Status(s) = error && s.status.is_server_error() {{\n        \
+         return Some(format!(\"the mock failed with {{}}\", s.status));\n    }}\n    \
          let Error::Decode {{ body, .. }} = error else {{ return None }};\n    \
          let pointer = format!(\"#/replies/{{}}\", op.replace('~', \"~0\").replace('/', \"~1\"));\n    \
          let schemas = REPLIES.resolve(&pointer)?.as_array()?;\n    \
          let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {{\n        \
          return (!schemas.is_empty()).then(|| \"the reply is not JSON\".to_string());\n    }};\n    \
          let whys: Vec<String> = schemas.iter().filter_map(|s| REPLIES.check(s, &value).err()).collect();\n    \
-         (!schemas.is_empty() && whys.len() == schemas.len()).then(|| whys.join(\"; \"))\n}}\n"
+         (!schemas.is_empty() && whys.len() == schemas.len())\n        \
+         .then(|| format!(\"the reply is outside the document's schema: {{}}\", whys.join(\"; \")))\n}}\n"
     );
     let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
     crate::serve_mock::write_helper(dir, &manifest, &main)?;
@@ -185,7 +190,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
          Err(Error::Status(s)) if matches!(s.status.as_u16(), {documented}) && !s.headers.contains_key(\"sl-violations\") => {{\n                \
          println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n            \
          Err(e) => match mock_fault(\"{id}\", &e) {{\n                \
-         Some(why) => println!(\"mock {id}: {{e}}: the reply is outside the document's schema: {{why}}\"),\n                \
+         Some(why) => println!(\"mock {id}: {{e}}: {{why}}\"),\n                \
          None => {{\n                    println!(\"FAIL {id}: {{e}}\");\n                    failed += 1;\n                }}\n            }},\n        }}\n    }}",
         op.fn_name,
         names.join(", ")
