@@ -1031,6 +1031,28 @@ paths:
     assert!(samples.contains(r#"FileDownload::new("\"sample\"").with_content_type("application/json")"#), "{samples}");
 }
 
+/// Lists of the same items that only their limits tell apart are one JSON value, which servers
+/// check against the whole choice: a reader would take the first list and refuse a value of the
+/// second by the first's limits.
+#[test]
+fn lists_told_apart_only_by_their_limits_are_checked_as_a_whole() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Input:
+      oneOf:
+        - {type: string}
+        - {type: array, items: {type: string}, minItems: 1, maxItems: 1}
+        - {type: array, items: {type: string}, minItems: 2, maxItems: 2}
+"##;
+    let api = lowered(text).unwrap();
+    assert!(matches!(ty(&api, "Input"), TypeDef::Alias { target: TypeRef::Json, check: Some(_), .. }));
+    assert!(api.warnings[0].message.contains("told apart only by their limits"), "{:?}", api.warnings);
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;

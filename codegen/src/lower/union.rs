@@ -331,6 +331,17 @@ fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, St
             ));
         }
     }
+    // Lists of the same items read alike: only their limits could tell them apart, and a reader
+    // picks the first that reads.
+    let lists: Vec<usize> = ranked.iter().filter(|(g, _, _)| *g == ARRAY).map(|(_, _, i)| *i).collect();
+    for (k, &a) in lists.iter().enumerate() {
+        if let Some(&b) = lists[k + 1..].iter().find(|&&b| union.variants[b].ty == union.variants[a].ty) {
+            return Err(format!(
+                "members `{}` and `{}` are lists of the same items, told apart only by their limits",
+                union.variants[a].name, union.variants[b].name
+            ));
+        }
+    }
     // One object member may go without a marker: a value with no other member's marker can only
     // be that one, so it is tried after them.
     let mut unmarked: Option<(usize, String)> = None;
