@@ -181,15 +181,18 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
             /// The JSON value the XML `text` of a body holds, as the document's schema number
             /// `index` for XML bodies describes it.
             pub fn read_xml(index: usize, text: &str) -> Result<serde_json::Value, String> {
-                let schema = SCHEMAS.resolve(&format!("#/xml/{index}")).cloned().unwrap_or_default();
-                portfolio_runtime::codegen::xml::to_json(text, &schema, &SCHEMAS)
+                match SCHEMAS.resolve(&format!("#/xml/{index}")) {
+                    Some(schema) => portfolio_runtime::codegen::xml::to_json(text, schema, &SCHEMAS),
+                    None => Err(format!("no schema numbered {index} for XML bodies")),
+                }
             }
         }
     });
     quote! {
-        //! The document's schemas for the values the types hold as any JSON (a choice whose members
-        //! cannot be told apart, keywords of several types, `not`), which servers check them
-        //! against: the generated types are looser than the document there, the server is not.
+        //! The document's schemas for what the types cannot say themselves: values held as any
+        //! JSON (a choice whose members cannot be told apart, keywords of several types, `not`),
+        //! which servers check against them, so that the types are looser than the document
+        //! there but the server is not; and bodies sent as XML, which servers read by them.
 
         use std::sync::LazyLock;
 
