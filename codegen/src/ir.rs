@@ -714,6 +714,17 @@ pub struct Param {
     pub doc: Option<String>,
 }
 
+impl Param {
+    /// Between the items of a list in a path segment: `,`, but `.` for an exploded `label` and
+    /// the prefix again (`;name=`) for an exploded `matrix` style.
+    pub fn path_separator(&self) -> &str {
+        match (self.explode, self.path_prefix.as_str()) {
+            (true, prefix) if !prefix.is_empty() => prefix,
+            _ => ",",
+        }
+    }
+}
+
 /// How an object parameter's properties are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ObjectStyle {

@@ -1052,3 +1052,32 @@ async fn a_body_sent_as_xml_is_read_by_its_schema() {
         assert!(text.contains(why), "{bad}: {text}");
     }
 }
+
+/// Lists in the path, in each style OpenAPI defines for them: `simple` (`1,2`), `label`
+/// exploded (`.a.b`) and `matrix` (`;marks=x,y`), written by the client and read by the server,
+/// their limits checked.
+#[tokio::test]
+async fn lists_in_the_path_are_written_and_read_in_their_styles() {
+    let (mock, client) = serve().await;
+    mock.on_get_batches(|_, input| async move {
+        Ok(vec![format!("{:?}", input.ids), input.labels.join("|"), input.marks.join("|")])
+    });
+    let read = client.get_batches([1, 2], ["a", "b c"], ["x", "y"]).await.expect("the lists");
+    assert_eq!(read, ["[1, 2]", "a|b c", "x|y"]);
+    let raw = reqwest::Client::new();
+    let get = |path: &str| raw.get(format!("{}{path}", client.base_url())).header("X-Key", "key").send();
+    let reply = get("/batches/3,4/.c.d/;marks=z").await.expect("sent");
+    assert_eq!(reply.status(), 200);
+    let bytes = reply.bytes().await.expect("a body");
+    assert_eq!(serde_json::from_slice::<Vec<String>>(&bytes).unwrap(), ["[3, 4]", "c|d", "z"]);
+    for (path, why) in [
+        ("/batches/3,x/.c/;marks=z", "ids"),
+        ("/batches/3/c/;marks=z", "must start with `.`"),
+        ("/batches/3/.c/;marks=w,x,y,z", "marks"),
+    ] {
+        let reply = get(path).await.expect("sent");
+        assert_eq!(reply.status(), 400, "{path}");
+        let text = reply.text().await.expect("a problem");
+        assert!(text.contains(why), "{path}: {text}");
+    }
+}

@@ -463,8 +463,11 @@ pub fn builders_header(api: &Api) -> TokenStream {
         imports.add("crate::encoding::Query");
     }
     let path_params = || api.operations.iter().flat_map(|op| &op.params).filter(|p| p.location == Location::Path);
-    if path_params().any(|p| p.object_style.is_none()) {
+    if path_params().any(|p| p.object_style.is_none() && !matches!(p.ty, TypeRef::Vec(_))) {
         imports.add("crate::encoding::push_segment");
+    }
+    if path_params().any(|p| p.object_style.is_none() && matches!(p.ty, TypeRef::Vec(_))) {
+        imports.add("crate::encoding::push_list_segment");
     }
     if path_params().any(|p| p.object_style.is_some()) {
         imports.add("crate::encoding::push_object_segment");
@@ -783,7 +786,12 @@ fn send_body(code: &mut Code, api: &Api, op: &Operation) {
 /// [`build_url`] written as text, when no parameter is an object and every line fits; `false`,
 /// having written nothing, otherwise.
 fn url_text(code: &mut Code, op: &Operation) -> bool {
-    let unusual = |p: &Param| p.object_style.is_some() || p.json || !p.path_prefix.is_empty();
+    let unusual = |p: &Param| {
+        p.object_style.is_some()
+            || p.json
+            || !p.path_prefix.is_empty()
+            || (p.location == Location::Path && matches!(p.ty, TypeRef::Vec(_)))
+    };
     if op.params.iter().any(|p| unusual(p) && matches!(p.location, Location::Path | Location::Query)) {
         return false;
     }
@@ -1196,6 +1204,10 @@ fn build_url(op: &Operation) -> TokenStream {
             (_, Some(_)) => {
                 let explode = p.explode;
                 quote! { push_object_segment(&mut url, #explode, &self.#field); }
+            }
+            (TypeRef::Vec(_), None) => {
+                let separator = p.path_separator();
+                quote! { push_list_segment(&mut url, #separator, &self.#field); }
             }
             (TypeRef::String, None) => quote! { push_segment(&mut url, &self.#field); },
             _ => quote! { push_segment(&mut url, &self.#field.to_string()); },

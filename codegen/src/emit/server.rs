@@ -1050,7 +1050,7 @@ fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validate
                 false
             }
         }
-        Location::Path if p.object_style.is_none() && !p.json && p.path_prefix.is_empty() => {
+        Location::Path if p.object_style.is_none() && !p.json && p.path_prefix.is_empty() && !list => {
             let find = format!(".find(|(name, _)| *name == {wire})");
             let parse = format!("extract::parse_path::<{item}>(text, {wire}, {kind}, &mut problems)");
             if code.fits(&format!("{head}path_params"))
@@ -1192,6 +1192,14 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeS
             quote! {
                 path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
                     extract::path_object::<#item>(text, #wire, #explode, &mut problems)
+                })
+            }
+        }
+        Location::Path if list => {
+            let (prefix, separator) = (&p.path_prefix, p.path_separator());
+            quote! {
+                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                    extract::path_list::<#item>(text, #prefix, #separator, #wire, #kind, &mut problems)
                 })
             }
         }

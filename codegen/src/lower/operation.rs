@@ -418,16 +418,16 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => None,
             };
-            // A prefix spells one value; lists and objects in those styles are not read.
-            if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, false)) {
+            // A prefix spells one value or a list; objects in those styles are not written yet.
+            if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, true)) {
                 let style = if path_prefix == "." { "label" } else { "matrix" };
                 self.report(
                     &ptr.push("style"),
-                    format!("a list or an object in a path parameter of style `{style}` is not supported yet"),
+                    format!("an object in a path parameter of style `{style}` is not supported yet"),
                 );
                 continue;
             }
-            let lists = matches!(location, Location::Query | Location::Header);
+            let lists = matches!(location, Location::Query | Location::Header | Location::Path);
             if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
                 // A value with no plain-text form (a list of objects, a union of shapes) still
                 // has a JSON one (percent-encoded in a cookie, as every cookie value is).

@@ -136,6 +136,17 @@ pub fn push_segment(url: &mut String, value: &str) {
     url.extend(utf8_percent_encode(value, SEGMENT));
 }
 
+/// Appends a list path parameter: its items percent-encoded, joined by `separator` (`,`; `.` for
+/// an exploded `label` and `;name=` for an exploded `matrix` style).
+pub fn push_list_segment<T: std::fmt::Display>(url: &mut String, separator: &str, items: &[T]) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            url.push_str(separator);
+        }
+        url.extend(utf8_percent_encode(&item.to_string(), SEGMENT));
+    }
+}
+
 /// Appends an object path parameter (`style: simple`): `property,value,property,value`, or
 /// `property=value,property=value` when `explode`; each name and value percent-encoded. (A server
 /// that splits the decoded segment still splits a value that holds a comma.)

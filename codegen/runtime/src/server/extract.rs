@@ -324,6 +324,30 @@ where
     parse_path(value, name, kind, problems)
 }
 
+/// A list path parameter: the segment's text after `prefix` (none for `style: simple`), split at
+/// `separator`, each item parsed; a segment without the prefix is a problem saying so.
+pub fn path_list<T: FromStr>(
+    text: &str,
+    prefix: &str,
+    separator: &str,
+    name: &str,
+    kind: &str,
+    problems: &mut Problems,
+) -> Option<Vec<T>>
+where
+    T::Err: Display,
+{
+    let Some(items) = text.strip_prefix(prefix) else {
+        problems.add(name, format!("the path segment must start with `{prefix}`, and `{text}` does not"));
+        return None;
+    };
+    if items.is_empty() {
+        return Some(Vec::new());
+    }
+    let parsed: Result<Vec<T>, String> = items.split(separator).map(|item| parse(item, kind)).collect();
+    parsed.map_err(|message| problems.add(name, message)).ok()
+}
+
 /// An object path parameter (`style: simple`): `property,value,property,value`, or
 /// `property=value,property=value` when `explode`.
 pub fn path_object<T: serde::de::DeserializeOwned>(
