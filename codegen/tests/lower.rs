@@ -1053,6 +1053,32 @@ components:
     assert!(api.warnings[0].message.contains("told apart only by their limits"), "{:?}", api.warnings);
 }
 
+/// A router whose only checked input is a value held as any JSON checks it against the schema
+/// and imports nothing it does not call (an unused import is a warning in the generated crate).
+#[test]
+fn a_router_checking_only_json_values_imports_no_validate() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - name: q
+          in: query
+          content: {application/json: {schema: {oneOf: [{type: string}], anyOf: [{type: string, minLength: 2}]}}}
+      responses:
+        "204": {description: ok}
+"##;
+    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let config = Config { server: named("server"), types: named("types"), strict: false, ..config() };
+    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let router = &files.iter().find(|f| f.path == "server/src/router.rs").unwrap().contents;
+    assert!(router.contains("types::check_schema(0, value, at, problems);"), "{router}");
+    assert!(!router.contains("Validate"), "{router}");
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;

@@ -732,8 +732,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         imports.add("crate::types");
     }
     let validated_input = |op: &Operation| {
-        op.body.iter().flat_map(|b| b.cases()).any(|b| holds_validated(api, &b.ty, &validated))
-            || op.params.iter().any(|p| holds_validated(api, &p.ty, &validated))
+        op.body.iter().flat_map(|b| b.cases()).any(|b| calls_validate(api, &b.ty, &validated))
+            || op.params.iter().any(|p| calls_validate(api, &p.ty, &validated))
     };
     if api.operations.iter().any(validated_input) {
         imports.add("crate::extract::Validate");
@@ -1796,18 +1796,29 @@ pub fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
     }
 }
 
-/// Whether a value of `ty` contains a struct from `validated`, directly or in a `Vec` or map.
+/// Whether a value of `ty` contains a struct from `validated`, or a value checked against the
+/// document's schema, directly or in a `Vec` or map: whether it has anything to validate.
 fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>) -> bool {
+    holds(api, ty, validated, true)
+}
+
+/// Whether validating a value of `ty` calls `Validate::validate`: it contains a struct or union
+/// from `validated` (a checked JSON value is checked by a function of its own).
+fn calls_validate(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>) -> bool {
+    holds(api, ty, validated, false)
+}
+
+fn holds(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>, checked: bool) -> bool {
     match ty {
         TypeRef::Named(name) => {
             validated.contains(name)
                 || match api.type_named(name) {
-                    Some(TypeDef::Alias { check: Some(_), .. }) => true,
-                    Some(TypeDef::Alias { target, .. }) => holds_validated(api, target, validated),
+                    Some(TypeDef::Alias { check: Some(_), .. }) => checked,
+                    Some(TypeDef::Alias { target, .. }) => holds(api, target, validated, checked),
                     _ => false,
                 }
         }
-        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds_validated(api, item, validated),
+        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds(api, item, validated, checked),
         _ => false,
     }
 }
