@@ -28,6 +28,8 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     reply_descriptions(doc, &mut notes);
     express_path_parameters(doc, &mut notes);
     swagger2_spellings(doc, &mut notes);
+    form_data_parameters(doc, &mut notes);
+    malformed_examples(doc, &Pointer::root(), &mut notes);
     parameter_styles(doc, &mut notes);
     repair_security(doc, &mut notes);
     oauth_flow_urls(doc, &mut notes);
@@ -594,6 +596,106 @@ fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         }
     }
     rewrite(doc, &moved);
+}
+
+/// Swagger 2.0's form parameters (`in: formData`, or `in: form` as some producers write it) left
+/// in an OpenAPI 3 operation: read as the form body they stand for, each parameter a property of
+/// it (multipart when one is a file), unless the operation has a body already.
+fn form_data_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else { return };
+    for (path, item) in paths.iter_mut() {
+        let Value::Object(item) = item else { continue };
+        for (method, op) in item.iter_mut() {
+            let Value::Object(op) = op else { continue };
+            let Some(Value::Array(parameters)) = op.get_mut("parameters") else { continue };
+            let is_form = |p: &Value| matches!(p.get("in").and_then(Value::as_str), Some("formData" | "form"));
+            if !parameters.iter().any(is_form) {
+                continue;
+            }
+            let at = Pointer::root().push("paths").push(path).push(method.as_str());
+            let (form, rest): (Vec<Value>, Vec<Value>) = std::mem::take(parameters).into_iter().partition(is_form);
+            *parameters = rest;
+            if op.contains_key("requestBody") {
+                let message = "form parameters beside a request body are left out: the body is the form".to_string();
+                notes.push(Diagnostic { pointer: at.push("parameters").to_string(), line: None, message });
+                continue;
+            }
+            let (mut properties, mut required, mut file) = (Map::new(), Vec::new(), false);
+            for parameter in form {
+                let Some(name) = parameter.get("name").and_then(Value::as_str) else { continue };
+                let mut schema = parameter.get("schema").cloned().unwrap_or_else(|| serde_json::json!({}));
+                if let Some(description) = parameter.get("description").filter(|_| schema.get("description").is_none())
+                {
+                    schema["description"] = description.clone();
+                }
+                file |= schema.get("type").and_then(Value::as_str) == Some("file")
+                    || schema.get("format").and_then(Value::as_str) == Some("binary");
+                if parameter.get("required").and_then(Value::as_bool) == Some(true) {
+                    required.push(Value::String(name.to_string()));
+                }
+                properties.insert(name.to_string(), schema);
+            }
+            let media = if file { "multipart/form-data" } else { "application/x-www-form-urlencoded" };
+            let schema = serde_json::json!({ "type": "object", "properties": properties, "required": required });
+            let body =
+                serde_json::json!({ "required": !required.is_empty(), "content": { media: { "schema": schema } } });
+            op.insert("requestBody".to_string(), body);
+            let message = format!("form parameters are Swagger 2.0's; read as a {media} request body of them");
+            notes.push(Diagnostic { pointer: at.push("parameters").to_string(), line: None, message });
+        }
+    }
+}
+
+/// `examples` where OpenAPI wants a map of Example objects (on media types, parameters and
+/// headers, and in `components/examples`), written as a list, as one bare value, or with bare
+/// values in the map: read as the named examples they mean. Schemas, whose own `examples` are
+/// JSON Schema's, are left to the schema repairs.
+fn malformed_examples(value: &mut Value, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    let Value::Object(map) = value else {
+        if let Value::Array(items) = value {
+            items.iter_mut().enumerate().for_each(|(i, item)| malformed_examples(item, &at.push(i), notes));
+        }
+        return;
+    };
+    let mut note =
+        |message: String| notes.push(Diagnostic { pointer: at.push("examples").to_string(), line: None, message });
+    match map.get_mut("examples") {
+        Some(Value::Array(items)) => {
+            let named = std::mem::take(items).into_iter().enumerate();
+            let named: Map<String, Value> =
+                named.map(|(i, item)| (format!("example{}", i + 1), serde_json::json!({ "value": item }))).collect();
+            map.insert("examples".to_string(), Value::Object(named));
+            note("`examples` is a list; read as examples named `example1`, `example2`, …".to_string());
+        }
+        Some(Value::Object(named)) => {
+            let bare: Vec<String> = named.iter().filter(|(_, e)| !e.is_object()).map(|(n, _)| n.clone()).collect();
+            for name in &bare {
+                let value = named[name].take();
+                named[name] = serde_json::json!({ "value": value });
+            }
+            if !bare.is_empty() {
+                note(format!(
+                    "examples {} are bare values, not Example objects; read as their `value`",
+                    bare.join(", ")
+                ));
+            }
+        }
+        Some(_) => {
+            let value = map.remove("examples").unwrap_or_default();
+            map.entry("example").or_insert(value);
+            note("`examples` is one value, not a map of examples; read as `example`".to_string());
+        }
+        None => {}
+    }
+    for (key, member) in map.iter_mut() {
+        // Schemas, and values that are the document's data rather than its structure.
+        if ["schema", "schemas", "example", "default", "value"].contains(&key.as_str()) || key.starts_with("x-") {
+            continue;
+        }
+        if key != "examples" {
+            malformed_examples(member, &at.push(key), notes);
+        }
+    }
 }
 
 /// Keywords Swagger 2.0 writes on a parameter or header itself, which OpenAPI 3 puts in its
@@ -1337,6 +1439,40 @@ mod tests {
             root.entry("info").or_insert_with(|| json!({"title": "t", "version": "1"}));
         }
         super::repair(doc)
+    }
+
+    #[test]
+    fn form_parameters_in_an_openapi_3_operation_are_its_form_body() {
+        let mut doc = json!({"openapi": "3.0.0", "paths": {"/upload": {"post": {"parameters": [
+            {"name": "id", "in": "query", "schema": {"type": "string"}},
+            {"name": "note", "in": "formData", "type": "string", "required": true, "description": "Why."},
+            {"name": "file", "in": "formData", "type": "file"}
+        ], "responses": {"204": {"description": "ok"}}}}}});
+        let notes = repair(&mut doc);
+        let op = &doc["paths"]["/upload"]["post"];
+        assert_eq!(op["parameters"].as_array().map(Vec::len), Some(1), "the query parameter stays");
+        let schema = &op["requestBody"]["content"]["multipart/form-data"]["schema"];
+        assert_eq!(schema["required"], json!(["note"]));
+        assert_eq!(schema["properties"]["note"], json!({"type": "string", "description": "Why."}));
+        assert_eq!(schema["properties"]["file"], json!({"type": "string", "format": "binary"}));
+        assert!(notes.iter().any(|n| n.message.starts_with("form parameters are Swagger 2.0's")), "{notes:?}");
+    }
+
+    #[test]
+    fn examples_written_as_a_list_or_a_bare_value_are_named_examples() {
+        let mut doc = json!({"openapi": "3.0.0", "paths": {"/a": {"post": {
+            "requestBody": {"content": {"application/json": {"schema": {"type": "array"}, "examples": [[1], [2]]}}},
+            "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}, "examples": {"one": "x"}}],
+            "responses": {"200": {"description": "ok", "content": {"text/plain": {"examples": "hello"}}}}
+        }}}});
+        let notes = repair(&mut doc);
+        let op = &doc["paths"]["/a"]["post"];
+        let media = &op["requestBody"]["content"]["application/json"];
+        assert_eq!(media["examples"], json!({"example1": {"value": [1]}, "example2": {"value": [2]}}));
+        assert_eq!(op["parameters"][0]["examples"], json!({"one": {"value": "x"}}));
+        let reply = &op["responses"]["200"]["content"]["text/plain"];
+        assert_eq!((reply.get("examples"), &reply["example"]), (None, &json!("hello")));
+        assert_eq!(notes.len(), 3, "{notes:?}");
     }
 
     fn repaired(schema: serde_json::Value) -> (serde_json::Value, Vec<String>) {

@@ -92,7 +92,11 @@ impl Sampler<'_> {
         }
         let Some(s) = schema.as_object() else { return Some(json!({})) };
         if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
-            return self.value(self.schemas.resolve(reference)?, depth + 1);
+            // A reference that names nothing is read as any value (and warned about) elsewhere.
+            return match self.schemas.resolve(reference) {
+                Some(target) => self.value(target, depth + 1),
+                None => Some(json!({})),
+            };
         }
         for key in ["example", "default"] {
             if let Some(candidate) = s.get(key).filter(|v| !v.is_null())
