@@ -1081,3 +1081,17 @@ async fn lists_in_the_path_are_written_and_read_in_their_styles() {
         assert!(text.contains(why), "{path}: {text}");
     }
 }
+
+/// A body whose schema allows `null` may be `null`: the client sends `None` as `null`, the server
+/// reads it as `None`, and a required body that is not sent at all is still refused.
+#[tokio::test]
+async fn a_nullable_body_may_be_null() {
+    use unseen_client::types::Toy;
+    let (mock, client) = serve().await;
+    mock.on_clear_kennel(|_, input| std::future::ready(Ok(input.body.is_some())));
+    assert!(!client.clear_kennel(None).await.expect("null"));
+    assert!(client.clear_kennel(Some(Toy { kind: Some("ball".into()) })).await.expect("a toy"));
+    let raw = reqwest::Client::new().put(format!("{}/kennel/clear", client.base_url()));
+    let reply = raw.header("X-Key", "key").send().await.expect("sent");
+    assert_eq!(reply.status(), 400, "a required body, not sent");
+}

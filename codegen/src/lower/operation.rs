@@ -942,6 +942,14 @@ impl<'a> Lowerer<'a> {
         } else {
             ty
         };
+        // A JSON body whose schema allows `null` may be `null`: an `Option` of its type.
+        let nullable = matches!(&media.schema, Some(ReferenceOr::Item(s)) if s.schema_data.nullable);
+        let ty = match ty {
+            ty if nullable && encoding == BodyEncoding::Json && !self.takes_null(&ty, 0) => {
+                TypeRef::Nullable(Box::new(ty))
+            }
+            ty => ty,
+        };
         let body = Body {
             ty,
             required: body.required,

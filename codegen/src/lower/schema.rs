@@ -768,7 +768,7 @@ fn nullable<S: std::borrow::Borrow<Schema>>(schema: &ReferenceOr<S>, ty: TypeRef
 impl Lowerer<'_> {
     /// Whether a value of `ty` may be `null`: any JSON value, or a choice one of whose members
     /// may be (`depth` bounds the walk through choices of choices).
-    fn takes_null(&self, ty: &TypeRef, depth: usize) -> bool {
+    pub(crate) fn takes_null(&self, ty: &TypeRef, depth: usize) -> bool {
         match self.unaliased(ty) {
             TypeRef::Json | TypeRef::Nullable(_) => true,
             TypeRef::Named(name) if depth < 8 => match self.type_named(name) {
