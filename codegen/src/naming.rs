@@ -34,9 +34,11 @@ pub fn camel(wire: &str) -> String {
     if name.is_empty() { "Empty".to_string() } else { escape(name) }
 }
 
-/// Keeps only identifier characters and makes sure the result does not start with a digit.
+/// Keeps only identifier characters, with no underscore doubled or at either end where others
+/// were dropped (`test/댓글` → `test`), and makes sure the result does not start with a digit.
 fn ident_body(name: &str, digit_prefix: &str) -> String {
-    let cleaned: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let kept: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let cleaned = kept.split('_').filter(|part| !part.is_empty()).collect::<Vec<_>>().join("_");
     match cleaned.chars().next() {
         Some(c) if c.is_ascii_digit() => format!("{digit_prefix}{cleaned}"),
         _ => cleaned,
@@ -101,6 +103,9 @@ mod tests {
         assert_eq!(snake(""), "empty", "an empty wire name still needs an identifier");
         assert_eq!(snake("€"), "empty");
         assert_eq!(snake("_"), "empty");
+        // Letters outside ASCII are dropped without leaving doubled underscores behind.
+        assert_eq!(snake("post-controller-test/포스트를_삭제한다"), "post_controller_test");
+        assert_eq!(camel("post-controller-test/포스트를_삭제한다"), "PostControllerTest");
     }
 
     #[test]

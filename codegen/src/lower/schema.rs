@@ -879,6 +879,18 @@ impl Lowerer<'_> {
                     ..Constraints::default()
                 }
             }
+            // An integer enum's values are its limits too; one the bounds rule out could never be
+            // sent, which is the document's to fix.
+            SchemaKind::Type(Type::Integer(i)) if !i.enumeration.is_empty() => {
+                let outside = i.enumeration.iter().flatten().find(|v| {
+                    i.minimum.is_some_and(|min| **v < min || (i.exclusive_minimum && **v == min))
+                        || i.maximum.is_some_and(|max| **v > max || (i.exclusive_maximum && **v == max))
+                });
+                if let Some(value) = outside {
+                    self.warn(&ptr.push("enum"), format!("the enum value {value} is outside the schema's bounds"));
+                }
+                Constraints::default()
+            }
             SchemaKind::Type(Type::Integer(i)) => Constraints {
                 minimum: i.minimum.map(|m| m as f64),
                 maximum: i.maximum.map(|m| m as f64),
