@@ -24,6 +24,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    empty_lists_as_maps(doc, &Pointer::root(), &mut notes);
     required_info(doc, &mut notes);
     reply_descriptions(doc, &mut notes);
     express_path_parameters(doc, &mut notes);
@@ -596,6 +597,70 @@ fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         }
     }
     rewrite(doc, &moved);
+}
+
+/// Where OpenAPI wants a map, or the object a map holds, an empty list (`[]`, as PHP writes an
+/// empty map, in API Platform's output) is read as an empty map.
+fn empty_lists_as_maps(value: &mut Value, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    /// Keys whose value is a map in OpenAPI (and `properties` in a schema).
+    const MAPS: [&str; 17] = [
+        "paths",
+        "components",
+        "schemas",
+        "responses",
+        "parameters",
+        "requestBodies",
+        "headers",
+        "securitySchemes",
+        "links",
+        "callbacks",
+        "content",
+        "encoding",
+        "properties",
+        "variables",
+        "mapping",
+        "examples",
+        "definitions",
+    ];
+    match value {
+        Value::Object(map) => {
+            // A map whose entries are objects (replies, media types, properties, …).
+            let holds_objects = |key: &str| MAPS.contains(&key) && key != "parameters";
+            for (key, member) in map.iter_mut() {
+                let member_at = at.push(key);
+                let empty = matches!(member, Value::Array(items) if items.is_empty());
+                // An operation's `parameters` is a list; only `components/parameters` is a map.
+                let map_here =
+                    MAPS.contains(&key.as_str()) && (key != "parameters" || at.to_string() == "#/components");
+                if empty && map_here {
+                    *member = Value::Object(Map::new());
+                    let message = format!("`{key}` is an empty list where OpenAPI wants a map; read as an empty map");
+                    notes.push(Diagnostic { pointer: member_at.to_string(), line: None, message });
+                    continue;
+                }
+                if holds_objects(key)
+                    && let Value::Object(entries) = member
+                {
+                    for (name, entry) in entries.iter_mut() {
+                        if matches!(entry, Value::Array(items) if items.is_empty()) {
+                            *entry = Value::Object(Map::new());
+                            let message =
+                                "an empty list where OpenAPI wants an object; read as an empty one".to_string();
+                            notes.push(Diagnostic { pointer: member_at.push(name).to_string(), line: None, message });
+                        }
+                    }
+                }
+                // Data, not structure.
+                if !["example", "default", "enum", "value", "const"].contains(&key.as_str()) && !key.starts_with("x-") {
+                    empty_lists_as_maps(member, &member_at, notes);
+                }
+            }
+        }
+        Value::Array(items) => {
+            items.iter_mut().enumerate().for_each(|(i, item)| empty_lists_as_maps(item, &at.push(i), notes));
+        }
+        _ => {}
+    }
 }
 
 /// Swagger 2.0's form parameters (`in: formData`, or `in: form` as some producers write it) left
@@ -1439,6 +1504,24 @@ mod tests {
             root.entry("info").or_insert_with(|| json!({"title": "t", "version": "1"}));
         }
         super::repair(doc)
+    }
+
+    #[test]
+    fn empty_lists_where_maps_belong_are_empty_maps() {
+        let mut doc = json!({"openapi": "3.0.0", "paths": {"/a.json": {"get": {
+            "parameters": [],
+            "responses": {"200": {"description": "ok", "headers": []}, "201": []}
+        }}}, "components": {"schemas": {"Empty": {"type": "object", "properties": []}}}});
+        let notes = repair(&mut doc);
+        let op = &doc["paths"]["/a.json"]["get"];
+        assert_eq!(op["parameters"], json!([]), "an operation's parameters are a list");
+        assert_eq!(
+            (&op["responses"]["200"]["headers"], &op["responses"]["201"]["description"]),
+            (&json!({}), &json!(""))
+        );
+        assert_eq!(doc["components"]["schemas"]["Empty"]["properties"], json!({}));
+        let said: Vec<&str> = notes.iter().map(|n| n.pointer.as_str()).collect();
+        assert!(said.contains(&"#/paths/~1a.json/get/responses/201"), "{said:?}");
     }
 
     #[test]
