@@ -1079,6 +1079,49 @@ paths:
     assert!(!router.contains("Validate"), "{router}");
 }
 
+/// The schemas a server reads XML bodies by, and checks values held as JSON against, are the ones
+/// the document gives wherever they are written: through a shared request body too.
+#[test]
+fn xml_and_check_schemas_are_found_through_references() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      parameters:
+        - $ref: "#/components/parameters/Tag"
+      requestBody: {$ref: "#/components/requestBodies/Pet"}
+      responses:
+        "204": {description: ok}
+components:
+  parameters:
+    Tag:
+      name: tag
+      in: query
+      content: {application/json: {schema: {not: {type: string}}}}
+  requestBodies:
+    Pet:
+      content:
+        application/json: {schema: {$ref: "#/components/schemas/Pet"}}
+        application/xml: {schema: {$ref: "#/components/schemas/Pet"}}
+  schemas:
+    Pet:
+      type: object
+      xml: {name: pet}
+      properties:
+        id: {type: integer, format: int64, xml: {attribute: true}}
+"##;
+    let api = lower(&load(text).unwrap().doc, &Config { strict: false, ..config() }).unwrap();
+    let bundle = &api.schema_checks.as_ref().expect("a check and an XML body").0;
+    assert_eq!(bundle["xml"][0], serde_json::json!({"$ref": "#/components/schemas/Pet"}));
+    assert_eq!(bundle["checks"][0], serde_json::json!({"not": {"type": "string"}}));
+    let pet = &bundle["components"]["schemas"]["Pet"];
+    assert_eq!(pet["properties"]["id"]["xml"], serde_json::json!({"attribute": true}), "{pet}");
+    assert!(api.warnings.iter().all(|w| !w.message.contains("cannot be found")), "{:?}", api.warnings);
+}
+
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
     use portfolio_codegen::load;

@@ -3,6 +3,7 @@
 //! `serde_json::Value` whose schema servers check values against, gathered here into the one
 //! bundle of schemas a server reads.
 
+use openapiv3::Schema;
 use serde_json::{Map, Value};
 
 use super::Lowerer;
@@ -12,66 +13,72 @@ use crate::ir::{SchemaChecks, TypeDef, TypeRef};
 use crate::sample::pattern;
 
 impl Lowerer<'_> {
-    /// A named alias of any JSON value for the schema at `ptr`, which servers check values of it
-    /// against.
-    pub(crate) fn checked_json(&mut self, ptr: &Pointer, doc: Option<String>, naming: Naming) -> TypeRef {
-        let check = Some(self.register_check(ptr));
+    /// A named alias of any JSON value for `schema`, found at `ptr`, which servers check values
+    /// of it against.
+    pub(crate) fn checked_json(
+        &mut self,
+        schema: &Schema,
+        ptr: &Pointer,
+        doc: Option<String>,
+        naming: Naming,
+    ) -> TypeRef {
+        let check = Some(self.register_check(as_json(schema), ptr));
         let name = self.claim(naming);
         self.add_type(TypeDef::Alias { name: name.clone(), doc, target: TypeRef::Json, check });
         TypeRef::Named(name)
     }
 
-    /// Records that values of the schema at `ptr` are checked against it; its index among the
-    /// checks.
-    pub(crate) fn register_check(&mut self, ptr: &Pointer) -> usize {
-        self.checks.push(ptr.clone());
+    /// Records that values are checked against `schema` (as JSON, found at `ptr`); its index
+    /// among the checks.
+    pub(crate) fn register_check(&mut self, schema: Value, ptr: &Pointer) -> usize {
+        self.checks.push((schema, ptr.clone()));
         self.checks.len() - 1
     }
 
-    /// Records that a body of the schema at `ptr` is read from XML by that schema; its index
-    /// among the XML schemas.
-    pub(crate) fn register_xml(&mut self, ptr: &Pointer) -> usize {
-        self.xml_reads.push(ptr.clone());
+    /// Records that a body is read from XML by `schema`, found at `ptr`; its index among the XML
+    /// schemas.
+    pub(crate) fn register_xml(&mut self, schema: Value, ptr: &Pointer) -> usize {
+        self.xml_reads.push((schema, ptr.clone()));
         self.xml_reads.len() - 1
     }
 }
 
-/// The bundle of every registered check: each schema as the document holds it once read (3.1
-/// and Swagger 2.0 forms already converted), the component schemas they refer to, and every
+/// A schema as the JSON it is written in (once read: 3.1 and Swagger 2.0 forms converted, slips
+/// repaired).
+pub(crate) fn as_json(schema: &impl serde::Serialize) -> Value {
+    serde_json::to_value(schema).unwrap_or_default()
+}
+
+/// The bundle of every registered schema, the component schemas they refer to, and every
 /// pattern spelled for the servers' regex engine. A pattern that engine cannot read is left out,
 /// with a warning.
 pub(crate) fn schema_checks(lowerer: &mut Lowerer) -> Option<SchemaChecks> {
     if lowerer.checks.is_empty() && lowerer.xml_reads.is_empty() {
         return None;
     }
-    let doc = serde_json::to_value(lowerer.doc).unwrap_or(Value::Null);
-    let found_again = |pointers: Vec<Pointer>, lowerer: &mut Lowerer| -> Vec<Value> {
+    let spelled = |registered: Vec<(Value, Pointer)>, lowerer: &mut Lowerer| -> Vec<Value> {
         let mut schemas = Vec::new();
-        for ptr in pointers {
-            let found = doc.pointer(ptr.json_pointer()).cloned();
-            if found.is_none() {
-                lowerer.warn(&ptr, "this schema cannot be found again in the document as read, so it is not used");
-            }
-            let mut schema = found.unwrap_or_else(|| Value::Object(Map::new()));
+        for (mut schema, ptr) in registered {
             spell_patterns(&mut schema, &ptr, lowerer);
             schemas.push(schema);
         }
         schemas
     };
-    let checks = found_again(std::mem::take(&mut lowerer.checks), lowerer);
-    let xml = found_again(std::mem::take(&mut lowerer.xml_reads), lowerer);
+    let checks = spelled(std::mem::take(&mut lowerer.checks), lowerer);
+    let xml = spelled(std::mem::take(&mut lowerer.xml_reads), lowerer);
     // The component schemas those refer to, and those they refer to in turn.
     let mut components = Map::new();
     let mut pending: Vec<String> = Vec::new();
     checks.iter().chain(&xml).for_each(|schema| references(schema, &mut pending));
+    let all = lowerer.doc.components.as_ref().map(|c| &c.schemas);
     while let Some(name) = pending.pop() {
         if components.contains_key(&name) {
             continue;
         }
-        let ptr = Pointer::root().push("components").push("schemas").push(&name);
-        let Some(mut schema) = doc.pointer(ptr.json_pointer()).cloned() else { continue };
+        let Some(found) = all.and_then(|all| all.get(&name)) else { continue };
+        let mut schema = as_json(found);
         references(&schema, &mut pending);
-        spell_patterns(&mut schema, &ptr, lowerer);
+        spell_patterns(&mut schema, &Pointer::root().push("components").push("schemas").push(&name), lowerer);
         components.insert(name, schema);
     }
     let bundle = serde_json::json!({ "checks": checks, "xml": xml, "components": { "schemas": components } });

@@ -123,7 +123,7 @@ pub(crate) struct Lowerer<'a> {
     type_index: std::collections::HashMap<String, usize>,
     /// Unions without a discriminator, with where they are, to be told apart once every type
     /// they refer to is known.
-    pending_unions: Vec<(String, Pointer)>,
+    pending_unions: Vec<(String, Pointer, serde_json::Value)>,
     /// Property defaults to check once every type is known: struct, field index, value, location.
     pending_defaults: Vec<(String, usize, serde_json::Value, Pointer)>,
     /// Leave out what cannot be represented instead of failing.
@@ -145,10 +145,11 @@ pub(crate) struct Lowerer<'a> {
     /// Integer schemas whose values may reach past 64 bits, all read as `i64`: where the first
     /// is, and how many there are, for one warning.
     wide_integers: Option<(Pointer, usize)>,
-    /// Where the schemas are that values held as any JSON are checked against, by check index.
-    checks: Vec<Pointer>,
-    /// Where the schemas are of the bodies servers read from XML, by index.
-    xml_reads: Vec<Pointer>,
+    /// The schemas values held as any JSON are checked against, by check index, with where each
+    /// is.
+    checks: Vec<(serde_json::Value, Pointer)>,
+    /// The schemas of the bodies servers read from XML, by index, with where each is.
+    xml_reads: Vec<(serde_json::Value, Pointer)>,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.

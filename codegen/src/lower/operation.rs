@@ -712,7 +712,10 @@ impl<'a> Lowerer<'a> {
         {
             let (types, rest): (Vec<&str>, Vec<&str>) = unread.iter().partition(|ct| is_xml(ct));
             if let Some(first) = types.first() {
-                let schema = self.register_xml(&ptr.push("content").push(first).push("schema"));
+                let media = &body.content[*first];
+                let at = ptr.push("content").push(first).push("schema");
+                let schema =
+                    self.register_xml(media.schema.as_ref().map(super::checks::as_json).unwrap_or_default(), &at);
                 xml = Some(XmlRead { media_types: types.iter().map(|ct| ct.to_string()).collect(), schema });
                 unread = rest;
             }

@@ -205,7 +205,7 @@ impl<'a> Lowerer<'a> {
                         &at,
                         format!("{why}; the `allOf` is read as any JSON value, which servers check against it"),
                     );
-                    return Some(self.checked_json(ptr, doc, naming));
+                    return Some(self.checked_json(schema, ptr, doc, naming));
                 }
                 self.lower_object(parts, doc, naming)
             }
@@ -214,7 +214,7 @@ impl<'a> Lowerer<'a> {
             // What a value must not be has no Rust type: any value, honestly looser.
             SchemaKind::Not { .. } => {
                 self.warn(&ptr.push("not"), "`not` has no Rust type: the value is read as any JSON value, which servers check against the schema");
-                Some(self.checked_json(ptr, doc, naming))
+                Some(self.checked_json(schema, ptr, doc, naming))
             }
             SchemaKind::Any(any) => {
                 if *any == openapiv3::AnySchema::default() {
@@ -231,7 +231,7 @@ impl<'a> Lowerer<'a> {
                             "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value, which servers check against the schema's other keywords"
                         ),
                     );
-                    return Some(self.checked_json(ptr, doc, naming));
+                    return Some(self.checked_json(schema, ptr, doc, naming));
                 }
                 let stripped = any_schema::without_required_choice(any);
                 for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
@@ -293,7 +293,7 @@ impl<'a> Lowerer<'a> {
                                 keywords.join(", ")
                             ),
                         );
-                        Some(self.checked_json(ptr, doc, naming))
+                        Some(self.checked_json(schema, ptr, doc, naming))
                     }
                     Err(what) => self.loosened(schema, any, ptr, naming, &what),
                 }
@@ -338,7 +338,7 @@ impl<'a> Lowerer<'a> {
         }
         self.warn(ptr, format!("{what} has no one Rust type; the value is read as any JSON value, which servers check against the schema"));
         let doc = super::prose(&schema.schema_data.description);
-        Some(self.checked_json(ptr, doc, naming))
+        Some(self.checked_json(schema, ptr, doc, naming))
     }
 
     /// A struct (or a map, without properties) from the properties gathered from one object

@@ -8,7 +8,10 @@
 
 use openapiv3::{AnySchema, ReferenceOr, Schema, SchemaKind, Type};
 
+use serde_json::Value;
+
 use super::Lowerer;
+use super::checks::as_json;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{Dispatch, Shape, TypeDef, TypeRef, UnionDef, Variant};
@@ -126,7 +129,7 @@ impl Lowerer<'_> {
                                 d.property_name
                             ),
                         );
-                        self.pending_unions.push((name.clone(), ptr.clone()));
+                        self.pending_unions.push((name.clone(), ptr.clone(), whole(schema, members, shared, keyword)));
                         Dispatch::Shape(Vec::new())
                     }
                 }
@@ -134,7 +137,7 @@ impl Lowerer<'_> {
             None => match implicit {
                 Some((property, values)) => Dispatch::Tag { property, values },
                 None => {
-                    self.pending_unions.push((name.clone(), ptr.clone()));
+                    self.pending_unions.push((name.clone(), ptr.clone(), whole(schema, members, shared, keyword)));
                     Dispatch::Shape(Vec::new())
                 }
             },
@@ -197,6 +200,19 @@ impl Lowerer<'_> {
         }
         Ok(values)
     }
+}
+
+/// The union as the JSON schema servers check a value of it against, should its members turn
+/// out not to be told apart: the choice, the shared part, and whether `null` is allowed.
+fn whole(schema: &Schema, members: &[ReferenceOr<Schema>], shared: &[ReferenceOr<Schema>], keyword: &str) -> Value {
+    let mut whole = serde_json::json!({ keyword: as_json(&members) });
+    if !shared.is_empty() {
+        whole["allOf"] = as_json(&shared);
+    }
+    if schema.schema_data.nullable {
+        whole["nullable"] = Value::Bool(true);
+    }
+    whole
 }
 
 /// The component schema a union member names: a `$ref`, or an `allOf` of one `$ref` with nothing
@@ -284,7 +300,7 @@ impl Lowerer<'_> {
 /// Decides how each union without a discriminator is read, once every type is known; a union
 /// whose members cannot be told apart becomes an alias of JSON, with a warning.
 pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
-    for (name, ptr) in std::mem::take(&mut lowerer.pending_unions) {
+    for (name, ptr, schema) in std::mem::take(&mut lowerer.pending_unions) {
         let Some(&index) = lowerer.type_index.get(&name) else { continue };
         let TypeDef::Union(union) = &lowerer.types[index] else { continue };
         match shapes(lowerer, union) {
@@ -301,7 +317,7 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
                     "{why}; without a `discriminator` the value is kept as untyped JSON, which servers check against the schema"
                 );
                 lowerer.warn(&ptr, message);
-                let check = Some(lowerer.register_check(&ptr));
+                let check = Some(lowerer.register_check(schema, &ptr));
                 lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json, check };
             }
         }
