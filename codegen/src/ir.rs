@@ -257,6 +257,9 @@ pub struct Constraints {
     pub keys: Option<Box<Constraints>>,
     /// The value may be `null` (an item of a list, `Option<T>`); the limits hold when it is not.
     pub nullable: bool,
+    /// A property the document requires and marks write-only: optional in Rust, as replies leave
+    /// it out, and required in requests, which the server checks.
+    pub required_in_requests: bool,
 }
 
 impl Constraints {
@@ -312,6 +315,7 @@ impl Constraints {
             values: both(self.values, other.values),
             keys: both(self.keys, other.keys),
             nullable: self.nullable && other.nullable,
+            required_in_requests: self.required_in_requests || other.required_in_requests,
         }
     }
 }

@@ -387,8 +387,14 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
         kind: Some(LabelKind::InProgress),
         notes: Some(vec!["limps a bit".into(), "a+b=c".into()]),
         owner: Some(owner.clone()),
+        signature: Some("Dr. Vet".into()),
         ..AddVisitBody::new("check up".into(), 30)
     };
+    // The signature is write-only and required: optional in the type, which replies share, but
+    // a request without it is refused.
+    let unsigned = AddVisitBody { signature: None, ..body.clone() };
+    let refused = client.add_visit("Rex", unsigned).await.expect_err("unsigned");
+    assert!(format!("{refused:?}").contains("body.signature"), "{refused:?}");
     let visit = client.add_visit("Rex", body).await.unwrap();
     let expected = Visit {
         urgent: Some(true),
@@ -408,7 +414,7 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
             .body(body)
             .send()
     };
-    let ok = send("reason=a+b&minutes=5&notes=x&notes=y").await.unwrap();
+    let ok = send("reason=a+b&minutes=5&notes=x&notes=y&signature=s").await.unwrap();
     assert_eq!(ok.status(), 200);
     let text = ok.text().await.unwrap();
     assert!(text.contains(r#""reason":"a b""#) && text.contains(r#""notes":["x","y"]"#), "{text}");

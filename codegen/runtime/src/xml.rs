@@ -92,6 +92,11 @@ impl<'a> Reader<'a> {
     }
 
     fn object(&self, node: roxmltree::Node, shape: &Shape<'a>, depth: usize) -> Result<Value, String> {
+        // Text where elements belong is no object: it stays text, for the type check to name.
+        let text = text_of(node);
+        if children(node).next().is_none() && !text.trim().is_empty() {
+            return Ok(Value::String(text));
+        }
         let mut out = Map::new();
         for &(property, schema) in &shape.properties {
             let inner = self.shape(schema, 0)?;
@@ -231,6 +236,8 @@ mod tests {
         assert_eq!(value, json!({}), "an element where an attribute is expected is not read");
         let value = to_json("<pet><sold>maybe</sold></pet>", &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
         assert_eq!(value.unwrap(), json!({"sold": "maybe"}));
+        let value = to_json("<pet><tag>null</tag></pet>", &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
+        assert_eq!(value.unwrap(), json!({"tags": ["null"]}), "text where an object belongs");
     }
 
     #[test]

@@ -2034,6 +2034,7 @@ pub fn validate_header(api: &Api) -> TokenStream {
         ("check_properties", used(&|c| c.min_properties.is_some() || c.max_properties.is_some())),
         ("check_strict_bounds", used(&|c| c.exclusive_minimum || c.exclusive_maximum)),
         ("check_multiple_of", used(&|c| c.multiple_of.is_some())),
+        ("check_present", used(&|c| c.required_in_requests)),
     ];
     let more: Vec<proc_macro2::Ident> =
         more.iter().filter(|(_, used)| *used).map(|(name, _)| format_ident!("{name}")).collect();
@@ -2100,14 +2101,24 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
                     let path = format!("{{at}}.{}", super::format_literal(wire));
                     quote! { let at0 = format!(#path); #nested }
                 });
+                // A write-only property the document requires must come in a request.
+                let present = f.constraints.required_in_requests.then(|| {
+                    let is_some = if f.tristate {
+                        quote! { !self.#field.is_absent() }
+                    } else {
+                        quote! { self.#field.is_some() }
+                    };
+                    quote! { check_present(#is_some, at, #wire, problems); }
+                });
+                let body: Vec<TokenStream> = body.into_iter().filter(|b| !b.is_empty()).collect();
                 if body.is_empty() && nested.is_none() {
-                    return None;
+                    return present;
                 }
                 let optional = !f.required || f.nullable;
                 Some(if f.tristate {
-                    quote! { if let Some(value) = self.#field.value() { #(#body)* #nested } }
+                    quote! { #present if let Some(value) = self.#field.value() { #(#body)* #nested } }
                 } else if optional {
-                    quote! { if let Some(value) = &self.#field { #(#body)* #nested } }
+                    quote! { #present if let Some(value) = &self.#field { #(#body)* #nested } }
                 } else {
                     quote! { { let value = &self.#field; #(#body)* #nested } }
                 })

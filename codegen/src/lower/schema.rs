@@ -396,7 +396,10 @@ impl<'a> Lowerer<'a> {
                     None => note,
                 });
             }
-            let required = one_way.is_none() && parts.required.iter().any(|(r, _)| r == wire);
+            let listed = parts.required.iter().any(|(r, _)| r == wire);
+            let required = one_way.is_none() && listed;
+            let write_only = matches!(prop, ReferenceOr::Item(s) if s.schema_data.write_only);
+            let constraints = Constraints { required_in_requests: listed && write_only, ..constraints };
             // Defaults are checked against their types once every type is known.
             let default = self.resolve_schema(prop).and_then(|s| s.schema_data.default.clone());
             if let Some(value) = default.filter(|_| !required) {

@@ -530,6 +530,14 @@ pub(crate) fn located(at: &str, name: &str) -> String {
     }
 }
 
+/// Checks that a property a request must carry is there: one the document both requires and
+/// marks write-only, which replies leave out, so its Rust type is optional.
+pub fn check_present(present: bool, at: &str, name: &str, problems: &mut Problems) {
+    if !present {
+        problems.add(located(at, name), "is required in a request");
+    }
+}
+
 /// Checks a string's length in characters.
 pub fn check_length(text: &str, min: Option<usize>, max: Option<usize>, at: &str, name: &str, problems: &mut Problems) {
     let length = text.chars().count();
