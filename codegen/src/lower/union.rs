@@ -347,13 +347,20 @@ fn shapes(lowerer: &Lowerer, union: &UnionDef) -> Result<Vec<(Shape, usize)>, St
             ));
         }
     }
-    // Lists of the same items read alike: only their limits could tell them apart, and a reader
-    // picks the first that reads.
+    // A reader tries lists in turn and takes the first that reads, which any list does when it is
+    // empty: lists of the same items, or lists with limits on their length, are told apart only
+    // by those limits, which a reader does not see.
     let lists: Vec<usize> = ranked.iter().filter(|(g, _, _)| *g == ARRAY).map(|(_, _, i)| *i).collect();
+    let limited = |i: usize| {
+        let c = &union.variants[i].constraints;
+        c.min_items.is_some() || c.max_items.is_some() || c.unique_items
+    };
     for (k, &a) in lists.iter().enumerate() {
-        if let Some(&b) = lists[k + 1..].iter().find(|&&b| union.variants[b].ty == union.variants[a].ty) {
+        let same =
+            lists[k + 1..].iter().find(|&&b| union.variants[b].ty == union.variants[a].ty || limited(a) || limited(b));
+        if let Some(&b) = same {
             return Err(format!(
-                "members `{}` and `{}` are lists of the same items, told apart only by their limits",
+                "members `{}` and `{}` are lists told apart only by their items' types and their limits",
                 union.variants[a].name, union.variants[b].name
             ));
         }
