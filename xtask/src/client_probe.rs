@@ -119,9 +119,12 @@ fn json_replies(doc: &OpenAPI, op: &Operation) -> Vec<Value> {
         openapiv3::StatusCode::Code(c) => (200..400).contains(c),
         openapiv3::StatusCode::Range(r) => *r == 2 || *r == 3,
     };
-    let listed = doc_op.responses.responses.iter().filter(|(code, _)| success(code)).map(|(_, r)| r);
+    let listed: Vec<_> = doc_op.responses.responses.iter().filter(|(code, _)| success(code)).map(|(_, r)| r).collect();
+    // `default` describes the success only where no success status is listed.
+    let default = doc_op.responses.default.as_ref().filter(|_| listed.is_empty());
     listed
-        .chain(&doc_op.responses.default)
+        .into_iter()
+        .chain(default)
         .filter_map(|r| match r {
             ReferenceOr::Item(r) => Some(r),
             ReferenceOr::Reference { reference } => {
