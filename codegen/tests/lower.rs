@@ -380,12 +380,16 @@ components:
         "#/components/schemas/Odd/format: `format` does not apply to type `object` and is ignored",
         "#/components/schemas/Odd/properties/count/default: default \"many\" does not fit the property's type and is ignored",
         "#/components/schemas/Odd/properties/name/maximum: `maximum` does not apply to type `string` and is ignored",
-        "#/components/schemas/Odd/required: `ghost` is required but not among the properties; the requirement is ignored",
+        "#/components/schemas/Odd/required: `ghost` is required but not among the properties; read as a required property holding any JSON value",
         "#/paths/~1a/get/responses/200/content/application~1json/schema: no value this schema allows could be made (none of the values tried satisfies every keyword), so mocks cannot answer it",
         "#/paths/~1b/get/security: credentials are optional here, so the generated code neither sends nor requires them",
     ];
     assert_eq!(notes, expected);
     assert!(matches!(ty(&api, "Either"), TypeDef::Alias { target: TypeRef::Json, .. }));
+    // The value must carry `ghost`, whatever it holds.
+    let TypeDef::Struct(odd) = ty(&api, "Odd") else { panic!("Odd is not a struct") };
+    let ghost = odd.fields.iter().find(|f| f.wire == "ghost").expect("a field for `ghost`");
+    assert!(ghost.required && ghost.ty == TypeRef::Json, "{ghost:?}");
     // Either alternative is accepted, so a client need hold neither.
     assert_eq!(api.operations[0].credential_alternatives, [vec![0], vec![1]]);
     assert!(api.credentials.iter().all(|c| c.optional), "{:?}", api.credentials);
@@ -1595,4 +1599,42 @@ components:
             .any(|n| n.starts_with("#/paths/~1spaced/get") && n.contains("`X Key`, which is not a valid header name")),
         "{notes:#?}"
     );
+}
+
+#[test]
+fn required_names_without_a_property_are_required_properties() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Bare: {type: object, required: [id]}
+    Counted:
+      type: object
+      required: [total]
+      additionalProperties: {type: integer, format: int64}
+    Closed:
+      type: object
+      required: [gone]
+      additionalProperties: false
+      properties: {kept: {type: string}}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let field = |name: &str, wire: &str| match ty(&api, name) {
+        TypeDef::Struct(s) => s.fields.iter().find(|f| f.wire == wire).cloned(),
+        other => panic!("{name} is not a struct: {other:?}"),
+    };
+    // Without properties, the value is still an object that must carry `id`.
+    let id = field("Bare", "id").expect("a field for `id`");
+    assert!(id.required && id.ty == TypeRef::Json, "{id:?}");
+    // The required name holds what `additionalProperties` allows.
+    let total = field("Counted", "total").expect("a field for `total`");
+    assert!(total.required && total.ty == TypeRef::I64, "{total:?}");
+    // A closed object cannot carry it: nothing is added, and the warning says why.
+    assert!(field("Closed", "gone").is_none());
+    let messages: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("no value can satisfy both")), "{messages:?}");
 }

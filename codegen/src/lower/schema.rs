@@ -354,7 +354,11 @@ impl<'a> Lowerer<'a> {
                 Some(nullable(s, self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?))
             }
         };
-        if parts.props.is_empty() {
+        // Required names no property describes: the value must carry them, each holding what
+        // `additionalProperties` allows (any JSON value unless it says otherwise).
+        let undeclared: Vec<&(String, Pointer)> =
+            parts.required.iter().filter(|(r, _)| !parts.props.iter().any(|(w, _, _)| w == r)).collect();
+        if parts.props.is_empty() && (undeclared.is_empty() || closed) {
             return Some(TypeRef::Map(Box::new(extra.unwrap_or(TypeRef::Json))));
         }
         let name = self.claim(naming);
@@ -424,8 +428,33 @@ impl<'a> Lowerer<'a> {
                 doc,
             });
         }
-        for (required, at) in parts.required.iter().filter(|(r, _)| !parts.props.iter().any(|(w, _, _)| w == r)) {
-            self.warn(at, format!("`{required}` is required but not among the properties; the requirement is ignored"));
+        for (required, at) in undeclared {
+            if closed {
+                let message = format!(
+                    "`{required}` is required but not among the properties, which `additionalProperties: false` makes the only ones allowed; no value can satisfy both, and the requirement is ignored"
+                );
+                self.warn(at, message);
+                continue;
+            }
+            let ty = extra.clone().unwrap_or(TypeRef::Json);
+            let message = format!(
+                "`{required}` is required but not among the properties; read as a required property holding {}",
+                if ty == TypeRef::Json { "any JSON value" } else { "what `additionalProperties` allows" }
+            );
+            self.warn(at, message);
+            fields.push(Field {
+                wire: required.clone(),
+                name: scope.claim(&snake(required)),
+                // `null` is among the values `ty` holds itself.
+                nullable: false,
+                ty,
+                required: true,
+                tristate: false,
+                boxed: false,
+                constraints: Constraints::default(),
+                default: None,
+                doc: Some("Required by the document, which gives it no schema of its own.".to_string()),
+            });
         }
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
         self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra, closed }));
