@@ -35,6 +35,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
+    ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
     ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
@@ -79,10 +80,17 @@ fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &
 }
 
 /// The dependencies a crate of a spec has on the runtime and, for client and server, on the
-/// spec's types crate, each with `feature` turned on (none for the types crate's own).
-fn shared_dependencies(crate_dir: &str, options: &Config, feature: Option<&str>) -> Vec<(String, String)> {
+/// spec's types crate, each with `feature` turned on (none for the types crate's own), and the
+/// runtime with `runtime_feature` too.
+fn shared_dependencies(
+    crate_dir: &str,
+    options: &Config,
+    feature: Option<&str>,
+    runtime_feature: Option<&str>,
+) -> Vec<(String, String)> {
     let features: Vec<&str> = feature.into_iter().collect();
-    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &features, true);
+    let runtime_features: Vec<&str> = feature.into_iter().chain(runtime_feature).collect();
+    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &runtime_features, true);
     let mut out = vec![("portfolio-runtime".to_string(), runtime)];
     if let (Some(types), Some(side)) = (&options.types, feature) {
         // The client turns on the types of the tags it is built with, not all of them.
@@ -90,6 +98,12 @@ fn shared_dependencies(crate_dir: &str, options: &Config, feature: Option<&str>)
         out.push((types.name.clone(), path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features, defaults)));
     }
     out
+}
+
+/// The runtime's feature that matches a spec's patterns: `fancy-regex` as well where some pattern
+/// needs it.
+fn pattern_feature(api: &Api) -> &'static str {
+    if api.fancy_patterns { "fancy-pattern" } else { "pattern" }
 }
 
 /// `dependencies` and `shared`, in name order.
@@ -158,7 +172,7 @@ const TIME_FEATURE: &str = "[\"portfolio-runtime/time\"]";
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
-    let shared = shared_dependencies(dir, options, Some("client"));
+    let shared = shared_dependencies(dir, options, Some("client"), None);
     let types_ident = types_ident(options)?;
     let dependencies = all_dependencies(CLIENT_DEPENDENCIES, &shared);
     let mut client_features: Vec<(String, String)> =
@@ -227,18 +241,13 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
-    let shared = shared_dependencies(dir, options, None);
-    let mut dependencies = all_dependencies(TYPES_DEPENDENCIES, &shared);
-    // Regular expressions only for a spec with patterns for the server to check.
-    let patterns = server::has_patterns(api);
-    if patterns {
-        dependencies.push(("regex-lite", "{ version = \"0.1\", optional = true }"));
-        dependencies.sort();
-    }
+    let shared = shared_dependencies(dir, options, None, None);
+    let dependencies = all_dependencies(TYPES_DEPENDENCIES, &shared);
     let tags = api.tag_features.as_ref();
     let mut server = vec!["portfolio-runtime/server".to_string()];
-    if patterns {
-        server.push("dep:regex-lite".to_string());
+    // Regular expressions only for a spec with patterns for the server to check.
+    if server::has_patterns(api) || api.schema_checks.is_some() {
+        server.push(format!("portfolio-runtime/{}", pattern_feature(api)));
     }
     if api.schema_checks.is_some() {
         server.push("portfolio-runtime/json-schema".to_string());
@@ -366,7 +375,10 @@ pub fn trait_name(crate_name: &str) -> String {
 pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
     let dir = &config.dir;
-    let shared = shared_dependencies(dir, options, Some("server"));
+    // Regular expressions only for a spec whose parameters have patterns to check (a body's are
+    // checked in the types crate).
+    let patterns = server::has_param_patterns(api).then(|| pattern_feature(api));
+    let shared = shared_dependencies(dir, options, Some("server"), patterns);
     let types_ident = types_ident(options)?;
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
@@ -378,13 +390,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let usage = format!(
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
-    let mut server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
-    // Regular expressions only for a spec whose parameters have patterns to check (a body's are
-    // checked in the types crate).
-    if server::has_param_patterns(api) {
-        server_dependencies.push(("regex-lite", "\"0.1\""));
-        server_dependencies.sort();
-    }
+    let server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
     let mut files = vec![render::template(
         format!("{dir}/Cargo.toml"),
         &CargoToml {

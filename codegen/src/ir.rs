@@ -28,6 +28,9 @@ pub struct Api {
     /// The schemas values held as any JSON are checked against, and those XML bodies are read
     /// by, when there are any.
     pub schema_checks: Option<SchemaChecks>,
+    /// Some pattern uses what only `fancy-regex` reads (look-around, back-references): the
+    /// generated crates turn on the runtime's `fancy-pattern` feature.
+    pub fancy_patterns: bool,
 }
 
 /// The document's schemas for the values the generated types hold as any JSON (see

@@ -134,6 +134,7 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     reading.positive = Some(1);
     reading.taken = Some("2024-02-29".into());
     reading.owner = Some("Zoë".into());
+    reading.handle = Some("aab_1".into());
     reading.sizes = Some(ReadingSizes::IntegerList(vec![0, 9]));
     // `[1, 2]`: not a list of the inner choice's members, but one of them.
     reading.tokens = Some(Tokens::TokenText(TokenText::IntegerList(vec![1, 2])));
@@ -155,6 +156,9 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
         (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
         (Reading { owner: Some("zoë".into()), ..reading.clone() }, "owner"),
+        // The forbidden prefix, and a handle without the digit the look-ahead asks for.
+        (Reading { handle: Some("tmp_1".into()), ..reading.clone() }, "handle"),
+        (Reading { handle: Some("ab_c".into()), ..reading.clone() }, "handle"),
         (Reading { batch: Some(Code::from("ABCD")), ..reading.clone() }, "batch"),
         (Reading { sizes: Some(ReadingSizes::Integer(-1)), ..reading.clone() }, "sizes"),
         (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 10])), ..reading.clone() }, "sizes[1]"),
@@ -845,6 +849,17 @@ async fn rejections_of_a_csv_or_bytes_only_operation_are_text_in_its_own_media_t
         let text = reply.text().await.expect("text");
         assert!(text.lines().any(|line| line.starts_with(&format!("{name}: "))), "{path}: {text}");
     }
+}
+
+#[tokio::test]
+async fn look_around_patterns_on_parameters_are_checked() {
+    let (mock, _) = serve().await;
+    let base = mock.serve().await.expect("serve");
+    let refused = reqwest::get(format!("{base}/ledger?year=2000&account=tmp_cash")).await.expect("send");
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("text").contains("account"));
+    let kept = reqwest::get(format!("{base}/ledger?year=2000&account=cash")).await.expect("send");
+    assert_ne!(kept.status(), 400, "{:?}", kept.text().await);
 }
 
 #[tokio::test]

@@ -12,6 +12,7 @@ use std::sync::{PoisonError, RwLock};
 use serde_json::{Map, Value};
 
 use crate::Format;
+use crate::pattern::Pattern;
 
 /// How deep references may nest without the value getting smaller, before a loop is assumed.
 const MAX_DEPTH: usize = 64;
@@ -24,7 +25,7 @@ pub struct JsonSchemas {
     translate: Box<dyn Fn(&str) -> String + Send + Sync>,
     /// Each pattern as written, compiled; `None` where the regex engine cannot read it (it is
     /// then not checked: the generator says so). Those under `root` are compiled up front.
-    regexes: RwLock<HashMap<String, Option<regex_lite::Regex>>>,
+    regexes: RwLock<HashMap<String, Option<Pattern>>>,
 }
 
 impl fmt::Debug for JsonSchemas {
@@ -42,7 +43,7 @@ impl JsonSchemas {
         let regexes = patterns
             .into_iter()
             .map(|pattern| {
-                let regex = regex_lite::Regex::new(&translate(&pattern)).ok();
+                let regex = Pattern::new(&translate(&pattern)).ok();
                 (pattern, regex)
             })
             .collect();
@@ -62,10 +63,10 @@ impl JsonSchemas {
     }
 
     /// The compiled `pattern`, when the regex engine reads it.
-    pub fn regex(&self, pattern: &str) -> Option<regex_lite::Regex> {
+    pub fn regex(&self, pattern: &str) -> Option<Pattern> {
         let known = self.regexes.read().unwrap_or_else(PoisonError::into_inner).get(pattern).cloned();
         known.unwrap_or_else(|| {
-            let regex = regex_lite::Regex::new(&(self.translate)(pattern)).ok();
+            let regex = Pattern::new(&(self.translate)(pattern)).ok();
             let mut regexes = self.regexes.write().unwrap_or_else(PoisonError::into_inner);
             regexes.entry(pattern.to_string()).or_insert(regex).clone()
         })

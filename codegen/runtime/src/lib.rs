@@ -22,6 +22,9 @@ pub mod json_schema;
 mod nullable;
 #[doc(hidden)]
 pub mod object_only;
+#[cfg(feature = "pattern")]
+#[doc(hidden)]
+pub mod pattern;
 #[doc(hidden)]
 pub mod request_json;
 #[cfg(feature = "xml")]
@@ -49,6 +52,8 @@ pub use time;
 pub mod codegen {
     #[cfg(feature = "json-schema")]
     pub use crate::json_schema;
+    #[cfg(feature = "pattern")]
+    pub use crate::pattern;
     #[cfg(feature = "xml")]
     pub use crate::xml;
     pub use crate::{enums, framing, object_only, request_json};

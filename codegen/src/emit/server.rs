@@ -768,6 +768,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     }
     if param_uses(&|c| c.pattern.is_some()) {
         imports.add("std::sync::OnceLock");
+        imports.add("portfolio_runtime::codegen::pattern::Pattern");
     }
     let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
     let casts = numeric.then(|| {
@@ -1934,8 +1935,8 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         let matcher = matcher.as_ref();
         // Compiled once, on first use; the generator has already checked that it compiles.
         body.push(quote! {
-            static PATTERN: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
-            let matched = PATTERN.get_or_init(|| regex_lite::Regex::new(#matcher).ok()).as_ref().is_none_or(|re| re.is_match(#value));
+            static PATTERN: OnceLock<Option<Pattern>> = OnceLock::new();
+            let matched = PATTERN.get_or_init(|| Pattern::new(#matcher).ok()).as_ref().is_none_or(|re| re.is_match(#value));
             check_pattern(matched, #pattern, at, #name, problems);
         });
     }
@@ -2025,7 +2026,13 @@ pub fn validate_header(api: &Api) -> TokenStream {
             _ => false,
         })
     };
-    let pattern_import = used(&|c| c.pattern.is_some()).then(|| quote! { use std::sync::OnceLock; });
+    let pattern_import = used(&|c| c.pattern.is_some()).then(|| {
+        quote! {
+            use std::sync::OnceLock;
+
+            use portfolio_runtime::codegen::pattern::Pattern;
+        }
+    });
     let more = [
         ("check_pattern", used(&|c| c.pattern.is_some())),
         ("check_format", used(&|c| c.format.is_some())),
@@ -2142,8 +2149,8 @@ fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
         .any(|inner| inner.as_deref().is_some_and(|inner| constraints_use(inner, f)))
 }
 
-/// Whether a parameter has a pattern for the router to check: the server crate then needs
-/// `regex-lite` itself.
+/// Whether a parameter has a pattern for the router to check: the server crate then needs the
+/// runtime's patterns itself.
 pub fn has_param_patterns(api: &Api) -> bool {
     api.operations.iter().flat_map(|op| &op.params).any(|p| constraints_use(&p.constraints, &|c| c.pattern.is_some()))
 }

@@ -10,7 +10,6 @@ use super::Lowerer;
 use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{SchemaChecks, TypeDef, TypeRef};
-use crate::sample::pattern;
 
 impl Lowerer<'_> {
     /// A named alias of any JSON value for `schema`, found at `ptr`, which servers check values
@@ -116,14 +115,10 @@ fn spell_patterns(value: &mut Value, at: &Pointer, lowerer: &mut Lowerer) {
             let mut unreadable = None;
             for (key, member) in map.iter_mut() {
                 match member {
-                    Value::String(written) if key == "pattern" => {
-                        let spelled = pattern::for_rust(written).into_owned();
-                        if regex_lite::Regex::new(&spelled).is_ok() {
-                            *written = spelled;
-                        } else {
-                            unreadable = Some(written.clone());
-                        }
-                    }
+                    Value::String(written) if key == "pattern" => match lowerer.readable_pattern(written) {
+                        Ok(spelled) => *written = spelled,
+                        Err(_) => unreadable = Some(written.clone()),
+                    },
                     _ => spell_patterns(member, at, lowerer),
                 }
             }

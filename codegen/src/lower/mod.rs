@@ -150,6 +150,8 @@ pub(crate) struct Lowerer<'a> {
     checks: Vec<(serde_json::Value, Pointer)>,
     /// The schemas of the bodies servers read from XML, by index, with where each is.
     xml_reads: Vec<(serde_json::Value, Pointer)>,
+    /// Some pattern kept is one only `fancy-regex` reads.
+    fancy_patterns: bool,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -181,6 +183,7 @@ impl<'a> Lowerer<'a> {
             wide_integers: None,
             checks: Vec::new(),
             xml_reads: Vec::new(),
+            fancy_patterns: false,
         }
     }
 
@@ -317,7 +320,18 @@ impl<'a> Lowerer<'a> {
             warnings: std::mem::take(&mut self.warnings),
             tag_features: None,
             schema_checks,
+            fancy_patterns: self.fancy_patterns,
         }
+    }
+
+    /// `written` spelled for the servers' regex engines when one of them reads it (noting when
+    /// only `fancy-regex` does), else why neither does.
+    pub(crate) fn readable_pattern(&mut self, written: &str) -> Result<String, String> {
+        use portfolio_runtime::codegen::pattern::{Pattern, Support};
+        let spelled = crate::sample::pattern::for_rust(written).into_owned();
+        let support = Pattern::support(&spelled)?;
+        self.fancy_patterns |= support == Support::Fancy;
+        Ok(spelled)
     }
 
     /// Every security scheme a request can carry becomes a credential (in a header, a cookie or the

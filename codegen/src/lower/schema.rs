@@ -870,15 +870,13 @@ impl Lowerer<'_> {
             }
             SchemaKind::Type(Type::String(s)) => {
                 // Kept as written; the server matches it as the Rust engine reads it.
-                let pattern =
-                    s.pattern.clone().filter(|p| match regex_lite::Regex::new(&crate::sample::pattern::for_rust(p)) {
-                        Ok(_) => true,
-                        Err(e) => {
-                            let reason = e.to_string().lines().last().unwrap_or_default().to_string();
-                            self.warn(&ptr.push("pattern"), format!("the pattern is not checked: {reason}"));
-                            false
-                        }
-                    });
+                let pattern = s.pattern.clone().filter(|p| match self.readable_pattern(p) {
+                    Ok(_) => true,
+                    Err(reason) => {
+                        self.warn(&ptr.push("pattern"), format!("the pattern is not checked: {reason}"));
+                        false
+                    }
+                });
                 let format = match &s.format {
                     VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some(portfolio_runtime::Format::Date),
                     VariantOrUnknownOrEmpty::Unknown(name) => portfolio_runtime::Format::named(name),

@@ -36,7 +36,7 @@ impl Schemas {
 
     /// The compiled `pattern`, or `None` when the regex engine cannot read it (then it is not
     /// checked here; the generated code reports it).
-    fn regex(&self, pattern: &str) -> Option<regex_lite::Regex> {
+    fn regex(&self, pattern: &str) -> Option<portfolio_runtime::codegen::pattern::Pattern> {
         self.0.regex(pattern)
     }
 }

@@ -1,0 +1,115 @@
+//! A schema's `pattern`, compiled for matching.
+//!
+//! `regex-lite` reads nearly every pattern public documents write and compiles small. Look-around
+//! (`^(?!tmp_)`, a password's `(?=.*[0-9])`) and back-references it does not read; with the
+//! feature `fancy-pattern`, which the generator turns on only for documents that have such
+//! patterns, `fancy-regex` matches those.
+
+use std::fmt;
+
+/// A compiled pattern.
+#[derive(Clone)]
+pub struct Pattern(Engine);
+
+#[derive(Clone)]
+enum Engine {
+    Lite(regex_lite::Regex),
+    #[cfg(feature = "fancy-pattern")]
+    Fancy(fancy_regex::Regex),
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (engine, text) = match &self.0 {
+            Engine::Lite(re) => ("regex-lite", re.as_str()),
+            #[cfg(feature = "fancy-pattern")]
+            Engine::Fancy(re) => ("fancy-regex", re.as_str()),
+        };
+        f.debug_tuple("Pattern").field(&engine).field(&text).finish()
+    }
+}
+
+/// Which engine reads a pattern, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// `regex-lite` reads it.
+    Lite,
+    /// Only `fancy-regex` reads it (look-around, back-references).
+    Fancy,
+}
+
+impl Pattern {
+    /// The pattern `spelled` (already written for Rust's regex syntax), compiled by the first
+    /// engine that reads it; the reason the last one gave when none does.
+    pub fn new(spelled: &str) -> Result<Pattern, String> {
+        match regex_lite::Regex::new(spelled) {
+            Ok(re) => Ok(Pattern(Engine::Lite(re))),
+            #[cfg(feature = "fancy-pattern")]
+            Err(_) => fancy_regex::Regex::new(spelled).map(|re| Pattern(Engine::Fancy(re))).map_err(|e| e.to_string()),
+            #[cfg(not(feature = "fancy-pattern"))]
+            Err(e) => Err(last_line(&e.to_string())),
+        }
+    }
+
+    /// Which engine reads `spelled`, or why none does (the reason `regex-lite` gives where
+    /// `fancy-regex` is not built in either).
+    pub fn support(spelled: &str) -> Result<Support, String> {
+        match regex_lite::Regex::new(spelled) {
+            Ok(_) => Ok(Support::Lite),
+            #[cfg(feature = "fancy-pattern")]
+            Err(lite) => match fancy_regex::Regex::new(spelled) {
+                Ok(_) => Ok(Support::Fancy),
+                Err(_) => Err(last_line(&lite.to_string())),
+            },
+            #[cfg(not(feature = "fancy-pattern"))]
+            Err(e) => Err(last_line(&e.to_string())),
+        }
+    }
+
+    /// Whether `text` matches somewhere. A look-around match that gives up (past
+    /// `fancy-regex`'s backtracking limit, which bounds the work a hostile value can cause)
+    /// counts as no match, so such a value is refused rather than let through.
+    pub fn is_match(&self, text: &str) -> bool {
+        match &self.0 {
+            Engine::Lite(re) => re.is_match(text),
+            #[cfg(feature = "fancy-pattern")]
+            Engine::Fancy(re) => re.is_match(text).unwrap_or(false),
+        }
+    }
+}
+
+/// The part of an engine's error that says what is wrong (its first lines repeat the pattern).
+fn last_line(message: &str) -> String {
+    message.lines().last().unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_patterns_use_regex_lite() {
+        let pattern = Pattern::new("^[a-z]+$").unwrap();
+        assert!(pattern.is_match("abc") && !pattern.is_match("ab1"));
+        assert_eq!(Pattern::support("^[a-z]+$"), Ok(Support::Lite));
+        assert!(Pattern::new("([a-z]").is_err());
+    }
+
+    #[cfg(feature = "fancy-pattern")]
+    #[test]
+    fn look_around_and_back_references_use_fancy_regex() {
+        let prefix = Pattern::new("^(?!src_)[a-zA-Z0-9_-]+$").unwrap();
+        assert!(prefix.is_match("abc_1") && !prefix.is_match("src_1"));
+        let password = Pattern::new("^(?=.*[0-9])(?=.*[A-Z])(?=.*[^a-zA-Z0-9]).{8,}$").unwrap();
+        assert!(password.is_match("Abcdefg1!") && !password.is_match("abcdefg1!"));
+        assert_eq!(Pattern::support(r"^(a+)\1$"), Ok(Support::Fancy));
+        assert!(Pattern::new(r"^(a+)\1$").unwrap().is_match("aaaa"));
+        assert!(Pattern::support("(?!").is_err());
+    }
+
+    #[cfg(not(feature = "fancy-pattern"))]
+    #[test]
+    fn look_around_is_refused_without_fancy_regex() {
+        assert!(Pattern::support("^(?!src_)[a-z]+$").unwrap_err().contains("look-around"));
+    }
+}
