@@ -355,6 +355,11 @@ pub struct UnionDef {
     /// Every member is one value written as text (a number, string, boolean or enum), so the
     /// union can be a parameter: it is written with `Display` and read with `FromStr`.
     pub text: bool,
+    /// A `oneOf` whose members may accept the same value (two lists, two objects, a choice
+    /// among the members): the index of its schema in [`Api::schema_checks`], which servers
+    /// check values against, so that a value more than one member accepts is refused as the
+    /// document says, not read as the first.
+    pub check: Option<usize>,
 }
 
 /// The success replies of an operation with several success statuses: an enum with one variant

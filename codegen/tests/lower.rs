@@ -1642,3 +1642,35 @@ components:
     let messages: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
     assert!(messages.iter().any(|m| m.contains("no value can satisfy both")), "{messages:?}");
 }
+
+#[test]
+fn one_of_members_that_may_accept_one_value_are_checked_for_exclusivity() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Lists:
+      oneOf: [{type: array, items: {type: string}}, {type: object, properties: {a: {type: string}}}, {$ref: '#/components/schemas/Inner'}]
+    Inner:
+      oneOf: [{type: string}, {type: array, items: {type: integer, format: int64}}]
+    Kinds:
+      oneOf: [{type: string}, {type: boolean}, {type: array, items: {type: string}}]
+    Either:
+      anyOf: [{type: array, items: {type: string}}, {type: array, items: {type: boolean}}]
+"##;
+    let api = lowered(text).unwrap();
+    let check = |name: &str| match ty(&api, name) {
+        TypeDef::Union(u) => u.check,
+        other => panic!("{name} is not a union: {other:?}"),
+    };
+    // A list member beside a choice with a list member: `[]` fits both.
+    assert!(check("Lists").is_some());
+    // One member per kind of JSON value: no value fits two.
+    assert_eq!(check("Inner"), None);
+    assert_eq!(check("Kinds"), None);
+    // `anyOf` takes a value any number of members fit.
+    assert_eq!(check("Either"), None);
+    assert!(api.schema_checks.is_some());
+}

@@ -163,12 +163,18 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
         (Reading { sizes: Some(ReadingSizes::Integer(-1)), ..reading.clone() }, "sizes"),
         (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 10])), ..reading.clone() }, "sizes[1]"),
         (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 2, 3, 4])), ..reading.clone() }, "sizes"),
+        // `[]` is a list of token texts and a token text of no integers: two members of a
+        // `oneOf`, which takes values of exactly one.
+        (Reading { tokens: Some(Tokens::TokenTextList(Vec::new())), ..reading.clone() }, "tokens"),
     ] {
         let refused = client.add_reading(bad).await.expect_err(field);
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
         assert!(refused.to_string().contains(field), "{field}: {refused}");
     }
     assert_eq!(seen.lock().unwrap().len(), 1, "nothing invalid reached the implementation");
+    // Outside a server's reading of a request (a client reading a reply), the first member
+    // that reads the value takes it.
+    assert_eq!(serde_json::from_str::<Tokens>("[]").expect("read"), Tokens::TokenTextList(Vec::new()));
 
     // The document also takes the body as a form: the server reads it, with the same limits.
     let base = mock.serve().await.expect("serve");
@@ -680,6 +686,12 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     assert_eq!(refused.status(), 400);
     let text = refused.text().await.expect("text");
     assert!(text.contains("expected a boolean"), "the first member's own error: {text}");
+    // A value both members of the `oneOf` accept is refused, as `oneOf` says, not read as the
+    // first.
+    let refused = post(r#"{"text": null, "resync": {"all": true, "hashes": ["a"]}}"#).await.expect("send");
+    assert_eq!(refused.status(), 400);
+    let text = refused.text().await.expect("text");
+    assert!(text.contains("resync") && text.contains("matches 2 of the `oneOf` schemas"), "{text}");
     for (vectors, status) in [("[1, 2]", 200), ("[[1], [2, 3]]", 200), ("[]", 200), (r#"[["x"]]"#, 400)] {
         let body = format!(r#"{{"text": null, "vectors": {vectors}}}"#);
         let reply = reqwest::Client::new()

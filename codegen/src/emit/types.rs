@@ -1,6 +1,6 @@
 //! The `types` module: one Rust type per schema, shared verbatim by the client and server crates.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::code::{self, Code, ident, rust_type};
@@ -176,6 +176,15 @@ pub fn header(api: &Api) -> TokenStream {
 /// JSON and for bodies sent as XML, read once from `schema_checks.json`, the check servers make
 /// against the first and the reading of the second.
 pub fn schema_checks_module(api: &Api) -> TokenStream {
+    let exclusive = api.types.iter().any(|t| matches!(t, TypeDef::Union(UnionDef { check: Some(_), .. }))).then(|| {
+        quote! {
+            /// `Ok` when the document's schema number `index` allows `value`, else why not: for a
+            /// `oneOf`, whose value must fit exactly one member, once a member has read it.
+            pub fn exclusive(index: usize, value: &serde_json::Value) -> Result<(), String> {
+                SCHEMAS.check_listed(index, value).map_err(|why| format!("does not match the document's schema ({why})"))
+            }
+        }
+    });
     let read_xml = api.reads_xml().then(|| {
         quote! {
             /// The JSON value the XML `text` of a body holds, as the document's schema number
@@ -208,6 +217,8 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
                 problems.add(at, format!("does not match the document's schema ({why})"));
             }
         }
+
+        #exclusive
 
         #read_xml
     }
@@ -854,6 +865,23 @@ fn union(u: &UnionDef) -> TokenStream {
                 #fallback
             }
         }
+    };
+    // A server reading a request refuses a value more than one member of a `oneOf` takes, once
+    // one has read it (so a value no member takes keeps that member's own error); a client
+    // reading a reply takes it as the first.
+    let body = match u.check {
+        Some(index) => {
+            let index = Literal::usize_unsuffixed(index);
+            quote! {
+                let read = (|| -> Result<Self, D::Error> { #body })()?;
+                #[cfg(feature = "server")]
+                if !crate::enums::unlisted_allowed() {
+                    crate::schema_checks::exclusive(#index, &value).map_err(serde::de::Error::custom)?;
+                }
+                Ok(read)
+            }
+        }
+        None => body,
     };
     quote! {
         #docs

@@ -143,7 +143,14 @@ impl Lowerer<'_> {
             },
         };
         let doc = super::prose(&schema.schema_data.description);
-        self.add_type(TypeDef::Union(UnionDef { name: name.clone(), doc, variants, dispatch, text: false }));
+        self.add_type(TypeDef::Union(UnionDef {
+            name: name.clone(),
+            doc,
+            variants,
+            dispatch,
+            text: false,
+            check: None,
+        }));
         Some(TypeRef::Named(name))
     }
 
@@ -306,9 +313,12 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
         match shapes(lowerer, union) {
             Ok(order) => {
                 let text = union.variants.iter().all(|v| lowerer.is_simple(&v.ty, false));
+                let exclusive = schema.get("oneOf").is_some() && may_overlap(lowerer, union);
+                let check = exclusive.then(|| lowerer.register_check(schema, &ptr));
                 if let TypeDef::Union(union) = &mut lowerer.types[index] {
                     union.dispatch = Dispatch::Shape(order);
                     union.text = text;
+                    union.check = check;
                 }
             }
             Err(why) => {
@@ -322,6 +332,14 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
             }
         }
     }
+}
+
+/// Whether two members may accept one value: both of one kind of JSON value (two lists both
+/// accept `[]`, two open objects a value with both markers, an integer is also a number), or one
+/// a choice or any value. A reader takes the first that fits; `oneOf` refuses such a value.
+fn may_overlap(lowerer: &Lowerer, union: &UnionDef) -> bool {
+    let groups: Vec<u8> = union.variants.iter().map(|v| classify(lowerer, &v.ty).0).collect();
+    groups.iter().enumerate().any(|(i, g)| *g == ANY || groups[i + 1..].contains(g))
 }
 
 /// The order in which a reader tries the members, or why they cannot be told apart.
