@@ -558,10 +558,6 @@ pub struct ReplySample {
     pub body: Option<String>,
     /// Rust field name → JSON text of each documented reply header.
     pub headers: Vec<(String, String)>,
-    /// For an operation that documents only error replies: the first documented error status,
-    /// which the mock answers, and its JSON body as text (none where the document gives no JSON
-    /// body: the server's own error reply for that status is written instead).
-    pub error: Option<(u16, Option<String>)>,
 }
 
 /// A documented error body that the server writes its own errors in: a valid body holding what

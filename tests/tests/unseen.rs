@@ -864,19 +864,6 @@ async fn rejections_of_a_csv_or_bytes_only_operation_are_text_in_its_own_media_t
 }
 
 #[tokio::test]
-async fn a_mock_answers_an_operation_that_documents_only_errors_with_the_first() {
-    let base = MockApi::sampled().serve().await.expect("serve");
-    let post = |path: &str| reqwest::Client::new().post(format!("{base}{path}")).header("x-key", "key").send();
-    let archived = post("/readings/archive").await.expect("send");
-    assert_eq!(archived.status(), 409);
-    let body: serde_json::Value =
-        serde_json::from_str(&archived.text().await.expect("text")).expect("the documented JSON body");
-    assert_eq!(body, serde_json::json!({"reason": "already archived"}));
-    // Without a documented body, the server's own reply for the status.
-    assert_eq!(post("/readings/purge").await.expect("send").status(), 405);
-}
-
-#[tokio::test]
 async fn look_around_patterns_on_parameters_are_checked() {
     let (mock, _) = serve().await;
     let base = mock.serve().await.expect("serve");

@@ -53,11 +53,8 @@ pub fn samples_module(api: &Api) -> TokenStream {
         imports.add("crate::types");
     }
     // Only replies with a body or headers read a sample; an empty one or a download does not.
-    if text.matches("sample (").count() > text.matches("error_sample (").count() {
+    if text.contains("sample (") {
         imports.add("portfolio_runtime::codegen::server::mock::sample");
-    }
-    if text.contains("error_sample (") {
-        imports.add("portfolio_runtime::codegen::server::mock::error_sample");
     }
     let imports = imports.tokens();
     quote! {
@@ -74,15 +71,6 @@ pub fn samples_module(api: &Api) -> TokenStream {
 /// The function body that makes the sampled reply of `op`.
 fn sample_expr(op: &Operation) -> Option<TokenStream> {
     let sample = op.sample.as_ref()?;
-    // An operation that documents only errors: the first, as the document gives it.
-    if let Some((status, body)) = &sample.error {
-        let body = match body {
-            Some(text) => quote! { Some(#text) },
-            None => quote! { None },
-        };
-        let status = proc_macro2::Literal::u16_unsuffixed(*status);
-        return Some(quote! { Err(error_sample(#status, #body)) });
-    }
     let body = || sample.body.as_ref().map(|text| quote! { sample(#text)? });
     let expr = match &op.reply {
         Reply::Empty { headers: None, .. } => quote! { () },

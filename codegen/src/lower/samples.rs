@@ -21,8 +21,8 @@ impl<'a> Lowerer<'a> {
         seed: u64,
     ) -> Option<ReplySample> {
         let (status, has_body, headers) = match reply {
-            // An operation that documents only errors answers the first of them.
-            Reply::Empty { headers: None, .. } => return Some(self.error_sample(ptr, responses, seed)),
+            // Nothing to make up (an operation that documents only errors answers this way too).
+            Reply::Empty { headers: None, .. } => return Some(ReplySample::default()),
             Reply::Empty { status, headers, .. } => (*status, false, headers.as_ref()),
             Reply::Json { status, headers, .. } => (*status, true, headers.as_ref()),
             Reply::Stream { status, .. } => (*status, true, None),
@@ -38,7 +38,25 @@ impl<'a> Lowerer<'a> {
         let (rptr, response) = self.success_response(ptr, responses, status)?;
         let options = Options { seed, full: true };
         let body = if has_body {
-            Some(self.body_sample(&rptr, response, matches!(reply, Reply::Stream { .. }), options)??)
+            let stream = matches!(reply, Reply::Stream { .. });
+            let mut candidates = response.content.iter().filter(|(ct, m)| match stream {
+                true => m.extensions.contains_key(ITEM_SCHEMA),
+                false => super::operation::is_json(ct),
+            });
+            let (content_type, media) =
+                candidates.clone().find(|(ct, _)| *ct == "application/json").or_else(|| candidates.next())?;
+            let at = rptr.push("content").push(content_type);
+            let item = media.extensions.get(ITEM_SCHEMA);
+            let (schema, at) = match item {
+                Some(item) => (item.clone(), at.push("itemSchema")),
+                // No schema: any value, so the example if there is one.
+                None => match &media.schema {
+                    Some(schema) => (serde_json::to_value(schema).ok()?, at.push("schema")),
+                    None => (Value::Object(Default::default()), at),
+                },
+            };
+            let examples = item.is_none().then(|| example_of(media)).flatten();
+            Some(self.sampled(&at, &schema, examples, options)?.to_string())
         } else {
             None
         };
@@ -60,64 +78,7 @@ impl<'a> Lowerer<'a> {
             let value = self.sampled(&at, &schema, header.example.clone(), options)?;
             header_values.push((field.name.clone(), value.to_string()));
         }
-        Some(ReplySample { body, headers: header_values, error: None })
-    }
-
-    /// The body of `response` (found at `rptr`) as JSON text: one item of a stream, else its
-    /// JSON media type's; `Some(None)` when it has none, `None` when no value could be made.
-    fn body_sample(
-        &mut self,
-        rptr: &Pointer,
-        response: &'a openapiv3::Response,
-        stream: bool,
-        options: Options,
-    ) -> Option<Option<String>> {
-        let mut candidates = response.content.iter().filter(|(ct, m)| match stream {
-            true => m.extensions.contains_key(ITEM_SCHEMA),
-            false => super::operation::is_json(ct),
-        });
-        let Some((content_type, media)) =
-            candidates.clone().find(|(ct, _)| *ct == "application/json").or_else(|| candidates.next())
-        else {
-            return Some(None);
-        };
-        let at = rptr.push("content").push(content_type);
-        let item = media.extensions.get(ITEM_SCHEMA);
-        let (schema, at) = match item {
-            Some(item) => (item.clone(), at.push("itemSchema")),
-            // No schema: any value, so the example if there is one.
-            None => match &media.schema {
-                Some(schema) => (serde_json::to_value(schema).ok()?, at.push("schema")),
-                None => (Value::Object(Default::default()), at),
-            },
-        };
-        let examples = item.is_none().then(|| example_of(media)).flatten();
-        Some(Some(self.sampled(&at, &schema, examples, options)?.to_string()))
-    }
-
-    /// What the mock answers an operation without a body or headers: nothing, unless the
-    /// document gives it only error replies, when the first of them (by status), with a body as
-    /// the document gives one.
-    fn error_sample(&mut self, ptr: &Pointer, responses: &'a openapiv3::Responses, seed: u64) -> ReplySample {
-        let statuses = responses.responses.keys();
-        let only_errors = responses.default.is_none()
-            && !responses.responses.is_empty()
-            && statuses.clone().all(|s| matches!(s, StatusCode::Code(400..) | StatusCode::Range(4..)));
-        let first = statuses
-            .map(|s| match s {
-                StatusCode::Code(code) => (*code, s),
-                StatusCode::Range(class) => (*class * 100, s),
-            })
-            .min_by_key(|(code, _)| *code);
-        let Some((status, key)) = first.filter(|_| only_errors) else { return ReplySample::default() };
-        let rptr = ptr.push("responses").push(key.to_string());
-        let response = responses
-            .responses
-            .get(key)
-            .and_then(|r| super::resolve(r, "responses", self.doc.components.as_ref().map(|c| &c.responses)));
-        let options = Options { seed, full: true };
-        let body = response.and_then(|response| self.body_sample(&rptr, response, false, options)).flatten();
-        ReplySample { error: Some((status, body)), ..ReplySample::default() }
+        Some(ReplySample { body, headers: header_values })
     }
 
     /// A download's bytes: where its media type has a schema other than bytes (YAML, CSV, text
@@ -145,7 +106,7 @@ impl<'a> Lowerer<'a> {
             }
             None => "sample".to_string(),
         };
-        Some(ReplySample { body: Some(text), headers: Vec::new(), error: None })
+        Some(ReplySample { body: Some(text), headers: Vec::new() })
     }
 
     /// The response documented for `status` (or its class, or `default`).

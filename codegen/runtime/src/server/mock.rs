@@ -4,8 +4,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use axum::http::StatusCode;
-
 use crate::server::ApiError;
 
 /// A handler for one operation, taking the request context `C` and the input `I`.
@@ -53,18 +51,6 @@ impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
 /// cannot hold is the generator's fault, answered as a 500 that says so.
 pub fn sample<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ApiError> {
     serde_json::from_str(json).map_err(|e| ApiError::internal(format!("the sampled reply does not fit its type: {e}")))
-}
-
-/// The error a mock answers an operation that documents only errors with: `status`, with
-/// `body` (JSON text made up at generation time) as its reply, or, without one, the server's own
-/// error reply for the status.
-pub fn error_sample(status: u16, body: Option<&str>) -> ApiError {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    match body.map(serde_json::from_str::<serde_json::Value>) {
-        Some(Ok(body)) => ApiError::json(status, &body),
-        Some(Err(e)) => ApiError::internal(format!("the sampled error body is not JSON: {e}")),
-        None => ApiError::new(status),
-    }
 }
 
 /// The operations called on a mock, by operationId, in order.
