@@ -116,6 +116,12 @@ impl<'a> Reader<'a> {
                 let item_name = self.shape(items, 0)?.xml.and_then(|x| x.get("name")).and_then(Value::as_str);
                 let elements: Vec<roxmltree::Node> = if flag("wrapped") {
                     let Some(wrapper) = named(node, name).next() else { continue };
+                    // Text where the items belong is no list: it stays text, as for an object.
+                    let text = text_of(wrapper);
+                    if children(wrapper).next().is_none() && !text.trim().is_empty() {
+                        out.insert(property.to_string(), Value::String(text));
+                        continue;
+                    }
                     children(wrapper).collect()
                 } else {
                     named(node, item_name.unwrap_or(name)).collect()
@@ -128,7 +134,12 @@ impl<'a> Reader<'a> {
                 out.insert(property.to_string(), Value::Array(values));
                 continue;
             }
-            if let Some(child) = named(node, name).next() {
+            // Writers also name the element by the referenced schema's own `xml.name` (as
+            // OpenAPI's petstore writes `<Category>`): either is read.
+            let own_name = own_xml.is_some_and(|x| x.contains_key("name"));
+            let schema_name = inner.xml.and_then(|x| x.get("name")).and_then(Value::as_str).filter(|_| !own_name);
+            let child = named(node, name).next().or_else(|| schema_name.and_then(|n| named(node, n).next()));
+            if let Some(child) = child {
                 out.insert(property.to_string(), self.element(child, schema, depth + 1)?);
             }
         }
@@ -197,6 +208,7 @@ mod tests {
 
     fn schemas() -> JsonSchemas {
         let root = json!({"components": {"schemas": {
+            "Owner": {"type": "object", "properties": {"id": {"type": "string"}}, "xml": {"name": "Owner"}},
             "Tag": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}, "xml": {"name": "tag"}},
             "Pet": {
                 "type": "object",
@@ -206,6 +218,7 @@ mod tests {
                     "name": {"type": "string"},
                     "photoUrls": {"type": "array", "xml": {"wrapped": true}, "items": {"type": "string", "xml": {"name": "photoUrl"}}},
                     "tags": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}},
+                    "keeper": {"$ref": "#/components/schemas/Owner"},
                     "sold": {"type": "boolean"},
                     "weight": {"type": "number"}
                 },
@@ -238,6 +251,16 @@ mod tests {
         assert_eq!(value.unwrap(), json!({"sold": "maybe"}));
         let value = to_json("<pet><tag>null</tag></pet>", &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
         assert_eq!(value.unwrap(), json!({"tags": ["null"]}), "text where an object belongs");
+        for xml in ["<pet><keeper><id>x</id></keeper></pet>", "<pet><Owner><id>x</id></Owner></pet>"] {
+            let value = to_json(xml, &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
+            assert_eq!(value.unwrap(), json!({"keeper": {"id": "x"}}), "named as its property or its schema: {xml}");
+        }
+        let value =
+            to_json("<pet><photoUrls>AAA</photoUrls></pet>", &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
+        assert_eq!(value.unwrap(), json!({"photoUrls": "AAA"}), "text where a wrapped list's items belong");
+        let value =
+            to_json("<pet><photoUrls> </photoUrls></pet>", &json!({"$ref": "#/components/schemas/Pet"}), &schemas());
+        assert_eq!(value.unwrap(), json!({"photoUrls": []}), "an empty wrapper is an empty list");
     }
 
     #[test]
