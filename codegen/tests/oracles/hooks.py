@@ -80,6 +80,18 @@ def _holds_empty(value):
     return False
 
 
+def _unwritable_in_xml(value):
+    """Whether `value` holds, at any depth, text XML 1.0 cannot carry as it is: control characters
+    (its serializer drops or escapes them) or a carriage return (which XML reads as a line feed)."""
+    if isinstance(value, str):
+        return any((ord(c) < 0x20 and c not in "\t\n") or 0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF) for c in value)
+    if isinstance(value, Mapping):
+        return any(_unwritable_in_xml(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_unwritable_in_xml(v) for v in value)
+    return False
+
+
 def _resolved(root, node):
     """`node`, its local `$ref`s followed through the document `root`; `None` for another file's."""
     for _ in range(32):
@@ -151,6 +163,9 @@ def _rule(ctx, failure, case, response):
     # a string or a list belongs, so the bytes it sends are a valid request.
     if failure.code == "ST201" and "xml" in (case.media_type or "") and _holds_empty(case.body):
         return "XML null or empty"
+    # Nor can XML carry every character: the bytes sent are not the value the case was judged by.
+    if failure.code == "ST201" and "xml" in (case.media_type or "") and _unwritable_in_xml(case.body):
+        return "text XML cannot carry"
     # OpenAPI's style table writes an empty list in the query as `name=`, which schemathesis
     # means as one empty item.
     if failure.code == "ST201":
@@ -184,7 +199,8 @@ def filter_failure(ctx, failure, case, response):
       located warning wherever a schema allows more; the oracle holds the server to that stated
       reading, not to unbounded integers;
     - a "schema-violating" XML body whose violation is a `null` or an empty value, which XML
-      writes as text or an empty element that a string or a list takes;
+      writes as text or an empty element that a string or a list takes, or in text XML cannot
+      carry as it is (control characters, a carriage return);
     - an unknown header "accepted", which HTTP allows any sender to add;
     - a query list sent as `name=`, which OpenAPI's style table reads as the empty list;
     - a "valid" request refused for the `Accept-Encoding` schemathesis' HTTP library adds, or for
