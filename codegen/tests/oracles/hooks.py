@@ -3,6 +3,7 @@ a document otherwise than its specification does. Each is the built-in check plu
 every document; none names a document.
 """
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -153,6 +154,34 @@ def _text_breaks(schema, value):
     return None
 
 
+def _holds_object(value):
+    """Whether `value` is, or is a list holding, an object."""
+    if isinstance(value, Mapping):
+        return True
+    return isinstance(value, (list, tuple)) and any(isinstance(v, Mapping) for v in value)
+
+
+def _body_required(case):
+    """Whether the document requires the case's operation's body (OpenAPI 3's `requestBody`, or a
+    Swagger 2.0 `in: body` parameter)."""
+    root = case.operation.schema.raw_schema
+    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
+    operation = path_item.get(case.operation.method.lower()) or {}
+    body = _resolved(root, operation.get("requestBody"))
+    if isinstance(body, dict):
+        return body.get("required") is True
+    return any(p.get("in") == "body" and p.get("required") is True for p, _ in _parameters(case))
+
+
+def _fraction(value):
+    """Whether `value` (text, or a number) is a number with a fraction."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(value, bool) and number == number and not number.is_integer()
+
+
 def _rule(ctx, failure, case, response):
     """The rule that reads this failure as the oracle's own, or `None` when it stands."""
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
@@ -182,10 +211,25 @@ def _rule(ctx, failure, case, response):
         text = getattr(response, "text", "") or ""
         if "Accept-Encoding" in text and not any(k.lower() == "accept-encoding" for k in (case.headers or {})):
             return "library's Accept-Encoding"
-        # A request called valid although a text parameter breaks its own schema's keywords.
+        # An optional body schemathesis sends as JSON `null`: not a value of the body's schema.
+        if case.body is None and "json" in (case.media_type or "") and not _body_required(case):
+            return "optional body as null"
+        # An object in a form field or in a query list: schemathesis writes its entries as
+        # fields of their own, or its keys as the items; OpenAPI gives neither a form.
+        form = "x-www-form-urlencoded" in (case.media_type or "")
+        if form and isinstance(case.body, Mapping) and any(_holds_object(v) for v in case.body.values()):
+            return "object in a form or query list"
+        if any(isinstance(v, (list, tuple)) and _holds_object(v) for v in (case.query or {}).values()):
+            return "object in a form or query list"
+        # A request called valid although a text parameter breaks its own schema's keywords, or
+        # a number parameter whose `format: int32`/`int64` (OpenAPI's format registry: an integer
+        # of that width, for JSON numbers) it does not meet, which schemathesis leaves unchecked.
         for parameter, schema in _parameters(case):
-            if _text_breaks(schema, _sent(case, parameter)):
+            sent = _sent(case, parameter)
+            if _text_breaks(schema, sent):
                 return "parameter outside its schema"
+            if _fraction(sent) and re.search(r'"format": "int(32|64)"', json.dumps(schema)):
+                return "integer format on a number"
     return None
 
 
@@ -203,8 +247,11 @@ def filter_failure(ctx, failure, case, response):
       carry as it is (control characters, a carriage return);
     - an unknown header "accepted", which HTTP allows any sender to add;
     - a query list sent as `name=`, which OpenAPI's style table reads as the empty list;
-    - a "valid" request refused for the `Accept-Encoding` schemathesis' HTTP library adds, or for
-      a text parameter that breaks its own schema's `pattern`, length or enum.
+    - a "valid" request refused for the `Accept-Encoding` schemathesis' HTTP library adds, for a
+      text parameter that breaks its own schema's `pattern`, length or enum (or a number one its
+      `format: int32` or `int64`, which schemathesis does not check), for an optional body
+      sent as JSON `null`, or for an object in a form field or a query list, which schemathesis
+      writes as fields of their own or as its keys.
 
     Everything else fails as schemathesis decides.
     """
