@@ -168,12 +168,13 @@ impl<'a> Converter<'a> {
             .collect();
         let mut parameters = Vec::new();
         let mut form: Vec<(Pointer, &Value)> = Vec::new();
+        let mut body_param = None;
         for (param_ptr, raw) in own.into_iter().chain(inherited) {
             let resolved = self.resolve_parameter(raw);
             match resolved.get("in").and_then(Value::as_str) {
                 Some("body") => {
                     let body = self.body(&param_ptr, resolved, &consumes);
-                    out.insert("requestBody".into(), body);
+                    body_param = Some((param_ptr, body));
                 }
                 Some("formData") => form.push((param_ptr, resolved)),
                 // Not a location of Swagger 2.0; what it can only mean is a form field.
@@ -185,8 +186,13 @@ impl<'a> Converter<'a> {
                 _ => parameters.push(self.parameter(&param_ptr, raw)),
             }
         }
-        if !form.is_empty() {
-            out.insert("requestBody".into(), self.form_body(&form, &consumes));
+        let body = match (form.is_empty(), body_param) {
+            (true, body) => body.map(|(_, body)| body),
+            (false, None) => Some(self.form_body(&form, &consumes)),
+            (false, Some((body_ptr, body))) => Some(self.form_and_body(&form, &consumes, &body_ptr, body)),
+        };
+        if let Some(body) = body {
+            out.insert("requestBody".into(), body);
         }
         if !parameters.is_empty() {
             out.insert("parameters".into(), Value::Array(parameters));
@@ -221,6 +227,41 @@ impl<'a> Converter<'a> {
         let mut out = json!({ "content": content, "required": p.get("required").cloned().unwrap_or(json!(false)) });
         if let Some(d) = p.get("description") {
             out["description"] = d.clone();
+        }
+        out
+    }
+
+    /// Both a `body` parameter and `formData` parameters, which Swagger 2.0 does not allow
+    /// together: the form fields under their form's media type, the body parameter under the
+    /// other media types `consumes` lists (none left: it is left out), with a note.
+    fn form_and_body(
+        &mut self,
+        form: &[(Pointer, &Value)],
+        consumes: &[String],
+        body_ptr: &Pointer,
+        body: Value,
+    ) -> Value {
+        let mut out = self.form_body(form, consumes);
+        let is_form = |ct: &str| ct.starts_with("multipart/") || ct.starts_with("application/x-www-form-urlencoded");
+        let mut kept = Vec::new();
+        for (ct, media) in object(body.get("content")) {
+            if !is_form(ct)
+                && let Some(content) = out.get_mut("content").and_then(Value::as_object_mut)
+            {
+                content.insert(ct.clone(), media.clone());
+                kept.push(ct.clone());
+            }
+        }
+        let message = match kept.is_empty() {
+            true => "Swagger 2.0 takes a `body` parameter or `formData` parameters, not both; every type `consumes` lists is a form, so the form fields are read and this parameter is left out".to_string(),
+            false => format!(
+                "Swagger 2.0 takes a `body` parameter or `formData` parameters, not both; read as one body: the form fields as a form, this parameter as {}",
+                kept.join(", ")
+            ),
+        };
+        self.note(body_ptr, message);
+        if body.get("required") == Some(&json!(true)) {
+            out["required"] = json!(true);
         }
         out
     }

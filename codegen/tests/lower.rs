@@ -1674,3 +1674,46 @@ components:
     assert_eq!(check("Either"), None);
     assert!(api.schema_checks.is_some());
 }
+
+#[test]
+fn a_swagger_2_body_beside_form_fields_is_one_body_of_either_form() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+paths:
+  /paint:
+    post:
+      operationId: paint
+      consumes: [multipart/form-data, application/json]
+      parameters:
+        - {in: formData, name: model, type: string, required: true}
+        - {in: formData, name: image, type: file, required: true}
+        - {in: body, name: request, schema: {type: object, properties: {model: {type: string}}}}
+      responses:
+        '200': {description: ok}
+  /only-forms:
+    post:
+      operationId: onlyForms
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {in: formData, name: model, type: string}
+        - {in: body, name: request, schema: {type: object}}
+      responses:
+        '200': {description: ok}
+"##;
+    let loaded = load(text).unwrap();
+    let notes: Vec<String> = loaded.notes.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1paint/post/parameters/2: Swagger 2.0 takes a `body` parameter or `formData` parameters, not both; read as one body: the form fields as a form, this parameter as application/json",
+            "#/paths/~1only-forms/post/parameters/1: Swagger 2.0 takes a `body` parameter or `formData` parameters, not both; every type `consumes` lists is a form, so the form fields are read and this parameter is left out",
+        ]
+    );
+    let paint = &loaded.doc.paths.paths["/paint"];
+    let body = paint.as_item().and_then(|p| p.post.as_ref()).and_then(|op| op.request_body.as_ref());
+    let body = body.and_then(|b| b.as_item()).expect("a body");
+    let types: Vec<&str> = body.content.keys().map(String::as_str).collect();
+    assert_eq!(types, ["multipart/form-data", "application/json"]);
+    assert!(body.required);
+}
