@@ -1717,3 +1717,33 @@ paths:
     assert_eq!(types, ["multipart/form-data", "application/json"]);
     assert!(body.required);
 }
+
+#[test]
+fn rejections_no_produced_media_type_can_carry_are_problem_details_with_a_warning() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+paths:
+  /speech:
+    post:
+      operationId: speak
+      produces: [audio/x-wav]
+      parameters:
+        - {in: query, name: text, type: string, required: true}
+      responses:
+        '200': {description: the audio, schema: {type: file}}
+  /note:
+    get:
+      operationId: note
+      produces: [text/plain]
+      responses:
+        '200': {description: the note, schema: {type: string}}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    // Text carries the message: only the audio operation is warned about.
+    let warned: Vec<&str> =
+        api.warnings.iter().filter(|w| w.message.contains("can carry a message")).map(|w| w.pointer.as_str()).collect();
+    assert_eq!(warned, ["#/paths/~1speech/post/responses"], "{:?}", api.warnings);
+}

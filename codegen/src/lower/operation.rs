@@ -194,7 +194,7 @@ impl<'a> Lowerer<'a> {
                 let errors = self.error_replies(&ctx, &error_responses);
                 let produces = op.extensions.get(crate::swagger2::PRODUCES).and_then(|p| p.as_array());
                 let produces: Vec<&str> = produces.into_iter().flatten().filter_map(|p| p.as_str()).collect();
-                let error_shapes = self.error_shapes(&op.responses, &error_responses, &produces);
+                let error_shapes = self.error_shapes(&ptr, &op.responses, &error_responses, &produces);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 // Paths that differ only in their parameters' names are one path (OpenAPI forbids
                 // them, and grpc-gateway writes them): served by one route, a method once.
@@ -1379,6 +1379,7 @@ impl<'a> Lowerer<'a> {
     /// The documented JSON error bodies as shapes the server writes its own rejections in.
     fn error_shapes(
         &mut self,
+        ptr: &Pointer,
         responses: &'a openapiv3::Responses,
         listed: &[(ErrorStatus, Pointer, &'a openapiv3::Response)],
         produces: &[&str],
@@ -1443,6 +1444,22 @@ impl<'a> Lowerer<'a> {
                 template: String::new(),
                 fills: Vec::new(),
             });
+        }
+        // Where Swagger 2.0's `produces`, which covers every reply, lists only media types no
+        // message fits in (audio, images, PDF), the server's own rejections stay problem
+        // details: the document lists no type they could be written in.
+        if !produces.is_empty()
+            && !media.iter().any(|ct| is_json(ct) || is_yaml(ct) || ct.contains("xml"))
+            && !shapes.iter().any(|s| s.status == ErrorStatus::Default)
+        {
+            let mut listed: Vec<&str> = produces.to_vec();
+            listed.sort_unstable();
+            listed.dedup();
+            let message = format!(
+                "none of the media types the operation `produces` ({}) can carry a message, so the server's own rejections (a bad request, missing credentials) are problem details, `application/problem+json`, which the document does not list",
+                listed.join(", ")
+            );
+            self.warn(&ptr.push("responses"), message);
         }
         // Problem details as problem+json only: what the server writes anyway.
         if shapes.iter().all(|s| s.template.is_empty() && s.content_type.ends_with("problem+json")) {

@@ -182,8 +182,52 @@ def _fraction(value):
     return not isinstance(value, bool) and number == number and not number.is_integer()
 
 
+def _carries_text(media_type):
+    """Whether a message fits in `media_type`: JSON, YAML, XML, text or bytes."""
+    essence = media_type.split(";")[0].strip().lower()
+    return (
+        essence.startswith("text/")
+        or any(kind in essence for kind in ("json", "yaml", "xml"))
+        or essence == "application/octet-stream"
+    )
+
+
+def _produces_no_text(case):
+    """Whether the case's operation is Swagger 2.0's and `produces` (its own or the document's)
+    only media types no message fits in."""
+    root = case.operation.schema.raw_schema
+    if root.get("swagger") != "2.0":
+        return False
+    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
+    operation = path_item.get(case.operation.method.lower()) or {}
+    produces = operation.get("produces") or root.get("produces") or []
+    return bool(produces) and not any(_carries_text(p) for p in produces)
+
+
+# Where OpenAPI 3 and Swagger 2.0 put parameters.
+LOCATIONS = {"path", "query", "header", "cookie", "body", "formData"}
+
+
+def _parameters_break_rules(case):
+    """Whether the operation's parameters break OpenAPI's own rules in a way the generator repairs
+    with a note: a location no version has (`in: form`), or Swagger 2.0's `body` beside `formData`
+    parameters. schemathesis reads such an operation otherwise."""
+    places = {p.get("in") for p, _ in _parameters(case)}
+    return bool(places - LOCATIONS) or {"body", "formData"} <= places
+
+
 def _rule(ctx, failure, case, response):
     """The rule that reads this failure as the oracle's own, or `None` when it stands."""
+    if failure.code in ("ST201", "ST202") and _parameters_break_rules(case):
+        return "parameters breaking OpenAPI's rules"
+    # The server's own rejection, for a status the document does not give, of an operation whose
+    # `produces` lists only media types no message fits in: problem details, as the generator
+    # warns where it reads the operation.
+    problem = "problem+json" in (response.headers.get("content-type") or [""])[0] if isinstance(
+        response.headers.get("content-type"), list
+    ) else "problem+json" in str(response.headers.get("content-type") or "")
+    if failure.code == "ST105" and problem and _documented(case, response) is None and _produces_no_text(case):
+        return "rejection no produced type carries"
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
     if failure.code == "ST202" and response.status_code == 400 and any(_wide_integer(p) for p in parts):
         return "wide integer"
@@ -252,6 +296,11 @@ def filter_failure(ctx, failure, case, response):
     - a "schema-violating" XML body whose violation is a `null` or an empty value, which XML
       writes as text or an empty element that a string or a list takes, or in text XML cannot
       carry as it is (control characters, a carriage return);
+    - a request "accepted" or "rejected" by an operation whose parameters break OpenAPI's own
+      rules (a location no version has, Swagger 2.0's `body` beside `formData`), which the
+      generator repairs with a note and schemathesis reads otherwise;
+    - the server's own problem details for a status the document does not give, where Swagger
+      2.0's `produces` lists only media types no message fits in (the generator warns);
     - an unknown header "accepted", which HTTP allows any sender to add;
     - a query list sent as `name=`, which OpenAPI's style table reads as the empty list;
     - a "valid" request refused for the `Accept-Encoding` schemathesis' HTTP library adds, for a
