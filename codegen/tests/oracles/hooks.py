@@ -227,6 +227,40 @@ def _parameters_break_rules(case):
     return bool(places - LOCATIONS) or {"body", "formData"} <= places
 
 
+# RFC 3339's date-time, which `format: date-time` names.
+DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+def _breaks_date_time(root, schema, value, depth=0):
+    """Whether `value` holds, where `schema` says `format: date-time`, text that is not one."""
+    schema = _resolved(root, schema)
+    if depth > 32 or not isinstance(schema, dict):
+        return False
+    if schema.get("format") == "date-time" and isinstance(value, str) and not DATE_TIME.match(value):
+        return True
+    members = [m for key in ("allOf", "anyOf", "oneOf") for m in schema.get(key) or []]
+    if any(_breaks_date_time(root, m, value, depth + 1) for m in members):
+        return True
+    if isinstance(value, Mapping):
+        properties = schema.get("properties") or {}
+        return any(_breaks_date_time(root, properties.get(k), v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)) and isinstance(schema.get("items"), dict):
+        return any(_breaks_date_time(root, schema["items"], v, depth + 1) for v in value)
+    return False
+
+
+def _body_schema(case):
+    """The schema the document gives the case's body in its media type, if any."""
+    root = case.operation.schema.raw_schema
+    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
+    operation = path_item.get(case.operation.method.lower()) or {}
+    body = _resolved(root, operation.get("requestBody"))
+    if isinstance(body, dict):
+        media = (body.get("content") or {}).get(case.media_type or "") or {}
+        return media.get("schema")
+    return next((p.get("schema") for p, _ in _parameters(case) if p.get("in") == "body"), None)
+
+
 def _rule(ctx, failure, case, response):
     """The rule that reads this failure as the oracle's own, or `None` when it stands."""
     if failure.code in ("ST201", "ST202") and _parameters_break_rules(case):
@@ -273,6 +307,11 @@ def _rule(ctx, failure, case, response):
         text = getattr(response, "text", "") or ""
         if "Accept-Encoding" in text and not any(k.lower() == "accept-encoding" for k in (case.headers or {})):
             return "library's Accept-Encoding"
+        # Text that is no RFC 3339 date-time where the schema says `format: date-time`, which
+        # schemathesis asserts beside one `type` but not beside a list of them (`[string, null]`).
+        root = case.operation.schema.raw_schema
+        if _breaks_date_time(root, _body_schema(case), case.body):
+            return "date-time format schemathesis leaves unchecked"
         # An optional body schemathesis sends as JSON `null`: not a value of the body's schema.
         if case.body is None and "json" in (case.media_type or "") and not _body_required(case):
             return "optional body as null"
@@ -317,8 +356,10 @@ def filter_failure(ctx, failure, case, response):
     - a "valid" request refused for the `Accept-Encoding` schemathesis' HTTP library adds, for a
       text parameter that breaks its own schema's `pattern`, length or enum (or a number one its
       `format: int32` or `int64`, which schemathesis does not check), for an optional body
-      sent as JSON `null`, or for an object in a form field or a query list, which schemathesis
-      writes as fields of their own or as its keys.
+      sent as JSON `null`, for an object in a form field or a query list, which schemathesis
+      writes as fields of their own or as its keys, or for text that is no date-time where the
+      schema says `format: date-time` beside a list of types, which schemathesis does not check
+      there (it does beside one type).
 
     Everything else fails as schemathesis decides.
     """
