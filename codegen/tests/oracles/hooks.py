@@ -265,6 +265,13 @@ def _rule(ctx, failure, case, response):
     """The rule that reads this failure as the oracle's own, or `None` when it stands."""
     if failure.code in ("ST201", "ST202") and _parameters_break_rules(case):
         return "parameters breaking OpenAPI's rules"
+    # OpenAPI says a header parameter named Accept, Content-Type or Authorization is ignored;
+    # schemathesis sends its values anyway, in place of the body's own media type.
+    ignored = {"accept", "content-type"}
+    declared = {str(p.get("name")).lower() for p, _ in _parameters(case) if p.get("in") == "header"} & ignored
+    sent = {str(k).lower() for k in (case.headers or {})}
+    if failure.code == "ST202" and declared & sent:
+        return "header parameter OpenAPI ignores"
     # The server's own rejection, for a status the document does not give, of an operation whose
     # `produces` lists only media types no message fits in: problem details, as the generator
     # warns where it reads the operation.
@@ -349,6 +356,8 @@ def filter_failure(ctx, failure, case, response):
     - a request "accepted" or "rejected" by an operation whose parameters break OpenAPI's own
       rules (a location no version has, Swagger 2.0's `body` beside `formData`), which the
       generator repairs with a note and schemathesis reads otherwise;
+    - a "valid" request refused for the value of an Accept or Content-Type header parameter,
+      which OpenAPI says is ignored;
     - the server's own problem details for a status the document does not give, where Swagger
       2.0's `produces` lists only media types no message fits in (the generator warns);
     - an unknown header "accepted", which HTTP allows any sender to add;
