@@ -231,22 +231,37 @@ def _parameters_break_rules(case):
 DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
-def _breaks_date_time(root, schema, value, depth=0):
-    """Whether `value` holds, where `schema` says `format: date-time`, text that is not one."""
+def _somewhere(root, schema, value, test, depth=0):
+    """Whether `test(schema, value)` holds for `value` or a part of it, each part with the schema
+    `schema` gives it (through references, `allOf`/`anyOf`/`oneOf` members, properties, items)."""
     schema = _resolved(root, schema)
     if depth > 32 or not isinstance(schema, dict):
         return False
-    if schema.get("format") == "date-time" and isinstance(value, str) and not DATE_TIME.match(value):
+    if test(schema, value):
         return True
     members = [m for key in ("allOf", "anyOf", "oneOf") for m in schema.get(key) or []]
-    if any(_breaks_date_time(root, m, value, depth + 1) for m in members):
+    if any(_somewhere(root, m, value, test, depth + 1) for m in members):
         return True
     if isinstance(value, Mapping):
         properties = schema.get("properties") or {}
-        return any(_breaks_date_time(root, properties.get(k), v, depth + 1) for k, v in value.items())
+        return any(_somewhere(root, properties.get(k), v, test, depth + 1) for k, v in value.items())
     if isinstance(value, (list, tuple)) and isinstance(schema.get("items"), dict):
-        return any(_breaks_date_time(root, schema["items"], v, depth + 1) for v in value)
+        return any(_somewhere(root, schema["items"], v, test, depth + 1) for v in value)
     return False
+
+
+def _not_a_date_time(schema, value):
+    """Text that is no RFC 3339 date-time where `schema` says `format: date-time`."""
+    return schema.get("format") == "date-time" and isinstance(value, str) and not DATE_TIME.match(value)
+
+
+def _not_an_object(schema, value):
+    """A value other than an object (`null` too) where `schema` has object keywords and no
+    `type`: JSON Schema lets it through, and the generator reads such a schema as an object,
+    saying so with a warning where the schema is."""
+    object_keywords = any(k in schema for k in ("properties", "required", "additionalProperties"))
+    nullable = schema.get("nullable") is True
+    return object_keywords and "type" not in schema and not isinstance(value, Mapping) and not (value is None and nullable)
 
 
 def _body_schema(case):
@@ -317,8 +332,10 @@ def _rule(ctx, failure, case, response):
         # Text that is no RFC 3339 date-time where the schema says `format: date-time`, which
         # schemathesis asserts beside one `type` but not beside a list of them (`[string, null]`).
         root = case.operation.schema.raw_schema
-        if _breaks_date_time(root, _body_schema(case), case.body):
+        if _somewhere(root, _body_schema(case), case.body, _not_a_date_time):
             return "date-time format schemathesis leaves unchecked"
+        if _somewhere(root, _body_schema(case), case.body, _not_an_object):
+            return "object keywords without type, read as an object"
         # An optional body schemathesis sends as JSON `null`: not a value of the body's schema.
         if case.body is None and "json" in (case.media_type or "") and not _body_required(case):
             return "optional body as null"
@@ -368,7 +385,8 @@ def filter_failure(ctx, failure, case, response):
       sent as JSON `null`, for an object in a form field or a query list, which schemathesis
       writes as fields of their own or as its keys, or for text that is no date-time where the
       schema says `format: date-time` beside a list of types, which schemathesis does not check
-      there (it does beside one type).
+      there (it does beside one type), or for a value other than an object where a schema has
+      object keywords and no `type`, which the generator reads as an object (and warns).
 
     Everything else fails as schemathesis decides.
     """
