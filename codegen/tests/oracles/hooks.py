@@ -203,6 +203,12 @@ def _carries_text(media_type):
     )
 
 
+def _content_type(response):
+    """The reply's Content-Type (schemathesis keeps each header as a list of values)."""
+    value = response.headers.get("content-type") or ""
+    return str(value[0] if isinstance(value, list) and value else value)
+
+
 def _produces_no_text(case):
     """Whether the case's operation is Swagger 2.0's and `produces` (its own or the document's)
     only media types no message fits in."""
@@ -290,10 +296,7 @@ def _rule(ctx, failure, case, response):
     # The server's own rejection, for a status the document does not give, of an operation whose
     # `produces` lists only media types no message fits in: problem details, as the generator
     # warns where it reads the operation.
-    problem = "problem+json" in (response.headers.get("content-type") or [""])[0] if isinstance(
-        response.headers.get("content-type"), list
-    ) else "problem+json" in str(response.headers.get("content-type") or "")
-    if failure.code == "ST105" and problem and _documented(case, response) is None and _produces_no_text(case):
+    if failure.code == "ST105" and "problem+json" in _content_type(response) and _documented(case, response) is None and _produces_no_text(case):
         return "rejection no produced type carries"
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
     if failure.code == "ST202" and response.status_code == 400 and any(_wide_integer(p) for p in parts):

@@ -1,0 +1,147 @@
+"""The rules of hooks.py, each on a small document of its own (none from the corpus): what a rule
+drops, and what it must leave standing.
+
+    .venv/bin/python -m unittest discover -s codegen/tests/oracles -p 'test_*.py'
+"""
+
+import unittest
+from types import SimpleNamespace
+
+import hooks
+
+SWAGGER = {
+    "swagger": "2.0",
+    "paths": {
+        "/speech": {"post": {"produces": ["audio/x-wav"], "responses": {"200": {"description": "ok"}}}},
+        "/mixed": {
+            "post": {
+                "parameters": [
+                    {"in": "formData", "name": "model", "type": "string"},
+                    {"in": "body", "name": "request", "schema": {"type": "object"}},
+                ]
+            }
+        },
+    },
+}
+
+OPENAPI = {
+    "openapi": "3.1.0",
+    "paths": {
+        "/files": {
+            "get": {
+                "parameters": [
+                    {"$ref": "#/components/parameters/Range"},
+                    {"in": "query", "name": "tags", "schema": {"type": "array", "items": {"enum": ["a"]}}},
+                    {"in": "query", "name": "some", "schema": {"type": "array", "minItems": 1, "items": {}}},
+                    {"in": "query", "name": "size", "schema": {"type": "number", "format": "int32"}},
+                    {"in": "header", "name": "Content-Type", "schema": {"type": "string"}},
+                ]
+            },
+            "post": {
+                "requestBody": {
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Token"}},
+                        "application/xml": {"schema": {"$ref": "#/components/schemas/Token"}},
+                    }
+                }
+            },
+        }
+    },
+    "components": {
+        "parameters": {"Range": {"in": "header", "name": "Range", "schema": {"type": "string", "pattern": "^bytes="}}},
+        "schemas": {
+            "Token": {
+                "type": "object",
+                "properties": {
+                    "expires": {"type": ["string", "null"], "format": "date-time"},
+                    "owner": {"properties": {"name": {"type": "string"}}},
+                },
+            }
+        },
+    },
+}
+
+
+def case(document, path, method, **parts):
+    operation = SimpleNamespace(schema=SimpleNamespace(raw_schema=document), path=path, method=method)
+    defaults = dict(path_parameters=None, query=None, headers=None, cookies=None, body=None, media_type=None)
+    return SimpleNamespace(operation=operation, **{**defaults, **parts})
+
+
+def failure(code, message=""):
+    return SimpleNamespace(code=code, message=message)
+
+
+def response(status, text="", content_type=""):
+    return SimpleNamespace(status_code=status, text=text, headers={"content-type": [content_type]})
+
+
+def rule(failed, on, answered=None):
+    return hooks._rule(None, failed, on, answered or response(400))
+
+
+class Rules(unittest.TestCase):
+    def test_integers_past_64_bits_in_any_part(self):
+        wide = case(OPENAPI, "/files", "GET", headers={"l": str(2**64)})
+        self.assertEqual(rule(failure("ST202"), wide), "wide integer")
+        narrow = case(OPENAPI, "/files", "GET", headers={"l": str(2**62)})
+        self.assertIsNone(rule(failure("ST202"), narrow))
+
+    def test_xml_null_empty_and_unwritable_text(self):
+        xml = dict(media_type="application/xml")
+        self.assertEqual(rule(failure("ST201"), case(OPENAPI, "/files", "POST", body={"a": None}, **xml)), "XML null or empty")
+        self.assertEqual(rule(failure("ST201"), case(OPENAPI, "/files", "POST", body={"a": {}}, **xml)), "XML null or empty")
+        control = case(OPENAPI, "/files", "POST", body={"a": "x\x01"}, **xml)
+        self.assertEqual(rule(failure("ST201"), control), "text XML cannot carry")
+        # The same values in JSON stand.
+        self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "POST", body={"a": None}, media_type="application/json")))
+        self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "POST", body={"a": "long"}, **xml)))
+
+    def test_empty_query_lists_and_objects_in_the_query(self):
+        self.assertEqual(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"tags": ""})), "empty query list")
+        # A list that must hold an item is not emptied by the rule.
+        self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"some": ""})))
+        nested = case(OPENAPI, "/files", "GET", query={"filter[key]": 2.5})
+        self.assertEqual(rule(failure("ST201"), nested), "object in a form or query list")
+
+    def test_parameters_outside_their_schema_and_integer_formats(self):
+        self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"range": "0"})), "parameter outside its schema")
+        self.assertIsNone(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"Range": "bytes=0-1"})))
+        self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "GET", query={"size": "5.5"})), "integer format on a number")
+        self.assertIsNone(rule(failure("ST202"), case(OPENAPI, "/files", "GET", query={"size": "5"})))
+
+    def test_ignored_header_parameters_and_the_librarys_accept_encoding(self):
+        sent = case(OPENAPI, "/files", "GET", headers={"Content-Type": "x/y"})
+        self.assertEqual(rule(failure("ST202"), sent, response(415)), "header parameter OpenAPI ignores")
+        library = case(OPENAPI, "/files", "GET", headers={})
+        answered = response(400, text="`Accept-Encoding` is invalid")
+        self.assertEqual(rule(failure("ST202"), library, answered), "library's Accept-Encoding")
+        chosen = case(OPENAPI, "/files", "GET", headers={"Accept-Encoding": "br"})
+        self.assertIsNone(rule(failure("ST202"), chosen, answered))
+
+    def test_bodies_date_times_beside_type_lists_and_objects_without_type(self):
+        json = dict(media_type="application/json")
+        empty = case(OPENAPI, "/files", "POST", body={"expires": ""}, **json)
+        self.assertEqual(rule(failure("ST202"), empty), "date-time format schemathesis leaves unchecked")
+        dated = case(OPENAPI, "/files", "POST", body={"expires": "2024-06-30T00:00:00Z"}, **json)
+        self.assertIsNone(rule(failure("ST202"), dated))
+        untyped = case(OPENAPI, "/files", "POST", body={"owner": True}, **json)
+        self.assertEqual(rule(failure("ST202"), untyped), "object keywords without type, read as an object")
+        self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "POST", body=None, **json)), "optional body as null")
+
+    def test_swagger_2_operations_the_generator_repairs(self):
+        mixed = case(SWAGGER, "/mixed", "POST", body={"model": "m"}, media_type="multipart/form-data")
+        self.assertEqual(rule(failure("ST202"), mixed), "parameters breaking OpenAPI's rules")
+        speech = case(SWAGGER, "/speech", "POST")
+        speech.operation.responses = SimpleNamespace(find_by_status_code=lambda status: None)
+        problem = response(401, content_type="application/problem+json")
+        self.assertEqual(rule(failure("ST105"), speech, problem), "rejection no produced type carries")
+        self.assertIsNone(rule(failure("ST105"), speech, response(401, content_type="audio/x-wav")))
+
+    def test_other_failures_stand(self):
+        self.assertIsNone(rule(failure("ST101"), case(OPENAPI, "/files", "GET", headers={"l": str(2**64)}), response(500)))
+        self.assertIsNone(rule(failure("ST108"), case(OPENAPI, "/files", "POST", body={"a": None}, media_type="application/xml")))
+
+
+if __name__ == "__main__":
+    unittest.main()
