@@ -64,44 +64,46 @@ def response_schema_conformance_http(ctx, response, case):
 I64 = range(-(2**63), 2**63)
 
 
+def _anywhere(value, test):
+    """Whether `test` holds for `value` or for anything it holds, at any depth."""
+    if test(value):
+        return True
+    if isinstance(value, Mapping):
+        return any(_anywhere(v, test) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_anywhere(v, test) for v in value)
+    return False
+
+
 def _wide_integer(value):
     """Whether `value` holds an integer outside 64 bits, at any depth (in a parameter, as the text
     it is sent as)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return value not in I64
-    if isinstance(value, str) and value.lstrip("-").isdigit():
-        return int(value) not in I64
-    if isinstance(value, Mapping):
-        return any(_wide_integer(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_wide_integer(v) for v in value)
-    return False
+
+    def wide(v):
+        if isinstance(v, bool):
+            return False
+        if isinstance(v, int):
+            return v not in I64
+        return isinstance(v, str) and v.lstrip("-").isdigit() and int(v) not in I64
+
+    return _anywhere(value, wide)
 
 
 def _holds_empty(value):
     """Whether `value` holds, at any depth, what XML writes as an empty element or the text
     `null`: `None`, or an empty string, list or object."""
-    if value is None or (isinstance(value, (str, list, tuple, Mapping)) and len(value) == 0):
-        return True
-    if isinstance(value, Mapping):
-        return any(_holds_empty(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_empty(v) for v in value)
-    return False
+    return _anywhere(value, lambda v: v is None or (isinstance(v, (str, list, tuple, Mapping)) and len(v) == 0))
 
 
 def _unwritable_in_xml(value):
     """Whether `value` holds, at any depth, text XML 1.0 cannot carry as it is: control characters
-    (its serializer drops or escapes them) or a carriage return (which XML reads as a line feed)."""
-    if isinstance(value, str):
-        return any((ord(c) < 0x20 and c not in "\t\n") or 0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF) for c in value)
-    if isinstance(value, Mapping):
-        return any(_unwritable_in_xml(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_unwritable_in_xml(v) for v in value)
-    return False
+    (its serializer drops or escapes them), a carriage return (which XML reads as a line feed),
+    or code points XML excludes."""
+
+    def unwritable(c):
+        return (ord(c) < 0x20 and c not in "\t\n") or 0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF)
+
+    return _anywhere(value, lambda v: isinstance(v, str) and any(unwritable(c) for c in v))
 
 
 def _resolved(root, node):
