@@ -40,30 +40,26 @@ pub enum Support {
 
 impl Pattern {
     /// The pattern `spelled` (already written for Rust's regex syntax), compiled by the first
-    /// engine that reads it; the reason the last one gave when none does.
+    /// engine that reads it; where none does, the reason `regex-lite` gives.
     pub fn new(spelled: &str) -> Result<Pattern, String> {
         match regex_lite::Regex::new(spelled) {
             Ok(re) => Ok(Pattern(Engine::Lite(re))),
             #[cfg(feature = "fancy-pattern")]
-            Err(_) => fancy_regex::Regex::new(spelled).map(|re| Pattern(Engine::Fancy(re))).map_err(|e| e.to_string()),
+            Err(lite) => fancy_regex::Regex::new(spelled)
+                .map(|re| Pattern(Engine::Fancy(re)))
+                .map_err(|_| last_line(&lite.to_string())),
             #[cfg(not(feature = "fancy-pattern"))]
             Err(e) => Err(last_line(&e.to_string())),
         }
     }
 
-    /// Which engine reads `spelled`, or why none does (the reason `regex-lite` gives where
-    /// `fancy-regex` is not built in either).
+    /// Which engine reads `spelled`, or why none does.
     pub fn support(spelled: &str) -> Result<Support, String> {
-        match regex_lite::Regex::new(spelled) {
-            Ok(_) => Ok(Support::Lite),
+        Pattern::new(spelled).map(|pattern| match pattern.0 {
+            Engine::Lite(_) => Support::Lite,
             #[cfg(feature = "fancy-pattern")]
-            Err(lite) => match fancy_regex::Regex::new(spelled) {
-                Ok(_) => Ok(Support::Fancy),
-                Err(_) => Err(last_line(&lite.to_string())),
-            },
-            #[cfg(not(feature = "fancy-pattern"))]
-            Err(e) => Err(last_line(&e.to_string())),
-        }
+            Engine::Fancy(_) => Support::Fancy,
+        })
     }
 
     /// Whether `text` matches somewhere. A look-around match that gives up (past

@@ -121,12 +121,17 @@ def _resolved(root, node):
     return None
 
 
+def _operation(case):
+    """The document, and the path item and operation the case was made for, as written."""
+    root = case.operation.schema.raw_schema
+    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
+    return root, path_item, path_item.get(case.operation.method.lower()) or {}
+
+
 def _parameters(case):
     """Each parameter the document gives the case's operation (path item's and operation's), with
     its schema (OpenAPI 3's `schema`, or Swagger 2.0's keywords on the parameter itself)."""
-    root = case.operation.schema.raw_schema
-    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
-    operation = path_item.get(case.operation.method.lower()) or {}
+    root, path_item, operation = _operation(case)
     for parameter in list(path_item.get("parameters") or []) + list(operation.get("parameters") or []):
         parameter = _resolved(root, parameter)
         if isinstance(parameter, dict):
@@ -177,9 +182,7 @@ def _holds_object(value):
 def _body_required(case):
     """Whether the document requires the case's operation's body (OpenAPI 3's `requestBody`, or a
     Swagger 2.0 `in: body` parameter)."""
-    root = case.operation.schema.raw_schema
-    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
-    operation = path_item.get(case.operation.method.lower()) or {}
+    root, _, operation = _operation(case)
     body = _resolved(root, operation.get("requestBody"))
     if isinstance(body, dict):
         return body.get("required") is True
@@ -214,11 +217,9 @@ def _content_type(response):
 def _produces_no_text(case):
     """Whether the case's operation is Swagger 2.0's and `produces` (its own or the document's)
     only media types no message fits in."""
-    root = case.operation.schema.raw_schema
+    root, _, operation = _operation(case)
     if root.get("swagger") != "2.0":
         return False
-    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
-    operation = path_item.get(case.operation.method.lower()) or {}
     produces = operation.get("produces") or root.get("produces") or []
     return bool(produces) and not any(_carries_text(p) for p in produces)
 
@@ -274,9 +275,7 @@ def _not_an_object(schema, value):
 
 def _body_schema(case):
     """The schema the document gives the case's body in its media type, if any."""
-    root = case.operation.schema.raw_schema
-    path_item = _resolved(root, root.get("paths", {}).get(case.operation.path)) or {}
-    operation = path_item.get(case.operation.method.lower()) or {}
+    root, _, operation = _operation(case)
     body = _resolved(root, operation.get("requestBody"))
     if isinstance(body, dict):
         media = (body.get("content") or {}).get(case.media_type or "") or {}
@@ -336,10 +335,10 @@ def _rule(ctx, failure, case, response):
             return "library's Accept-Encoding"
         # Text that is no RFC 3339 date-time where the schema says `format: date-time`, which
         # schemathesis asserts beside one `type` but not beside a list of them (`[string, null]`).
-        root = case.operation.schema.raw_schema
-        if _somewhere(root, _body_schema(case), case.body, _not_a_date_time):
+        root, schema = case.operation.schema.raw_schema, _body_schema(case)
+        if _somewhere(root, schema, case.body, _not_a_date_time):
             return "date-time format schemathesis leaves unchecked"
-        if _somewhere(root, _body_schema(case), case.body, _not_an_object):
+        if _somewhere(root, schema, case.body, _not_an_object):
             return "object keywords without type, read as an object"
         # An optional body schemathesis sends as JSON `null`: not a value of the body's schema.
         if case.body is None and "json" in (case.media_type or "") and not _body_required(case):
