@@ -762,12 +762,12 @@ pub enum DefaultValue {
         ty: String,
         variant: String,
     },
-    /// `[]` for a list.
-    EmptyList,
-    /// `{}` for a map, or for any JSON value.
-    EmptyObject {
-        json: bool,
-    },
+    /// A list's items, each checked against the item type.
+    List(Vec<DefaultValue>),
+    /// A map's entries, each value checked against the map's value type.
+    Map(Vec<(String, DefaultValue)>),
+    /// Any JSON value, for a property or parameter that holds any JSON.
+    Json(serde_json::Value),
 }
 
 #[derive(Debug, Clone, PartialEq)]

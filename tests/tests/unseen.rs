@@ -53,6 +53,9 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     let mut inner = SensorThermometer::new("thermo".into(), "t-1".into(), 21.5);
     inner.labels = Some(vec!["lab".into()]);
     inner.extra = Some(Default::default());
+    inner.modes = Some(Vec::new());
+    inner.weights = Some(Default::default());
+    inner.calibration = Some(serde_json::json!({"at": []}));
     let thermometer = Sensor::Thermometer(inner);
     assert_eq!(client.add_sensor(thermometer.clone()).await.expect("a thermometer"), thermometer);
 
@@ -81,6 +84,11 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
         .expect("body");
     let echoed: serde_json::Value = serde_json::from_slice(&echoed).expect("json");
     assert_eq!((&echoed["labels"], &echoed["extra"]), (&serde_json::json!([]), &serde_json::json!({})), "{echoed}");
+    // And defaults with content read as the document writes them.
+    let defaults = (&echoed["modes"], &echoed["weights"], &echoed["calibration"]);
+    let expected =
+        (&serde_json::json!(["walk", "cycle"]), &serde_json::json!({"a": 1}), &serde_json::json!({"at": [1, null]}));
+    assert_eq!(defaults, expected, "{echoed}");
     for body in [r#"{"kind":"baro","id":"b-1"}"#, r#"{"kind":"baro","hectopascals":1013}"#] {
         let reply = http
             .post(format!("{base}/sensors"))
@@ -235,11 +243,13 @@ async fn deep_object_lists_and_maps_are_written_and_read_back() {
     let seen = std::sync::Arc::new(std::sync::Mutex::new(None));
     let record = seen.clone();
     mock.on_list_readings(move |_, input| {
-        *record.lock().unwrap() = Some((input.expand, input.filter));
+        *record.lock().unwrap() = Some((input.expand, input.filter, input.units));
         std::future::ready(Ok(Vec::new()))
     });
     client.list_readings().expand(["x", "y"]).filter(filter.clone()).await.expect("readings");
-    assert_eq!(seen.lock().unwrap().clone(), Some((Some(vec!["x".to_string(), "y".to_string()]), Some(filter))));
+    // `units` was left out, so it reads as its default.
+    let units = vec!["c".to_string(), "f".to_string()];
+    assert_eq!(seen.lock().unwrap().clone(), Some((Some(vec!["x".to_string(), "y".to_string()]), Some(filter), units)));
 }
 
 #[tokio::test]

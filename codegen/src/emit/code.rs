@@ -461,9 +461,24 @@ pub fn default_expr(d: &DefaultValue, types: &str) -> String {
         DefaultValue::Float(f) => proc_macro2::Literal::f64_unsuffixed(*f).to_string(),
         DefaultValue::String(s) => format!("{}.to_string()", string(s)),
         DefaultValue::Variant { ty, variant } => format!("{types}{}::{}", ident(ty), ident(variant)),
-        DefaultValue::EmptyList => "Vec::new()".to_string(),
-        DefaultValue::EmptyObject { json: false } => "Default::default()".to_string(),
-        DefaultValue::EmptyObject { json: true } => "serde_json::Value::Object(Default::default())".to_string(),
+        DefaultValue::List(items) if items.is_empty() => "Vec::new()".to_string(),
+        DefaultValue::List(items) => {
+            let items: Vec<String> = items.iter().map(|d| default_expr(d, types)).collect();
+            format!("vec![{}]", items.join(", "))
+        }
+        DefaultValue::Map(entries) if entries.is_empty() => "Default::default()".to_string(),
+        DefaultValue::Map(entries) => {
+            let entries: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("({}.to_string(), {})", string(k), default_expr(v, types)))
+                .collect();
+            format!("[{}].into_iter().collect()", entries.join(", "))
+        }
+        DefaultValue::Json(serde_json::Value::Object(map)) if map.is_empty() => {
+            "serde_json::Value::Object(Default::default())".to_string()
+        }
+        // JSON text is the macro's own syntax.
+        DefaultValue::Json(value) => format!("serde_json::json!({value})"),
     }
 }
 

@@ -292,8 +292,12 @@ pub fn default_text(d: &DefaultValue) -> String {
         DefaultValue::Float(f) => f.to_string(),
         DefaultValue::String(s) => format!("{s:?}"),
         DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
-        DefaultValue::EmptyList => "[]".to_string(),
-        DefaultValue::EmptyObject { .. } => "{}".to_string(),
+        DefaultValue::List(items) => format!("[{}]", items.iter().map(default_text).collect::<Vec<_>>().join(", ")),
+        DefaultValue::Map(entries) => {
+            let entries: Vec<String> = entries.iter().map(|(k, v)| format!("{k:?}: {}", default_text(v))).collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+        DefaultValue::Json(value) => value.to_string(),
     }
 }
 

@@ -604,10 +604,15 @@ impl<'a> Lowerer<'a> {
             (TypeRef::I64, Value::Number(n)) => n.as_i64().map(DefaultValue::Int),
             (TypeRef::F32 | TypeRef::F64, Value::Number(n)) => n.as_f64().map(DefaultValue::Float),
             (TypeRef::String, Value::String(s)) => Some(DefaultValue::String(s.clone())),
-            // Empty collections, which frameworks write for every list or map with a default.
-            (TypeRef::Vec(_), Value::Array(items)) if items.is_empty() => Some(DefaultValue::EmptyList),
-            (TypeRef::Map(_), Value::Object(map)) if map.is_empty() => Some(DefaultValue::EmptyObject { json: false }),
-            (TypeRef::Json, Value::Object(map)) if map.is_empty() => Some(DefaultValue::EmptyObject { json: true }),
+            (TypeRef::Vec(item), Value::Array(items)) => {
+                items.iter().map(|v| self.default_value(item, v)).collect::<Option<_>>().map(DefaultValue::List)
+            }
+            (TypeRef::Map(item), Value::Object(map)) => map
+                .iter()
+                .map(|(k, v)| Some((k.clone(), self.default_value(item, v)?)))
+                .collect::<Option<_>>()
+                .map(DefaultValue::Map),
+            (TypeRef::Json, value) => Some(DefaultValue::Json(value.clone())),
             (TypeRef::Named(name), _) => match self.type_named(name)? {
                 TypeDef::IntEnum(e) => {
                     let v = value.as_i64()?;
