@@ -21,8 +21,11 @@ pub mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+/// How generated code spells a name decided during lowering (a keyword is written raw).
+pub use emit::code::ident as rust_ident;
 pub use load::{LoadError, Loaded, load};
 pub use render::GeneratedFile;
+pub use swagger2::ASSUMED_MEDIA_TYPE;
 
 /// What to generate and where, relative to the output root.
 #[derive(Debug, Clone)]

@@ -9,6 +9,9 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Whether a parsed document is Swagger 2.0.
 /// What a Swagger 2.0 operation's `produces` lists, kept on the converted operation.
 pub(crate) const PRODUCES: &str = "x-portfolio-produces";
+/// Marks a request body whose media type no `consumes` names, read as JSON: an oracle reading
+/// the document as written may take no body at all there.
+pub const ASSUMED_MEDIA_TYPE: &str = "x-portfolio-assumed-media-type";
 
 pub(crate) fn is_swagger2(doc: &Value) -> bool {
     doc.get("swagger").and_then(Value::as_str).is_some_and(|v| v.starts_with("2."))
@@ -201,6 +204,10 @@ impl<'a> Converter<'a> {
         for (code, r) in object(op.get("responses")) {
             responses.insert(code.clone(), self.response(&ptr.push("responses").push(code), r, &produces));
         }
+        if produces.is_empty() && responses.values().any(|r| r.get("content").is_some()) {
+            let message = "neither the operation nor the document lists `produces`, so no media type is given for its replies; those with a schema are read as `application/json` (`application/octet-stream` for files)";
+            self.note(&ptr.push("responses"), message);
+        }
         // Replies without a schema have no content to carry a media type, yet `produces` still
         // says what the operation answers in: kept for the server's own error replies.
         if !produces.is_empty() {
@@ -225,6 +232,11 @@ impl<'a> Converter<'a> {
         let types = if consumes.is_empty() { vec!["application/json".to_string()] } else { consumes.to_vec() };
         let content: Map<String, Value> = types.into_iter().map(|ct| (ct, media.clone())).collect();
         let mut out = json!({ "content": content, "required": p.get("required").cloned().unwrap_or(json!(false)) });
+        if consumes.is_empty() {
+            let message = "neither the operation nor the document lists `consumes`, so no media type is given for this body; it is read as `application/json`";
+            self.note(ptr, message);
+            out[ASSUMED_MEDIA_TYPE] = json!(true);
+        }
         if let Some(d) = p.get("description") {
             out["description"] = d.clone();
         }

@@ -1747,3 +1747,45 @@ paths:
         api.warnings.iter().filter(|w| w.message.contains("can carry a message")).map(|w| w.pointer.as_str()).collect();
     assert_eq!(warned, ["#/paths/~1speech/post/responses"], "{:?}", api.warnings);
 }
+
+#[test]
+fn swagger_2_bodies_and_replies_without_a_media_type_are_read_as_json_with_notes() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+paths:
+  /jobs:
+    post:
+      operationId: addJob
+      parameters:
+        - {in: body, name: job, required: true, schema: {type: object, properties: {name: {type: string}}}}
+      responses:
+        '200': {description: the job, schema: {type: object}}
+  /typed:
+    post:
+      operationId: typed
+      consumes: [application/json]
+      produces: [application/json]
+      parameters:
+        - {in: body, name: job, schema: {type: object}}
+      responses:
+        '200': {description: ok, schema: {type: object}}
+"##;
+    let loaded = load(text).unwrap();
+    let notes: Vec<String> = loaded.notes.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1jobs/post/parameters/0: neither the operation nor the document lists `consumes`, so no media type is given for this body; it is read as `application/json`",
+            "#/paths/~1jobs/post/responses: neither the operation nor the document lists `produces`, so no media type is given for its replies; those with a schema are read as `application/json` (`application/octet-stream` for files)",
+        ]
+    );
+    // The assumed type is marked, for a reader that compares with the document as written.
+    let body = |path: &str| {
+        let op = loaded.doc.paths.paths[path].as_item().and_then(|p| p.post.clone()).expect("an operation");
+        op.request_body.and_then(|b| b.into_item()).expect("a body")
+    };
+    assert!(body("/jobs").extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE));
+    assert!(!body("/typed").extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE));
+    assert_eq!(body("/jobs").content.keys().collect::<Vec<_>>(), ["application/json"]);
+}

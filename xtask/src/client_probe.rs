@@ -146,6 +146,14 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         // Filled, so that a required list has an item to send (an empty one is not sent at all).
         args.push((rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
+    // Parameters the document requires and the client takes as optional (one that may be
+    // `null`, which a parameter can only say by its absence): a server reading the document as
+    // written wants them, so they are set.
+    let mut setters = Vec::new();
+    for p in op.params.iter().filter(|p| !p.required && doc_requires(doc, &op.path, doc_op, &p.wire, p.location)) {
+        let schema = param_schema(doc, &op.path, doc_op, &p.wire, p.location).ok_or("a parameter without a schema")?;
+        setters.push((p.name.clone(), rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
+    }
     // A body of several media types is sent as its first.
     let mut wrap = None;
     if let Some(body) = op.body.as_ref().filter(|b| b.required) {
@@ -159,16 +167,22 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         if matches!(body.encoding, BodyEncoding::Multipart | BodyEncoding::Binary) {
             return Err("a file or binary body".into());
         }
-        let media = doc_op
-            .request_body
-            .as_ref()
-            .and_then(|b| resolve_body(doc, b))
+        let doc_body = doc_op.request_body.as_ref().and_then(|b| resolve_body(doc, b));
+        // The document names no media type for it: a mock reading the document as written takes
+        // no body there, so the call tells nothing about the client.
+        if doc_body.is_some_and(|b| b.extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE)) {
+            return Err("the document names no media type for the body (read as JSON, with a warning)".into());
+        }
+        let media = doc_body
             .and_then(|b| b.content.get(&body.content_type))
             .and_then(|m| m.schema.as_ref())
             .ok_or("a body without a schema")?;
         let schema = serde_json::to_value(media).map_err(|e| e.to_string())?;
-        args.push((rust_type(&body.ty)?, sampled(schemas, &schema, false)?));
+        // A form has no way to say an empty list: its lists are given an item.
+        let full = body.encoding == BodyEncoding::Form;
+        args.push((rust_type(&body.ty)?, sampled(schemas, &schema, full)?));
     }
+    args.extend(setters.iter().map(|(_, ty, value)| (ty.clone(), value.clone())));
     let id = op.id.escape_default().to_string();
     let mut out = String::from("    'call: {\n");
     let mut names = Vec::new();
@@ -180,6 +194,13 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         );
         names.push(format!("a{i}"));
     }
+    // The setters' values come after the positional ones, the body last of those.
+    let positional = names.len() - setters.len();
+    let set: String = setters
+        .iter()
+        .zip(names.drain(positional..))
+        .map(|((setter, ..), value)| format!(".{}({value})", portfolio_codegen::rust_ident(setter)))
+        .collect();
     if let (Some(wrap), Some(last)) = (wrap, names.last()) {
         let _ = writeln!(out, "        let {last} = {wrap}({last});");
     }
@@ -189,13 +210,13 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     let documented = documented_statuses(doc_op);
     let _ = writeln!(
         out,
-        "        match client.{}({}).await {{\n            Ok(_) => println!(\"ok {id}\"),\n            \
+        "        match client.{}({}){set}.await {{\n            Ok(_) => println!(\"ok {id}\"),\n            \
          Err(Error::Status(s)) if matches!(s.status.as_u16(), {documented}) && !s.headers.contains_key(\"sl-violations\") => {{\n                \
          println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n            \
          Err(e) => match mock_fault(\"{id}\", &e) {{\n                \
          Some(why) => println!(\"mock {id}: {{e}}: {{why}}\"),\n                \
          None => {{\n                    println!(\"FAIL {id}: {{e}}\");\n                    failed += 1;\n                }}\n            }},\n        }}\n    }}",
-        op.fn_name,
+        portfolio_codegen::rust_ident(&op.fn_name),
         names.join(", ")
     );
     Ok(out)
@@ -258,7 +279,14 @@ fn find_operation<'a>(doc: &'a OpenAPI, path: &str, method: &str) -> Option<&'a 
     }
 }
 
-fn param_schema(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> Option<Value> {
+/// The document's own description of the parameter the lowered `wire` and `location` name.
+fn doc_param<'a>(
+    doc: &'a OpenAPI,
+    path: &str,
+    op: &'a openapiv3::Operation,
+    wire: &str,
+    location: Location,
+) -> Option<&'a openapiv3::ParameterData> {
     let item = doc.paths.paths.get(path)?.as_item()?;
     let params = op.parameters.iter().chain(&item.parameters).filter_map(|p| match p {
         ReferenceOr::Item(p) => Some(p),
@@ -266,24 +294,28 @@ fn param_schema(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str
             doc.components.as_ref()?.parameters.get(reference.strip_prefix("#/components/parameters/")?)?.as_item()
         }
     });
-    for p in params {
-        let (data, at) = match p {
+    params
+        .map(|p| match p {
             Parameter::Query { parameter_data, .. } => (parameter_data, Location::Query),
             Parameter::Header { parameter_data, .. } => (parameter_data, Location::Header),
             Parameter::Path { parameter_data, .. } => (parameter_data, Location::Path),
             Parameter::Cookie { parameter_data, .. } => (parameter_data, Location::Cookie),
-        };
-        if data.name != wire || at != location {
-            continue;
+        })
+        .find(|(data, at)| data.name == wire && *at == location)
+        .map(|(data, _)| data)
+}
+
+fn param_schema(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> Option<Value> {
+    match &doc_param(doc, path, op, wire, location)?.format {
+        ParameterSchemaOrContent::Schema(s) => serde_json::to_value(s).ok(),
+        ParameterSchemaOrContent::Content(content) => {
+            serde_json::to_value(content.values().next()?.schema.as_ref()?).ok()
         }
-        return match &data.format {
-            ParameterSchemaOrContent::Schema(s) => serde_json::to_value(s).ok(),
-            ParameterSchemaOrContent::Content(content) => {
-                serde_json::to_value(content.values().next()?.schema.as_ref()?).ok()
-            }
-        };
     }
-    None
+}
+
+fn doc_requires(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> bool {
+    doc_param(doc, path, op, wire, location).is_some_and(|data| data.required)
 }
 
 fn resolve_body<'a>(

@@ -387,7 +387,13 @@ fn integer(s: &Map<String, Value>, salt: u64) -> Option<Value> {
 }
 
 fn number(s: &Map<String, Value>, salt: u64) -> Option<Value> {
-    let step = s.get("multipleOf").and_then(Value::as_f64).filter(|m| *m > 0.0);
+    // An integer format on a number: a whole number is valid whether a reader checks the format
+    // or not.
+    let whole = matches!(
+        s.get("format").and_then(Value::as_str),
+        Some("int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64")
+    );
+    let step = s.get("multipleOf").and_then(Value::as_f64).filter(|m| *m > 0.0).or(whole.then_some(1.0));
     let (lo, hi) = bounds(s, step.unwrap_or(0.5));
     let value = match (lo, hi) {
         (Some(lo), Some(hi)) => lo + (hi - lo) / 2.0,
@@ -435,6 +441,21 @@ mod tests {
         let lean = Options { seed: 0, full: false };
         let value = sample(&Schemas::new(json!({})), &schema, lean).unwrap();
         assert!(value.as_array().is_some_and(|items| !items.is_empty()), "{value}");
+    }
+
+    #[test]
+    fn a_number_with_an_integer_format_samples_a_whole_number() {
+        let schema = json!({ "type": "number", "oneOf": [
+            { "minimum": 0, "maximum": 10, "format": "int32" },
+            { "minimum": 100, "maximum": 100, "format": "int32" }
+        ] });
+        for seed in 0..4 {
+            let value = sample(&Schemas::new(json!({})), &schema, Options { seed, ..FULL }).unwrap();
+            assert!(value.as_f64().is_some_and(|v| v.fract() == 0.0), "seed {seed}: {value}");
+        }
+        // Without a format, a number may have a fraction.
+        let plain = sample(&Schemas::new(json!({})), &json!({ "type": "number" }), FULL).unwrap();
+        assert!(plain.as_f64().is_some_and(|v| v.fract() != 0.0), "{plain}");
     }
 
     fn schemas() -> Schemas {
