@@ -35,6 +35,8 @@ OPENAPI = {
                     {"in": "query", "name": "some", "schema": {"type": "array", "minItems": 1, "items": {}}},
                     {"in": "query", "name": "size", "schema": {"type": "number", "format": "int32"}},
                     {"in": "header", "name": "Content-Type", "schema": {"type": "string"}},
+                    {"in": "query", "name": "window", "schema": {"$ref": "#/components/schemas/Window"}},
+                    {"in": "query", "name": "joined", "explode": False, "schema": {"$ref": "#/components/schemas/Window"}},
                 ]
             },
             "post": {
@@ -50,6 +52,7 @@ OPENAPI = {
     "components": {
         "parameters": {"Range": {"in": "header", "name": "Range", "schema": {"type": "string", "pattern": "^bytes="}}},
         "schemas": {
+            "Window": {"allOf": [{"type": "object", "properties": {"from": {"type": "string"}}}]},
             "Token": {
                 "type": "object",
                 "properties": {
@@ -103,6 +106,10 @@ class Rules(unittest.TestCase):
         self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"some": ""})))
         nested = case(OPENAPI, "/files", "GET", query={"filter[key]": 2.5})
         self.assertEqual(rule(failure("ST201"), nested), "object in a form or query list")
+        # An exploded object's name is not on the wire; a joined one's is, so a value there stands.
+        exploded = case(OPENAPI, "/files", "GET", query={"window": False})
+        self.assertEqual(rule(failure("ST201"), exploded), "exploded object sent as one value")
+        self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"joined": False})))
 
     def test_parameters_outside_their_schema_and_integer_formats(self):
         self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"range": "0"})), "parameter outside its schema")
