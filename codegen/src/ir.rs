@@ -67,6 +67,19 @@ impl Api {
         self.operations.iter().filter_map(|op| op.body.as_ref()).any(|body| body.xml.is_some())
     }
 
+    /// Whether some parameter's, property's or member's limits satisfy `f`.
+    pub fn any_limits(&self, f: &dyn Fn(&Constraints) -> bool) -> bool {
+        let params = self.operations.iter().flat_map(|op| &op.params).map(|p| &p.constraints);
+        let members = self.types.iter().flat_map(|t| -> Vec<&Constraints> {
+            match t {
+                TypeDef::Struct(s) => s.fields.iter().map(|field| &field.constraints).collect(),
+                TypeDef::Union(u) => u.variants.iter().map(|v| &v.constraints).collect(),
+                _ => Vec::new(),
+            }
+        });
+        params.chain(members).any(|c| c.any(f))
+    }
+
     /// The sets of credentials a client sends for `op`, in the document's order, up to the
     /// first whose credentials the client always holds: a later one would never be chosen.
     pub fn client_sets(&self, op: &Operation) -> Vec<Vec<usize>> {
@@ -263,11 +276,22 @@ pub struct Constraints {
     /// A property the document requires and marks write-only: optional in Rust, as replies leave
     /// it out, and required in requests, which the server checks.
     pub required_in_requests: bool,
+    /// Choices that only narrow the value (`oneOf: [{maximum: 10}, {minimum: 100}]`): the
+    /// indexes of their schemas in [`Api::schema_checks`], which servers check values against.
+    pub choices: Vec<usize>,
 }
 
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// Whether these limits or those on their items, values or keys satisfy `f`.
+    pub fn any(&self, f: &dyn Fn(&Constraints) -> bool) -> bool {
+        f(self)
+            || [&self.items, &self.values, &self.keys]
+                .into_iter()
+                .any(|inner| inner.as_deref().is_some_and(|inner| inner.any(f)))
     }
 
     /// The limits of a value that must satisfy both `self` and `other` (the members of an
@@ -319,6 +343,7 @@ impl Constraints {
             keys: both(self.keys, other.keys),
             nullable: self.nullable && other.nullable,
             required_in_requests: self.required_in_requests || other.required_in_requests,
+            choices: self.choices.into_iter().chain(other.choices).collect(),
         }
     }
 }

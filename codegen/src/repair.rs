@@ -950,6 +950,10 @@ const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "mi
 
 /// Where a schema's `xml` object is kept through the typed model.
 pub(crate) const XML: &str = "x-portfolio-xml";
+/// Where a `oneOf` or `anyOf` whose members only narrow the value is kept, as `{key: members}`,
+/// once the schema is read as its plain type: servers check values against it, and samples
+/// meet it.
+pub const NARROWED: &str = "x-portfolio-narrowed";
 
 fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
@@ -1105,9 +1109,9 @@ const NARROWING: [(&str, &str); 12] = [
 ];
 
 /// A `oneOf` or `anyOf` whose members only narrow the value (`[{minimum: 0, maximum: 10},
-/// {minimum: 100}]`): no shape to choose between, so the choice is dropped (which member a value
-/// meets is not checked), and a schema without `type` takes the one its members' keywords belong
-/// to.
+/// {minimum: 100}]`): no shape to choose between, so the schema is read as its plain type (one
+/// without `type` takes the one its members' keywords belong to) and the choice is kept aside
+/// under [`NARROWED`], for servers to check and samples to meet.
 fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
     for key in ["oneOf", "anyOf"] {
         let Some(Value::Array(members)) = schema.get(key) else { continue };
@@ -1141,7 +1145,11 @@ fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str,
             (None, [one]) => Some(*one),
             _ => continue,
         };
-        schema.remove(key);
+        if let Some(members) = schema.remove(key)
+            && let Value::Object(kept) = schema.entry(NARROWED).or_insert_with(|| Value::Object(Map::new()))
+        {
+            kept.insert(key.to_string(), members);
+        }
         let read = match inferred {
             Some(t) => {
                 schema.insert("type".to_string(), Value::from(t));
@@ -1151,7 +1159,9 @@ fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str,
         };
         note(
             key,
-            format!("the `{key}` members only narrow the value; {read}, and which member it meets is not checked"),
+            format!(
+                "the `{key}` members only narrow the value; {read}, and servers check the `{key}` against the document's schema"
+            ),
         );
     }
 }

@@ -89,6 +89,21 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     let expected =
         (&serde_json::json!(["walk", "cycle"]), &serde_json::json!({"a": 1}), &serde_json::json!({"at": [1, null]}));
     assert_eq!(defaults, expected, "{echoed}");
+    // A property's choice of ranges: 5 is in neither.
+    for (gain, status) in [(0.5, 200), (12.0, 200), (5.0, 400)] {
+        let body = format!(r#"{{"kind":"baro","id":"b-1","hectopascals":1013,"gain":{gain}}}"#);
+        let reply = http
+            .post(format!("{base}/sensors"))
+            .header("content-type", "application/json")
+            .header("x-key", "key")
+            .body(body)
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(reply.status(), status, "gain {gain}");
+        let text = reply.text().await.expect("body");
+        assert!(status == 200 || text.contains("gain"), "gain {gain}: {text}");
+    }
     for body in [r#"{"kind":"baro","id":"b-1"}"#, r#"{"kind":"baro","hectopascals":1013}"#] {
         let reply = http
             .post(format!("{base}/sensors"))
@@ -506,6 +521,25 @@ async fn parameters_without_a_plain_text_form_travel_as_json_text() {
     assert_eq!(bad.status(), 400);
     let problem: serde_json::Value = serde_json::from_slice(&bad.bytes().await.unwrap()).unwrap();
     assert!(problem["errors"]["near"][0].as_str().unwrap().starts_with("is not the JSON text"), "{problem}");
+}
+
+#[tokio::test]
+async fn a_choice_that_only_narrows_a_number_is_checked_by_the_server() {
+    use unseen_client::types::Place;
+    let (mock, client) = serve().await;
+    mock.on_find_places(|_, input| async move { Ok(vec![format!("{:?}", input.radius)]) });
+    let near = || Place::new("NL".into(), "Delft".into());
+    // Within either member: 0 to 10, or exactly 100.
+    for radius in [5.0, 100.0] {
+        let reply = client.find_places(near()).radius(radius).await.expect("a radius a member allows");
+        assert_eq!(reply, [format!("Some({radius:?})")]);
+    }
+    // Between the members, or past both: neither allows it.
+    for radius in [50.0, 101.0] {
+        let refused = client.find_places(near()).radius(radius).await.expect_err("a radius no member allows");
+        assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{radius}: {refused:?}");
+        assert!(refused.to_string().contains("radius"), "{radius}: {refused}");
+    }
 }
 
 #[tokio::test]

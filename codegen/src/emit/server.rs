@@ -743,7 +743,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     }
     // The checks parameters' limits call, as `validate.rs` calls them for bodies.
     let param_uses = |f: &dyn Fn(&Constraints) -> bool| {
-        api.operations.iter().flat_map(|op| &op.params).any(|p| constraints_use(&p.constraints, f))
+        api.operations.iter().flat_map(|op| &op.params).any(|p| p.constraints.any(f))
     };
     for (check, used) in [
         ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
@@ -1973,6 +1973,10 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         let step = Literal::f64_unsuffixed(step);
         body.push(quote! { check_multiple_of(*#value as f64, #step, at, #name, problems); });
     }
+    for index in &c.choices {
+        let index = Literal::usize_unsuffixed(*index);
+        body.push(quote! { types::check_value(#index, #value, at, #name, problems); });
+    }
     if let Some(items) = &c.items {
         let (item, index, item_name) =
             (format_ident!("item{depth}"), format_ident!("index{depth}"), format_ident!("name{depth}"));
@@ -2021,8 +2025,8 @@ pub fn validate_header(api: &Api) -> TokenStream {
     // The checks the project spec needs are always imported, so its module stays as it was.
     let used = |f: &dyn Fn(&Constraints) -> bool| {
         api.types.iter().any(|t| match t {
-            TypeDef::Struct(s) => s.fields.iter().any(|field| constraints_use(&field.constraints, f)),
-            TypeDef::Union(u) => u.variants.iter().any(|v| constraints_use(&v.constraints, f)),
+            TypeDef::Struct(s) => s.fields.iter().any(|field| field.constraints.any(f)),
+            TypeDef::Union(u) => u.variants.iter().any(|v| v.constraints.any(f)),
             _ => false,
         })
     };
@@ -2142,24 +2146,17 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, 
     }
 }
 
-/// Whether `c` or the limits on its items satisfy `f`.
-fn constraints_use(c: &Constraints, f: &dyn Fn(&Constraints) -> bool) -> bool {
-    f(c) || [&c.items, &c.values, &c.keys]
-        .into_iter()
-        .any(|inner| inner.as_deref().is_some_and(|inner| constraints_use(inner, f)))
-}
-
 /// Whether a parameter has a pattern for the router to check: the server crate then needs the
 /// runtime's patterns itself.
 pub fn has_param_patterns(api: &Api) -> bool {
-    api.operations.iter().flat_map(|op| &op.params).any(|p| constraints_use(&p.constraints, &|c| c.pattern.is_some()))
+    api.operations.iter().flat_map(|op| &op.params).any(|p| p.constraints.any(&|c| c.pattern.is_some()))
 }
 
 /// Whether the server crate needs regular expressions: a property with a `pattern`.
 pub fn has_patterns(api: &Api) -> bool {
     api.types.iter().any(|t| match t {
-        TypeDef::Struct(s) => s.fields.iter().any(|f| constraints_use(&f.constraints, &|c| c.pattern.is_some())),
-        TypeDef::Union(u) => u.variants.iter().any(|v| constraints_use(&v.constraints, &|c| c.pattern.is_some())),
+        TypeDef::Struct(s) => s.fields.iter().any(|f| f.constraints.any(&|c| c.pattern.is_some())),
+        TypeDef::Union(u) => u.variants.iter().any(|v| v.constraints.any(&|c| c.pattern.is_some())),
         _ => false,
     })
 }

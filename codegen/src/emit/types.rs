@@ -154,6 +154,13 @@ pub fn header(api: &Api) -> TokenStream {
             pub use crate::schema_checks::check as check_schema;
         }
     });
+    let check_value = api.any_limits(&|c| !c.choices.is_empty()).then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            #[doc(hidden)]
+            pub use crate::schema_checks::check_value;
+        }
+    });
     let read_xml = api.reads_xml().then(|| {
         quote! {
             #[cfg(feature = "server")]
@@ -168,6 +175,7 @@ pub fn header(api: &Api) -> TokenStream {
 
         #imports
         #check
+        #check_value
         #read_xml
     }
 }
@@ -182,6 +190,23 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
             /// `oneOf`, whose value must fit exactly one member, once a member has read it.
             pub fn exclusive(index: usize, value: &serde_json::Value) -> Result<(), String> {
                 SCHEMAS.check_listed(index, value).map_err(|why| format!("does not match the document's schema ({why})"))
+            }
+        }
+    });
+    let check_value = api.any_limits(&|c| !c.choices.is_empty()).then(|| {
+        quote! {
+            /// Records a problem under `name` at `at` unless the document's schema number
+            /// `index` allows `value` (a typed value whose limits Rust cannot say).
+            pub fn check_value<T: serde::Serialize + ?Sized>(
+                index: usize,
+                value: &T,
+                at: &str,
+                name: &str,
+                problems: &mut Problems,
+            ) {
+                let value = serde_json::to_value(value).unwrap_or_default();
+                let at = portfolio_runtime::codegen::server::extract::located(at, name);
+                check(index, &value, &at, problems);
             }
         }
     });
@@ -219,6 +244,8 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
         }
 
         #exclusive
+
+        #check_value
 
         #read_xml
     }
@@ -559,6 +586,9 @@ pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
     }
     if let Some(step) = c.multiple_of {
         own.push(format!("a multiple of {step}"));
+    }
+    if !c.choices.is_empty() {
+        own.push("meeting the document's `oneOf`/`anyOf` of limits".to_string());
     }
     let mut clauses = Vec::new();
     if !own.is_empty() {

@@ -30,6 +30,10 @@ impl Lowerer<'_> {
     /// Records that values are checked against `schema` (as JSON, found at `ptr`); its index
     /// among the checks.
     pub(crate) fn register_check(&mut self, schema: Value, ptr: &Pointer) -> usize {
+        // A schema met again (a referenced one, read at each use) is checked by the same entry.
+        if let Some(index) = self.checks.iter().position(|(known, _)| *known == schema) {
+            return index;
+        }
         self.checks.push((schema, ptr.clone()));
         self.checks.len() - 1
     }

@@ -845,6 +845,15 @@ impl Lowerer<'_> {
     /// The limits a schema at `ptr` puts on values beyond their type. A pattern the server's
     /// regular expressions cannot read is left unchecked, with a warning.
     pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
+        let mut limits = self.keyword_limits(schema, ptr);
+        if let Some(choice) = schema.schema_data.extensions.get(crate::repair::NARROWED) {
+            limits.choices.push(self.register_check(choice.clone(), ptr));
+        }
+        limits
+    }
+
+    /// The limits the keywords of a schema's own type state.
+    fn keyword_limits(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
         match &schema.schema_kind {
             // An enum's values are its limits.
             SchemaKind::Type(Type::String(s)) if !s.enumeration.is_empty() => Constraints::default(),

@@ -98,6 +98,13 @@ impl Sampler<'_> {
                 None => Some(json!({})),
             };
         }
+        // A choice set aside when the schema was read as its plain type still holds.
+        if let Some(Value::Object(kept)) = s.get(crate::repair::NARROWED) {
+            let mut restored = s.clone();
+            restored.remove(crate::repair::NARROWED);
+            restored.extend(kept.clone());
+            return self.value(&Value::Object(restored), depth + 1);
+        }
         for key in ["example", "default"] {
             if let Some(candidate) = s.get(key).filter(|v| !v.is_null())
                 && check(self.schemas, schema, candidate).is_ok()

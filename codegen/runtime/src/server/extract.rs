@@ -519,7 +519,7 @@ pub trait Validate {
 
 /// `name` under `at` (`body.Allocations[0].Amount`); a parameter, checked with an empty `at`, is
 /// its own name, and an empty `name` is `at` itself.
-pub(crate) fn located(at: &str, name: &str) -> String {
+pub fn located(at: &str, name: &str) -> String {
     if at.is_empty() {
         name.to_string()
     } else if name.is_empty() || name.starts_with('[') {
