@@ -1789,3 +1789,34 @@ paths:
     assert!(!body("/typed").extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE));
     assert_eq!(body("/jobs").content.keys().collect::<Vec<_>>(), ["application/json"]);
 }
+
+#[test]
+fn header_parameters_openapi_ignores_are_left_out_with_a_note() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /report:
+    get:
+      operationId: report
+      parameters:
+        - {name: Accept, in: header, schema: {type: string}}
+        - {name: authorization, in: header, required: true, schema: {type: string}}
+        - {name: X-Trace, in: header, schema: {type: string}}
+      responses:
+        '200': {description: ok}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let params: Vec<&str> = api.operations[0].params.iter().map(|p| p.wire.as_str()).collect();
+    assert_eq!(params, ["X-Trace"]);
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1report/get/parameters/0: header parameter `Accept` is ignored, as OpenAPI says: the replies' media types say what the client accepts",
+            "#/paths/~1report/get/parameters/1: header parameter `authorization` is ignored, as OpenAPI says: credentials are sent as the operation's `security` says",
+        ]
+    );
+}

@@ -324,7 +324,17 @@ impl<'a> Lowerer<'a> {
                     (Location::Query, explode)
                 }
                 Parameter::Header { .. } => {
-                    if IGNORED_HEADERS.contains(&data.name.to_ascii_lowercase().as_str()) {
+                    let lower = data.name.to_ascii_lowercase();
+                    if IGNORED_HEADERS.contains(&lower.as_str()) {
+                        let instead = match lower.as_str() {
+                            "accept" => "the replies' media types say what the client accepts",
+                            "content-type" => "the request body's media type says it",
+                            _ => "credentials are sent as the operation's `security` says",
+                        };
+                        self.warn(
+                            &ptr,
+                            format!("header parameter `{}` is ignored, as OpenAPI says: {instead}", data.name),
+                        );
                         continue;
                     }
                     if let Some(i) = common.iter().position(|c| c.header.eq_ignore_ascii_case(&data.name)) {
