@@ -793,6 +793,9 @@ pub enum DefaultValue {
     Map(Vec<(String, DefaultValue)>),
     /// Any JSON value, for a property or parameter that holds any JSON.
     Json(serde_json::Value),
+    /// A property's value Rust has no literal for (a struct, a choice), which its schema allows:
+    /// decoded from this JSON when the property is absent.
+    Decoded(serde_json::Value),
 }
 
 #[derive(Debug, Clone, PartialEq)]

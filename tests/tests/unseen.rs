@@ -56,6 +56,8 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     inner.modes = Some(Vec::new());
     inner.weights = Some(Default::default());
     inner.calibration = Some(serde_json::json!({"at": []}));
+    inner.batch = Some(unseen_client::types::SensorThermometerBatch::Integer(8));
+    inner.site = Some(unseen_client::types::Place::new("BE".into(), "Gent".into()));
     let thermometer = Sensor::Thermometer(inner);
     assert_eq!(client.add_sensor(thermometer.clone()).await.expect("a thermometer"), thermometer);
 
@@ -89,6 +91,12 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     let expected =
         (&serde_json::json!(["walk", "cycle"]), &serde_json::json!({"a": 1}), &serde_json::json!({"at": [1, null]}));
     assert_eq!(defaults, expected, "{echoed}");
+    let decoded = (&echoed["batch"], &echoed["site"]);
+    assert_eq!(
+        decoded,
+        (&serde_json::json!("auto"), &serde_json::json!({"country": "NL", "city": "Delft"})),
+        "{echoed}"
+    );
     // A property's choice of ranges: 5 is in neither.
     for (gain, status) in [(0.5, 200), (12.0, 200), (5.0, 400)] {
         let body = format!(r#"{{"kind":"baro","id":"b-1","hectopascals":1013,"gain":{gain}}}"#);

@@ -479,6 +479,8 @@ pub fn default_expr(d: &DefaultValue, types: &str) -> String {
         }
         // JSON text is the macro's own syntax.
         DefaultValue::Json(value) => format!("serde_json::json!({value})"),
+        // Only properties take such a default, whose reader falls back to absent (an `Option`).
+        DefaultValue::Decoded(value) => format!("serde_json::from_value(serde_json::json!({value})).ok()"),
     }
 }
 

@@ -297,7 +297,7 @@ pub fn default_text(d: &DefaultValue) -> String {
             let entries: Vec<String> = entries.iter().map(|(k, v)| format!("{k:?}: {}", default_text(v))).collect();
             format!("{{{}}}", entries.join(", "))
         }
-        DefaultValue::Json(value) => value.to_string(),
+        DefaultValue::Json(value) | DefaultValue::Decoded(value) => value.to_string(),
     }
 }
 

@@ -6,8 +6,8 @@ use quote::quote;
 use super::code::{self, Code, ident, rust_type};
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use crate::ir::{
-    Api, BodiesDef, Constraints, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation, OwnedType, RepliesDef,
-    Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
+    Api, BodiesDef, Constraints, DefaultValue, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation,
+    OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
 use crate::render::Emitted;
 
@@ -315,7 +315,15 @@ fn struct_def(code: &mut Code, s: &StructDef) {
             // An absent property that may also be `null` reads as the default value too.
             let wrapper = if f.tristate { "Nullable" } else { "Option" };
             code.typed(&format!("fn {}() -> ", default_fn(f)), &format!("{wrapper}<{}>", rust_type(&f.ty, "")), " {");
-            some_default(code, if f.tristate { "Nullable::Value" } else { "Some" }, &value);
+            match (&f.default, f.tristate) {
+                // Already an `Option`; absent if it does not decode.
+                (Some(DefaultValue::Decoded(_)), false) => code.line(&value),
+                (Some(DefaultValue::Decoded(_)), true) => {
+                    code.line(&value);
+                    code.line("    .map_or(Nullable::Absent, Nullable::Value)");
+                }
+                _ => some_default(code, if f.tristate { "Nullable::Value" } else { "Some" }, &value),
+            }
             code.close("");
         }
         code.close("");

@@ -125,7 +125,9 @@ pub(crate) struct Lowerer<'a> {
     /// they refer to is known.
     pending_unions: Vec<(String, Pointer, serde_json::Value)>,
     /// Property defaults to check once every type is known: struct, field index, value, location.
-    pending_defaults: Vec<(String, usize, serde_json::Value, Pointer)>,
+    /// Property defaults to check once every type is known: the struct, the field's index, the
+    /// value, the property's schema (as JSON) and where the default is written.
+    pending_defaults: Vec<(String, usize, serde_json::Value, serde_json::Value, Pointer)>,
     /// Leave out what cannot be represented instead of failing.
     skip: bool,
     /// Pointers (`#/components/schemas/X`) of the component schemas that are multipart bodies,

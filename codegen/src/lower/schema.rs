@@ -10,7 +10,7 @@ use openapiv3::{
 
 use super::{Lowerer, any_schema, union};
 use crate::diagnostic::Pointer;
-use crate::ir::{Constraints, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
+use crate::ir::{Constraints, DefaultValue, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
 use crate::naming::{Scope, camel, snake};
 pub(crate) use union::finish_unions;
 
@@ -407,7 +407,8 @@ impl<'a> Lowerer<'a> {
             // Defaults are checked against their types once every type is known.
             let default = self.resolve_schema(prop).and_then(|s| s.schema_data.default.clone());
             if let Some(value) = default.filter(|_| !required) {
-                self.pending_defaults.push((name.clone(), fields.len(), value, prop_ptr.push("default")));
+                let schema = super::checks::as_json(prop);
+                self.pending_defaults.push((name.clone(), fields.len(), value, schema, prop_ptr.push("default")));
             }
             // A file travels as a part or not at all: no `null` to tell from absence.
             let file = matches!(&ty, TypeRef::File) || matches!(&ty, TypeRef::Vec(item) if **item == TypeRef::File);
@@ -695,14 +696,20 @@ impl<'s> ObjectParts<'s> {
     }
 }
 
-/// Checks every property default against its field's type, now that every type is known; one that
-/// does not fit is left out with a warning.
+/// Checks every property default against its field's type, now that every type is known: a
+/// literal where Rust can write one, else (a struct or a choice) decoded from its JSON when
+/// needed, once the property's schema allows it. One that does not fit is left out with a
+/// warning.
 pub(crate) fn finish_defaults(lowerer: &mut Lowerer) {
-    for (name, field, value, ptr) in std::mem::take(&mut lowerer.pending_defaults) {
+    for (name, field, value, schema, ptr) in std::mem::take(&mut lowerer.pending_defaults) {
         let Some(&index) = lowerer.type_index.get(&name) else { continue };
         let TypeDef::Struct(s) = &lowerer.types[index] else { continue };
         let ty = s.fields[field].ty.clone();
-        match lowerer.default_value(&ty, &value) {
+        let decoded = || {
+            let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(lowerer.doc));
+            crate::sample::check(schemas, &schema, &value).is_ok().then(|| DefaultValue::Decoded(value.clone()))
+        };
+        match lowerer.default_value(&ty, &value).or_else(decoded) {
             Some(default) => {
                 if let TypeDef::Struct(s) = &mut lowerer.types[index] {
                     s.fields[field].default = Some(default);
