@@ -69,21 +69,14 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
         assert!(refused.to_string().contains(field), "{field}: {refused}");
     }
-    // A barometer without its own required property, or without the shared one, is refused.
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
+    let post = |body: String| {
+        let request = http.post(format!("{base}/sensors")).header("content-type", "application/json");
+        async move { request.header("x-key", "key").body(body).send().await.expect("send") }
+    };
     // Empty collections as defaults: what the request leaves out reads as empty.
-    let echoed = http
-        .post(format!("{base}/sensors"))
-        .header("content-type", "application/json")
-        .header("x-key", "key")
-        .body(r#"{"kind":"baro","id":"b-1","hectopascals":1013}"#)
-        .send()
-        .await
-        .expect("send")
-        .bytes()
-        .await
-        .expect("body");
+    let echoed = post(r#"{"kind":"baro","id":"b-1","hectopascals":1013}"#.into()).await.bytes().await.expect("body");
     let echoed: serde_json::Value = serde_json::from_slice(&echoed).expect("json");
     assert_eq!((&echoed["labels"], &echoed["extra"]), (&serde_json::json!([]), &serde_json::json!({})), "{echoed}");
     // And defaults with content read as the document writes them.
@@ -99,29 +92,14 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     );
     // A property's choice of ranges: 5 is in neither.
     for (gain, status) in [(0.5, 200), (12.0, 200), (5.0, 400)] {
-        let body = format!(r#"{{"kind":"baro","id":"b-1","hectopascals":1013,"gain":{gain}}}"#);
-        let reply = http
-            .post(format!("{base}/sensors"))
-            .header("content-type", "application/json")
-            .header("x-key", "key")
-            .body(body)
-            .send()
-            .await
-            .expect("send");
+        let reply = post(format!(r#"{{"kind":"baro","id":"b-1","hectopascals":1013,"gain":{gain}}}"#)).await;
         assert_eq!(reply.status(), status, "gain {gain}");
         let text = reply.text().await.expect("body");
         assert!(status == 200 || text.contains("gain"), "gain {gain}: {text}");
     }
+    // A barometer without its own required property, or without the shared one, is refused.
     for body in [r#"{"kind":"baro","id":"b-1"}"#, r#"{"kind":"baro","hectopascals":1013}"#] {
-        let reply = http
-            .post(format!("{base}/sensors"))
-            .header("content-type", "application/json")
-            .header("x-key", "key")
-            .body(body)
-            .send()
-            .await
-            .expect("send");
-        assert_eq!(reply.status(), 400, "{body}");
+        assert_eq!(post(body.into()).await.status(), 400, "{body}");
     }
 }
 
