@@ -110,6 +110,21 @@ impl Api {
     pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
         self.types.binary_search_by(|t| t.name().cmp(name)).ok().map(|i| &self.types[i])
     }
+
+    /// `ty` with named aliases followed to what they stand for.
+    pub fn unaliased<'a>(&'a self, mut ty: &'a TypeRef) -> &'a TypeRef {
+        // Bounded: an alias cycle cannot be lowered, but a loop here must still end.
+        for _ in 0..self.types.len() {
+            match ty {
+                TypeRef::Named(name) => match self.type_named(name) {
+                    Some(TypeDef::Alias { target, .. }) => ty = target,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        ty
+    }
 }
 
 /// A credential carried in a request header: an `apiKey` in a header or cookie, an `http` bearer

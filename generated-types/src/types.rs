@@ -197,7 +197,7 @@ impl fmt::Display for AccountConsolidationType {
 
 impl FromStr for AccountConsolidationType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -310,7 +310,7 @@ impl fmt::Display for AccountEntityType {
 
 impl FromStr for AccountEntityType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -464,7 +464,7 @@ impl fmt::Display for AccountLifeCycle {
 
 impl FromStr for AccountLifeCycle {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -578,7 +578,7 @@ impl fmt::Display for AccountRecalcStatus {
 
 impl FromStr for AccountRecalcStatus {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -672,7 +672,7 @@ impl fmt::Display for AccountRecalcType {
 
 impl FromStr for AccountRecalcType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -770,7 +770,7 @@ impl fmt::Display for AccountStatus {
 
 impl FromStr for AccountStatus {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -878,7 +878,7 @@ impl fmt::Display for AccountStructureType {
 
 impl FromStr for AccountStructureType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1091,7 +1091,7 @@ impl fmt::Display for AccountType {
 
 impl FromStr for AccountType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1249,7 +1249,7 @@ impl fmt::Display for AddressType {
 
 impl FromStr for AddressType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1339,7 +1339,7 @@ impl fmt::Display for AppFormRecipient {
 
 impl FromStr for AppFormRecipient {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1429,7 +1429,7 @@ impl fmt::Display for AppFormType {
 
 impl FromStr for AppFormType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1527,7 +1527,7 @@ impl fmt::Display for ApplicantRegion {
 
 impl FromStr for ApplicantRegion {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -1621,7 +1621,7 @@ impl fmt::Display for ApplicantType {
 
 impl FromStr for ApplicantType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2027,7 +2027,7 @@ impl fmt::Display for BeneficiaryRelationship {
 
 impl FromStr for BeneficiaryRelationship {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2158,7 +2158,7 @@ impl fmt::Display for BpayType {
 
 impl FromStr for BpayType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2272,7 +2272,7 @@ impl fmt::Display for CalculationMethod {
 
 impl FromStr for CalculationMethod {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2645,7 +2645,7 @@ impl fmt::Display for CashflowInstructionType {
 
 impl FromStr for CashflowInstructionType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2735,7 +2735,7 @@ impl fmt::Display for CedingPartyAccountType {
 
 impl FromStr for CedingPartyAccountType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2884,7 +2884,7 @@ impl fmt::Display for ClassificationType {
 
 impl FromStr for ClassificationType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -2982,7 +2982,7 @@ impl fmt::Display for CompanyType {
 
 impl FromStr for CompanyType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -3135,7 +3135,7 @@ impl fmt::Display for ContributionType {
 
 impl FromStr for ContributionType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -3258,7 +3258,7 @@ impl fmt::Display for CorporateCapacity {
 
 impl FromStr for CorporateCapacity {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -3366,7 +3366,7 @@ impl fmt::Display for CostAndChargeType {
 
 impl FromStr for CostAndChargeType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -3460,7 +3460,7 @@ impl fmt::Display for DisplayReturns {
 
 impl FromStr for DisplayReturns {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -3886,7 +3886,7 @@ impl fmt::Display for DraftAccountType {
 
 impl FromStr for DraftAccountType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -4552,7 +4552,7 @@ impl fmt::Display for DraftFeeType {
 
 impl FromStr for DraftFeeType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -4660,7 +4660,7 @@ impl fmt::Display for DraftIdentifierType {
 
 impl FromStr for DraftIdentifierType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -5444,7 +5444,7 @@ impl fmt::Display for DrpType {
 
 impl FromStr for DrpType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -5581,7 +5581,7 @@ impl fmt::Display for FeeClass {
 
 impl FromStr for FeeClass {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -5703,7 +5703,7 @@ impl fmt::Display for FeeConsentType {
 
 impl FromStr for FeeConsentType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -5797,7 +5797,7 @@ impl fmt::Display for FeeIndexationType {
 
 impl FromStr for FeeIndexationType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -5964,7 +5964,7 @@ impl fmt::Display for FeeType {
 
 impl FromStr for FeeType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6054,7 +6054,7 @@ impl fmt::Display for FeeValueType {
 
 impl FromStr for FeeValueType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6157,7 +6157,7 @@ impl fmt::Display for Frequency {
 
 impl FromStr for Frequency {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6275,7 +6275,7 @@ impl fmt::Display for FrequencyType {
 
 impl FromStr for FrequencyType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6365,7 +6365,7 @@ impl fmt::Display for Gender {
 
 impl FromStr for Gender {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6668,7 +6668,7 @@ impl fmt::Display for IdentificationType {
 
 impl FromStr for IdentificationType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -6758,7 +6758,7 @@ impl fmt::Display for InSpecieCashStockTransferType {
 
 impl FromStr for InSpecieCashStockTransferType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7023,7 +7023,7 @@ impl fmt::Display for LinkAccess {
 
 impl FromStr for LinkAccess {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7136,7 +7136,7 @@ impl fmt::Display for LinkType {
 
 impl FromStr for LinkType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7260,7 +7260,7 @@ impl fmt::Display for MissingReason {
 
 impl FromStr for MissingReason {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7502,7 +7502,7 @@ impl fmt::Display for ModelStatus {
 
 impl FromStr for ModelStatus {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7700,7 +7700,7 @@ impl fmt::Display for OneOffCashflowInstructionDeleteType {
 
 impl FromStr for OneOffCashflowInstructionDeleteType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7790,7 +7790,7 @@ impl fmt::Display for OneOffCashflowInstructionType {
 
 impl FromStr for OneOffCashflowInstructionType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -7939,7 +7939,7 @@ impl fmt::Display for PaymentMethods {
 
 impl FromStr for PaymentMethods {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -8275,7 +8275,7 @@ impl fmt::Display for PensionPaymentType {
 
 impl FromStr for PensionPaymentType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -8937,7 +8937,7 @@ impl fmt::Display for RebalanceType {
 
 impl FromStr for RebalanceType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9065,7 +9065,7 @@ impl fmt::Display for Region {
 
 impl FromStr for Region {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9155,7 +9155,7 @@ impl fmt::Display for RegularCashflowInstructionDeleteType {
 
 impl FromStr for RegularCashflowInstructionDeleteType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9278,7 +9278,7 @@ impl fmt::Display for RegularCashflowInstructionType {
 
 impl FromStr for RegularCashflowInstructionType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9381,7 +9381,7 @@ impl fmt::Display for RegularWithdrawalFrequencyType {
 
 impl FromStr for RegularWithdrawalFrequencyType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9559,7 +9559,7 @@ impl fmt::Display for SmaTransferMethodType {
 
 impl FromStr for SmaTransferMethodType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9649,7 +9649,7 @@ impl fmt::Display for SortOrder {
 
 impl FromStr for SortOrder {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9791,7 +9791,7 @@ impl fmt::Display for SuperSmaAccumulatedPaymentType {
 
 impl FromStr for SuperSmaAccumulatedPaymentType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -9934,7 +9934,7 @@ impl fmt::Display for SuperannuationContributionType {
 
 impl FromStr for SuperannuationContributionType {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10127,7 +10127,7 @@ impl fmt::Display for TaxWrapper {
 
 impl FromStr for TaxWrapper {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10240,7 +10240,7 @@ impl fmt::Display for Title {
 
 impl FromStr for Title {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10358,7 +10358,7 @@ impl fmt::Display for TradeFreezeReason {
 
 impl FromStr for TradeFreezeReason {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10556,7 +10556,7 @@ impl fmt::Display for TransactionOrderBy {
 
 impl FromStr for TransactionOrderBy {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10704,7 +10704,7 @@ impl fmt::Display for TrustNature {
 
 impl FromStr for TrustNature {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {
@@ -10900,7 +10900,7 @@ impl fmt::Display for UserGender {
 
 impl FromStr for UserGender {
     type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
         match s.parse() {
             Ok(value) => Self::read(value),
             Err(_) => {

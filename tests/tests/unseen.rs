@@ -1152,3 +1152,17 @@ async fn a_nullable_body_may_be_null() {
     let reply = raw.header("X-Key", "key").send().await.expect("sent");
     assert_eq!(reply.status(), 400, "a required body, not sent");
 }
+
+#[tokio::test]
+async fn an_enum_value_named_err_and_a_choice_of_named_texts_travel_as_query_text() {
+    use unseen_client::types::{ListLogsLevel, ListLogsRef};
+    let (mock, client) = serve().await;
+    mock.on_list_logs(|_, input| async move { Ok(vec![format!("{:?}", input.level), format!("{:?}", input.r#ref)]) });
+    let code = client.list_logs(ListLogsLevel::Err, ListLogsRef::LogCode("a-7".into())).await.expect("a code");
+    assert_eq!(code, ["Err", r#"LogCode("a-7")"#]);
+    // Text that is a UUID reads as the UUID member; any other text as the plain one.
+    let id = "c99506a6-1255-4b71-afa5-7b8ba48c3b1b";
+    let read = client.list_logs(ListLogsLevel::Info, id.parse().expect("text")).await.expect("an id");
+    assert_eq!(read, ["Info".to_string(), format!("LogId({id})")]);
+    assert!("err".parse::<ListLogsLevel>().is_ok_and(|level| level == ListLogsLevel::Err));
+}

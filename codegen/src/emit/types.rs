@@ -261,7 +261,7 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
     };
     if let TypeItem::Named(TypeDef::Union(u)) = t {
         let cfg = super::cfg_any(features);
-        return super::gated(union(u), cfg).into();
+        return super::gated(union(api, u), cfg).into();
     }
     let mut code = Code::new(code::cfg_any(features));
     match t {
@@ -666,7 +666,7 @@ fn int_enum(code: &mut Code, e: &IntEnumDef) {
     code.item(None);
     code.open_impl("impl FromStr", &name);
     code.line("type Err = UnknownVariant;");
-    code.open("fn from_str(s: &str) -> Result<Self, Self::Err>");
+    code.open("fn from_str(s: &str) -> Result<Self, UnknownVariant>");
     code.open("match s.parse()");
     code.arm("Ok(value)", "Self::read(value)");
     unknown_variant_arm(code, "Err(_)", &e.name, &expected);
@@ -715,7 +715,7 @@ fn string_enum(code: &mut Code, e: &StringEnumDef) {
     code.open_impl("impl FromStr", &name);
     code.line("type Err = UnknownVariant;");
     code.line("/// A listed value's variant; any other text is kept, except when reading a request.");
-    code.open("fn from_str(s: &str) -> Result<Self, Self::Err>");
+    code.open("fn from_str(s: &str) -> Result<Self, UnknownVariant>");
     code.open("match s");
     for (variant, wire) in &e.variants {
         code.arm(&code::string(wire), &format!("Ok(Self::{})", ident(variant)));
@@ -766,7 +766,7 @@ fn unknown_variant_fields(type_name: &str, value: &str, expected: &str) -> [Stri
 }
 
 /// An enum with a variant per member: written as the member itself, read by the union's dispatch.
-fn union(u: &UnionDef) -> TokenStream {
+fn union(api: &Api, u: &UnionDef) -> TokenStream {
     let name = super::ident(&u.name);
     let docs = doc(u.doc.as_deref().unwrap_or(&format!("The `{}` schema: one of several.", u.name)));
     let variants = u.variants.iter().map(|v| {
@@ -776,7 +776,7 @@ fn union(u: &UnionDef) -> TokenStream {
         quote! { #docs #variant(#ty), }
     });
     let type_name = &u.name;
-    let text = u.text.then(|| text_union(u));
+    let text = u.text.then(|| text_union(api, u));
     let read = |i: usize| {
         let variant = super::ident(&u.variants[i].name);
         let ty = super::rust_type(&u.variants[i].ty, &TokenStream::new());
@@ -943,7 +943,7 @@ fn union(u: &UnionDef) -> TokenStream {
 /// `Display` and `FromStr` for a union of single values, so it can be a parameter. Text has no
 /// JSON kind to go by, so numbers and booleans are tried before strings, each kind in the JSON
 /// reader's order (enums and formats before plain text).
-fn text_union(u: &UnionDef) -> TokenStream {
+fn text_union(api: &Api, u: &UnionDef) -> TokenStream {
     let name = super::ident(&u.name);
     let Dispatch::Shape(order) = &u.dispatch else { return TokenStream::new() };
     let mut order: Vec<&(Shape, usize)> = order.iter().collect();
@@ -952,8 +952,8 @@ fn text_union(u: &UnionDef) -> TokenStream {
         let variant = super::ident(&v.name);
         quote! { Self::#variant(value) => value.fmt(f), }
     });
-    // Plain text takes anything, so it ends the tries.
-    let plain = order.iter().position(|(_, i)| u.variants[*i].ty == TypeRef::String);
+    // Plain text (a string, or an alias of one) takes anything, so it ends the tries.
+    let plain = order.iter().position(|(_, i)| *api.unaliased(&u.variants[*i].ty) == TypeRef::String);
     let tries = order[..plain.unwrap_or(order.len())].iter().map(|(_, i)| {
         let variant = super::ident(&u.variants[*i].name);
         let parse = if matches!(u.variants[*i].ty, TypeRef::Named(_)) {
@@ -984,7 +984,7 @@ fn text_union(u: &UnionDef) -> TokenStream {
         impl FromStr for #name {
             type Err = UnknownVariant;
 
-            fn from_str(text: &str) -> Result<Self, Self::Err> {
+            fn from_str(text: &str) -> Result<Self, UnknownVariant> {
                 #(#tries)*
                 #last
             }
