@@ -180,7 +180,12 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         let schema = serde_json::to_value(media).map_err(|e| e.to_string())?;
         // A form has no way to say an empty list: its lists are given an item.
         let full = body.encoding == BodyEncoding::Form;
-        args.push((rust_type(&body.ty)?, sampled(schemas, &schema, full)?));
+        let mut value = sampled(schemas, &schema, full)?;
+        // A text body is the text of whatever value its schema allows.
+        if body.encoding == BodyEncoding::Text && body.ty == TypeRef::String && !value.is_string() {
+            value = Value::String(value.to_string());
+        }
+        args.push((rust_type(&body.ty)?, value));
     }
     args.extend(setters.iter().map(|(_, ty, value)| (ty.clone(), value.clone())));
     let id = op.id.escape_default().to_string();
