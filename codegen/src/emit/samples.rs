@@ -9,13 +9,26 @@ use crate::ir::{Api, Operation, Reply, ReplySample, StructDef};
 
 /// Whether the mock can answer `op` on its own: a sample exists for each part of its reply.
 pub fn has_sample(op: &Operation) -> bool {
-    sample_expr(op).is_some()
+    sample_expr(op, &ident("sample")).is_some()
+}
+
+/// The runtime's reader of a sample's JSON text, under a name no operation's function here takes
+/// (`sample` unless an operation is called so).
+fn reader_name(api: &Api) -> proc_macro2::Ident {
+    let taken = |name: &str| api.operations.iter().any(|op| op.fn_name == name);
+    let free = (0..).map(|n| match n {
+        0 => "sample".to_string(),
+        1 => "read_sample".to_string(),
+        n => format!("read_sample{n}"),
+    });
+    ident(&free.into_iter().find(|name| !taken(name)).unwrap_or_default())
 }
 
 /// The module: one function per operation that has a sample.
 pub fn samples_module(api: &Api) -> TokenStream {
+    let reader = reader_name(api);
     let functions = api.operations.iter().filter_map(|op| {
-        let body = sample_expr(op)?;
+        let body = sample_expr(op, &reader)?;
         let name = ident(&op.fn_name);
         let reply = super::code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
         let reply: TokenStream = reply.parse().ok()?;
@@ -53,8 +66,13 @@ pub fn samples_module(api: &Api) -> TokenStream {
         imports.add("crate::types");
     }
     // Only replies with a body or headers read a sample; an empty one or a download does not.
-    if text.contains("sample (") {
-        imports.add("portfolio_runtime::codegen::server::mock::sample");
+    if text.contains(&format!("{reader} (")) {
+        let path = if reader == "sample" {
+            "portfolio_runtime::codegen::server::mock::sample".to_string()
+        } else {
+            format!("portfolio_runtime::codegen::server::mock::sample as {reader}")
+        };
+        imports.add(&path);
     }
     let imports = imports.tokens();
     quote! {
@@ -69,19 +87,19 @@ pub fn samples_module(api: &Api) -> TokenStream {
 }
 
 /// The function body that makes the sampled reply of `op`.
-fn sample_expr(op: &Operation) -> Option<TokenStream> {
+fn sample_expr(op: &Operation, reader: &proc_macro2::Ident) -> Option<TokenStream> {
     let sample = op.sample.as_ref()?;
-    let body = || sample.body.as_ref().map(|text| quote! { sample(#text)? });
+    let body = || sample.body.as_ref().map(|text| quote! { #reader(#text)? });
     let expr = match &op.reply {
         Reply::Empty { headers: None, .. } => quote! { () },
-        Reply::Empty { headers: Some(h), .. } => headers(h, sample)?,
+        Reply::Empty { headers: Some(h), .. } => headers(h, sample, reader)?,
         // The sample is the whole reply: no `Ok(…?)` around it.
         Reply::Json { headers: None, .. } => {
             let text = sample.body.as_ref()?;
-            return Some(quote! { sample(#text) });
+            return Some(quote! { #reader(#text) });
         }
         Reply::Json { headers: Some(h), .. } => {
-            let (body, headers) = (body()?, headers(h, sample)?);
+            let (body, headers) = (body()?, headers(h, sample, reader)?);
             quote! { (#body, #headers) }
         }
         Reply::Several(replies) => {
@@ -93,7 +111,7 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
                 payload.push(body()?);
             }
             if let Some(h) = &case.headers {
-                payload.push(headers(h, sample)?);
+                payload.push(headers(h, sample, reader)?);
             }
             match payload.is_empty() {
                 true => quote! { types::#enum_name::#variant },
@@ -124,13 +142,13 @@ fn sample_expr(op: &Operation) -> Option<TokenStream> {
 }
 
 /// A reply's header struct with each header sampled (an optional one without a sample is `None`).
-fn headers(h: &StructDef, sample: &ReplySample) -> Option<TokenStream> {
+fn headers(h: &StructDef, sample: &ReplySample, reader: &proc_macro2::Ident) -> Option<TokenStream> {
     let name = ident(&h.name);
     let fields = h.fields.iter().map(|field| {
         let value = sample.headers.iter().find(|(name, _)| *name == field.name).map(|(_, text)| text);
         let field_name = ident(&field.name);
         match value {
-            Some(text) => Some(quote! { #field_name: sample(#text)? }),
+            Some(text) => Some(quote! { #field_name: #reader(#text)? }),
             None if !field.required => Some(quote! { #field_name: None }),
             None => None,
         }
