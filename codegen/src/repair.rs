@@ -981,6 +981,7 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
         };
     }
     json_schema_forms(schema, &mut note);
+    repeated_enum_values(schema, &mut note);
     wrong_types(schema, &mut note);
     narrowing_choices(schema, &mut note);
     typed_reference(schema, &mut note);
@@ -1107,6 +1108,25 @@ const NARROWING: [(&str, &str); 12] = [
     ("uniqueItems", "array"),
     ("format", ""),
 ];
+
+/// An `enum` listing a value more than once, which JSON Schema says it must not: each value is
+/// kept once, where it is first listed.
+fn repeated_enum_values(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    let Some(Value::Array(values)) = schema.get_mut("enum") else { return };
+    let mut kept: Vec<Value> = Vec::with_capacity(values.len());
+    let mut repeated: Vec<String> = Vec::new();
+    for value in values.drain(..) {
+        if kept.contains(&value) {
+            repeated.push(format!("`{value}`"));
+        } else {
+            kept.push(value);
+        }
+    }
+    *values = kept;
+    if !repeated.is_empty() {
+        note("enum", format!("values listed more than once are kept once: {}", repeated.join(", ")));
+    }
+}
 
 /// A `oneOf` or `anyOf` whose members only narrow the value (`[{minimum: 0, maximum: 10},
 /// {minimum: 100}]`): no shape to choose between, so the schema is read as its plain type (one
