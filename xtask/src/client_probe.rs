@@ -142,7 +142,8 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     let doc_op = find_operation(doc, &op.path, op.method.as_str()).ok_or("not found in the document")?;
     let mut args = Vec::new();
     for p in op.params.iter().filter(|p| p.required) {
-        let schema = param_schema(doc, &op.path, doc_op, &p.wire, p.location).ok_or("a parameter without a schema")?;
+        let data = doc_param(doc, &op.path, doc_op, &p.wire, p.location);
+        let schema = data.and_then(param_schema).ok_or("a parameter without a schema")?;
         // Filled, so that a required list has an item to send (an empty one is not sent at all).
         args.push((rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
@@ -150,8 +151,9 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     // `null`, which a parameter can only say by its absence): a server reading the document as
     // written wants them, so they are set.
     let mut setters = Vec::new();
-    for p in op.params.iter().filter(|p| !p.required && doc_requires(doc, &op.path, doc_op, &p.wire, p.location)) {
-        let schema = param_schema(doc, &op.path, doc_op, &p.wire, p.location).ok_or("a parameter without a schema")?;
+    for p in op.params.iter().filter(|p| !p.required) {
+        let Some(data) = doc_param(doc, &op.path, doc_op, &p.wire, p.location).filter(|d| d.required) else { continue };
+        let schema = param_schema(data).ok_or("a parameter without a schema")?;
         setters.push((p.name.clone(), rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
     // A body of several media types is sent as its first.
@@ -310,17 +312,14 @@ fn doc_param<'a>(
         .map(|(data, _)| data)
 }
 
-fn param_schema(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> Option<Value> {
-    match &doc_param(doc, path, op, wire, location)?.format {
+/// A parameter's schema, or its content's, as JSON.
+fn param_schema(data: &openapiv3::ParameterData) -> Option<Value> {
+    match &data.format {
         ParameterSchemaOrContent::Schema(s) => serde_json::to_value(s).ok(),
         ParameterSchemaOrContent::Content(content) => {
             serde_json::to_value(content.values().next()?.schema.as_ref()?).ok()
         }
     }
-}
-
-fn doc_requires(doc: &OpenAPI, path: &str, op: &openapiv3::Operation, wire: &str, location: Location) -> bool {
-    doc_param(doc, path, op, wire, location).is_some_and(|data| data.required)
 }
 
 fn resolve_body<'a>(
