@@ -95,7 +95,7 @@ pub struct Generated {
 ///
 /// Returns every file to write, in a fixed order, or every problem found in the spec.
 pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnostics> {
-    let Loaded { doc, notes, converted } = load(spec_text).map_err(|e| {
+    let Loaded { doc, notes, converted, .. } = load(spec_text).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             pointer: "#".to_string(),
             line: e.line,

@@ -25,6 +25,10 @@ pub struct Loaded {
     /// Whether the document was Swagger 2.0, so its diagnostics' pointers refer to the converted
     /// form.
     pub converted: bool,
+    /// Whether the document's JSON Schema counts as integers only numbers written without a
+    /// fraction or an exponent: draft 4's reading, which Swagger 2.0 and OpenAPI 3.0 use (OpenAPI
+    /// 3.1 counts `1.0` too).
+    pub integers_as_written: bool,
 }
 
 /// A spec that could not be parsed, with the line and column where parsing stopped when known.
@@ -54,19 +58,19 @@ impl std::error::Error for LoadError {}
 /// is read as JSON, anything else as YAML (of which JSON is a subset, but the JSON parser gives
 /// better messages).
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    let (value, notes, converted) = prepared(text)?;
+    let (value, notes, converted, integers_as_written) = prepared(text)?;
     // Typing consumes the value, so its memory is reused as the typed document is built; only a
     // document that does not type is prepared again, to find and locate the node at fault.
     if let Ok(doc) = OpenAPI::deserialize(value) {
-        return Ok(Loaded { doc, notes, converted });
+        return Ok(Loaded { doc, notes, converted, integers_as_written });
     }
-    let (mut value, notes, converted) = prepared(text)?;
+    let (mut value, notes, converted, integers_as_written) = prepared(text)?;
     // A few malformed schemas or operations are set aside, each where it is, and the rest loads;
     // lowering reports each where it is used. A fault anywhere else stops the document.
     let mut set_aside = 0;
     let (pointer, message) = loop {
         match typed(&value) {
-            Ok(doc) => return Ok(Loaded { doc, notes, converted }),
+            Ok(doc) => return Ok(Loaded { doc, notes, converted, integers_as_written }),
             Err((pointer, message))
                 if set_aside < MOST_SET_ASIDE && isolate::set_aside(&mut value, &pointer, &message) =>
             {
@@ -87,20 +91,21 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
 }
 
 /// The document as a JSON value in the OpenAPI 3.0 form, ready to type: parsed, converted from
-/// Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed, and whether it
-/// was Swagger 2.0.
-fn prepared(text: &str) -> Result<(Value, Vec<Diagnostic>, bool), LoadError> {
+/// Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed, whether it was
+/// Swagger 2.0, and whether its integers are read as written (see [`Loaded`]).
+fn prepared(text: &str) -> Result<(Value, Vec<Diagnostic>, bool, bool), LoadError> {
     let mut value = parse(text)?;
     check_version(text, &value)?;
     if swagger2::is_swagger2(&value) {
         let (mut converted, mut notes) = swagger2::convert(&value);
         notes.extend(repair::repair(&mut converted));
-        return Ok((converted, notes, true));
+        return Ok((converted, notes, true, true));
     }
-    let mut notes = if openapi31::is_openapi31(&value) { openapi31::convert(&mut value) } else { Vec::new() };
+    let openapi31 = openapi31::is_openapi31(&value);
+    let mut notes = if openapi31 { openapi31::convert(&mut value) } else { Vec::new() };
     notes.extend(repair::repair(&mut value));
     keep_query_operations(&mut value);
-    Ok((value, notes, false))
+    Ok((value, notes, false, !openapi31))
 }
 
 /// The typed model has no slot for a path's `query` operation (OpenAPI 3.2), so it moves to an

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
 use portfolio_codegen::ir::{Api, BodyEncoding, Location, Operation, TypeRef};
-use portfolio_codegen::sample::{Options, Schemas, sample};
+use portfolio_codegen::sample::{self, Options, Schemas, sample};
 use serde_json::Value;
 
 use crate::codegen::{SpecOptions, Strictness, workspace_root};
@@ -28,7 +28,7 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     let config = crate::codegen::spec_config(spec, &name, options);
     let api = portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
     let probe = out.join("probe");
-    write_probe(&probe, &name, &loaded.doc, &api)?;
+    write_probe(&probe, &name, &loaded, &api)?;
     let target = base.join("target");
     crate::serve_mock::build_helper(&probe, &target)
         .map_err(|_| format!("the client probe of {} does not build", spec.display()))?;
@@ -40,7 +40,8 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     }
 }
 
-fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), String> {
+fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: &Api) -> Result<(), String> {
+    let doc = &loaded.doc;
     let client = format!("{}_client", name.replace('-', "_"));
     let manifest = format!(
         "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
@@ -56,7 +57,17 @@ fn write_probe(dir: &Path, name: &str, doc: &OpenAPI, api: &Api) -> Result<(), S
     let replies: serde_json::Map<String, Value> =
         api.operations.iter().map(|op| (op.id.clone(), Value::Array(json_replies(doc, op)))).collect();
     let components = doc.components.as_ref().map(|c| serde_json::to_value(&c.schemas).unwrap_or(Value::Null));
-    let replies = serde_json::json!({ "components": { "schemas": components }, "replies": replies });
+    // A reply is judged by the document's own draft of JSON Schema: Prism may write int64's
+    // minimum as `-9.223372036854776e+18`, which draft 4 does not count as an integer.
+    let integers = match loaded.integers_as_written {
+        true => Value::from(sample::AS_WRITTEN),
+        false => Value::Null,
+    };
+    let replies = serde_json::json!({
+        "components": { "schemas": components },
+        "replies": replies,
+        sample::INTEGERS: integers,
+    });
     let replies = serde_json::to_string(&replies).map_err(|e| e.to_string())?;
     let mut calls = String::new();
     for op in &api.operations {

@@ -14,6 +14,13 @@ use serde_json::{Map, Value};
 use crate::Format;
 use crate::pattern::Pattern;
 
+/// The root key that says how `type: integer` reads a number, and its value for JSON Schema's
+/// draft 4 reading. A value read into a Rust float no longer says how it was written, so servers
+/// checking their typed values keep the default, whole-value reading.
+pub const INTEGERS: &str = "integers";
+/// See [`INTEGERS`].
+pub const AS_WRITTEN: &str = "as-written";
+
 /// How deep references may nest without the value getting smaller, before a loop is assumed.
 const MAX_DEPTH: usize = 64;
 
@@ -26,6 +33,18 @@ pub struct JsonSchemas {
     /// Each pattern as written, compiled; `None` where the regex engine cannot read it (it is
     /// then not checked: the generator says so). Those under `root` are compiled up front.
     regexes: RwLock<HashMap<String, Option<Pattern>>>,
+    /// How `type: integer` reads a number.
+    integers: Integers,
+}
+
+/// What counts as an integer, which JSON Schema's drafts answer differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Integers {
+    /// Any number whose fraction is zero, `1.0` and `1e3` too (draft 6 on, so OpenAPI 3.1).
+    WholeValue,
+    /// Only a number written without a fraction or an exponent (draft 4 and Wright's draft 00,
+    /// so Swagger 2.0 and OpenAPI 3.0). Chosen by `"integers": "as-written"` at the root.
+    AsWritten,
 }
 
 impl fmt::Debug for JsonSchemas {
@@ -47,7 +66,11 @@ impl JsonSchemas {
                 (pattern, regex)
             })
             .collect();
-        JsonSchemas { root, translate: Box::new(translate), regexes: RwLock::new(regexes) }
+        let integers = match root.get(INTEGERS).and_then(Value::as_str) {
+            Some(AS_WRITTEN) => Integers::AsWritten,
+            _ => Integers::WholeValue,
+        };
+        JsonSchemas { root, translate: Box::new(translate), regexes: RwLock::new(regexes), integers }
     }
 
     /// The schemas of a JSON document whose patterns are already spelled for the regex engine, as
@@ -114,7 +137,7 @@ impl JsonSchemas {
             return fail(format!("{value} is not {constant}"));
         }
         if let Some(ty) = schema.get("type").and_then(Value::as_str)
-            && !has_type(value, ty)
+            && !has_type(value, ty, self.integers)
         {
             return fail(format!("{value} is not of type {ty}"));
         }
@@ -280,9 +303,16 @@ fn number(schema: &Map<String, Value>, n: f64) -> Result<(), String> {
     Ok(())
 }
 
-fn has_type(value: &Value, ty: &str) -> bool {
+fn has_type(value: &Value, ty: &str, integers: Integers) -> bool {
     match ty {
         "string" => value.is_string(),
+        // serde_json keeps a number written whole within 64 bits as an integer; a wider one
+        // becomes a float, and is read as whole, as it cannot be told from one written so.
+        "integer" if integers == Integers::AsWritten => {
+            value.is_i64()
+                || value.is_u64()
+                || value.as_f64().is_some_and(|n| n.fract() == 0.0 && (n < i64::MIN as f64 || n >= u64::MAX as f64))
+        }
         "integer" => value.as_f64().is_some_and(|n| n.fract() == 0.0),
         "number" => value.is_number(),
         "boolean" => value.is_boolean(),
@@ -373,6 +403,24 @@ mod tests {
         let not = json!({"not": {"type": "string"}});
         assert!(schemas.check(&not, &json!(1)).is_ok());
         assert!(schemas.check(&not, &json!("a")).is_err());
+    }
+
+    #[test]
+    fn integers_are_read_as_the_root_says() {
+        let integer = json!({"type": "integer"});
+        let whole = JsonSchemas::new(json!({}), str::to_string);
+        let written = JsonSchemas::new(json!({"integers": "as-written"}), str::to_string);
+        let exponent: serde_json::Value = serde_json::from_str("-9.223372036854776e+18").unwrap();
+        for value in [json!(3), json!(u64::MAX), json!(i64::MIN)] {
+            assert!(whole.check(&integer, &value).is_ok() && written.check(&integer, &value).is_ok(), "{value}");
+        }
+        for value in [json!(3.0), exponent] {
+            assert!(whole.check(&integer, &value).is_ok(), "{value} is whole");
+            assert!(written.check(&integer, &value).is_err(), "{value} is written with a fraction or exponent");
+        }
+        let wide: serde_json::Value = serde_json::from_str("123456789012345678901234").unwrap();
+        assert!(written.check(&integer, &wide).is_ok(), "past 64 bits it cannot be told from one written whole");
+        assert!(written.check(&integer, &json!(1.5)).is_err() && whole.check(&integer, &json!(1.5)).is_err());
     }
 
     #[test]

@@ -12,6 +12,9 @@ use portfolio_runtime::codegen::json_schema::JsonSchemas;
 use serde_json::{Map, Value, json};
 
 pub use error_body::error_body;
+/// How a schema bundle's root says which numbers `type: integer` allows (see
+/// [`JsonSchemas`]).
+pub use portfolio_runtime::codegen::json_schema::{AS_WRITTEN, INTEGERS};
 
 /// The component schemas that references point into, and compiled patterns.
 pub struct Schemas(JsonSchemas);
