@@ -25,6 +25,7 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 pub use emit::code::ident as rust_ident;
 pub use load::{LoadError, Loaded, load};
 pub use render::GeneratedFile;
+pub use repair::CONTRADICTED;
 pub use swagger2::ASSUMED_MEDIA_TYPE;
 
 /// What to generate and where, relative to the output root.

@@ -181,6 +181,9 @@ fn merge_plain_all_of(
     } else {
         "an `allOf` of schemas that are not objects is read as one schema with all their keywords"
     };
+    if disjoint {
+        schema.insert(CONTRADICTED.to_string(), Value::from(message));
+    }
     notes.push(Diagnostic { pointer: at.push("allOf").to_string(), line: None, message: message.into() });
 }
 
@@ -954,6 +957,11 @@ pub(crate) const XML: &str = "x-portfolio-xml";
 /// once the schema is read as its plain type: servers check values against it, and samples
 /// meet it.
 pub const NARROWED: &str = "x-portfolio-narrowed";
+/// Marks a schema that, as written, allows no value at all (its keywords contradict each other),
+/// with why and how it was read instead. A peer reading the document as written (a mock, a
+/// validator) refuses every value there: oracles use the mark to tell the document's slip from a
+/// fault of the generated code.
+pub const CONTRADICTED: &str = "x-portfolio-contradicted";
 
 fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
@@ -983,7 +991,9 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
     json_schema_forms(schema, &mut note);
     repeated_enum_values(schema, &mut note);
     wrong_types(schema, &mut note);
-    narrowing_choices(schema, &mut note);
+    // A parameter's own schema (not one it refers to), whose value arrives as text.
+    let parameter = at.to_string().split('/').rev().nth(2) == Some("parameters");
+    narrowing_choices(schema, parameter, &mut note);
     typed_reference(schema, &mut note);
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
@@ -1053,9 +1063,8 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
             note("enum", "`null` among the enum values is read as `nullable: true`".to_string());
         }
     }
-    let mut no_values_left = false;
     if let (Some(ty), Some(Value::Array(values))) = (ty.as_deref(), schema.get_mut("enum")) {
-        let before = values.len();
+        let before = values.clone();
         let mut changed = Vec::new();
         values.retain_mut(|value| match as_type(value, ty) {
             Some(None) => true,
@@ -1069,14 +1078,29 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
                 false
             }
         });
-        if !changed.is_empty() {
-            let dropped = before - values.len();
+        if changed.len() == before.len() && !before.is_empty() {
+            // As written no value is allowed. Values that convert keep `type`; values that
+            // cannot, all of one other type, say the type meant (`type: object` beside strings).
+            let read = match (values.is_empty(), value_kind(&before)) {
+                (false, _) => changed.join(", "),
+                (true, Some(kind)) => {
+                    *values = before;
+                    schema.insert("type".to_string(), Value::from(kind));
+                    format!("the values, all of type `{kind}`, make it `type: {kind}`")
+                }
+                (true, None) => {
+                    schema.remove("enum");
+                    format!("the values are dropped, leaving any value of type `{ty}`")
+                }
+            };
+            let why = format!(
+                "`type: {ty}` allows none of the enum's values, so as written the schema allows no value; {read}"
+            );
+            schema.insert(CONTRADICTED.to_string(), Value::from(why.clone()));
+            note("enum", why);
+        } else if !changed.is_empty() {
             note("enum", format!("enum values that are not of type `{ty}`: {}", changed.join(", ")));
-            no_values_left = dropped == before;
         }
-    }
-    if no_values_left {
-        schema.remove("enum");
     }
     let values = schema.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
     if let Some(Value::Array(names)) = schema.get_mut("x-enum-varnames")
@@ -1132,7 +1156,7 @@ fn repeated_enum_values(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&s
 /// {minimum: 100}]`): no shape to choose between, so the schema is read as its plain type (one
 /// without `type` takes the one its members' keywords belong to) and the choice is kept aside
 /// under [`NARROWED`], for servers to check and samples to meet.
-fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+fn narrowing_choices(schema: &mut Map<String, Value>, parameter: bool, note: &mut dyn FnMut(&str, String)) {
     for key in ["oneOf", "anyOf"] {
         let Some(Value::Array(members)) = schema.get(key) else { continue };
         let own_type = schema.get("type").and_then(Value::as_str).map(str::to_string);
@@ -1165,6 +1189,16 @@ fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str,
             (None, [one]) => Some(*one),
             _ => continue,
         };
+        // Without `type`, a parameter's text stays a string, which members narrowing numbers all
+        // allow: as written, a `oneOf` of two or more of them allows no value there.
+        let count = members.len();
+        let slip = (parameter && key == "oneOf" && count > 1 && matches!(inferred, Some("number" | "integer")))
+            .then(|| format!(
+                "without `type`, the parameter's text is a string, which all {count} members allow, so as written the `oneOf` allows no value"
+            ));
+        if let Some(why) = &slip {
+            schema.insert(CONTRADICTED.to_string(), Value::from(why.clone()));
+        }
         if let Some(members) = schema.remove(key)
             && let Value::Object(kept) = schema.entry(NARROWED).or_insert_with(|| Value::Object(Map::new()))
         {
@@ -1177,10 +1211,11 @@ fn narrowing_choices(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str,
             }
             None => format!("read as `type: {}`", own_type.unwrap_or_default()),
         };
+        let slip = slip.map(|why| format!(" ({why})")).unwrap_or_default();
         note(
             key,
             format!(
-                "the `{key}` members only narrow the value; {read}, and servers check the `{key}` against the document's schema"
+                "the `{key}` members only narrow the value; {read}{slip}, and servers check the `{key}` against the document's schema"
             ),
         );
     }
@@ -1218,24 +1253,27 @@ fn wrong_types(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, Strin
     if let Some(written) = schema.get("type").and_then(Value::as_str).filter(|t| !known.contains(t)).map(str::to_string)
         && let Some(Value::Array(values)) = schema.get("enum")
         && !values.is_empty()
+        && let Some(read) = value_kind(values)
     {
-        let kind = |v: &Value| match v {
-            Value::String(_) => "string",
-            Value::Bool(_) => "boolean",
-            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-            Value::Number(_) => "number",
-            _ => "",
-        };
-        let kinds: std::collections::BTreeSet<&str> = values.iter().map(kind).collect();
-        let read = match kinds.iter().copied().collect::<Vec<_>>().as_slice() {
-            [one] if !one.is_empty() => Some(*one),
-            ["integer", "number"] => Some("number"),
-            _ => None,
-        };
-        if let Some(read) = read {
-            note("type", format!("`type: {written}` is no JSON type; the enum's values make it `type: {read}`"));
-            schema.insert("type".to_string(), Value::from(read));
-        }
+        note("type", format!("`type: {written}` is no JSON type; the enum's values make it `type: {read}`"));
+        schema.insert("type".to_string(), Value::from(read));
+    }
+}
+
+/// The one JSON type every value has (integers and other numbers make `number`), if there is one.
+fn value_kind(values: &[Value]) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        _ => "",
+    };
+    let kinds: std::collections::BTreeSet<&str> = values.iter().filter(|v| !v.is_null()).map(kind).collect();
+    match kinds.into_iter().collect::<Vec<_>>().as_slice() {
+        [one] if !one.is_empty() => Some(*one),
+        ["integer", "number"] => Some("number"),
+        _ => None,
     }
 }
 
@@ -1525,6 +1563,7 @@ fn walk(schema: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Val
 mod tests {
     use serde_json::{Value, json};
 
+    use super::CONTRADICTED;
     use crate::diagnostic::Diagnostic;
 
     /// The repairs of a document that has the `info` every document needs, which these tests'
@@ -1720,6 +1759,41 @@ mod tests {
         assert_eq!((schema.get("nullable"), notes.len()), (None, 1));
         let (schema, _) = repaired(json!({"type": "integer", "enum": [1, "2", 3.0, "three"]}));
         assert_eq!(schema["enum"], json!([1, 2, 3]));
+        assert!(schema.get(CONTRADICTED).is_none(), "`1` is allowed as written");
+    }
+
+    #[test]
+    fn an_untyped_parameter_choosing_between_number_ranges_allows_no_text_as_written() {
+        let narrowing = json!({"oneOf": [{"minimum": 0, "maximum": 10}, {"minimum": 100, "maximum": 100}]});
+        let mut doc = json!({
+            "paths": {"/cats": {"get": {"parameters": [{"name": "limit", "in": "query", "schema": narrowing}]}}},
+            "components": {"schemas": {"Limit": narrowing}}
+        });
+        let notes = repair(&mut doc);
+        let parameter = &doc["paths"]["/cats"]["get"]["parameters"][0]["schema"];
+        assert_eq!(parameter["type"], "integer");
+        assert!(parameter[CONTRADICTED].as_str().is_some_and(|why| why.contains("allows no value")), "{parameter}");
+        assert!(notes.iter().any(|n| n.message.contains("as written the `oneOf` allows no value")), "{notes:?}");
+        // In a JSON body the number arrives as a number, which only one member allows.
+        let body = &doc["components"]["schemas"]["Limit"];
+        assert_eq!((body["type"].clone(), body.get(CONTRADICTED)), (json!("integer"), None));
+    }
+
+    #[test]
+    fn an_enum_its_type_refuses_entirely_is_marked_and_read_by_its_values() {
+        // Strings under `type: object` (a description added the wrong way): the values say the type.
+        let (schema, notes) = repaired(json!({"type": "object", "enum": ["A", "B"]}));
+        assert_eq!((schema["type"].clone(), schema["enum"].clone()), (json!("string"), json!(["A", "B"])));
+        assert!(notes[0].contains("allows no value") && notes[0].contains("`type: string`"), "{notes:?}");
+        assert!(schema[CONTRADICTED].as_str().is_some_and(|why| why.contains("allows none")));
+        // Values that convert keep the type, still marked: none is allowed as written.
+        let (schema, _) = repaired(json!({"type": "integer", "enum": ["1", "2"]}));
+        assert_eq!((schema["type"].clone(), schema["enum"].clone()), (json!("integer"), json!([1, 2])));
+        assert!(schema.get(CONTRADICTED).is_some());
+        // Values of no one type: dropped, leaving the type.
+        let (schema, _) = repaired(json!({"type": "object", "enum": ["A", 1]}));
+        assert!(schema.get("enum").is_none() && schema.get(CONTRADICTED).is_some());
+        assert_eq!(schema["type"], "object");
     }
 
     #[test]
@@ -1798,7 +1872,9 @@ mod tests {
         let notes = repair(&mut doc);
         let schemas = &doc["components"]["schemas"];
         assert_eq!(schemas["Meet"], json!({"type": "string", "enum": ["host", "subnet"]}));
-        assert_eq!(schemas["Join"], json!({"type": "string", "enum": ["host", "subnet", "domain", "peer"]}));
+        let join =
+            json!({"type": "string", "enum": ["host", "subnet", "domain", "peer"], (CONTRADICTED): notes[1].message});
+        assert_eq!(schemas["Join"], join);
         assert!(notes[1].message.contains("share no value"), "{notes:?}");
         assert_eq!(notes[1].pointer, "#/components/schemas/Join/allOf");
     }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
+use portfolio_codegen::CONTRADICTED;
 use portfolio_codegen::ir::{Api, BodyEncoding, Location, Operation, TypeRef};
 use portfolio_codegen::sample::{self, Options, Schemas, sample};
 use serde_json::Value;
@@ -152,9 +153,13 @@ fn json_replies(doc: &OpenAPI, op: &Operation) -> Vec<Value> {
 fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, String> {
     let doc_op = find_operation(doc, &op.path, op.method.as_str()).ok_or("not found in the document")?;
     let mut args = Vec::new();
+    // Why a schema of what is sent allows no value as written, where the document contradicts
+    // itself there (its repair says so with a warning).
+    let mut slips = Vec::new();
     for p in op.params.iter().filter(|p| p.required) {
         let data = doc_param(doc, &op.path, doc_op, &p.wire, p.location);
         let schema = data.and_then(param_schema).ok_or("a parameter without a schema")?;
+        contradictions(schemas, &schema, true, &mut slips, 0);
         // Filled, so that a required list has an item to send (an empty one is not sent at all).
         args.push((rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
@@ -165,6 +170,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     for p in op.params.iter().filter(|p| !p.required) {
         let Some(data) = doc_param(doc, &op.path, doc_op, &p.wire, p.location).filter(|d| d.required) else { continue };
         let schema = param_schema(data).ok_or("a parameter without a schema")?;
+        contradictions(schemas, &schema, true, &mut slips, 0);
         setters.push((p.name.clone(), rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
     }
     // A body of several media types is sent as its first.
@@ -193,6 +199,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         let schema = serde_json::to_value(media).map_err(|e| e.to_string())?;
         // A form has no way to say an empty list: its lists are given an item.
         let full = body.encoding == BodyEncoding::Form;
+        contradictions(schemas, &schema, full, &mut slips, 0);
         let mut value = sampled(schemas, &schema, full)?;
         // A text body is the text of whatever value its schema allows.
         if body.encoding == BodyEncoding::Text && body.ty == TypeRef::String && !value.is_string() {
@@ -226,11 +233,20 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     // marks an invalid one with `sl-violations`), is a reply of the operation too: one that
     // documents only errors gets one of them.
     let documented = documented_statuses(doc_op);
+    // A request the mock refuses, where the document allows no value as written, is the
+    // document's slip.
+    let slip = match slips.first() {
+        Some(why) => format!(
+            "            Err(Error::Status(s)) if s.status.is_client_error() => {{\n                \
+             println!(\"document {id}: {{}}: {{}}\", s.status, {why:?});\n            }}\n"
+        ),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
         "        match client.{}({}){set}.await {{\n            Ok(_) => println!(\"ok {id}\"),\n            \
          Err(Error::Status(s)) if matches!(s.status.as_u16(), {documented}) && !s.headers.contains_key(\"sl-violations\") => {{\n                \
-         println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n            \
+         println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n{slip}            \
          Err(e) => match mock_fault(\"{id}\", &e) {{\n                \
          Some(why) => println!(\"mock {id}: {{e}}: {{why}}\"),\n                \
          None => {{\n                    println!(\"FAIL {id}: {{e}}\");\n                    failed += 1;\n                }}\n            }},\n        }}\n    }}",
@@ -238,6 +254,28 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         names.join(", ")
     );
     Ok(out)
+}
+
+/// Collects the reasons the repair gave for parts of `schema` that allow no value as written
+/// (see [`CONTRADICTED`]): the schema itself, what it refers to or combines, its items, and its
+/// properties that are sent (the required ones, or all when `full`).
+fn contradictions(schemas: &Schemas, schema: &Value, full: bool, out: &mut Vec<String>, depth: usize) {
+    let Some(schema) = schema.as_object().filter(|_| depth < 16) else { return };
+    if let Some(why) = schema.get(CONTRADICTED).and_then(Value::as_str) {
+        out.push(why.to_string());
+    }
+    if let Some(target) = schema.get("$ref").and_then(Value::as_str).and_then(|r| schemas.resolve(r)) {
+        contradictions(schemas, target, full, out, depth + 1);
+    }
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let properties = schema.get("properties").and_then(Value::as_object).into_iter().flatten();
+    let sent = properties.filter(|(name, _)| full || required.contains(&name.as_str())).map(|(_, s)| s);
+    for part in
+        schema.get("allOf").and_then(Value::as_array).into_iter().flatten().chain(schema.get("items")).chain(sent)
+    {
+        contradictions(schemas, part, full, out, depth + 1);
+    }
 }
 
 fn sampled(schemas: &Schemas, schema: &Value, full: bool) -> Result<Value, String> {

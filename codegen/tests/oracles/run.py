@@ -147,8 +147,9 @@ def free_port():
 
 
 def run_client(spec, log):
-    """The client probe against Prism; returns (operations that worked, failed, skipped, and those
-    whose reply Prism made outside the document's schema)."""
+    """The client probe against Prism; returns (operations that worked, failed, skipped, those
+    whose reply Prism made outside the document's schema, and those refused where the document
+    allows no value as written)."""
     port = free_port()
     prism = subprocess.Popen([str(PRISM), "mock", "-p", str(port), str(spec)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -171,9 +172,11 @@ def run_client(spec, log):
         skipped = sum(1 for l in lines if l.startswith("skipped "))
         # Replies Prism made outside the document's own schema, which the client rightly refuses.
         mock = sum(1 for l in lines if l.startswith("mock "))
+        # Requests refused where the document allows no value as written (warned by the generator).
+        document = sum(1 for l in lines if l.startswith("document "))
         if not lines:
             return None
-        return ok, failed, skipped, mock
+        return ok, failed, skipped, mock, document
     except subprocess.TimeoutExpired:
         return None
     finally:
@@ -261,7 +264,7 @@ def main():
         client = client_text(row["client"])
         print(f"{row['name']:<32} {row['status']:<10} failures {total:>3}  client {client:<22} {row['seconds']:.0f} s", flush=True)
     lines = [
-        "| document | server run | operations | schemathesis failures | by check | dropped by a rule of hooks.py (operations per rule) | client against Prism (ok / failed / skipped / Prism's reply outside the schema) |",
+        "| document | server run | operations | schemathesis failures | by check | dropped by a rule of hooks.py (operations per rule) | client against Prism (ok / failed / skipped / Prism's reply outside the schema / refused where the document allows no value) |",
         "|---|---|---|---|---|---|---|",
     ]
     for row in rows:

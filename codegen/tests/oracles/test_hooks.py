@@ -34,6 +34,7 @@ OPENAPI = {
                     {"in": "query", "name": "tags", "schema": {"type": "array", "items": {"enum": ["a"]}}},
                     {"in": "query", "name": "some", "schema": {"type": "array", "minItems": 1, "items": {}}},
                     {"in": "query", "name": "size", "schema": {"type": "number", "format": "int32"}},
+                    {"in": "query", "name": "count", "schema": {"type": "integer", "minimum": 0, "maximum": 100}},
                     {"in": "header", "name": "Content-Type", "schema": {"type": "string"}},
                     {"in": "query", "name": "window", "schema": {"$ref": "#/components/schemas/Window"}},
                     {"in": "query", "name": "joined", "explode": False, "schema": {"$ref": "#/components/schemas/Window"}},
@@ -110,6 +111,14 @@ class Rules(unittest.TestCase):
         exploded = case(OPENAPI, "/files", "GET", query={"window": False})
         self.assertEqual(rule(failure("ST201"), exploded), "exploded object sent as one value")
         self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"joined": False})))
+
+    def test_a_one_item_list_in_the_query_is_its_item(self):
+        for item in (0.0, 7, "100"):
+            sent = case(OPENAPI, "/files", "GET", query={"count": [item]})
+            self.assertEqual(rule(failure("ST201"), sent), "one-item list written as its item", item)
+        # Items that are no value of the parameter, and lists of more than one, stand.
+        for query in ({"count": [0.5]}, {"count": [101]}, {"count": ["x"]}, {"count": [1, 2]}, {"count": [[1]]}):
+            self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query=query)), query)
 
     def test_parameters_outside_their_schema_and_integer_formats(self):
         self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"range": "0"})), "parameter outside its schema")
