@@ -1820,3 +1820,50 @@ paths:
         ]
     );
 }
+
+#[test]
+fn objects_inside_a_query_object_are_written_as_json_text_with_a_note() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /notes:
+    delete:
+      operationId: deleteNotes
+      parameters:
+        - name: filter
+          in: query
+          required: true
+          schema:
+            type: object
+            required: [stream]
+            properties:
+              stream: {type: string}
+              tags: {type: array, items: {type: string}}
+              labels: {type: object, additionalProperties: {type: string}}
+        - name: page
+          in: query
+          style: deepObject
+          schema:
+            type: object
+            properties:
+              size: {type: integer, format: int32}
+              cursors: {type: array, items: {type: object, properties: {at: {type: string}}}}
+      responses:
+        '204': {description: gone}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let notes: Vec<String> = api.warnings.iter().map(|d| format!("{}: {}", d.pointer, d.message)).collect();
+    let form =
+        "no form in OpenAPI's styles (an object or list of objects inside an object); each is written as its JSON text";
+    assert_eq!(
+        notes,
+        [
+            format!("#/paths/~1notes/delete/parameters/0/schema: in query object `filter`, `labels` has {form}"),
+            format!("#/paths/~1notes/delete/parameters/1/schema: in query object `page`, `cursors` has {form}"),
+        ],
+        "a list of text has a form (the name repeated); a map or a list of objects has none"
+    );
+}

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
 use portfolio_codegen::CONTRADICTED;
-use portfolio_codegen::ir::{Api, BodyEncoding, Location, Operation, TypeRef};
+use portfolio_codegen::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, TypeRef};
 use portfolio_codegen::sample::{self, Options, Schemas, sample};
 use serde_json::Value;
 
@@ -156,12 +156,29 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
     // Why a schema of what is sent allows no value as written, where the document contradicts
     // itself there (its repair says so with a warning).
     let mut slips = Vec::new();
+    // Why Prism, reading the document as written, cannot read what is sent, where it cannot.
+    let mut prism_slips = Vec::new();
     for p in op.params.iter().filter(|p| p.required) {
         let data = doc_param(doc, &op.path, doc_op, &p.wire, p.location);
         let schema = data.and_then(param_schema).ok_or("a parameter without a schema")?;
         contradictions(schemas, &schema, true, &mut slips, 0);
         // Filled, so that a required list has an item to send (an empty one is not sent at all).
-        args.push((rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
+        let mut value = sampled(schemas, &schema, true)?;
+        if p.location == Location::Query {
+            leave_out_formless(schemas, &schema, &mut value);
+        }
+        // Prism reads query names in lower case, so it never finds the properties of an object
+        // exploded into the query whose names have capitals (`startTime`).
+        let exploded = p.location == Location::Query && p.object_style == Some(ObjectStyle::Exploded);
+        if let Some(name) =
+            value.as_object().filter(|_| exploded).and_then(|o| o.keys().find(|k| k.chars().any(char::is_uppercase)))
+        {
+            prism_slips.push(format!(
+                "Prism reads query names in lower case, and `{name}` of the exploded object `{}` has capitals",
+                p.wire
+            ));
+        }
+        args.push((rust_type(&p.ty)?, value));
     }
     // Parameters the document requires and the client takes as optional (one that may be
     // `null`, which a parameter can only say by its absence): a server reading the document as
@@ -242,6 +259,13 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         ),
         None => String::new(),
     };
+    let slip = match prism_slips.first() {
+        Some(why) => format!(
+            "{slip}            Err(Error::Status(s)) if s.status.is_client_error() => {{\n                \
+             println!(\"mock {id}: {{}}: {{}}\", s.status, {why:?});\n            }}\n"
+        ),
+        None => slip,
+    };
     let _ = writeln!(
         out,
         "        match client.{}({}){set}.await {{\n            Ok(_) => println!(\"ok {id}\"),\n            \
@@ -254,6 +278,28 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         names.join(", ")
     );
     Ok(out)
+}
+
+/// Leaves out of a query object the optional properties OpenAPI's styles give no form (objects,
+/// lists of objects), which the generator warns it writes as JSON text: a mock reading the
+/// document as written cannot read them, and a caller can always leave them out.
+fn leave_out_formless(schemas: &Schemas, schema: &Value, value: &mut Value) {
+    let mut schema = schema;
+    for _ in 0..16 {
+        match schema.get("$ref").and_then(Value::as_str).and_then(|r| schemas.resolve(r)) {
+            Some(target) => schema = target,
+            None => break,
+        }
+    }
+    let Value::Object(properties) = value else { return };
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let formless = |v: &Value| match v {
+        Value::Object(_) => true,
+        Value::Array(items) => items.iter().any(Value::is_object),
+        _ => false,
+    };
+    properties.retain(|name, v| required.contains(&name.as_str()) || !formless(v));
 }
 
 /// Collects the reasons the repair gave for parts of `schema` that allow no value as written

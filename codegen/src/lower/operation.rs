@@ -428,6 +428,29 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => None,
             };
+            // OpenAPI's styles spell an object's properties as text; one that is itself an
+            // object (or a list of them) has no form there, and is written as its JSON text.
+            if matches!(object_style, Some(ObjectStyle::Exploded | ObjectStyle::Deep))
+                && let Some(fields) = self.struct_named(self.unaliased(&ty))
+            {
+                let nested: Vec<String> = fields
+                    .fields
+                    .iter()
+                    .filter(|f| !self.is_simple(&f.ty, true))
+                    .map(|f| format!("`{}`", f.wire))
+                    .collect();
+                if !nested.is_empty() {
+                    self.warn(
+                        &schema_ptr,
+                        format!(
+                            "in query object `{}`, {} {} no form in OpenAPI's styles (an object or list of objects inside an object); each is written as its JSON text",
+                            data.name,
+                            nested.join(", "),
+                            if nested.len() == 1 { "has" } else { "have" }
+                        ),
+                    );
+                }
+            }
             // A prefix spells one value or a list; objects in those styles are not written yet.
             if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, true)) {
                 let style = if path_prefix == "." { "label" } else { "matrix" };

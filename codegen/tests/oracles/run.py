@@ -12,6 +12,8 @@
     ORACLE_SAMPLE=N codegen/tests/oracles/run.py  N corpus documents up to 300 KB (whose servers
                                                   build in a minute), a different set each day
     ORACLE_EXAMPLES=N                             examples per operation (default 20)
+    ORACLE_TIMEOUT=S                              seconds each oracle may take per document
+                                                  (default 900; the largest documents need more)
 
 Writes target/oracles/report.md (one row per document) and prints it. Exits 1 when a document's
 mock does not build or start, or when schemathesis finds a failure in a check listed in GATED.
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[3]
 OUT = ROOT / "target" / "oracles"
 SCHEMATHESIS = ROOT / ".venv" / "bin" / "schemathesis"
 PRISM = Path(os.environ.get("PRISM", ROOT / ".tools" / "node_modules" / ".bin" / "prism"))
+TIMEOUT = int(os.environ.get("ORACLE_TIMEOUT", "900"))
 CHECKS = [
     "not_a_server_error",
     # content_type_conformance, reading Swagger 2.0 replies without a schema as its specification
@@ -163,7 +166,7 @@ def run_client(spec, log):
         xtask = ROOT / "target" / "release" / "xtask"
         result = subprocess.run(
             [str(xtask), "client-probe", "--spec", str(spec), "--url", f"http://127.0.0.1:{port}", "--dir", str(OUT / "probes")],
-            capture_output=True, text=True, cwd=ROOT, timeout=900,
+            capture_output=True, text=True, cwd=ROOT, timeout=TIMEOUT,
         )
         log.write("\n== client probe against Prism\n" + result.stdout + result.stderr)
         lines = result.stdout.splitlines()
@@ -205,10 +208,13 @@ def run_one(spec, examples):
             drops_path.unlink(missing_ok=True)
             hooks = {**os.environ, "SCHEMATHESIS_HOOKS": "hooks", "ORACLE_DROPS": str(drops_path)}
             hooks["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
-            result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=900, env=hooks)
+            result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=TIMEOUT, env=hooks)
             output = result.stdout + result.stderr
-        except subprocess.TimeoutExpired:
-            output = "schemathesis timed out"
+        except subprocess.TimeoutExpired as timeout:
+            # What it printed before, to see where it stalled (bytes, whatever `text` asked).
+            partial = timeout.stdout or b""
+            partial = partial.decode(errors="replace") if isinstance(partial, bytes) else partial
+            output = partial + "\nschemathesis timed out"
         finally:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait()
