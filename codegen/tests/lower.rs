@@ -1867,3 +1867,36 @@ paths:
         "a list of text has a form (the name repeated); a map or a list of objects has none"
     );
 }
+
+#[test]
+fn bounds_of_a_32_bit_float_are_compared_as_f32() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Backup:
+      type: object
+      properties:
+        quota: {type: number, format: float, minimum: 0, maximum: 9999999999}
+        ratio: {type: number, format: float, maximum: 0.1}
+        huge: {type: number, format: float, maximum: 1.0e300}
+        exact: {type: number, maximum: 9999999999}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let TypeDef::Struct(backup) = ty(&api, "Backup") else { panic!("a struct") };
+    let maximum = |name: &str| backup.fields.iter().find(|f| f.wire == name).and_then(|f| f.constraints.maximum);
+    // 9999999998 reads as the f32 10000000000: compared with the bound as written, a valid
+    // value would be refused.
+    assert_eq!(maximum("quota"), Some(10_000_000_000.0));
+    assert_eq!(maximum("ratio"), Some(f64::from(0.1_f32)));
+    assert_eq!((maximum("huge"), maximum("exact")), (Some(1.0e300), Some(9_999_999_999.0)));
+    let notes: Vec<&str> = api.warnings.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        notes.contains(&"`maximum: 9999999999` is compared as the nearest 32-bit float (`format: float`), 10000000000"),
+        "{notes:?}"
+    );
+}

@@ -986,8 +986,8 @@ impl Lowerer<'_> {
                 }
             }
             SchemaKind::Type(Type::Number(n)) => Constraints {
-                minimum: n.minimum,
-                maximum: n.maximum,
+                minimum: n.minimum.map(|b| self.f32_bound(n, "minimum", b, ptr)),
+                maximum: n.maximum.map(|b| self.f32_bound(n, "maximum", b, ptr)),
                 exclusive_minimum: n.exclusive_minimum && n.minimum.is_some(),
                 exclusive_maximum: n.exclusive_maximum && n.maximum.is_some(),
                 multiple_of: n.multiple_of.filter(|m| *m > 0.0),
@@ -995,5 +995,28 @@ impl Lowerer<'_> {
             },
             _ => Constraints::default(),
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// A bound of a `format: float` number, as the `f32` the value is read into can be compared
+    /// with it: rounded to the nearest `f32`, or a valid value that rounds past it (9999999998
+    /// under `maximum: 9999999999`) would be refused. Noted where rounding changes it.
+    fn f32_bound(&mut self, n: &openapiv3::NumberType, key: &str, bound: f64, ptr: &Pointer) -> f64 {
+        if !matches!(n.format, VariantOrUnknownOrEmpty::Item(NumberFormat::Float)) {
+            return bound;
+        }
+        let rounded = f64::from(bound as f32);
+        // Past f32's range the bound stays as written: no finite f32 reaches it.
+        if !rounded.is_finite() {
+            return bound;
+        }
+        if rounded != bound {
+            self.warn(
+                &ptr.push(key),
+                format!("`{key}: {bound}` is compared as the nearest 32-bit float (`format: float`), {rounded}"),
+            );
+        }
+        rounded
     }
 }
