@@ -188,9 +188,32 @@ impl<'de, 'c, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'c, S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.inner.deserialize(RequestJson::new(deserializer, self.closed))
+        // Every nested value comes through here: where the stack runs low, reading goes on in
+        // a segment of its own, so that no body, however deep, overflows the thread's stack.
+        grown(|| self.inner.deserialize(RequestJson::new(deserializer, self.closed)))
     }
 }
+
+/// Runs `read` where at least [`RED_ZONE`] of stack is left, on a new segment of
+/// [`SEGMENT`] if need be. Reading one level of a large generated type (a struct of many inline
+/// structs) can take a few hundred KiB in a debug build.
+#[cfg(feature = "server")]
+pub(crate) fn grown<T>(read: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, read)
+}
+
+/// Without the server, only a client's choices are read here, from replies: the stack it has.
+#[cfg(not(feature = "server"))]
+pub(crate) fn grown<T>(read: impl FnOnce() -> T) -> T {
+    read()
+}
+
+/// Stack kept free below each nested value.
+#[cfg(feature = "server")]
+const RED_ZONE: usize = 512 * 1024;
+/// The size of each further stack segment.
+#[cfg(feature = "server")]
+const SEGMENT: usize = 4 * 1024 * 1024;
 
 struct Items<'c, A> {
     inner: A,
@@ -275,6 +298,39 @@ mod tests {
         assert!(refused.contains("unknown property `b`"), "{refused}");
         let nested = read::<Shut>(r#"{"a": 1, "shut": {"a": 2, "c": 3}}"#).unwrap_err();
         assert!(nested.contains("unknown property `c`"), "{nested}");
+    }
+
+    /// A level of a large type: reading it keeps an 8 KiB field on the stack.
+    #[cfg(feature = "server")]
+    #[derive(Debug, Deserialize)]
+    struct Deep {
+        #[serde(default)]
+        #[allow(dead_code)]
+        heavy: Option<[[u64; 32]; 32]>,
+        #[serde(default)]
+        next: Option<Box<Deep>>,
+    }
+
+    #[cfg(feature = "server")]
+    #[test]
+    fn a_body_as_deep_as_json_allows_is_read_on_a_small_stack() {
+        // serde_json reads 128 levels at most; 120 of this type take far more than 256 KiB.
+        let json = format!("{}{{}}{}", r#"{"next":"#.repeat(119), "}".repeat(119));
+        let depth = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let mut deep = read::<Deep>(&json).expect("a valid body");
+                let mut depth = 1;
+                while let Some(next) = deep.next {
+                    deep = *next;
+                    depth += 1;
+                }
+                depth
+            })
+            .expect("a thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(depth, 120);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 /// The formats [`check_format`] checks, where generated code names them.
 pub use crate::Format;
-use crate::request_json::{RequestJson, with_closed};
+use crate::request_json::{RequestJson, grown, with_closed};
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::problem::problem_types;
@@ -781,19 +781,13 @@ fn parse_json<T: DeserializeOwned>(
     closed: &'static [&'static str],
     problems: &mut Problems,
 ) -> Option<T> {
-    // Most bodies are valid: they pay for a plain parse only, and a body that is not is parsed
-    // again, tracking the path, to say where.
+    // Read through [`RequestJson`], which grows the stack for deep bodies; a body that is not
+    // valid is read again, tracking the path, to say where.
     let checked = || {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         T::deserialize(RequestJson::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
     };
-    let parsed = crate::enums::listed_only(|| {
-        with_closed(closed, || match closed.is_empty() {
-            // Read again on failure: an integer written as `6.0` is one only to [`RequestJson`].
-            true => serde_json::from_slice::<T>(bytes).or_else(|_| checked()),
-            false => checked(),
-        })
-    });
+    let parsed = crate::enums::listed_only(|| with_closed(closed, || grown(checked)));
     match parsed {
         Ok(value) => Some(value),
         Err(_) => {
@@ -807,7 +801,7 @@ fn parse_json<T: DeserializeOwned>(
 fn problems_of<T: DeserializeOwned>(bytes: &[u8], closed: &'static [&'static str], problems: &mut Problems) {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let read = crate::enums::listed_only(|| {
-        with_closed(closed, || serde_path_to_error::deserialize::<_, T>(RequestJson::new(&mut de, closed)))
+        with_closed(closed, || grown(|| serde_path_to_error::deserialize::<_, T>(RequestJson::new(&mut de, closed))))
     });
     match read {
         Err(e) => {
