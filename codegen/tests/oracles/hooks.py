@@ -293,6 +293,25 @@ def _somewhere(root, schema, value, test, depth=0):
     return False
 
 
+def _at(root, schema, pointer):
+    """The schema at the JSON `pointer` under `schema`, following `$ref`s on the way."""
+    node = _resolved(root, schema)
+    for part in [p for p in pointer.split("/") if p]:
+        if not isinstance(node, (dict, list)):
+            return None
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) and part.isdigit() and int(part) < len(node) else (node.get(part) if isinstance(node, dict) else None)
+        node = _resolved(root, node)
+    return node
+
+
+def _disjoint_enums(root, schema):
+    """Whether `schema` is an `allOf` of two or more `enum` lists that share no value."""
+    members = [_resolved(root, m) for m in (schema or {}).get("allOf") or []] if isinstance(schema, dict) else []
+    lists = [m["enum"] for m in members if isinstance(m, dict) and isinstance(m.get("enum"), list)]
+    return len(lists) > 1 and not [v for v in lists[0] if all(v in other for other in lists[1:])]
+
+
 def _not_a_date_time(schema, value):
     """Text that is no RFC 3339 date-time where `schema` says `format: date-time`."""
     return schema.get("format") == "date-time" and isinstance(value, str) and not DATE_TIME.match(value)
@@ -362,6 +381,13 @@ def _rule(ctx, failure, case, response):
             one = isinstance(sent, (list, tuple)) and len(sent) == 1
             if parameter.get("in") == "query" and one and _scalar_fits(_resolved(root, schema), sent[0]):
                 return "one-item list written as its item"
+    # An `allOf` whose `enum` lists share no value allows nothing as written; the generator reads
+    # it as allowing the values of every list, with a warning, and a value of one list is sent.
+    if failure.code == "ST201":
+        root, body = case.operation.schema.raw_schema, _body_schema(case)
+        for pointer in re.findall(r"body: violates `enum` at (\S+)/allOf/\d+", failure.message or ""):
+            if _disjoint_enums(root, _at(root, body, pointer)):
+                return "allOf of enums sharing no value"
     # An object nested in a query parameter has no form in OpenAPI's style table: what
     # schemathesis writes for it (`name[key]=value`) is not the document's.
     if failure.code == "ST201":

@@ -53,12 +53,15 @@ OPENAPI = {
     "components": {
         "parameters": {"Range": {"in": "header", "name": "Range", "schema": {"type": "string", "pattern": "^bytes="}}},
         "schemas": {
+            "Kind": {"type": "string", "enum": ["host", "subnet"]},
             "Window": {"allOf": [{"type": "object", "properties": {"from": {"type": "string"}}}]},
             "Token": {
                 "type": "object",
                 "properties": {
                     "expires": {"type": ["string", "null"], "format": "date-time"},
                     "owner": {"properties": {"name": {"type": "string"}}},
+                    "kind": {"allOf": [{"$ref": "#/components/schemas/Kind"}, {"enum": ["peer"]}]},
+                    "mode": {"allOf": [{"enum": ["a", "b"]}, {"enum": ["b"]}]},
                 },
             }
         },
@@ -119,6 +122,14 @@ class Rules(unittest.TestCase):
         # Items that are no value of the parameter, and lists of more than one, stand.
         for query in ({"count": [0.5]}, {"count": [101]}, {"count": ["x"]}, {"count": [1, 2]}, {"count": [[1]]}):
             self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query=query)), query)
+
+    def test_enum_lists_sharing_no_value(self):
+        sent = case(OPENAPI, "/files", "POST", body={"kind": "peer"}, media_type="application/json")
+        disjoint = failure("ST201", "Invalid component:\n  - body: violates `enum` at /properties/kind/allOf/0")
+        self.assertEqual(rule(disjoint, sent), "allOf of enums sharing no value")
+        # Lists that meet allow a value: a request outside it stands.
+        shared = failure("ST201", "Invalid component:\n  - body: violates `enum` at /properties/mode/allOf/1")
+        self.assertIsNone(rule(shared, case(OPENAPI, "/files", "POST", body={"mode": "a"}, media_type="application/json")))
 
     def test_parameters_outside_their_schema_and_integer_formats(self):
         self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"range": "0"})), "parameter outside its schema")
