@@ -992,7 +992,7 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
     repeated_enum_values(schema, &mut note);
     wrong_types(schema, &mut note);
     // A parameter's own schema (not one it refers to), whose value arrives as text.
-    let parameter = at.to_string().split('/').rev().nth(2) == Some("parameters");
+    let parameter = at.json_pointer().rsplit('/').nth(2) == Some("parameters");
     narrowing_choices(schema, parameter, &mut note);
     typed_reference(schema, &mut note);
     for key in COUNTS {
