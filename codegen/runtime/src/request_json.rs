@@ -194,6 +194,58 @@ impl<'de, 'c, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'c, S> {
     }
 }
 
+/// `bytes` with every number written as a whole number with a zero fraction (`…979.0`) and more
+/// than 15 digits written without its fraction. serde_json reads such a number through a
+/// significand past 2^53 and may land a quarter off (`1889331988471979.0` reads as
+/// `1889331988471979.25`), which an integer then refuses; without the fraction it is read
+/// exactly. Bodies without such a number (nearly all) are returned as they are.
+#[cfg(feature = "server")]
+pub(crate) fn exact_integers(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    /// Significant digits up to which a significand stays below 2^53, read exactly.
+    const EXACT_DIGITS: usize = 15;
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Skip the string, escapes included.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i + usize::from(bytes[i] == b'-');
+                let whole = start + bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+                i = whole;
+                if bytes.get(i) != Some(&b'.') {
+                    continue;
+                }
+                let zeros = bytes[i + 1..].iter().take_while(|b| **b == b'0').count();
+                let end = i + 1 + zeros + bytes[i + 1 + zeros..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let exponent = matches!(bytes.get(end), Some(b'e' | b'E'));
+                if zeros > 0 && end == i + 1 + zeros && !exponent && whole - start + zeros > EXACT_DIGITS {
+                    cuts.push(i..end);
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    if cuts.is_empty() {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut exact = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for cut in cuts {
+        exact.extend_from_slice(&bytes[from..cut.start]);
+        from = cut.end;
+    }
+    exact.extend_from_slice(&bytes[from..]);
+    std::borrow::Cow::Owned(exact)
+}
+
 /// Runs `read` where at least [`RED_ZONE`] of stack is left, on a new segment of
 /// [`SEGMENT`] if need be. Reading one level of a large generated type (a struct of many inline
 /// structs) can take a few hundred KiB in a debug build.
@@ -331,6 +383,30 @@ mod tests {
             .join()
             .expect("no overflow");
         assert_eq!(depth, 120);
+    }
+
+    #[cfg(feature = "server")]
+    #[test]
+    fn long_whole_numbers_with_a_zero_fraction_are_read_exactly() {
+        use super::exact_integers;
+        let read_exact = |json: &str| read::<Vec<i64>>(std::str::from_utf8(&exact_integers(json.as_bytes())).unwrap());
+        // serde_json alone reads this one a quarter off, and the integer refuses it.
+        assert!(read::<Vec<i64>>("[1889331988471979.0]").is_err());
+        assert_eq!(
+            read_exact("[1889331988471979.0, -1889331988471979.000]"),
+            Ok(vec![1889331988471979, -1889331988471979])
+        );
+        assert!(read_exact("[1889331988471979.25]").is_err(), "a fraction stays a fraction");
+        let untouched = [
+            r#"{"a": 6.0, "b": 1.0e20, "c": 1889331988471979.5}"#,
+            r#"{"1889331988471979.0": "1889331988471979.0"}"#,
+            "[1889331988471979.",
+        ];
+        for json in untouched {
+            assert!(matches!(exact_integers(json.as_bytes()), std::borrow::Cow::Borrowed(_)), "{json}");
+        }
+        let escaped = r#"["\"", 1889331988471979.0]"#;
+        assert_eq!(&*exact_integers(escaped.as_bytes()), br#"["\"", 1889331988471979]"#);
     }
 
     #[test]

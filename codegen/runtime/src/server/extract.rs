@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 /// The formats [`check_format`] checks, where generated code names them.
 pub use crate::Format;
-use crate::request_json::{RequestJson, grown, with_closed};
+use crate::request_json::{RequestJson, exact_integers, grown, with_closed};
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::problem::problem_types;
@@ -783,6 +783,8 @@ fn parse_json<T: DeserializeOwned>(
 ) -> Option<T> {
     // Read through [`RequestJson`], which grows the stack for deep bodies; a body that is not
     // valid is read again, tracking the path, to say where.
+    let exact = exact_integers(bytes);
+    let bytes = &*exact;
     let checked = || {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         T::deserialize(RequestJson::new(&mut de, closed)).and_then(|value| de.end().map(|()| value))
