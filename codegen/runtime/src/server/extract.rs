@@ -632,15 +632,36 @@ pub fn check_format(text: &str, format: Format, at: &str, name: &str, problems: 
     }
 }
 
-/// Checks that no two items of an array are equal, comparing their JSON: linear in the items.
-pub fn check_unique<T: serde::Serialize>(items: &[T], at: &str, name: &str, problems: &mut Problems) {
+/// Checks that no two items of an array are equal, as JSON Schema compares them: linear in the
+/// items.
+pub fn check_unique<T: UniqueItem>(items: &[T], at: &str, name: &str, problems: &mut Problems) {
     let mut seen = std::collections::HashSet::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let Ok(text) = serde_json::to_string(item) else { continue };
-        if !seen.insert(text) {
+        let Some(key) = item.unique_key() else { continue };
+        if !seen.insert(key) {
             problems.add(located(at, name), format!("must not repeat items; item {i} repeats an earlier one"));
             return;
         }
+    }
+}
+
+/// An item of an array whose items must differ: what it is compared by.
+pub trait UniqueItem {
+    /// Equal for equal items; `None` when the item cannot be compared (it is then not checked).
+    fn unique_key(&self) -> Option<Cow<'_, [u8]>>;
+}
+
+/// A value of the document's types is compared by its JSON.
+impl<T: serde::Serialize> UniqueItem for T {
+    fn unique_key(&self) -> Option<Cow<'_, [u8]>> {
+        serde_json::to_vec(self).ok().map(Cow::Owned)
+    }
+}
+
+/// A file part is a string of bytes to JSON Schema: compared by its content alone.
+impl UniqueItem for crate::File {
+    fn unique_key(&self) -> Option<Cow<'_, [u8]>> {
+        Some(Cow::Borrowed(&self.bytes))
     }
 }
 
