@@ -1749,6 +1749,45 @@ paths:
 }
 
 #[test]
+fn structured_error_bodies_under_a_media_type_without_their_form_are_json_with_a_warning() {
+    let text = r##"
+swagger: "2.0"
+info: {title: t, version: "1"}
+paths:
+  /archive:
+    get:
+      operationId: archive
+      produces: [application/x-tar]
+      parameters:
+        - {in: query, name: path, type: string, required: true}
+      responses:
+        '200': {description: the files, schema: {type: file}}
+        '404': {description: no such path, schema: {$ref: "#/definitions/Error"}}
+        '500': {description: broken, schema: {type: string}}
+definitions:
+  Error:
+    type: object
+    required: [message]
+    properties: {message: {type: string}}
+"##;
+    let mut config = config();
+    config.strict = false;
+    let api = lower(&load(text).unwrap().doc, &config).unwrap();
+    let op = &api.operations[0];
+    // The object is the 404's documented body, read by the client and written by the server as
+    // JSON; the 500's text has a form in an archive's bytes, so it stays as it is.
+    let errors = op.errors.as_ref().expect("the documented error body");
+    let statuses: Vec<ErrorStatus> = errors.cases.iter().map(|c| c.status).collect();
+    assert_eq!(statuses, [ErrorStatus::Exact(404)]);
+    let shape = op.error_shapes.iter().find(|s| s.status == ErrorStatus::Exact(404)).expect("a 404 shape");
+    assert_eq!(shape.content_type, "application/json");
+    assert!(shape.template.contains("message"), "{}", shape.template);
+    let warned: Vec<&str> =
+        api.warnings.iter().filter(|w| w.message.contains("has no form for")).map(|w| w.pointer.as_str()).collect();
+    assert_eq!(warned, ["#/paths/~1archive/get/responses/404/content/application~1x-tar"], "{:?}", api.warnings);
+}
+
+#[test]
 fn swagger_2_bodies_and_replies_without_a_media_type_are_read_as_json_with_notes() {
     let text = r##"
 swagger: "2.0"

@@ -1175,3 +1175,47 @@ async fn an_enum_value_named_err_and_a_choice_of_named_texts_travel_as_query_tex
     assert_eq!(read, ["Info".to_string(), format!("LogId({id})")]);
     assert!("err".parse::<ListLogsLevel>().is_ok_and(|level| level == ListLogsLevel::Err));
 }
+
+/// A JSON body the document also lists as text and as bytes, which give an object no form of
+/// their own, is read as JSON under each; an error reply whose object the document lists only
+/// under an archive's media type is written as JSON and read back by the client as its type.
+#[tokio::test]
+async fn a_body_listed_as_text_or_bytes_is_json_and_an_archives_error_is_json() {
+    use unseen_client::types::{ArchiveKennelError, Dog};
+    let (mock, client) = serve().await;
+    mock.on_archive_kennel(|_, input| {
+        std::future::ready(Ok(FileDownload::new(input.body.name).with_content_type("application/x-tar")))
+    });
+    let raw = reqwest::Client::new();
+    for media in ["application/json", "text/plain", "application/octet-stream"] {
+        let reply = raw
+            .put(format!("{}/kennel/archive", client.base_url()))
+            .header("content-type", media)
+            .body(r#"{"name":"Rex"}"#)
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(reply.status(), 200, "{media}");
+        assert_eq!(reply.text().await.expect("bytes"), "Rex", "{media}");
+    }
+    // Another media type stays refused, and so does a body that is not the schema's JSON.
+    let other = raw.put(format!("{}/kennel/archive", client.base_url())).header("content-type", "image/png");
+    assert_eq!(other.body(r#"{"name":"Rex"}"#).send().await.expect("sent").status(), 415);
+    let text = raw.put(format!("{}/kennel/archive", client.base_url())).header("content-type", "text/plain");
+    assert_eq!(text.body("Rex").send().await.expect("sent").status(), 400);
+    // The server's own rejection takes the documented shape, as JSON, which the client reads.
+    let dog = Dog { id: None, name: "Rex".into(), photo_urls: None, toys: None, good: None };
+    let error = client.archive_kennel(dog).level(10).send().await.expect_err("level past 9");
+    let reply = raw
+        .put(format!("{}/kennel/archive?level=10", client.base_url()))
+        .header("content-type", "application/json")
+        .body(r#"{"name":"Rex"}"#)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(reply.headers()["content-type"], "application/json");
+    match ArchiveKennelError::from_error(&error) {
+        Some(ArchiveKennelError::BadRequest(fault)) => assert!(fault.message.contains("level"), "{}", fault.message),
+        other => panic!("not the documented 400: {other:?} from {error:?}"),
+    }
+}

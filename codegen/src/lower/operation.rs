@@ -758,6 +758,43 @@ impl<'a> Lowerer<'a> {
                 unread = rest;
             }
         }
+        // A body also listed under types with no form of their own for its schema (`text/plain`
+        // or `application/octet-stream` beside JSON, as Docker's API lists them) is read by the
+        // server in the form its schema has: a structured value as JSON, a string as text, a
+        // file as bytes.
+        let mut joined: Vec<(&str, &str, String)> = Vec::new();
+        unread.retain(|ct| {
+            let schema = &body.content[*ct].schema;
+            let plain = (ct.starts_with("text/") || holds_no_structure(ct)) && !is_xml(ct) && !is_yaml(ct);
+            let structured = schema.as_ref().is_some_and(|s| self.is_structured(s, 0));
+            let case = cases.iter_mut().find(|c| {
+                body.content[&c.described].schema == *schema
+                    && match c.body.encoding {
+                        BodyEncoding::Json => structured,
+                        BodyEncoding::Text | BodyEncoding::Binary => true,
+                        BodyEncoding::Form | BodyEncoding::Multipart => false,
+                    }
+            });
+            match case {
+                Some(case) if plain => {
+                    case.body.accepted.push(ct.to_string());
+                    let form = match case.body.encoding {
+                        BodyEncoding::Json => "JSON",
+                        BodyEncoding::Text => "text",
+                        _ => "bytes",
+                    };
+                    joined.push((ct, form, case.body.content_type.clone()));
+                    false
+                }
+                _ => true,
+            }
+        });
+        for (ct, form, sent) in joined {
+            let message = format!(
+                "the body may also be sent as {ct}, which gives its schema no form of its own: the server reads it as {form}, as the client sends it ({sent})"
+            );
+            self.warn(&ptr.push("content").push(ct), message);
+        }
         if !unread.is_empty() {
             let read: Vec<&str> =
                 cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
@@ -1387,8 +1424,16 @@ impl<'a> Lowerer<'a> {
         let mut scope = Scope::default();
         let mut cases = Vec::new();
         for &(status, ref rptr, response) in listed {
-            let Some((content_type, media)) = error_media(response) else { continue };
+            let Some(ErrorMedia { listed: content_type, written, media }) = self.error_body_media(response) else {
+                continue;
+            };
             let Some(schema) = &media.schema else { continue };
+            if written != *content_type {
+                let message = format!(
+                    "this error reply's schema describes a structured value, which `{content_type}` has no form for; it is read and written as JSON, `{written}`, which the document does not list here"
+                );
+                self.warn(&rptr.push("content").push(content_type), message);
+            }
             let variant = match status {
                 ErrorStatus::Exact(code) => status_name(code),
                 ErrorStatus::Class(4) => "ClientError".to_string(),
@@ -1414,6 +1459,29 @@ impl<'a> Lowerer<'a> {
         Some(ErrorsDef { name, operation, cases })
     }
 
+    /// The documented body of an error reply ([`error_media`]); or else one whose schema describes
+    /// a structured value under a media type with no form for it (Swagger 2.0's `produces: [application/x-tar]`
+    /// covering an error reply's object too), read and written as JSON.
+    fn error_body_media<'r>(&self, response: &'r openapiv3::Response) -> Option<ErrorMedia<'r>> {
+        error_media(response).or_else(|| {
+            let (listed, media) = response.content.iter().find(|(ct, media)| {
+                holds_no_structure(ct) && media.schema.as_ref().is_some_and(|s| self.is_structured(s, 0))
+            })?;
+            Some(ErrorMedia { listed, written: "application/json".to_string(), media })
+        })
+    }
+
+    /// Whether `schema` describes an object or a list (directly, or as all of its `allOf`).
+    fn is_structured(&self, schema: &ReferenceOr<Schema>, depth: usize) -> bool {
+        let Some(schema) = self.resolve_schema(schema).filter(|_| depth < 8) else { return false };
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(_) | Type::Array(_)) => true,
+            SchemaKind::Any(any) => !any.properties.is_empty() || any.items.is_some(),
+            SchemaKind::AllOf { all_of } => all_of.iter().any(|s| self.is_structured(s, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// The documented JSON error bodies as shapes the server writes its own rejections in.
     fn error_shapes(
         &mut self,
@@ -1424,7 +1492,7 @@ impl<'a> Lowerer<'a> {
     ) -> Vec<ErrorShape> {
         let mut shapes = Vec::new();
         for &(status, ref rptr, response) in listed {
-            let Some((content_type, media)) = error_media(response) else {
+            let Some(ErrorMedia { listed, written: content_type, media }) = self.error_body_media(response) else {
                 // Problem details documented for this status: the server's default, kept for it
                 // rather than a class's or `default`'s body.
                 if let Some(problem) = response.content.keys().find(|ct| ct.ends_with("problem+json")) {
@@ -1439,12 +1507,12 @@ impl<'a> Lowerer<'a> {
             match crate::sample::error_body(schemas, &schema) {
                 Some((template, fills)) => shapes.push(ErrorShape {
                     status,
-                    content_type: content_type.clone(),
+                    content_type,
                     template: template.to_string(),
                     fills,
                 }),
                 None => self.warn(
-                    &rptr.push("content").push(content_type).push("schema"),
+                    &rptr.push("content").push(listed).push("schema"),
                     "no body this schema allows could be made, so the server's own rejections with this status are problem details",
                 ),
             }
@@ -1493,8 +1561,13 @@ impl<'a> Lowerer<'a> {
             let mut listed: Vec<&str> = produces.to_vec();
             listed.sort_unstable();
             listed.dedup();
+            // Statuses whose documented body is read as JSON (`error_body_media`) keep it.
+            let which = match shapes.is_empty() {
+                true => "the server's own rejections (a bad request, missing credentials)",
+                false => "the server's own rejections with a status the operation documents no body for",
+            };
             let message = format!(
-                "none of the media types the operation `produces` ({}) can carry a message, so the server's own rejections (a bad request, missing credentials) are problem details, `application/problem+json`, which the document does not list",
+                "none of the media types the operation `produces` ({}) can carry a message, so {which} are problem details, `application/problem+json`, which the document does not list",
                 listed.join(", ")
             );
             self.warn(&ptr.push("responses"), message);
@@ -1955,15 +2028,34 @@ fn is_binary(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) -> bool {
         if s.format == openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary))
 }
 
-/// The variant name for a status: its reason phrase, or `Status` and the code.
-/// The JSON body of an error reply, other than problem details (which the generated crates
-/// already read and write): `application/json` when it is offered.
-/// The media type and schema in which the server writes its own rejections with a reply's status:
-/// JSON, or else YAML, which any JSON text is (so the same body serves).
-fn error_media(response: &openapiv3::Response) -> Option<(&String, &openapiv3::MediaType)> {
+/// The documented body of an error reply, other than problem details (which the generated crates
+/// already read and write): where it is listed and in which media type it is written. JSON,
+/// `application/json` first, or else YAML, which any JSON text is (so the same body serves).
+struct ErrorMedia<'r> {
+    /// The media type it is listed under (its key in the reply's `content`).
+    listed: &'r String,
+    /// The media type it is written in.
+    written: String,
+    media: &'r openapiv3::MediaType,
+}
+
+fn error_media(response: &openapiv3::Response) -> Option<ErrorMedia<'_>> {
     let written =
         response.content.iter().filter(|(ct, _)| (is_json(ct) || is_yaml(ct)) && !ct.ends_with("problem+json"));
-    written.min_by_key(|(ct, _)| (!is_json(ct), *ct != "application/json"))
+    let (listed, media) = written.min_by_key(|(ct, _)| (!is_json(ct), *ct != "application/json"))?;
+    Some(ErrorMedia { listed, written: listed.clone(), media })
+}
+
+/// Whether `content_type` has no form of its own for a structured value: neither JSON, YAML, XML,
+/// text, nor a form (an archive, a stream of frames, an image, bytes).
+fn holds_no_structure(content_type: &str) -> bool {
+    let essence = essence(content_type);
+    !(is_json(&essence)
+        || is_yaml(&essence)
+        || is_xml(&essence)
+        || essence.starts_with("text/")
+        || essence.starts_with("multipart/")
+        || essence == "application/x-www-form-urlencoded")
 }
 
 /// Whether `content_type` is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`, `+yaml`).
@@ -1972,6 +2064,7 @@ fn is_yaml(content_type: &str) -> bool {
     essence.ends_with("/yaml") || essence.ends_with("/x-yaml") || essence.ends_with("+yaml")
 }
 
+/// The variant name for a status: its reason phrase, or `Status` and the code.
 fn status_name(status: u16) -> String {
     let name = match status {
         200 => "Ok",

@@ -258,6 +258,33 @@ def _produces_no_text(case):
     return bool(produces) and not any(_carries_text(p) for p in produces)
 
 
+def _holds_no_structure(media_type):
+    """Whether `media_type` has no form of its own for a structured value: neither JSON, YAML, XML,
+    text, nor a form (an archive, a stream of frames, bytes), as the generator reads it."""
+    essence = media_type.split(";")[0].strip().lower()
+    structured = any(kind in essence for kind in ("json", "yaml", "xml"))
+    return not (structured or essence.startswith(("text/", "multipart/")) or essence == "application/x-www-form-urlencoded")
+
+
+def _structured_without_form(case, response):
+    """Whether the document gives this reply's status a body whose schema is structured (an
+    object or a list) only under media types with no form for it: the generator writes it as
+    JSON, with a warning."""
+    root, _, operation = _operation(case)
+    definition = _resolved(root, _documented(case, response))
+    if not isinstance(definition, dict):
+        return False
+    if "content" in definition:
+        listed = [(ct, (m or {}).get("schema")) for ct, m in (definition.get("content") or {}).items()]
+    else:
+        produces = operation.get("produces") or root.get("produces") or []
+        listed = [(ct, definition.get("schema")) for ct in produces]
+    def structured(schema):
+        schema = _resolved(root, schema)
+        return _is_object(root, schema) or (isinstance(schema, dict) and schema.get("type") == "array")
+    return bool(listed) and all(_holds_no_structure(ct) for ct, _ in listed) and any(structured(s) for _, s in listed)
+
+
 # Where OpenAPI 3 and Swagger 2.0 put parameters.
 LOCATIONS = {"path", "query", "header", "cookie", "body", "formData"}
 
@@ -352,6 +379,10 @@ def _rule(ctx, failure, case, response):
     # warns where it reads the operation.
     if failure.code == "ST105" and "problem+json" in _content_type(response) and _documented(case, response) is None and _produces_no_text(case):
         return "rejection no produced type carries"
+    # A documented error body whose schema is structured, listed only under media types with no
+    # form for it (an archive, a stream): the generator writes it as JSON, with a warning.
+    if failure.code == "ST105" and "json" in _content_type(response) and _structured_without_form(case, response):
+        return "error body no listed type can hold"
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
     if failure.code == "ST202" and response.status_code == 400 and any(_wide_integer(p) for p in parts):
         return "wide integer"

@@ -13,6 +13,12 @@ SWAGGER = {
     "swagger": "2.0",
     "paths": {
         "/speech": {"post": {"produces": ["audio/x-wav"], "responses": {"200": {"description": "ok"}}}},
+        "/archive": {
+            "get": {
+                "produces": ["application/x-tar"],
+                "responses": {"404": {"description": "none", "schema": {"$ref": "#/definitions/Error"}}},
+            }
+        },
         "/mixed": {
             "post": {
                 "parameters": [
@@ -22,6 +28,7 @@ SWAGGER = {
             }
         },
     },
+    "definitions": {"Error": {"type": "object", "properties": {"message": {"type": "string"}}}},
 }
 
 OPENAPI = {
@@ -164,6 +171,17 @@ class Rules(unittest.TestCase):
         problem = response(401, content_type="application/problem+json")
         self.assertEqual(rule(failure("ST105"), speech, problem), "rejection no produced type carries")
         self.assertIsNone(rule(failure("ST105"), speech, response(401, content_type="audio/x-wav")))
+
+    def test_structured_error_bodies_under_a_media_type_without_their_form(self):
+        archive = case(SWAGGER, "/archive", "GET")
+        documented = SWAGGER["paths"]["/archive"]["get"]["responses"]["404"]
+        archive.operation.responses = SimpleNamespace(find_by_status_code=lambda status: SimpleNamespace(definition=documented))
+        answered = response(404, content_type="application/json")
+        self.assertEqual(rule(failure("ST105"), archive, answered), "error body no listed type can hold")
+        # A reply in another media type, or a status documented without a structured body, stands.
+        self.assertIsNone(rule(failure("ST105"), archive, response(404, content_type="text/html")))
+        archive.operation.responses = SimpleNamespace(find_by_status_code=lambda status: SimpleNamespace(definition={"description": "none"}))
+        self.assertIsNone(rule(failure("ST105"), archive, answered))
 
     def test_other_failures_stand(self):
         self.assertIsNone(rule(failure("ST101"), case(OPENAPI, "/files", "GET", headers={"l": str(2**64)}), response(500)))
