@@ -96,7 +96,8 @@ fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: 
          use portfolio_runtime::codegen::json_schema::JsonSchemas;\n\n\
          #[tokio::main]\nasync fn main() {{\n    \
          let base = std::env::args().nth(1).expect(\"the base URL\");\n    \
-         let client = Client::new(&base, {credentials}).expect(\"a client\");\n    \
+         // Prism takes minutes to write an example of a schema of thousands of properties.\n    \
+         let client = Client::builder(&base, {credentials}).timeout(std::time::Duration::from_secs(300)).build().expect(\"a client\");\n    \
          let mut failed = 0;\n{calls}    std::process::exit(if failed > 0 {{ 1 }} else {{ 0 }});\n}}\n\n\
          fn arg<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {{\n    \
          serde_json::from_str(json).map_err(|e| format!(\"the sampled argument does not fit its type: {{e}}\"))\n}}\n\n\
