@@ -16,6 +16,7 @@
 //!   scheme (an `http` one of scheme `basic`).
 //! - A reply header given as a `$ref` to a header parameter: the header that parameter describes.
 //! - `externalDocs` without the `url` it requires: left out.
+//! - `nullable: true` beside a `$ref`: the referenced schema or `null`.
 
 use serde_json::{Map, Number, Value};
 
@@ -38,6 +39,7 @@ pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     headers_from_parameters(doc, &mut notes);
     external_docs_urls(doc, &mut notes);
     lift_deep_references(doc, &mut notes);
+    each_schema_object(doc, &mut |schema, at| nullable_reference(schema, at, &mut notes));
     // Component schemas as written, for `allOf` members that refer to one.
     let components = all_of_targets(doc);
     each_schema(doc, &mut |schema, at| {
@@ -1221,6 +1223,20 @@ fn narrowing_choices(schema: &mut Map<String, Value>, parameter: bool, note: &mu
     }
 }
 
+/// `nullable: true` beside a `$ref` (Swagger 2.0's `x-nullable` there, as go-swagger writes
+/// it): OpenAPI 3.0 ignores a reference's other keywords, but the intent is plain, and tools that
+/// send requests (schemathesis among them) honour it. Read as the referenced schema or `null`, in
+/// 3.0's own words: an `allOf` of the reference, nullable.
+fn nullable_reference(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
+    if schema.get("nullable") != Some(&Value::Bool(true)) {
+        return;
+    }
+    let Some(reference) = schema.remove("$ref") else { return };
+    schema.insert("allOf".into(), Value::Array(vec![serde_json::json!({ "$ref": reference })]));
+    let message = "`nullable` beside `$ref`, which OpenAPI 3.0 ignores, is read as meant: the referenced schema or `null`";
+    notes.push(Diagnostic { pointer: at.push("nullable").to_string(), line: None, message: message.into() });
+}
+
 /// `type` beside an `allOf` of one `$ref` (`type: string, allOf: [$ref: Kind]`, a way to add a
 /// description to a reference): the referenced schema says the type.
 fn typed_reference(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
@@ -1625,6 +1641,19 @@ mod tests {
         let reply = &op["responses"]["200"]["content"]["text/plain"];
         assert_eq!((reply.get("examples"), &reply["example"]), (None, &json!("hello")));
         assert_eq!(notes.len(), 3, "{notes:?}");
+    }
+
+    #[test]
+    fn nullable_beside_a_reference_is_the_reference_or_null() {
+        let (schema, notes) = repaired(json!({"properties": {
+            "a": {"$ref": "#/components/schemas/Y", "nullable": true, "description": "Kept."},
+            "b": {"$ref": "#/components/schemas/Y", "nullable": false}
+        }}));
+        let a = json!({"allOf": [{"$ref": "#/components/schemas/Y"}], "nullable": true, "description": "Kept."});
+        assert_eq!(schema["properties"]["a"], a);
+        assert_eq!(schema["properties"]["b"]["$ref"], "#/components/schemas/Y", "not nullable: as written");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("#/components/schemas/X/properties/a/nullable: "), "{notes:?}");
     }
 
     fn repaired(schema: serde_json::Value) -> (serde_json::Value, Vec<String>) {
