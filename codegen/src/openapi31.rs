@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, Pointer};
-use crate::repair::{each_schema_object, json_schema_forms, rewrite_references};
+use crate::repair::{each_schema_object, json_schema_forms, null_only, rewrite_references};
 
 /// The dialect a 3.1 document's schemas use unless it says otherwise.
 const DEFAULT_DIALECT: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
@@ -357,6 +357,8 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
     }
     // The forms a 3.0 document writes as slips are plain 3.1: converted without a note.
     json_schema_forms(schema, &mut |_, _| {});
+    // Only `null` has no 3.0 form: read looser, which is said.
+    null_only(schema, &mut note);
     if let Some(value) = schema.remove("const") {
         if !schema.contains_key("type") {
             let kind = match &value {

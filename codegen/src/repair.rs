@@ -959,6 +959,9 @@ pub(crate) const XML: &str = "x-portfolio-xml";
 /// once the schema is read as its plain type: servers check values against it, and samples
 /// meet it.
 pub const NARROWED: &str = "x-portfolio-narrowed";
+/// Marks a schema that allows only `null`, read as any JSON value, nullable ([`null_only`]):
+/// samples of it are `null`.
+pub const NULL_ONLY: &str = "x-portfolio-null-only";
 /// Marks a schema that, as written, allows no value at all (its keywords contradict each other),
 /// with why and how it was read instead. A peer reading the document as written (a mock, a
 /// validator) refuses every value there: oracles use the mark to tell the document's slip from a
@@ -991,6 +994,7 @@ fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<
         };
     }
     json_schema_forms(schema, &mut note);
+    null_only(schema, &mut note);
     repeated_enum_values(schema, &mut note);
     wrong_types(schema, &mut note);
     // A parameter's own schema (not one it refers to), whose value arrives as text.
@@ -1295,7 +1299,7 @@ fn value_kind(values: &[Value]) -> Option<&'static str> {
 
 /// JSON Schema's own spellings of what OpenAPI 3.0 writes otherwise, rewritten in the 3.0 form:
 /// `null` members of a choice and `type` lists with `"null"` (as `nullable`), several types (as
-/// an `anyOf`), `type: null`, and numeric `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
+/// an `anyOf`), and numeric `exclusiveMinimum`/`exclusiveMaximum`. Each rewrite is
 /// told to `note`: a slip in a 3.0 document, the plain form of a 3.1 one (whose converter ignores
 /// the notes).
 pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
@@ -1360,22 +1364,29 @@ pub(crate) fn json_schema_forms(schema: &mut Map<String, Value>, note: &mut dyn 
         let null = if nullable { ", nullable" } else { "" };
         note("type", format!("`type` is a list ({}); read as {read}{null}", named.join(", ")));
     }
-    if schema.get("type").and_then(Value::as_str) == Some("null") {
-        note("type", "`type: null` is read as a value that is always null: any JSON value, nullable".to_string());
-        schema.remove("type");
-        schema.insert("nullable".to_string(), Value::Bool(true));
-    }
-    // `null` as the only value: a value that is always null, as `type: null` is. (Beside other
-    // values, `null` is the schema being nullable, which `repair_schema` reads.)
-    if let Some(Value::Array(values)) = schema.get("enum")
-        && !values.is_empty()
-        && values.iter().all(Value::is_null)
-    {
-        note("enum", "`enum: [null]` is read as a value that is always null: any JSON value, nullable".to_string());
+}
+
+/// A schema that allows only `null` (`type: null`, `enum: [null]`), which OpenAPI 3.0 has no
+/// form for: read as any JSON value, nullable, which is looser, so said in every version; marked
+/// with [`NULL_ONLY`].
+pub(crate) fn null_only(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
+    let typed = schema.get("type").and_then(Value::as_str) == Some("null");
+    // `null` as the only value. (Beside other values, `null` is the schema being nullable, which
+    // `repair_schema` reads.)
+    let listed = matches!(schema.get("enum"), Some(Value::Array(values)) if !values.is_empty() && values.iter().all(Value::is_null));
+    let key = match (typed, listed) {
+        (true, _) => "type",
+        (false, true) => "enum",
+        (false, false) => return,
+    };
+    let written = if typed { "`type: null`" } else { "`enum: [null]`" };
+    note(key, format!("{written} is read as a value that is always null: any JSON value, nullable"));
+    schema.remove("type");
+    if listed {
         schema.remove("enum");
-        schema.remove("type");
-        schema.insert("nullable".to_string(), Value::Bool(true));
     }
+    schema.insert("nullable".to_string(), Value::Bool(true));
+    schema.insert(NULL_ONLY.to_string(), Value::Bool(true));
 }
 
 /// The keywords of `schema` that constrain values of type `t` only (a numeric `format` goes with

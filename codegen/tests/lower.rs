@@ -1749,6 +1749,30 @@ paths:
 }
 
 #[test]
+fn a_value_that_is_always_null_is_read_looser_with_a_warning_in_every_version_and_sampled_as_null() {
+    for (version, schema, key) in
+        [("3.1.0", "{type: 'null'}", "type"), ("3.0.3", "{enum: [null]}", "enum"), ("3.1.0", "{enum: [null]}", "enum")]
+    {
+        let text = format!(
+            "openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
+             Member: {{type: object, required: [avatar], properties: {{avatar: {schema}}}}}\n"
+        );
+        let loaded = load(&text).unwrap();
+        let api = lower(&loaded.doc, &Config { strict: false, ..config() }).unwrap();
+        let warned = loaded.notes.iter().chain(&api.warnings).any(|w| {
+            w.pointer == format!("#/components/schemas/Member/properties/avatar/{key}") && w.message.contains("always null")
+        });
+        assert!(warned, "{version} {schema}: {:?} {:?}", loaded.notes, api.warnings);
+        let doc = serde_json::to_value(&loaded.doc).unwrap();
+        let schemas = portfolio_codegen::sample::Schemas::of(&loaded.doc);
+        let member = serde_json::json!({"$ref": "#/components/schemas/Member"});
+        let options = portfolio_codegen::sample::Options { seed: 1, full: true };
+        let value = portfolio_codegen::sample::sample(&schemas, &member, options).unwrap();
+        assert_eq!(value, serde_json::json!({"avatar": null}), "{version} {schema} in {doc}");
+    }
+}
+
+#[test]
 fn structured_error_bodies_under_a_media_type_without_their_form_are_json_with_a_warning() {
     let text = r##"
 swagger: "2.0"

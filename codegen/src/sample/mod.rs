@@ -108,6 +108,10 @@ impl Sampler<'_> {
             restored.extend(kept.clone());
             return self.value(&Value::Object(restored), depth + 1);
         }
+        // A schema that allows only `null`, read looser.
+        if s.get(crate::repair::NULL_ONLY) == Some(&Value::Bool(true)) {
+            return Some(Value::Null);
+        }
         for key in ["example", "default"] {
             if let Some(candidate) = s.get(key).filter(|v| !v.is_null())
                 && check(self.schemas, schema, candidate).is_ok()
