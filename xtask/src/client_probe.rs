@@ -69,7 +69,14 @@ fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: 
         "replies": replies,
         sample::INTEGERS: integers,
     });
+    // The same replies as the generator reads them: a schema without `type` whose keywords all
+    // belong to one type is read as that type (with a warning), so a reply of another type, which
+    // the document allows, is refused where the generator said so.
+    let mut read = replies.clone();
+    typed_as_read(&mut read["components"]["schemas"], Holds::Map);
+    typed_as_read(&mut read["replies"], Holds::Map);
     let replies = serde_json::to_string(&replies).map_err(|e| e.to_string())?;
+    let read = serde_json::to_string(&read).map_err(|e| e.to_string())?;
     let mut calls = String::new();
     for op in &api.operations {
         match call(doc, &schemas, op) {
@@ -117,12 +124,66 @@ fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: 
          return (!schemas.is_empty()).then(|| \"the reply is not JSON\".to_string());\n    }};\n    \
          let whys: Vec<String> = schemas.iter().filter_map(|s| REPLIES.check(s, &value).err()).collect();\n    \
          (!schemas.is_empty() && whys.len() == schemas.len())\n        \
-         .then(|| format!(\"the reply is outside the document's schema: {{}}\", whys.join(\"; \")))\n}}\n"
+         .then(|| format!(\"the reply is outside the document's schema: {{}}\", whys.join(\"; \")))\n}}\n\n\
+         /// Why a reply the client refused, which the document allows, is one the generator said it \
+         would refuse: it is outside every JSON reply of `op` as the generator reads the document.\n\
+         fn narrowed(op: &str, error: &Error) -> Option<String> {{\n    \
+         static READ: std::sync::LazyLock<JsonSchemas> =\n        \
+         std::sync::LazyLock::new(|| JsonSchemas::from_json(include_str!(\"read.json\")));\n    \
+         let Error::Decode {{ body, .. }} = error else {{ return None }};\n    \
+         let pointer = format!(\"#/replies/{{}}\", op.replace('~', \"~0\").replace('/', \"~1\"));\n    \
+         let schemas = READ.resolve(&pointer)?.as_array()?;\n    \
+         let value = serde_json::from_slice::<serde_json::Value>(body).ok()?;\n    \
+         let whys: Vec<String> = schemas.iter().filter_map(|s| READ.check(s, &value).err()).collect();\n    \
+         (!schemas.is_empty() && whys.len() == schemas.len()).then(|| format!(\"the generator reads a schema without `type` \
+         as its keywords' type, with a warning: {{}}\", whys.join(\"; \")))\n}}\n"
     );
     let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
     crate::serve_mock::write_helper(dir, &manifest, &main)?;
-    let path = dir.join("src").join("replies.json");
-    fs::write(&path, replies).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    for (file, text) in [("replies.json", replies), ("read.json", read)] {
+        let path = dir.join("src").join(file);
+        fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// What a JSON value of the replies' document holds: one schema, a list of them, or schemas by
+/// name.
+#[derive(Clone, Copy)]
+enum Holds {
+    Schema,
+    List,
+    Map,
+}
+
+/// Gives each schema in `value` without `type` the type its keywords belong to, where they all
+/// belong to one (object keywords: `object`; list keywords: `array`), as the generator reads it.
+fn typed_as_read(value: &mut Value, holds: Holds) {
+    match (holds, value) {
+        (Holds::List, Value::Array(list)) => list.iter_mut().for_each(|s| typed_as_read(s, Holds::Schema)),
+        (Holds::Map, Value::Object(map)) => map.values_mut().for_each(|s| match s {
+            Value::Array(_) => typed_as_read(s, Holds::List),
+            _ => typed_as_read(s, Holds::Schema),
+        }),
+        (Holds::Schema, Value::Object(schema)) => {
+            const OBJECT: &[&str] = &["properties", "additionalProperties", "required", "minProperties", "maxProperties"];
+            const LIST: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
+            const CHOICE: &[&str] = &["$ref", "type", "allOf", "anyOf", "oneOf", "enum"];
+            let has = |keys: &[&str]| keys.iter().any(|k| schema.contains_key(*k));
+            if !has(CHOICE) && has(OBJECT) != has(LIST) {
+                schema.insert("type".into(), Value::from(if has(OBJECT) { "object" } else { "array" }));
+            }
+            for (key, inner) in schema.iter_mut() {
+                match key.as_str() {
+                    "properties" => typed_as_read(inner, Holds::Map),
+                    "items" | "additionalProperties" | "not" => typed_as_read(inner, Holds::Schema),
+                    "allOf" | "anyOf" | "oneOf" => typed_as_read(inner, Holds::List),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The schemas of `op`'s documented success replies that are JSON.
@@ -279,7 +340,9 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
          println!(\"ok {id} (a documented {{}})\", s.status.as_u16());\n            }}\n{slip}            \
          Err(e) => match mock_fault(\"{id}\", &e) {{\n                \
          Some(why) => println!(\"mock {id}: {{e}}: {{why}}\"),\n                \
-         None => {{\n                    println!(\"FAIL {id}: {{e}}\");\n                    failed += 1;\n                }}\n            }},\n        }}\n    }}",
+         None => match narrowed(\"{id}\", &e) {{\n                    \
+         Some(why) => println!(\"narrowed {id}: {{e}}: {{why}}\"),\n                    \
+         None => {{\n                        println!(\"FAIL {id}: {{e}}\");\n                        failed += 1;\n                    }}\n                }},\n            }},\n        }}\n    }}",
         portfolio_codegen::rust_ident(&op.fn_name),
         names.join(", ")
     );
@@ -435,5 +498,32 @@ fn resolve_body<'a>(
             .request_bodies
             .get(reference.strip_prefix("#/components/requestBodies/")?)?
             .as_item(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Holds, typed_as_read};
+
+    #[test]
+    fn schemas_without_type_take_the_type_their_keywords_belong_to() {
+        let mut replies = json!({"GetA": [{"properties": {
+            "list": {"items": [{"type": "string"}]},
+            "items": {"type": "integer"},
+            "both": {"items": {}, "properties": {}},
+            "choice": {"anyOf": [{"required": ["a"]}], "minItems": 1}
+        }}]});
+        typed_as_read(&mut replies, Holds::Map);
+        let read = &replies["GetA"][0];
+        assert_eq!(read["type"], "object");
+        assert_eq!(read["properties"]["list"]["type"], "array");
+        // A property named as a keyword is a property, and a typed schema stays as it is.
+        assert_eq!(read["properties"]["items"], json!({"type": "integer"}));
+        // Keywords of two types, or beside a choice, say no one type.
+        assert_eq!(read["properties"]["both"].get("type"), None);
+        assert_eq!(read["properties"]["choice"].get("type"), None);
+        assert_eq!(read["properties"]["choice"]["anyOf"][0]["type"], "object");
     }
 }
