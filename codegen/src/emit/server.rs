@@ -1515,8 +1515,41 @@ fn read_expr(api: &Api, b: &crate::ir::Body, accepted: &[String]) -> TokenStream
         };
         quote! { &[#(#names),*], }
     });
+    // Fields that may be `null` and whose type has no text `null`: a form writes `null` there as
+    // that text.
+    let nulls = empties.is_some().then(|| {
+        let names: Vec<&str> = match &b.ty {
+            TypeRef::Named(name) => match api.type_named(name) {
+                Some(TypeDef::Struct(s)) => s
+                    .fields
+                    .iter()
+                    .filter(|f| (f.nullable || f.tristate) && !holds_text(api, &f.ty, 0))
+                    .map(|f| f.wire.as_str())
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        quote! { &[#(#names),*], }
+    });
     quote! {
-        #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties &mut problems).await? #take_files
+        #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties #nulls &mut problems).await? #take_files
+    }
+}
+
+/// Whether a value of `ty` may be the text `null`: text, any JSON, or a choice or alias that
+/// holds either.
+fn holds_text(api: &Api, ty: &TypeRef, depth: usize) -> bool {
+    match ty {
+        TypeRef::String | TypeRef::Json => true,
+        TypeRef::Nullable(inner) => holds_text(api, inner, depth),
+        TypeRef::Named(name) if depth < 8 => match api.type_named(name) {
+            Some(TypeDef::Alias { target, .. }) => holds_text(api, target, depth + 1),
+            Some(TypeDef::Union(_)) => true,
+            Some(TypeDef::StringEnum(e)) => e.variants.iter().any(|(_, wire)| wire == "null"),
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -368,7 +368,7 @@ pub fn path_object<T: serde::de::DeserializeOwned>(
         problems.add(name, format!("expected {form} separated by commas"));
         return None;
     };
-    super::form::read_pairs(pairs, &[], name, problems)
+    super::form::read_pairs(pairs, &[], &[], name, problems)
 }
 
 /// An object header parameter (`style: simple`), read as [`path_object`] reads a path segment.

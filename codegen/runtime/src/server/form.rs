@@ -14,7 +14,9 @@ use crate::server::extract::{Problems, QueryParams, names_media_type, parse_text
 
 /// Reads a form body, with the same 413/415 rules as a JSON body; a value that does not fit its
 /// field is a recorded problem naming the field. A form cannot write an empty list or map, so a
-/// field of `empties` the form leaves out is an empty one. An empty body is `None`.
+/// field of `empties` the form leaves out is an empty one; nor can it write `null`, so the text
+/// `null` in a field of `nulls` is `null`. An empty body is `None`.
+#[allow(clippy::too_many_arguments, reason = "one call per generated operation, each argument from the spec")]
 pub async fn form_body<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Body,
@@ -22,6 +24,7 @@ pub async fn form_body<T: DeserializeOwned>(
     accepted: &[&str],
     required: bool,
     empties: &[&str],
+    nulls: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a form body", problems).await? else {
@@ -35,7 +38,7 @@ pub async fn form_body<T: DeserializeOwned>(
     // silently replaced.
     let query = QueryParams::parse(Some(text), problems);
     let pairs = query.pairs().iter().map(|(name, value)| (name.to_string(), value.to_string()));
-    Ok(read_pairs(pairs, empties, "body", problems))
+    Ok(read_pairs(pairs, empties, nulls, "body", problems))
 }
 
 /// Reads a JSON body the document also accepts as a form of the same schema: a body in one of the
@@ -52,27 +55,31 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     closed: &'static [&'static str],
     required: bool,
     empties: &[&str],
+    nulls: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<T>, ApiError> {
     if names_media_type(headers, form) {
         if names_media_type(headers, &["multipart/*"]) {
-            let read =
-                crate::server::multipart::multipart_body(headers, body, limit, form, required, &[], empties, problems);
+            let read = crate::server::multipart::multipart_body(
+                headers, body, limit, form, required, &[], empties, nulls, problems,
+            );
             Ok(read.await?.map(|(value, _files)| value))
         } else {
-            form_body(headers, body, limit, form, required, empties, problems).await
+            form_body(headers, body, limit, form, required, empties, nulls, problems).await
         }
     } else {
         crate::server::extract::json_body_closed(headers, body, limit, accepted, required, closed, problems).await
     }
 }
 
-/// Reads name/value pairs into `T` (a name given several times fills a list, and a name of
-/// `empties` not given at all is an empty list or map); a value that does not fit is a recorded
-/// problem at `at.field`.
+/// Reads name/value pairs into `T` (a name given several times fills a list, a name of
+/// `empties` not given at all is an empty list or map, and the text `null` given for a name of
+/// `nulls`, fields that may be `null` and whose type has no such text, is `null`); a value that
+/// does not fit is a recorded problem at `at.field`.
 pub fn read_pairs<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
     empties: &[&str],
+    nulls: &[&str],
     at: &str,
     problems: &mut Problems,
 ) -> Option<T> {
@@ -89,6 +96,13 @@ pub fn read_pairs<T: DeserializeOwned>(
             fields.push((empty.to_string(), Vec::new()));
         }
     }
+    let fields: Vec<_> = fields
+        .into_iter()
+        .map(|(name, values)| {
+            let null = nulls.contains(&name.as_str()) && values == ["null"];
+            (name, Values { values, null })
+        })
+        .collect();
     let fields = Fields { fields: fields.into_iter(), pending: None };
     match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(fields)) {
         Ok(value) => Some(value),
@@ -137,20 +151,20 @@ impl QueryParams<'_> {
             }
             // A required object none of whose properties came is the empty object, when that is
             // one (its properties all optional); else it is missing.
-            let empty = read_pairs(Vec::new(), &[], name, &mut Problems::default());
+            let empty = read_pairs(Vec::new(), &[], &[], name, &mut Problems::default());
             if empty.is_none() {
                 problems.add(name, "is required");
             }
             return empty;
         }
-        read_pairs(pairs, &[], name, problems)
+        read_pairs(pairs, &[], &[], name, problems)
     }
 }
 
 /// The whole body, read as a map from names to values.
 struct Fields {
-    fields: std::vec::IntoIter<(String, Vec<String>)>,
-    pending: Option<Vec<String>>,
+    fields: std::vec::IntoIter<(String, Values)>,
+    pending: Option<Values>,
 }
 
 impl<'de> Deserializer<'de> for Fields {
@@ -180,17 +194,28 @@ impl<'de> MapAccess<'de> for Fields {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
-        seed.deserialize(Values(self.pending.take().unwrap_or_default()))
+        seed.deserialize(self.pending.take().unwrap_or_default())
     }
 }
 
-/// The values given for one name: one for a scalar, one per item for a list.
-struct Values(Vec<String>);
+/// The values given for one name: one for a scalar, one per item for a list; `null` when the
+/// one value is the text `null` and the field's type has no such text.
+#[derive(Default)]
+struct Values {
+    values: Vec<String>,
+    null: bool,
+}
+
+impl Values {
+    fn of(values: Vec<String>) -> Self {
+        Values { values, null: false }
+    }
+}
 
 impl Values {
     fn one(self) -> Result<String, de::value::Error> {
-        let count = self.0.len();
-        let mut values = self.0.into_iter();
+        let count = self.values.len();
+        let mut values = self.values.into_iter();
         match (values.next(), count) {
             (Some(value), 1) => Ok(value),
             _ => Err(de::Error::custom(format!("expected one value, found {count}"))),
@@ -216,7 +241,7 @@ impl<'de> Deserializer<'de> for Values {
     type Error = de::value::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        if self.0.len() != 1 {
+        if self.values.len() != 1 {
             return self.deserialize_seq(visitor);
         }
         // A value of no fixed type (any JSON, a union) was written as its JSON text, a string as
@@ -243,7 +268,10 @@ impl<'de> Deserializer<'de> for Values {
     );
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_some(self)
+        match self.null {
+            true => visitor.visit_none(),
+            false => visitor.visit_some(self),
+        }
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -255,12 +283,12 @@ impl<'de> Deserializer<'de> for Values {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_seq(Items(self.0.into_iter()))
+        visitor.visit_seq(Items(self.values.into_iter()))
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         // A map the form left out (see `read_pairs`) or gave no text (`tags=`): empty.
-        if self.0.is_empty() || self.0 == [""] {
+        if self.values.is_empty() || self.values == [""] {
             return visitor.visit_map(de::value::MapDeserializer::new(std::iter::empty::<(String, String)>()));
         }
         let value: serde_json::Value = serde_json::from_str(&self.one()?).map_err(de::Error::custom)?;
@@ -305,6 +333,6 @@ impl<'de> SeqAccess<'de> for Items {
     type Error = de::value::Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Self::Error> {
-        self.0.next().map(|item| seed.deserialize(Values(vec![item]))).transpose()
+        self.0.next().map(|item| seed.deserialize(Values::of(vec![item]))).transpose()
     }
 }

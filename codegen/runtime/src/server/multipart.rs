@@ -51,6 +51,7 @@ pub async fn multipart_body<T: DeserializeOwned>(
     required: bool,
     file_fields: &[&str],
     empties: &[&str],
+    nulls: &[&str],
     problems: &mut Problems,
 ) -> Result<Option<(T, Files)>, ApiError> {
     let Some(bytes) = read_body(headers, body, limit, accepted, required, "a multipart body", problems).await? else {
@@ -80,7 +81,7 @@ pub async fn multipart_body<T: DeserializeOwned>(
             }
         }
     }
-    Ok(read_pairs(pairs, empties, "body", problems).map(|body| (body, files)))
+    Ok(read_pairs(pairs, empties, nulls, "body", problems).map(|body| (body, files)))
 }
 
 /// One part: its name, file name and media type from its headers, and its content.
