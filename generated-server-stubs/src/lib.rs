@@ -42,7 +42,7 @@ pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use portfolio_runtime::server::{
     FileDownload, ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types,
-    serve, serve_with, shutdown_signal,
+    shutdown_signal,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};
@@ -56,3 +56,27 @@ pub use portfolio_types::types;
 #[cfg(feature = "time")]
 pub use portfolio_runtime::time;
 pub use axum;
+
+/// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
+/// completes; see [`serve_with`].
+pub async fn serve(
+    listener: portfolio_runtime::codegen::server::TcpListener,
+    router: axum::Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve_with(listener, router, shutdown, ServeConfig::default()).await
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then lets the requests in
+/// flight finish for up to [`ServeConfig::grace_period`]. A request too large or too
+/// malformed to reach the router is answered in the document's error body for requests
+/// no operation serves.
+pub async fn serve_with(
+    listener: portfolio_runtime::codegen::server::TcpListener,
+    router: axum::Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    config: ServeConfig,
+) -> std::io::Result<()> {
+    let config = config.with_unrouted(errors::UNROUTED);
+    portfolio_runtime::server::serve_with(listener, router, shutdown, config).await
+}

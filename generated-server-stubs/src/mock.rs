@@ -274,7 +274,11 @@ impl MockApi {
     /// and returns its base URL, such as `http://127.0.0.1:49152`.
     pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
         let router = crate::router_with(self.clone(), ServerConfig::default());
-        portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
+        portfolio_runtime::codegen::server::serve::serve_on_loopback(
+                router,
+                crate::errors::UNROUTED,
+            )
+            .await
     }
 
     /// The operations called so far, by operationId, in the order they were called.

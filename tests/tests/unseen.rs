@@ -1226,3 +1226,32 @@ async fn a_body_listed_as_text_or_bytes_is_json_and_an_archives_error_is_json() 
         other => panic!("not the documented 400: {other:?} from {error:?}"),
     }
 }
+
+/// A request too large for the server to read its head is answered before any route is found, in
+/// the document's error body for requests no operation serves (here its `4XX` list of errors),
+/// through the crate's own `serve` and the mock's alike.
+#[tokio::test]
+async fn a_head_too_large_to_read_is_refused_in_the_documents_shape() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let served = listener.local_addr().expect("address");
+    let router = unseen_server::router_with(MockApi::new(), unseen_server::ServerConfig::default());
+    tokio::spawn(unseen_server::serve(listener, router, std::future::pending()));
+    let (mock, _) = serve().await;
+    let mocked = mock.serve().await.expect("serve");
+    let mocked = mocked.strip_prefix("http://").expect("a URL").to_string();
+    for addr in [served.to_string(), mocked] {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.expect("connect");
+        let head = format!("GET /readings HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n", "a".repeat(200 * 1024));
+        // The server may stop reading and answer before the whole head is written.
+        let _ = stream.write_all(head.as_bytes()).await;
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply).await;
+        let reply = String::from_utf8_lossy(&reply);
+        assert!(reply.starts_with("HTTP/1.1 431"), "{addr}: {reply}");
+        assert!(reply.contains("content-type: application/json\r\n"), "{addr}: {reply}");
+        let body: serde_json::Value = serde_json::from_str(reply.split("\r\n\r\n").nth(1).expect("a body")).expect("JSON");
+        let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("head"), "{addr}: {body}");
+    }
+}

@@ -72,5 +72,7 @@ pub mod codegen {
         pub use crate::server::{
             body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream, upgrade,
         };
+        /// The listener the generated `serve` takes.
+        pub use tokio::net::TcpListener;
     }
 }

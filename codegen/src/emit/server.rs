@@ -318,7 +318,7 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         /// and returns its base URL, such as `http://127.0.0.1:49152`.
         pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
             let router = crate::router_with(self.clone(), ServerConfig::default());
-            portfolio_runtime::codegen::server::serve::serve_on_loopback(router).await
+            portfolio_runtime::codegen::server::serve::serve_on_loopback(router, crate::errors::UNROUTED).await
         }
 
         /// The operations called so far, by operationId, in the order they were called.
@@ -1788,7 +1788,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use #stream_use #upgrade_use ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, serve, serve_with, shutdown_signal,
+            #download_use #stream_use #upgrade_use ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{router, router_with};
@@ -1801,6 +1801,30 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         #[cfg(feature = "time")]
         pub use portfolio_runtime::time;
         pub use axum;
+
+        /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
+        /// completes; see [`serve_with`].
+        pub async fn serve(
+            listener: portfolio_runtime::codegen::server::TcpListener,
+            router: axum::Router,
+            shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+        ) -> std::io::Result<()> {
+            serve_with(listener, router, shutdown, ServeConfig::default()).await
+        }
+
+        /// Serves `router` on `listener` until `shutdown` completes, then lets the requests in
+        /// flight finish for up to [`ServeConfig::grace_period`]. A request too large or too
+        /// malformed to reach the router is answered in the document's error body for requests
+        /// no operation serves.
+        pub async fn serve_with(
+            listener: portfolio_runtime::codegen::server::TcpListener,
+            router: axum::Router,
+            shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+            config: ServeConfig,
+        ) -> std::io::Result<()> {
+            let config = config.with_unrouted(errors::UNROUTED);
+            portfolio_runtime::server::serve_with(listener, router, shutdown, config).await
+        }
     }
 }
 

@@ -25,7 +25,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tower_service::Service;
 
-use crate::server::problem::problem_types;
+use crate::server::error_reply::{ErrorReply, ErrorShape};
+use crate::server::problem::{ApiError, problem_types};
 use crate::server::upgrade::Slot;
 
 /// How [`serve_with`] treats connections. The defaults suit a service on the public internet;
@@ -53,6 +54,9 @@ pub struct ServeConfig {
     /// Length of the queue of connections the kernel holds before they are accepted (default
     /// 4096; the kernel may cap it, on Linux at `net.core.somaxconn`). Used by [`bind`].
     pub backlog: u32,
+    /// The document's error bodies for requests no operation serves, in which a request too
+    /// large or malformed to reach the router is answered (problem details where it gives none).
+    unrouted: &'static [ErrorShape],
 }
 
 impl Default for ServeConfig {
@@ -63,6 +67,7 @@ impl Default for ServeConfig {
             idle_timeout: Duration::from_secs(60),
             grace_period: Duration::from_secs(10),
             backlog: 4096,
+            unrouted: &[],
         }
     }
 }
@@ -97,6 +102,14 @@ impl ServeConfig {
         self.backlog = backlog;
         self
     }
+
+    /// The document's error bodies for requests no operation serves (set by the generated
+    /// crate's `serve_with`).
+    #[doc(hidden)]
+    pub fn with_unrouted(mut self, shapes: &'static [ErrorShape]) -> Self {
+        self.unrouted = shapes;
+        self
+    }
 }
 
 /// A listener on `addr` with the configured backlog (`TcpListener::bind` uses 128, which makes
@@ -122,10 +135,11 @@ fn listen(addr: SocketAddr, backlog: u32) -> io::Result<TcpListener> {
 
 /// Serves `router` on an ephemeral port of 127.0.0.1, in a task that runs as long as the tokio
 /// runtime does, and returns its base URL, such as `http://127.0.0.1:49152`. For mocks in tests.
-pub async fn serve_on_loopback(router: Router) -> io::Result<String> {
+pub async fn serve_on_loopback(router: Router, unrouted: &'static [ErrorShape]) -> io::Result<String> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
-    tokio::spawn(serve(listener, router, std::future::pending()));
+    let config = ServeConfig::default().with_unrouted(unrouted);
+    tokio::spawn(serve_with(listener, router, std::future::pending(), config));
     Ok(base_url)
 }
 
@@ -317,7 +331,8 @@ impl Connection {
     async fn run(self, stream: TcpStream) {
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::default());
-        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None });
+        let unrouted = self.config.unrouted;
+        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None, unrouted });
         let Connection { router, config, registration, slot } = self;
         let handling = activity.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
@@ -591,17 +606,19 @@ impl Watchdog {
 }
 
 /// A stream that reports to its connection's [`Activity`] whenever bytes move, and that gives
-/// hyper's own error replies a problem+json body.
+/// hyper's own error replies a body.
 ///
 /// hyper answers a request it cannot parse (malformed, a target over 64 KiB, a head over the
 /// buffer) before the router sees it, with a bare status and no body. Those replies have one
 /// shape and are the only ones written while no request is with the router, so they are
-/// recognised here and replaced, status kept, by a problem+json reply.
+/// recognised here and replaced, status kept, by the document's error body for requests no
+/// operation serves, or problem details.
 struct Tracked {
     inner: TcpStream,
     activity: Arc<Activity>,
     /// A replacement reply still to be written, and how much of it has been.
     pending: Option<(Vec<u8>, usize)>,
+    unrouted: &'static [ErrorShape],
 }
 
 impl Tracked {
@@ -622,8 +639,9 @@ impl Tracked {
     }
 }
 
-/// The problem+json reply that replaces `head` when it is one of hyper's bare error replies.
-fn automatic_reply(head: &[u8]) -> Option<Vec<u8>> {
+/// The reply that replaces `head` when it is one of hyper's bare error replies: in the body of
+/// `unrouted` for its status, else problem details.
+fn automatic_reply(head: &[u8], unrouted: &'static [ErrorShape]) -> Option<Vec<u8>> {
     let head = std::str::from_utf8(head).ok()?;
     let status = head.strip_prefix("HTTP/1.1 ")?.get(..3)?;
     let bare = head.ends_with("\r\n\r\n")
@@ -644,10 +662,27 @@ fn automatic_reply(head: &[u8]) -> Option<Vec<u8>> {
     if !bare {
         return None;
     }
-    let body =
-        format!("{{\"type\":\"{problem_type}\",\"title\":\"{title}\",\"status\":{status},\"detail\":\"{detail}\"}}");
+    let code = axum::http::StatusCode::from_bytes(status.as_bytes()).ok()?;
+    let error = ApiError::new(code).with_type(problem_type).with_detail(detail);
+    let shape = ErrorReply::unrouted("", unrouted).shape(code);
+    let (content_type, body) = match shape {
+        Some(shape) if !shape.template.is_empty() => {
+            (shape.content_type, serde_json::to_string(&shape.body(&error, "")).unwrap_or_default())
+        }
+        // A document that answers in text: the detail.
+        Some(shape) if shape.content_type.starts_with("text/") || shape.content_type == "application/octet-stream" => {
+            (shape.content_type, format!("{detail}\n"))
+        }
+        _ => {
+            let content_type = shape.map_or("application/problem+json", |s| s.content_type);
+            let body = format!(
+                "{{\"type\":\"{problem_type}\",\"title\":\"{title}\",\"status\":{status},\"detail\":\"{detail}\"}}"
+            );
+            (content_type, body)
+        }
+    };
     let reply = format!(
-        "HTTP/1.1 {status} {title}\r\ncontent-type: application/problem+json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status} {title}\r\ncontent-type: {content_type}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
     Some(reply.into_bytes())
@@ -670,7 +705,7 @@ impl AsyncWrite for Tracked {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
         if matches!(self.activity.phase(), Phase::Idle | Phase::Head)
-            && let Some(reply) = automatic_reply(buf)
+            && let Some(reply) = automatic_reply(buf, self.unrouted)
         {
             // hyper's bytes count as written; the replacement goes out now or on flush.
             self.pending = Some((reply, 0));
