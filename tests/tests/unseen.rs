@@ -1198,7 +1198,7 @@ async fn a_body_listed_as_text_or_bytes_is_json_and_an_archives_error_is_json() 
         let reply = raw
             .put(format!("{}/kennel/archive", client.base_url()))
             .header("content-type", media)
-            .body(r#"{"name":"Rex","favourite":null}"#)
+            .body(r#"{"name":"Rex","favourite":null,"labels":null}"#)
             .send()
             .await
             .expect("sent");

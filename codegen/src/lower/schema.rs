@@ -166,7 +166,8 @@ impl<'a> Lowerer<'a> {
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
                     Some(items) => {
-                        nullable(items, self.lower_schema(items, &ptr.push("items"), naming.derive("Item"))?)
+                        let item = self.lower_schema(items, &ptr.push("items"), naming.derive("Item"))?;
+                        self.nullable(items, item)
                     }
                     None => TypeRef::Json,
                 };
@@ -351,7 +352,8 @@ impl<'a> Lowerer<'a> {
             None | Some((AdditionalProperties::Any(false), _)) => None,
             Some((AdditionalProperties::Any(true), _)) => Some(TypeRef::Json),
             Some((AdditionalProperties::Schema(s), at)) => {
-                Some(nullable(s, self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?))
+                let value = self.lower_schema(s, &at.push("additionalProperties"), naming.derive("Value"))?;
+                Some(self.nullable(s, value))
             }
         };
         // Required names no property describes: the value must carry them, each holding what
@@ -371,8 +373,14 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => {
                     (s.schema_data.nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
                 }
-                // The limits of a referenced schema hold wherever it is used.
-                ReferenceOr::Reference { reference } => (false, None, self.referenced_constraints(reference)),
+                // The limits of a referenced schema hold wherever it is used, and so does its
+                // `nullable` (a component `anyOf` of a map and `null`, read as a map): the property
+                // may be `null`, unless its type already takes `null` itself.
+                ReferenceOr::Reference { reference } => {
+                    let nullable = self.resolve_schema(prop).is_some_and(|s| s.schema_data.nullable)
+                        && !self.takes_null(&ty, 0);
+                    (nullable, None, self.referenced_constraints(reference))
+                }
             };
             // A required read-only property is absent from requests, a required write-only one
             // from replies; one Rust type serves both directions, so it is optional in both.
@@ -793,18 +801,16 @@ fn direct_name(ty: &TypeRef) -> Option<String> {
     }
 }
 
-/// `ty`, or `Option<ty>` when `schema` (an item of a list or a value of a map) may be `null`.
-fn nullable<S: std::borrow::Borrow<Schema>>(schema: &ReferenceOr<S>, ty: TypeRef) -> TypeRef {
-    match schema {
-        // `Value` holds `null` already.
-        ReferenceOr::Item(s) if s.borrow().schema_data.nullable && ty != TypeRef::Json => {
-            TypeRef::Nullable(Box::new(ty))
-        }
-        _ => ty,
-    }
-}
-
 impl Lowerer<'_> {
+    /// `ty`, or `Option<ty>` when `schema` (an item of a list or a value of a map), or the
+    /// component schema it refers to, may be `null` and `ty` does not take `null` already.
+    fn nullable<S: std::borrow::Borrow<Schema>>(&self, schema: &ReferenceOr<S>, ty: TypeRef) -> TypeRef {
+        match self.resolve_schema(schema) {
+            Some(s) if s.schema_data.nullable && !self.takes_null(&ty, 0) => TypeRef::Nullable(Box::new(ty)),
+            _ => ty,
+        }
+    }
+
     /// Whether a value of `ty` may be `null`: any JSON value, or a choice one of whose members
     /// may be (`depth` bounds the walk through choices of choices).
     pub(crate) fn takes_null(&self, ty: &TypeRef, depth: usize) -> bool {
