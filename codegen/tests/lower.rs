@@ -1424,6 +1424,35 @@ components:
 }
 
 #[test]
+fn a_member_that_is_itself_a_choice_is_selected_by_each_of_its_members_values() {
+    // A discriminator without `mapping` over a plain member and a choice of two: the choice is
+    // what the wire names by its members' values, not by its schema's name.
+    let doc = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Input:
+      oneOf:
+        - {type: object, required: [type], properties: {type: {const: text}}}
+        - {$ref: '#/components/schemas/Call', title: A call}
+      discriminator: {propertyName: type}
+    Call:
+      type: object
+      oneOf:
+        - {type: object, required: [type], properties: {type: {const: call}}}
+        - {type: object, required: [type, id], properties: {type: {const: call_output}, id: {type: string}}}
+      discriminator: {propertyName: type}
+"#;
+    let api = lowered(doc).unwrap();
+    let TypeDef::Union(input) = ty(&api, "Input") else { panic!("a union") };
+    let Dispatch::Tag { values, .. } = &input.dispatch else { panic!("{:?}", input.dispatch) };
+    let expected = [("text", 0), ("call", 1), ("call_output", 1)].map(|(v, i)| (v.to_string(), i));
+    assert_eq!(values, &expected);
+}
+
+#[test]
 fn members_that_each_fix_a_required_property_are_told_apart_by_it() {
     // An internally tagged enum as schemars writes it: no `discriminator`, one `type` value each.
     let doc = r#"

@@ -167,15 +167,16 @@ impl Lowerer<'_> {
     ) -> Result<Vec<(String, usize)>, (Pointer, String)> {
         let mut values = Vec::new();
         if d.mapping.is_empty() {
-            // The one value a member allows for the property is what the wire carries for it;
-            // otherwise the implicit mapping: the name of the schema referred to.
+            // The values a member allows for the property (one, or one per member of a choice it
+            // is) are what the wire carries for it; otherwise the implicit mapping: the name of
+            // the schema referred to.
             for (i, spec_name) in spec_names.iter().enumerate() {
-                let value = self.fixed_tag(&members[i], &d.property_name, 0);
-                let Some(value) = value.or_else(|| spec_name.map(str::to_string)) else {
+                let allowed = self.member_tags(&members[i], &d.property_name, 0);
+                let Some(tags) = allowed.or_else(|| spec_name.map(|n| vec![n.to_string()])) else {
                     let why = "with no `mapping`, every member must be a $ref or allow one value of the property";
                     return Err((ptr.push(keyword).push(i), why.to_string()));
                 };
-                values.push((value, i));
+                values.extend(tags.into_iter().map(|tag| (tag, i)));
             }
             return Ok(values);
         }
@@ -285,6 +286,33 @@ impl Lowerer<'_> {
 
     /// The one value `member` allows for `property` (a one-value `enum`, as a `const` becomes),
     /// looking through `allOf` members.
+    /// The values of `property` that select `member`: the one it allows, or, where it is itself
+    /// a choice, those of each of its members.
+    fn member_tags(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<Vec<String>> {
+        if let Some(tag) = self.fixed_tag(member, property, depth) {
+            return Some(vec![tag]);
+        }
+        let schema = self.resolve_schema(member).filter(|_| depth < 8)?;
+        let choices = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of } => one_of,
+            SchemaKind::AnyOf { any_of } => any_of,
+            // A reference with annotations beside it (a 3.1 `$ref` with a `title`).
+            SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
+                return self.member_tags(&all_of[0], property, depth + 1);
+            }
+            SchemaKind::Any(any) if any.all_of.len() == 1 && any.properties.is_empty() => {
+                return self.member_tags(&any.all_of[0], property, depth + 1);
+            }
+            // A choice beside `type: object`.
+            SchemaKind::Any(any) if !any.one_of.is_empty() => &any.one_of,
+            SchemaKind::Any(any) if !any.any_of.is_empty() => &any.any_of,
+            _ => return None,
+        };
+        let nested: Option<Vec<Vec<String>>> =
+            choices.iter().map(|m| self.member_tags(m, property, depth + 1)).collect();
+        nested.map(|tags| tags.into_iter().flatten().collect()).filter(|tags: &Vec<String>| !tags.is_empty())
+    }
+
     fn fixed_tag(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<String> {
         let schema = self.resolve_schema(member)?;
         let properties = match &schema.schema_kind {

@@ -84,7 +84,8 @@ def _wide_integer(value):
             return False
         if isinstance(v, int):
             return v not in I64
-        return isinstance(v, str) and v.lstrip("-").isdigit() and int(v) not in I64
+        # ASCII digits only: `str.isdigit` also takes `³`, which `int` refuses.
+        return isinstance(v, str) and re.fullmatch(r"-?[0-9]+", v) is not None and int(v) not in I64
 
     return _anywhere(value, wide)
 
@@ -285,6 +286,24 @@ def _structured_without_form(case, response):
     return bool(listed) and all(_holds_no_structure(ct) for ct, _ in listed) and any(structured(s) for _, s in listed)
 
 
+def _named_by_own_value(case, failure):
+    """Whether schemathesis' unknown discriminator value is one that a member it names allows as
+    its own: a discriminator without `mapping` whose members each fix the property, which the
+    generator reads by those values (JSON Schema's `oneOf` decides membership)."""
+    found = re.search(r"property '([^']+)' with value '([^']*)'.*known schema values: (.*)", failure.message or "", re.S)
+    if not found:
+        return False
+    prop, value, names = found.group(1), found.group(2), re.findall(r"'([^']+)'", found.group(3))
+    root = case.operation.schema.raw_schema
+    schemas = (root.get("components") or {}).get("schemas") or root.get("definitions") or {}
+    for name in names:
+        schema = _resolved(root, schemas.get(name)) or {}
+        allowed = _resolved(root, (schema.get("properties") or {}).get(prop)) or {}
+        if allowed.get("const") == value or value in (allowed.get("enum") or []):
+            return True
+    return False
+
+
 # Where OpenAPI 3 and Swagger 2.0 put parameters.
 LOCATIONS = {"path", "query", "header", "cookie", "body", "formData"}
 
@@ -383,6 +402,8 @@ def _rule(ctx, failure, case, response):
     # form for it (an archive, a stream): the generator writes it as JSON, with a warning.
     if failure.code == "ST105" and "json" in _content_type(response) and _structured_without_form(case, response):
         return "error body no listed type can hold"
+    if failure.code == "ST111" and _named_by_own_value(case, failure):
+        return "discriminator read by its members' own values"
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
     if failure.code == "ST202" and response.status_code == 400 and any(_wide_integer(p) for p in parts):
         return "wide integer"

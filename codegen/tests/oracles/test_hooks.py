@@ -100,6 +100,8 @@ class Rules(unittest.TestCase):
         self.assertEqual(rule(failure("ST202"), wide), "wide integer")
         narrow = case(OPENAPI, "/files", "GET", headers={"l": str(2**62)})
         self.assertIsNone(rule(failure("ST202"), narrow))
+        # A digit that is not ASCII is text, not an integer.
+        self.assertIsNone(rule(failure("ST202"), case(OPENAPI, "/files", "GET", headers={"l": "³"})))
 
     def test_xml_null_empty_and_unwritable_text(self):
         xml = dict(media_type="application/xml")
@@ -182,6 +184,16 @@ class Rules(unittest.TestCase):
         self.assertIsNone(rule(failure("ST105"), archive, response(404, content_type="text/html")))
         archive.operation.responses = SimpleNamespace(find_by_status_code=lambda status: SimpleNamespace(definition={"description": "none"}))
         self.assertIsNone(rule(failure("ST105"), archive, answered))
+
+    def test_a_discriminator_without_mapping_read_by_its_members_own_values(self):
+        document = {"openapi": "3.1.0", "paths": {"/s": {"get": {}}}, "components": {"schemas": {
+            "Active": {"type": "object", "properties": {"type": {"const": "active"}}},
+            "Closed": {"type": "object", "properties": {"type": {"enum": ["closed"]}}},
+        }}}
+        said = "Response contains discriminator property 'type' with value '{}',\nwhich does not match any of the known schema values: 'Active', 'Closed'"
+        on = case(document, "/s", "GET")
+        self.assertEqual(rule(failure("ST111", said.format("closed")), on), "discriminator read by its members' own values")
+        self.assertIsNone(rule(failure("ST111", said.format("open")), on))
 
     def test_other_failures_stand(self):
         self.assertIsNone(rule(failure("ST101"), case(OPENAPI, "/files", "GET", headers={"l": str(2**64)}), response(500)))
