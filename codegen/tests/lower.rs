@@ -1424,6 +1424,29 @@ components:
 }
 
 #[test]
+fn a_default_its_own_schema_refuses_is_ignored_with_a_warning() {
+    let doc = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Flags:
+      type: object
+      properties:
+        flags: {type: array, items: {type: string}, minItems: 1, default: []}
+        level: {type: integer, format: int32, maximum: 5, default: 3}
+"#;
+    let loaded = load(doc).unwrap();
+    let api = lower(&loaded.doc, &Config { strict: false, ..config() }).unwrap();
+    let TypeDef::Struct(flags) = ty(&api, "Flags") else { panic!("a struct") };
+    let defaults: Vec<bool> = flags.fields.iter().map(|f| f.default.is_some()).collect();
+    assert_eq!(defaults, [false, true], "only the default the schema allows is kept");
+    let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    assert_eq!(warned, ["#/components/schemas/Flags/properties/flags/default"]);
+}
+
+#[test]
 fn a_member_that_is_itself_a_choice_is_selected_by_each_of_its_members_values() {
     // A discriminator without `mapping` over a plain member and a choice of two: the choice is
     // what the wire names by its members' values, not by its schema's name.

@@ -713,11 +713,15 @@ pub(crate) fn finish_defaults(lowerer: &mut Lowerer) {
         let Some(&index) = lowerer.type_index.get(&name) else { continue };
         let TypeDef::Struct(s) = &lowerer.types[index] else { continue };
         let ty = s.fields[field].ty.clone();
-        let decoded = || {
-            let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(lowerer.doc));
-            crate::sample::check(schemas, &schema, &value).is_ok().then(|| DefaultValue::Decoded(value.clone()))
-        };
+        let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(lowerer.doc));
+        let checked = crate::sample::check(schemas, &schema, &value);
+        let decoded = || checked.is_ok().then(|| DefaultValue::Decoded(value.clone()));
         match lowerer.default_value(&ty, &value).or_else(decoded) {
+            // One its own schema refuses (`default: []` beside `minItems: 1`) would be written
+            // into values that then break the schema: ignored, as one of the wrong type is.
+            Some(_) if let Err(why) = &checked => {
+                lowerer.warn(&ptr, format!("default {value} does not meet its own schema ({why}) and is ignored"));
+            }
             Some(default) => {
                 if let TypeDef::Struct(s) = &mut lowerer.types[index] {
                     s.fields[field].default = Some(default);
