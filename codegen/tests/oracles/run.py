@@ -177,14 +177,16 @@ def run_client(spec, log):
         # Prism reads a large document for minutes on this machine; without its word that it
         # listens, every call would fail for want of a server, not for the client.
         deadline = time.monotonic() + 300
-        listening = False
+        listening, said = False, []
         while time.monotonic() < deadline and not listening:
             line = prism.stdout.readline()
             if not line:
                 break
+            said.append(line)
             listening = "Prism is listening" in line
         if not listening or prism.poll() is not None:
-            log.write("\n== client probe not run: Prism did not start listening\n")
+            # Prism refuses some documents outright (a reference to nothing); what it said is kept.
+            log.write("\n== client probe not run: Prism did not start listening\n" + "".join(said[-5:]))
             return None
         # What Prism logs for each request is read and dropped, so that a full pipe never stalls it.
         threading.Thread(target=lambda: [None for _ in prism.stdout], daemon=True).start()
