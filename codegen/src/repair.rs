@@ -1237,7 +1237,8 @@ fn nullable_reference(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut
     }
     let Some(reference) = schema.remove("$ref") else { return };
     schema.insert("allOf".into(), Value::Array(vec![serde_json::json!({ "$ref": reference })]));
-    let message = "`nullable` beside `$ref`, which OpenAPI 3.0 ignores, is read as meant: the referenced schema or `null`";
+    let message =
+        "`nullable` beside `$ref`, which OpenAPI 3.0 ignores, is read as meant: the referenced schema or `null`";
     notes.push(Diagnostic { pointer: at.push("nullable").to_string(), line: None, message: message.into() });
 }
 

@@ -1812,7 +1812,8 @@ fn a_value_that_is_always_null_is_read_looser_with_a_warning_in_every_version_an
         let loaded = load(&text).unwrap();
         let api = lower(&loaded.doc, &Config { strict: false, ..config() }).unwrap();
         let warned = loaded.notes.iter().chain(&api.warnings).any(|w| {
-            w.pointer == format!("#/components/schemas/Member/properties/avatar/{key}") && w.message.contains("always null")
+            w.pointer == format!("#/components/schemas/Member/properties/avatar/{key}")
+                && w.message.contains("always null")
         });
         assert!(warned, "{version} {schema}: {:?} {:?}", loaded.notes, api.warnings);
         let doc = serde_json::to_value(&loaded.doc).unwrap();

@@ -1250,7 +1250,8 @@ async fn a_head_too_large_to_read_is_refused_in_the_documents_shape() {
         let reply = String::from_utf8_lossy(&reply);
         assert!(reply.starts_with("HTTP/1.1 431"), "{addr}: {reply}");
         assert!(reply.contains("content-type: application/json\r\n"), "{addr}: {reply}");
-        let body: serde_json::Value = serde_json::from_str(reply.split("\r\n\r\n").nth(1).expect("a body")).expect("JSON");
+        let body: serde_json::Value =
+            serde_json::from_str(reply.split("\r\n\r\n").nth(1).expect("a body")).expect("JSON");
         let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
         assert!(detail.contains("head"), "{addr}: {body}");
     }

@@ -166,7 +166,8 @@ fn typed_as_read(value: &mut Value, holds: Holds) {
             _ => typed_as_read(s, Holds::Schema),
         }),
         (Holds::Schema, Value::Object(schema)) => {
-            const OBJECT: &[&str] = &["properties", "additionalProperties", "required", "minProperties", "maxProperties"];
+            const OBJECT: &[&str] =
+                &["properties", "additionalProperties", "required", "minProperties", "maxProperties"];
             const LIST: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
             const CHOICE: &[&str] = &["$ref", "type", "allOf", "anyOf", "oneOf", "enum"];
             let has = |keys: &[&str]| keys.iter().any(|k| schema.contains_key(*k));

@@ -1021,7 +1021,8 @@ impl<'a> Lowerer<'a> {
             ty
         };
         // A JSON body whose schema allows `null` may be `null`: an `Option` of its type.
-        let nullable = media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| s.schema_data.nullable);
+        let nullable =
+            media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| s.schema_data.nullable);
         let ty = match ty {
             ty if nullable && encoding == BodyEncoding::Json && !self.takes_null(&ty, 0) => {
                 TypeRef::Nullable(Box::new(ty))

@@ -377,8 +377,8 @@ impl<'a> Lowerer<'a> {
                 // `nullable` (a component `anyOf` of a map and `null`, read as a map): the property
                 // may be `null`, unless its type already takes `null` itself.
                 ReferenceOr::Reference { reference } => {
-                    let nullable = self.resolve_schema(prop).is_some_and(|s| s.schema_data.nullable)
-                        && !self.takes_null(&ty, 0);
+                    let nullable =
+                        self.resolve_schema(prop).is_some_and(|s| s.schema_data.nullable) && !self.takes_null(&ty, 0);
                     (nullable, None, self.referenced_constraints(reference))
                 }
             };

@@ -61,7 +61,15 @@ pub async fn json_or_form_body<T: DeserializeOwned>(
     if names_media_type(headers, form) {
         if names_media_type(headers, &["multipart/*"]) {
             let read = crate::server::multipart::multipart_body(
-                headers, body, limit, form, required, &[], empties, nulls, problems,
+                headers,
+                body,
+                limit,
+                form,
+                required,
+                &[],
+                empties,
+                nulls,
+                problems,
             );
             Ok(read.await?.map(|(value, _files)| value))
         } else {
