@@ -11,8 +11,8 @@ use super::routes;
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
 use crate::ir::{
-    Api, BodyEncoding, Carrier, Constraints, ErrorList, ErrorShape, ErrorStatus, ErrorsDef, Fill, Framing, Location,
-    ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, Constraints, ErrorList, ErrorShape, ErrorStatus, ErrorsDef, Field, Fill, Framing,
+    Location, ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeRef,
 };
 use crate::render::Emitted;
 
@@ -1496,44 +1496,35 @@ fn read_expr(api: &Api, b: &crate::ir::Body, accepted: &[String]) -> TokenStream
     };
     // Required lists and maps a form or multipart body leaves out when they are empty.
     let empties = matches!(b.encoding, BodyEncoding::Form | BodyEncoding::Multipart) || !b.also_form.is_empty();
-    let empties = empties.then(|| {
-        let names: Vec<&str> = match &b.ty {
-            TypeRef::Named(name) => match api.type_named(name) {
-                Some(TypeDef::Struct(s)) => s
-                    .fields
-                    .iter()
-                    .filter(|f| {
-                        f.required
-                            && (matches!(&f.ty, TypeRef::Vec(item) if **item != TypeRef::File)
-                                || matches!(&f.ty, TypeRef::Map(_)))
-                    })
-                    .map(|f| f.wire.as_str())
-                    .collect(),
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        quote! { &[#(#names),*], }
-    });
-    // Fields that may be `null` and whose type has no text `null`: a form writes `null` there as
-    // that text.
-    let nulls = empties.is_some().then(|| {
-        let names: Vec<&str> = match &b.ty {
-            TypeRef::Named(name) => match api.type_named(name) {
-                Some(TypeDef::Struct(s)) => s
-                    .fields
-                    .iter()
-                    .filter(|f| (f.nullable || f.tristate) && !holds_text(api, &f.ty, 0))
-                    .map(|f| f.wire.as_str())
-                    .collect(),
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        quote! { &[#(#names),*], }
-    });
+    // Required lists and maps a form leaves out when empty, and fields that may be `null` whose
+    // type has no text `null` (a form writes `null` there as that text).
+    let (empties, nulls) = match empties {
+        true => {
+            let empty = |f: &Field| {
+                f.required
+                    && (matches!(&f.ty, TypeRef::Vec(item) if **item != TypeRef::File)
+                        || matches!(&f.ty, TypeRef::Map(_)))
+            };
+            let null = |f: &Field| (f.nullable || f.tristate) && !holds_text(api, &f.ty, 0);
+            let (empties, nulls) = (field_names(api, &b.ty, empty), field_names(api, &b.ty, null));
+            (Some(quote! { &[#(#empties),*], }), Some(quote! { &[#(#nulls),*], }))
+        }
+        false => (None, None),
+    };
     quote! {
         #read::<#ty>(&parts.headers, body, state.body(), &[#(#accepted),*], #forms #required, #closed #file_fields #empties #nulls &mut problems).await? #take_files
+    }
+}
+
+/// The wire names of the fields of the struct `ty` names that `keep` keeps (none when `ty` is no
+/// struct).
+fn field_names<'a>(api: &'a Api, ty: &TypeRef, keep: impl Fn(&Field) -> bool) -> Vec<&'a str> {
+    match ty {
+        TypeRef::Named(name) => match api.type_named(name) {
+            Some(TypeDef::Struct(s)) => s.fields.iter().filter(|f| keep(f)).map(|f| f.wire.as_str()).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
     }
 }
 
