@@ -70,6 +70,37 @@ fn formats_nullability_and_recursion() {
 }
 
 #[test]
+fn fields_of_large_types_are_boxed_and_small_ones_stay_inline() {
+    // Objects nested four deep, each with many text properties: held inline, the outermost
+    // would be several KiB, and a debug build reading it would need a stack frame per level
+    // holding every level below.
+    let wide = |next: Option<&str>| {
+        let mut props: Vec<String> = (0..30).map(|i| format!("p{i}: {{type: string}}")).collect();
+        props.extend(next.map(|n| format!("inner: {{$ref: '#/components/schemas/{n}'}}")));
+        format!("{{type: object, properties: {{{}}}}}", props.join(", "))
+    };
+    let doc = format!(
+        "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
+         Outer: {}\n    Middle: {}\n    Inner: {}\n    Leaf: {}\n    \
+         Small: {{type: object, properties: {{leaf: {{$ref: '#/components/schemas/Point'}}}}}}\n    \
+         Point: {{type: object, required: [x, y], properties: {{x: {{type: number}}, y: {{type: number}}}}}}\n",
+        wide(Some("Middle")),
+        wide(Some("Inner")),
+        wide(Some("Leaf")),
+        wide(None),
+    );
+    let api = lowered(&doc).unwrap();
+    let inner = |name: &str, field: &str| {
+        let TypeDef::Struct(s) = ty(&api, name) else { panic!("{name} is a struct") };
+        s.fields.iter().find(|f| f.wire == field).unwrap().boxed
+    };
+    for name in ["Outer", "Middle", "Inner"] {
+        assert!(inner(name, "inner"), "{name}.inner holds a type of 30 strings or more");
+    }
+    assert!(!inner("Small", "leaf"), "two numbers stay inline");
+}
+
+#[test]
 fn integer_enums_take_their_names_from_x_enum_varnames() {
     let api = lowered(&fixture("naming")).unwrap();
     let TypeDef::IntEnum(kind) = ty(&api, "Kind") else { panic!() };

@@ -4008,9 +4008,9 @@ pub struct DraftApplicant {
     #[serde(rename = "ApplicantType", skip_serializing_if = "Option::is_none")]
     pub applicant_type: Option<ApplicantType>,
     #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
-    pub corporate_details: Option<DraftCorporateApplicant>,
+    pub corporate_details: Option<Box<DraftCorporateApplicant>>,
     #[serde(rename = "IndividualDetails", skip_serializing_if = "Option::is_none")]
-    pub individual_details: Option<DraftIndividualApplicant>,
+    pub individual_details: Option<Box<DraftIndividualApplicant>>,
     #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
     pub trust_details: Option<DraftTrustApplicant>,
 }
@@ -4268,7 +4268,7 @@ pub struct DraftCorporateTrustee {
     )]
     pub regulator_reference_number: Option<String>,
     #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
-    pub director: Option<DraftDirector>,
+    pub director: Option<Box<DraftDirector>>,
     #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
     #[serde(rename = "Name")]

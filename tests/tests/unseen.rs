@@ -799,7 +799,13 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
             Body::Multipart(form) => {
                 let thumb = form.thumb.map_or(0, |t| t.bytes.len());
                 let pages = form.pages.map_or(0, |p| p.len());
-                format!("multipart: {} ({} bytes, thumb {thumb}, {pages} pages)", form.title, form.scan.bytes.len())
+                let stickers = form.stickers.map_or(0, |s| s.len());
+                let cover = form.cover.map(|c| String::from_utf8_lossy(&c.bytes).into_owned()).unwrap_or_default();
+                format!(
+                    "multipart: {} ({} bytes, thumb {thumb}, {pages} pages, {stickers} stickers, cover {cover:?})",
+                    form.title,
+                    form.scan.bytes.len()
+                )
             }
             Body::Bytes(bytes) => format!("bytes: {bytes:?}"),
         };
@@ -812,11 +818,37 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
     assert_eq!(headers.x_revision, Some(7));
     let mut form = AddMemoMultipartBody::new("scan".into(), File::new("s.png", vec![1u8, 2, 3]));
     let (sent, _) = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart");
-    assert_eq!(sent, "multipart: scan (3 bytes, thumb 0, 0 pages)");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 0, 0 pages, 0 stickers, cover \"\")");
     form.thumb = Some(File::new("t.png", vec![9u8; 2]));
     form.pages = Some(vec![File::new("1.png", vec![1u8]), File::new("2.png", vec![2u8])]);
-    let (sent, _) = client.add_memo(AddMemoBody::Multipart(form)).await.expect("multipart with a thumbnail");
-    assert_eq!(sent, "multipart: scan (3 bytes, thumb 2, 2 pages)");
+    // A choice of a file or a list of files is one or more parts; a choice of a file or an
+    // object is one part, whose bytes hold whichever came.
+    form.stickers = Some(vec![File::new("a.png", vec![1u8]), File::new("b.png", vec![2u8])]);
+    form.cover = Some(File::new("c.png", b"png".to_vec()));
+    let (sent, _) = client.add_memo(AddMemoBody::Multipart(form.clone())).await.expect("multipart with a thumbnail");
+    assert_eq!(sent, "multipart: scan (3 bytes, thumb 2, 2 pages, 2 stickers, cover \"png\")");
+    // The object member as another client sends it: a text part with no file name.
+    let base = mock.serve().await.expect("serve");
+    let body = "--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nscan\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"scan\"; filename=\"s.png\"\r\n\r\nabc\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"cover\"\r\n\r\n{\"shelf\":\"b4\"}\r\n--b--\r\n";
+    let reply = reqwest::Client::new()
+        .post(format!("{base}/memos"))
+        .header("x-key", "key")
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(body)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(reply.status(), 200);
+    let text: String = serde_json::from_str(&reply.text().await.expect("text")).expect("the memo's text");
+    assert!(text.ends_with(r#"cover "{\"shelf\":\"b4\"}")"#), "{text}");
+    // The longest list the choice allows is the most parts it takes.
+    let mut too_many = form;
+    too_many.stickers = Some((0..4u8).map(|i| File::new("s.png", vec![i])).collect());
+    let refused = client.add_memo(AddMemoBody::Multipart(too_many)).await.expect_err("four stickers");
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused:?}");
+    assert!(refused.to_string().contains("stickers"), "{refused}");
     assert_eq!(client.add_memo(AddMemoBody::Bytes(vec![7, 8])).await.expect("bytes").0, "bytes: [7, 8]");
 
     // Each case's own limits hold.
@@ -834,7 +866,6 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
 
     // A media type no case reads (XML, warned about at generation) or none at all: 415, naming
     // every type that is read.
-    let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
     for content_type in [Some("application/xml"), None] {
         let mut request = http.post(format!("{base}/memos")).header("x-key", "key").body("<memo/>");

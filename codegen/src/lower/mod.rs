@@ -2,6 +2,7 @@
 //! Rust item once, and reports what it cannot represent as [`Diagnostic`]s instead of guessing.
 
 mod any_schema;
+mod boxing;
 mod checks;
 mod examples;
 mod operation;
@@ -300,7 +301,7 @@ impl<'a> Lowerer<'a> {
             );
             self.warn(&first, message);
         }
-        schema::box_recursive_fields(&mut self.types);
+        boxing::box_fields(&mut self.types);
         let schema_checks = checks::schema_checks(self);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));

@@ -1,7 +1,6 @@
 //! Schemas → [`TypeRef`]s and [`TypeDef`]s.
 
 use std::borrow::Borrow;
-use std::collections::{BTreeMap, BTreeSet};
 
 use openapiv3::{
     AdditionalProperties, IntegerFormat, NumberFormat, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
@@ -210,6 +209,11 @@ impl<'a> Lowerer<'a> {
                 }
                 self.lower_object(parts, doc, naming)
             }
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+                if self.is_file_part(ptr) && self.file_choice(members).is_some() =>
+            {
+                Some(self.file_choice_type(members, ptr))
+            }
             SchemaKind::OneOf { one_of } => self.union(schema, one_of, &[], "oneOf", ptr, naming),
             SchemaKind::AnyOf { any_of } => self.union(schema, any_of, &[], "anyOf", ptr, naming),
             // What a value must not be has no Rust type: any value, honestly looser.
@@ -340,6 +344,64 @@ impl<'a> Lowerer<'a> {
         self.warn(ptr, format!("{what} has no one Rust type; the value is read as any JSON value, which servers check against the schema"));
         let doc = super::prose(&schema.schema_data.description);
         Some(self.checked_json(schema, ptr, doc, naming))
+    }
+
+    /// What the members of a choice in a multipart body's property hold: `None` when no member is
+    /// a file; otherwise whether one is a list of files, the largest such list's `maxItems` (`None`
+    /// for a list without one) and the members that are neither.
+    fn file_choice(&self, members: &[ReferenceOr<Schema>]) -> Option<FileChoice> {
+        let binary = |s: &Schema| {
+            matches!(&s.schema_kind, SchemaKind::Type(Type::String(t))
+                if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
+        };
+        let mut choice = FileChoice { files: false, list: false, max_items: Some(1), others: Vec::new() };
+        for (i, member) in members.iter().enumerate() {
+            let schema = self.resolve_schema(member);
+            let list = schema.and_then(|s| match &s.schema_kind {
+                SchemaKind::Type(Type::Array(a)) => a
+                    .items
+                    .as_ref()
+                    .and_then(|items| self.resolve_schema(items))
+                    .filter(|s| binary(s))
+                    .map(|_| a.max_items),
+                _ => None,
+            });
+            if let Some(max) = list {
+                choice.list = true;
+                choice.max_items = choice.max_items.zip(max).map(|(a, b)| a.max(b));
+            } else if schema.is_some_and(binary) {
+                choice.files = true;
+            } else {
+                choice.others.push(i);
+            }
+        }
+        (choice.files || choice.list).then_some(choice)
+    }
+
+    /// The type of a multipart property whose choice holds a file: its parts are files, one or
+    /// (when a member is a list of files) several. A member that is text or an object arrives as
+    /// a part too, whose bytes the file holds, which the warning says.
+    fn file_choice_type(&mut self, members: &[ReferenceOr<Schema>], ptr: &Pointer) -> TypeRef {
+        let Some(choice) = self.file_choice(members) else { return TypeRef::Json };
+        if !choice.others.is_empty() {
+            let others: Vec<String> = choice
+                .others
+                .iter()
+                .map(|&i| match &members[i] {
+                    ReferenceOr::Reference { reference } => format!("`{reference}`"),
+                    ReferenceOr::Item(_) => format!("member {i}"),
+                })
+                .collect();
+            self.warn(
+                ptr,
+                format!(
+                    "this choice holds a file, so its parts are read as files; {} {} not a file, and such a value arrives as a part whose bytes the implementation reads itself",
+                    others.join(" and "),
+                    if others.len() == 1 { "is" } else { "are" },
+                ),
+            );
+        }
+        if choice.list { TypeRef::Vec(Box::new(TypeRef::File)) } else { TypeRef::File }
     }
 
     /// A struct (or a map, without properties) from the properties gathered from one object
@@ -665,6 +727,19 @@ struct InnerChoice<'s> {
     shared: Vec<ReferenceOr<Schema>>,
 }
 
+/// The members of a choice in a multipart property, where some are files (see
+/// [`Lowerer::file_choice`]).
+struct FileChoice {
+    /// A member is one file.
+    files: bool,
+    /// A member is a list of files.
+    list: bool,
+    /// How many parts the largest list allows, `None` for no limit.
+    max_items: Option<usize>,
+    /// Indexes of the members that are neither.
+    others: Vec<usize>,
+}
+
 /// The properties of an object schema, gathered from one schema or from every member of an `allOf`,
 /// each with its location.
 #[derive(Default)]
@@ -742,69 +817,6 @@ impl Naming {
     }
 }
 
-/// Marks fields whose type contains their own struct without an indirection (`Vec` or map), so the
-/// emitter can box them and the type stays finitely sized.
-pub(crate) fn box_recursive_fields(types: &mut [TypeDef]) {
-    let by_name: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name(), t)).collect();
-    // Direct (unboxed) type edges of every struct and alias.
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for t in types.iter() {
-        let targets = match t {
-            TypeDef::Struct(s) => s.fields.iter().filter_map(|f| direct_name(&f.ty)).collect(),
-            TypeDef::Alias { target, .. } => direct_name(target).into_iter().collect(),
-            TypeDef::Union(u) => u.variants.iter().filter_map(|v| direct_name(&v.ty)).collect(),
-            _ => BTreeSet::new(),
-        };
-        edges.insert(t.name().to_string(), targets);
-    }
-    let reaches = |from: &str, to: &str| -> bool {
-        let mut stack = vec![from.to_string()];
-        let mut seen = BTreeSet::new();
-        while let Some(n) = stack.pop() {
-            if n == to {
-                return true;
-            }
-            if seen.insert(n.clone()) {
-                stack.extend(edges.get(&n).into_iter().flatten().cloned());
-            }
-        }
-        false
-    };
-    let boxed: Vec<(String, String)> = types
-        .iter()
-        .filter_map(|t| match t {
-            TypeDef::Struct(s) => Some(s),
-            _ => None,
-        })
-        .flat_map(|s| {
-            s.fields
-                .iter()
-                .filter(|f| {
-                    direct_name(&f.ty)
-                        .is_some_and(|target| by_name.contains_key(target.as_str()) && reaches(&target, &s.name))
-                })
-                .map(|f| (s.name.clone(), f.name.clone()))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    for t in types.iter_mut() {
-        if let TypeDef::Struct(s) = t {
-            for f in &mut s.fields {
-                if boxed.contains(&(s.name.clone(), f.name.clone())) {
-                    f.boxed = true;
-                }
-            }
-        }
-    }
-}
-
-fn direct_name(ty: &TypeRef) -> Option<String> {
-    match ty {
-        TypeRef::Named(n) => Some(n.clone()),
-        _ => None,
-    }
-}
-
 impl Lowerer<'_> {
     /// `ty`, or `Option<ty>` when `schema` (an item of a list or a value of a map), or the
     /// component schema it refers to, may be `null` and `ty` does not take `null` already.
@@ -872,6 +884,13 @@ impl Lowerer<'_> {
     /// The limits the keywords of a schema's own type state.
     fn keyword_limits(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
         match &schema.schema_kind {
+            // Files in a multipart body: as many parts as the largest list of them allows.
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+                if self.is_file_part(ptr)
+                    && let Some(choice) = self.file_choice(members).filter(|choice| choice.list) =>
+            {
+                Constraints { max_items: choice.max_items, ..Constraints::default() }
+            }
             // An enum's values are its limits.
             SchemaKind::Type(Type::String(s)) if !s.enumeration.is_empty() => Constraints::default(),
             // A date-time or UUID is a Rust type of its own, whose form its parser checks; text
