@@ -205,10 +205,11 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     assert!(refused.text().await.expect("text").contains("positive"));
     // A form has no `null`: the text `null` is it where the field may be null and has no such
     // text (a number), and stays text where it is text.
-    let stored = form("id=00000000-0000-0000-0000-000000000000&score=null&alias=null").await.expect("send");
+    let stored = form("id=00000000-0000-0000-0000-000000000000&score=null&alias=null&unit=null").await.expect("send");
     assert_eq!(stored.status(), 204, "{:?}", stored.text().await);
     let last = seen.lock().unwrap().last().cloned().expect("stored");
     assert_eq!(last.score, Nullable::Null);
+    assert_eq!(last.unit, Nullable::Null, "no member of the choice is text that could be `null`");
     assert_eq!(serde_json::to_value(&last).expect("JSON")["alias"], "null");
 
     // The document closes the object: a property it does not name is refused.
@@ -722,6 +723,8 @@ async fn a_required_property_that_may_be_null_must_be_sent() {
     let written = serde_json::to_value(&disk).expect("json");
     assert_eq!(written, serde_json::json!({"kind": "disk", "path": "/b"}));
     assert_eq!(serde_json::from_value::<unseen_client::types::RemarkStorage>(written).expect("read back"), disk);
+    // Without `type`, the schema allows `null` too: an optional property sent so is absent.
+    assert_eq!(post(r#"{"text": null, "place": null}"#).await.expect("send").status(), 200);
     let both = r#"{"text": null, "resync": {"all": "yes", "hashes": ["a"]}}"#;
     assert_eq!(post(both).await.expect("send").status(), 200, "not the first member, but the second");
     let refused = post(r#"{"text": null, "resync": {"all": "yes"}}"#).await.expect("send");

@@ -1536,7 +1536,9 @@ fn holds_text(api: &Api, ty: &TypeRef, depth: usize) -> bool {
         TypeRef::Nullable(inner) => holds_text(api, inner, depth),
         TypeRef::Named(name) if depth < 8 => match api.type_named(name) {
             Some(TypeDef::Alias { target, .. }) => holds_text(api, target, depth + 1),
-            Some(TypeDef::Union(_)) => true,
+            // A choice holds the text when one of its members does (`"auto"` or an object
+            // does not).
+            Some(TypeDef::Union(u)) => u.variants.iter().any(|v| holds_text(api, &v.ty, depth + 1)),
             Some(TypeDef::StringEnum(e)) => e.variants.iter().any(|(_, wire)| wire == "null"),
             _ => false,
         },

@@ -483,9 +483,13 @@ impl<'a> Lowerer<'a> {
             // A file travels as a part or not at all: no `null` to tell from absence.
             let file = matches!(&ty, TypeRef::File) || matches!(&ty, TypeRef::Vec(item) if **item == TypeRef::File);
             let tristate = nullable && !required && !self.null_means_absent() && !file;
-            // A schema that allows any value (or a choice with such a member) allows `null`: an
-            // optional one may be sent as `null`, read as absent.
-            let nullable = nullable || (!required && self.takes_null(&ty, 0));
+            // A schema that allows any value (or a choice with such a member) allows `null`, and
+            // so does one without `type` read as the type its keywords suggest: an optional one
+            // may be sent as `null`, read as absent.
+            let untyped = self
+                .resolve_schema(prop)
+                .is_some_and(|s| matches!(&s.schema_kind, SchemaKind::Any(any) if any.typ.is_none()));
+            let nullable = nullable || (!required && (untyped || self.takes_null(&ty, 0)));
             fields.push(Field {
                 wire: wire.clone(),
                 name: scope.claim(&snake(wire)),
