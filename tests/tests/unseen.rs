@@ -113,6 +113,12 @@ async fn inline_members_are_told_apart_and_named_by_the_one_tag_each_allows() {
     let note: Event = serde_json::from_str(r#"{"type":"note","text":"hi"}"#).expect("a note");
     assert!(matches!(note, Event::Note(ref n) if n.text == "hi"), "{note:?}");
     assert!(serde_json::from_str::<Event>(r#"{"type":"other"}"#).is_err());
+    // Each value a member lists selects it, and it is sent back as it came.
+    for kind in ["alarm", "alert"] {
+        let alarm: Event = serde_json::from_str(&format!(r#"{{"type":"{kind}","level":3}}"#)).expect(kind);
+        assert!(matches!(alarm, Event::AlarmOrAlert(ref a) if a.level == 3), "{alarm:?}");
+        assert_eq!(client.post_event(alarm.clone()).await.expect(kind), alarm);
+    }
 
     // A multipart body without a file part goes and arrives whole.
     let seen = std::sync::Arc::new(std::sync::Mutex::new(None));

@@ -63,10 +63,12 @@ impl Lowerer<'_> {
         for (i, member) in members.iter().enumerate() {
             let spec_name = member_reference(member);
             let at = ptr.push(keyword).push(i);
-            // An inline member is named by the one discriminator value it allows (`Payment::Card`
-            // of type `PaymentCard`), else by its place (`Option2`).
+            // An inline member is named by the discriminator values it allows (`Payment::Card` of
+            // type `PaymentCard`, `AlarmOrAlert` for two), else by its place (`Option2`).
             let tag = tag_property.filter(|_| spec_name.is_none());
-            let tag = tag.and_then(|property| self.fixed_tag(member, property, 0)).map(|tag| camel(&tag));
+            let tags = tag.map(|property| self.listed_tags(member, property, 0)).unwrap_or_default();
+            let tag =
+                (1..=3).contains(&tags.len()).then(|| tags.iter().map(|t| camel(t)).collect::<Vec<_>>().join("Or"));
             let part = tag.filter(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()));
             let (ty, wanted) = if shared.is_empty() {
                 let inline = part.clone().unwrap_or_else(|| format!("Option{}", i + 1));
@@ -170,9 +172,18 @@ impl Lowerer<'_> {
             // The values a member allows for the property (one, or one per member of a choice it
             // is) are what the wire carries for it; otherwise the implicit mapping: the name of
             // the schema referred to.
+            let allowed: Vec<Option<Vec<String>>> =
+                members.iter().map(|m| self.member_tags(m, &d.property_name, 0)).collect();
+            // A member listing several values, one of which another member lists too, is
+            // selected by its name instead: the list is then no tag but a shared property.
+            let shared = |tags: &Vec<String>, i: usize| {
+                allowed.iter().enumerate().any(|(j, other)| {
+                    j != i && other.as_ref().is_some_and(|other| other.iter().any(|t| tags.contains(t)))
+                })
+            };
             for (i, spec_name) in spec_names.iter().enumerate() {
-                let allowed = self.member_tags(&members[i], &d.property_name, 0);
-                let Some(tags) = allowed.or_else(|| spec_name.map(|n| vec![n.to_string()])) else {
+                let own = allowed[i].clone().filter(|tags| tags.len() == 1 || !shared(tags, i));
+                let Some(tags) = own.or_else(|| spec_name.map(|n| vec![n.to_string()])) else {
                     let why = "with no `mapping`, every member must be a $ref or allow one value of the property";
                     return Err((ptr.push(keyword).push(i), why.to_string()));
                 };
@@ -284,13 +295,12 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The one value `member` allows for `property` (a one-value `enum`, as a `const` becomes),
-    /// looking through `allOf` members.
-    /// The values of `property` that select `member`: the one it allows, or, where it is itself
-    /// a choice, those of each of its members.
+    /// The values of `property` that select `member`: those its `enum` lists, or, where it is
+    /// itself a choice, those of each of its members.
     fn member_tags(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<Vec<String>> {
-        if let Some(tag) = self.fixed_tag(member, property, depth) {
-            return Some(vec![tag]);
+        let listed = self.listed_tags(member, property, depth);
+        if !listed.is_empty() {
+            return Some(listed);
         }
         let schema = self.resolve_schema(member).filter(|_| depth < 8)?;
         let choices = match &schema.schema_kind {
@@ -313,21 +323,31 @@ impl Lowerer<'_> {
         nested.map(|tags| tags.into_iter().flatten().collect()).filter(|tags: &Vec<String>| !tags.is_empty())
     }
 
+    /// The one value `member` allows for `property` (a one-value `enum`, as a `const` becomes),
+    /// looking through `allOf` members.
     fn fixed_tag(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Option<String> {
-        let schema = self.resolve_schema(member)?;
+        let mut listed = self.listed_tags(member, property, depth);
+        if listed.len() == 1 { listed.pop() } else { None }
+    }
+
+    /// The text values `member`'s `enum` lists for `property` (none when it has no such list),
+    /// looking through `allOf` members.
+    fn listed_tags(&self, member: &ReferenceOr<Schema>, property: &str, depth: usize) -> Vec<String> {
+        let Some(schema) = self.resolve_schema(member) else { return Vec::new() };
         let properties = match &schema.schema_kind {
             SchemaKind::Type(Type::Object(o)) => &o.properties,
             SchemaKind::Any(any) if any.all_of.is_empty() => &any.properties,
             SchemaKind::AllOf { all_of } if depth < 8 => {
-                return all_of.iter().find_map(|m| self.fixed_tag(m, property, depth + 1));
+                let mut found = all_of.iter().map(|m| self.listed_tags(m, property, depth + 1));
+                return found.find(|tags| !tags.is_empty()).unwrap_or_default();
             }
-            _ => return None,
+            _ => return Vec::new(),
         };
-        let value = self.resolve_schema(properties.get(property)?)?;
+        let Some(value) = properties.get(property).and_then(|p| self.resolve_schema(p)) else { return Vec::new() };
         match &value.schema_kind {
-            SchemaKind::Type(Type::String(s)) if s.enumeration.len() == 1 => s.enumeration[0].clone(),
-            SchemaKind::Any(any) if any.enumeration.len() == 1 => any.enumeration[0].as_str().map(str::to_string),
-            _ => None,
+            SchemaKind::Type(Type::String(s)) => s.enumeration.iter().flatten().cloned().collect(),
+            SchemaKind::Any(any) => any.enumeration.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            _ => Vec::new(),
         }
     }
 }
