@@ -1154,6 +1154,27 @@ async fn a_body_sent_as_xml_is_read_by_its_schema() {
     assert_eq!(dog.toys.as_ref().map(Vec::len), Some(2));
     // The client sends JSON, which the server reads as ever.
     assert_eq!(client.add_to_kennel(dog.clone()).await.expect("as JSON"), dog);
+    // A path that fixes a query value (`/kennel?draft=true`) is an operation of its own: the
+    // client sends that value beside its parameters, the server chooses by it.
+    mock.on_draft_kennel_entry(|_, input| std::future::ready(Ok(format!("{} {:?}", input.body.name, input.note))));
+    let body = unseen_client::types::DraftKennelEntryBody::new("Rex".into());
+    let drafted = client.draft_kennel_entry(body.clone()).note("later").await.expect("a draft");
+    assert_eq!(drafted, r#"Rex Some("later")"#);
+    assert_eq!(client.draft_kennel_entry(body).await.expect("a draft"), "Rex None");
+    assert_eq!(client.add_to_kennel(dog.clone()).await.expect("not a draft"), dog, "without the query");
+    for (query, drafted) in
+        [("?draft=true", true), ("?note=a&draft=%74rue", true), ("?draft=false", false), ("", false)]
+    {
+        let reply = raw
+            .post(format!("{}/kennel{query}", client.base_url()))
+            .header("content-type", "application/json")
+            .body(r#"{"name": "Rex"}"#)
+            .send()
+            .await
+            .expect("sent");
+        let text = reply.text().await.expect("text");
+        assert_eq!(text.starts_with(r#""Rex"#), drafted, "{query}: {text}");
+    }
     for (bad, why) in [
         ("<dog><name>Rex</dog>", "the body is not XML"),
         ("<dog><name></name></dog>", "body.name"),

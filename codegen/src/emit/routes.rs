@@ -2,7 +2,8 @@
 //! spellings of one route, so a segment that holds a parameter beside literal text
 //! (`{index}.ts`, `v{major}.{minor}`) is captured whole as `{__segmentN}` and split by the
 //! handler, and paths that match the same requests share the route of the first of them, each
-//! handler reading the captures under its own names.
+//! handler reading the captures under its own names. A query a path template fixes
+//! (`/items?beta=true`) is no part of the route: it tells operations on the same route apart.
 
 use crate::ir::{Api, Operation};
 
@@ -31,15 +32,28 @@ fn captured(segment: &str, index: usize) -> Option<String> {
     }
 }
 
+/// The part of a path template before any query it fixes (`/items` of `/items?beta=true`).
+fn path_only(path: &str) -> &str {
+    path.split_once('?').map_or(path, |(path, _)| path)
+}
+
+/// The `name=value` pairs a path template fixes in the query (`beta=true` of
+/// `/items?beta=true`), which tell its operation from others on the same path.
+pub fn fixed_query(path: &str) -> Vec<(String, String)> {
+    let Some((_, query)) = path.split_once('?') else { return Vec::new() };
+    let pairs = query.split('&').filter(|pair| !pair.is_empty());
+    pairs.map(|pair| pair.split_once('=').unwrap_or((pair, ""))).map(|(n, v)| (n.to_string(), v.to_string())).collect()
+}
+
 /// The requests a path matches, as a key: literal segments, and `{}` for each that captures.
 fn key(path: &str) -> String {
-    let segments = path.split('/').map(|s| if s.contains('{') { "{}" } else { s });
+    let segments = path_only(path).split('/').map(|s| if s.contains('{') { "{}" } else { s });
     segments.collect::<Vec<_>>().join("/")
 }
 
 /// `path` as an axum route: each mixed segment captured whole.
 fn axum_path(path: &str) -> String {
-    let segments = path
+    let segments = path_only(path)
         .split('/')
         .enumerate()
         .map(|(i, s)| if is_mixed(s) { format!("{{{}}}", capture(i)) } else { s.to_string() });
@@ -57,7 +71,7 @@ pub fn route(api: &Api, op: &Operation) -> String {
 /// Each capture's name in `op`'s route and in its own path, where they differ.
 pub fn renames(api: &Api, op: &Operation) -> Vec<(String, String)> {
     let route = route(api, op);
-    let pairs = route.split('/').zip(op.path.split('/')).enumerate();
+    let pairs = route.split('/').zip(path_only(&op.path).split('/')).enumerate();
     pairs
         .filter_map(|(i, (routed, own))| Some((captured(routed, i)?, captured(own, i)?)))
         .filter(|(routed, own)| routed != own)
@@ -76,7 +90,7 @@ pub struct Split {
 
 /// The mixed segments of a path.
 pub fn splits(path: &str) -> Vec<Split> {
-    let mixed = path.split('/').enumerate().filter(|(_, s)| is_mixed(s));
+    let mixed = path_only(path).split('/').enumerate().filter(|(_, s)| is_mixed(s));
     mixed
         .map(|(i, segment)| {
             let (mut literals, mut names) = (Vec::new(), Vec::new());
@@ -105,5 +119,14 @@ mod tests {
         assert_eq!(split.capture, "__segment1");
         assert_eq!(split.literals, ["v", ".", ""]);
         assert_eq!(split.names, ["major", "minor"]);
+    }
+
+    #[test]
+    fn a_query_in_a_path_is_no_part_of_its_route() {
+        assert_eq!(axum_path("/r/{id}?beta=true"), "/r/{id}");
+        assert_eq!(key("/r/{id}?beta=true"), key("/r/{x}"));
+        assert!(splits("/r/{id}?beta=true").is_empty());
+        assert_eq!(fixed_query("/r?beta=true&v"), [("beta".into(), "true".into()), ("v".into(), String::new())]);
+        assert!(fixed_query("/r").is_empty());
     }
 }

@@ -617,17 +617,23 @@ pub fn input_struct(op: &Operation) -> Emitted {
 }
 
 /// A handler for operations of one method on one route: the first whose segments have its
-/// literal text, else the one whose segments have none.
+/// literal text and whose query has the pairs its path fixes, else the one with neither.
 fn dispatch(ops: &[&Operation]) -> TokenStream {
     let mut ordered: Vec<&&Operation> = ops.iter().collect();
-    ordered.sort_by_key(|op| routes::splits(&op.path).is_empty());
+    ordered.sort_by_key(|op| routes::splits(&op.path).is_empty() && routes::fixed_query(&op.path).is_empty());
     let (last, tried) = ordered.split_last().expect("several operations");
     let tries = tried.iter().map(|op| {
         let handler = handler_name(op);
-        let checks = routes::splits(&op.path).into_iter().map(|split| {
+        let segments = routes::splits(&op.path).into_iter().map(|split| {
             let (index, literals) = (split.index, &split.literals);
             quote! { extract::segment_has(request.uri().path(), #index, &[#(#literals),*]) }
         });
+        let fixed = routes::fixed_query(&op.path);
+        let query = (!fixed.is_empty()).then(|| {
+            let pairs = fixed.iter().map(|(name, value)| quote! { (#name, #value) });
+            quote! { extract::query_has(request.uri().query(), &[#(#pairs),*]) }
+        });
+        let checks = segments.chain(query);
         quote! { if #(#checks)&&* { return #handler::<A>(state, request).await; } }
     });
     let last = handler_name(last);

@@ -144,6 +144,15 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
             };
+            // Not OpenAPI, but written to give one path several operations by a query value.
+            if let Some((route, fixed)) = path.split_once('?') {
+                self.warn(
+                    &path_ptr,
+                    format!(
+                        "the path holds a query (`{fixed}`), which OpenAPI paths do not: clients send it, and servers serve requests to `{route}` that carry it with these operations"
+                    ),
+                );
+            }
             let query = self.query_operations.iter().find(|(p, _)| p == path).map(|(_, op)| op);
             let methods = [
                 (Method::Get, item.get.as_ref()),

@@ -196,7 +196,9 @@ pub struct Query<'u> {
 
 impl<'u> Query<'u> {
     pub fn new(url: &'u mut String) -> Self {
-        Query { url, first: true }
+        // A path that fixes part of the query itself (`/items?beta=true`) is continued.
+        let first = !url.contains('?');
+        Query { url, first }
     }
 
     /// Appends `name=value`.

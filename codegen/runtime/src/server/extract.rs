@@ -712,6 +712,15 @@ pub fn segment_has(path: &str, index: usize, literals: &[&str]) -> bool {
     segment_values(raw, literals).is_some() || segment_values(&decoded, literals).is_some()
 }
 
+/// Whether a request's query holds every `name=value` pair of `pairs` (decoded as a query is):
+/// which of the operations whose paths differ only in a query they fix (`/items?beta=true`) it
+/// is for.
+pub fn query_has(query: Option<&str>, pairs: &[(&str, &str)]) -> bool {
+    let mut problems = Problems::default();
+    let query = QueryParams::parse(query, &mut problems);
+    pairs.iter().all(|(name, value)| query.values(name).any(|v| v == *value))
+}
+
 /// The parameters of a path segment captured whole (`capture`) that the document writes as
 /// parameters among literal text (split as `segment_has` splits them), under `names`. A segment not of that
 /// form names no resource of this operation: 404.
