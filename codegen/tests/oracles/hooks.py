@@ -181,13 +181,21 @@ def _holds_object(value):
 
 
 def _is_object(root, schema, depth=0):
-    """Whether `schema` describes objects: `type: object`, properties, or an `allOf` of such."""
+    """Whether `schema` describes objects: `type: object`, properties, an `allOf` of such, or a
+    choice whose members are such or `null` (OpenAI's `anyOf: [{type: object}, {type: null}]`)."""
     schema = _resolved(root, schema)
     if not isinstance(schema, dict) or depth > 8:
         return False
     if schema.get("type") == "object" or "properties" in schema:
         return True
-    return any(_is_object(root, member, depth + 1) for member in schema.get("allOf") or [])
+    if any(_is_object(root, member, depth + 1) for member in schema.get("allOf") or []):
+        return True
+    for keyword in ("anyOf", "oneOf"):
+        members = [_resolved(root, m) for m in schema.get(keyword) or []]
+        objects = [m for m in members if not (isinstance(m, dict) and m.get("type") == "null")]
+        if objects and all(_is_object(root, m, depth + 1) for m in objects):
+            return True
+    return False
 
 
 def _body_required(case):

@@ -45,6 +45,8 @@ OPENAPI = {
                     {"in": "header", "name": "Content-Type", "schema": {"type": "string"}},
                     {"in": "query", "name": "window", "schema": {"$ref": "#/components/schemas/Window"}},
                     {"in": "query", "name": "joined", "explode": False, "schema": {"$ref": "#/components/schemas/Window"}},
+                    {"in": "query", "name": "labels", "schema": {"$ref": "#/components/schemas/Labels"}},
+                    {"in": "query", "name": "either", "schema": {"anyOf": [{"type": "object"}, {"type": "string"}]}},
                 ]
             },
             "post": {
@@ -62,6 +64,7 @@ OPENAPI = {
         "schemas": {
             "Kind": {"type": "string", "enum": ["host", "subnet"]},
             "Window": {"allOf": [{"type": "object", "properties": {"from": {"type": "string"}}}]},
+            "Labels": {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}]},
             "Token": {
                 "type": "object",
                 "properties": {
@@ -123,6 +126,10 @@ class Rules(unittest.TestCase):
         exploded = case(OPENAPI, "/files", "GET", query={"window": False})
         self.assertEqual(rule(failure("ST201"), exploded), "exploded object sent as one value")
         self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"joined": False})))
+        # So is a choice of an object or `null`; one that may be text is on the wire as text.
+        labels = case(OPENAPI, "/files", "GET", query={"labels": 6.5e34})
+        self.assertEqual(rule(failure("ST201"), labels), "exploded object sent as one value")
+        self.assertIsNone(rule(failure("ST201"), case(OPENAPI, "/files", "GET", query={"either": 6.5})))
 
     def test_a_one_item_list_in_the_query_is_its_item(self):
         for item in (0.0, 7, "100"):
