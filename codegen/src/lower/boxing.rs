@@ -72,10 +72,10 @@ fn box_recursive_fields(types: &mut [TypeDef]) {
 /// Marks fields whose named type is estimated larger than [`LARGE`] bytes inline, sizes taken
 /// with those fields already boxed inside it.
 fn box_large_fields(types: &mut [TypeDef]) {
-    let mut sizes = Sizes { types, known: BTreeMap::new() };
-    let names: Vec<String> = sizes.types.iter().map(|t| t.name().to_string()).collect();
-    for name in &names {
-        sizes.of_named(name);
+    let by_name = types.iter().map(|t| (t.name(), t)).collect();
+    let mut sizes = Sizes { types: by_name, known: BTreeMap::new() };
+    for t in types.iter() {
+        sizes.of_named(t.name());
     }
     let large: BTreeSet<String> = sizes.known.into_iter().filter(|(_, size)| *size > LARGE).map(|(n, _)| n).collect();
     mark(types, |_, f| direct_name(&f.ty).is_some_and(|target| large.contains(&target)));
@@ -95,7 +95,7 @@ fn mark(types: &mut [TypeDef], pick: impl Fn(&str, &Field) -> bool) {
 /// Estimated inline sizes of named types, with boxed fields counted as pointers. Close enough
 /// to tell a few words from kilobytes; not the layout rustc picks.
 struct Sizes<'a> {
-    types: &'a [TypeDef],
+    types: BTreeMap<&'a str, &'a TypeDef>,
     known: BTreeMap<String, usize>,
 }
 
@@ -106,8 +106,7 @@ impl Sizes<'_> {
         }
         // A pointer while in progress: a cycle is already broken by a box somewhere on it.
         self.known.insert(name.to_string(), 8);
-        let types = self.types;
-        let size = match types.iter().find(|t| t.name() == name) {
+        let size = match self.types.get(name).copied() {
             Some(TypeDef::Struct(s)) => {
                 let fields: usize = s
                     .fields
