@@ -211,11 +211,13 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
     assert!(refused.text().await.expect("text").contains("positive"));
     // A form has no `null`: the text `null` is it where the field may be null and has no such
     // text (a number), and stays text where it is text.
-    let stored = form("id=00000000-0000-0000-0000-000000000000&score=null&alias=null&unit=null").await.expect("send");
+    let stored =
+        form("id=00000000-0000-0000-0000-000000000000&score=null&alias=null&unit=null&mark=null").await.expect("send");
     assert_eq!(stored.status(), 204, "{:?}", stored.text().await);
     let last = seen.lock().unwrap().last().cloned().expect("stored");
     assert_eq!(last.score, Nullable::Null);
     assert_eq!(last.unit, Nullable::Null, "no member of the choice is text that could be `null`");
+    assert_eq!(serde_json::to_value(&last).expect("JSON")["mark"], "null", "a member is any text");
     assert_eq!(serde_json::to_value(&last).expect("JSON")["alias"], "null");
 
     // The document closes the object: a property it does not name is refused.
@@ -1259,7 +1261,7 @@ async fn a_body_listed_as_text_or_bytes_is_json_and_an_archives_error_is_json() 
         let reply = raw
             .put(format!("{}/kennel/archive", client.base_url()))
             .header("content-type", media)
-            .body(r#"{"name":"Rex","favourite":null,"labels":null}"#)
+            .body(r#"{"name":"Rex","favourite":null,"labels":null,"marks":null}"#)
             .send()
             .await
             .expect("sent");

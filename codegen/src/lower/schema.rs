@@ -433,14 +433,16 @@ impl<'a> Lowerer<'a> {
             let Some(ty) = self.lower_schema(prop, prop_ptr, field_naming) else { continue };
             let (nullable, mut doc, constraints) = match prop {
                 ReferenceOr::Item(s) => {
-                    (s.schema_data.nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
+                    // A wrapped reference to a component that may be `null` may be too.
+                    let nullable = s.schema_data.nullable || (self.may_be_null(s, 0) && !self.takes_null(&ty, 0));
+                    (nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
                 }
                 // The limits of a referenced schema hold wherever it is used, and so does its
                 // `nullable` (a component `anyOf` of a map and `null`, read as a map): the property
                 // may be `null`, unless its type already takes `null` itself.
                 ReferenceOr::Reference { reference } => {
                     let nullable =
-                        self.resolve_schema(prop).is_some_and(|s| s.schema_data.nullable) && !self.takes_null(&ty, 0);
+                        self.resolve_schema(prop).is_some_and(|s| self.may_be_null(s, 0)) && !self.takes_null(&ty, 0);
                     (nullable, None, self.referenced_constraints(reference))
                 }
             };
@@ -826,9 +828,17 @@ impl Lowerer<'_> {
     /// component schema it refers to, may be `null` and `ty` does not take `null` already.
     fn nullable<S: std::borrow::Borrow<Schema>>(&self, schema: &ReferenceOr<S>, ty: TypeRef) -> TypeRef {
         match self.resolve_schema(schema) {
-            Some(s) if s.schema_data.nullable && !self.takes_null(&ty, 0) => TypeRef::Nullable(Box::new(ty)),
+            Some(s) if self.may_be_null(s, 0) && !self.takes_null(&ty, 0) => TypeRef::Nullable(Box::new(ty)),
             _ => ty,
         }
+    }
+
+    /// Whether `schema` says `nullable`, or is an `allOf` of one member that does (a reference
+    /// wrapped to give it a description, as the 3.1 conversion writes `$ref` with siblings).
+    fn may_be_null(&self, schema: &Schema, depth: usize) -> bool {
+        schema.schema_data.nullable
+            || matches!(&schema.schema_kind, SchemaKind::AllOf { all_of } if all_of.len() == 1 && depth < 8
+                && self.resolve_schema(&all_of[0]).is_some_and(|inner| self.may_be_null(inner, depth + 1)))
     }
 
     /// Whether a value of `ty` may be `null`: any JSON value, or a choice one of whose members

@@ -174,15 +174,17 @@ impl Lowerer<'_> {
             // the schema referred to.
             let allowed: Vec<Option<Vec<String>>> =
                 members.iter().map(|m| self.member_tags(m, &d.property_name, 0)).collect();
-            // A member listing several values, one of which another member lists too, is
-            // selected by its name instead: the list is then no tag but a shared property.
+            // A member whose own `enum` lists several values, one of which another member
+            // lists too, is selected by its name instead: the list is then no tag but a shared
+            // property.
             let shared = |tags: &Vec<String>, i: usize| {
                 allowed.iter().enumerate().any(|(j, other)| {
                     j != i && other.as_ref().is_some_and(|other| other.iter().any(|t| tags.contains(t)))
                 })
             };
             for (i, spec_name) in spec_names.iter().enumerate() {
-                let own = allowed[i].clone().filter(|tags| tags.len() == 1 || !shared(tags, i));
+                let listed = self.listed_tags(&members[i], &d.property_name, 0).len();
+                let own = allowed[i].clone().filter(|tags| listed < 2 || !shared(tags, i));
                 let Some(tags) = own.or_else(|| spec_name.map(|n| vec![n.to_string()])) else {
                     let why = "with no `mapping`, every member must be a $ref or allow one value of the property";
                     return Err((ptr.push(keyword).push(i), why.to_string()));

@@ -380,6 +380,13 @@ def _not_an_object(schema, value):
     return object_keywords and "type" not in schema and not isinstance(value, Mapping) and not (value is None and nullable)
 
 
+def _recursive_ref(schema, value):
+    """A value at a `$recursiveRef` (JSON Schema 2019-09): 2020-12, which OpenAPI 3.1 uses, does
+    not know the keyword and lets any value through, where the generator reads it as a reference
+    to the schema it is in, saying so with a warning."""
+    return "$recursiveRef" in schema
+
+
 def _body_schema(case):
     """The schema the document gives the case's body in its media type, if any."""
     root, _, operation = _operation(case)
@@ -481,6 +488,8 @@ def _rule(ctx, failure, case, response):
             return "date-time format schemathesis leaves unchecked"
         if _somewhere(root, schema, case.body, _not_an_object):
             return "object keywords without type, read as an object"
+        if _somewhere(root, schema, case.body, _recursive_ref):
+            return "$recursiveRef read as its schema"
         # An optional body schemathesis sends as JSON `null`: not a value of the body's schema.
         if case.body is None and "json" in (case.media_type or "") and not _body_required(case):
             return "optional body as null"

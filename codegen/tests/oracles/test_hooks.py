@@ -72,6 +72,7 @@ OPENAPI = {
                     "owner": {"properties": {"name": {"type": "string"}}},
                     "kind": {"allOf": [{"$ref": "#/components/schemas/Kind"}, {"enum": ["peer"]}]},
                     "mode": {"allOf": [{"enum": ["a", "b"]}, {"enum": ["b"]}]},
+                    "filters": {"type": "array", "items": {"oneOf": [{"$ref": "#/components/schemas/Kind"}, {"$recursiveRef": "#"}]}},
                 },
             }
         },
@@ -171,6 +172,10 @@ class Rules(unittest.TestCase):
         untyped = case(OPENAPI, "/files", "POST", body={"owner": True}, **json)
         self.assertEqual(rule(failure("ST202"), untyped), "object keywords without type, read as an object")
         self.assertEqual(rule(failure("ST202"), case(OPENAPI, "/files", "POST", body=None, **json)), "optional body as null")
+        # What 2020-12 lets through where `$recursiveRef` is; elsewhere in the body it stands.
+        recursive = case(OPENAPI, "/files", "POST", body={"filters": [{}]}, **json)
+        self.assertEqual(rule(failure("ST202"), recursive), "$recursiveRef read as its schema")
+        self.assertIsNone(rule(failure("ST202"), case(OPENAPI, "/files", "POST", body={"mode": "a"}, **json)))
 
     def test_swagger_2_operations_the_generator_repairs(self):
         mixed = case(SWAGGER, "/mixed", "POST", body={"model": "m"}, media_type="multipart/form-data")

@@ -254,9 +254,13 @@ impl<'de> Deserializer<'de> for Values {
         }
         // A value of no fixed type (any JSON, a union) was written as its JSON text, a string as
         // itself: read back the same way. (`3` is then the number, as it must be one or the other.)
+        // The text `null` stays text: where the field may be `null` and holds no such text, the
+        // generated code lists it among the `nulls`, read as `null` before this.
         let text = self.one()?;
         match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(value) if !value.is_string() => value.deserialize_any(visitor).map_err(de::Error::custom),
+            Ok(value) if !value.is_string() && !value.is_null() => {
+                value.deserialize_any(visitor).map_err(de::Error::custom)
+            }
             _ => visitor.visit_string(text),
         }
     }
