@@ -433,15 +433,22 @@ async fn a_map_exploded_into_the_query_takes_what_no_other_parameter_does() {
 }
 
 #[tokio::test]
-async fn a_body_offered_as_json_or_multipart_with_a_file_goes_as_multipart() {
+async fn a_body_offered_as_json_or_multipart_with_a_file_is_a_case_each() {
     use unseen_client::File;
-    use unseen_client::types::NamedFile;
+    use unseen_client::types::{AddFileBody, NamedFile};
     let (mock, client) = serve().await;
     mock.on_add_file(|_, input| async move {
-        Ok(format!("{}:{}", input.body.name.unwrap_or_default(), input.body.file.bytes.len()))
+        use unseen_server::types::AddFileBody as Body;
+        Ok(match input.body {
+            Body::Multipart(form) => format!("{}:{}", form.name.unwrap_or_default(), form.file.bytes.len()),
+            Body::Json(json) => format!("json {json}"),
+        })
     });
     let body = NamedFile { name: Some("notes.txt".into()), file: File::new("notes.txt", "twelve bytes") };
-    assert_eq!(client.add_file(body).await.expect("stored"), "notes.txt:12");
+    assert_eq!(client.add_file(AddFileBody::Multipart(body)).await.expect("stored"), "notes.txt:12");
+    // JSON has no file parts: its case is the value as it came.
+    let json = AddFileBody::Json(serde_json::json!({"name": "notes.txt"}));
+    assert_eq!(client.add_file(json).await.expect("stored"), r#"json {"name":"notes.txt"}"#);
 }
 
 #[tokio::test]

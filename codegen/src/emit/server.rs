@@ -22,11 +22,14 @@ fn universal(api: &Api, i: usize) -> bool {
 }
 
 /// Imports for code that holds every operation's parameters and body (inputs and handlers).
-fn add_input_imports(api: &Api, imports: &mut Imports) {
+fn add_input_imports(api: &Api, imports: &mut Imports, cases: bool) {
     let mut uses = Uses::default();
     let mut needs_types = false;
     let bodies = api.operations.iter().filter_map(|op| op.body.as_ref());
-    let body_types = bodies.flat_map(|b| std::iter::once(&b.ty).chain(b.cases().into_iter().map(|c| &c.ty)));
+    // A body of several cases is their enum: only the router, which reads each case, names the
+    // cases' own types.
+    let body_types =
+        bodies.flat_map(|b| std::iter::once(&b.ty).chain(b.cases().into_iter().map(|c| &c.ty).filter(|_| cases)));
     for ty in api.operations.iter().flat_map(|op| op.params.iter().map(|p| &p.ty)).chain(body_types) {
         uses.add(ty);
         needs_types |= names_type(ty);
@@ -546,7 +549,7 @@ fn error_into_api_error(errors: &ErrorsDef) -> TokenStream {
 /// The head of `inputs.rs` (docs and imports); [`input_struct`] gives one operation's struct.
 pub fn inputs_header(api: &Api) -> TokenStream {
     let mut imports = Imports::default();
-    add_input_imports(api, &mut imports);
+    add_input_imports(api, &mut imports, false);
     let imports = imports.tokens();
     quote! {
         //! One input struct per operation: its path, query and header parameters and its body.
@@ -780,7 +783,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let casts = numeric.then(|| {
         quote! { #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")] }
     });
-    add_input_imports(api, &mut imports);
+    add_input_imports(api, &mut imports, true);
     let imports = imports.tokens();
     // A segment starting with `:` or `*` is literal text in OpenAPI; axum refuses such routes
     // unless told they are meant.

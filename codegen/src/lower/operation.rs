@@ -710,7 +710,18 @@ impl<'a> Lowerer<'a> {
         });
         // (A form and a multipart body of one schema are two cases too, unless JSON reads both.)
         let keys = || body.content.keys();
+        // JSON of a schema also given as multipart with files is a case of its own too: JSON
+        // cannot carry the files, so it cannot be read as the multipart case's type.
+        let json_beside_files = keys().any(|json| {
+            is_json(json)
+                && keys().any(|ct| {
+                    is_multipart(ct)
+                        && body.content[ct].schema == body.content[json].schema
+                        && has_file_property(self, body.content[ct].schema.as_ref())
+                })
+        });
         let several = distinct.len() > 1
+            || json_beside_files
             || (!keys().any(|ct| is_json(ct)) && keys().any(|ct| is_form(ct)) && keys().any(|ct| is_multipart(ct)));
         let mut left: Vec<&String> = body.content.keys().collect();
         let first = self.media_body(ctx, &ptr, body, &left, several)?;
@@ -723,7 +734,8 @@ impl<'a> Lowerer<'a> {
             // form body of its schema) is a case of its own.
             let described: Vec<_> = cases.iter().map(|c| &body.content[&c.described].schema).collect();
             let (same, other): (Vec<&String>, Vec<&String>) = left.iter().partition(|ct| {
-                described.contains(&&body.content[ct.as_str()].schema) && !is_form(ct) && !is_multipart(ct)
+                let own_case = is_form(ct) || is_multipart(ct) || (is_json(ct) && json_beside_files);
+                described.contains(&&body.content[ct.as_str()].schema) && !own_case
             });
             unread.extend(same.iter().map(|ct| ct.as_str()));
             left = other;
@@ -2028,7 +2040,14 @@ fn has_file_property(lowerer: &Lowerer, schema: Option<&ReferenceOr<Schema>>) ->
             Some(SchemaKind::Type(Type::Array(a))) => a.items.clone().map(ReferenceOr::unbox),
             _ => None,
         };
-        is_binary(lowerer, Some(&property)) || is_binary(lowerer, items.as_ref())
+        // A choice with a file among its members is read as file parts too.
+        let choice = match lowerer.resolve_schema(&property).map(|s| &s.schema_kind) {
+            Some(SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }) => {
+                lowerer.file_choice(members).is_some()
+            }
+            _ => false,
+        };
+        is_binary(lowerer, Some(&property)) || is_binary(lowerer, items.as_ref()) || choice
     })
 }
 

@@ -349,7 +349,7 @@ impl<'a> Lowerer<'a> {
     /// What the members of a choice in a multipart body's property hold: `None` when no member is
     /// a file; otherwise whether one is a list of files, the largest such list's `maxItems` (`None`
     /// for a list without one) and the members that are neither.
-    fn file_choice(&self, members: &[ReferenceOr<Schema>]) -> Option<FileChoice> {
+    pub(crate) fn file_choice(&self, members: &[ReferenceOr<Schema>]) -> Option<FileChoice> {
         let binary = |s: &Schema| {
             matches!(&s.schema_kind, SchemaKind::Type(Type::String(t))
                 if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
@@ -735,7 +735,7 @@ struct InnerChoice<'s> {
 
 /// The members of a choice in a multipart property, where some are files (see
 /// [`Lowerer::file_choice`]).
-struct FileChoice {
+pub(crate) struct FileChoice {
     /// A member is one file.
     files: bool,
     /// A member is a list of files.
