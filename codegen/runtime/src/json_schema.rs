@@ -5,6 +5,7 @@
 //! such values against the document's own schema here, so that it refuses what the document
 //! refuses. The generator checks the document's examples the same way.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{PoisonError, RwLock};
@@ -23,6 +24,12 @@ pub const AS_WRITTEN: &str = "as-written";
 
 /// How deep references may nest without the value getting smaller, before a loop is assumed.
 const MAX_DEPTH: usize = 64;
+
+/// How many (schema, value) pairs one check may visit. Choices count every member (`oneOf` must),
+/// so nested choices multiply: a schema whose choices refer back to themselves would take time
+/// exponential in [`MAX_DEPTH`]. A value that needs more is refused, as too costly to check, rather
+/// than holding a server (or the generator, checking an example) for minutes.
+const MAX_STEPS: usize = 250_000;
 
 /// Schemas, and the root their local `$ref`s (`#/components/schemas/Pet`) point into, with each
 /// `pattern` compiled once.
@@ -106,11 +113,29 @@ impl JsonSchemas {
 
     /// `Ok` when `schema` allows `value`, else where in the value (a JSON pointer) and why not.
     pub fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
-        self.check_at(schema, value, "", 0)
+        let steps = Cell::new(0);
+        let checked = self.check_at(schema, value, "", 0, &steps);
+        if steps.get() > MAX_STEPS {
+            return Err(format!(
+                "the value: takes more than {MAX_STEPS} steps to check against the schema, whose choices nest too deep; refused as too costly"
+            ));
+        }
+        checked
     }
 
-    fn check_at(&self, schema: &Value, value: &Value, at: &str, depth: usize) -> Result<(), String> {
+    fn check_at(
+        &self,
+        schema: &Value,
+        value: &Value,
+        at: &str,
+        depth: usize,
+        steps: &Cell<usize>,
+    ) -> Result<(), String> {
         let fail = |why: String| Err(format!("{}: {why}", if at.is_empty() { "the value" } else { at }));
+        steps.set(steps.get() + 1);
+        if steps.get() > MAX_STEPS {
+            return fail("too costly to check".into());
+        }
         if depth > MAX_DEPTH {
             return fail("the schema refers to itself without end".into());
         }
@@ -119,7 +144,7 @@ impl JsonSchemas {
             // A reference that names nothing allows anything, as the generator reads it (and
             // says so where it is).
             return match self.resolve(reference) {
-                Some(target) => self.check_at(target, value, at, depth + 1),
+                Some(target) => self.check_at(target, value, at, depth + 1, steps),
                 None => Ok(()),
             };
         }
@@ -142,29 +167,29 @@ impl JsonSchemas {
             return fail(format!("{value} is not of type {ty}"));
         }
         for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-            self.check_at(part, value, at, depth + 1)?;
+            self.check_at(part, value, at, depth + 1, steps)?;
         }
         if let Some(choices) = schema.get("anyOf").and_then(Value::as_array)
-            && !choices.iter().any(|c| self.check_at(c, value, at, depth + 1).is_ok())
+            && !choices.iter().any(|c| self.check_at(c, value, at, depth + 1, steps).is_ok())
         {
             return fail("matches none of the `anyOf` schemas".into());
         }
         if let Some(choices) = schema.get("oneOf").and_then(Value::as_array) {
-            let matching = choices.iter().filter(|c| self.check_at(c, value, at, depth + 1).is_ok()).count();
+            let matching = choices.iter().filter(|c| self.check_at(c, value, at, depth + 1, steps).is_ok()).count();
             if matching != 1 {
                 return fail(format!("matches {matching} of the `oneOf` schemas, not exactly one"));
             }
         }
         if let Some(not) = schema.get("not")
-            && self.check_at(not, value, at, depth + 1).is_ok()
+            && self.check_at(not, value, at, depth + 1, steps).is_ok()
         {
             return fail("matches the `not` schema".into());
         }
         match value {
             Value::String(text) => self.string(schema, text).or_else(fail),
             Value::Number(n) => number(schema, n.as_f64().unwrap_or(0.0)).or_else(fail),
-            Value::Array(items) => self.array(schema, items, at, depth),
-            Value::Object(members) => self.object(schema, members, at, depth),
+            Value::Array(items) => self.array(schema, items, at, depth, steps),
+            Value::Object(members) => self.object(schema, members, at, depth, steps),
             Value::Bool(_) | Value::Null => Ok(()),
         }
     }
@@ -192,7 +217,14 @@ impl JsonSchemas {
         }
     }
 
-    fn array(&self, schema: &Map<String, Value>, items: &[Value], at: &str, depth: usize) -> Result<(), String> {
+    fn array(
+        &self,
+        schema: &Map<String, Value>,
+        items: &[Value],
+        at: &str,
+        depth: usize,
+        steps: &Cell<usize>,
+    ) -> Result<(), String> {
         let count = items.len() as u64;
         let here = if at.is_empty() { "the value" } else { at };
         if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
@@ -214,7 +246,7 @@ impl JsonSchemas {
         }
         if let Some(item_schema) = schema.get("items") {
             for (i, item) in items.iter().enumerate() {
-                self.check_at(item_schema, item, &format!("{at}/{i}"), depth + 1)?;
+                self.check_at(item_schema, item, &format!("{at}/{i}"), depth + 1, steps)?;
             }
         }
         Ok(())
@@ -226,6 +258,7 @@ impl JsonSchemas {
         members: &Map<String, Value>,
         at: &str,
         depth: usize,
+        steps: &Cell<usize>,
     ) -> Result<(), String> {
         let here = if at.is_empty() { "the value" } else { at };
         let properties = schema.get("properties").and_then(Value::as_object);
@@ -253,11 +286,11 @@ impl JsonSchemas {
         for (name, member) in members {
             let member_at = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
             match (properties.and_then(|p| p.get(name)), schema.get("additionalProperties")) {
-                (Some(property), _) => self.check_at(property, member, &member_at, depth + 1)?,
+                (Some(property), _) => self.check_at(property, member, &member_at, depth + 1, steps)?,
                 (None, Some(Value::Bool(false))) => {
                     return Err(format!("{here}: the property `{name}` is not allowed"));
                 }
-                (None, Some(extra @ Value::Object(_))) => self.check_at(extra, member, &member_at, depth + 1)?,
+                (None, Some(extra @ Value::Object(_))) => self.check_at(extra, member, &member_at, depth + 1, steps)?,
                 (None, _) => {}
             }
         }
@@ -386,6 +419,23 @@ mod tests {
         assert!(err.contains("`name` is missing"), "{err}");
         let err = schemas.check(&pet, &json!({"name": "a", "colour": "red"})).unwrap_err();
         assert!(err.contains("`colour` is not allowed"), "{err}");
+    }
+
+    #[test]
+    fn choices_that_refer_back_to_themselves_are_refused_within_a_bound() {
+        // Each level tries both members of the `oneOf`, which both lead back here: 2^64 visits
+        // without the bound.
+        let root = json!({"components": {"schemas": {"Loop": {"oneOf": [
+            {"$ref": "#/components/schemas/Loop"},
+            {"allOf": [{"$ref": "#/components/schemas/Loop"}]}
+        ]}}}});
+        let schemas = JsonSchemas::new(root, str::to_string);
+        let err = schemas.check(&json!({"$ref": "#/components/schemas/Loop"}), &json!({"a": 1})).unwrap_err();
+        assert!(err.contains("more than 250000 steps"), "{err}");
+        // A large value of a plain schema is well within it.
+        let list = json!({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}});
+        let items: Vec<_> = (0..10_000).map(|n| json!({"n": n})).collect();
+        assert_eq!(schemas.check(&list, &json!(items)), Ok(()));
     }
 
     #[test]

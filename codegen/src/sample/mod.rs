@@ -63,12 +63,23 @@ const FULL_DEPTH: usize = 3;
 /// How deep sampling may go at all; a required property that recurses deeper has no finite value.
 const MAX_DEPTH: usize = 24;
 
+/// How many schemas one sample may visit. Each member of a choice is tried in turn, so choices
+/// nested in choices multiply; past this the schema is given up on rather than sampled for
+/// minutes.
+const MAX_STEPS: usize = 20_000;
+
 /// A value `schema` allows: its example when that is valid, else a sample; `Err` says why no
-/// valid value could be made (an impossible or self-contradicting schema).
+/// valid value could be made (an impossible or self-contradicting schema, or one whose choices
+/// nest too deep to try).
 pub fn sample(schemas: &Schemas, schema: &Value, options: Options) -> Result<Value, String> {
     let mut last = String::from("none of the values tried satisfies every keyword");
+    let steps = std::cell::Cell::new(0);
     for attempt in 0..4 {
-        let sampler = Sampler { schemas, options, salt: options.seed.wrapping_add(attempt), fill_next: false };
+        if steps.get() > MAX_STEPS {
+            return Err(format!("its choices nest too deep to try within {MAX_STEPS} steps"));
+        }
+        let salt = options.seed.wrapping_add(attempt);
+        let sampler = Sampler { schemas, options, salt, fill_next: false, steps: &steps };
         let Some(value) = sampler.value(schema, 0) else { continue };
         match check(schemas, schema, &value) {
             Ok(()) => return Ok(value),
@@ -86,11 +97,14 @@ struct Sampler<'a> {
     /// Give the next array an item and the next object its optional properties, however deep:
     /// an empty list or object can satisfy several members of a `oneOf` at once.
     fill_next: bool,
+    /// Schemas visited so far by this sample, bounded by [`MAX_STEPS`].
+    steps: &'a std::cell::Cell<usize>,
 }
 
 impl Sampler<'_> {
     fn value(&self, schema: &Value, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH {
+        self.steps.set(self.steps.get() + 1);
+        if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
             return None;
         }
         let Some(s) = schema.as_object() else { return Some(json!({})) };
