@@ -67,11 +67,7 @@ impl<'a> Lowerer<'a> {
 
     fn schema_ref(&mut self, reference: &str, ptr: &Pointer) -> Option<TypeRef> {
         // A file part given by a reference to a binary string is a file as an inline one is.
-        let binary = |s: &Schema| {
-            matches!(&s.schema_kind, SchemaKind::Type(Type::String(t))
-                if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
-        };
-        if self.is_file_part(ptr) && self.component_schema(reference).is_some_and(binary) {
+        if self.is_file_part(ptr) && self.component_schema(reference).is_some_and(is_file) {
             return Some(TypeRef::File);
         }
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
@@ -210,9 +206,10 @@ impl<'a> Lowerer<'a> {
                 self.lower_object(parts, doc, naming)
             }
             SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
-                if self.is_file_part(ptr) && self.file_choice(members).is_some() =>
+                if self.is_file_part(ptr)
+                    && let Some(choice) = self.file_choice(members) =>
             {
-                Some(self.file_choice_type(members, ptr))
+                Some(self.file_choice_type(choice, members, ptr))
             }
             SchemaKind::OneOf { one_of } => self.union(schema, one_of, &[], "oneOf", ptr, naming),
             SchemaKind::AnyOf { any_of } => self.union(schema, any_of, &[], "anyOf", ptr, naming),
@@ -350,10 +347,6 @@ impl<'a> Lowerer<'a> {
     /// a file; otherwise whether one is a list of files, the largest such list's `maxItems` (`None`
     /// for a list without one) and the members that are neither.
     pub(crate) fn file_choice(&self, members: &[ReferenceOr<Schema>]) -> Option<FileChoice> {
-        let binary = |s: &Schema| {
-            matches!(&s.schema_kind, SchemaKind::Type(Type::String(t))
-                if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
-        };
         let mut choice = FileChoice { files: false, list: false, max_items: Some(1), others: Vec::new() };
         for (i, member) in members.iter().enumerate() {
             let schema = self.resolve_schema(member);
@@ -362,14 +355,14 @@ impl<'a> Lowerer<'a> {
                     .items
                     .as_ref()
                     .and_then(|items| self.resolve_schema(items))
-                    .filter(|s| binary(s))
+                    .filter(|s| is_file(s))
                     .map(|_| a.max_items),
                 _ => None,
             });
             if let Some(max) = list {
                 choice.list = true;
                 choice.max_items = choice.max_items.zip(max).map(|(a, b)| a.max(b));
-            } else if schema.is_some_and(binary) {
+            } else if schema.is_some_and(is_file) {
                 choice.files = true;
             } else {
                 choice.others.push(i);
@@ -381,8 +374,7 @@ impl<'a> Lowerer<'a> {
     /// The type of a multipart property whose choice holds a file: its parts are files, one or
     /// (when a member is a list of files) several. A member that is text or an object arrives as
     /// a part too, whose bytes the file holds, which the warning says.
-    fn file_choice_type(&mut self, members: &[ReferenceOr<Schema>], ptr: &Pointer) -> TypeRef {
-        let Some(choice) = self.file_choice(members) else { return TypeRef::Json };
+    fn file_choice_type(&mut self, choice: FileChoice, members: &[ReferenceOr<Schema>], ptr: &Pointer) -> TypeRef {
         if !choice.others.is_empty() {
             let others: Vec<String> = choice
                 .others
@@ -731,6 +723,12 @@ struct InnerChoice<'s> {
     at: Pointer,
     /// The other members of the `allOf`.
     shared: Vec<ReferenceOr<Schema>>,
+}
+
+/// A binary string of no listed values: in a multipart body, a file part.
+fn is_file(schema: &Schema) -> bool {
+    matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t))
+        if t.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary) && t.enumeration.is_empty())
 }
 
 /// The members of a choice in a multipart property, where some are files (see
