@@ -5,7 +5,7 @@
 //! such values against the document's own schema here, so that it refuses what the document
 //! refuses. The generator checks the document's examples the same way.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{PoisonError, RwLock};
@@ -22,7 +22,9 @@ pub const INTEGERS: &str = "integers";
 /// See [`INTEGERS`].
 pub const AS_WRITTEN: &str = "as-written";
 
-/// How deep references may nest without the value getting smaller, before a loop is assumed.
+/// How deep schemas may nest without the value getting smaller (references, `allOf` and choices),
+/// before a loop is assumed. Each item and property starts again from nothing: the value, which
+/// the parser has bounded, sets how deep those go.
 const MAX_DEPTH: usize = 64;
 
 /// How many (schema, value) pairs one check may visit. Choices count every member (`oneOf` must),
@@ -30,6 +32,49 @@ const MAX_DEPTH: usize = 64;
 /// exponential in [`MAX_DEPTH`]. A value that needs more is refused, as too costly to check, rather
 /// than holding a server (or the generator, checking an example) for minutes.
 const MAX_STEPS: usize = 250_000;
+
+/// How many steps some work on schemas may take: one check, or several that share a bound (the
+/// generator samples a value and checks it, attempt after attempt, within one).
+#[derive(Debug)]
+pub struct Budget {
+    spent: Cell<usize>,
+    limit: usize,
+}
+
+impl Budget {
+    /// A budget of `limit` steps.
+    pub fn new(limit: usize) -> Self {
+        Budget { spent: Cell::new(0), limit }
+    }
+
+    /// Counts one step; `false` once more than the limit have been taken.
+    pub fn spend(&self) -> bool {
+        self.spent.set(self.spent.get() + 1);
+        self.spent.get() <= self.limit
+    }
+
+    /// Whether more steps than the limit have been taken.
+    pub fn exhausted(&self) -> bool {
+        self.spent.get() > self.limit
+    }
+
+    /// The number of steps taken so far.
+    pub fn spent(&self) -> usize {
+        self.spent.get()
+    }
+
+    /// The number of steps allowed.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+}
+
+/// One check under way: its budget, and the references it is inside of, each with the value it
+/// was checking there.
+struct Walk<'a> {
+    budget: &'a Budget,
+    open: RefCell<Vec<(*const Value, *const Value)>>,
+}
 
 /// Schemas, and the root their local `$ref`s (`#/components/schemas/Pet`) point into, with each
 /// `pattern` compiled once.
@@ -89,7 +134,20 @@ impl JsonSchemas {
     /// The schema a local reference names (`#/components/schemas/Pet`).
     pub fn resolve(&self, reference: &str) -> Option<&Value> {
         let pointer = reference.strip_prefix('#')?;
-        self.root.pointer(&percent_decoded(pointer))
+        if pointer.contains(['~', '%']) {
+            return self.root.pointer(&percent_decoded(pointer));
+        }
+        // Nothing to decode: walked as written, as checks follow references at every step.
+        if pointer.is_empty() {
+            return Some(&self.root);
+        }
+        pointer.strip_prefix('/')?.split('/').try_fold(&self.root, |node, key| match node {
+            Value::Object(members) => members.get(key),
+            Value::Array(items) if key == "0" || !key.starts_with(['0', '+']) => {
+                key.parse::<usize>().ok().and_then(|i| items.get(i))
+            }
+            _ => None,
+        })
     }
 
     /// The compiled `pattern`, when the regex engine reads it.
@@ -113,27 +171,25 @@ impl JsonSchemas {
 
     /// `Ok` when `schema` allows `value`, else where in the value (a JSON pointer) and why not.
     pub fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
-        let steps = Cell::new(0);
-        let checked = self.check_at(schema, value, "", 0, &steps);
-        if steps.get() > MAX_STEPS {
+        self.check_within(schema, value, &Budget::new(MAX_STEPS))
+    }
+
+    /// [`check`](Self::check), taking its steps from `budget`, which other work may share.
+    pub fn check_within(&self, schema: &Value, value: &Value, budget: &Budget) -> Result<(), String> {
+        let walk = Walk { budget, open: RefCell::new(Vec::new()) };
+        let checked = self.check_at(schema, value, "", 0, &walk);
+        if budget.exhausted() {
             return Err(format!(
-                "the value: takes more than {MAX_STEPS} steps to check against the schema, whose choices nest too deep; refused as too costly"
+                "the value: takes more than {} steps to check against the schema, whose choices nest too deep; refused as too costly",
+                budget.limit()
             ));
         }
         checked
     }
 
-    fn check_at(
-        &self,
-        schema: &Value,
-        value: &Value,
-        at: &str,
-        depth: usize,
-        steps: &Cell<usize>,
-    ) -> Result<(), String> {
+    fn check_at(&self, schema: &Value, value: &Value, at: &str, depth: usize, walk: &Walk) -> Result<(), String> {
         let fail = |why: String| Err(format!("{}: {why}", if at.is_empty() { "the value" } else { at }));
-        steps.set(steps.get() + 1);
-        if steps.get() > MAX_STEPS {
+        if !walk.budget.spend() {
             return fail("too costly to check".into());
         }
         if depth > MAX_DEPTH {
@@ -143,10 +199,19 @@ impl JsonSchemas {
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             // A reference that names nothing allows anything, as the generator reads it (and
             // says so where it is).
-            return match self.resolve(reference) {
-                Some(target) => self.check_at(target, value, at, depth + 1, steps),
-                None => Ok(()),
-            };
+            let Some(target) = self.resolve(reference) else { return Ok(()) };
+            // Back at a reference for the same value: the schema asks of the value what it is
+            // already asking, which no value can settle (a parent whose `oneOf` lists children
+            // that each take the parent in `allOf`). Said at once, rather than after every way
+            // round the loop up to the depth limit, which choices make exponential.
+            let key = (target as *const Value, value as *const Value);
+            if walk.open.borrow().contains(&key) {
+                return fail(format!("the schema `{reference}` refers to itself for this same value"));
+            }
+            walk.open.borrow_mut().push(key);
+            let checked = self.check_at(target, value, at, depth + 1, walk);
+            walk.open.borrow_mut().pop();
+            return checked;
         }
         if value.is_null() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
             return Ok(());
@@ -167,29 +232,29 @@ impl JsonSchemas {
             return fail(format!("{value} is not of type {ty}"));
         }
         for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-            self.check_at(part, value, at, depth + 1, steps)?;
+            self.check_at(part, value, at, depth + 1, walk)?;
         }
         if let Some(choices) = schema.get("anyOf").and_then(Value::as_array)
-            && !choices.iter().any(|c| self.check_at(c, value, at, depth + 1, steps).is_ok())
+            && !choices.iter().any(|c| self.check_at(c, value, at, depth + 1, walk).is_ok())
         {
             return fail("matches none of the `anyOf` schemas".into());
         }
         if let Some(choices) = schema.get("oneOf").and_then(Value::as_array) {
-            let matching = choices.iter().filter(|c| self.check_at(c, value, at, depth + 1, steps).is_ok()).count();
+            let matching = choices.iter().filter(|c| self.check_at(c, value, at, depth + 1, walk).is_ok()).count();
             if matching != 1 {
                 return fail(format!("matches {matching} of the `oneOf` schemas, not exactly one"));
             }
         }
         if let Some(not) = schema.get("not")
-            && self.check_at(not, value, at, depth + 1, steps).is_ok()
+            && self.check_at(not, value, at, depth + 1, walk).is_ok()
         {
             return fail("matches the `not` schema".into());
         }
         match value {
             Value::String(text) => self.string(schema, text).or_else(fail),
             Value::Number(n) => number(schema, n.as_f64().unwrap_or(0.0)).or_else(fail),
-            Value::Array(items) => self.array(schema, items, at, depth, steps),
-            Value::Object(members) => self.object(schema, members, at, depth, steps),
+            Value::Array(items) => self.array(schema, items, at, walk),
+            Value::Object(members) => self.object(schema, members, at, walk),
             Value::Bool(_) | Value::Null => Ok(()),
         }
     }
@@ -217,14 +282,7 @@ impl JsonSchemas {
         }
     }
 
-    fn array(
-        &self,
-        schema: &Map<String, Value>,
-        items: &[Value],
-        at: &str,
-        depth: usize,
-        steps: &Cell<usize>,
-    ) -> Result<(), String> {
+    fn array(&self, schema: &Map<String, Value>, items: &[Value], at: &str, walk: &Walk) -> Result<(), String> {
         let count = items.len() as u64;
         let here = if at.is_empty() { "the value" } else { at };
         if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
@@ -246,7 +304,7 @@ impl JsonSchemas {
         }
         if let Some(item_schema) = schema.get("items") {
             for (i, item) in items.iter().enumerate() {
-                self.check_at(item_schema, item, &format!("{at}/{i}"), depth + 1, steps)?;
+                self.check_at(item_schema, item, &format!("{at}/{i}"), 0, walk)?;
             }
         }
         Ok(())
@@ -257,8 +315,7 @@ impl JsonSchemas {
         schema: &Map<String, Value>,
         members: &Map<String, Value>,
         at: &str,
-        depth: usize,
-        steps: &Cell<usize>,
+        walk: &Walk,
     ) -> Result<(), String> {
         let here = if at.is_empty() { "the value" } else { at };
         let properties = schema.get("properties").and_then(Value::as_object);
@@ -286,11 +343,11 @@ impl JsonSchemas {
         for (name, member) in members {
             let member_at = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
             match (properties.and_then(|p| p.get(name)), schema.get("additionalProperties")) {
-                (Some(property), _) => self.check_at(property, member, &member_at, depth + 1, steps)?,
+                (Some(property), _) => self.check_at(property, member, &member_at, 0, walk)?,
                 (None, Some(Value::Bool(false))) => {
                     return Err(format!("{here}: the property `{name}` is not allowed"));
                 }
-                (None, Some(extra @ Value::Object(_))) => self.check_at(extra, member, &member_at, depth + 1, steps)?,
+                (None, Some(extra @ Value::Object(_))) => self.check_at(extra, member, &member_at, 0, walk)?,
                 (None, _) => {}
             }
         }
@@ -392,7 +449,7 @@ fn percent_decoded(text: &str) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::JsonSchemas;
+    use super::{Budget, JsonSchemas};
 
     fn schemas() -> JsonSchemas {
         let pet = json!({
@@ -422,15 +479,50 @@ mod tests {
     }
 
     #[test]
-    fn choices_that_refer_back_to_themselves_are_refused_within_a_bound() {
-        // Each level tries both members of the `oneOf`, which both lead back here: 2^64 visits
-        // without the bound.
-        let root = json!({"components": {"schemas": {"Loop": {"oneOf": [
-            {"$ref": "#/components/schemas/Loop"},
-            {"allOf": [{"$ref": "#/components/schemas/Loop"}]}
-        ]}}}});
-        let schemas = JsonSchemas::new(root, str::to_string);
-        let err = schemas.check(&json!({"$ref": "#/components/schemas/Loop"}), &json!({"a": 1})).unwrap_err();
+    fn a_schema_asking_of_a_value_what_it_already_asks_is_refused_at_once() {
+        // A parent whose `oneOf` lists children that each take the parent in `allOf`: every way
+        // round leads back to the parent for the same value. Six children, 64 levels deep, would
+        // be 6^64 visits if only the depth ended it.
+        let child = |name: &str| json!({"allOf": [{"$ref": "#/components/schemas/Shape"}, {"properties": {name: {"type": "number"}}}]});
+        let mut schemas = serde_json::Map::new();
+        let names = ["radius", "side", "width", "height", "base", "edge"];
+        for name in names {
+            schemas.insert(name.to_string(), child(name));
+        }
+        let members: Vec<_> = names.iter().map(|n| json!({"$ref": format!("#/components/schemas/{n}")})).collect();
+        schemas.insert("Shape".into(), json!({"type": "object", "oneOf": members}));
+        let schemas = JsonSchemas::new(json!({"components": {"schemas": schemas}}), str::to_string);
+        let shape = json!({"$ref": "#/components/schemas/Shape"});
+        let budget = Budget::new(1_000);
+        let err = schemas.check_within(&shape, &json!({"side": 2}), &budget).unwrap_err();
+        // Each child fails on meeting the parent again, so no member matches.
+        assert!(err.contains("matches 0 of the `oneOf` schemas"), "{err}");
+        assert!(budget.spent() < 100, "settled in {} steps", budget.spent());
+        let err = schemas.check(&json!({"$ref": "#/components/schemas/side"}), &json!({"side": 2})).unwrap_err();
+        assert!(err.contains("matches 0 of the `oneOf`"), "{err}");
+        // A schema that refers to itself for a smaller value is no loop: a tree of any depth.
+        let tree = json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}}});
+        let schemas = JsonSchemas::new(json!({"components": {"schemas": {"Tree": tree}}}), str::to_string);
+        let mut value = json!({});
+        for _ in 0..30 {
+            value = json!({"children": [value]});
+        }
+        assert_eq!(schemas.check(&json!({"$ref": "#/components/schemas/Tree"}), &value), Ok(()));
+    }
+
+    #[test]
+    fn choices_that_multiply_are_refused_within_a_bound() {
+        // Forty schemas, each choosing twice between ways to the next: 2^40 visits, no schema
+        // met twice on any one way, so only the bound ends it.
+        let mut schemas = serde_json::Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+            schemas
+                .insert(format!("S{i}"), json!({"anyOf": [{"allOf": [next, {"type": "string"}]}, {"allOf": [next]}]}));
+        }
+        schemas.insert("S40".into(), json!({"type": "integer"}));
+        let schemas = JsonSchemas::new(json!({"components": {"schemas": schemas}}), str::to_string);
+        let err = schemas.check(&json!({"$ref": "#/components/schemas/S0"}), &json!({"a": 1})).unwrap_err();
         assert!(err.contains("more than 250000 steps"), "{err}");
         // A large value of a plain schema is well within it.
         let list = json!({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}});

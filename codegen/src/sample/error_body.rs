@@ -162,7 +162,12 @@ fn object_schema(schemas: &Schemas, schema: &Value) -> Option<Map<String, Value>
 
 fn flat(schemas: &Schemas, schema: &Value) -> Map<String, Value> {
     let resolved = resolve_shallow(schemas, schema).as_object().cloned().unwrap_or_default();
-    if resolved.contains_key("allOf") { merge_all_of(schemas, &resolved, 0) } else { resolved }
+    // A part that refers back to where it is merged is left unmerged.
+    if resolved.contains_key("allOf") {
+        merge_all_of(schemas, &resolved, &mut Vec::new()).unwrap_or(resolved)
+    } else {
+        resolved
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 mod error_body;
 pub(crate) mod pattern;
 
-use portfolio_runtime::codegen::json_schema::JsonSchemas;
+use portfolio_runtime::codegen::json_schema::{Budget, JsonSchemas};
 use serde_json::{Map, Value, json};
 
 pub use error_body::error_body;
@@ -63,25 +63,25 @@ const FULL_DEPTH: usize = 3;
 /// How deep sampling may go at all; a required property that recurses deeper has no finite value.
 const MAX_DEPTH: usize = 24;
 
-/// How many schemas one sample may visit. Each member of a choice is tried in turn, so choices
-/// nested in choices multiply; past this the schema is given up on rather than sampled for
-/// minutes.
-const MAX_STEPS: usize = 20_000;
+/// How many steps one sample may take, visiting schemas to make values and checking them. Each
+/// member of a choice is tried in turn, and checked, so choices nested in choices multiply; past
+/// this the schema is given up on rather than sampled for minutes.
+const MAX_STEPS: usize = 50_000;
 
 /// A value `schema` allows: its example when that is valid, else a sample; `Err` says why no
 /// valid value could be made (an impossible or self-contradicting schema, or one whose choices
 /// nest too deep to try).
 pub fn sample(schemas: &Schemas, schema: &Value, options: Options) -> Result<Value, String> {
     let mut last = String::from("none of the values tried satisfies every keyword");
-    let steps = std::cell::Cell::new(0);
+    let budget = Budget::new(MAX_STEPS);
     for attempt in 0..4 {
-        if steps.get() > MAX_STEPS {
+        if budget.exhausted() {
             return Err(format!("its choices nest too deep to try within {MAX_STEPS} steps"));
         }
         let salt = options.seed.wrapping_add(attempt);
-        let sampler = Sampler { schemas, options, salt, fill_next: false, steps: &steps };
+        let sampler = Sampler { schemas, options, salt, fill_next: false, budget: &budget, open: &[] };
         let Some(value) = sampler.value(schema, 0) else { continue };
-        match check(schemas, schema, &value) {
+        match sampler.check(schema, &value) {
             Ok(()) => return Ok(value),
             Err(why) => last = why,
         }
@@ -97,23 +97,33 @@ struct Sampler<'a> {
     /// Give the next array an item and the next object its optional properties, however deep:
     /// an empty list or object can satisfy several members of a `oneOf` at once.
     fill_next: bool,
-    /// Schemas visited so far by this sample, bounded by [`MAX_STEPS`].
-    steps: &'a std::cell::Cell<usize>,
+    /// The steps this sample may take, making values and checking them: [`MAX_STEPS`].
+    budget: &'a Budget,
+    /// The references this value is being sampled inside of. Met again for the same value, a
+    /// reference asks of it what it is already asking, which the check refuses: no value comes
+    /// of it, so none is tried.
+    open: &'a [String],
 }
 
 impl Sampler<'_> {
+    /// [`check`], within this sample's budget.
+    fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
+        self.schemas.0.check_within(schema, value, self.budget)
+    }
+
     fn value(&self, schema: &Value, depth: usize) -> Option<Value> {
-        self.steps.set(self.steps.get() + 1);
-        if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
+        if depth > MAX_DEPTH || !self.budget.spend() {
             return None;
         }
         let Some(s) = schema.as_object() else { return Some(json!({})) };
         if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
             // A reference that names nothing is read as any value (and warned about) elsewhere.
-            return match self.schemas.resolve(reference) {
-                Some(target) => self.value(target, depth + 1),
-                None => Some(json!({})),
-            };
+            let Some(target) = self.schemas.resolve(reference) else { return Some(json!({})) };
+            if self.open.iter().any(|open| open == reference) {
+                return None;
+            }
+            let open = [self.open, &[reference.to_string()]].concat();
+            return Sampler { open: &open, ..*self }.value(target, depth + 1);
         }
         // A choice set aside when the schema was read as its plain type still holds.
         if let Some(Value::Object(kept)) = s.get(crate::repair::NARROWED) {
@@ -128,7 +138,7 @@ impl Sampler<'_> {
         }
         for key in ["example", "default"] {
             if let Some(candidate) = s.get(key).filter(|v| !v.is_null())
-                && check(self.schemas, schema, candidate).is_ok()
+                && self.check(schema, candidate).is_ok()
             {
                 return Some(candidate.clone());
             }
@@ -141,7 +151,7 @@ impl Sampler<'_> {
             return Some(pick(&listed, self.salt).map_or(Value::Null, |v| (*v).clone()));
         }
         if s.contains_key("allOf") {
-            let merged = merge_all_of(self.schemas, s, 0);
+            let merged = merge_all_of(self.schemas, s, &mut self.open.to_vec())?;
             return self.value(&Value::Object(merged), depth + 1);
         }
         if let Some(choices) = s.get("oneOf").or_else(|| s.get("anyOf")).and_then(Value::as_array) {
@@ -172,7 +182,7 @@ impl Sampler<'_> {
             merged.insert("allOf".into(), json!([Value::Object(siblings.clone()), choice]));
             let mut value = sampler.value(&Value::Object(merged), depth + 1)?;
             tag(self.schemas, s, choice, &mut value);
-            check(self.schemas, &whole, &value).is_ok().then_some(value)
+            self.check(&whole, &value).is_ok().then_some(value)
         };
         let filled = Sampler { fill_next: true, ..*self };
         ordered()
@@ -237,7 +247,7 @@ impl Sampler<'_> {
         let items_schema = s.get("items").cloned().unwrap_or_else(|| json!({}));
         let mut items = Vec::with_capacity(wanted);
         for i in 0..wanted {
-            let sampler = Sampler { salt: self.salt.wrapping_add(i as u64), fill_next: false, ..*self };
+            let sampler = Sampler { salt: self.salt.wrapping_add(i as u64), fill_next: false, open: &[], ..*self };
             match sampler.value(&items_schema, depth + 1) {
                 Some(item) => items.push(item),
                 None if i >= min => break,
@@ -251,8 +261,9 @@ impl Sampler<'_> {
         let required: Vec<&str> =
             s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let full = self.fill_next || (self.options.full && depth < FULL_DEPTH);
-        // Below this object, filling follows the depth again.
-        let this = Sampler { fill_next: false, ..*self };
+        // Below this object, filling follows the depth again, and each property is a value of
+        // its own.
+        let this = Sampler { fill_next: false, open: &[], ..*self };
         let hidden = "writeOnly";
         let mut out = Map::new();
         for (name, property) in s.get("properties").and_then(Value::as_object).into_iter().flatten() {
@@ -329,17 +340,30 @@ fn type_of(s: &Map<String, Value>) -> &str {
 
 /// `allOf` and the schema around it as one schema: properties and `required` joined, a property
 /// named twice holding both schemas, other keywords taken from the first that says them.
-pub(crate) fn merge_all_of(schemas: &Schemas, s: &Map<String, Value>, depth: usize) -> Map<String, Value> {
+///
+/// `open` holds the references the value is inside of; `None` when a part refers to one of them
+/// again, which no value satisfies (see [`Sampler::open`]).
+pub(crate) fn merge_all_of(
+    schemas: &Schemas,
+    s: &Map<String, Value>,
+    open: &mut Vec<String>,
+) -> Option<Map<String, Value>> {
     let mut merged = s.clone();
-    let Some(Value::Array(parts)) = merged.remove("allOf") else { return merged };
+    let Some(Value::Array(parts)) = merged.remove("allOf") else { return Some(merged) };
     for part in &parts {
-        let part = resolve_shallow(schemas, part);
+        let outer = open.len();
+        let mut part = part;
+        while let Some(reference) = part.get("$ref").and_then(Value::as_str) {
+            if open.iter().any(|o| o == reference) || open.len() > MAX_DEPTH {
+                return None;
+            }
+            let Some(target) = schemas.resolve(reference) else { break };
+            open.push(reference.to_string());
+            part = target;
+        }
         let Some(part) = part.as_object() else { continue };
-        let part = if part.contains_key("allOf") && depth < MAX_DEPTH {
-            merge_all_of(schemas, part, depth + 1)
-        } else {
-            part.clone()
-        };
+        let part = if part.contains_key("allOf") { merge_all_of(schemas, part, open)? } else { part.clone() };
+        open.truncate(outer);
         for (key, value) in part {
             match (key.as_str(), merged.get_mut(&key)) {
                 ("properties", Some(Value::Object(properties))) => {
@@ -375,7 +399,7 @@ pub(crate) fn merge_all_of(schemas: &Schemas, s: &Map<String, Value>, depth: usi
             }
         }
     }
-    merged
+    Some(merged)
 }
 
 /// Sets the discriminator property of a value sampled for `choice` to the name that selects it.
@@ -562,5 +586,25 @@ mod tests {
         let contradictory = json!({"allOf": [{"type": "string", "maxLength": 2}, {"minLength": 5}]});
         let err = sample(&schemas, &contradictory, FULL).unwrap_err();
         assert!(err.contains("characters"), "{err}");
+    }
+
+    #[test]
+    fn a_parent_whose_children_take_it_in_all_of_is_given_up_on_at_once() {
+        // Eight children, each taking the parent (and so its choice of the children) in
+        // `allOf`: no value satisfies it, and trying every way round used to take minutes.
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let mut components = serde_json::Map::new();
+        for name in names {
+            let part = json!({"properties": {name: {"type": "string"}}});
+            components.insert(name.into(), json!({"allOf": [{"$ref": "#/components/schemas/Parent"}, part]}));
+        }
+        let members: Vec<_> = names.iter().map(|n| json!({"$ref": format!("#/components/schemas/{n}")})).collect();
+        components.insert("Parent".into(), json!({"type": "object", "oneOf": members}));
+        let schemas = Schemas::new(serde_json::Value::Object(components));
+        let parent = json!({"$ref": "#/components/schemas/Parent"});
+        assert!(sample(&schemas, &parent, FULL).is_err());
+        // Where it is optional, the value goes without it.
+        let reply = json!({"type": "object", "properties": {"id": {"type": "integer"}, "config": parent}});
+        assert_eq!(sample(&schemas, &reply, FULL), Ok(json!({"id": 1})));
     }
 }
