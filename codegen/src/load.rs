@@ -256,11 +256,19 @@ fn escape(key: &str) -> String {
 /// parsers keep the last silently, which would drop a schema or an operation without a word.
 /// `crumb` is where the value sits; a duplicate is recorded in `duplicate` (the pointer of its
 /// mapping and the key) for the error to locate both occurrences.
+///
+/// In YAML, a `<<` key merges the mapping it holds (or each of a list of them) into the mapping
+/// it stands in, as YAML 1.1 defines and documents written with anchors rely on; the mapping's own
+/// keys win, and an earlier mapping's over a later one's. In JSON `<<` is a key like any other.
 #[derive(Clone, Copy)]
 struct Strict<'a> {
     crumb: Crumb<'a>,
     duplicate: &'a RefCell<Option<(String, String)>>,
+    yaml: bool,
 }
+
+/// YAML's merge key.
+const MERGE: &str = "<<";
 
 /// A step from the document root to a value, borrowed from the parser's loop: no allocation
 /// unless a pointer is needed.
@@ -355,8 +363,29 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = serde_json::Map::new();
+        // Keys that came from a merged mapping, which the mapping's own keys may replace.
+        let mut merged = std::collections::HashSet::new();
         while let Some(Key(key)) = map.next_key()? {
-            if object.contains_key(&key) {
+            if self.yaml && key == MERGE {
+                let value = map.next_value_seed(Strict { crumb: Crumb::Key(&self.crumb, &key), ..self })?;
+                let sources = match value {
+                    Value::Array(items) if items.iter().all(Value::is_object) => items,
+                    value @ Value::Object(_) => vec![value],
+                    // Not a merge: kept as written, to be reported where it is read.
+                    value => {
+                        object.insert(key, value);
+                        continue;
+                    }
+                };
+                for (name, value) in sources.into_iter().filter_map(|s| s.as_object().cloned()).flatten() {
+                    if !object.contains_key(&name) {
+                        merged.insert(name.clone());
+                        object.insert(name, value);
+                    }
+                }
+                continue;
+            }
+            if object.contains_key(&key) && !merged.remove(&key) {
                 *self.duplicate.borrow_mut() = Some((self.crumb.pointer(), key.clone()));
                 return Err(serde::de::Error::custom(format!("the key `{key}` appears twice in one mapping")));
             }
@@ -378,7 +407,7 @@ struct Key(String);
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let unused = RefCell::new(None);
-        let seed = Strict { crumb: Crumb::Root, duplicate: &unused };
+        let seed = Strict { crumb: Crumb::Root, duplicate: &unused, yaml: false };
         match serde::de::DeserializeSeed::deserialize(seed, deserializer)? {
             Value::String(text) => Ok(Key(text)),
             Value::Null => Ok(Key("null".to_string())),
@@ -390,9 +419,13 @@ impl<'de> Deserialize<'de> for Key {
 
 /// The text as a JSON value; a syntax error or a repeated key names its line.
 fn parse(text: &str) -> Result<Value, LoadError> {
+    // A byte-order mark says only that the text is UTF-8, which it already is here; neither
+    // parser reads one.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let duplicate = RefCell::new(None);
-    let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate };
-    let result = if text.trim_start().starts_with('{') {
+    let json = text.trim_start().starts_with('{');
+    let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate, yaml: !json };
+    let result = if json {
         serde::de::DeserializeSeed::deserialize(seed, &mut serde_json::Deserializer::from_str(text))
             .map_err(|e| LoadError { line: Some(e.line()), column: Some(e.column()), message: e.to_string() })
     } else {
@@ -448,5 +481,32 @@ mod tests {
         let yaml = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
         let json = r#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}"#;
         assert_eq!(load(yaml).unwrap().doc, load(json).unwrap().doc);
+        // A byte-order mark before either is no part of the document.
+        assert_eq!(load(&format!("\u{feff}{yaml}")).unwrap().doc, load(yaml).unwrap().doc);
+        assert_eq!(load(&format!("\u{feff}{json}")).unwrap().doc, load(json).unwrap().doc);
+    }
+
+    #[test]
+    fn yaml_merge_keys_merge_and_the_mappings_own_keys_win() {
+        let text = "\
+a: &base {x: 1, y: 2}
+b: &more {y: 3, z: 4}
+one: {<<: *base, y: 9}
+list: {w: 0, <<: [*base, *more]}
+in_a_list: [{<<: *base}]
+";
+        let value = parse(text).unwrap();
+        assert_eq!(value["one"], serde_json::json!({"x": 1, "y": 9}));
+        // Earlier mappings win over later ones; keys stand where the merge stood.
+        assert_eq!(value["list"], serde_json::json!({"w": 0, "x": 1, "y": 2, "z": 4}));
+        let keys: Vec<_> = value["list"].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["w", "x", "y", "z"]);
+        assert_eq!(value["in_a_list"], serde_json::json!([{"x": 1, "y": 2}]));
+        // A key given twice by the mapping itself is still refused.
+        let err = parse("a: &base {x: 1}\nb: {<<: *base, x: 2, x: 3}\n").unwrap_err();
+        assert!(err.message.contains("`x` appears twice"), "{err}");
+        // In JSON, `<<` is a key like any other.
+        let json = parse(r#"{"m": {"<<": {"x": 1}}}"#).unwrap();
+        assert_eq!(json["m"], serde_json::json!({"<<": {"x": 1}}));
     }
 }

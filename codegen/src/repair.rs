@@ -358,6 +358,16 @@ fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     // Something else in the place of `info` is not a slip whose intent is plain: typing says so.
     let Value::Object(info) = root.entry("info").or_insert_with(|| Value::Object(Map::new())) else { return };
     for (key, assumed) in [("title", "Untitled API"), ("version", "0")] {
+        // Unquoted in YAML, `version: 1.0` is a number; its text is plainly what was meant.
+        if let Some(scalar @ (Value::Number(_) | Value::Bool(_))) = info.get(key) {
+            let text = scalar.to_string();
+            let pointer = Pointer::root().push("info").push(key).to_string();
+            let message = format!(
+                "`info.{key}` is {scalar}, not text (unquoted in YAML); read as the text `{text}`, which may differ from what was written (`1.10` reads as `1.1`): quote it"
+            );
+            notes.push(Diagnostic { pointer, line: None, message });
+            info.insert(key.to_string(), Value::String(text));
+        }
         if !info.get(key).is_some_and(Value::is_string) {
             let pointer = Pointer::root().push("info").push(key).to_string();
             let message = format!("the document has no `info.{key}`; `{assumed}` is assumed");
@@ -1601,6 +1611,16 @@ mod tests {
             root.entry("info").or_insert_with(|| json!({"title": "t", "version": "1"}));
         }
         super::repair(doc)
+    }
+
+    #[test]
+    fn a_missing_info_field_is_assumed_and_a_number_read_as_its_text() {
+        let mut doc = json!({"openapi": "3.0.0", "info": {"version": 0.1}, "paths": {}});
+        let notes = super::repair(&mut doc);
+        assert_eq!(doc["info"], json!({"version": "0.1", "title": "Untitled API"}));
+        let said: Vec<(&str, &str)> = notes.iter().map(|n| (n.pointer.as_str(), n.message.as_str())).collect();
+        assert!(said.iter().any(|(at, m)| *at == "#/info/version" && m.contains("read as the text `0.1`")), "{said:?}");
+        assert!(said.iter().any(|(at, m)| *at == "#/info/title" && m.contains("no `info.title`")), "{said:?}");
     }
 
     #[test]
