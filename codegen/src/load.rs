@@ -94,15 +94,18 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
 /// Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed, whether it was
 /// Swagger 2.0, and whether its integers are read as written (see [`Loaded`]).
 fn prepared(text: &str) -> Result<(Value, Vec<Diagnostic>, bool, bool), LoadError> {
-    let mut value = parse(text)?;
+    let (mut value, mut notes) = parse(text)?;
     check_version(text, &value)?;
     if swagger2::is_swagger2(&value) {
-        let (mut converted, mut notes) = swagger2::convert(&value);
+        let (mut converted, converting) = swagger2::convert(&value);
+        notes.extend(converting);
         notes.extend(repair::repair(&mut converted));
         return Ok((converted, notes, true, true));
     }
     let openapi31 = openapi31::is_openapi31(&value);
-    let mut notes = if openapi31 { openapi31::convert(&mut value) } else { Vec::new() };
+    if openapi31 {
+        notes.extend(openapi31::convert(&mut value));
+    }
     notes.extend(repair::repair(&mut value));
     keep_query_operations(&mut value);
     Ok((value, notes, false, !openapi31))
@@ -417,8 +420,9 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-/// The text as a JSON value; a syntax error or a repeated key names its line.
-fn parse(text: &str) -> Result<Value, LoadError> {
+/// The text as a JSON value, with a note where the text held more than the document; a syntax
+/// error or a repeated key names its line.
+fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
     // A byte-order mark says only that the text is UTF-8, which it already is here; neither
     // parser reads one.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -427,9 +431,10 @@ fn parse(text: &str) -> Result<Value, LoadError> {
     let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate, yaml: !json };
     let result = if json {
         serde::de::DeserializeSeed::deserialize(seed, &mut serde_json::Deserializer::from_str(text))
+            .map(|value| (value, Vec::new()))
             .map_err(|e| LoadError { line: Some(e.line()), column: Some(e.column()), message: e.to_string() })
     } else {
-        serde::de::DeserializeSeed::deserialize(seed, serde_yaml_ng::Deserializer::from_str(text)).map_err(|e| {
+        yaml_stream(text, seed).map_err(|e| {
             let location = e.location();
             LoadError {
                 line: location.as_ref().map(|l| l.line()),
@@ -452,6 +457,36 @@ fn parse(text: &str) -> Result<Value, LoadError> {
             "the key `{key}` appears twice in {mapping}{lines}; a YAML or JSON parser would keep only the last"
         ),
     })
+}
+
+/// The document of a YAML stream. A stream may hold several (`---` between them): the first that
+/// names its `openapi` or `swagger` version is read, with a note on the others; empty ones hold
+/// nothing to note.
+fn yaml_stream(text: &str, seed: Strict) -> Result<(Value, Vec<Diagnostic>), serde_yaml_ng::Error> {
+    let mut documents = Vec::new();
+    for document in serde_yaml_ng::Deserializer::from_str(text) {
+        let value = serde::de::DeserializeSeed::deserialize(seed, document)?;
+        if !value.is_null() {
+            documents.push(value);
+        }
+    }
+    let is_api = |value: &Value| value.get("openapi").or_else(|| value.get("swagger")).is_some();
+    let chosen = documents.iter().position(is_api).unwrap_or(0);
+    let mut notes = Vec::new();
+    if documents.len() > 1 {
+        let apis = documents.iter().filter(|d| is_api(d)).count();
+        let others = match apis {
+            1 => String::new(),
+            n => format!(", {} of the others OpenAPI or Swagger documents too", n - 1),
+        };
+        let message = format!(
+            "the file is a YAML stream of {} documents; document {} is read and the rest ignored{others}: give each its own file",
+            documents.len(),
+            chosen + 1
+        );
+        notes.push(Diagnostic { pointer: "#".to_string(), line: None, message });
+    }
+    Ok((if documents.is_empty() { Value::Null } else { documents.swap_remove(chosen) }, notes))
 }
 
 #[cfg(test)]
@@ -487,6 +522,18 @@ mod tests {
     }
 
     #[test]
+    fn a_yaml_stream_reads_its_api_document_and_says_so() {
+        let api = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+        let text = format!("kind: ConfigMap\n---\n{api}---\n");
+        let loaded = load(&text).unwrap();
+        assert_eq!(loaded.doc, load(api).unwrap().doc);
+        let note = loaded.notes.iter().find(|n| n.pointer == "#").expect("a note on the stream");
+        assert!(note.message.contains("a YAML stream of 2 documents; document 2 is read"), "{}", note.message);
+        // A document ended by `---` and nothing more is one document.
+        assert!(load(&format!("{api}---\n")).unwrap().notes.is_empty());
+    }
+
+    #[test]
     fn yaml_merge_keys_merge_and_the_mappings_own_keys_win() {
         let text = "\
 a: &base {x: 1, y: 2}
@@ -495,7 +542,7 @@ one: {<<: *base, y: 9}
 list: {w: 0, <<: [*base, *more]}
 in_a_list: [{<<: *base}]
 ";
-        let value = parse(text).unwrap();
+        let (value, _) = parse(text).unwrap();
         assert_eq!(value["one"], serde_json::json!({"x": 1, "y": 9}));
         // Earlier mappings win over later ones; keys stand where the merge stood.
         assert_eq!(value["list"], serde_json::json!({"w": 0, "x": 1, "y": 2, "z": 4}));
@@ -506,7 +553,7 @@ in_a_list: [{<<: *base}]
         let err = parse("a: &base {x: 1}\nb: {<<: *base, x: 2, x: 3}\n").unwrap_err();
         assert!(err.message.contains("`x` appears twice"), "{err}");
         // In JSON, `<<` is a key like any other.
-        let json = parse(r#"{"m": {"<<": {"x": 1}}}"#).unwrap();
+        let (json, _) = parse(r#"{"m": {"<<": {"x": 1}}}"#).unwrap();
         assert_eq!(json["m"], serde_json::json!({"<<": {"x": 1}}));
     }
 }
