@@ -1068,6 +1068,19 @@ async fn a_segment_of_parameters_among_literal_text_is_split_into_them() {
 }
 
 #[tokio::test]
+async fn a_query_the_path_fixes_is_where_the_operation_is() {
+    let (mock, client) = serve().await;
+    mock.on_preview_litters(|_, _| async { Ok("a preview".to_string()) });
+    assert_eq!(client.preview_litters().await.expect("the client sends the query"), "a preview");
+    let base = mock.serve().await.expect("serve");
+    // No other operation is served on the route: without the pair, nothing is there.
+    for (query, status) in [("?preview=true", 200), ("?a=1&preview=true", 200), ("?preview=false", 404), ("", 404)] {
+        let reply = reqwest::get(format!("{base}/litters{query}")).await.expect("send");
+        assert_eq!(reply.status(), status, "{query}");
+    }
+}
+
+#[tokio::test]
 async fn operations_of_one_method_on_one_route_are_told_apart_by_their_text() {
     let (mock, client) = serve().await;
     mock.on_archive_clip(|_, input| async move { Ok(format!("archived {}", input.clip)) });

@@ -1286,6 +1286,12 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::col
     let span = [id.clone(), code::string(op.method.as_str()), code::string(&op.path), "&parts.headers".to_string()];
     code.list("let (span, started) = reply::span(", &span, ");");
     code.open("let result: Result<Response, ApiError> = async");
+    // A query the path fixes is part of where the operation is: without it, nothing is here.
+    let fixed = routes::fixed_query(&op.path);
+    if !fixed.is_empty() {
+        let pairs = fixed.iter().map(|(name, value)| quote! { (#name, #value) });
+        code.statements(quote! { extract::fixed_query(parts.uri.query(), &[#(#pairs),*])?; });
+    }
     code.line("let mut ctx = context(&parts, &state.config)?;");
     credential_checks(&mut code, api, op);
     let validates = !op.params.is_empty() || op.body.is_some();

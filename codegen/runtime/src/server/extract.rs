@@ -721,6 +721,16 @@ pub fn query_has(query: Option<&str>, pairs: &[(&str, &str)]) -> bool {
     pairs.iter().all(|(name, value)| query.values(name).any(|v| v == *value))
 }
 
+/// `Ok` when a request's query holds every pair its operation's path fixes (`/items?beta=true`),
+/// as [`query_has`] reads it; else no operation of the document is served here: 404.
+pub fn fixed_query(query: Option<&str>, pairs: &[(&str, &str)]) -> Result<(), ApiError> {
+    if query_has(query, pairs) {
+        return Ok(());
+    }
+    let fixed: Vec<String> = pairs.iter().map(|(name, value)| format!("{name}={value}")).collect();
+    Err(ApiError::not_found(format!("the operation is served where the query holds {}", fixed.join("&"))))
+}
+
 /// The parameters of a path segment captured whole (`capture`) that the document writes as
 /// parameters among literal text (split as `segment_has` splits them), under `names`. A segment not of that
 /// form names no resource of this operation: 404.
