@@ -262,7 +262,8 @@ fn escape(key: &str) -> String {
 ///
 /// In YAML, a `<<` key merges the mapping it holds (or each of a list of them) into the mapping
 /// it stands in, as YAML 1.1 defines and documents written with anchors rely on; the mapping's own
-/// keys win, and an earlier mapping's over a later one's. In JSON `<<` is a key like any other.
+/// keys win, and an earlier mapping's over a later one's. In JSON `<<` is a key like any other;
+/// in YAML a quoted `'<<'` merges too, as the parser does not say how a key was written.
 #[derive(Clone, Copy)]
 struct Strict<'a> {
     crumb: Crumb<'a>,
@@ -369,30 +370,41 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
         // Keys that came from a merged mapping, which the mapping's own keys may replace.
         let mut merged = std::collections::HashSet::new();
         while let Some(Key(key)) = map.next_key()? {
+            // The value of a `<<` that is no merge, read already.
+            let mut read = None;
             if self.yaml && key == MERGE {
                 let value = map.next_value_seed(Strict { crumb: Crumb::Key(&self.crumb, &key), ..self })?;
                 let sources = match value {
                     Value::Array(items) if items.iter().all(Value::is_object) => items,
-                    value @ Value::Object(_) => vec![value],
-                    // Not a merge: kept as written, to be reported where it is read.
-                    value => {
-                        object.insert(key, value);
-                        continue;
+                    source @ Value::Object(_) => vec![source],
+                    // Not a merge: a key like any other, to be reported where it is read.
+                    other => {
+                        read = Some(other);
+                        Vec::new()
                     }
                 };
-                for (name, value) in sources.into_iter().filter_map(|s| s.as_object().cloned()).flatten() {
+                let sources = sources.into_iter().filter_map(|source| match source {
+                    Value::Object(source) => Some(source),
+                    _ => None,
+                });
+                for (name, value) in sources.flatten() {
                     if !object.contains_key(&name) {
                         merged.insert(name.clone());
                         object.insert(name, value);
                     }
                 }
-                continue;
+                if read.is_none() {
+                    continue;
+                }
             }
             if object.contains_key(&key) && !merged.remove(&key) {
                 *self.duplicate.borrow_mut() = Some((self.crumb.pointer(), key.clone()));
                 return Err(serde::de::Error::custom(format!("the key `{key}` appears twice in one mapping")));
             }
-            let value = map.next_value_seed(Strict { crumb: Crumb::Key(&self.crumb, &key), ..self })?;
+            let value = match read {
+                Some(value) => value,
+                None => map.next_value_seed(Strict { crumb: Crumb::Key(&self.crumb, &key), ..self })?,
+            };
             object.insert(key, value);
         }
         Ok(Value::Object(object))
@@ -552,6 +564,9 @@ in_a_list: [{<<: *base}]
         // A key given twice by the mapping itself is still refused.
         let err = parse("a: &base {x: 1}\nb: {<<: *base, x: 2, x: 3}\n").unwrap_err();
         assert!(err.message.contains("`x` appears twice"), "{err}");
+        // A `<<` holding no mapping is a key like any other, given once.
+        assert_eq!(parse("m: {<<: 1}\n").unwrap().0["m"], serde_json::json!({"<<": 1}));
+        assert!(parse("m: {<<: 1, <<: 2}\n").unwrap_err().message.contains("`<<` appears twice"));
         // In JSON, `<<` is a key like any other.
         let (json, _) = parse(r#"{"m": {"<<": {"x": 1}}}"#).unwrap();
         assert_eq!(json["m"], serde_json::json!({"<<": {"x": 1}}));

@@ -66,7 +66,7 @@ const MAX_DEPTH: usize = 24;
 /// How many steps one sample may take, visiting schemas to make values and checking them. Each
 /// member of a choice is tried in turn, and checked, so choices nested in choices multiply; past
 /// this the schema is given up on rather than sampled for minutes.
-const MAX_STEPS: usize = 50_000;
+const MAX_STEPS: usize = 250_000;
 
 /// A value `schema` allows: its example when that is valid, else a sample; `Err` says why no
 /// valid value could be made (an impossible or self-contradicting schema, or one whose choices
@@ -361,8 +361,11 @@ pub(crate) fn merge_all_of(
             open.push(reference.to_string());
             part = target;
         }
-        let Some(part) = part.as_object() else { continue };
-        let part = if part.contains_key("allOf") { merge_all_of(schemas, part, open)? } else { part.clone() };
+        let part = match part.as_object() {
+            Some(part) if part.contains_key("allOf") => merge_all_of(schemas, part, open)?,
+            Some(part) => part.clone(),
+            None => Map::new(),
+        };
         open.truncate(outer);
         for (key, value) in part {
             match (key.as_str(), merged.get_mut(&key)) {

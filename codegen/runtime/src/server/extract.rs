@@ -718,7 +718,12 @@ pub fn segment_has(path: &str, index: usize, literals: &[&str]) -> bool {
 pub fn query_has(query: Option<&str>, pairs: &[(&str, &str)]) -> bool {
     let mut problems = Problems::default();
     let query = QueryParams::parse(query, &mut problems);
-    pairs.iter().all(|(name, value)| query.values(name).any(|v| v == *value))
+    pairs.iter().all(|(name, value)| {
+        // The pair as the path writes it (`q=a+b`, `f=a%2Fb`), decoded as the request's are.
+        let (name, value) = (decode(name), decode(value));
+        let (Some(name), Some(value)) = (name, value) else { return false };
+        query.values(&name).any(|v| v == value)
+    })
 }
 
 /// `Ok` when a request's query holds every pair its operation's path fixes (`/items?beta=true`),
@@ -924,6 +929,17 @@ mod tests {
         assert_eq!(segment_values(":archive", &["", ":archive"]), None);
         assert_eq!(segment_values("x:other", &["", ":archive"]), None);
         assert!(segment_has("/clips/intro%3Aarchive", 2, &["", ":archive"]));
+    }
+
+    #[test]
+    fn a_query_the_path_fixes_is_read_as_the_request_query_is() {
+        assert!(query_has(Some("beta=true&n=1"), &[("beta", "true")]));
+        assert!(query_has(Some("q=a%20b"), &[("q", "a+b")]), "the path's `+` is a space too");
+        assert!(query_has(Some("f=a%2Fb"), &[("f", "a%2Fb")]));
+        assert!(!query_has(Some("beta=false"), &[("beta", "true")]));
+        assert!(!query_has(None, &[("beta", "true")]));
+        let err = fixed_query(Some("q=other"), &[("q", "a+b")]).unwrap_err();
+        assert_eq!(err.status(), StatusCode::NOT_FOUND);
     }
 
     #[test]
