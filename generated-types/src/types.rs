@@ -5,14 +5,11 @@
 #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
 
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::object_only::ObjectOnly;
-use crate::{DateTime, UnknownVariant};
+use crate::DateTime;
 
 /// An investment account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -68,19 +65,7 @@ pub struct Account {
     pub benchmark_margin2: Option<f64>,
 }
 
-impl Serialize for Account {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Account::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Account {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Account::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Account);
 
 /// The `AccountApproximateFum` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -98,19 +83,7 @@ pub struct AccountApproximateFum {
     pub approximate_fum: Option<f64>,
 }
 
-impl Serialize for AccountApproximateFum {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AccountApproximateFum::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountApproximateFum {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AccountApproximateFum::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AccountApproximateFum);
 
 /// How an account consolidates its holdings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -155,75 +128,9 @@ impl AccountConsolidationType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            78 => Self::None,
-            80 => Self::Portfolio,
-            84 => Self::Transaction,
-            85 => Self::FeeGroup,
-            86 => Self::ShareTrader,
-            87 => Self::SuperFund,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountConsolidationType",
-                value: value.to_string(),
-                expected: "78, 80, 84, 85, 86, 87",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountConsolidationType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountConsolidationType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountConsolidationType",
-                    value: s.to_string(),
-                    expected: "78, 80, 84, 85, 86, 87",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountConsolidationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountConsolidationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountConsolidationType, Unknown, "78, 80, 84, 85, 86, 87");
 
 /// Kind of legal entity that owns an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -268,75 +175,9 @@ impl AccountEntityType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Individual,
-            1 => Self::Trust,
-            2 => Self::Corporate,
-            3 => Self::Partnership,
-            4 => Self::Superfund,
-            5 => Self::Joint,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountEntityType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountEntityType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountEntityType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountEntityType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountEntityType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountEntityType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountEntityType, Unknown, "0, 1, 2, 3, 4, 5");
 
 /// One page of accounts with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -350,19 +191,7 @@ pub struct AccountIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-impl Serialize for AccountIEnumerablePagedResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AccountIEnumerablePagedResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountIEnumerablePagedResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AccountIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AccountIEnumerablePagedResponse);
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -419,78 +248,9 @@ impl AccountLifeCycle {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Draft,
-            1 => Self::AwaitingSignature,
-            2 => Self::AwaitingApproval,
-            3 => Self::AwaitingFund,
-            4 => Self::Funded,
-            5 => Self::Trading,
-            6 => Self::ClosureRequested,
-            7 => Self::Closed,
-            8 => Self::Deleted,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountLifeCycle",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountLifeCycle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountLifeCycle {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountLifeCycle",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountLifeCycle {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountLifeCycle {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountLifeCycle, Unknown, "0, 1, 2, 3, 4, 5, 6, 7, 8");
 
 /// Share of an account allocated to one investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -502,19 +262,7 @@ pub struct AccountModelWeighting {
     pub percentage: Option<f64>,
 }
 
-impl Serialize for AccountModelWeighting {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AccountModelWeighting::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountModelWeighting {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AccountModelWeighting::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AccountModelWeighting);
 
 /// Outcome of the last recalculation of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -540,71 +288,9 @@ impl AccountRecalcStatus {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Ok,
-            1 => Self::Error,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountRecalcStatus",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountRecalcStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountRecalcStatus {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountRecalcStatus",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountRecalcStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountRecalcStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountRecalcStatus, Unknown, "0, 1");
 
 /// How recalculation of an account is triggered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -633,72 +319,9 @@ impl AccountRecalcType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::None,
-            1 => Self::Manual,
-            2 => Self::Auto,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountRecalcType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountRecalcType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountRecalcType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountRecalcType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountRecalcType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountRecalcType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountRecalcType, Unknown, "0, 1, 2");
 
 /// Lifecycle status of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -730,73 +353,9 @@ impl AccountStatus {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Active,
-            1 => Self::Draft,
-            2 => Self::Closed,
-            3 => Self::Deleted,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountStatus",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountStatus {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountStatus",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountStatus, Unknown, "0, 1, 2, 3");
 
 /// Structure of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -837,74 +396,9 @@ impl AccountStructureType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Standard,
-            1 => Self::Sma,
-            3 => Self::Smsf,
-            4 => Self::SuperSmaAccumulation,
-            5 => Self::SuperSmaPension,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountStructureType",
-                value: value.to_string(),
-                expected: "0, 1, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountStructureType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountStructureType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountStructureType",
-                    value: s.to_string(),
-                    expected: "0, 1, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountStructureType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountStructureType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AccountStructureType, Unknown, "0, 1, 3, 4, 5");
 
 /// The `AccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1029,95 +523,12 @@ impl AccountType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Standard,
-            1 => Self::Value1,
-            3 => Self::Value3,
-            4 => Self::Value4,
-            5 => Self::Value5,
-            6 => Self::Value6,
-            7 => Self::Value7,
-            8 => Self::Value8,
-            9 => Self::Value9,
-            10 => Self::OffshoreBond,
-            11 => Self::Sipp,
-            12 => Self::Qrops,
-            13 => Self::RtsRats,
-            14 => Self::Pra,
-            15 => Self::Isa,
-            16 => Self::Gia,
-            17 => Self::Pera,
-            18 => Self::PersonalPension,
-            19 => Self::GroupSipp,
-            20 => Self::Value20,
-            21 => Self::Value21,
-            22 => Self::Value22,
-            25 => Self::Value25,
-            26 => Self::Jisa,
-            27 => Self::OnshoreBond,
-            28 => Self::OffshoreBondPersonalised,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AccountType",
-                value: value.to_string(),
-                expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AccountType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AccountType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AccountType",
-                    value: s.to_string(),
-                    expected: "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AccountType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AccountType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    AccountType, Unknown,
+    "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28"
+);
 
 /// The `Address` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1165,19 +576,7 @@ impl Address {
     }
 }
 
-impl Serialize for Address {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Address::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Address {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Address::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Address);
 
 /// The `AddressType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1209,73 +608,9 @@ impl AddressType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Home,
-            1 => Self::Office,
-            2 => Self::Mailing,
-            3 => Self::Value3,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AddressType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AddressType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AddressType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AddressType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AddressType, Unknown, "0, 1, 2, 3");
 
 /// Who the application form is prepared for (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1301,71 +636,9 @@ impl AppFormRecipient {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Adviser,
-            1 => Self::Investor,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AppFormRecipient",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AppFormRecipient {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AppFormRecipient {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AppFormRecipient",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AppFormRecipient {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AppFormRecipient {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AppFormRecipient, Unknown, "0, 1");
 
 /// Format of the application form (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1391,71 +664,9 @@ impl AppFormType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Digital,
-            1 => Self::Paper,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "AppFormType",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for AppFormType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for AppFormType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "AppFormType",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for AppFormType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for AppFormType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(AppFormType, Unknown, "0, 1");
 
 /// The `ApplicantRegion` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1488,72 +699,9 @@ impl ApplicantRegion {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Australia,
-            1 => Self::UnitedKingdom,
-            2 => Self::International,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "ApplicantRegion",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for ApplicantRegion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for ApplicantRegion {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "ApplicantRegion",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for ApplicantRegion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for ApplicantRegion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(ApplicantRegion, Unknown, "0, 1, 2");
 
 /// The `ApplicantType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1582,72 +730,9 @@ impl ApplicantType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Individual,
-            1 => Self::Corporate,
-            2 => Self::Trust,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "ApplicantType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for ApplicantType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for ApplicantType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "ApplicantType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for ApplicantType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for ApplicantType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(ApplicantType, Unknown, "0, 1, 2");
 
 /// The `ApplicationAccountStatus` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1659,19 +744,7 @@ pub struct ApplicationAccountStatus {
     pub status: Option<AccountLifeCycle>,
 }
 
-impl Serialize for ApplicationAccountStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ApplicationAccountStatus::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ApplicationAccountStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ApplicationAccountStatus::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ApplicationAccountStatus);
 
 /// Status of a draft application and of the accounts it opens.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1685,19 +758,7 @@ pub struct ApplicationStatus {
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
-impl Serialize for ApplicationStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ApplicationStatus::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ApplicationStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ApplicationStatus::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ApplicationStatus);
 
 /// Outcome of submitting a draft application.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1707,19 +768,7 @@ pub struct ApplicationUploadResult {
     pub application_id: Option<Uuid>,
 }
 
-impl Serialize for ApplicationUploadResult {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ApplicationUploadResult::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ApplicationUploadResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ApplicationUploadResult::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ApplicationUploadResult);
 
 /// The `AssetClassDetails` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1739,26 +788,14 @@ pub struct AssetClassDetails {
     pub max_target_allocation: Option<f64>,
     #[serde(
         rename = "MidPointTargetAllocation",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub mid_point_target_allocation: Option<f64>,
     #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
     pub variance: Option<f64>,
 }
 
-impl Serialize for AssetClassDetails {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AssetClassDetails::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AssetClassDetails {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AssetClassDetails::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AssetClassDetails);
 
 /// Performance of one asset class of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1780,19 +817,7 @@ pub struct AssetClassInvestment {
     pub benchmark_return_percent: Option<f64>,
 }
 
-impl Serialize for AssetClassInvestment {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AssetClassInvestment::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AssetClassInvestment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AssetClassInvestment::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AssetClassInvestment);
 
 /// The `AssetClassReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1806,19 +831,7 @@ pub struct AssetClassReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
-impl Serialize for AssetClassReceivableAndPayable {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AssetClassReceivableAndPayable::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AssetClassReceivableAndPayable {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AssetClassReceivableAndPayable::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AssetClassReceivableAndPayable);
 
 /// Values of an account grouped by asset class.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1832,19 +845,7 @@ pub struct AssetClassSummary {
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
-impl Serialize for AssetClassSummary {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AssetClassSummary::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AssetClassSummary {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AssetClassSummary::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AssetClassSummary);
 
 /// The `AssetClassValuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1860,19 +861,7 @@ pub struct AssetClassValuation {
     pub total_gain_or_loss: Option<f64>,
 }
 
-impl Serialize for AssetClassValuation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AssetClassValuation::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AssetClassValuation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        AssetClassValuation::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(AssetClassValuation);
 
 /// The `BankAccountUsage` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1888,19 +877,7 @@ pub struct BankAccountUsage {
     pub help_text: Option<String>,
 }
 
-impl Serialize for BankAccountUsage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BankAccountUsage::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for BankAccountUsage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        BankAccountUsage::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(BankAccountUsage);
 
 /// A benchmark that performance can be compared with.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1914,19 +891,7 @@ pub struct Benchmark {
     pub name: Option<String>,
 }
 
-impl Serialize for Benchmark {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Benchmark::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Benchmark {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Benchmark::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Benchmark);
 
 /// Return of a benchmark over one period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1938,19 +903,7 @@ pub struct BenchmarkReturn {
     pub percentage_return: Option<f64>,
 }
 
-impl Serialize for BenchmarkReturn {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BenchmarkReturn::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for BenchmarkReturn {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        BenchmarkReturn::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(BenchmarkReturn);
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1987,73 +940,9 @@ impl BeneficiaryRelationship {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Spouse,
-            2 => Self::Child,
-            3 => Self::Other,
-            8 => Self::PersonalLegalRepresentative,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "BeneficiaryRelationship",
-                value: value.to_string(),
-                expected: "1, 2, 3, 8",
-            })
-        }
-    }
 }
 
-impl fmt::Display for BeneficiaryRelationship {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for BeneficiaryRelationship {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "BeneficiaryRelationship",
-                    value: s.to_string(),
-                    expected: "1, 2, 3, 8",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for BeneficiaryRelationship {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for BeneficiaryRelationship {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(BeneficiaryRelationship, Unknown, "1, 2, 3, 8");
 
 /// BPAY biller details for paying into an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2069,19 +958,7 @@ pub struct BpayInfo {
     pub bpay_type: Option<BpayType>,
 }
 
-impl Serialize for BpayInfo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BpayInfo::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for BpayInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        BpayInfo::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(BpayInfo);
 
 /// The `BpayType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2118,73 +995,9 @@ impl BpayType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Personal,
-            2 => Self::Spouse,
-            3 => Self::Downsizer,
-            4 => Self::SpecialPersonal,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "BpayType",
-                value: value.to_string(),
-                expected: "1, 2, 3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for BpayType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for BpayType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "BpayType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for BpayType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for BpayType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(BpayType, Unknown, "1, 2, 3, 4");
 
 /// Income schedule of one account in a bulk request.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2196,19 +1009,7 @@ pub struct BulkIncomeScheduleData {
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
 
-impl Serialize for BulkIncomeScheduleData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BulkIncomeScheduleData::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for BulkIncomeScheduleData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        BulkIncomeScheduleData::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(BulkIncomeScheduleData);
 
 /// How returns are calculated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2234,71 +1035,9 @@ impl CalculationMethod {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::ApproximateReturns,
-            1 => Self::TimeWeightedReturn,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CalculationMethod",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CalculationMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CalculationMethod {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CalculationMethod",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CalculationMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CalculationMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(CalculationMethod, Unknown, "0, 1");
 
 /// Cash summary and cash movements of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2310,19 +1049,7 @@ pub struct CashBook {
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
-impl Serialize for CashBook {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashBook::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashBook {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashBook::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashBook);
 
 /// One page of cash transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2336,19 +1063,7 @@ pub struct CashBookIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-impl Serialize for CashBookIEnumerablePagedResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashBookIEnumerablePagedResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashBookIEnumerablePagedResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashBookIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashBookIEnumerablePagedResponse);
 
 /// The `CashHub` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2358,19 +1073,7 @@ pub struct CashHub {
     pub aud: Option<f64>,
 }
 
-impl Serialize for CashHub {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashHub::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashHub {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashHub::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashHub);
 
 /// The `CashSummary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2392,24 +1095,12 @@ pub struct CashSummary {
     pub closing_balance: Option<f64>,
     #[serde(
         rename = "ClosingBalanceInAccountCurrency",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
-impl Serialize for CashSummary {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashSummary::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashSummary {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashSummary::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashSummary);
 
 /// The `CashTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2423,7 +1114,7 @@ pub struct CashTransaction {
     pub currency: Option<String>,
     #[serde(
         rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub transaction_type_description: Option<String>,
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
@@ -2438,19 +1129,7 @@ pub struct CashTransaction {
     pub balance: Option<f64>,
 }
 
-impl Serialize for CashTransaction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashTransaction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashTransaction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashTransaction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashTransaction);
 
 /// A standing or one-off instruction that moves cash in or out of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2474,19 +1153,7 @@ pub struct CashflowInstruction {
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
-impl Serialize for CashflowInstruction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashflowInstruction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashflowInstruction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashflowInstruction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashflowInstruction);
 
 /// The `CashflowInstructionDetail` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2511,19 +1178,7 @@ impl CashflowInstructionDetail {
     }
 }
 
-impl Serialize for CashflowInstructionDetail {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CashflowInstructionDetail::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CashflowInstructionDetail {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CashflowInstructionDetail::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CashflowInstructionDetail);
 
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2596,82 +1251,11 @@ impl CashflowInstructionType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::RegularContribution,
-            2 => Self::RegularWithdrawal,
-            3 => Self::OneOffDirectDebit,
-            4 => Self::OneOffWithdrawal,
-            5 => Self::IncomeReinvestment,
-            6 => Self::Expenses,
-            7 => Self::PensionPayment,
-            8 => Self::AllContributionsAndRollovers,
-            9 => Self::OtherWithdrawals,
-            10 => Self::TermDepositMaturity,
-            11 => Self::TermDepositOrder,
-            16 => Self::SuperfundWithdrawalsAndRollovers,
-            17 => Self::InsurancePremiums,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CashflowInstructionType",
-                value: value.to_string(),
-                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CashflowInstructionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CashflowInstructionType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CashflowInstructionType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CashflowInstructionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CashflowInstructionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    CashflowInstructionType, Unknown, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17"
+);
 
 /// Kind of account the ceding party transfers (UK).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2697,71 +1281,9 @@ impl CedingPartyAccountType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            15 => Self::Isa,
-            16 => Self::Gia,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CedingPartyAccountType",
-                value: value.to_string(),
-                expected: "15, 16",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CedingPartyAccountType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CedingPartyAccountType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CedingPartyAccountType",
-                    value: s.to_string(),
-                    expected: "15, 16",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CedingPartyAccountType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CedingPartyAccountType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(CedingPartyAccountType, Unknown, "15, 16");
 
 /// A provider from which assets can be transferred in.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2773,24 +1295,12 @@ pub struct CedingPartyResponse {
     pub ceding_party_name: Option<String>,
     #[serde(
         rename = "AcceptsElectronicTransfer",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub accepts_electronic_transfer: Option<bool>,
 }
 
-impl Serialize for CedingPartyResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        CedingPartyResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for CedingPartyResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        CedingPartyResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(CedingPartyResponse);
 
 /// An account held under a parent account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2800,19 +1310,7 @@ pub struct ChildAccountAu {
     pub id: Option<String>,
 }
 
-impl Serialize for ChildAccountAu {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ChildAccountAu::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ChildAccountAu {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ChildAccountAu::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ChildAccountAu);
 
 /// How holdings are grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2845,72 +1343,9 @@ impl ClassificationType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::AssetClassLookThrough,
-            2 => Self::AssetClassPrimaryClass,
-            3 => Self::MarketType,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "ClassificationType",
-                value: value.to_string(),
-                expected: "1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for ClassificationType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for ClassificationType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "ClassificationType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for ClassificationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for ClassificationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(ClassificationType, Unknown, "1, 2, 3");
 
 /// The `CompanyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2942,73 +1377,9 @@ impl CompanyType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Plc,
-            1 => Self::Ltd,
-            2 => Self::Llp,
-            3 => Self::Partnership,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CompanyType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CompanyType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CompanyType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CompanyType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CompanyType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CompanyType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(CompanyType, Unknown, "0, 1, 2, 3");
 
 /// The `ContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3085,83 +1456,11 @@ impl ContributionType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Value0,
-            11 => Self::Value11,
-            12 => Self::Value12,
-            13 => Self::Value13,
-            21 => Self::NonConcessionalPersonal,
-            22 => Self::NonConcessionalSpouse,
-            23 => Self::Value23,
-            31 => Self::Value31,
-            32 => Self::Value32,
-            33 => Self::Value33,
-            41 => Self::Value41,
-            42 => Self::Value42,
-            43 => Self::Downsizer,
-            50 => Self::Value50,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "ContributionType",
-                value: value.to_string(),
-                expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
-            })
-        }
-    }
 }
 
-impl fmt::Display for ContributionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for ContributionType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "ContributionType",
-                    value: s.to_string(),
-                    expected: "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for ContributionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for ContributionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    ContributionType, Unknown, "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50"
+);
 
 /// The `CorporateCapacity` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3214,77 +1513,9 @@ impl CorporateCapacity {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Director,
-            1 => Self::SoleDirector,
-            2 => Self::CompanySecretary,
-            3 => Self::Partner,
-            4 => Self::Trustee,
-            5 => Self::SignedUnderSeal,
-            6 => Self::SignificantShareholder,
-            7 => Self::Beneficiary,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CorporateCapacity",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CorporateCapacity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CorporateCapacity {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CorporateCapacity",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CorporateCapacity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CorporateCapacity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(CorporateCapacity, Unknown, "0, 1, 2, 3, 4, 5, 6, 7");
 
 /// The `CostAndChargeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3325,74 +1556,9 @@ impl CostAndChargeType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::OneOffCharges,
-            1 => Self::OngoingCharges,
-            2 => Self::TransactionCharges,
-            3 => Self::IncidentalCharges,
-            4 => Self::ThirdPartyPayment,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "CostAndChargeType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for CostAndChargeType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for CostAndChargeType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "CostAndChargeType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for CostAndChargeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for CostAndChargeType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(CostAndChargeType, Unknown, "0, 1, 2, 3, 4");
 
 /// Whether returns are shown before expenses, after them, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3421,72 +1587,9 @@ impl DisplayReturns {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::BeforeExpenses,
-            1 => Self::AfterExpenses,
-            2 => Self::Both,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "DisplayReturns",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for DisplayReturns {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for DisplayReturns {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "DisplayReturns",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for DisplayReturns {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for DisplayReturns {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(DisplayReturns, Unknown, "0, 1, 2");
 
 /// Dividend reinvestment or bonus share plan setting of one holding.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3504,26 +1607,14 @@ pub struct DividendReinvestmentDetail {
     pub max_shares_participating: Option<f64>,
     #[serde(
         rename = "PercentSharesParticipating",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub percent_shares_participating: Option<f64>,
     #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
     pub exclude_from_drp: Option<bool>,
 }
 
-impl Serialize for DividendReinvestmentDetail {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DividendReinvestmentDetail::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DividendReinvestmentDetail {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DividendReinvestmentDetail::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DividendReinvestmentDetail);
 
 /// The `DollarReturnData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3545,19 +1636,7 @@ pub struct DollarReturnData {
     pub net_dollar_return: Option<f64>,
 }
 
-impl Serialize for DollarReturnData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DollarReturnData::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DollarReturnData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DollarReturnData::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DollarReturnData);
 
 /// The `DraftAccount` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3609,7 +1688,7 @@ pub struct DraftAccount {
     pub product_id: Option<String>,
     #[serde(
         rename = "ProductProviderReference",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub product_provider_reference: Option<String>,
     #[serde(rename = "RegularContribution", skip_serializing_if = "Option::is_none")]
@@ -3626,7 +1705,7 @@ pub struct DraftAccount {
     pub adviser_reference: Option<String>,
     #[serde(
         rename = "InSpecieCashStockTransfers",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
     #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
@@ -3681,19 +1760,7 @@ impl DraftAccount {
     }
 }
 
-impl Serialize for DraftAccount {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftAccount::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftAccount {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftAccount::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftAccount);
 
 /// The `DraftAccountBankAccount` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3717,19 +1784,7 @@ pub struct DraftAccountBankAccount {
     pub routing_number: Option<String>,
 }
 
-impl Serialize for DraftAccountBankAccount {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftAccountBankAccount::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftAccountBankAccount {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftAccountBankAccount::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftAccountBankAccount);
 
 /// The `DraftAccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3830,89 +1885,12 @@ impl DraftAccountType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Isa,
-            1 => Self::Gia,
-            2 => Self::OffshoreBond,
-            3 => Self::Qrops,
-            4 => Self::Rats,
-            5 => Self::Sipp,
-            6 => Self::PraemiumRetirementAccount,
-            7 => Self::Pera,
-            8 => Self::PersonalPension,
-            9 => Self::GroupSipp,
-            10 => Self::Ssas,
-            11 => Self::Jisa,
-            12 => Self::OnshoreBond,
-            13 => Self::Company,
-            14 => Self::Individual,
-            15 => Self::Trust,
-            16 => Self::SuperSmaAccumulation,
-            17 => Self::SuperSmaPensionAbp,
-            18 => Self::SuperSmaPensionTtr,
-            19 => Self::Joint,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "DraftAccountType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
-            })
-        }
-    }
 }
 
-impl fmt::Display for DraftAccountType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for DraftAccountType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "DraftAccountType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for DraftAccountType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftAccountType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    DraftAccountType, Unknown,
+    "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19"
+);
 
 /// The `DraftAddress` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3936,19 +1914,7 @@ pub struct DraftAddress {
     pub is_registered: Option<bool>,
 }
 
-impl Serialize for DraftAddress {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftAddress::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftAddress {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftAddress::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftAddress);
 
 /// The `DraftAddressAu` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3985,19 +1951,7 @@ impl DraftAddressAu {
     }
 }
 
-impl Serialize for DraftAddressAu {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftAddressAu::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftAddressAu {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftAddressAu::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftAddressAu);
 
 /// The `DraftApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4015,19 +1969,7 @@ pub struct DraftApplicant {
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
-impl Serialize for DraftApplicant {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftApplicant::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftApplicant {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftApplicant::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftApplicant);
 
 /// The `DraftApplicantIdentification` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4043,19 +1985,7 @@ pub struct DraftApplicantIdentification {
     pub missing_reason_text: Option<String>,
 }
 
-impl Serialize for DraftApplicantIdentification {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftApplicantIdentification::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftApplicantIdentification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftApplicantIdentification::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftApplicantIdentification);
 
 /// The `DraftApplicantTaxResidence` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4073,19 +2003,7 @@ pub struct DraftApplicantTaxResidence {
     pub no_document: Option<bool>,
 }
 
-impl Serialize for DraftApplicantTaxResidence {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftApplicantTaxResidence::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftApplicantTaxResidence {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftApplicantTaxResidence::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftApplicantTaxResidence);
 
 /// An application to open accounts, submitted as a draft.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4114,19 +2032,7 @@ impl DraftApplication {
     }
 }
 
-impl Serialize for DraftApplication {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftApplication::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftApplication {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftApplication::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftApplication);
 
 /// The `DraftContact` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4150,31 +2056,19 @@ pub struct DraftContact {
     pub national_identifier: Option<DraftNationalIdentifier>,
     #[serde(
         rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub receive_communication_by_post: Option<bool>,
     #[serde(
         rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
-impl Serialize for DraftContact {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftContact::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftContact {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftContact::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftContact);
 
 /// The `DraftCorporateApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4194,7 +2088,7 @@ pub struct DraftCorporateApplicant {
     pub contact_is_signatory: Option<bool>,
     #[serde(
         rename = "ContactIsDirectorOrSignificantShareholder",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub contact_is_director_or_significant_shareholder: Option<bool>,
     #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
@@ -4203,7 +2097,7 @@ pub struct DraftCorporateApplicant {
     pub signatories: Option<Vec<DraftSignatory>>,
     #[serde(
         rename = "CompanyRegistrationNumber",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub company_registration_number: Option<String>,
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
@@ -4222,26 +2116,14 @@ pub struct DraftCorporateApplicant {
     pub name_of_regulator: Option<String>,
     #[serde(
         rename = "RegulatorReferenceNumber",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub regulator_reference_number: Option<String>,
     #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
 }
 
-impl Serialize for DraftCorporateApplicant {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftCorporateApplicant::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftCorporateApplicant {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftCorporateApplicant::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftCorporateApplicant);
 
 /// The `DraftCorporateTrustee` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4253,7 +2135,7 @@ pub struct DraftCorporateTrustee {
     pub mailing_address: Option<DraftAddress>,
     #[serde(
         rename = "CompanyRegistrationNumber",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub company_registration_number: Option<String>,
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
@@ -4264,7 +2146,7 @@ pub struct DraftCorporateTrustee {
     pub name_of_regulator: Option<String>,
     #[serde(
         rename = "RegulatorReferenceNumber",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub regulator_reference_number: Option<String>,
     #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
@@ -4296,19 +2178,7 @@ impl DraftCorporateTrustee {
     }
 }
 
-impl Serialize for DraftCorporateTrustee {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftCorporateTrustee::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftCorporateTrustee {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftCorporateTrustee::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftCorporateTrustee);
 
 /// The `DraftCostAndCharge` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4330,19 +2200,7 @@ impl DraftCostAndCharge {
     }
 }
 
-impl Serialize for DraftCostAndCharge {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftCostAndCharge::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftCostAndCharge {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftCostAndCharge::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftCostAndCharge);
 
 /// The `DraftDirector` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4358,7 +2216,7 @@ pub struct DraftDirector {
     pub national_identifier: Option<DraftNationalIdentifier>,
     #[serde(
         rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub receive_communication_by_post: Option<bool>,
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
@@ -4377,7 +2235,7 @@ pub struct DraftDirector {
     pub phone_other: Option<String>,
     #[serde(
         rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub is_politically_exposed_person: Option<bool>,
 }
@@ -4403,19 +2261,7 @@ impl DraftDirector {
     }
 }
 
-impl Serialize for DraftDirector {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftDirector::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftDirector {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftDirector::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftDirector);
 
 /// The `DraftExclusion` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4425,19 +2271,7 @@ pub struct DraftExclusion {
     pub security: Option<DraftSecurity>,
 }
 
-impl Serialize for DraftExclusion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftExclusion::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftExclusion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftExclusion::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftExclusion);
 
 /// The `DraftFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4453,19 +2287,7 @@ pub struct DraftFee {
     pub unit: Option<String>,
 }
 
-impl Serialize for DraftFee {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftFee::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftFee {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftFee::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftFee);
 
 /// The `DraftFeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4510,75 +2332,9 @@ impl DraftFeeType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::FeeTable,
-            1 => Self::Contribution,
-            2 => Self::Establishment,
-            3 => Self::Termination,
-            4 => Self::Withdrawal,
-            5 => Self::Ongoing,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "DraftFeeType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for DraftFeeType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for DraftFeeType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "DraftFeeType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for DraftFeeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftFeeType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(DraftFeeType, Unknown, "0, 1, 2, 3, 4, 5");
 
 /// The `DraftIdentifierType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4619,74 +2375,9 @@ impl DraftIdentifierType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::NoDocument,
-            1 => Self::NationalId,
-            2 => Self::Passport,
-            3 => Self::TaxNumber,
-            4 => Self::Lei,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "DraftIdentifierType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for DraftIdentifierType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for DraftIdentifierType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "DraftIdentifierType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for DraftIdentifierType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftIdentifierType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(DraftIdentifierType, Unknown, "0, 1, 2, 3, 4");
 
 /// The `DraftIllustrationData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4696,19 +2387,7 @@ pub struct DraftIllustrationData {
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
-impl Serialize for DraftIllustrationData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftIllustrationData::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftIllustrationData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftIllustrationData::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftIllustrationData);
 
 /// The `DraftInSpecieCashStockTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4722,7 +2401,7 @@ pub struct DraftInSpecieCashStockTransfer {
     pub ceding_account_number: Option<String>,
     #[serde(
         rename = "InSpecieCashStockTransferDetails",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub in_specie_cash_stock_transfer_details: Option<
         Vec<DraftInSpecieCashStockTransferDetails>,
@@ -4753,19 +2432,7 @@ impl DraftInSpecieCashStockTransfer {
     }
 }
 
-impl Serialize for DraftInSpecieCashStockTransfer {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInSpecieCashStockTransfer::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransfer {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInSpecieCashStockTransfer::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInSpecieCashStockTransfer);
 
 /// The `DraftInSpecieCashStockTransferDetails` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4790,19 +2457,7 @@ impl DraftInSpecieCashStockTransferDetails {
     }
 }
 
-impl Serialize for DraftInSpecieCashStockTransferDetails {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInSpecieCashStockTransferDetails::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInSpecieCashStockTransferDetails {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInSpecieCashStockTransferDetails::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInSpecieCashStockTransferDetails);
 
 /// The `DraftIndividualApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4854,31 +2509,19 @@ pub struct DraftIndividualApplicant {
     pub national_identifier: Option<DraftNationalIdentifier>,
     #[serde(
         rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub receive_communication_by_post: Option<bool>,
     #[serde(
         rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
-impl Serialize for DraftIndividualApplicant {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftIndividualApplicant::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftIndividualApplicant {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftIndividualApplicant::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftIndividualApplicant);
 
 /// The `DraftInflowsContributionSource` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4894,19 +2537,7 @@ pub struct DraftInflowsContributionSource {
     pub expected_amount: Option<f64>,
 }
 
-impl Serialize for DraftInflowsContributionSource {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInflowsContributionSource::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInflowsContributionSource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInflowsContributionSource::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInflowsContributionSource);
 
 /// The `DraftInflowsContributionTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4920,19 +2551,7 @@ pub struct DraftInflowsContributionTransfer {
     pub amount: Option<f64>,
 }
 
-impl Serialize for DraftInflowsContributionTransfer {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInflowsContributionTransfer::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInflowsContributionTransfer {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInflowsContributionTransfer::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInflowsContributionTransfer);
 
 /// The `DraftInflowsOtherContribution` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4944,7 +2563,7 @@ pub struct DraftInflowsOtherContribution {
     pub expected_amount: Option<f64>,
     #[serde(
         rename = "SuperSmaAccumulatedPaymentType",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
 }
@@ -4960,19 +2579,7 @@ impl DraftInflowsOtherContribution {
     }
 }
 
-impl Serialize for DraftInflowsOtherContribution {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInflowsOtherContribution::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInflowsOtherContribution {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInflowsOtherContribution::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInflowsOtherContribution);
 
 /// The `DraftInitialInvestment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4997,19 +2604,7 @@ impl DraftInitialInvestment {
     }
 }
 
-impl Serialize for DraftInitialInvestment {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInitialInvestment::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInitialInvestment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInitialInvestment::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInitialInvestment);
 
 /// The `DraftInitialInvestmentSuper` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5023,19 +2618,7 @@ pub struct DraftInitialInvestmentSuper {
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
-impl Serialize for DraftInitialInvestmentSuper {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftInitialInvestmentSuper::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftInitialInvestmentSuper {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftInitialInvestmentSuper::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftInitialInvestmentSuper);
 
 /// The `DraftModel` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -5057,19 +2640,7 @@ impl DraftModel {
     }
 }
 
-impl Serialize for DraftModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftModel);
 
 /// The `DraftNationalIdentifier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5083,19 +2654,7 @@ pub struct DraftNationalIdentifier {
     pub identifier_code: Option<String>,
 }
 
-impl Serialize for DraftNationalIdentifier {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftNationalIdentifier::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftNationalIdentifier {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftNationalIdentifier::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftNationalIdentifier);
 
 /// The `DraftNominatedBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5113,19 +2672,7 @@ pub struct DraftNominatedBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
-impl Serialize for DraftNominatedBeneficiary {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftNominatedBeneficiary::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftNominatedBeneficiary {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftNominatedBeneficiary::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftNominatedBeneficiary);
 
 /// The `DraftPensionPayment` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5141,19 +2688,7 @@ pub struct DraftPensionPayment {
     pub commencement_date: Option<DateTime>,
 }
 
-impl Serialize for DraftPensionPayment {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftPensionPayment::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftPensionPayment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftPensionPayment::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftPensionPayment);
 
 /// The `DraftRegularTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -5178,19 +2713,7 @@ impl DraftRegularTransaction {
     }
 }
 
-impl Serialize for DraftRegularTransaction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftRegularTransaction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftRegularTransaction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftRegularTransaction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftRegularTransaction);
 
 /// The `DraftSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -5209,19 +2732,7 @@ impl DraftSecurity {
     }
 }
 
-impl Serialize for DraftSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftSecurity::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftSecurity::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftSecurity);
 
 /// The `DraftSignatory` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5253,31 +2764,19 @@ pub struct DraftSignatory {
     pub national_identifier: Option<DraftNationalIdentifier>,
     #[serde(
         rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub receive_communication_by_post: Option<bool>,
     #[serde(
         rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
-impl Serialize for DraftSignatory {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftSignatory::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftSignatory {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftSignatory::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftSignatory);
 
 /// The `DraftTargetAllocation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5293,19 +2792,7 @@ pub struct DraftTargetAllocation {
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
-impl Serialize for DraftTargetAllocation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftTargetAllocation::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftTargetAllocation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftTargetAllocation::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftTargetAllocation);
 
 /// The `DraftTargetAllocationInstruction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -5327,19 +2814,7 @@ impl DraftTargetAllocationInstruction {
     }
 }
 
-impl Serialize for DraftTargetAllocationInstruction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftTargetAllocationInstruction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftTargetAllocationInstruction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftTargetAllocationInstruction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftTargetAllocationInstruction);
 
 /// The `DraftTrustApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5357,7 +2832,7 @@ pub struct DraftTrustApplicant {
     pub tax_domicile: Option<String>,
     #[serde(
         rename = "BeneficiariesHaveVestedRights",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub beneficiaries_have_vested_rights: Option<bool>,
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
@@ -5368,19 +2843,7 @@ pub struct DraftTrustApplicant {
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
-impl Serialize for DraftTrustApplicant {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DraftTrustApplicant::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for DraftTrustApplicant {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        DraftTrustApplicant::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(DraftTrustApplicant);
 
 /// The `DrpType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5406,71 +2869,9 @@ impl DrpType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Drp,
-            1 => Self::Bsp,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "DrpType",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for DrpType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for DrpType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "DrpType",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for DrpType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for DrpType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(DrpType, Unknown, "0, 1");
 
 /// An expense charged to an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5498,26 +2899,14 @@ pub struct Expense {
     pub expense_narration: Option<String>,
     #[serde(
         rename = "ExpenseTypeGroupDescription",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub expense_type_group_description: Option<String>,
     #[serde(rename = "ExpenseTypeDescription", skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
 }
 
-impl Serialize for Expense {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Expense::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Expense {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Expense::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Expense);
 
 /// The `FeeClass` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5543,71 +2932,9 @@ impl FeeClass {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Adviser,
-            2 => Self::NonAdviser,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FeeClass",
-                value: value.to_string(),
-                expected: "1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FeeClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FeeClass {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FeeClass",
-                    value: s.to_string(),
-                    expected: "1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FeeClass {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeClass {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FeeClass, Unknown, "1, 2");
 
 /// The `FeeConsent` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5623,19 +2950,7 @@ pub struct FeeConsent {
     pub term_end_date: Option<DateTime>,
 }
 
-impl Serialize for FeeConsent {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        FeeConsent::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeConsent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        FeeConsent::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(FeeConsent);
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5664,72 +2979,9 @@ impl FeeConsentType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Ongoing,
-            2 => Self::FixedTerm,
-            3 => Self::NotCharged,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FeeConsentType",
-                value: value.to_string(),
-                expected: "1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FeeConsentType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FeeConsentType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FeeConsentType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FeeConsentType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeConsentType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FeeConsentType, Unknown, "1, 2, 3");
 
 /// The `FeeIndexationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5758,72 +3010,9 @@ impl FeeIndexationType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::None,
-            1 => Self::Cpi,
-            2 => Self::Custom,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FeeIndexationType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FeeIndexationType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FeeIndexationType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FeeIndexationType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FeeIndexationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeIndexationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FeeIndexationType, Unknown, "0, 1, 2");
 
 /// The `FeeOverride` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5841,19 +3030,7 @@ pub struct FeeOverride {
     pub tiers: Option<Vec<FeeTier>>,
 }
 
-impl Serialize for FeeOverride {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        FeeOverride::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeOverride {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        FeeOverride::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(FeeOverride);
 
 /// The `FeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5865,19 +3042,7 @@ pub struct FeeTier {
     pub percentage: Option<f64>,
 }
 
-impl Serialize for FeeTier {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        FeeTier::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeTier {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        FeeTier::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(FeeTier);
 
 /// The `FeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5922,75 +3087,9 @@ impl FeeType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::FeeTable,
-            1 => Self::Contribution,
-            2 => Self::Establishment,
-            3 => Self::Termination,
-            4 => Self::Withdrawal,
-            5 => Self::Ongoing,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FeeType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FeeType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FeeType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FeeType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FeeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FeeType, Unknown, "0, 1, 2, 3, 4, 5");
 
 /// The `FeeValueType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6016,71 +3115,9 @@ impl FeeValueType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Dollar,
-            2 => Self::Percent,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FeeValueType",
-                value: value.to_string(),
-                expected: "1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FeeValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FeeValueType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FeeValueType",
-                    value: s.to_string(),
-                    expected: "1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FeeValueType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeeValueType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FeeValueType, Unknown, "1, 2");
 
 /// The `Frequency` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6117,73 +3154,9 @@ impl Frequency {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Monthly,
-            1 => Self::Quarterly,
-            2 => Self::SemiAnnually,
-            3 => Self::Annually,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "Frequency",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for Frequency {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for Frequency {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "Frequency",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for Frequency {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for Frequency {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(Frequency, Unknown, "0, 1, 2, 3");
 
 /// The `FrequencyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6232,76 +3205,9 @@ impl FrequencyType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Adhoc,
-            1 => Self::Monthly,
-            2 => Self::Quarterly,
-            3 => Self::SixMonthly,
-            4 => Self::Annually,
-            5 => Self::Daily,
-            6 => Self::Weekly,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "FrequencyType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6",
-            })
-        }
-    }
 }
 
-impl fmt::Display for FrequencyType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for FrequencyType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "FrequencyType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for FrequencyType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for FrequencyType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(FrequencyType, Unknown, "0, 1, 2, 3, 4, 5, 6");
 
 /// The `Gender` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6327,71 +3233,9 @@ impl Gender {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Male,
-            2 => Self::Female,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "Gender",
-                value: value.to_string(),
-                expected: "1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for Gender {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for Gender {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "Gender",
-                    value: s.to_string(),
-                    expected: "1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for Gender {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for Gender {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(Gender, Unknown, "1, 2");
 
 /// A position in one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6433,26 +3277,14 @@ pub struct Holding {
     pub tax_credits: Option<f64>,
     #[serde(
         rename = "EstimatedFrankingCredits",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub estimated_franking_credits: Option<f64>,
     #[serde(rename = "EstimatedGrossYield", skip_serializing_if = "Option::is_none")]
     pub estimated_gross_yield: Option<f64>,
 }
 
-impl Serialize for Holding {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Holding::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Holding {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Holding::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Holding);
 
 /// Holdings, valuation and receivables of one account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6470,19 +3302,7 @@ pub struct HoldingData {
     pub subscriptions: Option<Subscription>,
 }
 
-impl Serialize for HoldingData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HoldingData::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoldingData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        HoldingData::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(HoldingData);
 
 /// The `HoldingSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6504,19 +3324,7 @@ pub struct HoldingSecurity {
     pub exchange: Option<String>,
 }
 
-impl Serialize for HoldingSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HoldingSecurity::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoldingSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        HoldingSecurity::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(HoldingSecurity);
 
 /// The `HoldingValuePerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6530,19 +3338,7 @@ pub struct HoldingValuePerModel {
     pub quantity: Option<f64>,
 }
 
-impl Serialize for HoldingValuePerModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HoldingValuePerModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoldingValuePerModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        HoldingValuePerModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(HoldingValuePerModel);
 
 /// Holdings history of an account for one model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6558,19 +3354,7 @@ pub struct HoldingsHistoryPerModel {
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
-impl Serialize for HoldingsHistoryPerModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HoldingsHistoryPerModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoldingsHistoryPerModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        HoldingsHistoryPerModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(HoldingsHistoryPerModel);
 
 /// The `HoldingsPerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6584,19 +3368,7 @@ pub struct HoldingsPerModel {
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
 
-impl Serialize for HoldingsPerModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HoldingsPerModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoldingsPerModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        HoldingsPerModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(HoldingsPerModel);
 
 /// The `IdentificationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6628,73 +3400,9 @@ impl IdentificationType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Value0,
-            1 => Self::Value1,
-            2 => Self::Value2,
-            3 => Self::Value3,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "IdentificationType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for IdentificationType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for IdentificationType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "IdentificationType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for IdentificationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for IdentificationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(IdentificationType, Unknown, "0, 1, 2, 3");
 
 /// The `InSpecieCashStockTransferType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6720,71 +3428,9 @@ impl InSpecieCashStockTransferType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::StockAndCash,
-            1 => Self::CashOnly,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "InSpecieCashStockTransferType",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for InSpecieCashStockTransferType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for InSpecieCashStockTransferType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "InSpecieCashStockTransferType",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for InSpecieCashStockTransferType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for InSpecieCashStockTransferType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(InSpecieCashStockTransferType, Unknown, "0, 1");
 
 /// Income received from one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6818,19 +3464,7 @@ pub struct IncomeDetail {
     pub franking_credit: Option<f64>,
 }
 
-impl Serialize for IncomeDetail {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        IncomeDetail::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for IncomeDetail {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        IncomeDetail::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(IncomeDetail);
 
 /// Scheduled income of one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6842,7 +3476,7 @@ pub struct IncomeSchedule {
     pub trust_other_expenses: Option<f64>,
     #[serde(
         rename = "ForeignIncomeTaxOffsetsTotal",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub foreign_income_tax_offsets_total: Option<f64>,
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
@@ -6853,7 +3487,7 @@ pub struct IncomeSchedule {
     pub non_assessable_total: Option<f64>,
     #[serde(
         rename = "TrustCgtDistributionsTotal",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub trust_cgt_distributions_total: Option<f64>,
     #[serde(rename = "ForeignIncomeTotal", skip_serializing_if = "Option::is_none")]
@@ -6882,19 +3516,7 @@ pub struct IncomeSchedule {
     pub accrued_amount: Option<f64>,
 }
 
-impl Serialize for IncomeSchedule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        IncomeSchedule::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for IncomeSchedule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        IncomeSchedule::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(IncomeSchedule);
 
 /// The `IndividualName` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -6919,19 +3541,7 @@ impl IndividualName {
     }
 }
 
-impl Serialize for IndividualName {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        IndividualName::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for IndividualName {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        IndividualName::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(IndividualName);
 
 /// The `InflowsContributionSourceFund` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -6943,19 +3553,7 @@ pub struct InflowsContributionSourceFund {
     pub usi: Option<String>,
 }
 
-impl Serialize for InflowsContributionSourceFund {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        InflowsContributionSourceFund::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for InflowsContributionSourceFund {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        InflowsContributionSourceFund::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(InflowsContributionSourceFund);
 
 /// The `LinkAccess` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6984,72 +3582,9 @@ impl LinkAccess {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Full,
-            1 => Self::Read,
-            2 => Self::Update,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "LinkAccess",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for LinkAccess {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for LinkAccess {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "LinkAccess",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for LinkAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for LinkAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(LinkAccess, Unknown, "0, 1, 2");
 
 /// The `LinkType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7094,75 +3629,9 @@ impl LinkType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Accountant,
-            1 => Self::Custodian,
-            2 => Self::FinancialPlanner,
-            3 => Self::InvestmentAdviser,
-            4 => Self::Other,
-            5 => Self::Owner,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "LinkType",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for LinkType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for LinkType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "LinkType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for LinkType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for LinkType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(LinkType, Unknown, "0, 1, 2, 3, 4, 5");
 
 /// Paging totals of a paged reply.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7176,19 +3645,7 @@ pub struct Metadata {
     pub total_pages: Option<i32>,
 }
 
-impl Serialize for Metadata {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Metadata::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Metadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Metadata::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Metadata);
 
 /// The `MissingReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7221,72 +3678,9 @@ impl MissingReason {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::CountryDoesntIssue,
-            2 => Self::DontNeedOne,
-            99 => Self::Other,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "MissingReason",
-                value: value.to_string(),
-                expected: "1, 2, 99",
-            })
-        }
-    }
 }
 
-impl fmt::Display for MissingReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for MissingReason {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "MissingReason",
-                    value: s.to_string(),
-                    expected: "1, 2, 99",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for MissingReason {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for MissingReason {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(MissingReason, Unknown, "1, 2, 99");
 
 /// An investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7310,19 +3704,7 @@ pub struct Model {
     pub last_transaction_date: Option<DateTime>,
 }
 
-impl Serialize for Model {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Model::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Model {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Model::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Model);
 
 /// Approximate funds under management of a model, with the accounts that follow it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7336,24 +3718,12 @@ pub struct ModelApproximateFum {
     pub total_approximate_fum: Option<f64>,
     #[serde(
         rename = "ApproximateFumForAccounts",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
-impl Serialize for ModelApproximateFum {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelApproximateFum::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelApproximateFum {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelApproximateFum::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelApproximateFum);
 
 /// The `ModelDailyPercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7365,24 +3735,12 @@ pub struct ModelDailyPercentageReturn {
     pub percentage_return: Option<f64>,
     #[serde(
         rename = "CumulativePercentageReturn",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub cumulative_percentage_return: Option<f64>,
 }
 
-impl Serialize for ModelDailyPercentageReturn {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelDailyPercentageReturn::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelDailyPercentageReturn {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelDailyPercentageReturn::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelDailyPercentageReturn);
 
 /// A security held by a model with its target weight.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7398,19 +3756,7 @@ pub struct ModelHolding {
     pub estimated_yield: Option<f64>,
 }
 
-impl Serialize for ModelHolding {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelHolding::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelHolding {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelHolding::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelHolding);
 
 /// Returns of a model over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7422,19 +3768,7 @@ pub struct ModelPerformance {
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
-impl Serialize for ModelPerformance {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelPerformance::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelPerformance {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelPerformance::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelPerformance);
 
 /// The `ModelStatus` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7463,72 +3797,9 @@ impl ModelStatus {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Open,
-            1 => Self::Closing,
-            2 => Self::Closed,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "ModelStatus",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for ModelStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for ModelStatus {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "ModelStatus",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for ModelStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(ModelStatus, Unknown, "0, 1, 2");
 
 /// The `ModelWeightAdjustment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -7550,19 +3821,7 @@ impl ModelWeightAdjustment {
     }
 }
 
-impl Serialize for ModelWeightAdjustment {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelWeightAdjustment::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelWeightAdjustment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelWeightAdjustment::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelWeightAdjustment);
 
 /// A weight adjustment of a model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7574,19 +3833,7 @@ pub struct ModelWeightAdjustmentResponse {
     pub target: Option<f64>,
 }
 
-impl Serialize for ModelWeightAdjustmentResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelWeightAdjustmentResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelWeightAdjustmentResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelWeightAdjustmentResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelWeightAdjustmentResponse);
 
 /// The `ModelWeightAdjustmentSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7600,19 +3847,7 @@ pub struct ModelWeightAdjustmentSecurity {
     pub exchange: Option<String>,
 }
 
-impl Serialize for ModelWeightAdjustmentSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ModelWeightAdjustmentSecurity::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ModelWeightAdjustmentSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ModelWeightAdjustmentSecurity::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ModelWeightAdjustmentSecurity);
 
 /// The `NominatedReversionaryBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -7628,19 +3863,7 @@ pub struct NominatedReversionaryBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
-impl Serialize for NominatedReversionaryBeneficiary {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        NominatedReversionaryBeneficiary::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for NominatedReversionaryBeneficiary {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        NominatedReversionaryBeneficiary::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(NominatedReversionaryBeneficiary);
 
 /// Kind of one-off instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7663,70 +3886,9 @@ impl OneOffCashflowInstructionDeleteType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            3 => Self::OneOffDirectDebit,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "OneOffCashflowInstructionDeleteType",
-                value: value.to_string(),
-                expected: "3",
-            })
-        }
-    }
 }
 
-impl fmt::Display for OneOffCashflowInstructionDeleteType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for OneOffCashflowInstructionDeleteType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "OneOffCashflowInstructionDeleteType",
-                    value: s.to_string(),
-                    expected: "3",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for OneOffCashflowInstructionDeleteType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for OneOffCashflowInstructionDeleteType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(OneOffCashflowInstructionDeleteType, Unknown, "3");
 
 /// The `OneOffCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7752,71 +3914,9 @@ impl OneOffCashflowInstructionType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            3 => Self::OneOffDirectDebit,
-            4 => Self::OneOffWithdrawal,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "OneOffCashflowInstructionType",
-                value: value.to_string(),
-                expected: "3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for OneOffCashflowInstructionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for OneOffCashflowInstructionType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "OneOffCashflowInstructionType",
-                    value: s.to_string(),
-                    expected: "3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for OneOffCashflowInstructionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for OneOffCashflowInstructionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(OneOffCashflowInstructionType, Unknown, "3, 4");
 
 /// Accounts to link a user to, with the role and access granted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -7845,19 +3945,7 @@ impl PatchUserAccountRequest {
     }
 }
 
-impl Serialize for PatchUserAccountRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PatchUserAccountRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PatchUserAccountRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PatchUserAccountRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PatchUserAccountRequest);
 
 /// The `PaymentMethods` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -7898,74 +3986,9 @@ impl PaymentMethods {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::BPay,
-            1 => Self::DirectDebit,
-            2 => Self::ElectronicTransfer,
-            3 => Self::Cheque,
-            4 => Self::StandingOrder,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "PaymentMethods",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for PaymentMethods {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for PaymentMethods {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "PaymentMethods",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for PaymentMethods {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for PaymentMethods {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(PaymentMethods, Unknown, "0, 1, 2, 3, 4");
 
 /// A product disclosure statement with its fees, models and options.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8003,19 +4026,7 @@ pub struct PdsDetail {
     pub products: Option<Vec<Product>>,
 }
 
-impl Serialize for PdsDetail {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsDetail::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsDetail {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsDetail::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsDetail);
 
 /// The `PdsFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8035,7 +4046,7 @@ pub struct PdsFee {
     pub dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
     #[serde(
         rename = "PercentOverwriteSettings",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
     #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
@@ -8048,19 +4059,7 @@ pub struct PdsFee {
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
-impl Serialize for PdsFee {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsFee::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsFee {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsFee::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsFee);
 
 /// The `PdsFeeIndexationSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8076,19 +4075,7 @@ pub struct PdsFeeIndexationSettings {
     pub value_max: Option<f64>,
 }
 
-impl Serialize for PdsFeeIndexationSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsFeeIndexationSettings::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsFeeIndexationSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsFeeIndexationSettings::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsFeeIndexationSettings);
 
 /// The `PdsFeeOverwriteSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8104,19 +4091,7 @@ pub struct PdsFeeOverwriteSettings {
     pub max_amount_with_tax: Option<f64>,
 }
 
-impl Serialize for PdsFeeOverwriteSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsFeeOverwriteSettings::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsFeeOverwriteSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsFeeOverwriteSettings::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsFeeOverwriteSettings);
 
 /// The `PdsFeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8130,19 +4105,7 @@ pub struct PdsFeeTier {
     pub fee_percent_with_tax: Option<f64>,
 }
 
-impl Serialize for PdsFeeTier {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsFeeTier::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsFeeTier {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsFeeTier::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsFeeTier);
 
 /// The `PdsModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8166,24 +4129,12 @@ pub struct PdsModel {
     pub single_asset_model_isin: Option<String>,
     #[serde(
         rename = "SingleAssetModelCurrencyCode",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub single_asset_model_currency_code: Option<String>,
 }
 
-impl Serialize for PdsModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsModel);
 
 /// The `PdsTaxOption` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8195,19 +4146,7 @@ pub struct PdsTaxOption {
     pub description: Option<String>,
 }
 
-impl Serialize for PdsTaxOption {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PdsTaxOption::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PdsTaxOption {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PdsTaxOption::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PdsTaxOption);
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -8236,72 +4175,9 @@ impl PensionPaymentType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Specified,
-            1 => Self::Minimum,
-            2 => Self::Maximum,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "PensionPaymentType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for PensionPaymentType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for PensionPaymentType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "PensionPaymentType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for PensionPaymentType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for PensionPaymentType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(PensionPaymentType, Unknown, "0, 1, 2");
 
 /// The `PercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8317,19 +4193,7 @@ pub struct PercentageReturn {
     pub annualised: Option<bool>,
 }
 
-impl Serialize for PercentageReturn {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PercentageReturn::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PercentageReturn {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PercentageReturn::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PercentageReturn);
 
 /// Returns of an account over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8355,19 +4219,7 @@ pub struct Performance {
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
-impl Serialize for Performance {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Performance::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Performance {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Performance::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Performance);
 
 /// The `PerformanceReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8381,19 +4233,7 @@ pub struct PerformanceReturn {
     pub net_percent_return: Option<f64>,
 }
 
-impl Serialize for PerformanceReturn {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PerformanceReturn::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PerformanceReturn {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PerformanceReturn::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PerformanceReturn);
 
 /// ESG categories to attach to an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8416,19 +4256,7 @@ impl PostEsgCategoryRequest {
     }
 }
 
-impl Serialize for PostEsgCategoryRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PostEsgCategoryRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PostEsgCategoryRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PostEsgCategoryRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PostEsgCategoryRequest);
 
 /// A one-off cashflow instruction to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8464,19 +4292,7 @@ impl PostOneOffCashflowInstructionRequest {
     }
 }
 
-impl Serialize for PostOneOffCashflowInstructionRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PostOneOffCashflowInstructionRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PostOneOffCashflowInstructionRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PostOneOffCashflowInstructionRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PostOneOffCashflowInstructionRequest);
 
 /// Details of a user to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8533,19 +4349,7 @@ impl PostUserRequest {
     }
 }
 
-impl Serialize for PostUserRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PostUserRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PostUserRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PostUserRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PostUserRequest);
 
 /// Error reply in the RFC 9457 problem details format.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8555,59 +4359,47 @@ pub struct Problem {
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub r#type: Option<String>,
     /// Short summary of the kind of problem.
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub title: Option<String>,
     /// HTTP status code of the reply.
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub status: Option<i32>,
     /// Explanation of this occurrence of the problem.
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub detail: Option<String>,
     /// URI reference of this occurrence, usually the request path.
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub instance: Option<String>,
     /// Validation failures: each key names a parameter or body path, each value lists what is wrong with it.
     #[serde(
         default,
         deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
-impl Serialize for Problem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Problem::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Problem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Problem::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Problem);
 
 /// The `Product` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8629,24 +4421,12 @@ pub struct Product {
     pub disable_adviser_fees_uk: Option<bool>,
     #[serde(
         rename = "DisableAdviserFeesInternational",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub disable_adviser_fees_international: Option<bool>,
 }
 
-impl Serialize for Product {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Product::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Product {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Product::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Product);
 
 /// An entry of the publisher-event feed.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8662,19 +4442,7 @@ pub struct PublisherEvent {
     pub updated_date: Option<DateTime>,
 }
 
-impl Serialize for PublisherEvent {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PublisherEvent::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PublisherEvent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PublisherEvent::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PublisherEvent);
 
 /// A detail record of a publisher event, naming a downloadable file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8692,19 +4460,7 @@ pub struct PublisherEventDetail {
     pub published_date: Option<DateTime>,
 }
 
-impl Serialize for PublisherEventDetail {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PublisherEventDetail::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PublisherEventDetail {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PublisherEventDetail::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PublisherEventDetail);
 
 /// The complete set of model weightings for an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8734,19 +4490,7 @@ impl PutAccountModelWeightingRequest {
     }
 }
 
-impl Serialize for PutAccountModelWeightingRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PutAccountModelWeightingRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PutAccountModelWeightingRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PutAccountModelWeightingRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PutAccountModelWeightingRequest);
 
 /// The complete set of ESG categories of an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8768,19 +4512,7 @@ impl PutEsgCategoryRequest {
     }
 }
 
-impl Serialize for PutEsgCategoryRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PutEsgCategoryRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PutEsgCategoryRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PutEsgCategoryRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PutEsgCategoryRequest);
 
 /// The complete set of weight adjustments for a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8806,19 +4538,7 @@ impl PutModelWeightAdjustmentRequest {
     }
 }
 
-impl Serialize for PutModelWeightAdjustmentRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PutModelWeightAdjustmentRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PutModelWeightAdjustmentRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PutModelWeightAdjustmentRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PutModelWeightAdjustmentRequest);
 
 /// A regular cashflow instruction to create or replace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -8861,19 +4581,7 @@ impl PutRegularCashflowInstructionRequest {
     }
 }
 
-impl Serialize for PutRegularCashflowInstructionRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PutRegularCashflowInstructionRequest::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for PutRegularCashflowInstructionRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        PutRegularCashflowInstructionRequest::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(PutRegularCashflowInstructionRequest);
 
 /// The `RebalanceType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -8899,71 +4607,9 @@ impl RebalanceType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Floating,
-            1 => Self::Fixed,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "RebalanceType",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for RebalanceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for RebalanceType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "RebalanceType",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for RebalanceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for RebalanceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(RebalanceType, Unknown, "0, 1");
 
 /// The `ReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -8981,19 +4627,7 @@ pub struct ReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
-impl Serialize for ReceivableAndPayable {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ReceivableAndPayable::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ReceivableAndPayable {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ReceivableAndPayable::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ReceivableAndPayable);
 
 /// The `Region` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9026,72 +4660,9 @@ impl Region {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Australia,
-            1 => Self::International,
-            2 => Self::UnitedKingdom,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "Region",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for Region {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for Region {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "Region",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for Region {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for Region {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(Region, Unknown, "0, 1, 2");
 
 /// Kind of regular instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9117,71 +4688,9 @@ impl RegularCashflowInstructionDeleteType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::RegularContribution,
-            2 => Self::RegularWithdrawal,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "RegularCashflowInstructionDeleteType",
-                value: value.to_string(),
-                expected: "1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for RegularCashflowInstructionDeleteType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for RegularCashflowInstructionDeleteType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "RegularCashflowInstructionDeleteType",
-                    value: s.to_string(),
-                    expected: "1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for RegularCashflowInstructionDeleteType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for RegularCashflowInstructionDeleteType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(RegularCashflowInstructionDeleteType, Unknown, "1, 2");
 
 /// The `RegularCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9234,77 +4743,11 @@ impl RegularCashflowInstructionType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::RegularContribution,
-            2 => Self::RegularWithdrawal,
-            5 => Self::IncomeReinvestment,
-            6 => Self::Expenses,
-            8 => Self::AllContributionsAndRollovers,
-            9 => Self::OtherWithdrawals,
-            16 => Self::SuperfundWithdrawalsAndRollovers,
-            17 => Self::InsurancePremiums,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "RegularCashflowInstructionType",
-                value: value.to_string(),
-                expected: "1, 2, 5, 6, 8, 9, 16, 17",
-            })
-        }
-    }
 }
 
-impl fmt::Display for RegularCashflowInstructionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for RegularCashflowInstructionType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "RegularCashflowInstructionType",
-                    value: s.to_string(),
-                    expected: "1, 2, 5, 6, 8, 9, 16, 17",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for RegularCashflowInstructionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for RegularCashflowInstructionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    RegularCashflowInstructionType, Unknown, "1, 2, 5, 6, 8, 9, 16, 17"
+);
 
 /// The `RegularWithdrawalFrequencyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9341,73 +4784,9 @@ impl RegularWithdrawalFrequencyType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Monthly,
-            2 => Self::Quarterly,
-            3 => Self::SixMonthly,
-            4 => Self::Annually,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "RegularWithdrawalFrequencyType",
-                value: value.to_string(),
-                expected: "1, 2, 3, 4",
-            })
-        }
-    }
 }
 
-impl fmt::Display for RegularWithdrawalFrequencyType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for RegularWithdrawalFrequencyType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "RegularWithdrawalFrequencyType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3, 4",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for RegularWithdrawalFrequencyType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for RegularWithdrawalFrequencyType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(RegularWithdrawalFrequencyType, Unknown, "1, 2, 3, 4");
 
 /// Identification of a security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -9419,19 +4798,7 @@ pub struct Security {
     pub exchange: Option<String>,
 }
 
-impl Serialize for Security {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Security::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Security {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Security::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Security);
 
 /// A security that matched a search.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -9453,19 +4820,7 @@ pub struct SecurityResponse {
     pub is_allowed_by_apl: Option<bool>,
 }
 
-impl Serialize for SecurityResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        SecurityResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for SecurityResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        SecurityResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(SecurityResponse);
 
 /// Progress of the service's account recalculation.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -9475,19 +4830,7 @@ pub struct ServiceRecalcStatus {
     pub recalc_as_at_date: Option<DateTime>,
 }
 
-impl Serialize for ServiceRecalcStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ServiceRecalcStatus::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ServiceRecalcStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ServiceRecalcStatus::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(ServiceRecalcStatus);
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9520,72 +4863,9 @@ impl SmaTransferMethodType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::WholeAmountWithClose,
-            1 => Self::WholeAmountKeepOpen,
-            2 => Self::SpecifiedAmount,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "SmaTransferMethodType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for SmaTransferMethodType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for SmaTransferMethodType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "SmaTransferMethodType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for SmaTransferMethodType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for SmaTransferMethodType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(SmaTransferMethodType, Unknown, "0, 1, 2");
 
 /// Sort direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9611,71 +4891,9 @@ impl SortOrder {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Asc,
-            1 => Self::Desc,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "SortOrder",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for SortOrder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for SortOrder {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "SortOrder",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for SortOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for SortOrder {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(SortOrder, Unknown, "0, 1");
 
 /// The `Subscription` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -9687,19 +4905,7 @@ pub struct Subscription {
     pub cash_hub: Option<CashHub>,
 }
 
-impl Serialize for Subscription {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Subscription::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Subscription {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Subscription::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Subscription);
 
 /// The `SubscriptionModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -9711,19 +4917,7 @@ pub struct SubscriptionModel {
     pub weighting: Option<f64>,
 }
 
-impl Serialize for SubscriptionModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        SubscriptionModel::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for SubscriptionModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        SubscriptionModel::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(SubscriptionModel);
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9752,72 +4946,9 @@ impl SuperSmaAccumulatedPaymentType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Value0,
-            1 => Self::Value1,
-            2 => Self::Value2,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "SuperSmaAccumulatedPaymentType",
-                value: value.to_string(),
-                expected: "0, 1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for SuperSmaAccumulatedPaymentType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for SuperSmaAccumulatedPaymentType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "SuperSmaAccumulatedPaymentType",
-                    value: s.to_string(),
-                    expected: "0, 1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for SuperSmaAccumulatedPaymentType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for SuperSmaAccumulatedPaymentType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(SuperSmaAccumulatedPaymentType, Unknown, "0, 1, 2");
 
 /// The `SuperannuationContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -9886,81 +5017,11 @@ impl SuperannuationContributionType {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Value1,
-            2 => Self::Value2,
-            3 => Self::PersonalNon,
-            4 => Self::ExemptCgtRetire,
-            5 => Self::ExemptCgt15,
-            6 => Self::ExemptPerInjury,
-            7 => Self::Spouse,
-            8 => Self::Value8,
-            9 => Self::Value9,
-            10 => Self::Value10,
-            11 => Self::Downsizer,
-            12 => Self::Value12,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "SuperannuationContributionType",
-                value: value.to_string(),
-                expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-            })
-        }
-    }
 }
 
-impl fmt::Display for SuperannuationContributionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for SuperannuationContributionType {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "SuperannuationContributionType",
-                    value: s.to_string(),
-                    expected: "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for SuperannuationContributionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for SuperannuationContributionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    SuperannuationContributionType, Unknown, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"
+);
 
 /// The `TaxWrapper` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10069,91 +5130,12 @@ impl TaxWrapper {
             Self::Unlisted(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Unspecified,
-            1 => Self::CgtChargeable,
-            2 => Self::TaxExempt,
-            3 => Self::Unknown,
-            4 => Self::Isa,
-            5 => Self::OffshoreBond,
-            6 => Self::OnshoreBond,
-            7 => Self::PersonalPension,
-            8 => Self::RtsRats,
-            9 => Self::Sipp,
-            10 => Self::GroupSipp,
-            11 => Self::Ssas,
-            12 => Self::S32,
-            13 => Self::TrustNotUkTaxable,
-            14 => Self::CompanyNotUkTaxable,
-            15 => Self::Qnups,
-            16 => Self::Qrops,
-            17 => Self::Efurbs,
-            18 => Self::Ebt,
-            19 => Self::InternationalPensionsAndSavingsScheme,
-            20 => Self::Jisa,
-            21 => Self::OffshoreBondPersonalised,
-            other => Self::Unlisted(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unlisted(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "TaxWrapper",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
-            })
-        }
-    }
 }
 
-impl fmt::Display for TaxWrapper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for TaxWrapper {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "TaxWrapper",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for TaxWrapper {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for TaxWrapper {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    TaxWrapper, Unlisted,
+    "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21"
+);
 
 /// The `Title` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10198,75 +5180,9 @@ impl Title {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Miss,
-            1 => Self::Mr,
-            2 => Self::Mrs,
-            3 => Self::Ms,
-            4 => Self::Dr,
-            5 => Self::Prof,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "Title",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5",
-            })
-        }
-    }
 }
 
-impl fmt::Display for Title {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for Title {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "Title",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for Title {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for Title {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(Title, Unknown, "0, 1, 2, 3, 4, 5");
 
 /// The `TradeFreezeReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10315,76 +5231,9 @@ impl TradeFreezeReason {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::TransferIn,
-            1 => Self::TransferOut,
-            2 => Self::Incident,
-            3 => Self::Deceased,
-            4 => Self::RemovalOfAdviser,
-            5 => Self::AdviserInstructed,
-            6 => Self::Bespoke,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "TradeFreezeReason",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6",
-            })
-        }
-    }
 }
 
-impl fmt::Display for TradeFreezeReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for TradeFreezeReason {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "TradeFreezeReason",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for TradeFreezeReason {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for TradeFreezeReason {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(TradeFreezeReason, Unknown, "0, 1, 2, 3, 4, 5, 6");
 
 /// A transaction of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10400,7 +5249,7 @@ pub struct Transaction {
     pub buy_back: Option<bool>,
     #[serde(
         rename = "AveragePriceInTradedCurrency",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub average_price_in_traded_currency: Option<f64>,
     #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
@@ -10411,12 +5260,12 @@ pub struct Transaction {
     pub settlement_date: Option<DateTime>,
     #[serde(
         rename = "AveragePriceInSettlementCurrency",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub average_price_in_settlement_currency: Option<f64>,
     #[serde(
         rename = "AmountInSettlementCurrency",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub amount_in_settlement_currency: Option<f64>,
     #[serde(rename = "SettlementCurrency", skip_serializing_if = "Option::is_none")]
@@ -10449,24 +5298,12 @@ pub struct Transaction {
     pub narration: Option<String>,
     #[serde(
         rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub transaction_type_description: Option<String>,
 }
 
-impl Serialize for Transaction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Transaction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Transaction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Transaction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Transaction);
 
 /// One page of transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10480,19 +5317,7 @@ pub struct TransactionIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-impl Serialize for TransactionIEnumerablePagedResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        TransactionIEnumerablePagedResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for TransactionIEnumerablePagedResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        TransactionIEnumerablePagedResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(TransactionIEnumerablePagedResponse);
 
 /// Sort key of transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10518,71 +5343,9 @@ impl TransactionOrderBy {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::TransactionDate,
-            1 => Self::Security,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "TransactionOrderBy",
-                value: value.to_string(),
-                expected: "0, 1",
-            })
-        }
-    }
 }
 
-impl fmt::Display for TransactionOrderBy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for TransactionOrderBy {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "TransactionOrderBy",
-                    value: s.to_string(),
-                    expected: "0, 1",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for TransactionOrderBy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for TransactionOrderBy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(TransactionOrderBy, Unknown, "0, 1");
 
 /// The `TrustNature` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10655,82 +5418,11 @@ impl TrustNature {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            0 => Self::Bare,
-            1 => Self::Charitable,
-            2 => Self::Will,
-            3 => Self::InterestInPossession,
-            4 => Self::Discretionary,
-            5 => Self::Accumulation,
-            6 => Self::SettlorInterested,
-            7 => Self::Granted,
-            8 => Self::SinglePersonPension,
-            9 => Self::MultipleMemberPersonalPension,
-            10 => Self::SingleMemberSsas,
-            11 => Self::MultipleMemberSsas,
-            12 => Self::Loan,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "TrustNature",
-                value: value.to_string(),
-                expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-            })
-        }
-    }
 }
 
-impl fmt::Display for TrustNature {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for TrustNature {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "TrustNature",
-                    value: s.to_string(),
-                    expected: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for TrustNature {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for TrustNature {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(
+    TrustNature, Unknown, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"
+);
 
 /// A transaction that has been placed but not yet settled.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10742,7 +5434,7 @@ pub struct UnsettledTransaction {
     pub transaction_date: Option<DateTime>,
     #[serde(
         rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub transaction_type_description: Option<String>,
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
@@ -10765,7 +5457,7 @@ pub struct UnsettledTransaction {
     pub amount_in_traded_currency: Option<f64>,
     #[serde(
         rename = "AveragePriceInTradedCurrency",
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "Option::is_none"
     )]
     pub average_price_in_traded_currency: Option<f64>,
     #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
@@ -10778,19 +5470,7 @@ pub struct UnsettledTransaction {
     pub other_charges_gst: Option<f64>,
 }
 
-impl Serialize for UnsettledTransaction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        UnsettledTransaction::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for UnsettledTransaction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        UnsettledTransaction::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(UnsettledTransaction);
 
 /// A user of the platform.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10800,19 +5480,7 @@ pub struct User {
     pub user_id: Option<i32>,
 }
 
-impl Serialize for User {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        User::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for User {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        User::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(User);
 
 /// Outcome of creating a user.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10824,19 +5492,7 @@ pub struct UserCreationResponse {
     pub get_started_token: Option<String>,
 }
 
-impl Serialize for UserCreationResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        UserCreationResponse::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for UserCreationResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        UserCreationResponse::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(UserCreationResponse);
 
 /// The `UserGender` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10862,71 +5518,9 @@ impl UserGender {
             Self::Unknown(value) => value,
         }
     }
-
-    /// The variant written on the wire as `value`.
-    pub const fn from_value(value: i64) -> Self {
-        match value {
-            1 => Self::Male,
-            2 => Self::Female,
-            other => Self::Unknown(other),
-        }
-    }
-
-    /// Whether the spec lists this value.
-    pub const fn is_listed(self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-
-    /// `value`'s variant, or an error when reading a request and the spec does not list it.
-    fn read(value: i64) -> Result<Self, UnknownVariant> {
-        let read = Self::from_value(value);
-        if read.is_listed() || crate::enums::unlisted_allowed() {
-            Ok(read)
-        } else {
-            Err(UnknownVariant {
-                type_name: "UserGender",
-                value: value.to_string(),
-                expected: "1, 2",
-            })
-        }
-    }
 }
 
-impl fmt::Display for UserGender {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value())
-    }
-}
-
-impl FromStr for UserGender {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Self, UnknownVariant> {
-        match s.parse() {
-            Ok(value) => Self::read(value),
-            Err(_) => {
-                Err(UnknownVariant {
-                    type_name: "UserGender",
-                    value: s.to_string(),
-                    expected: "1, 2",
-                })
-            }
-        }
-    }
-}
-
-impl Serialize for UserGender {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-
-impl<'de> Deserialize<'de> for UserGender {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-    }
-}
+crate::enums::int_enum!(UserGender, Unknown, "1, 2");
 
 /// The `Valuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -10952,16 +5546,4 @@ pub struct Valuation {
     pub r#yield: Option<f64>,
 }
 
-impl Serialize for Valuation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Valuation::serialize(self, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Valuation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        Valuation::deserialize(ObjectOnly(deserializer))
-    }
-}
+crate::object_only::object_only!(Valuation);

@@ -78,3 +78,142 @@ impl fmt::Display for UnknownVariant {
 }
 
 impl std::error::Error for UnknownVariant {}
+
+/// What an integer enum of a schema gets beyond its declaration and [`value`](IntEnum): reading
+/// a value back (`from_value`), `is_listed`, `Display`, `FromStr` and serde, all driven by the
+/// type's `ALL` and `value`, which the generator writes.
+///
+/// `int_enum!(Name, Unlisted, "1, 2, 3")`: `Unlisted(i64)` holds values the spec does not list,
+/// and the text is the listed values, for errors.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __int_enum {
+    ($name:ident, $unlisted:ident, $expected:literal) => {
+        impl $name {
+            /// The variant written on the wire as `value`.
+            pub const fn from_value(value: i64) -> Self {
+                let mut i = 0;
+                while i < Self::ALL.len() {
+                    if Self::ALL[i].value() == value {
+                        return Self::ALL[i];
+                    }
+                    i += 1;
+                }
+                Self::$unlisted(value)
+            }
+
+            /// Whether the spec lists this value.
+            pub const fn is_listed(self) -> bool {
+                !matches!(self, Self::$unlisted(_))
+            }
+
+            /// `value`'s variant, or an error when reading a request and the spec does not list it.
+            fn read(value: i64) -> ::std::result::Result<Self, $crate::UnknownVariant> {
+                let read = Self::from_value(value);
+                if read.is_listed() || $crate::codegen::enums::unlisted_allowed() {
+                    Ok(read)
+                } else {
+                    Err($crate::codegen::enums::unknown(stringify!($name), value, $expected))
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(&self.value(), f)
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::UnknownVariant;
+            fn from_str(s: &str) -> ::std::result::Result<Self, $crate::UnknownVariant> {
+                match s.parse() {
+                    Ok(value) => Self::read(value),
+                    Err(_) => Err($crate::codegen::enums::unknown(stringify!($name), s, $expected)),
+                }
+            }
+        }
+
+        impl $crate::codegen::serde::Serialize for $name {
+            fn serialize<S: $crate::codegen::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_i64(self.value())
+            }
+        }
+
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                let value = <i64 as $crate::codegen::serde::Deserialize>::deserialize(deserializer)?;
+                Self::read(value).map_err($crate::codegen::serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+/// What a string enum of a schema gets beyond its declaration and `as_str`: `is_listed`,
+/// `Display`, `FromStr` and serde, all driven by the type's `ALL` and `as_str`, which the
+/// generator writes.
+///
+/// `string_enum!(Name, Unlisted, "\"a\", \"b\"")`: `Unlisted(String)` holds values the spec does
+/// not list, and the text is the listed values, for errors.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __string_enum {
+    ($name:ident, $unlisted:ident, $expected:literal) => {
+        impl $name {
+            /// Whether the spec lists this value.
+            pub fn is_listed(&self) -> bool {
+                !matches!(self, Self::$unlisted(_))
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::UnknownVariant;
+            /// A listed value's variant; any other text is kept, except when reading a request.
+            fn from_str(s: &str) -> ::std::result::Result<Self, $crate::UnknownVariant> {
+                match Self::ALL.iter().find(|listed| listed.as_str() == s) {
+                    Some(listed) => Ok(listed.clone()),
+                    None if $crate::codegen::enums::unlisted_allowed() => Ok(Self::$unlisted(s.to_string())),
+                    None => Err($crate::codegen::enums::unknown(stringify!($name), s, $expected)),
+                }
+            }
+        }
+
+        impl $crate::codegen::serde::Serialize for $name {
+            fn serialize<S: $crate::codegen::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                let text =
+                    <::std::borrow::Cow<'de, str> as $crate::codegen::serde::Deserialize>::deserialize(deserializer)?;
+                text.parse().map_err($crate::codegen::serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+pub use crate::{__int_enum as int_enum, __string_enum as string_enum};
+
+/// The error for `value`, which names no variant of the enum `type_name`.
+pub fn unknown(type_name: &'static str, value: impl ToString, expected: &'static str) -> UnknownVariant {
+    UnknownVariant { type_name, value: value.to_string(), expected }
+}

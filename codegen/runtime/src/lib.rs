@@ -57,6 +57,8 @@ pub mod codegen {
     #[cfg(feature = "xml")]
     pub use crate::xml;
     pub use crate::{enums, framing, object_only, request_json};
+    /// serde, for the impls the runtime's macros write.
+    pub use serde;
 
     /// The client's internals.
     #[cfg(feature = "client")]

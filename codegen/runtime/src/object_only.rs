@@ -110,6 +110,34 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for MapOnly<V> {
     }
 }
 
+/// `Serialize` and `Deserialize` for a struct that derives them with `#[serde(remote = "Self")]`:
+/// the derived code, read through [`ObjectOnly`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_only {
+    ($name:ident) => {
+        impl $crate::codegen::serde::Serialize for $name {
+            fn serialize<S: $crate::codegen::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                $name::serialize(self, serializer)
+            }
+        }
+
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                $name::deserialize($crate::codegen::object_only::ObjectOnly(deserializer))
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+pub use crate::__object_only as object_only;
+
 #[cfg(test)]
 mod tests {
     use serde::{Deserialize, Deserializer};

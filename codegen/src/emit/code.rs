@@ -71,13 +71,6 @@ impl Code {
         self.line(format_args!("}}{tail}"));
     }
 
-    /// `} head {`: one block closed and the next opened, as in `} else {`.
-    pub fn reopen(&mut self, head: &str) {
-        self.depth -= 1;
-        self.line(format_args!("}} {head} {{"));
-        self.depth += 1;
-    }
-
     /// `head for name {`, with `for name {` on a line of its own when the whole does not fit.
     pub fn open_impl(&mut self, head: &str, name: &str) {
         let one_line = format!("{head} for {name}");
@@ -94,28 +87,6 @@ impl Code {
     /// opens a block.
     pub fn typed(&mut self, prefix: &str, ty: &str, suffix: &str) {
         self.typed_measured(prefix, ty, suffix, true);
-    }
-
-    /// `head`, then `prefix type` items separated by commas, then `tail`, on one line when it fits
-    /// (a tuple variant's fields); else one item a line, each broken
-    /// as [`Code::typed`] breaks it. A `tail` ending in a brace opens a block.
-    pub fn typed_list(&mut self, head: &str, items: &[(String, String)], tail: &str) {
-        let joined: Vec<String> = items.iter().map(|(prefix, ty)| format!("{prefix}{ty}")).collect();
-        let one_line = format!("{head}{}{tail}", joined.join(", "));
-        if items.is_empty() || self.fits(&one_line) {
-            self.line(&one_line);
-        } else {
-            self.line(head);
-            self.depth += 1;
-            for (i, (prefix, ty)) in items.iter().enumerate() {
-                self.typed_measured(prefix, ty, ",", i + 1 < items.len());
-            }
-            self.depth -= 1;
-            self.line(tail);
-        }
-        if tail.ends_with('{') {
-            self.depth += 1;
-        }
     }
 
     /// [`Code::typed`], where `counted` says whether the suffix counts toward the line width: a
@@ -243,26 +214,6 @@ impl Code {
         }
         if tail.ends_with('{') {
             self.depth += 1;
-        }
-    }
-
-    /// `pattern => body,` on one line when it fits, else the body in a block of its own. As
-    /// prettyplease measures it, the comma may reach past the line width.
-    pub fn arm(&mut self, pattern: &str, body: &str) {
-        let one_line = format!("{pattern} => {body}");
-        if self.fits(&one_line) {
-            self.line(format_args!("{one_line},"));
-        } else {
-            self.open(format_args!("{pattern} =>"));
-            // A call too long for its own line breaks inside its parentheses (`Ok(`, the
-            // argument, `)`); the bodies written here take one argument.
-            match body.split_once('(') {
-                Some((call, argument)) if !self.fits(body) && body.ends_with(')') => {
-                    self.list(&format!("{call}("), &[argument[..argument.len() - 1].to_string()], ")");
-                }
-                _ => self.line(body),
-            }
-            self.close("");
         }
     }
 

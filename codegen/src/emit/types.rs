@@ -3,13 +3,12 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::code::{self, Code, ident, rust_type};
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
+use super::{ident, rust_type};
 use crate::ir::{
     Api, BodiesDef, Constraints, DefaultValue, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation,
     OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
-use crate::render::Emitted;
 
 /// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
 /// server's runtime behind features of the same names.
@@ -133,12 +132,8 @@ pub fn header(api: &Api) -> TokenStream {
     if !api.types.is_empty() {
         imports.add("serde::{Deserialize, Serialize}");
     }
-    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_))) {
-        imports.add("crate::object_only::ObjectOnly");
-    }
-    if api.types.iter().any(|t| {
-        matches!(t, TypeDef::IntEnum(_) | TypeDef::StringEnum(_) | TypeDef::Union(UnionDef { text: true, .. }))
-    }) {
+    // Enums get these from the runtime's macros; unions of text values write them here.
+    if api.types.iter().any(|t| matches!(t, TypeDef::Union(UnionDef { text: true, .. }))) {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
     uses.add_to(&mut imports, "crate::DateTime");
@@ -252,217 +247,155 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
 }
 
 /// The items of one type of `types.rs`, behind the features that compile it when there are
-/// features per tag. Unions, whose readers are expressions of many shapes, are tokens for
-/// prettyplease to lay out; every other kind is written as text (see [`super::code`]).
-pub fn item(api: &Api, t: &TypeItem<'_>) -> Emitted {
+/// features per tag.
+pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
     let features = match t {
         TypeItem::Named(t) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(t.name())),
         TypeItem::Owned(_, op) => &op.features,
     };
-    if let TypeItem::Named(TypeDef::Union(u)) = t {
-        let cfg = super::cfg_any(features);
-        return super::gated(union(api, u), cfg).into();
-    }
-    let mut code = Code::new(code::cfg_any(features));
-    match t {
-        TypeItem::Named(TypeDef::Struct(s)) => struct_def(&mut code, s),
-        TypeItem::Named(TypeDef::IntEnum(e)) => int_enum(&mut code, e),
-        TypeItem::Named(TypeDef::StringEnum(e)) => string_enum(&mut code, e),
-        TypeItem::Named(TypeDef::Union(_)) => {}
+    let items = match t {
+        TypeItem::Named(TypeDef::Struct(s)) => struct_def(s),
+        TypeItem::Named(TypeDef::IntEnum(e)) => int_enum(e),
+        TypeItem::Named(TypeDef::StringEnum(e)) => string_enum(e),
+        TypeItem::Named(TypeDef::Union(u)) => union(api, u),
         TypeItem::Named(TypeDef::Alias { name, doc, target, .. }) => {
-            code.item(Some(doc.as_deref().unwrap_or(&format!("The `{name}` schema."))));
-            code.typed(&format!("pub type {} = ", ident(name)), &rust_type(target, ""), ";");
+            let docs = super::doc(doc.as_deref().unwrap_or(&format!("The `{name}` schema.")));
+            let (name, target) = (ident(name), own_type(target));
+            quote! { #docs pub type #name = #target; }
         }
-        TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(&mut code, s),
-        TypeItem::Owned(OwnedType::Replies(r), _) => replies(&mut code, r),
-        TypeItem::Owned(OwnedType::Errors(e), _) => errors(&mut code, e),
-        TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(&mut code, b),
-    }
-    code.finish()
+        TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(s),
+        TypeItem::Owned(OwnedType::Replies(r), _) => replies(r),
+        TypeItem::Owned(OwnedType::Errors(e), _) => errors(e),
+        TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(b),
+    };
+    super::gated(items, super::cfg_any(features))
 }
 
-fn struct_def(code: &mut Code, s: &StructDef) {
+/// A type as this module names it: schema types without a path.
+fn own_type(ty: &TypeRef) -> TokenStream {
+    rust_type(ty, &TokenStream::new())
+}
+
+fn struct_def(s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     // A required field that may be `null` starts as `None`, as an optional one does.
     let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
-    code.item(Some(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name))));
-    let default = if derive_default { "Default, " } else { "" };
-    code.line(format_args!("#[derive(Debug, Clone, PartialEq, {default}Serialize, Deserialize)]"));
-    code.line("#[serde(remote = \"Self\")]");
-    if s.fields.is_empty() && s.extra.is_none() {
-        code.line(format_args!("pub struct {name} {{}}"));
-    } else {
-        code.open(format_args!("pub struct {name}"));
-        s.fields.iter().for_each(|f| field(code, &s.name, f));
-        if let Some((field_name, ty)) = &s.extra {
-            code.line("/// Properties not listed in the schema, by name.");
-            code.line("#[serde(flatten)]");
-            let ty = format!("BTreeMap<String, {}>", rust_type(ty, ""));
-            code.typed(&format!("pub {}: ", ident(field_name)), &ty, ",");
+    let docs = super::doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
+    let default = derive_default.then(|| quote! { Default, });
+    let fields = s.fields.iter().map(|f| field(&s.name, f));
+    let extra = s.extra.as_ref().map(|(field, ty)| {
+        let (field, ty) = (ident(field), own_type(ty));
+        quote! {
+            /// Properties not listed in the schema, by name.
+            #[serde(flatten)]
+            pub #field: BTreeMap<String, #ty>,
         }
-        code.close("");
-    }
-    if !derive_default {
-        constructor(code, s);
-    }
+    });
+    let constructor = (!derive_default).then(|| constructor(s));
     // Absent optional properties with a spec default read as that default.
-    let defaults: Vec<(&Field, String)> =
-        s.fields.iter().filter(|f| has_default(f)).filter_map(|f| Some((f, default_value(f)?))).collect();
-    if !defaults.is_empty() {
-        code.item(None);
-        code.open(format_args!("impl {name}"));
-        for (f, value) in defaults {
-            // An absent property that may also be `null` reads as the default value too.
-            let wrapper = if f.tristate { "Nullable" } else { "Option" };
-            code.typed(&format!("fn {}() -> ", default_fn(f)), &format!("{wrapper}<{}>", rust_type(&f.ty, "")), " {");
-            match (&f.default, f.tristate) {
-                // Already an `Option`; absent if it does not decode.
-                (Some(DefaultValue::Decoded(_)), false) => code.line(&value),
+    let defaults: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| has_default(f))
+        .filter_map(|f| {
+            let value = default_expr(f.default.as_ref()?, &TokenStream::new());
+            let (function, ty) = (default_fn(f), own_type(&f.ty));
+            // An absent property that may also be `null` reads as the default value too; a
+            // decoded default is already an `Option`, absent if it does not decode.
+            let (wrapper, body) = match (&f.default, f.tristate) {
+                (Some(DefaultValue::Decoded(_)), false) => (quote! { Option }, value),
                 (Some(DefaultValue::Decoded(_)), true) => {
-                    code.line(&value);
-                    code.line("    .map_or(Nullable::Absent, Nullable::Value)");
+                    (quote! { Nullable }, quote! { #value.map_or(Nullable::Absent, Nullable::Value) })
                 }
-                _ => some_default(code, if f.tristate { "Nullable::Value" } else { "Some" }, &value),
-            }
-            code.close("");
+                (_, true) => (quote! { Nullable }, quote! { Nullable::Value(#value) }),
+                (_, false) => (quote! { Option }, quote! { Some(#value) }),
+            };
+            Some(quote! { fn #function() -> #wrapper<#ty> { #body } })
+        })
+        .collect();
+    let defaults = (!defaults.is_empty()).then(|| quote! { impl #name { #(#defaults)* } });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        #[serde(remote = "Self")]
+        pub struct #name {
+            #(#fields)*
+            #extra
         }
-        code.close("");
-    }
-    serde_impls(
-        code,
-        &name,
-        |code| code.list(&format!("{name}::serialize("), &["self".to_string(), "serializer".to_string()], ")"),
-        |code| code.list(&format!("{name}::deserialize("), &["ObjectOnly(deserializer)".to_string()], ")"),
-    );
-}
-
-/// `impl Serialize` and `impl Deserialize` for `name`, their functions' bodies written by
-/// `serialize` and `deserialize`.
-fn serde_impls(code: &mut Code, name: &str, serialize: impl FnOnce(&mut Code), deserialize: impl FnOnce(&mut Code)) {
-    code.item(None);
-    code.open_impl("impl Serialize", name);
-    code.open("fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>");
-    serialize(code);
-    code.close("");
-    code.close("");
-    code.item(None);
-    code.open_impl("impl<'de> Deserialize<'de>", name);
-    // Broken over lines as prettyplease breaks it at this depth.
-    code.line("fn deserialize<D: serde::Deserializer<'de>>(");
-    code.line("    deserializer: D,");
-    code.open(") -> Result<Self, D::Error>");
-    deserialize(code);
-    code.close("");
-    code.close("");
-}
-
-/// `impl fmt::Display for name`, writing `body`.
-fn display_impl(code: &mut Code, name: &str, body: &str) {
-    code.item(None);
-    code.open_impl("impl fmt::Display", name);
-    code.open("fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result");
-    code.line(body);
-    code.close("");
-    code.close("");
-}
-
-/// The declaration of an enum of wire values: a variant per value, each with `doc` saying its
-/// value, and the variant for values the spec does not list, holding `unlisted_type`.
-fn enum_declaration<'a>(
-    code: &mut Code,
-    doc: &str,
-    derive: &str,
-    name: &str,
-    variants: impl Iterator<Item = (&'a String, String)>,
-    (unlisted, unlisted_type): (&str, &str),
-) {
-    code.item(Some(doc));
-    code.line(format_args!("#[derive({derive})]"));
-    code.open(format_args!("pub enum {name}"));
-    for (variant, doc) in variants {
-        code.doc(&doc);
-        code.line(format_args!("{},", ident(variant)));
-    }
-    code.doc(UNLISTED_DOC);
-    code.line(format_args!("{unlisted}({unlisted_type}),"));
-    code.close("");
-}
-
-/// `Some(value)`, the body of a default's function. A text default too long for its line has its
-/// `.to_string()` on a line of its own, as prettyplease breaks a method call.
-fn some_default(code: &mut Code, wrapper: &str, value: &str) {
-    match value.strip_suffix(".to_string()") {
-        // The argument's own line is one level deeper, and its trailing comma does not count.
-        Some(text) if !code.fits(&format!("{wrapper}({value})")) && !code.fits(&format!("    {value}")) => {
-            code.line(format_args!("{wrapper}("));
-            code.indent();
-            code.line(text);
-            code.indent();
-            code.line(".to_string(),");
-            code.dedent();
-            code.dedent();
-            code.line(")");
-        }
-        _ => code.list(&format!("{wrapper}("), &[value.to_string()], ")"),
+        #constructor
+        #defaults
+        crate::object_only::object_only!(#name);
     }
 }
 
 /// The headers of a reply: read and written by the client and server code, so no serde.
-fn headers_struct(code: &mut Code, s: &StructDef) {
+fn headers_struct(s: &StructDef) -> TokenStream {
     let derive_default = s.fields.iter().all(|f| !f.required);
-    code.item(s.doc.as_deref());
-    let default = if derive_default { ", Default" } else { "" };
-    code.line(format_args!("#[derive(Debug, Clone, PartialEq{default})]"));
-    code.open(format_args!("pub struct {}", ident(&s.name)));
-    for f in &s.fields {
-        let ty = rust_type(&f.ty, "");
-        let ty = if f.required { ty } else { format!("Option<{ty}>") };
-        code.doc(&paragraphs([f.doc.as_deref(), Some(&format!("The `{}` header.", f.wire))]));
-        code.typed(&format!("pub {}: ", ident(&f.name)), &ty, ",");
-    }
-    code.close("");
-    if !derive_default {
-        constructor(code, s);
+    let docs = s.doc.as_deref().map(super::doc);
+    let default = derive_default.then(|| quote! { , Default });
+    let fields = s.fields.iter().map(|f| {
+        let ty = own_type(&f.ty);
+        let ty = if f.required {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
+        let docs = super::doc(&paragraphs([f.doc.as_deref(), Some(&format!("The `{}` header.", f.wire))]));
+        let name = ident(&f.name);
+        quote! { #docs pub #name: #ty, }
+    });
+    let name = ident(&s.name);
+    let constructor = (!derive_default).then(|| constructor(s));
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq #default)]
+        pub struct #name { #(#fields)* }
+        #constructor
     }
 }
 
 /// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
 /// empty, so callers can write `Name { optional: Some(x), ..Name::new(required) }`.
-fn constructor(code: &mut Code, s: &StructDef) {
+fn constructor(s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     let takes = |f: &&Field| f.required && !f.nullable;
-    let params: Vec<(String, String)> = s
+    let params = s.fields.iter().filter(takes).map(|f| {
+        let ty = own_type(&f.ty);
+        let ty = if f.boxed {
+            quote! { Box<#ty> }
+        } else {
+            ty
+        };
+        let field = ident(&f.name);
+        quote! { #field: #ty }
+    });
+    let mut inits: Vec<TokenStream> = s
         .fields
         .iter()
-        .filter(takes)
         .map(|f| {
-            let ty = rust_type(&f.ty, "");
-            let ty = if f.boxed { format!("Box<{ty}>") } else { ty };
-            (format!("{}: ", ident(&f.name)), ty)
-        })
-        .collect();
-    let mut inits: Vec<String> = s
-        .fields
-        .iter()
-        .map(|f| match (takes(&f), f.tristate) {
-            (true, _) => ident(&f.name),
-            (false, true) => format!("{}: Nullable::Absent", ident(&f.name)),
-            (false, false) => format!("{}: None", ident(&f.name)),
+            let field = ident(&f.name);
+            match (takes(&f), f.tristate) {
+                (true, _) => quote! { #field },
+                (false, true) => quote! { #field: Nullable::Absent },
+                (false, false) => quote! { #field: None },
+            }
         })
         .collect();
     if let Some((field, _)) = &s.extra {
-        inits.push(format!("{}: BTreeMap::new()", ident(field)));
+        let field = ident(field);
+        inits.push(quote! { #field: BTreeMap::new() });
     }
-    code.item(None);
-    code.open(format_args!("impl {name}"));
-    code.doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
-    if params.len() > 7 {
-        code.line("#[allow(clippy::too_many_arguments)]");
+    let docs = super::doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
+    let many = (s.fields.iter().filter(takes).count() > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
+    quote! {
+        impl #name {
+            #docs
+            #many
+            pub fn new(#(#params),*) -> Self {
+                #name { #(#inits),* }
+            }
+        }
     }
-    code.signature("pub fn new", &params, Some("Self"), " {");
-    code.list(&format!("{name} {{"), &inits, "}");
-    code.close("");
-    code.close("");
 }
 
 /// Whether an optional, unboxed field reads a spec default when absent.
@@ -471,23 +404,71 @@ fn has_default(f: &Field) -> bool {
 }
 
 /// `default_<field>`, the function serde calls for an absent property.
-fn default_fn(f: &Field) -> String {
-    format!("default_{}", f.name)
+fn default_fn(f: &Field) -> proc_macro2::Ident {
+    ident(&format!("default_{}", f.name))
 }
 
-fn default_value(f: &Field) -> Option<String> {
-    Some(code::default_expr(f.default.as_ref()?, ""))
+/// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
+pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
+    match d {
+        DefaultValue::Bool(b) => quote! { #b },
+        DefaultValue::Int(i) => {
+            let i = Literal::i64_unsuffixed(*i);
+            quote! { #i }
+        }
+        DefaultValue::Float(f) => {
+            let f = Literal::f64_unsuffixed(*f);
+            quote! { #f }
+        }
+        DefaultValue::String(s) => quote! { #s.to_string() },
+        DefaultValue::Variant { ty, variant } => {
+            let (ty, variant) = (ident(ty), ident(variant));
+            quote! { #types #ty::#variant }
+        }
+        DefaultValue::List(items) if items.is_empty() => quote! { Vec::new() },
+        DefaultValue::List(items) => {
+            let items = items.iter().map(|d| default_expr(d, types));
+            quote! { vec![#(#items),*] }
+        }
+        DefaultValue::Map(entries) if entries.is_empty() => quote! { Default::default() },
+        DefaultValue::Map(entries) => {
+            let entries = entries.iter().map(|(k, v)| {
+                let v = default_expr(v, types);
+                quote! { (#k.to_string(), #v) }
+            });
+            quote! { [#(#entries),*].into_iter().collect() }
+        }
+        DefaultValue::Json(serde_json::Value::Object(map)) if map.is_empty() => {
+            quote! { serde_json::Value::Object(Default::default()) }
+        }
+        // JSON text is the macro's own syntax.
+        DefaultValue::Json(value) => {
+            let value = json_tokens(value);
+            quote! { serde_json::json!(#value) }
+        }
+        // Only properties take such a default, whose reader falls back to absent (an `Option`).
+        DefaultValue::Decoded(value) => {
+            let value = json_tokens(value);
+            quote! { serde_json::from_value(serde_json::json!(#value)).ok() }
+        }
+    }
 }
 
-fn field(code: &mut Code, struct_name: &str, f: &Field) {
-    let mut ty = rust_type(&f.ty, "");
+/// A JSON value as the tokens of its text, for `serde_json::json!`.
+fn json_tokens(value: &serde_json::Value) -> TokenStream {
+    // JSON text always lexes as Rust tokens: strings, numbers, punctuation and three keywords.
+    value.to_string().parse().unwrap_or_default()
+}
+
+fn field(struct_name: &str, f: &Field) -> TokenStream {
+    let mut ty = own_type(&f.ty);
     if f.boxed {
-        ty = format!("Box<{ty}>");
+        ty = quote! { Box<#ty> };
     }
     if f.tristate {
-        ty = format!("Nullable<{ty}>");
+        ty = quote! { Nullable<#ty> };
     } else if !f.required || f.nullable {
-        ty = format!("Option<{ty}>");
+        ty = quote! { Option<#ty> };
     }
     // The spec's description, then what the reader cannot see from the field itself.
     let mut notes: Vec<String> = f.doc.iter().cloned().collect();
@@ -512,36 +493,36 @@ fn field(code: &mut Code, struct_name: &str, f: &Field) {
     if f.ty.is_file_part() {
         notes.push("Sent as a file part of the multipart body.".to_string());
     }
-    code.doc(&notes.join("\n\n"));
+    let docs = super::doc(&notes.join("\n\n"));
     let mut serde = Vec::new();
     if f.ty.is_file_part() {
-        serde.push("skip".to_string());
+        serde.push(quote! { skip });
     } else {
         if f.name != f.wire {
-            serde.push(format!("rename = {}", code::string(&f.wire)));
+            let wire = &f.wire;
+            serde.push(quote! { rename = #wire });
         }
         // An optional property that may not be `null`: a server refuses a `null` for it.
         let not_null = !f.required && !f.nullable && !f.tristate;
         if let Some(path) = default {
-            serde.push(format!("default = {}", code::string(&path)));
+            serde.push(quote! { default = #path });
         } else if f.tristate || not_null {
-            serde.push("default".to_string());
+            serde.push(quote! { default });
         }
         if not_null {
-            serde.push("deserialize_with = \"crate::enums::not_null\"".to_string());
+            serde.push(quote! { deserialize_with = "crate::enums::not_null" });
         } else if f.required && f.nullable && !f.tristate {
-            serde.push("deserialize_with = \"crate::enums::required_nullable\"".to_string());
+            serde.push(quote! { deserialize_with = "crate::enums::required_nullable" });
         }
         if f.tristate {
-            serde.push("skip_serializing_if = \"Nullable::is_absent\"".to_string());
+            serde.push(quote! { skip_serializing_if = "Nullable::is_absent" });
         } else if !f.required {
-            serde.push("skip_serializing_if = \"Option::is_none\"".to_string());
+            serde.push(quote! { skip_serializing_if = "Option::is_none" });
         }
     }
-    if !serde.is_empty() {
-        code.list("#[serde(", &serde, ")]");
-    }
-    code.typed(&format!("pub {}: ", ident(&f.name)), &ty, ",");
+    let serde = (!serde.is_empty()).then(|| quote! { #[serde(#(#serde),*)] });
+    let name = ident(&f.name);
+    quote! { #docs #serde pub #name: #ty, }
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each
@@ -615,154 +596,80 @@ pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
 const UNLISTED_DOC: &str = "A value the spec does not list, as written on the wire. A client reads it from a\n\
      service newer than its spec; a server generated from the spec refuses it in requests.";
 
-fn int_enum(code: &mut Code, e: &IntEnumDef) {
-    let name = ident(&e.name);
-    let unlisted = ident(&e.unlisted);
-    enum_declaration(
-        code,
-        e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as an integer.", e.name)),
-        "Debug, Clone, Copy, PartialEq, Eq, Hash",
-        &name,
-        e.variants.iter().map(|(variant, value)| (variant, format!("`{value}` on the wire."))),
-        (&unlisted, "i64"),
-    );
+/// The declaration of an enum of wire values, its `ALL` and its wire form (`value` or `as_str`);
+/// the runtime's macro named by `support` writes the rest from them.
+fn wire_enum<'a>(
+    name: &str,
+    doc: &str,
+    variants: impl ExactSizeIterator<Item = (&'a String, String, TokenStream)> + Clone,
+    unlisted: &str,
+    (wire_type, wire_fn, support): (TokenStream, TokenStream, TokenStream),
+    expected: String,
+) -> TokenStream {
+    let (name, unlisted) = (ident(name), ident(unlisted));
+    let docs = super::doc(doc);
+    let count = Literal::usize_unsuffixed(variants.len());
+    let declared = variants.clone().map(|(variant, doc, _)| {
+        let (variant, doc) = (ident(variant), super::doc(&doc));
+        quote! { #doc #variant, }
+    });
+    let all = variants.clone().map(|(variant, ..)| ident(variant));
+    let arms = variants.map(|(variant, _, wire)| {
+        let variant = ident(variant);
+        quote! { Self::#variant => #wire, }
+    });
+    let unlisted_doc = super::doc(UNLISTED_DOC);
+    // Integers are `Copy`; text is not.
+    let copy = (wire_type.to_string() == "i64").then(|| quote! { Copy, });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, #copy PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#declared)*
+            #unlisted_doc
+            #unlisted(#wire_type),
+        }
+
+        impl #name {
+            /// Every value the spec lists, in its order.
+            pub const ALL: [Self; #count] = [#(Self::#all),*];
+
+            #wire_fn {
+                match self {
+                    #(#arms)*
+                    Self::#unlisted(value) => value,
+                }
+            }
+        }
+
+        crate::enums::#support!(#name, #unlisted, #expected);
+    }
+}
+
+fn int_enum(e: &IntEnumDef) -> TokenStream {
+    let doc = e.doc.clone().unwrap_or_else(|| format!("The `{}` enum, written on the wire as an integer.", e.name));
+    let variants = e.variants.iter().map(|(variant, value)| {
+        let wire = Literal::i64_unsuffixed(*value);
+        (variant, format!("`{value}` on the wire."), quote! { #wire })
+    });
     let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
-    code.item(None);
-    code.open(format_args!("impl {name}"));
-    all_const(code, e.variants.iter().map(|(v, _)| v));
-    code.line("/// The integer written on the wire.");
-    code.open("pub const fn value(self) -> i64");
-    code.open("match self");
-    for (variant, value) in &e.variants {
-        code.arm(&format!("Self::{}", ident(variant)), &value.to_string());
-    }
-    code.arm(&format!("Self::{unlisted}(value)"), "value");
-    code.close("");
-    code.close("");
-    code.line("/// The variant written on the wire as `value`.");
-    code.open("pub const fn from_value(value: i64) -> Self");
-    code.open("match value");
-    for (variant, value) in &e.variants {
-        code.arm(&value.to_string(), &format!("Self::{}", ident(variant)));
-    }
-    code.arm("other", &format!("Self::{unlisted}(other)"));
-    code.close("");
-    code.close("");
-    code.line("/// Whether the spec lists this value.");
-    code.open("pub const fn is_listed(self) -> bool");
-    code.line(format_args!("!matches!(self, Self::{unlisted}(_))"));
-    code.close("");
-    code.line("/// `value`'s variant, or an error when reading a request and the spec does not list it.");
-    code.open("fn read(value: i64) -> Result<Self, UnknownVariant>");
-    code.line("let read = Self::from_value(value);");
-    code.open("if read.is_listed() || crate::enums::unlisted_allowed()");
-    code.line("Ok(read)");
-    code.reopen("else");
-    unknown_variant(code, &e.name, "value", &expected);
-    code.close("");
-    code.close("");
-    code.close("");
-    display_impl(code, &name, "write!(f, \"{}\", self.value())");
-    code.item(None);
-    code.open_impl("impl FromStr", &name);
-    code.line("type Err = UnknownVariant;");
-    code.open("fn from_str(s: &str) -> Result<Self, UnknownVariant>");
-    code.open("match s.parse()");
-    code.arm("Ok(value)", "Self::read(value)");
-    unknown_variant_arm(code, "Err(_)", &e.name, &expected);
-    code.close("");
-    code.close("");
-    code.close("");
-    serde_impls(
-        code,
-        &name,
-        |code| code.line("serializer.serialize_i64(self.value())"),
-        |code| code.line("Self::read(i64::deserialize(deserializer)?).map_err(serde::de::Error::custom)"),
-    );
+    let wire_fn = quote! {
+        /// The integer written on the wire.
+        pub const fn value(self) -> i64
+    };
+    wire_enum(&e.name, &doc, variants, &e.unlisted, (quote! { i64 }, wire_fn, quote! { int_enum }), expected)
 }
 
-fn string_enum(code: &mut Code, e: &StringEnumDef) {
-    let name = ident(&e.name);
-    let unlisted = ident(&e.unlisted);
-    enum_declaration(
-        code,
-        e.doc.as_deref().unwrap_or(&format!("The `{}` enum, written on the wire as a string.", e.name)),
-        "Debug, Clone, PartialEq, Eq, Hash",
-        &name,
-        e.variants.iter().map(|(variant, wire)| (variant, format!("`{wire:?}` on the wire."))),
-        (&unlisted, "String"),
-    );
+fn string_enum(e: &StringEnumDef) -> TokenStream {
+    let doc = e.doc.clone().unwrap_or_else(|| format!("The `{}` enum, written on the wire as a string.", e.name));
+    let variants =
+        e.variants.iter().map(|(variant, wire)| (variant, format!("`{wire:?}` on the wire."), quote! { #wire }));
     let expected = e.variants.iter().map(|(_, w)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
-    code.item(None);
-    code.open(format_args!("impl {name}"));
-    all_const(code, e.variants.iter().map(|(v, _)| v));
-    code.line("/// The text written on the wire.");
-    code.open("pub fn as_str(&self) -> &str");
-    code.open("match self");
-    for (variant, wire) in &e.variants {
-        code.arm(&format!("Self::{}", ident(variant)), &code::string(wire));
-    }
-    code.arm(&format!("Self::{unlisted}(text)"), "text");
-    code.close("");
-    code.close("");
-    code.line("/// Whether the spec lists this value.");
-    code.open("pub fn is_listed(&self) -> bool");
-    code.line(format_args!("!matches!(self, Self::{unlisted}(_))"));
-    code.close("");
-    code.close("");
-    display_impl(code, &name, "f.write_str(self.as_str())");
-    code.item(None);
-    code.open_impl("impl FromStr", &name);
-    code.line("type Err = UnknownVariant;");
-    code.line("/// A listed value's variant; any other text is kept, except when reading a request.");
-    code.open("fn from_str(s: &str) -> Result<Self, UnknownVariant>");
-    code.open("match s");
-    for (variant, wire) in &e.variants {
-        code.arm(&code::string(wire), &format!("Ok(Self::{})", ident(variant)));
-    }
-    code.arm("_ if crate::enums::unlisted_allowed()", &format!("Ok(Self::{unlisted}(s.to_string()))"));
-    unknown_variant_arm(code, "_", &e.name, &expected);
-    code.close("");
-    code.close("");
-    code.close("");
-    serde_impls(
-        code,
-        &name,
-        |code| code.line("serializer.serialize_str(self.as_str())"),
-        |code| {
-            code.line("let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;");
-            code.line("text.parse().map_err(serde::de::Error::custom)");
-        },
-    );
-}
-
-/// `/// Every value ..` and `pub const ALL: [Self; N] = [Self::A, ..];` of an enum.
-fn all_const<'a>(code: &mut Code, variants: impl ExactSizeIterator<Item = &'a String>) {
-    code.line("/// Every value the spec lists, in its order.");
-    let head = format!("pub const ALL: [Self; {}] = [", variants.len());
-    let names: Vec<String> = variants.map(|v| format!("Self::{}", ident(v))).collect();
-    code.list(&head, &names, "];");
-}
-
-/// `Err(UnknownVariant { .. })` for a value of `type_name` the spec does not list.
-fn unknown_variant(code: &mut Code, type_name: &str, value: &str, expected: &str) {
-    code.list("Err(UnknownVariant {", &unknown_variant_fields(type_name, value, expected), "})");
-}
-
-/// A match arm of `pattern` answering [`unknown_variant`] for the text `s`; the struct is too
-/// wide to stay on one line, so the arm is a block.
-fn unknown_variant_arm(code: &mut Code, pattern: &str, type_name: &str, expected: &str) {
-    code.open(format_args!("{pattern} =>"));
-    unknown_variant(code, type_name, "s", expected);
-    code.close("");
-}
-
-fn unknown_variant_fields(type_name: &str, value: &str, expected: &str) -> [String; 3] {
-    [
-        format!("type_name: {}", code::string(type_name)),
-        format!("value: {value}.to_string()"),
-        format!("expected: {}", code::string(expected)),
-    ]
+    let wire_fn = quote! {
+        /// The text written on the wire.
+        pub fn as_str(&self) -> &str
+    };
+    wire_enum(&e.name, &doc, variants, &e.unlisted, (quote! { String }, wire_fn, quote! { string_enum }), expected)
 }
 
 /// An enum with a variant per member: written as the member itself, read by the union's dispatch.
@@ -994,52 +901,47 @@ fn text_union(api: &Api, u: &UnionDef) -> TokenStream {
 
 /// The documented error replies of one operation, a variant per status; the `default` reply's
 /// variant also carries the status.
-fn errors(code: &mut Code, e: &ErrorsDef) {
-    code.item(Some(&format!(
+fn errors(e: &ErrorsDef) -> TokenStream {
+    let docs = super::doc(&format!(
         "The documented error replies of `{}`, one variant per status. The client reads them from\n\
          its `Error` with `from_error`; a server implementation returns them as an `ApiError` with\n\
          `.into()`.",
         e.operation
-    )));
-    code.line("#[derive(Debug, Clone, PartialEq)]");
-    code.open(format_args!("pub enum {}", ident(&e.name)));
-    for case in &e.cases {
+    ));
+    let cases = e.cases.iter().map(|case| {
         let status = match case.status {
             ErrorStatus::Exact(status) => status.to_string(),
             ErrorStatus::Class(class) => format!("Any {class}xx status not listed above"),
             ErrorStatus::Default => "Any other status".to_string(),
         };
-        code.doc(&match &case.doc {
+        let docs = super::doc(&match &case.doc {
             Some(d) => format!("{status}: {d}"),
             None => format!("{status}."),
         });
-        let mut fields = Vec::new();
-        if !matches!(case.status, ErrorStatus::Exact(_)) {
-            fields.push((String::new(), "u16".to_string()));
-        }
-        fields.push((String::new(), rust_type(&case.body, "")));
-        code.typed_list(&format!("{}(", ident(&case.name)), &fields, "),");
+        let status = (!matches!(case.status, ErrorStatus::Exact(_))).then(|| quote! { u16, });
+        let (name, body) = (ident(&case.name), own_type(&case.body));
+        quote! { #docs #name(#status #body), }
+    });
+    let name = ident(&e.name);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name { #(#cases)* }
     }
-    code.close("");
 }
 
 /// The request body of one operation that the document describes differently per media type, a
 /// variant per media type.
-fn bodies(code: &mut Code, b: &BodiesDef) {
-    code.item(Some(&format!(
+fn bodies(b: &BodiesDef) -> TokenStream {
+    let docs = super::doc(&format!(
         "The request body of `{}`, a variant per media type: the client sends the variant's media type, \
          the server reads the one the request names.",
         b.operation
-    )));
-    code.line("#[derive(Debug, Clone, PartialEq)]");
-    // Files and bytes make one case far larger than another; a body is built once and moved
-    // into the request, so boxing would only cost callers a `Box::new`.
-    code.line("#[allow(clippy::large_enum_variant, reason = \"built once per request and moved\")]");
-    code.open(format_args!("pub enum {}", ident(&b.name)));
-    for case in &b.cases {
+    ));
+    let cases = b.cases.iter().map(|case| {
         let media: Vec<String> =
             case.body.accepted.iter().chain(&case.body.also_form).map(|ct| format!("`{ct}`")).collect();
-        code.doc(&format!(
+        let docs = super::doc(&format!(
             "Sent as `{}`{}.",
             case.body.content_type,
             match media.len() {
@@ -1047,174 +949,53 @@ fn bodies(code: &mut Code, b: &BodiesDef) {
                 _ => format!(", read from any of {}", media.join(", ")),
             }
         ));
-        code.typed_list(&format!("{}(", ident(&case.name)), &[(String::new(), rust_type(&case.body.ty, ""))], "),");
+        let (name, body) = (ident(&case.name), own_type(&case.body.ty));
+        quote! { #docs #name(#body), }
+    });
+    let name = ident(&b.name);
+    // Files and bytes make one case far larger than another; a body is built once and moved
+    // into the request, so boxing would only cost callers a `Box::new`.
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant, reason = "built once per request and moved")]
+        pub enum #name { #(#cases)* }
     }
-    code.close("");
 }
 
 /// The success replies of one operation, a variant per status.
-fn replies(code: &mut Code, r: &RepliesDef) {
-    code.item(Some(&format!("The success replies of `{}`, one variant per status.", r.operation)));
-    code.line("#[derive(Debug, Clone, PartialEq)]");
-    code.open(format_args!("pub enum {}", ident(&r.name)));
-    for case in &r.cases {
-        code.doc(&match &case.doc {
+fn replies(r: &RepliesDef) -> TokenStream {
+    let docs = super::doc(&format!("The success replies of `{}`, one variant per status.", r.operation));
+    let cases = r.cases.iter().map(|case| {
+        let docs = super::doc(&match &case.doc {
             Some(d) => format!("{}: {d}", case.status),
             None => format!("{}.", case.status),
         });
         // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
-        let body = case.body.as_ref().map(|ty| rust_type(ty, ""));
-        let headers = case.headers.as_ref().map(|h| ident(&h.name));
-        let payload: Vec<String> = body.into_iter().chain(headers).collect();
+        let body = case.body.as_ref().map(own_type);
+        let headers = case.headers.as_ref().map(|h| {
+            let name = ident(&h.name);
+            quote! { #name }
+        });
+        let payload: Vec<TokenStream> = body.into_iter().chain(headers).collect();
+        let name = ident(&case.name);
         match payload.as_slice() {
-            [] => code.line(format_args!("{},", ident(&case.name))),
-            _ => {
-                let fields: Vec<(String, String)> = payload.into_iter().map(|ty| (String::new(), ty)).collect();
-                code.typed_list(&format!("{}(", ident(&case.name)), &fields, "),");
-            }
+            [] => quote! { #docs #name, },
+            _ => quote! { #docs #name(#(#payload),*), },
         }
+    });
+    let name = ident(&r.name);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name { #(#cases)* }
     }
-    code.close("");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{DefaultValue, ErrorCase, ErrorStatus, ReplyCase};
-
-    /// Text written by [`Code`] must be what prettyplease prints for the same code: printing it
-    /// again changes nothing. Names from 1 to 90 characters cross every width rule.
-    #[test]
-    fn text_items_are_laid_out_as_prettyplease_prints_them() {
-        let field = |name: &str, ty: TypeRef, required: bool, default: Option<DefaultValue>| Field {
-            wire: format!("{name}Wire"),
-            name: name.to_string(),
-            ty,
-            required,
-            nullable: false,
-            tristate: false,
-            boxed: false,
-            constraints: Constraints::default(),
-            default,
-            doc: None,
-        };
-        for n in 1..=90 {
-            let long = |prefix: &str| format!("{prefix}{}", "x".repeat(n));
-            let named = TypeRef::Named(long("T"));
-            let map = TypeRef::Map(Box::new(TypeRef::Vec(Box::new(named.clone()))));
-            let structure = StructDef {
-                name: long("S"),
-                doc: None,
-                fields: vec![
-                    field(&long("a"), named.clone(), true, None),
-                    field("b", TypeRef::Nullable(Box::new(map.clone())), true, None),
-                    field(&long("c"), TypeRef::String, false, Some(DefaultValue::String(long("d")))),
-                    field("e", named.clone(), false, Some(DefaultValue::Variant { ty: long("T"), variant: long("V") })),
-                ],
-                extra: Some(("rest".to_string(), map.clone())),
-                closed: false,
-            };
-            let few = StructDef {
-                name: long("F"),
-                doc: None,
-                fields: vec![field("a", TypeRef::I32, true, None)],
-                extra: None,
-                closed: false,
-            };
-            let items = [
-                TypeDef::Struct(structure.clone()),
-                TypeDef::Struct(few),
-                TypeDef::IntEnum(IntEnumDef {
-                    name: long("I"),
-                    doc: None,
-                    variants: (0..n as i64 % 7 + 1).map(|i| (format!("{}{i}", long("V")), i * 1000)).collect(),
-                    unlisted: "Unknown".to_string(),
-                }),
-                TypeDef::StringEnum(StringEnumDef {
-                    name: long("E"),
-                    doc: None,
-                    variants: vec![(long("V"), long("w")), ("A".to_string(), "a".to_string())],
-                    unlisted: "Unknown".to_string(),
-                }),
-                TypeDef::Alias { name: long("A"), doc: None, target: map.clone(), check: None },
-            ];
-            let features = [vec![long("f")], vec!["one".to_string(), long("g")]];
-            for (i, t) in items.iter().enumerate() {
-                let mut code = Code::new(code::cfg_any(&features[i % 2]));
-                match t {
-                    TypeDef::Struct(s) => struct_def(&mut code, s),
-                    TypeDef::IntEnum(e) => int_enum(&mut code, e),
-                    TypeDef::StringEnum(e) => string_enum(&mut code, e),
-                    TypeDef::Alias { name, target, .. } => {
-                        code.item(None);
-                        code.typed(&format!("pub type {name} = "), &rust_type(target, ""), ";");
-                    }
-                    TypeDef::Union(_) => unreachable!(),
-                }
-                if i == 0 {
-                    headers_struct(&mut code, &structure);
-                    errors(
-                        &mut code,
-                        &ErrorsDef {
-                            name: long("Errors"),
-                            operation: "op".to_string(),
-                            cases: vec![
-                                ErrorCase {
-                                    status: ErrorStatus::Exact(404),
-                                    name: long("N"),
-                                    body: named.clone(),
-                                    doc: None,
-                                },
-                                ErrorCase {
-                                    status: ErrorStatus::Default,
-                                    name: "Other".to_string(),
-                                    body: map.clone(),
-                                    doc: None,
-                                },
-                            ],
-                        },
-                    );
-                    replies(
-                        &mut code,
-                        &RepliesDef {
-                            name: long("Replies"),
-                            operation: "op".to_string(),
-                            cases: vec![
-                                ReplyCase {
-                                    status: 200,
-                                    name: long("Ok"),
-                                    body: Some(map.clone()),
-                                    headers: None,
-                                    doc: None,
-                                },
-                                ReplyCase {
-                                    status: 204,
-                                    name: "Empty".to_string(),
-                                    body: None,
-                                    headers: None,
-                                    doc: None,
-                                },
-                            ],
-                        },
-                    );
-                }
-                let crate::render::Emitted::Text(text) = code.finish() else {
-                    panic!("names of {n} characters: not valid Rust")
-                };
-                let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
-                let printed = prettyplease::unparse(&file);
-                if let Some((line, (ours, theirs))) =
-                    text.lines().zip(printed.lines()).enumerate().find(|(_, (a, b))| a != b)
-                {
-                    panic!(
-                        "names of {n} characters, line {}:\n  text:         {ours}\n  prettyplease: {theirs}",
-                        line + 1
-                    );
-                }
-                assert_eq!(printed, text, "names of {n} characters");
-            }
-        }
-    }
+    use crate::ir::Constraints;
 
     #[test]
     fn limits_read_as_one_sentence_with_the_items_after() {
