@@ -409,8 +409,8 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = server::validated_types(api);
     let jobs = vec![
-        RustJob::new(src("api.rs"), move || Some(server::api_module(api, &for_api))),
-        RustJob::new(src("mock.rs"), move || Some(server::mock_module(api, &for_mock))),
+        RustJob::parts(src("api.rs"), server::api_module(api, for_api)),
+        RustJob::parts(src("mock.rs"), server::mock_module(api, for_mock)),
         RustJob::new(src("errors.rs"), move || Some(server::errors_module(api))),
         RustJob::new(src("samples.rs"), move || Some(crate::emit::samples::samples_module(api))),
         RustJob::chunked(

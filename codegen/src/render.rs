@@ -22,6 +22,69 @@ pub enum Emitted {
     /// Text that could not be written because a fragment of it is not valid Rust: a generator
     /// bug, reported as an error rather than written.
     Invalid(String),
+    /// The head of a block whose members come as chunks of their own: the item (its docs,
+    /// attributes and signature) with an empty body, `pub trait Api: Send {}`.
+    Open(TokenStream),
+    /// Members of the block opened last: methods of a trait or of an impl.
+    Members(Block, TokenStream),
+    /// The end of the block opened last.
+    Close,
+}
+
+/// What kind of block members are printed in: a trait's members have no visibility, an impl's
+/// may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Block {
+    Trait,
+    Impl,
+}
+
+/// One part of a module given in parts (see [`RustJob::parts`]): items, or a block whose members
+/// are emitted and printed a few at a time, so that a trait or impl of thousands of methods is
+/// never one syntax tree.
+pub enum Part<'a> {
+    Items(Box<dyn Fn() -> TokenStream + Send + Sync + 'a>),
+    Block {
+        /// The block's item with an empty body.
+        open: Box<dyn Fn() -> TokenStream + Send + Sync + 'a>,
+        kind: Block,
+        /// How many chunks of members there are.
+        members: usize,
+        member: Box<dyn Fn(usize) -> TokenStream + Send + Sync + 'a>,
+    },
+}
+
+impl<'a> Part<'a> {
+    pub fn items(items: impl Fn() -> TokenStream + Send + Sync + 'a) -> Self {
+        Part::Items(Box::new(items))
+    }
+
+    pub fn block(
+        open: impl Fn() -> TokenStream + Send + Sync + 'a,
+        kind: Block,
+        members: usize,
+        member: impl Fn(usize) -> TokenStream + Send + Sync + 'a,
+    ) -> Self {
+        Part::Block { open: Box::new(open), kind, members, member: Box::new(member) }
+    }
+
+    /// How many chunks the part is: one for items; the head, the members and the end of a block.
+    fn chunks(&self) -> usize {
+        match self {
+            Part::Items(_) => 1,
+            Part::Block { members, .. } => members + 2,
+        }
+    }
+
+    /// Chunk `c` of the part.
+    fn chunk(&self, c: usize) -> Emitted {
+        match self {
+            Part::Items(items) => Emitted::Tokens(items()),
+            Part::Block { open, .. } if c == 0 => Emitted::Open(open()),
+            Part::Block { members, .. } if c == members + 1 => Emitted::Close,
+            Part::Block { kind, member, .. } => Emitted::Members(*kind, member(c - 1)),
+        }
+    }
 }
 
 impl From<TokenStream> for Emitted {
@@ -65,6 +128,23 @@ impl<'a> RustJob<'a> {
     }
 }
 
+impl<'a> RustJob<'a> {
+    /// A module given as parts: items, and blocks whose members are chunks of their own.
+    pub fn parts(path: String, parts: Vec<Part<'a>>) -> Self {
+        let chunks = parts.iter().map(Part::chunks).sum();
+        let emit = move |mut chunk: usize| {
+            for part in &parts {
+                if chunk < part.chunks() {
+                    return Some(part.chunk(chunk));
+                }
+                chunk -= part.chunks();
+            }
+            None
+        };
+        RustJob { paths: vec![path], chunks, emit: Box::new(emit) }
+    }
+}
+
 /// Emits and formats every chunk of every job on all cores; tokens cannot cross threads, so each
 /// chunk is emitted where it is formatted. The result does not depend on the order chunks finish.
 pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
@@ -75,13 +155,18 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
     tasks.sort_by_key(|&(j, _)| jobs[j].chunks > 1);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(tasks.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, usize, Result<Option<String>, String>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, usize, Result<Option<(bool, String)>, String>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut out = Vec::new();
                     while let Some(&(j, c)) = tasks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                        let text = (jobs[j].emit)(c).map(|emitted| format(&jobs[j].paths[0], emitted)).transpose();
+                        let text = (jobs[j].emit)(c)
+                            .map(|emitted| {
+                                let glued = matches!(emitted, Emitted::Close);
+                                format(&jobs[j].paths[0], emitted).map(|text| (glued, text))
+                            })
+                            .transpose();
                         out.push((j, c, text));
                     }
                     out
@@ -111,10 +196,11 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
         // it is copied, so a large spec's output is not held twice over.
         let head = header(spec_path);
         let mut contents =
-            String::with_capacity(head.len() + parts.iter().map(|(_, text)| text.len() + 1).sum::<usize>());
+            String::with_capacity(head.len() + parts.iter().map(|(_, (_, text))| text.len() + 1).sum::<usize>());
         contents.push_str(&head);
-        for (c, text) in parts {
-            if c > 0 {
+        for (c, (glued, text)) in parts {
+            // Chunks are separated by a blank line, except inside a block's braces.
+            if c > 0 && !glued && !contents.ends_with("{\n") {
                 contents.push('\n');
             }
             contents.push_str(&text);
@@ -130,15 +216,36 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
 /// Formats whole items, with blank lines where hand-formatted code has them.
 fn format(path: &str, emitted: Emitted) -> Result<String, String> {
     let text = match emitted {
-        Emitted::Tokens(tokens) => {
-            let file: syn::File =
-                syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
-            prettyplease::unparse(&file)
-        }
+        Emitted::Tokens(tokens) => printed(path, tokens)?,
         Emitted::Text(text) => text,
         Emitted::Invalid(reason) => return Err(format!("generator bug: {path} is not valid Rust: {reason}")),
+        Emitted::Open(tokens) => {
+            let printed = printed(path, tokens)?;
+            match printed.strip_suffix("{}\n") {
+                // `head` ends with the space before the braces.
+                Some(head) => return Ok(format!("{}{{\n", spaced(head).trim_end_matches('\n'))),
+                None => return Err(format!("generator bug: {path}: a block opens with `{printed}`")),
+            }
+        }
+        Emitted::Members(kind, tokens) => {
+            // Printed inside a block of their kind, at the depth they are written at.
+            let wrapped = match kind {
+                Block::Trait => quote::quote! { trait Members { #tokens } },
+                Block::Impl => quote::quote! { impl Members { #tokens } },
+            };
+            let printed = printed(path, wrapped)?;
+            let inner = printed.split_once('\n').and_then(|(_, rest)| rest.strip_suffix("}\n")).unwrap_or_default();
+            inner.to_string()
+        }
+        Emitted::Close => return Ok("}\n".to_string()),
     };
     Ok(spaced(&text))
+}
+
+/// `tokens`, a list of items, printed by prettyplease.
+fn printed(path: &str, tokens: TokenStream) -> Result<String, String> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
+    Ok(prettyplease::unparse(&file))
 }
 
 /// A file that is not Rust, with no header (its format may not allow comments).

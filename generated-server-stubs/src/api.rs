@@ -1365,6 +1365,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
 /// Serves a [`PartialPortfolioApi`] as a [`PortfolioApi`]: `router(Partial(my_service))`.
 #[derive(Debug, Clone, Default)]
 pub struct Partial<T>(pub T);
+
 impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
     fn get_user(
         &self,

@@ -1243,10 +1243,9 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUserInput,
     ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
-        self.calls.record("GetUser");
         self.handlers
             .get_user
-            .call("GetUser", ctx, input, self.fallback(samples::get_user))
+            .answer(&self.calls, "GetUser", ctx, input, self.fallback(samples::get_user))
     }
 
     fn create_user(
@@ -1254,10 +1253,15 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
-        self.calls.record("CreateUser");
         self.handlers
             .create_user
-            .call("CreateUser", ctx, input, self.fallback(samples::create_user))
+            .answer(
+                &self.calls,
+                "CreateUser",
+                ctx,
+                input,
+                self.fallback(samples::create_user),
+            )
     }
 
     fn link_user_accounts(
@@ -1265,10 +1269,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("LinkUserAccounts");
         self.handlers
             .link_user_accounts
-            .call(
+            .answer(
+                &self.calls,
                 "LinkUserAccounts",
                 ctx,
                 input,
@@ -1283,10 +1287,15 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
     > + Send {
-        self.calls.record("GetAUAccounts");
         self.handlers
             .get_au_accounts
-            .call("GetAUAccounts", ctx, input, self.fallback(samples::get_au_accounts))
+            .answer(
+                &self.calls,
+                "GetAUAccounts",
+                ctx,
+                input,
+                self.fallback(samples::get_au_accounts),
+            )
     }
 
     fn get_au_child_accounts(
@@ -1294,10 +1303,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
-        self.calls.record("GetAUChildAccounts");
         self.handlers
             .get_au_child_accounts
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUChildAccounts",
                 ctx,
                 input,
@@ -1312,10 +1321,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
     > + Send {
-        self.calls.record("GetAccountModelWeightings");
         self.handlers
             .get_account_model_weightings
-            .call(
+            .answer(
+                &self.calls,
                 "GetAccountModelWeightings",
                 ctx,
                 input,
@@ -1328,10 +1337,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("ReplaceAccountModelWeightings");
         self.handlers
             .replace_account_model_weightings
-            .call(
+            .answer(
+                &self.calls,
                 "ReplaceAccountModelWeightings",
                 ctx,
                 input,
@@ -1344,10 +1353,15 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
-        self.calls.record("GetAUAppForm");
         self.handlers
             .get_au_app_form
-            .call("GetAUAppForm", ctx, input, self.fallback(samples::get_au_app_form))
+            .answer(
+                &self.calls,
+                "GetAUAppForm",
+                ctx,
+                input,
+                self.fallback(samples::get_au_app_form),
+            )
     }
 
     fn create_draft_application(
@@ -1355,10 +1369,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
-        self.calls.record("CreateDraftApplication");
         self.handlers
             .create_draft_application
-            .call(
+            .answer(
+                &self.calls,
                 "CreateDraftApplication",
                 ctx,
                 input,
@@ -1371,10 +1385,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
-        self.calls.record("GetDraftApplicationStatus");
         self.handlers
             .get_draft_application_status
-            .call(
+            .answer(
+                &self.calls,
                 "GetDraftApplicationStatus",
                 ctx,
                 input,
@@ -1387,8 +1401,9 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
-        self.calls.record("GetPDS");
-        self.handlers.get_pds.call("GetPDS", ctx, input, self.fallback(samples::get_pds))
+        self.handlers
+            .get_pds
+            .answer(&self.calls, "GetPDS", ctx, input, self.fallback(samples::get_pds))
     }
 
     fn get_uk_ceding_parties(
@@ -1396,10 +1411,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
-        self.calls.record("GetUKCedingParties");
         self.handlers
             .get_uk_ceding_parties
-            .call(
+            .answer(
+                &self.calls,
                 "GetUKCedingParties",
                 ctx,
                 input,
@@ -1412,10 +1427,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
-        self.calls.record("FindAUSecurities");
         self.handlers
             .find_au_securities
-            .call(
+            .answer(
+                &self.calls,
                 "FindAUSecurities",
                 ctx,
                 input,
@@ -1428,10 +1443,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
-        self.calls.record("GetAURecalcStatus");
         self.handlers
             .get_au_recalc_status
-            .call(
+            .answer(
+                &self.calls,
                 "GetAURecalcStatus",
                 ctx,
                 input,
@@ -1444,10 +1459,15 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
-        self.calls.record("GetAUHoldings");
         self.handlers
             .get_au_holdings
-            .call("GetAUHoldings", ctx, input, self.fallback(samples::get_au_holdings))
+            .answer(
+                &self.calls,
+                "GetAUHoldings",
+                ctx,
+                input,
+                self.fallback(samples::get_au_holdings),
+            )
     }
 
     fn get_au_holdings_per_model(
@@ -1457,10 +1477,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
     > + Send {
-        self.calls.record("GetAUHoldingsPerModel");
         self.handlers
             .get_au_holdings_per_model
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUHoldingsPerModel",
                 ctx,
                 input,
@@ -1473,10 +1493,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
-        self.calls.record("GetAUAssetClassSummary");
         self.handlers
             .get_au_asset_class_summary
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUAssetClassSummary",
                 ctx,
                 input,
@@ -1491,10 +1511,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
     > + Send {
-        self.calls.record("GetAUTransactions");
         self.handlers
             .get_au_transactions
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUTransactions",
                 ctx,
                 input,
@@ -1509,10 +1529,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
     > + Send {
-        self.calls.record("GetAUCashTransactions");
         self.handlers
             .get_au_cash_transactions
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUCashTransactions",
                 ctx,
                 input,
@@ -1527,10 +1547,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
     > + Send {
-        self.calls.record("GetAUUnsettledTransactions");
         self.handlers
             .get_au_unsettled_transactions
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUUnsettledTransactions",
                 ctx,
                 input,
@@ -1545,10 +1565,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
     > + Send {
-        self.calls.record("GetAUDividendReinvestmentDetails");
         self.handlers
             .get_au_dividend_reinvestment_details
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUDividendReinvestmentDetails",
                 ctx,
                 input,
@@ -1561,10 +1581,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
-        self.calls.record("GetAUIncomeDetail");
         self.handlers
             .get_au_income_detail
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUIncomeDetail",
                 ctx,
                 input,
@@ -1577,10 +1597,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
-        self.calls.record("GetAUIncomeSchedules");
         self.handlers
             .get_au_income_schedules
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUIncomeSchedules",
                 ctx,
                 input,
@@ -1595,10 +1615,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
     > + Send {
-        self.calls.record("GetAUIncomeSchedulesBulk");
         self.handlers
             .get_au_income_schedules_bulk
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUIncomeSchedulesBulk",
                 ctx,
                 input,
@@ -1611,10 +1631,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
-        self.calls.record("GetAUExpenseDetail");
         self.handlers
             .get_au_expense_detail
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUExpenseDetail",
                 ctx,
                 input,
@@ -1627,10 +1647,15 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
-        self.calls.record("GetAUBpay");
         self.handlers
             .get_au_bpay
-            .call("GetAUBpay", ctx, input, self.fallback(samples::get_au_bpay))
+            .answer(
+                &self.calls,
+                "GetAUBpay",
+                ctx,
+                input,
+                self.fallback(samples::get_au_bpay),
+            )
     }
 
     fn get_au_performance(
@@ -1638,10 +1663,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
-        self.calls.record("GetAUPerformance");
         self.handlers
             .get_au_performance
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUPerformance",
                 ctx,
                 input,
@@ -1656,10 +1681,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
     > + Send {
-        self.calls.record("GetAUAssetClassPerformance");
         self.handlers
             .get_au_asset_class_performance
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUAssetClassPerformance",
                 ctx,
                 input,
@@ -1672,10 +1697,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
-        self.calls.record("GetAUBenchmarks");
         self.handlers
             .get_au_benchmarks
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUBenchmarks",
                 ctx,
                 input,
@@ -1688,10 +1713,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
-        self.calls.record("GetAUBenchmarkPerformance");
         self.handlers
             .get_au_benchmark_performance
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUBenchmarkPerformance",
                 ctx,
                 input,
@@ -1704,10 +1729,15 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
-        self.calls.record("GetAUModels");
         self.handlers
             .get_au_models
-            .call("GetAUModels", ctx, input, self.fallback(samples::get_au_models))
+            .answer(
+                &self.calls,
+                "GetAUModels",
+                ctx,
+                input,
+                self.fallback(samples::get_au_models),
+            )
     }
 
     fn get_au_aproximate_fum(
@@ -1715,10 +1745,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
-        self.calls.record("GetAUAproximateFum");
         self.handlers
             .get_au_aproximate_fum
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUAproximateFum",
                 ctx,
                 input,
@@ -1731,10 +1761,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
-        self.calls.record("GetAUModelPerformance");
         self.handlers
             .get_au_model_performance
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUModelPerformance",
                 ctx,
                 input,
@@ -1747,10 +1777,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
-        self.calls.record("GetAUModelHoldings");
         self.handlers
             .get_au_model_holdings
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUModelHoldings",
                 ctx,
                 input,
@@ -1765,10 +1795,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
     > + Send {
-        self.calls.record("GetAUModelWeightAdjustment");
         self.handlers
             .get_au_model_weight_adjustment
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUModelWeightAdjustment",
                 ctx,
                 input,
@@ -1781,10 +1811,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("ReplaceAUModelWeightAdjustment");
         self.handlers
             .replace_au_model_weight_adjustment
-            .call(
+            .answer(
+                &self.calls,
                 "ReplaceAUModelWeightAdjustment",
                 ctx,
                 input,
@@ -1797,10 +1827,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
-        self.calls.record("GetAUAccountEsgCategories");
         self.handlers
             .get_au_account_esg_categories
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUAccountEsgCategories",
                 ctx,
                 input,
@@ -1813,10 +1843,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("ReplaceAUAccountEsgCategories");
         self.handlers
             .replace_au_account_esg_categories
-            .call(
+            .answer(
+                &self.calls,
                 "ReplaceAUAccountEsgCategories",
                 ctx,
                 input,
@@ -1829,10 +1859,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("AddAUAccountEsgCategories");
         self.handlers
             .add_au_account_esg_categories
-            .call(
+            .answer(
+                &self.calls,
                 "AddAUAccountEsgCategories",
                 ctx,
                 input,
@@ -1845,10 +1875,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("DeleteAUAccountEsgCategories");
         self.handlers
             .delete_au_account_esg_categories
-            .call(
+            .answer(
+                &self.calls,
                 "DeleteAUAccountEsgCategories",
                 ctx,
                 input,
@@ -1861,10 +1891,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
-        self.calls.record("GetAUCashflowInstructions");
         self.handlers
             .get_au_cashflow_instructions
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUCashflowInstructions",
                 ctx,
                 input,
@@ -1877,10 +1907,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("AddAUOneOffCashflowInstructions");
         self.handlers
             .add_au_one_off_cashflow_instructions
-            .call(
+            .answer(
+                &self.calls,
                 "AddAUOneOffCashflowInstructions",
                 ctx,
                 input,
@@ -1893,10 +1923,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("DeleteAUOneOffCashflowInstructions");
         self.handlers
             .delete_au_one_off_cashflow_instructions
-            .call(
+            .answer(
+                &self.calls,
                 "DeleteAUOneOffCashflowInstructions",
                 ctx,
                 input,
@@ -1909,10 +1939,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("UpdateAURegularCashflowInstructions");
         self.handlers
             .update_au_regular_cashflow_instructions
-            .call(
+            .answer(
+                &self.calls,
                 "UpdateAURegularCashflowInstructions",
                 ctx,
                 input,
@@ -1925,10 +1955,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = Result<(), ApiError>> + Send {
-        self.calls.record("DeleteAURegularCashflowInstructions");
         self.handlers
             .delete_au_regular_cashflow_instructions
-            .call(
+            .answer(
+                &self.calls,
                 "DeleteAURegularCashflowInstructions",
                 ctx,
                 input,
@@ -1941,10 +1971,10 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
-        self.calls.record("GetAUPublisherEvents");
         self.handlers
             .get_au_publisher_events
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUPublisherEvents",
                 ctx,
                 input,
@@ -1959,10 +1989,10 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
     > + Send {
-        self.calls.record("GetAUPublisherEventDetail");
         self.handlers
             .get_au_publisher_event_detail
-            .call(
+            .answer(
+                &self.calls,
                 "GetAUPublisherEventDetail",
                 ctx,
                 input,
@@ -1975,9 +2005,14 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
-        self.calls.record("DownloadAUFile");
         self.handlers
             .download_au_file
-            .call("DownloadAUFile", ctx, input, self.fallback(samples::download_au_file))
+            .answer(
+                &self.calls,
+                "DownloadAUFile",
+                ctx,
+                input,
+                self.fallback(samples::download_au_file),
+            )
     }
 }

@@ -7,20 +7,20 @@
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, patch, post, put};
 use portfolio_runtime::codegen::server::{Shared, unrouted};
-use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams, Validate, check_bounds};
+use crate::reply::{self, Route};
 use crate::{
-    ApiError, DateTime, ErrorReply, PortfolioApi, ServerConfig, errors, inputs, reply,
-    types,
+    ApiError, DateTime, ErrorReply, PortfolioApi, ServerConfig, errors, inputs, types,
 };
 
 /// A router serving `api` with the default [`ServerConfig`].
@@ -194,9 +194,8 @@ async fn handle_get_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span("GetUser", "GET", "/api/users", &parts.headers);
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetUser", "GET", "/api/users", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -208,14 +207,11 @@ async fn handle_get_user<A: PortfolioApi>(
             username: p_username,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("GetUser", state.api.get_user(ctx, input)).await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetUser", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_user(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `POST /api/user`: extracts and validates, then calls [`PortfolioApi::create_user`].
@@ -223,9 +219,8 @@ async fn handle_create_user<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span("CreateUser", "POST", "/api/user", &parts.headers);
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("CreateUser", "POST", "/api/user", &[]);
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -251,15 +246,11 @@ async fn handle_create_user<A: PortfolioApi>(
         problems.check()?;
         let input = inputs::CreateUserInput { body };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("CreateUser", state.api.create_user(ctx, input))
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("CreateUser", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.create_user(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `PATCH /api/useraccounts`: extracts and validates, then calls [`PortfolioApi::link_user_accounts`].
@@ -267,14 +258,13 @@ async fn handle_link_user_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "LinkUserAccounts",
         "PATCH",
         "/api/useraccounts",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -302,18 +292,12 @@ async fn handle_link_user_accounts<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "LinkUserAccounts",
-                state.api.link_user_accounts(ctx, input),
-            )
-            .await?;
+        state.api.link_user_accounts(ctx, input).await?;
         Ok(reply::empty(200))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("LinkUserAccounts", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/accounts`: extracts and validates, then calls [`PortfolioApi::get_au_accounts`].
@@ -321,14 +305,8 @@ async fn handle_get_au_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUAccounts",
-        "GET",
-        "/api/accounts",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUAccounts", "GET", "/api/accounts", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -357,18 +335,11 @@ async fn handle_get_au_accounts<A: PortfolioApi>(
             size: p_size.unwrap_or(100),
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUAccounts",
-                state.api.get_au_accounts(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAccounts", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_accounts(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/childaccounts`: extracts and validates, then calls [`PortfolioApi::get_au_child_accounts`].
@@ -376,14 +347,13 @@ async fn handle_get_au_child_accounts<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUChildAccounts",
         "GET",
         "/api/childaccounts",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -395,18 +365,11 @@ async fn handle_get_au_child_accounts<A: PortfolioApi>(
             account_id: p_account_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUChildAccounts",
-                state.api.get_au_child_accounts(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUChildAccounts", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_child_accounts(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::get_account_model_weightings`].
@@ -414,14 +377,13 @@ async fn handle_get_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAccountModelWeightings",
         "GET",
         "/api/accountmodelweightings",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -433,18 +395,11 @@ async fn handle_get_account_model_weightings<A: PortfolioApi>(
             account_id: p_account_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAccountModelWeightings",
-                state.api.get_account_model_weightings(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAccountModelWeightings", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_account_model_weightings(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `PUT /api/accountmodelweightings`: extracts and validates, then calls [`PortfolioApi::replace_account_model_weightings`].
@@ -452,14 +407,13 @@ async fn handle_replace_account_model_weightings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "ReplaceAccountModelWeightings",
         "PUT",
         "/api/accountmodelweightings",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -487,18 +441,12 @@ async fn handle_replace_account_model_weightings<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "ReplaceAccountModelWeightings",
-                state.api.replace_account_model_weightings(ctx, input),
-            )
-            .await?;
+        state.api.replace_account_model_weightings(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("ReplaceAccountModelWeightings", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/appform`: extracts and validates, then calls [`PortfolioApi::get_au_app_form`].
@@ -506,14 +454,8 @@ async fn handle_get_au_app_form<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUAppForm",
-        "GET",
-        "/api/appform",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUAppForm", "GET", "/api/appform", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -531,15 +473,12 @@ async fn handle_get_au_app_form<A: PortfolioApi>(
             form_type: p_form_type,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("GetAUAppForm", state.api.get_au_app_form(ctx, input))
-            .await?;
+        let value = state.api.get_au_app_form(ctx, input).await?;
         crate::download::reply(&[200], value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAppForm", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `POST /api/application`: extracts and validates, then calls [`PortfolioApi::create_draft_application`].
@@ -547,14 +486,13 @@ async fn handle_create_draft_application<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "CreateDraftApplication",
         "POST",
         "/api/application",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -582,18 +520,11 @@ async fn handle_create_draft_application<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "CreateDraftApplication",
-                state.api.create_draft_application(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("CreateDraftApplication", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.create_draft_application(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/application/{ApplicationId}/status`: extracts and validates, then calls [`PortfolioApi::get_draft_application_status`].
@@ -601,14 +532,13 @@ async fn handle_get_draft_application_status<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetDraftApplicationStatus",
         "GET",
         "/api/application/{ApplicationId}/status",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let raw = RawPathParams::from_request_parts(&mut parts, &())
@@ -617,12 +547,12 @@ async fn handle_get_draft_application_status<A: PortfolioApi>(
                 format!("the path could not be read: {e}"),
             ))?;
         let path_params: Vec<(&str, &str)> = raw.iter().collect();
-        let p_application_id: Option<Uuid> = path_params
-            .iter()
-            .find(|(name, _)| *name == "ApplicationId")
-            .and_then(|(_, text)| {
-                extract::parse_path::<Uuid>(text, "ApplicationId", "UUID", &mut problems)
-            });
+        let p_application_id: Option<Uuid> = extract::path_param(
+            &path_params,
+            "ApplicationId",
+            "UUID",
+            &mut problems,
+        );
         let Some(p_application_id) = p_application_id else {
             return Err(problems.into_error())
         };
@@ -631,18 +561,11 @@ async fn handle_get_draft_application_status<A: PortfolioApi>(
             application_id: p_application_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetDraftApplicationStatus",
-                state.api.get_draft_application_status(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetDraftApplicationStatus", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_draft_application_status(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/pds`: extracts and validates, then calls [`PortfolioApi::get_pds`].
@@ -650,20 +573,16 @@ async fn handle_get_pds<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span("GetPDS", "GET", "/api/pds", &parts.headers);
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetPDS", "GET", "/api/pds", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetPdsInput {};
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("GetPDS", state.api.get_pds(ctx, input)).await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetPDS", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_pds(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/cedingparties`: extracts and validates, then calls [`PortfolioApi::get_uk_ceding_parties`].
@@ -671,14 +590,13 @@ async fn handle_get_uk_ceding_parties<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetUKCedingParties",
         "GET",
         "/api/cedingparties",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -692,18 +610,11 @@ async fn handle_get_uk_ceding_parties<A: PortfolioApi>(
             search: p_search,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetUKCedingParties",
-                state.api.get_uk_ceding_parties(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetUKCedingParties", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_uk_ceding_parties(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/securities`: extracts and validates, then calls [`PortfolioApi::find_au_securities`].
@@ -711,14 +622,8 @@ async fn handle_find_au_securities<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "FindAUSecurities",
-        "GET",
-        "/api/securities",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("FindAUSecurities", "GET", "/api/securities", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -736,18 +641,11 @@ async fn handle_find_au_securities<A: PortfolioApi>(
             security_codes: p_security_codes,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "FindAUSecurities",
-                state.api.find_au_securities(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("FindAUSecurities", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.find_au_securities(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/recalc/status`: extracts and validates, then calls [`PortfolioApi::get_au_recalc_status`].
@@ -755,29 +653,21 @@ async fn handle_get_au_recalc_status<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAURecalcStatus",
         "GET",
         "/api/recalc/status",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuRecalcStatusInput {};
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAURecalcStatus",
-                state.api.get_au_recalc_status(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAURecalcStatus", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_recalc_status(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/holdings`: extracts and validates, then calls [`PortfolioApi::get_au_holdings`].
@@ -785,14 +675,8 @@ async fn handle_get_au_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUHoldings",
-        "GET",
-        "/api/holdings",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUHoldings", "GET", "/api/holdings", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -814,18 +698,11 @@ async fn handle_get_au_holdings<A: PortfolioApi>(
             classification_type: p_classification_type,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUHoldings",
-                state.api.get_au_holdings(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUHoldings", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_holdings(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/holdingspermodel`: extracts and validates, then calls [`PortfolioApi::get_au_holdings_per_model`].
@@ -833,14 +710,13 @@ async fn handle_get_au_holdings_per_model<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUHoldingsPerModel",
         "GET",
         "/api/holdingspermodel",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -862,18 +738,11 @@ async fn handle_get_au_holdings_per_model<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUHoldingsPerModel",
-                state.api.get_au_holdings_per_model(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUHoldingsPerModel", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_holdings_per_model(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/assetclasssummary`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_summary`].
@@ -881,14 +750,13 @@ async fn handle_get_au_asset_class_summary<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUAssetClassSummary",
         "GET",
         "/api/assetclasssummary",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -909,18 +777,11 @@ async fn handle_get_au_asset_class_summary<A: PortfolioApi>(
             valuation_date: p_valuation_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUAssetClassSummary",
-                state.api.get_au_asset_class_summary(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAssetClassSummary", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_asset_class_summary(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/transactions`: extracts and validates, then calls [`PortfolioApi::get_au_transactions`].
@@ -928,14 +789,13 @@ async fn handle_get_au_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUTransactions",
         "GET",
         "/api/transactions",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -985,18 +845,11 @@ async fn handle_get_au_transactions<A: PortfolioApi>(
             order: p_order.unwrap_or(types::SortOrder::Desc),
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUTransactions",
-                state.api.get_au_transactions(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUTransactions", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_transactions(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/cashtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_cash_transactions`].
@@ -1004,14 +857,13 @@ async fn handle_get_au_cash_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUCashTransactions",
         "GET",
         "/api/cashtransactions",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1056,18 +908,11 @@ async fn handle_get_au_cash_transactions<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUCashTransactions",
-                state.api.get_au_cash_transactions(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUCashTransactions", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_cash_transactions(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/unsettledtransactions`: extracts and validates, then calls [`PortfolioApi::get_au_unsettled_transactions`].
@@ -1075,14 +920,13 @@ async fn handle_get_au_unsettled_transactions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUUnsettledTransactions",
         "GET",
         "/api/unsettledtransactions",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1120,18 +964,11 @@ async fn handle_get_au_unsettled_transactions<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUUnsettledTransactions",
-                state.api.get_au_unsettled_transactions(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUUnsettledTransactions", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_unsettled_transactions(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/dividendreinvestmentdetails`: extracts and validates, then calls [`PortfolioApi::get_au_dividend_reinvestment_details`].
@@ -1139,14 +976,13 @@ async fn handle_get_au_dividend_reinvestment_details<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUDividendReinvestmentDetails",
         "GET",
         "/api/dividendreinvestmentdetails",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1158,18 +994,14 @@ async fn handle_get_au_dividend_reinvestment_details<A: PortfolioApi>(
             account_id: p_account_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUDividendReinvestmentDetails",
-                state.api.get_au_dividend_reinvestment_details(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUDividendReinvestmentDetails", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(
+            200,
+            &state.api.get_au_dividend_reinvestment_details(ctx, input).await?,
+        )
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/incomedetail`: extracts and validates, then calls [`PortfolioApi::get_au_income_detail`].
@@ -1177,14 +1009,13 @@ async fn handle_get_au_income_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUIncomeDetail",
         "GET",
         "/api/incomedetail",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1206,18 +1037,11 @@ async fn handle_get_au_income_detail<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUIncomeDetail",
-                state.api.get_au_income_detail(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUIncomeDetail", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_income_detail(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/incomeschedules`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules`].
@@ -1225,14 +1049,13 @@ async fn handle_get_au_income_schedules<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUIncomeSchedules",
         "GET",
         "/api/incomeschedules",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1254,18 +1077,11 @@ async fn handle_get_au_income_schedules<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUIncomeSchedules",
-                state.api.get_au_income_schedules(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUIncomeSchedules", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_income_schedules(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/incomeschedules/bulk`: extracts and validates, then calls [`PortfolioApi::get_au_income_schedules_bulk`].
@@ -1273,14 +1089,13 @@ async fn handle_get_au_income_schedules_bulk<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUIncomeSchedulesBulk",
         "GET",
         "/api/incomeschedules/bulk",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1302,18 +1117,11 @@ async fn handle_get_au_income_schedules_bulk<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUIncomeSchedulesBulk",
-                state.api.get_au_income_schedules_bulk(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUIncomeSchedulesBulk", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_income_schedules_bulk(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/expensedetail`: extracts and validates, then calls [`PortfolioApi::get_au_expense_detail`].
@@ -1321,14 +1129,13 @@ async fn handle_get_au_expense_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUExpenseDetail",
         "GET",
         "/api/expensedetail",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1350,18 +1157,11 @@ async fn handle_get_au_expense_detail<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUExpenseDetail",
-                state.api.get_au_expense_detail(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUExpenseDetail", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_expense_detail(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/bpay`: extracts and validates, then calls [`PortfolioApi::get_au_bpay`].
@@ -1369,9 +1169,8 @@ async fn handle_get_au_bpay<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span("GetAUBpay", "GET", "/api/bpay", &parts.headers);
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUBpay", "GET", "/api/bpay", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1385,15 +1184,11 @@ async fn handle_get_au_bpay<A: PortfolioApi>(
             account_ids: p_account_ids,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("GetAUBpay", state.api.get_au_bpay(ctx, input))
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUBpay", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_bpay(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/performance`: extracts and validates, then calls [`PortfolioApi::get_au_performance`].
@@ -1401,14 +1196,8 @@ async fn handle_get_au_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUPerformance",
-        "GET",
-        "/api/performance",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUPerformance", "GET", "/api/performance", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1456,18 +1245,11 @@ async fn handle_get_au_performance<A: PortfolioApi>(
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUPerformance",
-                state.api.get_au_performance(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUPerformance", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_performance(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/assetclassperformance`: extracts and validates, then calls [`PortfolioApi::get_au_asset_class_performance`].
@@ -1475,14 +1257,13 @@ async fn handle_get_au_asset_class_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUAssetClassPerformance",
         "GET",
         "/api/assetclassperformance",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1531,18 +1312,11 @@ async fn handle_get_au_asset_class_performance<A: PortfolioApi>(
                 .unwrap_or(types::CalculationMethod::TimeWeightedReturn),
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUAssetClassPerformance",
-                state.api.get_au_asset_class_performance(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAssetClassPerformance", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_asset_class_performance(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/benchmarks`: extracts and validates, then calls [`PortfolioApi::get_au_benchmarks`].
@@ -1550,29 +1324,16 @@ async fn handle_get_au_benchmarks<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUBenchmarks",
-        "GET",
-        "/api/benchmarks",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUBenchmarks", "GET", "/api/benchmarks", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuBenchmarksInput {};
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUBenchmarks",
-                state.api.get_au_benchmarks(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUBenchmarks", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_benchmarks(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/benchmarkperformance`: extracts and validates, then calls [`PortfolioApi::get_au_benchmark_performance`].
@@ -1580,14 +1341,13 @@ async fn handle_get_au_benchmark_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUBenchmarkPerformance",
         "GET",
         "/api/benchmarkperformance",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1612,18 +1372,11 @@ async fn handle_get_au_benchmark_performance<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUBenchmarkPerformance",
-                state.api.get_au_benchmark_performance(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUBenchmarkPerformance", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_benchmark_performance(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/models`: extracts and validates, then calls [`PortfolioApi::get_au_models`].
@@ -1631,26 +1384,16 @@ async fn handle_get_au_models<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "GetAUModels",
-        "GET",
-        "/api/models",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("GetAUModels", "GET", "/api/models", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuModelsInput {};
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("GetAUModels", state.api.get_au_models(ctx, input))
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUModels", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_models(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/modelapproximatefum`: extracts and validates, then calls [`PortfolioApi::get_au_aproximate_fum`].
@@ -1658,14 +1401,13 @@ async fn handle_get_au_aproximate_fum<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUAproximateFum",
         "GET",
         "/api/modelapproximatefum",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1681,18 +1423,11 @@ async fn handle_get_au_aproximate_fum<A: PortfolioApi>(
             valuation_date: p_valuation_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUAproximateFum",
-                state.api.get_au_aproximate_fum(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAproximateFum", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_aproximate_fum(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/modelperformance`: extracts and validates, then calls [`PortfolioApi::get_au_model_performance`].
@@ -1700,14 +1435,13 @@ async fn handle_get_au_model_performance<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUModelPerformance",
         "GET",
         "/api/modelperformance",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1729,18 +1463,11 @@ async fn handle_get_au_model_performance<A: PortfolioApi>(
             to_date: p_to_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUModelPerformance",
-                state.api.get_au_model_performance(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUModelPerformance", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_model_performance(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/modelholdings`: extracts and validates, then calls [`PortfolioApi::get_au_model_holdings`].
@@ -1748,14 +1475,13 @@ async fn handle_get_au_model_holdings<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUModelHoldings",
         "GET",
         "/api/modelholdings",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1771,18 +1497,11 @@ async fn handle_get_au_model_holdings<A: PortfolioApi>(
             valuation_date: p_valuation_date,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUModelHoldings",
-                state.api.get_au_model_holdings(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUModelHoldings", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_model_holdings(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::get_au_model_weight_adjustment`].
@@ -1790,14 +1509,13 @@ async fn handle_get_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUModelWeightAdjustment",
         "GET",
         "/api/modelweightadjustment",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1809,18 +1527,11 @@ async fn handle_get_au_model_weight_adjustment<A: PortfolioApi>(
             model_id: p_model_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUModelWeightAdjustment",
-                state.api.get_au_model_weight_adjustment(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUModelWeightAdjustment", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_model_weight_adjustment(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `PUT /api/modelweightadjustment`: extracts and validates, then calls [`PortfolioApi::replace_au_model_weight_adjustment`].
@@ -1828,14 +1539,13 @@ async fn handle_replace_au_model_weight_adjustment<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "ReplaceAUModelWeightAdjustment",
         "PUT",
         "/api/modelweightadjustment",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -1863,18 +1573,12 @@ async fn handle_replace_au_model_weight_adjustment<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "ReplaceAUModelWeightAdjustment",
-                state.api.replace_au_model_weight_adjustment(ctx, input),
-            )
-            .await?;
+        state.api.replace_au_model_weight_adjustment(ctx, input).await?;
         Ok(reply::empty(202))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("ReplaceAUModelWeightAdjustment", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::get_au_account_esg_categories`].
@@ -1882,14 +1586,13 @@ async fn handle_get_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUAccountEsgCategories",
         "GET",
         "/api/esgcategories",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -1901,18 +1604,11 @@ async fn handle_get_au_account_esg_categories<A: PortfolioApi>(
             account_id: p_account_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUAccountEsgCategories",
-                state.api.get_au_account_esg_categories(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUAccountEsgCategories", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_account_esg_categories(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `PUT /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::replace_au_account_esg_categories`].
@@ -1920,14 +1616,13 @@ async fn handle_replace_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "ReplaceAUAccountEsgCategories",
         "PUT",
         "/api/esgcategories",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -1951,18 +1646,12 @@ async fn handle_replace_au_account_esg_categories<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "ReplaceAUAccountEsgCategories",
-                state.api.replace_au_account_esg_categories(ctx, input),
-            )
-            .await?;
+        state.api.replace_au_account_esg_categories(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("ReplaceAUAccountEsgCategories", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `POST /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::add_au_account_esg_categories`].
@@ -1970,14 +1659,13 @@ async fn handle_add_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "AddAUAccountEsgCategories",
         "POST",
         "/api/esgcategories",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -2005,18 +1693,12 @@ async fn handle_add_au_account_esg_categories<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "AddAUAccountEsgCategories",
-                state.api.add_au_account_esg_categories(ctx, input),
-            )
-            .await?;
+        state.api.add_au_account_esg_categories(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("AddAUAccountEsgCategories", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `DELETE /api/esgcategories`: extracts and validates, then calls [`PortfolioApi::delete_au_account_esg_categories`].
@@ -2024,14 +1706,13 @@ async fn handle_delete_au_account_esg_categories<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "DeleteAUAccountEsgCategories",
         "DELETE",
         "/api/esgcategories",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2046,18 +1727,12 @@ async fn handle_delete_au_account_esg_categories<A: PortfolioApi>(
             category_id: p_category_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "DeleteAUAccountEsgCategories",
-                state.api.delete_au_account_esg_categories(ctx, input),
-            )
-            .await?;
+        state.api.delete_au_account_esg_categories(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("DeleteAUAccountEsgCategories", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/cashflowinstructions`: extracts and validates, then calls [`PortfolioApi::get_au_cashflow_instructions`].
@@ -2065,14 +1740,13 @@ async fn handle_get_au_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUCashflowInstructions",
         "GET",
         "/api/cashflowinstructions",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2084,18 +1758,11 @@ async fn handle_get_au_cashflow_instructions<A: PortfolioApi>(
             account_id: p_account_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUCashflowInstructions",
-                state.api.get_au_cashflow_instructions(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUCashflowInstructions", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_cashflow_instructions(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `POST /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::add_au_one_off_cashflow_instructions`].
@@ -2103,14 +1770,13 @@ async fn handle_add_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "AddAUOneOffCashflowInstructions",
         "POST",
         "/api/cashflowinstructions/oneoff",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -2138,18 +1804,12 @@ async fn handle_add_au_one_off_cashflow_instructions<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "AddAUOneOffCashflowInstructions",
-                state.api.add_au_one_off_cashflow_instructions(ctx, input),
-            )
-            .await?;
+        state.api.add_au_one_off_cashflow_instructions(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("AddAUOneOffCashflowInstructions", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `DELETE /api/cashflowinstructions/oneoff`: extracts and validates, then calls [`PortfolioApi::delete_au_one_off_cashflow_instructions`].
@@ -2157,14 +1817,13 @@ async fn handle_delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "DeleteAUOneOffCashflowInstructions",
         "DELETE",
         "/api/cashflowinstructions/oneoff",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2189,22 +1848,12 @@ async fn handle_delete_au_one_off_cashflow_instructions<A: PortfolioApi>(
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "DeleteAUOneOffCashflowInstructions",
-                state.api.delete_au_one_off_cashflow_instructions(ctx, input),
-            )
-            .await?;
+        state.api.delete_au_one_off_cashflow_instructions(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new(
-        "DeleteAUOneOffCashflowInstructions",
-        parts.uri.path(),
-        &[],
-    );
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `PUT /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::update_au_regular_cashflow_instructions`].
@@ -2212,14 +1861,13 @@ async fn handle_update_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "UpdateAURegularCashflowInstructions",
         "PUT",
         "/api/cashflowinstructions/regular",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -2247,22 +1895,12 @@ async fn handle_update_au_regular_cashflow_instructions<A: PortfolioApi>(
             body,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "UpdateAURegularCashflowInstructions",
-                state.api.update_au_regular_cashflow_instructions(ctx, input),
-            )
-            .await?;
+        state.api.update_au_regular_cashflow_instructions(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new(
-        "UpdateAURegularCashflowInstructions",
-        parts.uri.path(),
-        &[],
-    );
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `DELETE /api/cashflowinstructions/regular`: extracts and validates, then calls [`PortfolioApi::delete_au_regular_cashflow_instructions`].
@@ -2270,14 +1908,13 @@ async fn handle_delete_au_regular_cashflow_instructions<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "DeleteAURegularCashflowInstructions",
         "DELETE",
         "/api/cashflowinstructions/regular",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2296,22 +1933,12 @@ async fn handle_delete_au_regular_cashflow_instructions<A: PortfolioApi>(
             cashflow_instruction_type: p_cashflow_instruction_type,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded(
-                "DeleteAURegularCashflowInstructions",
-                state.api.delete_au_regular_cashflow_instructions(ctx, input),
-            )
-            .await?;
+        state.api.delete_au_regular_cashflow_instructions(ctx, input).await?;
         Ok(reply::empty(204))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new(
-        "DeleteAURegularCashflowInstructions",
-        parts.uri.path(),
-        &[],
-    );
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/publisherevents`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_events`].
@@ -2319,30 +1946,22 @@ async fn handle_get_au_publisher_events<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUPublisherEvents",
         "GET",
         "/api/publisherevents",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let input = inputs::GetAuPublisherEventsInput {
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUPublisherEvents",
-                state.api.get_au_publisher_events(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUPublisherEvents", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_publisher_events(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/publishereventdetail`: extracts and validates, then calls [`PortfolioApi::get_au_publisher_event_detail`].
@@ -2350,14 +1969,13 @@ async fn handle_get_au_publisher_event_detail<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "GetAUPublisherEventDetail",
         "GET",
         "/api/publishereventdetail",
-        &parts.headers,
+        &[],
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2369,18 +1987,11 @@ async fn handle_get_au_publisher_event_detail<A: PortfolioApi>(
             event_id: p_event_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "GetAUPublisherEventDetail",
-                state.api.get_au_publisher_event_detail(ctx, input),
-            )
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("GetAUPublisherEventDetail", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_au_publisher_event_detail(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `GET /api/file`: extracts and validates, then calls [`PortfolioApi::download_au_file`].
@@ -2388,14 +1999,8 @@ async fn handle_download_au_file<A: PortfolioApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
-        "DownloadAUFile",
-        "GET",
-        "/api/file",
-        &parts.headers,
-    );
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("DownloadAUFile", "GET", "/api/file", &[]);
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
@@ -2407,16 +2012,10 @@ async fn handle_download_au_file<A: PortfolioApi>(
             file_id: p_file_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded(
-                "DownloadAUFile",
-                state.api.download_au_file(ctx, input),
-            )
-            .await?;
+        let value = state.api.download_au_file(ctx, input).await?;
         crate::download::reply(&[200], value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("DownloadAUFile", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }

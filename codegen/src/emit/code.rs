@@ -6,7 +6,7 @@
 
 use std::fmt::{self, Write};
 
-use crate::ir::{DefaultValue, Reply, TypeRef};
+use crate::ir::{Reply, TypeRef};
 use crate::render::Emitted;
 
 /// prettyplease's line width: a group that would reach past it is broken over lines.
@@ -71,17 +71,6 @@ impl Code {
         self.line(format_args!("}}{tail}"));
     }
 
-    /// `head for name {`, with `for name {` on a line of its own when the whole does not fit.
-    pub fn open_impl(&mut self, head: &str, name: &str) {
-        let one_line = format!("{head} for {name}");
-        if self.fits(&format!("{one_line} {{")) {
-            self.open(one_line);
-        } else {
-            self.line(head);
-            self.open(format_args!("for {name}"));
-        }
-    }
-
     /// `prefix`, a type and `suffix` on one line (`pub name: Type,`); a type too long for the line
     /// breaks inside its angle brackets, as prettyplease breaks it. A `suffix` ending in a brace
     /// opens a block.
@@ -135,48 +124,6 @@ impl Code {
     /// Back one level.
     pub fn dedent(&mut self) {
         self.depth -= 1;
-    }
-
-    /// `receiver.field.method(args)` then `suffix`: on one line when it fits, else broken as
-    /// prettyplease breaks a method chain, the receiver alone and then one step a line, the
-    /// call's arguments broken in turn when they still do not fit.
-    pub fn method_chain(&mut self, receiver: &str, fields: &[&str], method: &str, args: &[String], suffix: &str) {
-        let steps: String = fields.iter().map(|f| format!(".{f}")).collect();
-        let one_line = format!("{receiver}{steps}.{method}({}){suffix}", args.join(", "));
-        if self.fits(&one_line) {
-            self.line(&one_line);
-            return;
-        }
-        self.line(receiver);
-        self.depth += 1;
-        for field in fields {
-            self.line(format_args!(".{field}"));
-        }
-        self.list(&format!(".{method}("), args, &format!("){suffix}"));
-        self.depth -= 1;
-    }
-
-    /// Calls nested one in the next around `argument`, `a(b(argument))`, then `suffix`: on one
-    /// line when it fits, else broken from the outside in, one call a line, as prettyplease
-    /// breaks a call's arguments.
-    pub fn calls(&mut self, callees: &[&str], argument: &str, suffix: &str) {
-        self.calls_measured(callees, argument, suffix, true);
-    }
-
-    fn calls_measured(&mut self, callees: &[&str], argument: &str, suffix: &str, counted: bool) {
-        let inner: String =
-            callees.iter().rev().fold(argument.to_string(), |inner, callee| format!("{callee}({inner})"));
-        let measured = if counted { format!("{inner}{suffix}") } else { inner.clone() };
-        match callees.split_first() {
-            Some((outer, rest)) if !self.fits(&measured) => {
-                self.line(format_args!("{outer}("));
-                self.depth += 1;
-                self.calls_measured(rest, argument, ",", false);
-                self.depth -= 1;
-                self.line(format_args!("){suffix}"));
-            }
-            _ => self.line(format_args!("{inner}{suffix}")),
-        }
     }
 
     /// Whether `text` fits on one line at the current depth.
@@ -402,37 +349,6 @@ fn type_arguments(text: &str) -> Vec<String> {
     }
     arguments.push(text[start..].trim().to_string());
     arguments
-}
-
-/// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
-pub fn default_expr(d: &DefaultValue, types: &str) -> String {
-    match d {
-        DefaultValue::Bool(b) => b.to_string(),
-        DefaultValue::Int(i) => i.to_string(),
-        DefaultValue::Float(f) => proc_macro2::Literal::f64_unsuffixed(*f).to_string(),
-        DefaultValue::String(s) => format!("{}.to_string()", string(s)),
-        DefaultValue::Variant { ty, variant } => format!("{types}{}::{}", ident(ty), ident(variant)),
-        DefaultValue::List(items) if items.is_empty() => "Vec::new()".to_string(),
-        DefaultValue::List(items) => {
-            let items: Vec<String> = items.iter().map(|d| default_expr(d, types)).collect();
-            format!("vec![{}]", items.join(", "))
-        }
-        DefaultValue::Map(entries) if entries.is_empty() => "Default::default()".to_string(),
-        DefaultValue::Map(entries) => {
-            let entries: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("({}.to_string(), {})", string(k), default_expr(v, types)))
-                .collect();
-            format!("[{}].into_iter().collect()", entries.join(", "))
-        }
-        DefaultValue::Json(serde_json::Value::Object(map)) if map.is_empty() => {
-            "serde_json::Value::Object(Default::default())".to_string()
-        }
-        // JSON text is the macro's own syntax.
-        DefaultValue::Json(value) => format!("serde_json::json!({value})"),
-        // Only properties take such a default, whose reader falls back to absent (an `Option`).
-        DefaultValue::Decoded(value) => format!("serde_json::from_value(serde_json::json!({value})).ok()"),
-    }
 }
 
 /// The Rust type of a reply, as both crates spell it: the body, the documented headers

@@ -11,7 +11,7 @@ pub mod types;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Api, Body, BodyEncoding, DefaultValue, Field, Location, Operation, TypeDef, TypeRef};
+use crate::ir::{Api, Body, BodyEncoding, DefaultValue, Field, Location, Operation, Reply, TypeDef, TypeRef};
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {
@@ -110,6 +110,35 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
             let name = ident(name);
             quote! { #types #name }
         }
+    }
+}
+
+/// The Rust type of a reply, as both crates spell it: the body, the documented headers beside
+/// it, the reply enum of several statuses, or the crate's `download`, `stream` or `upgrade` type.
+pub fn reply_type(reply: &Reply, download: TokenStream, stream: TokenStream, upgrade: TokenStream) -> TokenStream {
+    let types = quote! { types:: };
+    let headers = reply.headers().map(|h| {
+        let name = ident(&h.name);
+        quote! { types::#name }
+    });
+    let body = match reply {
+        Reply::Empty { .. } => quote! { () },
+        Reply::Json { ty, .. } => rust_type(ty, &types),
+        Reply::Download { .. } => download,
+        Reply::Stream { item, .. } => {
+            let item = rust_type(item, &types);
+            quote! { #stream<#item> }
+        }
+        Reply::Several(replies) => {
+            let name = ident(&replies.name);
+            quote! { types::#name }
+        }
+        Reply::Upgrade { .. } => upgrade,
+    };
+    match (reply, headers) {
+        (Reply::Empty { .. }, Some(headers)) => headers,
+        (Reply::Json { .. }, Some(headers)) => quote! { (#body, #headers) },
+        _ => body,
     }
 }
 

@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::code::{self, Code};
 use super::routes;
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
@@ -14,7 +13,7 @@ use crate::ir::{
     Api, BodyEncoding, Carrier, Constraints, ErrorList, ErrorShape, ErrorStatus, ErrorsDef, Field, Fill, Framing,
     Location, ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeRef,
 };
-use crate::render::Emitted;
+use crate::render::{Block, Part};
 
 /// Whether every operation requires credential `i`, so the context can hold it as a plain `String`.
 fn universal(api: &Api, i: usize) -> bool {
@@ -44,21 +43,57 @@ fn input_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Input", op.type_name)
 }
 
-/// The signature of an operation's method, the same in the trait, its partial twin and the mock,
-/// ended by `end`: `;`, or ` {` to open its body.
-fn method_signature(code: &mut Code, op: &Operation, end: &str) {
-    let params = [
-        (String::new(), "&self".to_string()),
-        ("ctx: ".to_string(), "RequestContext".to_string()),
-        ("input: ".to_string(), format!("inputs::{}Input", op.type_name)),
-    ];
-    let reply = code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
-    let future = format!("impl Future<Output = Result<{reply}, ApiError>>");
-    code.signature(&format!("fn {}", code::ident(&op.fn_name)), &params, Some(&future), &format!(" + Send{end}"));
+/// The signature of an operation's method, the same in the trait, its partial twin and the mock.
+fn method_signature(op: &Operation) -> TokenStream {
+    let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(op));
+    quote! {
+        fn #name(&self, ctx: RequestContext, input: inputs::#input)
+            -> impl Future<Output = Result<#reply, ApiError>> + Send
+    }
+}
+
+/// The type an operation's method returns in `Ok`.
+fn server_reply_type(op: &Operation) -> TokenStream {
+    super::reply_type(&op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch })
 }
 
 /// `api.rs`: the request context and the trait.
-pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
+pub fn api_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
+    let ops = &api.operations;
+    let trait_doc = format!(
+        "The operations of {}, one method each.\n\n\
+         Implement every method (the compiler insists; there are no default bodies, so a new\n\
+         operation in the spec cannot go unnoticed), then serve the implementation with\n\
+         [`router`](crate::router). Methods may be written as `async fn`. Each receives the\n\
+         [`RequestContext`] and the operation's validated input with defaults applied; an `Err`\n\
+         becomes an error reply with the status the [`ApiError`] carries, written by\n\
+         `error_reply`.",
+        api.title
+    );
+    let mut parts = vec![
+        Part::items(move || api_head(api)),
+        Part::block(
+            {
+                let trait_name = trait_name.clone();
+                move || {
+                    let (docs, name) = (doc(&trait_doc), ident(&trait_name));
+                    quote! { #docs pub trait #name: Send + Sync + 'static {} }
+                }
+            },
+            Block::Trait,
+            ops.len() + 1,
+            move |i| match ops.get(i) {
+                Some(op) => api_method(op),
+                None => error_reply_method(),
+            },
+        ),
+    ];
+    parts.extend(partial_trait(api, trait_name));
+    parts
+}
+
+/// The head of `api.rs`: docs, imports and the request context.
+fn api_head(api: &Api) -> TokenStream {
     let cred_fields = api.credentials.iter().enumerate().map(|(i, c)| {
         let field = ident(&c.field);
         let how = match &c.carrier {
@@ -91,51 +126,6 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
         let field = ident(&h.field);
         quote! { .field(#name, &self.#field) }
     });
-    let method = |code: &mut Code, op: &Operation| {
-        let status = op.reply.status();
-        let reply_note = match &op.reply {
-            Reply::Empty { headers: Some(h), .. } => {
-                let h = &h.name;
-                format!("Answers {status} with no body and the returned [`{h}`](types::{h}) as headers.")
-            }
-            Reply::Json { headers: Some(h), .. } => {
-                let h = &h.name;
-                format!(
-                    "Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers."
-                )
-            }
-            Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
-            Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
-            Reply::Download { also, .. } if also.is_empty() => {
-                format!("Answers {status} with the returned file, streamed.")
-            }
-            Reply::Stream { framing, .. } => {
-                let framing = match framing {
-                    Framing::JsonLines => "JSON Lines",
-                    Framing::EventStream => "server-sent events",
-                };
-                format!("Answers {status} with the returned items as {framing}, each sent as the stream yields it.")
-            }
-            Reply::Download { also, .. } => {
-                let also: Vec<String> = also.iter().map(u16::to_string).collect();
-                format!(
-                    "Answers {status} with the returned file, streamed, or {} when the file says so with `FileDownload::with_status`.",
-                    also.join(" or ")
-                )
-            }
-            Reply::Several(replies) => {
-                let ty = &replies.name;
-                let list = replies.cases.iter().map(|c| c.status.to_string()).collect::<Vec<_>>().join(", ");
-                format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
-            }
-            Reply::Upgrade { .. } => "Answers 101 Switching Protocols and hands the connection to the returned \
-                                      [`Switch`]'s handler once the reply has left."
-                .to_string(),
-        };
-        code.doc(&format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`.")));
-        method_attributes(code, op);
-        method_signature(code, op, ";");
-    };
     let mut imports = Imports::default();
     imports
         .add("std::fmt")
@@ -146,19 +136,7 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
         .add("crate::inputs");
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
-    let trait_doc = format!(
-        "The operations of {}, one method each.\n\n\
-         Implement every method (the compiler insists; there are no default bodies, so a new\n\
-         operation in the spec cannot go unnoticed), then serve the implementation with\n\
-         [`router`](crate::router). Methods may be written as `async fn`. Each receives the\n\
-         [`RequestContext`] and the operation's validated input with defaults applied; an `Err`\n\
-         becomes an error reply with the status the [`ApiError`] carries, written by\n\
-         `error_reply`.",
-        api.title
-    );
-    // The head as tokens; the methods, a few per operation, as text.
-    let mut code = Code::new(None);
-    code.items(quote! {
+    quote! {
         //! The request context and the trait an implementation fills in.
 
         #imports
@@ -183,26 +161,63 @@ pub fn api_module(api: &Api, trait_name: &str) -> Emitted {
                     .finish_non_exhaustive()
             }
         }
-    });
-    code.doc(&trait_doc);
-    code.open(format_args!("pub trait {}: Send + Sync + 'static", code::ident(trait_name)));
-    api.operations.iter().for_each(|op| method(&mut code, op));
-    error_reply_method(&mut code);
-    code.close("");
-    partial_trait(&mut code, api, trait_name);
-    code.finish()
+    }
+}
+
+/// A method of the trait: the operation's docs, what its reply is, and its signature.
+fn api_method(op: &Operation) -> TokenStream {
+    let status = op.reply.status();
+    let reply_note = match &op.reply {
+        Reply::Empty { headers: Some(h), .. } => {
+            let h = &h.name;
+            format!("Answers {status} with no body and the returned [`{h}`](types::{h}) as headers.")
+        }
+        Reply::Json { headers: Some(h), .. } => {
+            let h = &h.name;
+            format!("Answers {status} with the returned value as JSON and the returned [`{h}`](types::{h}) as headers.")
+        }
+        Reply::Empty { .. } => format!("Answers {status} with no body when it returns `Ok(())`."),
+        Reply::Json { .. } => format!("Answers {status} with the returned value as JSON."),
+        Reply::Download { also, .. } if also.is_empty() => {
+            format!("Answers {status} with the returned file, streamed.")
+        }
+        Reply::Stream { framing, .. } => {
+            let framing = match framing {
+                Framing::JsonLines => "JSON Lines",
+                Framing::EventStream => "server-sent events",
+            };
+            format!("Answers {status} with the returned items as {framing}, each sent as the stream yields it.")
+        }
+        Reply::Download { also, .. } => {
+            let also: Vec<String> = also.iter().map(u16::to_string).collect();
+            format!(
+                "Answers {status} with the returned file, streamed, or {} when the file says so with `FileDownload::with_status`.",
+                also.join(" or ")
+            )
+        }
+        Reply::Several(replies) => {
+            let ty = &replies.name;
+            let list = replies.cases.iter().map(|c| c.status.to_string()).collect::<Vec<_>>().join(", ");
+            format!("Answers {list}: the status of the returned [`{ty}`](types::{ty}) variant.")
+        }
+        Reply::Upgrade { .. } => "Answers 101 Switching Protocols and hands the connection to the returned \
+                                  [`Switch`]'s handler once the reply has left."
+            .to_string(),
+    };
+    let docs =
+        doc(&format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`.")));
+    let (attributes, signature) = (method_attributes(op), method_signature(op));
+    quote! { #docs #attributes #signature; }
 }
 
 /// `#[deprecated]` and the lint allowance a method of the trait and its partial twin carry.
-fn method_attributes(code: &mut Code, op: &Operation) {
-    if op.deprecated {
-        code.line("#[deprecated]");
-    }
-    if op.fn_name.starts_with("from_") || op.fn_name.starts_with("into_") {
-        // Named by its operationId, the method takes `&self` all the same, which clippy's naming
-        // convention would flag in every implementor's build.
-        code.line("#[allow(clippy::wrong_self_convention, reason = \"the name is the operationId's\")]");
-    }
+fn method_attributes(op: &Operation) -> TokenStream {
+    let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
+    // Named by its operationId, the method takes `&self` all the same, which clippy's naming
+    // convention would flag in every implementor's build.
+    let naming = (op.fn_name.starts_with("from_") || op.fn_name.starts_with("into_"))
+        .then(|| quote! { #[allow(clippy::wrong_self_convention, reason = "the name is the operationId's")] });
+    quote! { #deprecated #naming }
 }
 
 /// What the reply types of the trait's methods name: `types`, `FileDownload`, `DateTime`.
@@ -235,8 +250,34 @@ fn add_reply_imports(api: &Api, imports: &mut Imports) {
 
 /// `mock.rs`: [`MockApi`], the trait implemented by handlers set per operation at run time, and
 /// `serve_mock`, which serves it through the real router on a loopback port.
-pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
-    let reply_type = |op: &Operation| code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
+pub fn mock_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
+    let ops = &api.operations;
+    let named = trait_name.clone();
+    vec![
+        Part::items(move || mock_head(api, &named)),
+        Part::block(
+            || quote! { impl MockApi {} },
+            Block::Impl,
+            ops.len() + 1,
+            move |i| match i.checked_sub(1) {
+                Some(i) => mock_setters(&ops[i]),
+                None => mock_constructors(api),
+            },
+        ),
+        Part::block(
+            move || {
+                let name = ident(&trait_name);
+                quote! { impl #name for MockApi {} }
+            },
+            Block::Impl,
+            ops.len(),
+            move |i| mock_method(&ops[i]),
+        ),
+    ]
+}
+
+/// The head of `mock.rs`: docs, imports, the handlers' slots and the mock.
+fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
     let mut imports = Imports::default();
     imports
         .add("std::future::Future")
@@ -250,43 +291,30 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
     }
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
-    let mut code = Code::new(None);
-    code.items(quote! {
-        //! A mock of the API for tests of code that calls it.
-
-        #imports
+    let slots = api.operations.iter().map(|op| {
+        let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(op));
+        quote! { #name: Slot<RequestContext, inputs::#input, #reply>, }
     });
-    code.line("/// The handler of each operation, when one is set.");
-    code.line("#[derive(Default)]");
-    code.open("struct Handlers");
-    for op in &api.operations {
-        let slot = format!("Slot<RequestContext, inputs::{}Input, {}>", op.type_name, reply_type(op));
-        code.typed(&format!("{}: ", code::ident(&op.fn_name)), &slot, ",");
-    }
-    code.close("");
-    code.doc(&format!(
+    let docs = doc(&format!(
         "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
          handler or a canned reply set per operation, run behind the real router, so requests are\n\
          validated against the contract. An operation without a handler answers 501 naming it\n\
          ([`MockApi::new`]) or the document's example or a sampled value ([`MockApi::sampled`]),\n\
          and every call is recorded. Start it with [`MockApi::serve`]."
     ));
-    // The switch and its helper exist only where some operation has a sample to answer with.
-    let any_sample = api.operations.iter().any(super::samples::has_sample);
-    let sampled_field = any_sample.then(|| quote! { sampled: bool, });
-    let sampled_body = match any_sample {
-        true => quote! { Arc::new(MockApi { sampled: true, ..MockApi::default() }) },
-        false => quote! { MockApi::new() },
-    };
-    let fallback_fn = any_sample.then(|| {
-        quote! {
-            /// `sample` when the mock answers with samples.
-            fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
-                self.sampled.then_some(sample)
-            }
+    let sampled_field = api.operations.iter().any(super::samples::has_sample).then(|| quote! { sampled: bool, });
+    quote! {
+        //! A mock of the API for tests of code that calls it.
+
+        #imports
+
+        /// The handler of each operation, when one is set.
+        #[derive(Default)]
+        struct Handlers {
+            #(#slots)*
         }
-    });
-    code.items(quote! {
+
+        #docs
         #[derive(Default)]
         pub struct MockApi {
             calls: Calls,
@@ -299,9 +327,26 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
                 f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
             }
         }
+    }
+}
+
+/// The mock's own methods: its constructors, `serve` and `calls`.
+fn mock_constructors(api: &Api) -> TokenStream {
+    // The switch and its helper exist only where some operation has a sample to answer with.
+    let any_sample = api.operations.iter().any(super::samples::has_sample);
+    let sampled_body = match any_sample {
+        true => quote! { Arc::new(MockApi { sampled: true, ..MockApi::default() }) },
+        false => quote! { MockApi::new() },
+    };
+    let fallback_fn = any_sample.then(|| {
+        quote! {
+            /// `sample` when the mock answers with samples.
+            fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
+                self.sampled.then_some(sample)
+            }
+        }
     });
-    code.open("impl MockApi");
-    code.members(quote! {
+    quote! {
         /// A mock on which every operation answers 501 until given a handler.
         pub fn new() -> Arc<Self> {
             Arc::new(MockApi::default())
@@ -328,109 +373,53 @@ pub fn mock_module(api: &Api, trait_name: &str) -> Emitted {
         pub fn calls(&self) -> Vec<&'static str> {
             self.calls.list()
         }
-    });
-    for op in &api.operations {
-        if mock_setters_text(&mut code, op) {
-            continue;
-        }
-        // Where-clauses of long names break in ways not worth writing out: prettyplease lays
-        // these out, one operation at a time.
-        let name = ident(&op.fn_name);
-        let bare = &op.fn_name;
-        let on = format_ident!("on_{bare}");
-        let input = input_name(op);
-        let reply = code.lex(&reply_type(op));
-        let id = &op.id;
-        let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
-        // A download, a stream or a switch is consumed as it is sent, so it cannot be answered
-        // twice.
-        let canned =
-            (!matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })).then(|| {
-                let returns = format_ident!("returns_{bare}");
-                let docs = doc(&format!("Answers every `{id}` request with `reply`."));
-                quote! {
-                    #docs
-                    pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
-                        self.#on(move |_, _| std::future::ready(reply.clone()))
-                    }
-                }
-            });
-        code.members(quote! {
-            #on_doc
-            pub fn #on<F, Fut>(&self, handler: F) -> &Self
-            where
-                F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
-                Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
-            {
-                self.handlers.#name.set(handler);
-                self
-            }
-
-            #canned
-        });
     }
-    code.close("");
-    code.open(format_args!("impl {} for MockApi", code::ident(trait_name)));
-    for op in &api.operations {
-        method_signature(&mut code, op, " {");
-        let id = code::string(&op.id);
-        code.method_chain("self.calls", &[], "record", std::slice::from_ref(&id), ";");
-        let field = code::ident(&op.fn_name);
-        if super::samples::has_sample(op) {
-            let call = format!("self.handlers.{field}.call({id}, ctx, input, self.fallback(samples::{field}))");
-            statement(&mut code, &call);
-        } else {
-            let args = [id, "ctx".to_string(), "input".to_string(), "None".to_string()];
-            code.method_chain("self.handlers", &[&field], "call", &args, "");
-        }
-        code.close("");
-    }
-    code.close("");
-    code.finish()
 }
 
-/// The mock's `on_<operation>` and `returns_<operation>` written as text, when every line fits;
-/// `false`, having written nothing, otherwise.
-fn mock_setters_text(code: &mut Code, op: &Operation) -> bool {
-    let (name, id) = (code::ident(&op.fn_name), &op.id);
-    let reply = format!("Result<{}, ApiError>", code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch"));
-    let on = format!("pub fn on_{}<F, Fut>(&self, handler: F) -> &Self", op.fn_name);
-    let handler = format!("F: Fn(RequestContext, inputs::{}Input) -> Fut + Send + Sync + 'static,", op.type_name);
-    let future = format!("Fut: Future<Output = {reply}> + Send + 'static,");
-    let set = format!("self.handlers.{name}.set(handler);");
+/// The mock's `on_<operation>` and, for a reply that can be given twice, `returns_<operation>`.
+fn mock_setters(op: &Operation) -> TokenStream {
+    let (name, bare, id) = (ident(&op.fn_name), &op.fn_name, &op.id);
+    let (on, input, reply) = (format_ident!("on_{bare}"), input_name(op), server_reply_type(op));
+    let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
     // A download, a stream or a switch is consumed as it is sent, so it cannot be answered twice.
-    let canned = !matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. });
-    let returns = format!("pub fn returns_{}", op.fn_name);
-    let returns_params = [(String::new(), "&self".to_string()), ("reply: ".to_string(), reply.clone())];
-    let ready = format!("self.on_{}(move |_, _| std::future::ready(reply.clone()))", op.fn_name);
-    let fits = code.fits(&on)
-        && [&handler, &future, &set].iter().all(|l| code.fits(&format!("    {l}")))
-        && (!canned
-            || (code.fits(&format!("{returns}("))
-                && code.fits(&format!("    reply: {reply},"))
-                && code.fits(&format!("    {ready}"))));
-    if !fits {
-        return false;
+    let canned =
+        (!matches!(op.reply, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })).then(|| {
+            let returns = format_ident!("returns_{bare}");
+            let docs = doc(&format!("Answers every `{id}` request with `reply`."));
+            quote! {
+                #docs
+                pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
+                    self.#on(move |_, _| std::future::ready(reply.clone()))
+                }
+            }
+        });
+    quote! {
+        #on_doc
+        pub fn #on<F, Fut>(&self, handler: F) -> &Self
+        where
+            F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
+            Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
+        {
+            self.handlers.#name.set(handler);
+            self
+        }
+
+        #canned
     }
-    code.doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
-    code.line(&on);
-    code.line("where");
-    code.indent();
-    code.line(&handler);
-    code.line(&future);
-    code.dedent();
-    code.line("{");
-    code.indent();
-    code.line(&set);
-    code.line("self");
-    code.close("");
-    if canned {
-        code.doc(&format!("Answers every `{id}` request with `reply`."));
-        code.signature(&returns, &returns_params, Some("&Self"), " {");
-        code.line(&ready);
-        code.close("");
+}
+
+/// The mock's method for `op`: its handler, else its sample or 501.
+fn mock_method(op: &Operation) -> TokenStream {
+    let (signature, id, name) = (method_signature(op), &op.id, ident(&op.fn_name));
+    let fallback = match super::samples::has_sample(op) {
+        true => quote! { self.fallback(samples::#name) },
+        false => quote! { None },
+    };
+    quote! {
+        #signature {
+            self.handlers.#name.answer(&self.calls, #id, ctx, input, #fallback)
+        }
     }
-    true
 }
 
 /// The router's handler of `op`: `handle_<method name>`, a prefix none of the router's own
@@ -442,63 +431,91 @@ fn handler_name(op: &Operation) -> proc_macro2::Ident {
 /// `Partial<Trait>`: the trait's methods with bodies that answer 501, for implementations that
 /// cover some operations (a service built up a few at a time, a fake in tests), and `Partial`,
 /// which serves one as the full trait.
-fn partial_trait(code: &mut Code, api: &Api, trait_name: &str) {
+fn partial_trait(api: &Api, trait_name: String) -> Vec<Part<'_>> {
+    let ops = &api.operations;
     let partial = format!("Partial{trait_name}");
-    code.doc(&format!(
+    let partial_doc = format!(
         "[`{trait_name}`] with a default for every method, which answers 501 naming its operation:\n\
          implement the operations you need and serve the rest as not implemented, through\n\
          [`Partial`]. Prefer [`{trait_name}`] for a complete service: there the compiler lists every\n\
          operation still missing, including ones a newer spec adds."
-    ));
-    code.open(format_args!("pub trait {partial}: Send + Sync + 'static"));
-    error_reply_method(code);
-    for op in &api.operations {
-        code.doc(&format!("[`{trait_name}::{}`]; unless implemented, answers 501 naming `{}`.", op.fn_name, op.id));
-        method_attributes(code, op);
-        method_signature(code, op, " {");
-        code.line("let _ = (ctx, input);");
-        let id = code::string(&op.id);
-        let one_line = format!("async {{ Err(ApiError::not_implemented({id})) }}");
-        if code.fits(&one_line) {
-            code.line(&one_line);
-        } else {
-            code.open("async");
-            code.calls(&["Err", "ApiError::not_implemented"], &id, "");
-            code.close("");
+    );
+    let wrapper_doc = format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`.");
+    let named = trait_name.clone();
+    let default_method = move |op: &Operation| {
+        let docs = doc(&format!("[`{named}::{}`]; unless implemented, answers 501 naming `{}`.", op.fn_name, op.id));
+        let (attributes, signature, id) = (method_attributes(op), method_signature(op), &op.id);
+        quote! {
+            #docs
+            #attributes
+            #signature {
+                let _ = (ctx, input);
+                async { Err(ApiError::not_implemented(#id)) }
+            }
         }
-        code.close("");
-    }
-    code.close("");
-    code.doc(&format!("Serves a [`{partial}`] as a [`{trait_name}`]: `router(Partial(my_service))`."));
-    code.line("#[derive(Debug, Clone, Default)]");
-    code.line("pub struct Partial<T>(pub T);");
-    code.open_impl(&format!("impl<T: {partial}> {trait_name}"), "Partial<T>");
-    for op in &api.operations {
-        if op.deprecated {
-            code.line("#[allow(deprecated)]");
+    };
+    let forward = |op: &Operation| {
+        let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
+        let (signature, name) = (method_signature(op), ident(&op.fn_name));
+        quote! {
+            #allow
+            #signature {
+                self.0.#name(ctx, input)
+            }
         }
-        method_signature(code, op, " {");
-        let (method, args) = (code::ident(&op.fn_name), ["ctx".to_string(), "input".to_string()]);
-        code.method_chain("self.0", &[], &method, &args, "");
-        code.close("");
-    }
-    code.open("fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response");
-    code.line("self.0.error_reply(error, reply)");
-    code.close("");
-    code.close("");
+    };
+    let forwarded = partial.clone();
+    vec![
+        Part::block(
+            move || {
+                let (docs, partial) = (doc(&partial_doc), ident(&partial));
+                quote! { #docs pub trait #partial: Send + Sync + 'static {} }
+            },
+            Block::Trait,
+            ops.len() + 1,
+            move |i| match i.checked_sub(1) {
+                Some(i) => default_method(&ops[i]),
+                None => error_reply_method(),
+            },
+        ),
+        Part::items(move || {
+            let docs = doc(&wrapper_doc);
+            quote! {
+                #docs
+                #[derive(Debug, Clone, Default)]
+                pub struct Partial<T>(pub T);
+            }
+        }),
+        Part::block(
+            move || {
+                let (partial, name) = (ident(&forwarded), ident(&trait_name));
+                quote! { impl<T: #partial> #name for Partial<T> {} }
+            },
+            Block::Impl,
+            ops.len() + 1,
+            move |i| match ops.get(i) {
+                Some(op) => forward(op),
+                None => quote! {
+                    fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+                        self.0.error_reply(error, reply)
+                    }
+                },
+            },
+        ),
+    ]
 }
 
 /// The trait's one provided method: how errors are written, overridable in one place.
-fn error_reply_method(code: &mut Code) {
-    code.doc(
-        "The reply for an error: an operation's `Err`, or a request the generated layer turned\n\
-         away (a bad parameter, a missing credential, an unknown path). By default\n\
-         ([`ErrorReply::render`]) the body the document gives for the status, filled from the\n\
-         error, else problem details. Override it to write errors another way.",
-    );
-    code.open("fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response");
-    code.line("reply.render(error)");
-    code.close("");
+fn error_reply_method() -> TokenStream {
+    quote! {
+        /// The reply for an error: an operation's `Err`, or a request the generated layer turned
+        /// away (a bad parameter, a missing credential, an unknown path). By default
+        /// ([`ErrorReply::render`]) the body the document gives for the status, filled from the
+        /// error, else problem details. Override it to write errors another way.
+        fn error_reply(&self, error: ApiError, reply: ErrorReply<'_>) -> Response {
+            reply.render(error)
+        }
+    }
 }
 
 /// The types crate's `server.rs`: `From<Errors> for ApiError` for every operation's error enum;
@@ -559,25 +576,21 @@ pub fn inputs_header(api: &Api) -> TokenStream {
 }
 
 /// The input struct of one operation.
-pub fn input_struct(op: &Operation) -> Emitted {
-    let mut code = Code::new(None);
-    let text = format!(
+pub fn input_struct(op: &Operation) -> TokenStream {
+    let docs = doc(&format!(
         "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
         op.method.as_str(),
         op.path,
         op.id
-    );
-    code.doc(&text);
-    code.line("#[derive(Debug, Clone, PartialEq)]");
-    let name = format!("pub struct {}Input", op.type_name);
-    if op.params.is_empty() && op.body.is_none() {
-        code.line(format_args!("{name} {{}}"));
-        return code.finish();
-    }
-    code.open(name);
-    for p in &op.params {
-        let ty = code::rust_type(&p.ty, "types::");
-        let ty = if p.required || p.default.is_some() { ty } else { format!("Option<{ty}>") };
+    ));
+    let types = quote! { types:: };
+    let params = op.params.iter().map(|p| {
+        let ty = rust_type(&p.ty, &types);
+        let ty = if p.required || p.default.is_some() {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
         // Where the value comes from, its lower bound and its default, in one line.
         let source = match p.location {
             Location::Path => format!("The `{{{}}}` path segment", p.wire),
@@ -589,13 +602,17 @@ pub fn input_struct(op: &Operation) -> Emitted {
         let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
         let facts: Vec<String> = limits.into_iter().chain(default).collect();
         let source = if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
-        code.doc(&paragraphs([p.doc.as_deref(), Some(&source)]));
-        code.typed(&format!("pub {}: ", code::ident(&p.name)), &ty, ",");
-    }
-    if let Some(b) = &op.body {
-        let ty = code::rust_type(&b.ty, "types::");
-        let ty = if b.required { ty } else { format!("Option<{ty}>") };
-        let text = paragraphs([
+        let (docs, name) = (doc(&paragraphs([p.doc.as_deref(), Some(&source)])), ident(&p.name));
+        quote! { #docs pub #name: #ty, }
+    });
+    let body = op.body.as_ref().map(|b| {
+        let ty = rust_type(&b.ty, &types);
+        let ty = if b.required {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
+        let docs = doc(&paragraphs([
             b.doc.as_deref(),
             Some(match (b.encoding, b.required) {
                 _ if b.choice.is_some() && b.required => "The body, in whichever media type the request names.",
@@ -611,12 +628,15 @@ pub fn input_struct(op: &Operation) -> Emitted {
                 (BodyEncoding::Multipart, true) => "The multipart body.",
                 (BodyEncoding::Multipart, false) => "The multipart body, when the request has one.",
             }),
-        ]);
-        code.doc(&text);
-        code.typed("pub body: ", &ty, ",");
+        ]));
+        quote! { #docs pub body: #ty, }
+    });
+    let name = input_name(op);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #name { #(#params)* #body }
     }
-    code.close("");
-    code.finish()
 }
 
 /// A handler for operations of one method on one route: the first whose segments have its
@@ -703,8 +723,9 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let mut imports = Imports::default();
     imports
         .add("std::sync::Arc")
-        .add("tracing::Instrument")
         .add("axum::Router")
+        .add("axum::body::Body")
+        .add("crate::reply::{self, Route}")
         .add("axum::extract::{Request, State}")
         .add("portfolio_runtime::codegen::server::{Shared, unrouted}")
         .add("crate::{ErrorReply, errors}")
@@ -716,7 +737,6 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::api::RequestContext")
         .add("crate::extract")
         .add("crate::inputs")
-        .add("crate::reply")
         .add(&format!("crate::{trait_name}"));
     // Header names are constants only where an API key header or a version header is read.
     if api.credentials.iter().any(|c| matches!(c.carrier, Carrier::Header(_))) || !api.common_headers.is_empty() {
@@ -946,22 +966,14 @@ fn header_name(name: &str) -> TokenStream {
 
 /// The checks for the operation's credentials that [`context_fn`] has not made: 401 unless they are
 /// all present or, when the document accepts several sets, unless one set is.
-fn credential_checks(code: &mut Code, api: &Api, op: &Operation) {
+fn credential_checks(api: &Api, op: &Operation) -> TokenStream {
     if op.credential_alternatives.is_empty() {
-        for &i in op.credentials.iter().filter(|&&i| !universal(api, i)) {
+        let checks = op.credentials.iter().filter(|&&i| !universal(api, i)).map(|&i| {
             let c = &api.credentials[i];
-            let check = format!("return Err(missing_credential({}));", code::string(&missing_message(c)));
-            if code.fits(&format!("    {check}")) {
-                code.open(format_args!("if ctx.{}.is_none()", code::ident(&c.field)));
-                code.line(&check);
-                code.close("");
-            } else {
-                let field = ident(&c.field);
-                let missing = missing_message(c);
-                code.statements(quote! { if ctx.#field.is_none() { return Err(missing_credential(#missing)); } });
-            }
-        }
-        return;
+            let (field, missing) = (ident(&c.field), missing_message(c));
+            quote! { if ctx.#field.is_none() { return Err(missing_credential(#missing)); } }
+        });
+        return quote! { #(#checks)* };
     }
     // A set of credentials the context always holds is always present: nothing to check.
     let sets: Vec<Vec<&crate::ir::Credential>> = op
@@ -970,7 +982,7 @@ fn credential_checks(code: &mut Code, api: &Api, op: &Operation) {
         .map(|set| set.iter().filter(|&&i| !universal(api, i)).map(|&i| &api.credentials[i]).collect())
         .collect();
     if sets.iter().any(Vec::is_empty) {
-        return;
+        return TokenStream::new();
     }
     let present = sets.iter().map(|set| {
         let fields = set.iter().map(|c| ident(&c.field));
@@ -982,11 +994,11 @@ fn credential_checks(code: &mut Code, api: &Api, op: &Operation) {
         }
     });
     let missing = format!("none of the accepted credentials was sent: {}", super::accepted_sets(&sets));
-    code.statements(quote! {
+    quote! {
         if !(#(#present)||*) {
             return Err(missing_credential(#missing));
         }
-    });
+    }
 }
 
 /// What a 401 says when credential `c` is absent.
@@ -1022,75 +1034,6 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
     }
 }
 
-/// One parameter: a local of type `Option<T>` (`Option<Vec<T>>` for arrays), with problems recorded.
-fn extract_param(code: &mut Code, api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) {
-    let var = format!("p_{}", p.name);
-    let (wire, kind) = (code::string(&p.wire), code::string(&kind(api, &p.ty)));
-    let (item, list) = match &p.ty {
-        TypeRef::Vec(item) => (code::rust_type(item, "types::"), true),
-        other => (code::rust_type(other, "types::"), false),
-    };
-    let local = if list { format!("Option<Vec<{item}>>") } else { format!("Option<{item}>") };
-    let head = format!("let {var}: {local} = ");
-    let written = match p.location {
-        Location::Query if p.object_style.is_none() && !p.json => {
-            let delimiter = match (list, p.explode) {
-                (false, _) => String::new(),
-                (true, true) => ", None".to_string(),
-                (true, false) => format!(", Some({})", proc_macro2::Literal::character(p.delimiter)),
-            };
-            let method = match (list, p.required) {
-                (true, true) => "required_list",
-                (true, false) => "optional_list",
-                (false, true) => "required",
-                (false, false) => "optional",
-            };
-            let call = format!(".{method}({wire}, {kind}{delimiter}, &mut problems);");
-            if code.fits(&format!("{head}query{call}")) {
-                code.line(format_args!("{head}query{call}"));
-                true
-            } else if code.fits(&format!("{head}query")) && code.fits(&format!("    {call}")) {
-                // A chain too long for its line, broken as prettyplease breaks one.
-                code.line(format_args!("{head}query"));
-                code.indent();
-                code.line(&call);
-                code.dedent();
-                true
-            } else {
-                false
-            }
-        }
-        Location::Path if p.object_style.is_none() && !p.json && p.path_prefix.is_empty() && !list => {
-            let find = format!(".find(|(name, _)| *name == {wire})");
-            let parse = format!("extract::parse_path::<{item}>(text, {wire}, {kind}, &mut problems)");
-            if code.fits(&format!("{head}path_params"))
-                && code.fits(&format!("    {find}"))
-                && code.fits(&format!("        {parse}"))
-            {
-                code.line(format_args!("{head}path_params"));
-                code.indent();
-                code.line(".iter()");
-                code.line(&find);
-                code.open(".and_then(|(_, text)|");
-                code.line(&parse);
-                code.close(");");
-                code.dedent();
-                true
-            } else {
-                false
-            }
-        }
-        _ => false,
-    };
-    if !written {
-        code.statements(extract_param_tokens(api, op, p, validated));
-        return;
-    }
-    if let Some(checks) = param_checks(api, p, validated) {
-        code.statements(checks);
-    }
-}
-
 /// The checks of a parameter's limits once it has been read into `p_<name>`: its own, naming it
 /// by its wire name, and for an object those of its properties, under that name. `None` when
 /// its schema states none.
@@ -1123,9 +1066,9 @@ fn param_checks(api: &Api, p: &Param, validated: &BTreeSet<String>) -> Option<To
     })
 }
 
-/// [`extract_param`] as tokens, for prettyplease to lay out: the statement that reads parameter
-/// `p` into `p_<name>`, and the checks of its limits.
-fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) -> TokenStream {
+/// The statement that reads parameter `p` into `p_<name>` (an `Option<T>`, `Option<Vec<T>>` for
+/// arrays), recording problems, and the checks of its limits.
+fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) -> TokenStream {
     let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
@@ -1221,11 +1164,7 @@ fn extract_param_tokens(api: &Api, op: &Operation, p: &Param, validated: &BTreeS
                 })
             }
         }
-        Location::Path => quote! {
-            path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
-                extract::parse_path::<#item>(text, #wire, #kind, &mut problems)
-            })
-        },
+        Location::Path => quote! { extract::path_param(&path_params, #wire, #kind, &mut problems) },
     };
     let checks = param_checks(api, p, validated);
     quote! {
@@ -1246,175 +1185,154 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
     }
 }
 
-/// The router's handler of `op`, which extracts and validates its input, calls the trait and
-/// writes the reply. The usual statements are written as text; those of rarer or longer shapes
-/// are printed by prettyplease.
-pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &std::collections::BTreeSet<String>) -> Emitted {
-    let mut code = Code::new(None);
-    let id = code::string(&op.id);
-    code.doc(&format!(
+/// The router's handler of `op`: what it reads from the request, how it checks it, the trait
+/// call and the reply; [`reply::serve`](portfolio_runtime) does the rest (span, panics, error
+/// replies).
+pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet<String>) -> TokenStream {
+    let (trait_ident, name, method) = (ident(trait_name), handler_name(op), ident(&op.fn_name));
+    let docs = doc(&format!(
         "`{} {}`: extracts and validates, then calls [`{trait_name}::{}`].",
         op.method.as_str(),
         op.path,
         op.fn_name
     ));
-    if op.deprecated {
-        code.line("#[allow(deprecated)]");
-    }
-    let params = [
-        ("State(state): ".to_string(), "State<Shared<A>>".to_string()),
-        ("request: ".to_string(), "Request".to_string()),
-    ];
-    let head = format!("async fn {}<A: {trait_name}>", handler_name(op));
-    if code.fits(&format!("{head}(")) {
-        code.signature(&head, &params, Some("Response"), " {");
-    } else {
-        // A name too long for even the opening line: prettyplease breaks the generics instead.
-        code.line(format_args!("async fn {}<", handler_name(op)));
-        code.line(format_args!("    A: {trait_name},"));
-        code.open(">(State(state): State<Shared<A>>, request: Request) -> Response");
-    }
+    let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     // A `QUERY` handler is its path's fallback (axum routes no such method), so it turns the
     // other methods away itself.
-    if op.method == crate::ir::Method::Query {
-        code.open("if request.method().as_str() != \"QUERY\"");
-        code.line("return method_not_allowed(State(state), request).await;");
-        code.close("");
-    }
-    let body_var = if op.body.is_some() { "body" } else { "_body" };
-    code.line(format_args!("let (mut parts, {body_var}) = request.into_parts();"));
-    let span = [id.clone(), code::string(op.method.as_str()), code::string(&op.path), "&parts.headers".to_string()];
-    code.list("let (span, started) = reply::span(", &span, ");");
-    code.open("let result: Result<Response, ApiError> = async");
+    let query_method = (op.method == crate::ir::Method::Query).then(|| {
+        quote! {
+            if request.method().as_str() != "QUERY" {
+                return method_not_allowed(State(state), request).await;
+            }
+        }
+    });
     // A query the path fixes is part of where the operation is: without it, nothing is here.
     let fixed = routes::fixed_query(&op.path);
-    if !fixed.is_empty() {
+    let fixed = (!fixed.is_empty()).then(|| {
         let pairs = fixed.iter().map(|(name, value)| quote! { (#name, #value) });
-        code.statements(quote! { extract::fixed_query(parts.uri.query(), &[#(#pairs),*])?; });
-    }
-    code.line("let mut ctx = context(&parts, &state.config)?;");
-    credential_checks(&mut code, api, op);
+        quote! { extract::fixed_query(parts.uri.query(), &[#(#pairs),*])?; }
+    });
+    let credentials = credential_checks(api, op);
     let validates = !op.params.is_empty() || op.body.is_some();
-    if validates {
-        code.line("let mut problems = Problems::default();");
-    }
-    if op.params.iter().any(|p| p.location == Location::Path) {
-        code.line("let raw = RawPathParams::from_request_parts(&mut parts, &())");
-        code.indent();
-        code.line(".await");
-        code.line(".map_err(|e| ApiError::bad_request(");
-        code.line("    format!(\"the path could not be read: {e}\"),");
-        code.line("))?;");
-        code.dedent();
-        code.line("let path_params: Vec<(&str, &str)> = raw.iter().collect();");
-        let renames = routes::renames(api, op);
-        if !renames.is_empty() {
-            // Captured under the names of the route this path shares.
-            let pairs = renames.iter().map(|(routed, own)| quote! { (#routed, #own) });
-            code.statements(quote! { let path_params = extract::renamed(path_params, &[#(#pairs),*]); });
-        }
-        for split in routes::splits(&op.path) {
-            // A segment of parameters among literal text, captured whole.
-            let (capture, literals, names) = (&split.capture, &split.literals, &split.names);
-            code.statements(quote! {
-                let path_params = extract::split_segment(path_params, #capture, &[#(#literals),*], &[#(#names),*])?;
-            });
-        }
-    }
-    if op.params.iter().any(|p| p.location == Location::Query) {
+    let problems = validates.then(|| quote! { let mut problems = Problems::default(); });
+    let path = op.params.iter().any(|p| p.location == Location::Path).then(|| path_params(api, op));
+    let query = op.params.iter().any(|p| p.location == Location::Query).then(|| {
         let empty: Vec<&str> = op.params.iter().filter(|p| p.empty_is_absent).map(|p| p.wire.as_str()).collect();
-        if empty.is_empty() {
-            code.line("let query = QueryParams::parse(parts.uri.query(), &mut problems);");
-        } else {
-            code.statements(quote! {
+        match empty.as_slice() {
+            [] => quote! { let query = QueryParams::parse(parts.uri.query(), &mut problems); },
+            _ => quote! {
                 let query = QueryParams::parse(parts.uri.query(), &mut problems).empty_is_absent(&[#(#empty),*]);
-            });
+            },
         }
-    }
-    for p in &op.params {
-        extract_param(&mut code, api, op, p, validated);
-    }
-    if let Some(b) = &op.body {
-        code.statements(read_body(api, b, validated));
-    }
-    if validates {
-        // Required values must be present once `problems` is empty; destructuring proves it.
-        let required: Vec<String> = op
-            .params
-            .iter()
-            .filter(|p| p.required)
-            .map(|p| format!("p_{}", p.name))
-            .chain(op.body.iter().filter(|b| b.required).map(|_| "body".to_string()))
-            .collect();
-        let unwrap = match required.as_slice() {
-            [] => None,
-            [one] => Some(format!("let Some({one}) = {one} else {{ return Err(problems.into_error()) }};")),
-            several => {
-                let patterns: Vec<String> = several.iter().map(|v| format!("Some({v})")).collect();
-                Some(format!(
-                    "let ({}) = ({}) else {{ return Err(problems.into_error()) }};",
-                    patterns.join(", "),
-                    several.join(", ")
-                ))
-            }
-        };
-        if let Some(unwrap) = unwrap {
-            statement(&mut code, &unwrap);
-        }
-        code.line("problems.check()?;");
-    }
-    let mut fields: Vec<String> = op
+    });
+    let params = op.params.iter().map(|p| extract_param(api, op, p, validated));
+    let body = op.body.as_ref().map(|b| read_body(api, b, validated));
+    // Required values must be present once `problems` is empty; destructuring proves it.
+    let required: Vec<proc_macro2::Ident> = op
         .params
         .iter()
-        .map(|p| {
-            let (field, var) = (code::ident(&p.name), format!("p_{}", p.name));
-            match (&p.default, p.required) {
-                (Some(d), false) => format!("{field}: {var}.unwrap_or({})", code::default_expr(d, "types::")),
-                _ => format!("{field}: {var}"),
-            }
-        })
+        .filter(|p| p.required)
+        .map(|p| format_ident!("p_{}", p.name))
+        .chain(op.body.iter().filter(|b| b.required).map(|_| format_ident!("body")))
         .collect();
-    if op.body.is_some() {
-        fields.push("body".to_string());
-    }
-    let input = format!("let input = inputs::{}Input {{", op.type_name);
-    if fields.iter().all(|f| code.fits(&format!("    {f},"))) {
-        code.list(&input, &fields, "};");
+    let unwrap = match required.as_slice() {
+        [] => None,
+        [one] => Some(quote! { let Some(#one) = #one else { return Err(problems.into_error()) }; }),
+        several => Some(quote! {
+            let (#(Some(#several)),*) = (#(#several),*) else { return Err(problems.into_error()) };
+        }),
+    };
+    let check = validates.then(|| quote! { problems.check()?; });
+    let fields = op.params.iter().map(|p| {
+        let (field, var) = (ident(&p.name), format_ident!("p_{}", p.name));
+        match (&p.default, p.required) {
+            (Some(d), false) => {
+                let default = super::types::default_expr(d, &quote! { types:: });
+                quote! { #field: #var.unwrap_or(#default) }
+            }
+            _ => quote! { #field: #var },
+        }
+    });
+    let body_field = op.body.is_some().then(|| quote! { body });
+    let input = input_name(op);
+    let status = Literal::u16_unsuffixed(op.reply.status());
+    let call = quote! { state.api.#method(ctx, input).await? };
+    let reply = match &op.reply {
+        Reply::Empty { headers: None, .. } => quote! {
+            #call;
+            Ok(reply::empty(#status))
+        },
+        Reply::Json { headers: None, .. } => quote! { reply::json(#status, &#call) },
+        _ => {
+            let write = write_reply(op);
+            quote! {
+                let value = #call;
+                #write
+            }
+        }
+    };
+    let body_arg = if op.body.is_some() {
+        quote! { body }
     } else {
-        statement(&mut code, &format!("{input} {} }};", fields.join(", ")));
+        quote! { _body }
+    };
+    let shapes = match op.error_shapes.is_empty() {
+        true => quote! { &[] },
+        false => {
+            let shapes = shapes_name(op);
+            quote! { errors::#shapes }
+        }
+    };
+    let (id, http_method, template) = (&op.id, op.method.as_str(), &op.path);
+    quote! {
+        #docs
+        #allow
+        async fn #name<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            static ROUTE: Route = Route::new(#id, #http_method, #template, #shapes);
+            #query_method
+            let work = async |mut parts: Parts, #body_arg: Body| {
+                #fixed
+                let mut ctx = context(&parts, &state.config)?;
+                #credentials
+                #problems
+                #path
+                #query
+                #(#params)*
+                #body
+                #unwrap
+                #check
+                let input = inputs::#input { #(#fields,)* #body_field };
+                ctx.headers = std::mem::take(&mut parts.headers);
+                #reply
+            };
+            reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at)).await
+        }
     }
-    code.line("ctx.headers = std::mem::take(&mut parts.headers);");
-    let binding = if matches!(op.reply, Reply::Empty { headers: None, .. }) { "()" } else { "value" };
-    let call = format!("state.api.{}(ctx, input)", code::ident(&op.fn_name));
-    statement(&mut code, &format!("let {binding} = reply::guarded({id}, {call}).await?;"));
-    let status = op.reply.status();
-    match &op.reply {
-        Reply::Empty { headers: None, .. } => code.line(format_args!("Ok(reply::empty({status}))")),
-        Reply::Json { headers: None, .. } => code.line(format_args!("reply::json({status}, &value)")),
-        _ => code.statements(write_reply(op)),
-    }
-    code.dedent();
-    code.line("}");
-    code.indent();
-    code.line(".instrument(span.clone())");
-    code.line(".await;");
-    code.dedent();
-    let shapes = shapes_path(op);
-    let at = [id.clone(), "parts.uri.path()".to_string(), shapes];
-    code.list("let at = ErrorReply::new(", &at, ");");
-    code.line("let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));");
-    code.line("reply::finish(&span, started, response)");
-    code.close("");
-    code.finish()
 }
 
-/// One statement, written as it is when it fits on its line, else printed by prettyplease.
-fn statement(code: &mut Code, text: &str) {
-    if code.fits(text) {
-        code.line(text);
-    } else {
-        let tokens = code.lex(text);
-        code.statements(tokens);
+/// The path's parameters, captured by the route and by name: renamed where the route is shared
+/// with other names, and split where a segment holds several.
+fn path_params(api: &Api, op: &Operation) -> TokenStream {
+    let renames = routes::renames(api, op);
+    let renamed = (!renames.is_empty()).then(|| {
+        // Captured under the names of the route this path shares.
+        let pairs = renames.iter().map(|(routed, own)| quote! { (#routed, #own) });
+        quote! { let path_params = extract::renamed(path_params, &[#(#pairs),*]); }
+    });
+    let splits = routes::splits(&op.path).into_iter().map(|split| {
+        // A segment of parameters among literal text, captured whole.
+        let (capture, literals, names) = (&split.capture, &split.literals, &split.names);
+        quote! {
+            let path_params = extract::split_segment(path_params, #capture, &[#(#literals),*], &[#(#names),*])?;
+        }
+    });
+    quote! {
+        let raw = RawPathParams::from_request_parts(&mut parts, &())
+            .await
+            .map_err(|e| ApiError::bad_request(format!("the path could not be read: {e}")))?;
+        let path_params: Vec<(&str, &str)> = raw.iter().collect();
+        #renamed
+        #(#splits)*
     }
 }
 
@@ -1645,11 +1563,6 @@ fn with_headers(s: &StructDef, value: &TokenStream, response: TokenStream) -> To
 /// The name of the static holding an operation's error bodies in `errors.rs`.
 fn shapes_name(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}", crate::naming::snake(&op.type_name).to_ascii_uppercase())
-}
-
-/// The path to an operation's error bodies as the router names it: `&[]` when it has none.
-fn shapes_path(op: &Operation) -> String {
-    if op.error_shapes.is_empty() { "&[]".to_string() } else { format!("errors::{}", shapes_name(op)) }
 }
 
 /// `errors.rs`: the error bodies the document gives, per operation, and the ones used for

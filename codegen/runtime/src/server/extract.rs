@@ -305,6 +305,16 @@ where
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
+/// The path parameter `name` among the captured `params`, parsed: `None` when it was not
+/// captured, or when it does not parse, which is recorded as a problem.
+pub fn path_param<T: FromStr>(params: &[(&str, &str)], name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+where
+    T::Err: Display,
+{
+    let (_, text) = params.iter().find(|(captured, _)| *captured == name)?;
+    parse_path(text, name, kind, problems)
+}
+
 /// A path parameter of style `label` (`.value`) or `matrix` (`;name=value`): the segment's text
 /// after `prefix`, parsed; a segment without the prefix is a problem saying so.
 pub fn parse_path_styled<T: FromStr>(

@@ -28,6 +28,19 @@ impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
         *lock(&self.0) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
     }
 
+    /// Records a call of `operation` in `calls`, then answers it as [`Slot::call`] does.
+    pub fn answer(
+        &self,
+        calls: &Calls,
+        operation: &'static str,
+        ctx: C,
+        input: I,
+        fallback: Option<fn() -> Result<R, ApiError>>,
+    ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
+        calls.record(operation);
+        self.call(operation, ctx, input, fallback)
+    }
+
     /// Runs the handler; when none is set, answers with `fallback`, or 501 naming `operation`.
     pub fn call(
         &self,

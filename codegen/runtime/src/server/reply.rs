@@ -13,7 +13,46 @@ use serde::Serialize;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::server::ApiError;
+use crate::server::{ApiError, ErrorReply, ErrorShape};
+
+/// What a generated handler says about its operation, for the work every handler does alike.
+#[derive(Debug, Clone, Copy)]
+pub struct Route {
+    operation: &'static str,
+    method: &'static str,
+    path: &'static str,
+    shapes: &'static [ErrorShape],
+}
+
+impl Route {
+    /// The operation `operation` at `method path`, whose errors are written in `shapes`.
+    pub const fn new(
+        operation: &'static str,
+        method: &'static str,
+        path: &'static str,
+        shapes: &'static [ErrorShape],
+    ) -> Self {
+        Route { operation, method, path, shapes }
+    }
+}
+
+/// Serves one request of `route`: `work` reads and checks it and calls the implementation, inside
+/// the request's span; its error, or a panic, becomes the reply `error_reply` writes.
+pub async fn serve(
+    route: &'static Route,
+    request: axum::extract::Request,
+    work: impl AsyncFnOnce(axum::http::request::Parts, Body) -> Result<Response, ApiError>,
+    error_reply: impl FnOnce(ApiError, ErrorReply<'_>) -> Response,
+) -> Response {
+    use tracing::Instrument;
+    let (parts, body) = request.into_parts();
+    let (span, started) = self::span(route.operation, route.method, route.path, &parts.headers);
+    let uri = parts.uri.clone();
+    let result = guarded(route.operation, work(parts, body)).instrument(span.clone()).await;
+    let response =
+        result.unwrap_or_else(|error| error_reply(error, ErrorReply::new(route.operation, uri.path(), route.shapes)));
+    finish(&span, started, response)
+}
 
 /// The span of one request (operation, method, path template, request id; status and duration
 /// are recorded by [`finish`]) and the moment it started, when the span is recorded at all.

@@ -115,6 +115,7 @@ pub trait PartialNamingApi: Send + Sync + 'static {
 /// Serves a [`PartialNamingApi`] as a [`NamingApi`]: `router(Partial(my_service))`.
 #[derive(Debug, Clone, Default)]
 pub struct Partial<T>(pub T);
+
 impl<T: PartialNamingApi> NamingApi for Partial<T> {
     fn get_item_part(
         &self,

@@ -5,17 +5,18 @@
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, post};
 use portfolio_runtime::codegen::server::{Shared, unrouted};
-use tracing::Instrument;
 
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams};
-use crate::{ApiError, ErrorReply, NamingApi, ServerConfig, errors, inputs, reply, types};
+use crate::reply::{self, Route};
+use crate::{ApiError, ErrorReply, NamingApi, ServerConfig, errors, inputs, types};
 
 /// A router serving `api` with the default [`ServerConfig`].
 pub fn router<A: NamingApi>(api: A) -> Router {
@@ -75,14 +76,13 @@ async fn handle_get_item_part<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, _body) = request.into_parts();
-    let (span, started) = reply::span(
+    static ROUTE: Route = Route::new(
         "get-item.part",
         "GET",
         "/items/{item-id}/parts/{part}",
-        &parts.headers,
+        errors::GET_ITEM_PART,
     );
-    let result: Result<Response, ApiError> = async {
+    let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let raw = RawPathParams::from_request_parts(&mut parts, &())
@@ -92,12 +92,12 @@ async fn handle_get_item_part<A: NamingApi>(
             ))?;
         let path_params: Vec<(&str, &str)> = raw.iter().collect();
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
-        let p_part: Option<i64> = path_params
-            .iter()
-            .find(|(name, _)| *name == "part")
-            .and_then(|(_, text)| {
-                extract::parse_path::<i64>(text, "part", "integer", &mut problems)
-            });
+        let p_part: Option<i64> = extract::path_param(
+            &path_params,
+            "part",
+            "integer",
+            &mut problems,
+        );
         let p_type: Option<types::GetItemPartType> = query
             .optional("type", "", &mut problems);
         let p_tags: Option<Vec<String>> = query
@@ -109,12 +109,12 @@ async fn handle_get_item_part<A: NamingApi>(
             false,
             &mut problems,
         );
-        let p_item_id: Option<String> = path_params
-            .iter()
-            .find(|(name, _)| *name == "item-id")
-            .and_then(|(_, text)| {
-                extract::parse_path::<String>(text, "item-id", "string", &mut problems)
-            });
+        let p_item_id: Option<String> = extract::path_param(
+            &path_params,
+            "item-id",
+            "string",
+            &mut problems,
+        );
         let (Some(p_part), Some(p_item_id)) = (p_part, p_item_id) else {
             return Err(problems.into_error())
         };
@@ -127,15 +127,11 @@ async fn handle_get_item_part<A: NamingApi>(
             item_id: p_item_id,
         };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let value = reply::guarded("get-item.part", state.api.get_item_part(ctx, input))
-            .await?;
-        reply::json(200, &value)
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("get-item.part", parts.uri.path(), errors::GET_ITEM_PART);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+        reply::json(200, &state.api.get_item_part(ctx, input).await?)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
 
 /// `POST /items`: extracts and validates, then calls [`NamingApi::post_items`].
@@ -143,9 +139,8 @@ async fn handle_post_items<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
-    let (mut parts, body) = request.into_parts();
-    let (span, started) = reply::span("post_items", "POST", "/items", &parts.headers);
-    let result: Result<Response, ApiError> = async {
+    static ROUTE: Route = Route::new("post_items", "POST", "/items", &[]);
+    let work = async |mut parts: Parts, body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
         let body = extract::json_body::<
@@ -156,12 +151,10 @@ async fn handle_post_items<A: NamingApi>(
         problems.check()?;
         let input = inputs::PostItemsInput { body };
         ctx.headers = std::mem::take(&mut parts.headers);
-        let () = reply::guarded("post_items", state.api.post_items(ctx, input)).await?;
+        state.api.post_items(ctx, input).await?;
         Ok(reply::empty(201))
-    }
-        .instrument(span.clone())
-        .await;
-    let at = ErrorReply::new("post_items", parts.uri.path(), &[]);
-    let response = result.unwrap_or_else(|error| state.api.error_reply(error, at));
-    reply::finish(&span, started, response)
+    };
+
+    reply::serve(&ROUTE, request, work, |error, at| state.api.error_reply(error, at))
+        .await
 }
