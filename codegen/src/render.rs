@@ -145,6 +145,10 @@ impl<'a> RustJob<'a> {
     }
 }
 
+/// A chunk's text, and whether it is glued to the one before (the end of a block), with no blank
+/// line between.
+type Formatted = (bool, String);
+
 /// Emits and formats every chunk of every job on all cores; tokens cannot cross threads, so each
 /// chunk is emitted where it is formatted. The result does not depend on the order chunks finish.
 pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<GeneratedFile>, String> {
@@ -155,7 +159,7 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
     tasks.sort_by_key(|&(j, _)| jobs[j].chunks > 1);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(tasks.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, usize, Result<Option<(bool, String)>, String>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, usize, Result<Option<Formatted>, String>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
