@@ -1,7 +1,7 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::emit::{client, server};
-use crate::ir::{Api, TagFeatures, TypeDef, TypeRef};
+use crate::ir::{Api, TagFeatures};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
 use crate::{Config, CrateConfig};
 
@@ -215,7 +215,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             move || client::builders_header(api),
             move |i| client::builder(api, &api.operations[i]),
         ),
-        RustJob::new(src("client.rs"), move || Some(client::client_module(api))),
+        RustJob::parts(src("client.rs"), client::client_module(api)),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),
     ];
     Ok(Plan { files, jobs })
@@ -294,7 +294,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     let (client_name, server_name) =
         (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
     let items = crate::emit::types::items(api);
-    let validated = server::validated_types(api);
+    let validated = crate::emit::facts::validated_types(api);
     let checked = server::validate_items(api, &validated);
     let mut jobs = vec![
         RustJob::chunked(
@@ -347,25 +347,6 @@ fn readme_and_rustfmt(
     Ok([readme, render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)])
 }
 
-/// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
-/// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
-pub fn mentions_files(api: &Api) -> bool {
-    fn is_file(ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::File => true,
-            TypeRef::Vec(inner) | TypeRef::Map(inner) => is_file(inner),
-            _ => false,
-        }
-    }
-    let in_types = api.types.iter().any(|t| match t {
-        TypeDef::Struct(s) => s.fields.iter().any(|f| is_file(&f.ty)),
-        TypeDef::Union(u) => u.variants.iter().any(|v| is_file(&v.ty)),
-        TypeDef::Alias { target, .. } => is_file(target),
-        TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => false,
-    });
-    in_types || api.operations.iter().any(|op| op.body.iter().flat_map(|b| b.cases()).any(|b| is_file(&b.ty)))
-}
-
 /// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
 pub fn trait_name(crate_name: &str) -> String {
     let base = crate_name.strip_suffix("-server").or_else(|| crate_name.strip_suffix("_server")).unwrap_or(crate_name);
@@ -407,7 +388,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
     let (for_api, for_mock, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
-    let validated = server::validated_types(api);
+    let validated = crate::emit::facts::validated_types(api);
     let jobs = vec![
         RustJob::parts(src("api.rs"), server::api_module(api, for_api)),
         RustJob::parts(src("mock.rs"), server::mock_module(api, for_mock)),

@@ -21,9 +21,9 @@ pub mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
-/// How generated code spells a name decided during lowering (a keyword is written raw).
-pub use emit::code::ident as rust_ident;
 pub use load::{LoadError, Loaded, load};
+/// How generated code spells a name decided during lowering (a keyword is written raw).
+pub use naming::rust_ident;
 pub use render::GeneratedFile;
 pub use repair::CONTRADICTED;
 pub use swagger2::ASSUMED_MEDIA_TYPE;

@@ -88,6 +88,11 @@ impl Scope {
     }
 }
 
+/// A name decided during lowering, as Rust source: a keyword (`type`) is written raw (`r#type`).
+pub fn rust_ident(name: &str) -> String {
+    if is_keyword(name) { format!("r#{name}") } else { name.to_string() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

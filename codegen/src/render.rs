@@ -13,15 +13,11 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
-/// What an emitter gives for one chunk of a module: tokens, which are parsed and printed by
-/// prettyplease, or text already laid out as prettyplease would print it (see
-/// [`crate::emit::code`]), which skips both steps. Either way the blank lines come after.
+/// What an emitter gives for one chunk of a module, as tokens, which prettyplease prints; the
+/// blank lines come after.
 pub enum Emitted {
+    /// Whole items.
     Tokens(TokenStream),
-    Text(String),
-    /// Text that could not be written because a fragment of it is not valid Rust: a generator
-    /// bug, reported as an error rather than written.
-    Invalid(String),
     /// The head of a block whose members come as chunks of their own: the item (its docs,
     /// attributes and signature) with an empty body, `pub trait Api: Send {}`.
     Open(TokenStream),
@@ -90,12 +86,6 @@ impl<'a> Part<'a> {
 impl From<TokenStream> for Emitted {
     fn from(tokens: TokenStream) -> Self {
         Emitted::Tokens(tokens)
-    }
-}
-
-impl From<String> for Emitted {
-    fn from(text: String) -> Self {
-        Emitted::Text(text)
     }
 }
 
@@ -221,8 +211,6 @@ pub fn rust_jobs(jobs: Vec<RustJob<'_>>, spec_path: &str) -> Result<Vec<Generate
 fn format(path: &str, emitted: Emitted) -> Result<String, String> {
     let text = match emitted {
         Emitted::Tokens(tokens) => printed(path, tokens)?,
-        Emitted::Text(text) => text,
-        Emitted::Invalid(reason) => return Err(format!("generator bug: {path} is not valid Rust: {reason}")),
         Emitted::Open(tokens) => {
             let printed = printed(path, tokens)?;
             match printed.strip_suffix("{}\n") {

@@ -3,12 +3,8 @@
 //! Request builders: one per operation, returned by the methods of [`Client`].
 //! Set optional parameters with the builder's methods, then `.await` it.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 use std::time::Duration;
 
-use reqwest::Method;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 use uuid::Uuid;
 
 use crate::encoding::{Query, push_segment};
@@ -34,46 +30,25 @@ impl<'a> GetUser<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::User, Error> {
-        const OPERATION: &str = "GetUser";
+        static CALL: Call = Call::new("GetUser", "GET", "/api/users");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/users");
         let mut query = Query::new(&mut url);
         query.push("username", &self.username);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/users",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetUser<'a> {
-    type Output = Result<types::User, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetUser, types::User);
 
 /// Request builder for [`Client::create_user`]: `POST /api/user`.
 #[derive(Debug, Clone)]
@@ -99,54 +74,26 @@ impl<'a> CreateUser<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::UserCreationResponse, Error> {
-        const OPERATION: &str = "CreateUser";
+        static CALL: Call = Call::new("CreateUser", "POST", "/api/user");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/user");
         let mut request = client
-            .transport
-            .http
-            .request(Method::POST, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::POST,
-            path: "/api/user",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for CreateUser<'a> {
-    type Output = Result<types::UserCreationResponse, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(CreateUser, types::UserCreationResponse);
 
 /// Request builder for [`Client::link_user_accounts`]: `PATCH /api/useraccounts`.
 #[derive(Debug, Clone)]
@@ -172,54 +119,26 @@ impl<'a> LinkUserAccounts<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "LinkUserAccounts";
+        static CALL: Call = Call::new("LinkUserAccounts", "PATCH", "/api/useraccounts");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/useraccounts");
         let mut request = client
-            .transport
-            .http
-            .request(Method::PATCH, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::PATCH,
-            path: "/api/useraccounts",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for LinkUserAccounts<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(LinkUserAccounts, ());
 
 /// Request builder for [`Client::get_au_accounts`]: `GET /api/accounts`.
 #[derive(Debug, Clone)]
@@ -276,19 +195,13 @@ impl<'a> GetAuAccounts<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(
         self,
     ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
-        const OPERATION: &str = "GetAUAccounts";
+        static CALL: Call = Call::new("GetAUAccounts", "GET", "/api/accounts");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.search {
@@ -304,20 +217,11 @@ impl<'a> GetAuAccounts<'a> {
             query.push("size", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/accounts",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 
@@ -358,13 +262,9 @@ impl<'a> GetAuAccounts<'a> {
     }
 }
 
-impl<'a> IntoFuture for GetAuAccounts<'a> {
-    type Output = Result<Vec<types::AccountIEnumerablePagedResponse>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuAccounts, Vec < types::AccountIEnumerablePagedResponse >
+);
 
 /// Request builder for [`Client::get_au_child_accounts`]: `GET /api/childaccounts`.
 #[derive(Debug, Clone)]
@@ -384,46 +284,25 @@ impl<'a> GetAuChildAccounts<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ChildAccountAu>, Error> {
-        const OPERATION: &str = "GetAUChildAccounts";
+        static CALL: Call = Call::new("GetAUChildAccounts", "GET", "/api/childaccounts");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/childaccounts");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/childaccounts",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuChildAccounts<'a> {
-    type Output = Result<Vec<types::ChildAccountAu>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuChildAccounts, Vec < types::ChildAccountAu >);
 
 /// Request builder for [`Client::get_account_model_weightings`]: `GET /api/accountmodelweightings`.
 #[derive(Debug, Clone)]
@@ -443,46 +322,31 @@ impl<'a> GetAccountModelWeightings<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AccountModelWeighting>, Error> {
-        const OPERATION: &str = "GetAccountModelWeightings";
+        static CALL: Call = Call::new(
+            "GetAccountModelWeightings",
+            "GET",
+            "/api/accountmodelweightings",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/accountmodelweightings");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/accountmodelweightings",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAccountModelWeightings<'a> {
-    type Output = Result<Vec<types::AccountModelWeighting>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAccountModelWeightings, Vec < types::AccountModelWeighting >
+);
 
 /// Request builder for [`Client::replace_account_model_weightings`]: `PUT /api/accountmodelweightings`.
 #[derive(Debug, Clone)]
@@ -508,54 +372,30 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "ReplaceAccountModelWeightings";
+        static CALL: Call = Call::new(
+            "ReplaceAccountModelWeightings",
+            "PUT",
+            "/api/accountmodelweightings",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/accountmodelweightings");
         let mut request = client
-            .transport
-            .http
-            .request(Method::PUT, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::PUT,
-            path: "/api/accountmodelweightings",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for ReplaceAccountModelWeightings<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(ReplaceAccountModelWeightings, ());
 
 /// Request builder for [`Client::get_au_app_form`]: `GET /api/appform`.
 #[derive(Debug, Clone)]
@@ -591,17 +431,11 @@ impl<'a> GetAuAppForm<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
-        const OPERATION: &str = "GetAUAppForm";
+        static CALL: Call = Call::new("GetAUAppForm", "GET", "/api/appform");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -612,31 +446,16 @@ impl<'a> GetAuAppForm<'a> {
             query.push("FormType", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
+            .request(&CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/appform",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         crate::download::read(response, &[200]).await
     }
 }
 
-impl<'a> IntoFuture for GetAuAppForm<'a> {
-    type Output = Result<crate::Download, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuAppForm, crate ::Download);
 
 /// Request builder for [`Client::create_draft_application`]: `POST /api/application`.
 #[derive(Debug, Clone)]
@@ -662,54 +481,32 @@ impl<'a> CreateDraftApplication<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationUploadResult, Error> {
-        const OPERATION: &str = "CreateDraftApplication";
+        static CALL: Call = Call::new(
+            "CreateDraftApplication",
+            "POST",
+            "/api/application",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/application");
         let mut request = client
-            .transport
-            .http
-            .request(Method::POST, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::POST,
-            path: "/api/application",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for CreateDraftApplication<'a> {
-    type Output = Result<types::ApplicationUploadResult, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    CreateDraftApplication, types::ApplicationUploadResult
+);
 
 /// Request builder for [`Client::get_draft_application_status`]: `GET /api/application/{ApplicationId}/status`.
 #[derive(Debug, Clone)]
@@ -729,47 +526,30 @@ impl<'a> GetDraftApplicationStatus<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ApplicationStatus, Error> {
-        const OPERATION: &str = "GetDraftApplicationStatus";
+        static CALL: Call = Call::new(
+            "GetDraftApplicationStatus",
+            "GET",
+            "/api/application/{ApplicationId}/status",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
         url.push_str("/status");
         client.check_path(&url, "/api/application/{ApplicationId}/status")?;
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/application/{ApplicationId}/status",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetDraftApplicationStatus<'a> {
-    type Output = Result<types::ApplicationStatus, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetDraftApplicationStatus, types::ApplicationStatus);
 
 /// Request builder for [`Client::get_pds`]: `GET /api/pds`.
 #[derive(Debug, Clone)]
@@ -784,44 +564,23 @@ impl<'a> GetPds<'a> {
         GetPds { client, timeout: None }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PdsDetail>, Error> {
-        const OPERATION: &str = "GetPDS";
+        static CALL: Call = Call::new("GetPDS", "GET", "/api/pds");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/pds");
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/pds",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetPds<'a> {
-    type Output = Result<Vec<types::PdsDetail>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetPds, Vec < types::PdsDetail >);
 
 /// Request builder for [`Client::get_uk_ceding_parties`]: `GET /api/cedingparties`.
 #[derive(Debug, Clone)]
@@ -849,17 +608,11 @@ impl<'a> GetUkCedingParties<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CedingPartyResponse>, Error> {
-        const OPERATION: &str = "GetUKCedingParties";
+        static CALL: Call = Call::new("GetUKCedingParties", "GET", "/api/cedingparties");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.account_type {
@@ -867,31 +620,18 @@ impl<'a> GetUkCedingParties<'a> {
         }
         query.push("search", &self.search);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/cedingparties",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetUkCedingParties<'a> {
-    type Output = Result<Vec<types::CedingPartyResponse>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetUkCedingParties, Vec < types::CedingPartyResponse >
+);
 
 /// Request builder for [`Client::find_au_securities`]: `GET /api/securities`.
 #[derive(Debug, Clone)]
@@ -947,17 +687,11 @@ impl<'a> FindAuSecurities<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::SecurityResponse>, Error> {
-        const OPERATION: &str = "FindAUSecurities";
+        static CALL: Call = Call::new("FindAUSecurities", "GET", "/api/securities");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.search {
@@ -973,31 +707,16 @@ impl<'a> FindAuSecurities<'a> {
             query.push_each("securityCodes", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/securities",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for FindAuSecurities<'a> {
-    type Output = Result<Vec<types::SecurityResponse>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(FindAuSecurities, Vec < types::SecurityResponse >);
 
 /// Request builder for [`Client::get_au_recalc_status`]: `GET /api/recalc/status`.
 #[derive(Debug, Clone)]
@@ -1015,44 +734,23 @@ impl<'a> GetAuRecalcStatus<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ServiceRecalcStatus, Error> {
-        const OPERATION: &str = "GetAURecalcStatus";
+        static CALL: Call = Call::new("GetAURecalcStatus", "GET", "/api/recalc/status");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/recalc/status");
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/recalc/status",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuRecalcStatus<'a> {
-    type Output = Result<types::ServiceRecalcStatus, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuRecalcStatus, types::ServiceRecalcStatus);
 
 /// Request builder for [`Client::get_au_holdings`]: `GET /api/holdings`.
 #[derive(Debug, Clone)]
@@ -1081,48 +779,27 @@ impl<'a> GetAuHoldings<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingData>, Error> {
-        const OPERATION: &str = "GetAUHoldings";
+        static CALL: Call = Call::new("GetAUHoldings", "GET", "/api/holdings");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/holdings");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("ValuationDate", &self.valuation_date);
         query.push("ClassificationType", &self.classification_type);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/holdings",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuHoldings<'a> {
-    type Output = Result<Vec<types::HoldingData>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuHoldings, Vec < types::HoldingData >);
 
 /// Request builder for [`Client::get_au_holdings_per_model`]: `GET /api/holdingspermodel`.
 #[derive(Debug, Clone)]
@@ -1151,48 +828,33 @@ impl<'a> GetAuHoldingsPerModel<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
-        const OPERATION: &str = "GetAUHoldingsPerModel";
+        static CALL: Call = Call::new(
+            "GetAUHoldingsPerModel",
+            "GET",
+            "/api/holdingspermodel",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/holdingspermodel");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/holdingspermodel",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuHoldingsPerModel<'a> {
-    type Output = Result<Vec<types::HoldingsHistoryPerModel>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuHoldingsPerModel, Vec < types::HoldingsHistoryPerModel >
+);
 
 /// Request builder for [`Client::get_au_asset_class_summary`]: `GET /api/assetclasssummary`.
 #[derive(Debug, Clone)]
@@ -1228,17 +890,15 @@ impl<'a> GetAuAssetClassSummary<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::AssetClassSummary, Error> {
-        const OPERATION: &str = "GetAUAssetClassSummary";
+        static CALL: Call = Call::new(
+            "GetAUAssetClassSummary",
+            "GET",
+            "/api/assetclasssummary",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1247,31 +907,16 @@ impl<'a> GetAuAssetClassSummary<'a> {
         }
         query.push("ValuationDate", &self.valuation_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/assetclasssummary",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuAssetClassSummary<'a> {
-    type Output = Result<types::AssetClassSummary, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuAssetClassSummary, types::AssetClassSummary);
 
 /// Request builder for [`Client::get_au_transactions`]: `GET /api/transactions`.
 #[derive(Debug, Clone)]
@@ -1360,19 +1005,13 @@ impl<'a> GetAuTransactions<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(
         self,
     ) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
-        const OPERATION: &str = "GetAUTransactions";
+        static CALL: Call = Call::new("GetAUTransactions", "GET", "/api/transactions");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/transactions");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1397,20 +1036,11 @@ impl<'a> GetAuTransactions<'a> {
             query.push("Order", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/transactions",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 
@@ -1443,13 +1073,9 @@ impl<'a> GetAuTransactions<'a> {
     }
 }
 
-impl<'a> IntoFuture for GetAuTransactions<'a> {
-    type Output = Result<types::TransactionIEnumerablePagedResponse, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuTransactions, types::TransactionIEnumerablePagedResponse
+);
 
 /// Request builder for [`Client::get_au_cash_transactions`]: `GET /api/cashtransactions`.
 #[derive(Debug, Clone)]
@@ -1508,17 +1134,15 @@ impl<'a> GetAuCashTransactions<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
-        const OPERATION: &str = "GetAUCashTransactions";
+        static CALL: Call = Call::new(
+            "GetAUCashTransactions",
+            "GET",
+            "/api/cashtransactions",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.include_pending_unsettled {
@@ -1534,20 +1158,11 @@ impl<'a> GetAuCashTransactions<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/cashtransactions",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 
@@ -1580,13 +1195,9 @@ impl<'a> GetAuCashTransactions<'a> {
     }
 }
 
-impl<'a> IntoFuture for GetAuCashTransactions<'a> {
-    type Output = Result<types::CashBookIEnumerablePagedResponse, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuCashTransactions, types::CashBookIEnumerablePagedResponse
+);
 
 /// Request builder for [`Client::get_au_unsettled_transactions`]: `GET /api/unsettledtransactions`.
 #[derive(Debug, Clone)]
@@ -1635,17 +1246,15 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::UnsettledTransaction>, Error> {
-        const OPERATION: &str = "GetAUUnsettledTransactions";
+        static CALL: Call = Call::new(
+            "GetAUUnsettledTransactions",
+            "GET",
+            "/api/unsettledtransactions",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
         if let Some(value) = &self.page {
@@ -1658,20 +1267,11 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/unsettledtransactions",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 
@@ -1700,13 +1300,9 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     }
 }
 
-impl<'a> IntoFuture for GetAuUnsettledTransactions<'a> {
-    type Output = Result<Vec<types::UnsettledTransaction>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuUnsettledTransactions, Vec < types::UnsettledTransaction >
+);
 
 /// Request builder for [`Client::get_au_dividend_reinvestment_details`]: `GET /api/dividendreinvestmentdetails`.
 #[derive(Debug, Clone)]
@@ -1726,46 +1322,31 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
-        const OPERATION: &str = "GetAUDividendReinvestmentDetails";
+        static CALL: Call = Call::new(
+            "GetAUDividendReinvestmentDetails",
+            "GET",
+            "/api/dividendreinvestmentdetails",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/dividendreinvestmentdetails");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/dividendreinvestmentdetails",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuDividendReinvestmentDetails<'a> {
-    type Output = Result<Vec<types::DividendReinvestmentDetail>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuDividendReinvestmentDetails, Vec < types::DividendReinvestmentDetail >
+);
 
 /// Request builder for [`Client::get_au_income_detail`]: `GET /api/incomedetail`.
 #[derive(Debug, Clone)]
@@ -1794,48 +1375,27 @@ impl<'a> GetAuIncomeDetail<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeDetail>, Error> {
-        const OPERATION: &str = "GetAUIncomeDetail";
+        static CALL: Call = Call::new("GetAUIncomeDetail", "GET", "/api/incomedetail");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/incomedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/incomedetail",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuIncomeDetail<'a> {
-    type Output = Result<Vec<types::IncomeDetail>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuIncomeDetail, Vec < types::IncomeDetail >);
 
 /// Request builder for [`Client::get_au_income_schedules`]: `GET /api/incomeschedules`.
 #[derive(Debug, Clone)]
@@ -1864,48 +1424,31 @@ impl<'a> GetAuIncomeSchedules<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::IncomeSchedule>, Error> {
-        const OPERATION: &str = "GetAUIncomeSchedules";
+        static CALL: Call = Call::new(
+            "GetAUIncomeSchedules",
+            "GET",
+            "/api/incomeschedules",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/incomeschedules");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/incomeschedules",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuIncomeSchedules<'a> {
-    type Output = Result<Vec<types::IncomeSchedule>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuIncomeSchedules, Vec < types::IncomeSchedule >);
 
 /// Request builder for [`Client::get_au_income_schedules_bulk`]: `GET /api/incomeschedules/bulk`.
 #[derive(Debug, Clone)]
@@ -1934,48 +1477,33 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
-        const OPERATION: &str = "GetAUIncomeSchedulesBulk";
+        static CALL: Call = Call::new(
+            "GetAUIncomeSchedulesBulk",
+            "GET",
+            "/api/incomeschedules/bulk",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/incomeschedules/bulk");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/incomeschedules/bulk",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuIncomeSchedulesBulk<'a> {
-    type Output = Result<Vec<types::BulkIncomeScheduleData>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuIncomeSchedulesBulk, Vec < types::BulkIncomeScheduleData >
+);
 
 /// Request builder for [`Client::get_au_expense_detail`]: `GET /api/expensedetail`.
 #[derive(Debug, Clone)]
@@ -2004,48 +1532,27 @@ impl<'a> GetAuExpenseDetail<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Expense>, Error> {
-        const OPERATION: &str = "GetAUExpenseDetail";
+        static CALL: Call = Call::new("GetAUExpenseDetail", "GET", "/api/expensedetail");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/expensedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/expensedetail",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuExpenseDetail<'a> {
-    type Output = Result<Vec<types::Expense>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuExpenseDetail, Vec < types::Expense >);
 
 /// Request builder for [`Client::get_au_bpay`]: `GET /api/bpay`.
 #[derive(Debug, Clone)]
@@ -2065,46 +1572,25 @@ impl<'a> GetAuBpay<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BpayInfo>, Error> {
-        const OPERATION: &str = "GetAUBpay";
+        static CALL: Call = Call::new("GetAUBpay", "GET", "/api/bpay");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/bpay");
         let mut query = Query::new(&mut url);
         query.push_each("accountIds", &self.account_ids);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/bpay",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuBpay<'a> {
-    type Output = Result<Vec<types::BpayInfo>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuBpay, Vec < types::BpayInfo >);
 
 /// Request builder for [`Client::get_au_performance`]: `GET /api/performance`.
 #[derive(Debug, Clone)]
@@ -2203,17 +1689,11 @@ impl<'a> GetAuPerformance<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Performance, Error> {
-        const OPERATION: &str = "GetAUPerformance";
+        static CALL: Call = Call::new("GetAUPerformance", "GET", "/api/performance");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/performance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -2241,31 +1721,16 @@ impl<'a> GetAuPerformance<'a> {
             query.push("CalculationMethod", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/performance",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuPerformance<'a> {
-    type Output = Result<types::Performance, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuPerformance, types::Performance);
 
 /// Request builder for [`Client::get_au_asset_class_performance`]: `GET /api/assetclassperformance`.
 #[derive(Debug, Clone)]
@@ -2354,17 +1819,15 @@ impl<'a> GetAuAssetClassPerformance<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::AssetClassInvestment>, Error> {
-        const OPERATION: &str = "GetAUAssetClassPerformance";
+        static CALL: Call = Call::new(
+            "GetAUAssetClassPerformance",
+            "GET",
+            "/api/assetclassperformance",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/assetclassperformance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -2389,31 +1852,18 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             query.push("CalculationMethod", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/assetclassperformance",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuAssetClassPerformance<'a> {
-    type Output = Result<Vec<types::AssetClassInvestment>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuAssetClassPerformance, Vec < types::AssetClassInvestment >
+);
 
 /// Request builder for [`Client::get_au_benchmarks`]: `GET /api/benchmarks`.
 #[derive(Debug, Clone)]
@@ -2431,44 +1881,23 @@ impl<'a> GetAuBenchmarks<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Benchmark>, Error> {
-        const OPERATION: &str = "GetAUBenchmarks";
+        static CALL: Call = Call::new("GetAUBenchmarks", "GET", "/api/benchmarks");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/benchmarks");
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/benchmarks",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuBenchmarks<'a> {
-    type Output = Result<Vec<types::Benchmark>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuBenchmarks, Vec < types::Benchmark >);
 
 /// Request builder for [`Client::get_au_benchmark_performance`]: `GET /api/benchmarkperformance`.
 #[derive(Debug, Clone)]
@@ -2507,17 +1936,15 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::BenchmarkReturn>, Error> {
-        const OPERATION: &str = "GetAUBenchmarkPerformance";
+        static CALL: Call = Call::new(
+            "GetAUBenchmarkPerformance",
+            "GET",
+            "/api/benchmarkperformance",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
@@ -2527,31 +1954,18 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/benchmarkperformance",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuBenchmarkPerformance<'a> {
-    type Output = Result<Vec<types::BenchmarkReturn>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuBenchmarkPerformance, Vec < types::BenchmarkReturn >
+);
 
 /// Request builder for [`Client::get_au_models`]: `GET /api/models`.
 #[derive(Debug, Clone)]
@@ -2569,44 +1983,23 @@ impl<'a> GetAuModels<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::Model>, Error> {
-        const OPERATION: &str = "GetAUModels";
+        static CALL: Call = Call::new("GetAUModels", "GET", "/api/models");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/models");
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/models",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuModels<'a> {
-    type Output = Result<Vec<types::Model>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuModels, Vec < types::Model >);
 
 /// Request builder for [`Client::get_au_aproximate_fum`]: `GET /api/modelapproximatefum`.
 #[derive(Debug, Clone)]
@@ -2632,47 +2025,30 @@ impl<'a> GetAuAproximateFum<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelApproximateFum, Error> {
-        const OPERATION: &str = "GetAUAproximateFum";
+        static CALL: Call = Call::new(
+            "GetAUAproximateFum",
+            "GET",
+            "/api/modelapproximatefum",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/modelapproximatefum");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/modelapproximatefum",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuAproximateFum<'a> {
-    type Output = Result<types::ModelApproximateFum, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuAproximateFum, types::ModelApproximateFum);
 
 /// Request builder for [`Client::get_au_model_performance`]: `GET /api/modelperformance`.
 #[derive(Debug, Clone)]
@@ -2701,48 +2077,31 @@ impl<'a> GetAuModelPerformance<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::ModelPerformance, Error> {
-        const OPERATION: &str = "GetAUModelPerformance";
+        static CALL: Call = Call::new(
+            "GetAUModelPerformance",
+            "GET",
+            "/api/modelperformance",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/modelperformance");
         let mut query = Query::new(&mut url);
         query.push("ModelId", &self.model_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/modelperformance",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuModelPerformance<'a> {
-    type Output = Result<types::ModelPerformance, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuModelPerformance, types::ModelPerformance);
 
 /// Request builder for [`Client::get_au_model_holdings`]: `GET /api/modelholdings`.
 #[derive(Debug, Clone)]
@@ -2768,47 +2127,26 @@ impl<'a> GetAuModelHoldings<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelHolding>, Error> {
-        const OPERATION: &str = "GetAUModelHoldings";
+        static CALL: Call = Call::new("GetAUModelHoldings", "GET", "/api/modelholdings");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/modelholdings");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/modelholdings",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuModelHoldings<'a> {
-    type Output = Result<Vec<types::ModelHolding>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuModelHoldings, Vec < types::ModelHolding >);
 
 /// Request builder for [`Client::get_au_model_weight_adjustment`]: `GET /api/modelweightadjustment`.
 #[derive(Debug, Clone)]
@@ -2828,46 +2166,31 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
-        const OPERATION: &str = "GetAUModelWeightAdjustment";
+        static CALL: Call = Call::new(
+            "GetAUModelWeightAdjustment",
+            "GET",
+            "/api/modelweightadjustment",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/modelweightadjustment");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/modelweightadjustment",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuModelWeightAdjustment<'a> {
-    type Output = Result<Vec<types::ModelWeightAdjustmentResponse>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuModelWeightAdjustment, Vec < types::ModelWeightAdjustmentResponse >
+);
 
 /// Request builder for [`Client::replace_au_model_weight_adjustment`]: `PUT /api/modelweightadjustment`.
 #[derive(Debug, Clone)]
@@ -2893,54 +2216,30 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "ReplaceAUModelWeightAdjustment";
+        static CALL: Call = Call::new(
+            "ReplaceAUModelWeightAdjustment",
+            "PUT",
+            "/api/modelweightadjustment",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/modelweightadjustment");
         let mut request = client
-            .transport
-            .http
-            .request(Method::PUT, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::PUT,
-            path: "/api/modelweightadjustment",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 202).await
     }
 }
 
-impl<'a> IntoFuture for ReplaceAuModelWeightAdjustment<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(ReplaceAuModelWeightAdjustment, ());
 
 /// Request builder for [`Client::get_au_account_esg_categories`]: `GET /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -2960,46 +2259,29 @@ impl<'a> GetAuAccountEsgCategories<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<String>, Error> {
-        const OPERATION: &str = "GetAUAccountEsgCategories";
+        static CALL: Call = Call::new(
+            "GetAUAccountEsgCategories",
+            "GET",
+            "/api/esgcategories",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/esgcategories",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuAccountEsgCategories<'a> {
-    type Output = Result<Vec<String>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuAccountEsgCategories, Vec < String >);
 
 /// Request builder for [`Client::replace_au_account_esg_categories`]: `PUT /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -3025,54 +2307,30 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "ReplaceAUAccountEsgCategories";
+        static CALL: Call = Call::new(
+            "ReplaceAUAccountEsgCategories",
+            "PUT",
+            "/api/esgcategories",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
-            .transport
-            .http
-            .request(Method::PUT, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::PUT,
-            path: "/api/esgcategories",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for ReplaceAuAccountEsgCategories<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(ReplaceAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::add_au_account_esg_categories`]: `POST /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -3098,54 +2356,30 @@ impl<'a> AddAuAccountEsgCategories<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "AddAUAccountEsgCategories";
+        static CALL: Call = Call::new(
+            "AddAUAccountEsgCategories",
+            "POST",
+            "/api/esgcategories",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/esgcategories");
         let mut request = client
-            .transport
-            .http
-            .request(Method::POST, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::POST,
-            path: "/api/esgcategories",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for AddAuAccountEsgCategories<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(AddAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::delete_au_account_esg_categories`]: `DELETE /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -3173,17 +2407,15 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "DeleteAUAccountEsgCategories";
+        static CALL: Call = Call::new(
+            "DeleteAUAccountEsgCategories",
+            "DELETE",
+            "/api/esgcategories",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
@@ -3191,31 +2423,16 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
             query.push("categoryId", value);
         }
         let request = client
-            .transport
-            .http
-            .request(Method::DELETE, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::DELETE,
-            path: "/api/esgcategories",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for DeleteAuAccountEsgCategories<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(DeleteAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::get_au_cashflow_instructions`]: `GET /api/cashflowinstructions`.
 #[derive(Debug, Clone)]
@@ -3235,46 +2452,31 @@ impl<'a> GetAuCashflowInstructions<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::CashflowInstruction>, Error> {
-        const OPERATION: &str = "GetAUCashflowInstructions";
+        static CALL: Call = Call::new(
+            "GetAUCashflowInstructions",
+            "GET",
+            "/api/cashflowinstructions",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashflowinstructions");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/cashflowinstructions",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuCashflowInstructions<'a> {
-    type Output = Result<Vec<types::CashflowInstruction>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuCashflowInstructions, Vec < types::CashflowInstruction >
+);
 
 /// Request builder for [`Client::add_au_one_off_cashflow_instructions`]: `POST /api/cashflowinstructions/oneoff`.
 #[derive(Debug, Clone)]
@@ -3300,54 +2502,30 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "AddAUOneOffCashflowInstructions";
+        static CALL: Call = Call::new(
+            "AddAUOneOffCashflowInstructions",
+            "POST",
+            "/api/cashflowinstructions/oneoff",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/cashflowinstructions/oneoff");
         let mut request = client
-            .transport
-            .http
-            .request(Method::POST, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::POST,
-            path: "/api/cashflowinstructions/oneoff",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for AddAuOneOffCashflowInstructions<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(AddAuOneOffCashflowInstructions, ());
 
 /// Request builder for [`Client::delete_au_one_off_cashflow_instructions`]: `DELETE /api/cashflowinstructions/oneoff`.
 #[derive(Debug, Clone)]
@@ -3376,48 +2554,31 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "DeleteAUOneOffCashflowInstructions";
+        static CALL: Call = Call::new(
+            "DeleteAUOneOffCashflowInstructions",
+            "DELETE",
+            "/api/cashflowinstructions/oneoff",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashflowinstructions/oneoff");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionId", &self.cashflow_instruction_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
-            .transport
-            .http
-            .request(Method::DELETE, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::DELETE,
-            path: "/api/cashflowinstructions/oneoff",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for DeleteAuOneOffCashflowInstructions<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(DeleteAuOneOffCashflowInstructions, ());
 
 /// Request builder for [`Client::update_au_regular_cashflow_instructions`]: `PUT /api/cashflowinstructions/regular`.
 #[derive(Debug, Clone)]
@@ -3443,54 +2604,30 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "UpdateAURegularCashflowInstructions";
+        static CALL: Call = Call::new(
+            "UpdateAURegularCashflowInstructions",
+            "PUT",
+            "/api/cashflowinstructions/regular",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/cashflowinstructions/regular");
         let mut request = client
-            .transport
-            .http
-            .request(Method::PUT, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
-            let bytes = serde_json::to_vec(body)
-                .map_err(|e| Error::InvalidArgument {
-                    name: "body",
-                    reason: e.to_string(),
-                })?;
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(bytes);
+            request = transport::json_body(request, "application/json", body)?;
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::PUT,
-            path: "/api/cashflowinstructions/regular",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for UpdateAuRegularCashflowInstructions<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(UpdateAuRegularCashflowInstructions, ());
 
 /// Request builder for [`Client::delete_au_regular_cashflow_instructions`]: `DELETE /api/cashflowinstructions/regular`.
 #[derive(Debug, Clone)]
@@ -3516,47 +2653,30 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "DeleteAURegularCashflowInstructions";
+        static CALL: Call = Call::new(
+            "DeleteAURegularCashflowInstructions",
+            "DELETE",
+            "/api/cashflowinstructions/regular",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashflowinstructions/regular");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
-            .transport
-            .http
-            .request(Method::DELETE, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::DELETE,
-            path: "/api/cashflowinstructions/regular",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 204).await
     }
 }
 
-impl<'a> IntoFuture for DeleteAuRegularCashflowInstructions<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(DeleteAuRegularCashflowInstructions, ());
 
 /// Request builder for [`Client::get_au_publisher_events`]: `GET /api/publisherevents`.
 #[derive(Debug, Clone)]
@@ -3574,44 +2694,27 @@ impl<'a> GetAuPublisherEvents<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEvent>, Error> {
-        const OPERATION: &str = "GetAUPublisherEvents";
+        static CALL: Call = Call::new(
+            "GetAUPublisherEvents",
+            "GET",
+            "/api/publisherevents",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/api/publisherevents");
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/publisherevents",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuPublisherEvents<'a> {
-    type Output = Result<Vec<types::PublisherEvent>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetAuPublisherEvents, Vec < types::PublisherEvent >);
 
 /// Request builder for [`Client::get_au_publisher_event_detail`]: `GET /api/publishereventdetail`.
 #[derive(Debug, Clone)]
@@ -3631,46 +2734,31 @@ impl<'a> GetAuPublisherEventDetail<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<Vec<types::PublisherEventDetail>, Error> {
-        const OPERATION: &str = "GetAUPublisherEventDetail";
+        static CALL: Call = Call::new(
+            "GetAUPublisherEventDetail",
+            "GET",
+            "/api/publishereventdetail",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/publishereventdetail");
         let mut query = Query::new(&mut url);
         query.push("eventId", &self.event_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/publishereventdetail",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetAuPublisherEventDetail<'a> {
-    type Output = Result<Vec<types::PublisherEventDetail>, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(
+    GetAuPublisherEventDetail, Vec < types::PublisherEventDetail >
+);
 
 /// Request builder for [`Client::download_au_file`]: `GET /api/file`.
 #[derive(Debug, Clone)]
@@ -3690,43 +2778,22 @@ impl<'a> DownloadAuFile<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<crate::Download, Error> {
-        const OPERATION: &str = "DownloadAUFile";
+        static CALL: Call = Call::new("DownloadAUFile", "GET", "/api/file");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/file");
         let mut query = Query::new(&mut url);
         query.push("fileId", &self.file_id);
         let request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/octet-stream"))
+            .request(&CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/api/file",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         crate::download::read(response, &[200]).await
     }
 }
 
-impl<'a> IntoFuture for DownloadAuFile<'a> {
-    type Output = Result<crate::Download, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(DownloadAuFile, crate ::Download);

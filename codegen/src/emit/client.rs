@@ -3,17 +3,33 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::code::{self, Code};
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Framing, Location, ObjectStyle, Operation,
-    PageShape, PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Location, ObjectStyle, Operation, PageShape,
+    PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
 };
-use crate::render::Emitted;
+use crate::render::{Block, Part};
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
 /// connection are the runtime's; only what the spec decides is written here.
-pub fn client_module(api: &Api) -> Emitted {
+pub fn client_module(api: &Api) -> Vec<Part<'_>> {
+    let ops = &api.operations;
+    vec![
+        Part::items(move || client_head(api)),
+        Part::block(
+            || quote! { impl Client {} },
+            Block::Impl,
+            ops.len() + 1,
+            move |i| match i.checked_sub(1) {
+                Some(i) => method(&ops[i]),
+                None => client_methods(api),
+            },
+        ),
+    ]
+}
+
+/// The head of `client.rs`: docs, imports, the credentials and the client.
+fn client_head(api: &Api) -> TokenStream {
     let version = &api.version;
     let version_doc = doc(&format!("The API version this client was generated for, from `info.version`: `{version}`."));
     let base_const = api.default_base_url.as_ref().map(|url| {
@@ -113,20 +129,6 @@ pub fn client_module(api: &Api) -> Emitted {
     });
     // A documented redirect is the operation's reply, so the client must not follow it.
     let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
-    let redirect_doc = if redirects {
-        "Redirects are not followed: some operations reply with one, which they return."
-    } else {
-        "Redirects are followed only within the origin of the request (at most 10); one to another \
-         origin ends the call with its 3xx status, so no credential, body or query ever reaches a \
-         host the caller did not name."
-    };
-    let http_builder_doc = doc(&format!(
-        "A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS, proxy or \
-         pool settings to before passing the result to [`ClientBuilder::http_client`]: the connect \
-         timeout ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)), the read timeout \
-         ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)), no `Referer` header, and this \
-         policy:\n\n{redirect_doc}"
-    ));
     // The version header is a client setting with the spec's version as its default.
     let version_header = match api.common_headers.first() {
         Some(h) => {
@@ -135,25 +137,6 @@ pub fn client_module(api: &Api) -> Emitted {
         }
         None => quote! { None },
     };
-    let version_methods = api.common_headers.first().map(|h| {
-        let field = ident(&h.field);
-        let setter = format_ident!("with_{}", h.field);
-        let header = &h.header;
-        let docs = doc(&format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default));
-        let getter_docs = doc(&format!("The value sent in the `{header}` header."));
-        quote! {
-            #docs
-            pub fn #setter(mut self, value: &str) -> Result<Self, Error> {
-                self.connection.set_version(value)?;
-                Ok(self)
-            }
-
-            #getter_docs
-            pub fn #field(&self) -> &str {
-                self.connection.version().to_str().unwrap_or_default()
-            }
-        }
-    });
     let mut uses = Uses::default();
     for op in &api.operations {
         required_params(op).for_each(|p| uses.add(&p.ty));
@@ -187,8 +170,7 @@ pub fn client_module(api: &Api) -> Emitted {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
-    let mut code = Code::new(None);
-    code.items(quote! {
+    quote! {
         //! The client, its credentials, and one method per operation.
 
         #imports
@@ -262,7 +244,46 @@ pub fn client_module(api: &Api) -> Emitted {
             }
         }
 
-        impl Client {
+    }
+}
+
+/// The client's own methods: its constructors and what it was built with.
+fn client_methods(api: &Api) -> TokenStream {
+    let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
+    let redirect_doc = if redirects {
+        "Redirects are not followed: some operations reply with one, which they return."
+    } else {
+        "Redirects are followed only within the origin of the request (at most 10); one to another \
+         origin ends the call with its 3xx status, so no credential, body or query ever reaches a \
+         host the caller did not name."
+    };
+    let http_builder_doc = doc(&format!(
+        "A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS, proxy or \
+         pool settings to before passing the result to [`ClientBuilder::http_client`]: the connect \
+         timeout ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)), the read timeout \
+         ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)), no `Referer` header, and this \
+         policy:\n\n{redirect_doc}"
+    ));
+    let version_methods = api.common_headers.first().map(|h| {
+        let field = ident(&h.field);
+        let setter = format_ident!("with_{}", h.field);
+        let header = &h.header;
+        let docs = doc(&format!("Sends `value` in the `{header}` header instead of the default `{}`.", h.default));
+        let getter_docs = doc(&format!("The value sent in the `{header}` header."));
+        quote! {
+            #docs
+            pub fn #setter(mut self, value: &str) -> Result<Self, Error> {
+                self.connection.set_version(value)?;
+                Ok(self)
+            }
+
+            #getter_docs
+            pub fn #field(&self) -> &str {
+                self.connection.version().to_str().unwrap_or_default()
+            }
+        }
+    });
+    quote! {
             /// A client for the deployment at `base_url` (scheme, host and optional path prefix),
             /// with a connection pool of its own, TLS through rustls (the default `rustls` feature)
             /// and the default [`RetryPolicy`](crate::RetryPolicy).
@@ -296,13 +317,7 @@ pub fn client_module(api: &Api) -> Emitted {
             }
 
             #version_methods
-        }
-    });
-    // The operations' methods, as text, go at the end of the `impl Client` block just printed.
-    code.reopen_last_block();
-    api.operations.iter().for_each(|op| method(&mut code, op));
-    code.close("");
-    code.finish()
+    }
 }
 
 /// How a parameter is taken by the client method or set on the builder.
@@ -343,7 +358,8 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
     op.params.iter().filter(|p| p.required)
 }
 
-fn method(code: &mut Code, op: &Operation) {
+/// The client's method for `op`: its required parameters as arguments, returning its builder.
+fn method(op: &Operation) -> TokenStream {
     let body_note = match &op.body {
         Some(b) if b.required => format!("The {} request body is required.", super::body_kind(b)),
         Some(b) => format!("The {} request body is optional; set it with `.body(...)`.", super::body_kind(b)),
@@ -354,53 +370,8 @@ fn method(code: &mut Code, op: &Operation) {
         format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
     });
     let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
-    let docs = operation_doc(op, &notes);
-    let mut params = vec![(String::new(), "&self".to_string())];
-    let mut values = vec!["self".to_string()];
-    for p in required_params(op) {
-        let name = code::ident(&p.name);
-        params.push((format!("{name}: "), arg_type_text(&p.ty)));
-        values.push(arg_convert_text(&p.ty, &name));
-    }
-    if let Some(body) = op.body.as_ref().filter(|b| b.required) {
-        params.push(("body: ".to_string(), code::rust_type(&body.ty, "types::")));
-        values.push("body".to_string());
-    }
-    let builder = code::ident(&op.type_name);
-    let (head, ret) = (format!("pub fn {}", code::ident(&op.fn_name)), format!("builders::{builder}<'_>"));
-    let joined: Vec<String> = params.iter().map(|(name, ty)| format!("{name}{ty}")).collect();
-    let call = format!("builders::{builder}::new({})", values.join(", "));
-    // Written as text when no line needs more than breaking the parameters or the arguments.
-    let signature_fits = code.fits(&format!("{head}({}) -> {ret} {{", joined.join(", ")))
-        || (code.fits(&format!("{head}("))
-            && code.fits(&format!(") -> {ret} {{"))
-            && joined.iter().all(|p| code.fits(&format!("    {p},"))));
-    let call_fits = code.fits(&format!("    {call}")) || values.iter().all(|v| code.fits(&format!("        {v},")));
-    if !(signature_fits && call_fits) {
-        code.members(method_tokens(op, &docs));
-        return;
-    }
-    code.doc(&docs);
-    if let Some(cfg) = code::cfg_any(&op.features) {
-        code.line(cfg);
-    }
-    if op.deprecated {
-        code.line("#[deprecated]");
-    }
-    code.signature(&head, &params, Some(&ret), " {");
-    if code.fits(&call) {
-        code.line(&call);
-    } else {
-        code.list(&format!("builders::{builder}::new("), &values, ")");
-    }
-    code.close("");
-}
-
-/// [`method`] as tokens, for prettyplease to lay out.
-fn method_tokens(op: &Operation, docs: &str) -> TokenStream {
-    let fn_name = ident(&op.fn_name);
-    let builder = ident(&op.type_name);
-    let docs = doc(docs);
+    let docs = doc(&operation_doc(op, &notes));
+    let (fn_name, builder) = (ident(&op.fn_name), ident(&op.type_name));
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
     let mut values = Vec::new();
@@ -439,24 +410,22 @@ pub fn builders_header(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    if api.operations.iter().any(|op| op.method != crate::ir::Method::Query) {
-        imports.add("reqwest::Method");
-    }
-    imports
-        .add("std::future::{Future, IntoFuture}")
-        .add("std::pin::Pin")
-        .add("reqwest::header::{ACCEPT, HeaderValue}")
-        .add("std::time::Duration")
-        .add("crate::transport::{self, Call}")
-        .add("crate::{Client, Error}");
+    imports.add("std::time::Duration").add("crate::transport::{self, Call}").add("crate::{Client, Error}");
     if api.operations.iter().any(|op| op.paging.is_some()) {
         imports.add("crate::paging::{self, Items, Page}");
     }
-    if api.operations.iter().any(|op| op.body.is_some()) {
-        imports.add("reqwest::header::CONTENT_TYPE");
+    // Bytes, text and multipart bodies set their content type here; JSON and form bodies in
+    // the runtime.
+    let sets_content_type =
+        |b: &Body| matches!(b.encoding, BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart);
+    if api.operations.iter().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(sets_content_type)) {
+        imports.add("reqwest::header::{CONTENT_TYPE, HeaderValue}");
+    }
+    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Header)) {
+        imports.add("reqwest::header::HeaderValue");
     }
     if api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })) {
-        imports.add("reqwest::header::CONNECTION");
+        imports.add("reqwest::header::{CONNECTION, HeaderValue}");
     }
     let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
     if has(Location::Query) {
@@ -496,368 +465,172 @@ pub fn builders_header(api: &Api) -> TokenStream {
 }
 
 /// The request builder of one operation, behind the features that compile it when there are
-/// features per tag. The usual shapes are written as text; statements of rarer or longer shapes
-/// are printed by prettyplease.
-pub fn builder(api: &Api, op: &Operation) -> Emitted {
-    let name = code::ident(&op.type_name);
-    let reply = code::reply_type(&op.reply, "crate::Download", "crate::ItemStream", "crate::Upgraded");
-    let mut code = Code::new(code::cfg_any(&op.features));
-
-    let mut fields = vec![("client: ".to_string(), "&'a Client".to_string())];
-    let mut new_params = fields.clone();
-    let mut inits = vec!["client".to_string()];
+/// features per tag.
+pub fn builder(api: &Api, op: &Operation) -> TokenStream {
+    let name = ident(&op.type_name);
+    let reply = super::reply_type(
+        &op.reply,
+        quote! { crate::Download },
+        quote! { crate::ItemStream },
+        quote! { crate::Upgraded },
+    );
+    let types = quote! { types:: };
+    let (mut fields, mut params, mut inits) = (Vec::new(), Vec::new(), Vec::new());
     for p in &op.params {
-        let (field, ty) = (code::ident(&p.name), code::rust_type(&p.ty, "types::"));
+        let (field, ty) = (ident(&p.name), rust_type(&p.ty, &types));
         if p.required {
-            new_params.push((format!("{field}: "), ty.clone()));
-            fields.push((format!("{field}: "), ty));
-            inits.push(field);
+            params.push(quote! { #field: #ty });
+            fields.push(quote! { #field: #ty });
+            inits.push(quote! { #field });
         } else {
-            fields.push((format!("{field}: "), format!("Option<{ty}>")));
-            inits.push(format!("{field}: None"));
+            fields.push(quote! { #field: Option<#ty> });
+            inits.push(quote! { #field: None });
         }
     }
     if let Some(body) = &op.body {
-        let ty = code::rust_type(&body.ty, "types::");
+        let ty = body_type(body);
         if body.required {
-            new_params.push(("body: ".to_string(), ty.clone()));
-            fields.push(("body: ".to_string(), ty));
-            inits.push("body".to_string());
+            params.push(quote! { body: #ty });
+            fields.push(quote! { body: #ty });
+            inits.push(quote! { body });
         } else {
-            fields.push(("body: ".to_string(), format!("Option<{ty}>")));
-            inits.push("body: None".to_string());
+            fields.push(quote! { body: Option<#ty> });
+            inits.push(quote! { body: None });
         }
     }
-    fields.push(("timeout: ".to_string(), "Option<Duration>".to_string()));
-    inits.push("timeout: None".to_string());
-
-    code.item(Some(&format!("Request builder for [`Client::{}`]: `{} {}`.", op.fn_name, op.method.as_str(), op.path)));
-    code.line("#[derive(Debug, Clone)]");
-    code.line("#[must_use = \"a request does nothing until it is awaited\"]");
-    // A name too long for the line has its lifetime on a line of its own, as prettyplease
-    // breaks generics.
-    with_lifetime(&mut code, &format!("pub struct {name}"));
-    fields.iter().for_each(|(field, ty)| code.typed(field, ty, ","));
-    code.close("");
-
-    code.item(None);
-    if op.deprecated {
-        code.line("#[allow(deprecated)]");
-    }
-    if code.fits(&format!("impl<'a> {name}<'a> {{")) {
-        code.open(format_args!("impl<'a> {name}<'a>"));
-    } else {
-        code.line("impl<");
-        code.line("    'a,");
-        with_lifetime(&mut code, &format!("> {name}"));
-    }
+    let docs = doc(&format!("Request builder for [`Client::{}`]: `{} {}`.", op.fn_name, op.method.as_str(), op.path));
+    let cfg = super::cfg_any(&op.features);
+    let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
     // The builder of an operation called `new` is `New`, whose constructor is `new` too.
-    if op.type_name == "New" {
-        code.line("#[allow(clippy::self_named_constructors, reason = \"the operation is called `new`\")]");
-    }
-    code.signature("pub(crate) fn new", &new_params, Some("Self"), " {");
-    code.list(&format!("{name} {{"), &inits, "}");
-    code.close("");
-    setters(&mut code, op);
-    code.line("/// Gives up on this call after `timeout`, whatever the client's own timeout.");
-    code.open("pub fn timeout(mut self, timeout: Duration) -> Self");
-    code.line("self.timeout = Some(timeout);");
-    code.line("self");
-    code.close("");
-    code.line("/// Sends the request and reads the reply.");
-    code.signature(
-        "pub async fn send",
-        &[("".to_string(), "self".to_string())],
-        Some(&format!("Result<{reply}, Error>")),
-        " {",
-    );
-    send_body(&mut code, api, op);
-    code.close("");
-    if let Some(paging) = &op.paging
-        && !paging_text(&mut code, op, paging)
-    {
-        code.members(paging_method(op, paging));
-    }
-    code.close("");
+    let self_named = (op.type_name == "New")
+        .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
+    let setters = setters(op);
+    let send = send_body(api, op);
+    let paging = op.paging.as_ref().map(|paging| paging_method(op, paging));
+    quote! {
+        #docs
+        #cfg
+        #[derive(Debug, Clone)]
+        #[must_use = "a request does nothing until it is awaited"]
+        pub struct #name<'a> {
+            client: &'a Client,
+            #(#fields,)*
+            timeout: Option<Duration>,
+        }
 
-    code.item(None);
-    if code.fits(&format!("impl<'a> IntoFuture for {name}<'a> {{")) {
-        code.open(format_args!("impl<'a> IntoFuture for {name}<'a>"));
-    } else {
-        code.line("impl<'a> IntoFuture");
-        with_lifetime(&mut code, &format!("for {name}"));
-    }
-    code.typed("type Output = ", &format!("Result<{reply}, Error>"), ";");
-    code.line("type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;");
-    code.open("fn into_future(self) -> Self::IntoFuture");
-    code.line("Box::pin(self.send())");
-    code.close("");
-    code.close("");
-    code.finish()
-}
+        #cfg
+        #allow
+        impl<'a> #name<'a> {
+            #self_named
+            pub(crate) fn new(client: &'a Client, #(#params),*) -> Self {
+                #name { client, #(#inits,)* timeout: None }
+            }
 
-/// `head<'a> {`, opening a block; a line too long has the lifetime on a line of its own, as
-/// prettyplease breaks generics.
-fn with_lifetime(code: &mut Code, head: &str) {
-    if code.fits(&format!("{head}<'a> {{")) {
-        code.open(format_args!("{head}<'a>"));
-    } else {
-        code.line(format_args!("{head}<"));
-        code.line("    'a,");
-        code.open(">");
+            #(#setters)*
+
+            /// Sends the request and reads the reply.
+            pub async fn send(self) -> Result<#reply, Error> {
+                #send
+            }
+
+            #paging
+        }
+
+        #cfg
+        crate::transport::request_builder!(#name, #reply);
     }
 }
 
 /// A setter per optional parameter, and for an optional body.
-fn setters(code: &mut Code, op: &Operation) {
-    for p in op.params.iter().filter(|p| !p.required) {
-        let mut text = p.doc.clone().unwrap_or_else(|| format!("Sets `{}`.", p.wire));
-        if let Some(d) = &p.default {
-            text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(d)));
-        }
-        code.doc(&text);
-        let field = code::ident(&p.name);
-        setter(code, &field, &arg_type_text(&p.ty), &arg_convert_text(&p.ty, "value"));
-    }
-    if let Some(body) = op.body.as_ref().filter(|b| !b.required) {
-        let note = format!("Sets the {} request body; without it the request has no body.", super::body_kind(body));
-        code.doc(&paragraphs([body.doc.as_deref(), Some(&note)]));
-        setter(code, "body", &code::rust_type(&body.ty, "types::"), "value");
-    }
-}
-
-/// `pub fn field(mut self, value: ty) -> Self`, storing `value` converted as `convert` says.
-fn setter(code: &mut Code, field: &str, ty: &str, convert: &str) {
-    let signature = format!("pub fn {field}(mut self, value: {ty}) -> Self {{");
-    let store = format!("self.{field} = Some({convert});");
-    if code.fits(&signature) && code.fits(&format!("    {store}")) {
-        code.line(&signature);
-        code.indent();
-        code.line(&store);
-        code.line("self");
-        code.close("");
-    } else {
-        let source = format!("{signature} {store} self }}");
-        let tokens = code.lex(&source);
-        code.members(tokens);
-    }
-}
-
-/// How a parameter is taken by a client method or a builder's setter.
-fn arg_type_text(ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::String => "impl Into<String>".to_string(),
-        TypeRef::DateTime => "impl Into<DateTime>".to_string(),
-        TypeRef::Vec(item) => format!("impl IntoIterator<Item = {}>", arg_type_text(item)),
-        other => code::rust_type(other, "types::"),
-    }
-}
-
-/// Converts an argument taken as [`arg_type_text`] into the stored type.
-fn arg_convert_text(ty: &TypeRef, value: &str) -> String {
-    match ty {
-        TypeRef::String | TypeRef::DateTime => format!("{value}.into()"),
-        TypeRef::Vec(item) => match arg_convert_text(item, "item") {
-            convert if convert == "item" => format!("{value}.into_iter().collect()"),
-            convert => format!("{value}.into_iter().map(|item| {convert}).collect()"),
-        },
-        _ => value.to_string(),
-    }
-}
-
-/// The body of `send()`.
-fn send_body(code: &mut Code, api: &Api, op: &Operation) {
-    let statement = |code: &mut Code, text: &str| {
-        if code.fits(text) {
-            code.line(text);
-        } else {
-            let tokens = code.lex(text);
-            code.statements(tokens);
+fn setters(op: &Operation) -> Vec<TokenStream> {
+    let setter = |docs: String, field: proc_macro2::Ident, ty: TokenStream, convert: TokenStream| {
+        let docs = doc(&docs);
+        quote! {
+            #docs
+            pub fn #field(mut self, value: #ty) -> Self {
+                self.#field = Some(#convert);
+                self
+            }
         }
     };
-    statement(code, &format!("const OPERATION: &str = {};", code::string(&op.id)));
-    code.line("let client = &self.client.connection;");
-    if !op.credentials.is_empty() {
-        code.line("let credentials = client.credential_headers(OPERATION).await?;");
+    let mut setters: Vec<TokenStream> = op
+        .params
+        .iter()
+        .filter(|p| !p.required)
+        .map(|p| {
+            let mut text = p.doc.clone().unwrap_or_else(|| format!("Sets `{}`.", p.wire));
+            if let Some(d) = &p.default {
+                text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(d)));
+            }
+            setter(text, ident(&p.name), arg_type(&p.ty), arg_convert(&p.ty, &quote! { value }))
+        })
+        .collect();
+    if let Some(body) = op.body.as_ref().filter(|b| !b.required) {
+        let note = format!("Sets the {} request body; without it the request has no body.", super::body_kind(body));
+        let text = paragraphs([body.doc.as_deref(), Some(&note)]);
+        setters.push(setter(text, format_ident!("body"), body_type(body), quote! { value }));
     }
+    setters
+}
+
+/// The body of `send()`: the URL, the credentials, parameters and body, the call and the reply.
+fn send_body(api: &Api, op: &Operation) -> TokenStream {
+    let (id, method, path) = (&op.id, op.method.as_str(), &op.path);
+    let credentials = (!op.credentials.is_empty())
+        .then(|| quote! { let credentials = client.credential_headers(CALL.operation).await?; });
     let sending = Sending::of(api, op);
-    if let Some(choice) = sending.choice(api) {
-        code.statements(choice);
-    }
-    if !url_text(code, op) {
-        code.statements(build_url(op));
-    }
+    let choice = sending.choice(api);
+    let url = build_url(op);
     // API keys that travel in the query join it last.
-    let in_query: Vec<String> = sending
+    let in_query: Vec<TokenStream> = sending
         .always()
         .map(|i| &api.credentials[i])
         .filter(|c| matches!(c.carrier, Carrier::Query(_)))
-        .map(|c| format!("&credentials.{}", code::ident(&c.field)))
+        .map(|c| {
+            let field = ident(&c.field);
+            quote! { &credentials.#field }
+        })
         .collect();
-    if !in_query.is_empty() {
-        let statement = format!("let url = crate::encoding::with_query_credentials(url, &[{}]);", in_query.join(", "));
-        let tokens = code.lex(&statement);
-        code.statements(tokens);
-    }
-    for statement in sending.conditional_query(api) {
-        code.statements(statement);
-    }
-    // `QUERY` has no constant of its own in `http`.
-    let method = match op.method {
-        crate::ir::Method::Query => "transport::query_method()".to_string(),
-        other => format!("Method::{}", other.as_str()),
-    };
+    let in_query = (!in_query.is_empty())
+        .then(|| quote! { let url = crate::encoding::with_query_credentials(url, &[#(#in_query),*]); });
+    let conditional_query = sending.conditional_query(api);
     let accept = match &op.reply {
         Reply::Download { content_type, .. } | Reply::Stream { content_type, .. } => content_type.as_str(),
         _ => "application/json",
     };
-    let mut headers = header_statements(api, op, &sending);
-    headers.extend(sending.conditional_headers(api));
-    let request_mut = if headers.is_empty() && op.body.is_none() { "" } else { "mut " };
-    let mut chain = vec![
-        ".transport".to_string(),
-        ".http".to_string(),
-        format!(".request({method}, url)"),
-        format!(".header(ACCEPT, HeaderValue::from_static({}))", code::string(accept)),
-    ];
     // A protocol switch is asked for with `Connection: upgrade` beside the `Upgrade` parameter.
-    if matches!(op.reply, Reply::Upgrade { .. }) {
-        chain.push(".header(CONNECTION, HeaderValue::from_static(\"upgrade\"))".to_string());
-    }
+    let upgrade = matches!(op.reply, Reply::Upgrade { .. })
+        .then(|| quote! { .header(CONNECTION, HeaderValue::from_static("upgrade")) });
     // Credential cookies go in the one `Cookie` header, with the parameters; API keys in the
     // query are in the URL.
     let in_headers = |c: &&Credential| !matches!(c.carrier, Carrier::Cookie(_) | Carrier::Query(_));
-    for c in sending.always().map(|i| &api.credentials[i]).filter(in_headers) {
-        chain.push(format!(
-            ".header({}, credentials.{}.clone())",
-            code::string(c.carrier.header()),
-            code::ident(&c.field)
-        ));
+    let credential_headers = sending.always().map(|i| &api.credentials[i]).filter(in_headers).map(|c| {
+        let (header, field) = (c.carrier.header(), ident(&c.field));
+        quote! { .header(#header, credentials.#field.clone()) }
+    });
+    let common = op.common_headers.iter().map(|&i| {
+        let header = &api.common_headers[i].header;
+        quote! { .header(#header, client.version().clone()) }
+    });
+    let mut headers = header_statements(api, op, &sending);
+    headers.extend(sending.conditional_headers(api));
+    let body = body_statement(api, op);
+    let mutable = (!headers.is_empty() || body.is_some()).then(|| quote! { mut });
+    let read = read_reply(op);
+    quote! {
+        static CALL: Call = Call::new(#id, #method, #path);
+        let client = &self.client.connection;
+        #credentials
+        #choice
+        #url
+        #in_query
+        #(#conditional_query)*
+        let #mutable request = client.request(&CALL, url, #accept) #upgrade #(#credential_headers)* #(#common)*;
+        #(#headers)*
+        #body
+        let response = client.send(&CALL, self.timeout, request).await?;
+        #read
     }
-    for &i in &op.common_headers {
-        chain.push(format!(".header({}, client.version().clone())", code::string(&api.common_headers[i].header)));
-    }
-    // Always too long for one line: one call a line, as prettyplease breaks a chain.
-    let head = format!("let {request_mut}request = client");
-    if chain.iter().all(|call| code.fits(&format!("    {call};"))) {
-        code.line(&head);
-        code.indent();
-        let last = chain.len() - 1;
-        for (i, call) in chain.iter().enumerate() {
-            code.line(format_args!("{call}{}", if i == last { ";" } else { "" }));
-        }
-        code.dedent();
-    } else {
-        let tokens = code.lex(&format!("{head}{};", chain.concat()));
-        code.statements(tokens);
-    }
-    headers.into_iter().for_each(|s| code.statements(s));
-    if !body_text(code, op)
-        && let Some(body) = body_statement(api, op)
-    {
-        code.statements(body);
-    }
-    let path = code::string(&op.path);
-    if code.fits(&format!("    path: {path},")) && code.fits(&format!("    method: {method},")) {
-        code.line("let call = Call {");
-        code.indent();
-        code.line("operation: OPERATION,");
-        code.line(format_args!("method: {method},"));
-        code.line(format_args!("path: {path},"));
-        code.line("timeout: self.timeout,");
-        code.dedent();
-        code.line("};");
-    } else {
-        let source = format!(
-            "let call = Call {{ operation: OPERATION, method: {method}, path: {path}, timeout: self.timeout }};"
-        );
-        let tokens = code.lex(&source);
-        code.statements(tokens);
-    }
-    code.line("let response = transport::send(&client.transport, call, request).await?;");
-    let status = op.reply.status();
-    match &op.reply {
-        Reply::Empty { headers: None, .. } => code.line(format_args!("transport::empty(response, {status}).await")),
-        Reply::Json { headers: None, .. } => code.line(format_args!("transport::json(response, {status}).await")),
-        _ => code.statements(read_reply(op)),
-    }
-}
-
-/// [`build_url`] written as text, when no parameter is an object and every line fits; `false`,
-/// having written nothing, otherwise.
-fn url_text(code: &mut Code, op: &Operation) -> bool {
-    let unusual = |p: &Param| {
-        p.object_style.is_some()
-            || p.json
-            || !p.path_prefix.is_empty()
-            || (p.location == Location::Path && matches!(p.ty, TypeRef::Vec(_)))
-    };
-    if op.params.iter().any(|p| unusual(p) && matches!(p.location, Location::Path | Location::Query)) {
-        return false;
-    }
-    // Each line with how many levels deeper than the statements it sits.
-    let mut lines: Vec<(usize, String)> = Vec::new();
-    let push_literal = |lines: &mut Vec<(usize, String)>, literal: &str| {
-        let mut chars = literal.chars();
-        match (chars.next(), chars.next()) {
-            (None, _) => {}
-            (Some(c), None) => lines.push((0, format!("url.push({});", proc_macro2::Literal::character(c)))),
-            _ => lines.push((0, format!("url.push_str({});", code::string(literal)))),
-        }
-    };
-    let query: Vec<&Param> = op.params.iter().filter(|p| p.location == Location::Query).collect();
-    let mut rest = op.path.as_str();
-    let mut first = true;
-    while let Some(start) = rest.find('{') {
-        let Some(end) = rest[start..].find('}').map(|e| start + e) else { return false };
-        let literal = &rest[..start];
-        if first {
-            lines.push((0, format!("let mut url = client.url({});", code::string(literal))));
-        } else {
-            push_literal(&mut lines, literal);
-        }
-        first = false;
-        let wire = &rest[start + 1..end];
-        let Some(p) = op.params.iter().find(|p| p.location == Location::Path && p.wire == wire) else { return false };
-        let field = code::ident(&p.name);
-        lines.push(match p.ty {
-            TypeRef::String => (0, format!("push_segment(&mut url, &self.{field});")),
-            _ => (0, format!("push_segment(&mut url, &self.{field}.to_string());")),
-        });
-        rest = &rest[end + 1..];
-    }
-    if first {
-        let mutable = if query.is_empty() { "" } else { "mut " };
-        lines.push((0, format!("let {mutable}url = client.url({});", code::string(rest))));
-    } else {
-        push_literal(&mut lines, rest);
-        lines.push((0, format!("client.check_path(&url, {})?;", code::string(&op.path))));
-    }
-    if !query.is_empty() {
-        lines.push((0, "let mut query = Query::new(&mut url);".to_string()));
-    }
-    for p in query {
-        let (wire, field) = (code::string(&p.wire), code::ident(&p.name));
-        let (push, delimiter) = match (&p.ty, p.explode) {
-            (TypeRef::Vec(_), true) => ("push_each", String::new()),
-            (TypeRef::Vec(_), false) => ("push_joined", format!("{}, ", proc_macro2::Literal::character(p.delimiter))),
-            _ => ("push", String::new()),
-        };
-        if p.required {
-            lines.push((0, format!("query.{push}({wire}, {delimiter}&self.{field});")));
-        } else {
-            lines.push((0, format!("if let Some(value) = &self.{field} {{")));
-            lines.push((1, format!("query.{push}({wire}, {delimiter}value);")));
-            lines.push((0, "}".to_string()));
-        }
-    }
-    if !lines.iter().all(|(deeper, line)| code.fits(&format!("{}{line}", "    ".repeat(*deeper)))) {
-        return false;
-    }
-    for (deeper, line) in lines {
-        code.line(format_args!("{}{line}", "    ".repeat(deeper)));
-    }
-    true
 }
 
 /// Statements that read a reply of a shape other than a plain body or none.
@@ -879,14 +652,14 @@ fn read_reply(op: &Operation) -> TokenStream {
                 let response = transport::expect_status(response, #status).await?;
                 let headers = #headers;
                 let body = transport::read_body(response).await?;
-                Ok((transport::decode(OPERATION, body)?, headers))
+                Ok((transport::decode(CALL.operation, body)?, headers))
             }
         }
         Reply::Empty { .. } => quote! { transport::empty(response, #status).await },
         Reply::Json { .. } => quote! { transport::json(response, #status).await },
         Reply::Download { also, .. } => quote! { crate::download::read(response, &[#status #(, #also)*]).await },
         Reply::Stream { framing, .. } => {
-            let framing = framing_variant(*framing);
+            let framing = super::framing_variant(*framing);
             quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await }
         }
         Reply::Upgrade { .. } => quote! { crate::upgrade::read(response).await },
@@ -976,7 +749,7 @@ fn read_several(replies: &RepliesDef) -> TokenStream {
             quote! { let headers = #h; }
         });
         let bind_body = case.body.as_ref().map(|_| quote! { let body = });
-        let body = case.body.as_ref().map(|_| quote! { transport::decode(OPERATION, body)? });
+        let body = case.body.as_ref().map(|_| quote! { transport::decode(CALL.operation, body)? });
         let payload: Vec<TokenStream> =
             body.into_iter().chain(case.headers.as_ref().map(|_| quote! { headers })).collect();
         let payload = (!payload.is_empty()).then(|| quote! { (#(#payload),*) });
@@ -1006,68 +779,9 @@ fn read_headers(s: &StructDef) -> TokenStream {
         } else {
             quote! { header }
         };
-        quote! { #field: transport::#read(OPERATION, response.headers(), #wire)? }
+        quote! { #field: transport::#read(CALL.operation, response.headers(), #wire)? }
     });
     quote! { types::#ty { #(#fields),* } }
-}
-
-/// [`paging_method`] written as text, when the pages are the reply or a field of it and every line
-/// fits; `false`, having written nothing, otherwise.
-fn paging_text(code: &mut Code, op: &Operation, paging: &Paging) -> bool {
-    let (page, size) = (code::ident(&paging.page), code::ident(&paging.size));
-    let base = i32::try_from(paging.first_page).unwrap_or(1);
-    let page_is_i64 = op.params.iter().any(|p| p.name == paging.page && p.ty == TypeRef::I64);
-    let first = if page_is_i64 {
-        format!("let first = i32::try_from(self.{page}.unwrap_or({base})).unwrap_or(i32::MAX);")
-    } else {
-        format!("let first = self.{page}.unwrap_or({base});")
-    };
-    let default_size = paging.default_size.map(|n| format!(".or(Some({n}))")).unwrap_or_default();
-    let size_line = format!("let size = self.{size}.map(i64::from){default_size};");
-    let set_page = if page_is_i64 { "i64::from(number)" } else { "number" };
-    let request = format!("let request = self.clone().{page}({set_page});");
-    let fields = match &paging.shape {
-        PageShape::Array => vec!["items: reply".to_string(), "total_pages: None".to_string()],
-        PageShape::Wrapper(PageWrapper { items: (items, optional), total_pages: None }) => {
-            let unwrap = if *optional { ".unwrap_or_default()" } else { "" };
-            vec!["total_pages: None".to_string(), format!("items: reply.{}{unwrap}", code::ident(items))]
-        }
-        _ => return false,
-    };
-    let signature = format!("pub fn into_stream(self) -> Items<'a, {}> {{", code::rust_type(&paging.item, "types::"));
-    let fits = code.fits(&format!("    {signature}"))
-        && [&first, &size_line].iter().all(|l| code.fits(&format!("        {l}")))
-        && code.fits(&format!("                {request}"))
-        && fields.iter().all(|f| code.fits(&format!("                        {f},")));
-    if !fits {
-        return false;
-    }
-    code.doc(&paging_doc(paging));
-    code.line(&signature);
-    code.indent();
-    code.line(&first);
-    code.line(&size_line);
-    code.line("paging::items(");
-    code.indent();
-    code.line("first,");
-    code.line(format_args!("{base},"));
-    code.line("size,");
-    code.open("move |number|");
-    code.line(&request);
-    code.open("async move");
-    code.line("let reply = request.send().await?;");
-    // A reply with documented headers is `(body, headers)`; the pages are in the body.
-    if op.reply.headers().is_some() {
-        code.line("let (reply, _) = reply;");
-    }
-    code.list("let page = Page {", &fields, "};");
-    code.line("Ok(page)");
-    code.close("");
-    code.close(",");
-    code.dedent();
-    code.line(")");
-    code.close("");
-    true
 }
 
 /// The docs of `into_stream()`.
@@ -1319,7 +1033,7 @@ impl Sending {
             let sets: Vec<Vec<&Credential>> =
                 self.sets.iter().map(|set| set.iter().map(|&i| &api.credentials[i]).collect()).collect();
             let accepted = super::accepted_sets(&sets);
-            quote! { return Err(Error::MissingCredentials { operation: OPERATION, accepted: #accepted }) }
+            quote! { return Err(Error::MissingCredentials { operation: CALL.operation, accepted: #accepted }) }
         };
         Some(quote! {
             // The first set of credentials the operation accepts that is all set.
@@ -1477,11 +1191,6 @@ fn body_statement(api: &Api, op: &Operation) -> Option<TokenStream> {
 /// text, else borrowed).
 fn encode_body(api: &Api, b: &Body) -> TokenStream {
     let content_type = &b.content_type;
-    let write = match b.encoding {
-        BodyEncoding::Json => quote! { serde_json::to_vec(body) },
-        BodyEncoding::Form => quote! { crate::encoding::form_body(body) },
-        BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart => TokenStream::new(),
-    };
     let invalid = quote! { map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })? };
     match b.encoding {
         BodyEncoding::Binary | BodyEncoding::Text => {
@@ -1506,49 +1215,9 @@ fn encode_body(api: &Api, b: &Body) -> TokenStream {
                 request = request.header(CONTENT_TYPE, content_type).body(bytes);
             }
         }
-        BodyEncoding::Json | BodyEncoding::Form => quote! {
-            let bytes = #write.#invalid;
-            request = request.header(CONTENT_TYPE, HeaderValue::from_static(#content_type)).body(bytes);
-        },
+        BodyEncoding::Json => quote! { request = transport::json_body(request, #content_type, body)?; },
+        BodyEncoding::Form => quote! { request = transport::form_body(request, #content_type, body)?; },
     }
-}
-
-/// [`body_statement`] written as text for a JSON or form body whose lines fit; `false`, having
-/// written nothing, otherwise.
-fn body_text(code: &mut Code, op: &Operation) -> bool {
-    let Some(b) = op.body.as_ref().filter(|b| b.choice.is_none()) else { return false };
-    let encode = match b.encoding {
-        BodyEncoding::Json => "serde_json::to_vec(body)",
-        BodyEncoding::Form => "crate::encoding::form_body(body)",
-        _ => return false,
-    };
-    let depth = if b.required { "        " } else { "            " };
-    let header = format!(".header(CONTENT_TYPE, HeaderValue::from_static({}))", code::string(&b.content_type));
-    let one_line = format!("{depth}request = request{header}.body(bytes);");
-    if !code.fits(&format!("{depth}    {header}")) || code.fits(&one_line) {
-        return false;
-    }
-    if b.required {
-        code.line("let body = &self.body;");
-    } else {
-        code.open("if let Some(body) = &self.body");
-    }
-    code.line(format_args!("let bytes = {encode}"));
-    code.indent();
-    code.line(".map_err(|e| Error::InvalidArgument {");
-    code.line("    name: \"body\",");
-    code.line("    reason: e.to_string(),");
-    code.line("})?;");
-    code.dedent();
-    code.line("request = request");
-    code.indent();
-    code.line(&header);
-    code.line(".body(bytes);");
-    code.dedent();
-    if !b.required {
-        code.close("");
-    }
-    true
 }
 
 /// Statements that list a multipart body's files, by wire name, in `files`.
@@ -1591,8 +1260,8 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
     let upgrade_use =
         api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Upgraded, });
     let paging_use = api.operations.iter().any(|op| op.paging.is_some()).then(|| quote! { Items, });
-    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
-    let nullable_use = super::types::has_tristate(api).then(|| quote! { Nullable, });
+    let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
+    let nullable_use = super::facts::has_tristate(api).then(|| quote! { Nullable, });
     let description = api.description.as_deref().map(inner_doc);
     let example = first.map(|op| example_doc(api, op, crate_ident));
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
@@ -1668,12 +1337,4 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         stream.unwrap_or_default()
     );
     inner_doc(&text)
-}
-
-/// The runtime's name for a framing.
-pub(super) fn framing_variant(framing: Framing) -> proc_macro2::Ident {
-    match framing {
-        Framing::JsonLines => format_ident!("JsonLines"),
-        Framing::EventStream => format_ident!("EventStream"),
-    }
 }

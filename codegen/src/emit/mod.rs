@@ -1,17 +1,19 @@
-//! IR → Rust. Emitters read only the IR. The items a spec has thousands of are written as text
-//! by [`code`], already laid out; the others are tokens, which [`crate::render`] formats.
+//! IR → Rust. Emitters read only the IR and write tokens with `quote!`; [`crate::render`] prints
+//! them with prettyplease, the only place that decides layout.
 
 pub mod client;
-pub mod code;
+pub mod facts;
 mod routes;
 pub mod samples;
 pub mod server;
 pub mod types;
 
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
 
-use crate::ir::{Api, Body, BodyEncoding, DefaultValue, Field, Location, Operation, Reply, TypeDef, TypeRef};
+use crate::ir::{
+    Api, Body, BodyEncoding, Constraints, DefaultValue, Field, Framing, Location, Operation, Reply, TypeDef, TypeRef,
+};
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {
@@ -407,4 +409,122 @@ pub(crate) fn accepted_sets(sets: &[Vec<&crate::ir::Credential>]) -> String {
     let sets: Vec<String> =
         sets.iter().map(|set| set.iter().map(|c| name(c)).collect::<Vec<_>>().join(" and ")).collect();
     sets.join(", or ")
+}
+
+/// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
+pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
+    match d {
+        DefaultValue::Bool(b) => quote! { #b },
+        DefaultValue::Int(i) => {
+            let i = Literal::i64_unsuffixed(*i);
+            quote! { #i }
+        }
+        DefaultValue::Float(f) => {
+            let f = Literal::f64_unsuffixed(*f);
+            quote! { #f }
+        }
+        DefaultValue::String(s) => quote! { #s.to_string() },
+        DefaultValue::Variant { ty, variant } => {
+            let (ty, variant) = (ident(ty), ident(variant));
+            quote! { #types #ty::#variant }
+        }
+        DefaultValue::List(items) if items.is_empty() => quote! { Vec::new() },
+        DefaultValue::List(items) => {
+            let items = items.iter().map(|d| default_expr(d, types));
+            quote! { vec![#(#items),*] }
+        }
+        DefaultValue::Map(entries) if entries.is_empty() => quote! { Default::default() },
+        DefaultValue::Map(entries) => {
+            let entries = entries.iter().map(|(k, v)| {
+                let v = default_expr(v, types);
+                quote! { (#k.to_string(), #v) }
+            });
+            quote! { [#(#entries),*].into_iter().collect() }
+        }
+        DefaultValue::Json(serde_json::Value::Object(map)) if map.is_empty() => {
+            quote! { serde_json::Value::Object(Default::default()) }
+        }
+        // JSON text is the macro's own syntax.
+        DefaultValue::Json(value) => {
+            let value = json_tokens(value);
+            quote! { serde_json::json!(#value) }
+        }
+        // Only properties take such a default, whose reader falls back to absent (an `Option`).
+        DefaultValue::Decoded(value) => {
+            let value = json_tokens(value);
+            quote! { serde_json::from_value(serde_json::json!(#value)).ok() }
+        }
+    }
+}
+
+/// A JSON value as the tokens of its text, for `serde_json::json!`.
+fn json_tokens(value: &serde_json::Value) -> TokenStream {
+    // JSON text always lexes as Rust tokens: strings, numbers, punctuation and three keywords.
+    value.to_string().parse().unwrap_or_default()
+}
+
+/// [`limits`] as lower-case clauses: the value's own, then its items'.
+pub fn limit_clauses(c: &Constraints) -> Vec<String> {
+    /// `unit` is a plural noun (or empty); one of it is the noun without its final `s`.
+    fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String> {
+        let unit = |n: &str| match unit {
+            "" => String::new(),
+            _ if n == "1" => format!(" {}", unit.trim_end_matches('s')),
+            _ => format!(" {unit}"),
+        };
+        match (min, max) {
+            (Some(min), Some(max)) if min == max => Some(format!("exactly {min}{}", unit(&min))),
+            (Some(min), Some(max)) => Some(format!("{min} to {max}{}", unit(&max))),
+            (Some(min), None) => Some(format!("at least {min}{}", unit(&min))),
+            (None, Some(max)) => Some(format!("at most {max}{}", unit(&max))),
+            (None, None) => None,
+        }
+    }
+    let count = |n: Option<usize>| n.map(|n| n.to_string());
+    let mut own: Vec<String> = Vec::new();
+    own.extend(range(count(c.min_length), count(c.max_length), "characters"));
+    if let Some(pattern) = &c.pattern {
+        own.push(format!("matching `{pattern}`"));
+    }
+    let items = range(count(c.min_items), count(c.max_items), "items");
+    match (items, c.unique_items) {
+        (Some(items), true) => own.push(format!("{items}, each unique")),
+        (Some(items), false) => own.push(items),
+        (None, true) => own.push("unique items".to_string()),
+        (None, false) => {}
+    }
+    own.extend(range(count(c.min_properties), count(c.max_properties), "entries"));
+    let bound = |v: Option<f64>, exclusive: bool| v.filter(|_| !exclusive).map(|v| v.to_string());
+    own.extend(range(bound(c.minimum, c.exclusive_minimum), bound(c.maximum, c.exclusive_maximum), ""));
+    if let Some(min) = c.minimum.filter(|_| c.exclusive_minimum) {
+        own.push(format!("more than {min}"));
+    }
+    if let Some(max) = c.maximum.filter(|_| c.exclusive_maximum) {
+        own.push(format!("less than {max}"));
+    }
+    if let Some(step) = c.multiple_of {
+        own.push(format!("a multiple of {step}"));
+    }
+    if !c.choices.is_empty() {
+        own.push("meeting the document's `oneOf`/`anyOf` of limits".to_string());
+    }
+    let mut clauses = Vec::new();
+    if !own.is_empty() {
+        clauses.push(own.join(", "));
+    }
+    for (inner, each) in [(&c.items, "each item"), (&c.values, "each value"), (&c.keys, "each key")] {
+        let inner = inner.as_deref().map(limit_clauses).unwrap_or_default();
+        if !inner.is_empty() {
+            clauses.push(format!("{each}: {}", inner.join("; ")));
+        }
+    }
+    clauses
+}
+
+/// The runtime's name for a framing.
+pub fn framing_variant(framing: Framing) -> proc_macro2::Ident {
+    match framing {
+        Framing::JsonLines => format_ident!("JsonLines"),
+        Framing::EventStream => format_ident!("EventStream"),
+    }
 }

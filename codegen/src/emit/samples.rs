@@ -30,8 +30,7 @@ pub fn samples_module(api: &Api) -> TokenStream {
     let functions = api.operations.iter().filter_map(|op| {
         let body = sample_expr(op, &reader)?;
         let name = ident(&op.fn_name);
-        let reply = super::code::reply_type(&op.reply, "FileDownload", "ItemStream", "Switch");
-        let reply: TokenStream = reply.parse().ok()?;
+        let reply = super::reply_type(&op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch });
         let docs = super::doc(&format!("The reply to `{}` when no handler is set.", op.id));
         Some(quote! {
             #docs

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::facts::{calls_validate, holds_validated, validated_types};
 use super::routes;
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
@@ -598,7 +599,7 @@ pub fn input_struct(op: &Operation) -> TokenStream {
             Location::Header => format!("The `{}` header", p.wire),
             Location::Cookie => format!("The `{}` cookie", p.wire),
         };
-        let limits = (!p.constraints.is_empty()).then(|| super::types::limit_clauses(&p.constraints).join("; "));
+        let limits = (!p.constraints.is_empty()).then(|| super::limit_clauses(&p.constraints).join("; "));
         let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
         let facts: Vec<String> = limits.into_iter().chain(default).collect();
         let source = if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
@@ -1247,7 +1248,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
         let (field, var) = (ident(&p.name), format_ident!("p_{}", p.name));
         match (&p.default, p.required) {
             (Some(d), false) => {
-                let default = super::types::default_expr(d, &quote! { types:: });
+                let default = super::default_expr(d, &quote! { types:: });
                 quote! { #field: #var.unwrap_or(#default) }
             }
             _ => quote! { #field: #var },
@@ -1496,7 +1497,7 @@ fn write_reply(op: &Operation) -> TokenStream {
         Reply::Json { .. } => quote! { reply::json(#status, &value) },
         Reply::Download { also, .. } => quote! { crate::download::reply(&[#status #(, #also)*], value) },
         Reply::Stream { content_type, framing, .. } => {
-            let framing = super::client::framing_variant(*framing);
+            let framing = super::framing_variant(*framing);
             quote! { Ok(crate::stream::reply(#status, #content_type, crate::framing::Framing::#framing, value)) }
         }
         Reply::Several(replies) => several_replies(replies),
@@ -1681,8 +1682,8 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         api.operations.iter().any(|op| matches!(op.reply, Reply::Stream { .. })).then(|| quote! { ItemStream, });
     let upgrade_use =
         api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Switch, Upgraded, });
-    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
-    let nullable_use = super::types::has_tristate(api).then(|| quote! { Nullable, });
+    let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
+    let nullable_use = super::facts::has_tristate(api).then(|| quote! { Nullable, });
     let example = inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
@@ -1746,59 +1747,6 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
             let config = config.with_unrouted(errors::UNROUTED);
             portfolio_runtime::server::serve_with(listener, router, shutdown, config).await
         }
-    }
-}
-
-/// Names of the structs and unions whose values need checks beyond serde: a field with limits, or
-/// a field or union member holding such a struct.
-pub fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    loop {
-        let before = out.len();
-        for t in &api.types {
-            let checked = match t {
-                TypeDef::Struct(s) => {
-                    s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
-                }
-                TypeDef::Union(u) => {
-                    u.variants.iter().any(|v| !v.constraints.is_empty() || holds_validated(api, &v.ty, &out))
-                }
-                _ => false,
-            };
-            if checked && !out.contains(t.name()) {
-                out.insert(t.name().to_string());
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
-}
-
-/// Whether a value of `ty` contains a struct from `validated`, or a value checked against the
-/// document's schema, directly or in a `Vec` or map: whether it has anything to validate.
-fn holds_validated(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>) -> bool {
-    holds(api, ty, validated, true)
-}
-
-/// Whether validating a value of `ty` calls `Validate::validate`: it contains a struct or union
-/// from `validated` (a checked JSON value is checked by a function of its own).
-fn calls_validate(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>) -> bool {
-    holds(api, ty, validated, false)
-}
-
-fn holds(api: &Api, ty: &TypeRef, validated: &std::collections::BTreeSet<String>, checked: bool) -> bool {
-    match ty {
-        TypeRef::Named(name) => {
-            validated.contains(name)
-                || match api.type_named(name) {
-                    Some(TypeDef::Alias { check: Some(_), .. }) => checked,
-                    Some(TypeDef::Alias { target, .. }) => holds(api, target, validated, checked),
-                    _ => false,
-                }
-        }
-        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds(api, item, validated, checked),
-        _ => false,
     }
 }
 

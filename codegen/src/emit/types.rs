@@ -29,7 +29,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
     let errors = api.operations.iter().any(|op| op.errors.is_some());
     let client_mod = errors.then(|| quote! { #[cfg(feature = "client")] mod client; });
     let server_mod = errors.then(|| quote! { #[cfg(feature = "server")] mod server; });
-    let validated = !crate::emit::server::validated_types(api).is_empty();
+    let validated = !super::facts::validated_types(api).is_empty();
     let checks_mod = api.schema_checks.is_some().then(|| {
         quote! {
             #[cfg(feature = "server")]
@@ -44,9 +44,9 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
             use portfolio_runtime::codegen::server::extract;
         }
     });
-    let file_use = crate::crates::mentions_files(api).then(|| quote! { File, });
+    let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
     let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
-    let nullable_use = has_tristate(api).then(|| quote! { Nullable, });
+    let nullable_use = super::facts::has_tristate(api).then(|| quote! { Nullable, });
     quote! {
         #crate_doc
         #tags_doc
@@ -66,11 +66,6 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
-}
-
-/// Whether a struct has a property whose absence and `null` are told apart.
-pub(crate) fn has_tristate(api: &Api) -> bool {
-    api.types.iter().any(|t| matches!(t, TypeDef::Struct(s) if s.fields.iter().any(|f| f.tristate)))
 }
 
 /// One item of `types.rs`: a named type of the spec, or a type an operation owns, which is
@@ -137,7 +132,7 @@ pub fn header(api: &Api) -> TokenStream {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
     uses.add_to(&mut imports, "crate::DateTime");
-    if has_tristate(api) {
+    if super::facts::has_tristate(api) {
         imports.add("crate::Nullable");
     }
     let imports = imports.tokens();
@@ -298,7 +293,7 @@ fn struct_def(s: &StructDef) -> TokenStream {
         .iter()
         .filter(|f| has_default(f))
         .filter_map(|f| {
-            let value = default_expr(f.default.as_ref()?, &TokenStream::new());
+            let value = super::default_expr(f.default.as_ref()?, &TokenStream::new());
             let (function, ty) = (default_fn(f), own_type(&f.ty));
             // An absent property that may also be `null` reads as the default value too; a
             // decoded default is already an `Option`, absent if it does not decode.
@@ -408,58 +403,6 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
     ident(&format!("default_{}", f.name))
 }
 
-/// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
-pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
-    match d {
-        DefaultValue::Bool(b) => quote! { #b },
-        DefaultValue::Int(i) => {
-            let i = Literal::i64_unsuffixed(*i);
-            quote! { #i }
-        }
-        DefaultValue::Float(f) => {
-            let f = Literal::f64_unsuffixed(*f);
-            quote! { #f }
-        }
-        DefaultValue::String(s) => quote! { #s.to_string() },
-        DefaultValue::Variant { ty, variant } => {
-            let (ty, variant) = (ident(ty), ident(variant));
-            quote! { #types #ty::#variant }
-        }
-        DefaultValue::List(items) if items.is_empty() => quote! { Vec::new() },
-        DefaultValue::List(items) => {
-            let items = items.iter().map(|d| default_expr(d, types));
-            quote! { vec![#(#items),*] }
-        }
-        DefaultValue::Map(entries) if entries.is_empty() => quote! { Default::default() },
-        DefaultValue::Map(entries) => {
-            let entries = entries.iter().map(|(k, v)| {
-                let v = default_expr(v, types);
-                quote! { (#k.to_string(), #v) }
-            });
-            quote! { [#(#entries),*].into_iter().collect() }
-        }
-        DefaultValue::Json(serde_json::Value::Object(map)) if map.is_empty() => {
-            quote! { serde_json::Value::Object(Default::default()) }
-        }
-        // JSON text is the macro's own syntax.
-        DefaultValue::Json(value) => {
-            let value = json_tokens(value);
-            quote! { serde_json::json!(#value) }
-        }
-        // Only properties take such a default, whose reader falls back to absent (an `Option`).
-        DefaultValue::Decoded(value) => {
-            let value = json_tokens(value);
-            quote! { serde_json::from_value(serde_json::json!(#value)).ok() }
-        }
-    }
-}
-
-/// A JSON value as the tokens of its text, for `serde_json::json!`.
-fn json_tokens(value: &serde_json::Value) -> TokenStream {
-    // JSON text always lexes as Rust tokens: strings, numbers, punctuation and three keywords.
-    value.to_string().parse().unwrap_or_default()
-}
-
 fn field(struct_name: &str, f: &Field) -> TokenStream {
     let mut ty = own_type(&f.ty);
     if f.boxed {
@@ -528,68 +471,10 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each
 /// unique; each item: 0 to 100."
 fn limits(c: &Constraints) -> Option<String> {
-    let clauses = limit_clauses(c);
+    let clauses = super::limit_clauses(c);
     let text = clauses.join("; ");
     let mut chars = text.chars();
     chars.next().map(|first| format!("{}{}.", first.to_uppercase(), chars.as_str()))
-}
-
-/// [`limits`] as lower-case clauses: the value's own, then its items'.
-pub(crate) fn limit_clauses(c: &Constraints) -> Vec<String> {
-    /// `unit` is a plural noun (or empty); one of it is the noun without its final `s`.
-    fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String> {
-        let unit = |n: &str| match unit {
-            "" => String::new(),
-            _ if n == "1" => format!(" {}", unit.trim_end_matches('s')),
-            _ => format!(" {unit}"),
-        };
-        match (min, max) {
-            (Some(min), Some(max)) if min == max => Some(format!("exactly {min}{}", unit(&min))),
-            (Some(min), Some(max)) => Some(format!("{min} to {max}{}", unit(&max))),
-            (Some(min), None) => Some(format!("at least {min}{}", unit(&min))),
-            (None, Some(max)) => Some(format!("at most {max}{}", unit(&max))),
-            (None, None) => None,
-        }
-    }
-    let count = |n: Option<usize>| n.map(|n| n.to_string());
-    let mut own: Vec<String> = Vec::new();
-    own.extend(range(count(c.min_length), count(c.max_length), "characters"));
-    if let Some(pattern) = &c.pattern {
-        own.push(format!("matching `{pattern}`"));
-    }
-    let items = range(count(c.min_items), count(c.max_items), "items");
-    match (items, c.unique_items) {
-        (Some(items), true) => own.push(format!("{items}, each unique")),
-        (Some(items), false) => own.push(items),
-        (None, true) => own.push("unique items".to_string()),
-        (None, false) => {}
-    }
-    own.extend(range(count(c.min_properties), count(c.max_properties), "entries"));
-    let bound = |v: Option<f64>, exclusive: bool| v.filter(|_| !exclusive).map(|v| v.to_string());
-    own.extend(range(bound(c.minimum, c.exclusive_minimum), bound(c.maximum, c.exclusive_maximum), ""));
-    if let Some(min) = c.minimum.filter(|_| c.exclusive_minimum) {
-        own.push(format!("more than {min}"));
-    }
-    if let Some(max) = c.maximum.filter(|_| c.exclusive_maximum) {
-        own.push(format!("less than {max}"));
-    }
-    if let Some(step) = c.multiple_of {
-        own.push(format!("a multiple of {step}"));
-    }
-    if !c.choices.is_empty() {
-        own.push("meeting the document's `oneOf`/`anyOf` of limits".to_string());
-    }
-    let mut clauses = Vec::new();
-    if !own.is_empty() {
-        clauses.push(own.join(", "));
-    }
-    for (inner, each) in [(&c.items, "each item"), (&c.values, "each value"), (&c.keys, "each key")] {
-        let inner = inner.as_deref().map(limit_clauses).unwrap_or_default();
-        if !inner.is_empty() {
-            clauses.push(format!("{each}: {}", inner.join("; ")));
-        }
-    }
-    clauses
 }
 
 /// The doc of an enum's variant for values the spec does not list.

@@ -7,7 +7,7 @@ use openapiv3::Schema;
 use serde_json::{Map, Value};
 
 use super::Lowerer;
-use super::schema::Naming;
+use super::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{SchemaChecks, TypeDef, TypeRef};
 

@@ -110,6 +110,15 @@ fn query_operations(doc: &OpenAPI) -> (Vec<(String, openapiv3::Operation)>, Vec<
     (read, unreadable)
 }
 
+/// How a schema that needs a named type (an object or an enum) gets its name.
+#[derive(Debug, Clone)]
+pub(crate) enum Naming {
+    /// A component schema: its name was claimed before lowering started.
+    Claimed(String),
+    /// An inline schema: named from its location, e.g. `Account` + `Status` → `AccountStatus`.
+    Derived(String),
+}
+
 pub(crate) struct Lowerer<'a> {
     doc: &'a OpenAPI,
     /// Each path's `query` operation (OpenAPI 3.2), which the typed model has no slot for.

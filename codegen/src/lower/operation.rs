@@ -6,8 +6,8 @@ use openapiv3::{
 use serde_json::Value;
 
 use super::Lowerer;
+use super::Naming;
 use super::prune::Unit;
-use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{
     BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase,

@@ -7,6 +7,7 @@ use openapiv3::{
     VariantOrUnknownOrEmpty,
 };
 
+use super::Naming;
 use super::{Lowerer, any_schema, union};
 use crate::diagnostic::Pointer;
 use crate::ir::{Constraints, DefaultValue, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
@@ -26,15 +27,6 @@ fn fits_64_bits(format: &VariantOrUnknownOrEmpty<IntegerFormat>) -> bool {
         }
         VariantOrUnknownOrEmpty::Empty => false,
     }
-}
-
-/// How a schema that needs a named type (an object or an enum) gets its name.
-#[derive(Debug, Clone)]
-pub(crate) enum Naming {
-    /// A component schema: its name was claimed before lowering started.
-    Claimed(String),
-    /// An inline schema: named from its location, e.g. `Account` + `Status` → `AccountStatus`.
-    Derived(String),
 }
 
 impl<'a> Lowerer<'a> {

@@ -11,8 +11,8 @@ use openapiv3::{AnySchema, ReferenceOr, Schema, SchemaKind, Type};
 use serde_json::Value;
 
 use super::Lowerer;
+use super::Naming;
 use super::checks::as_json;
-use super::schema::Naming;
 use crate::diagnostic::Pointer;
 use crate::ir::{Dispatch, Shape, TypeDef, TypeRef, UnionDef, Variant};
 use crate::naming::{Scope, camel};

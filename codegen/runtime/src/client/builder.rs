@@ -9,14 +9,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
-use reqwest::header::HeaderValue;
+use reqwest::header::{ACCEPT, HeaderValue};
 
 use crate::client::Error;
 use crate::client::policy::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,
     DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy,
 };
-use crate::client::transport::{BodyLimits, StreamLimits, Transport, redirect_policy};
+use crate::client::transport::{self, BodyLimits, Call, Received, StreamLimits, Transport, redirect_policy};
 
 /// An error from a [`CredentialsProvider`].
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -412,6 +412,21 @@ impl<A: ApiClient> Connection<A> {
                 A::credential_headers(&credentials).map(Cow::Owned)
             }
         }
+    }
+
+    /// A request of `call` to `url`, asking for `accept`.
+    pub fn request(&self, call: &Call, url: String, accept: &'static str) -> reqwest::RequestBuilder {
+        self.transport.http.request(call.method(), url).header(ACCEPT, HeaderValue::from_static(accept))
+    }
+
+    /// Sends a request of `call`; see [`transport::send`].
+    pub async fn send(
+        &self,
+        call: &Call,
+        timeout: Option<Duration>,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Received, Error> {
+        transport::send(&self.transport, call, timeout, request).await
     }
 
     /// The value of the version header.

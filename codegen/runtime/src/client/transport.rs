@@ -55,14 +55,77 @@ pub struct StreamLimits {
     pub max_bytes: Option<u64>,
 }
 
-/// What a generated method tells the transport about its call, for retries and the span.
+/// What a generated builder says about its operation, for the request, retries and the span.
+#[derive(Debug, Clone, Copy)]
 pub struct Call {
+    /// The operationId.
     pub operation: &'static str,
-    pub method: Method,
-    pub path: &'static str,
-    /// This call's own timeout, if it set one.
-    pub timeout: Option<Duration>,
+    method: &'static str,
+    path: &'static str,
 }
+
+impl Call {
+    /// The operation `operation` at `method path` (the path template).
+    pub const fn new(operation: &'static str, method: &'static str, path: &'static str) -> Self {
+        Call { operation, method, path }
+    }
+
+    /// The HTTP method; `QUERY` (OpenAPI 3.2) has no constant of its own.
+    pub fn method(&self) -> Method {
+        Method::from_bytes(self.method.as_bytes()).unwrap_or(Method::GET)
+    }
+}
+
+/// `request` with `body` as its JSON body.
+pub fn json_body<T: serde::Serialize>(
+    request: reqwest::RequestBuilder,
+    content_type: &'static str,
+    body: &T,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let bytes = serde_json::to_vec(body).map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
+    Ok(request.header(reqwest::header::CONTENT_TYPE, HeaderValue::from_static(content_type)).body(bytes))
+}
+
+/// `request` with `body` as its form body (`application/x-www-form-urlencoded`).
+pub fn form_body<T: serde::Serialize>(
+    request: reqwest::RequestBuilder,
+    content_type: &'static str,
+    body: &T,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let bytes = crate::client::encoding::form_body(body)
+        .map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
+    Ok(request.header(reqwest::header::CONTENT_TYPE, HeaderValue::from_static(content_type)).body(bytes))
+}
+
+/// What every generated request builder has besides its parameters: `timeout`, and `.await`
+/// sending it through `send`.
+///
+/// `request_builder!(Builder, Reply)`: the builder has a `timeout: Option<Duration>` field and a
+/// `send(self) -> Result<Reply, Error>` method.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __request_builder {
+    ($builder:ident, $reply:ty) => {
+        impl $builder<'_> {
+            /// Gives up on this call after `timeout`, whatever the client's own timeout.
+            pub fn timeout(mut self, timeout: ::std::time::Duration) -> Self {
+                self.timeout = Some(timeout);
+                self
+            }
+        }
+
+        impl<'a> ::std::future::IntoFuture for $builder<'a> {
+            type Output = ::std::result::Result<$reply, $crate::client::Error>;
+            type IntoFuture = ::std::pin::Pin<Box<dyn ::std::future::Future<Output = Self::Output> + Send + 'a>>;
+            fn into_future(self) -> Self::IntoFuture {
+                Box::pin(self.send())
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+pub use crate::__request_builder as request_builder;
 
 /// A call's time: which operation, when it started and how long it may take; every wait of the
 /// call goes through [`Clock::within`].
@@ -179,9 +242,14 @@ pub fn redirect_policy() -> reqwest::redirect::Policy {
 
 /// Sends a request, retrying as the policy allows, all within the call's deadline; every failure
 /// becomes an [`Error`].
-pub async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::RequestBuilder) -> Result<Received, Error> {
+pub async fn send(
+    transport: &Arc<Transport>,
+    call: &Call,
+    timeout: Option<Duration>,
+    request: reqwest::RequestBuilder,
+) -> Result<Received, Error> {
     let operation = call.operation;
-    let clock = Clock::start(operation, call.timeout.or(transport.timeout));
+    let clock = Clock::start(operation, timeout.or(transport.timeout));
     let mut request =
         request.build().map_err(|source| Error::Transport { operation, source: without_query(source) })?;
     let request_id = transport.request_ids.as_ref().map(|counter| {
@@ -194,14 +262,14 @@ pub async fn send(transport: &Arc<Transport>, call: Call, request: reqwest::Requ
     let span = tracing::info_span!(
         "request",
         operation,
-        method = %call.method,
+        method = call.method,
         path = call.path,
         request_id = request_id.as_deref(),
         status = Empty,
         attempts = Empty,
         duration_ms = Empty,
     );
-    let result = attempts(transport, &call, clock, request).instrument(span.clone()).await;
+    let result = attempts(transport, call, clock, request).instrument(span.clone()).await;
     span.record("duration_ms", clock.started.elapsed().as_secs_f64() * 1e3);
     match &result {
         Ok(response) => {
@@ -220,7 +288,7 @@ async fn attempts(
     mut request: reqwest::Request,
 ) -> Result<Response, Error> {
     let may_retry = transport.retry.max_retries > 0
-        && (matches!(call.method, Method::GET | Method::HEAD | Method::OPTIONS)
+        && (matches!(call.method(), Method::GET | Method::HEAD | Method::OPTIONS)
             || transport.retry.retry_non_idempotent);
     let mut waited = Duration::ZERO;
     let mut attempt = 1;
@@ -239,7 +307,7 @@ async fn attempts(
         tracing::Span::current().record("attempts", attempt);
         let remaining = clock.remaining();
         let wait = spare.as_ref().and_then(|_| {
-            transport.retry.wait(&call.method, response.status(), response.headers(), attempt, waited, remaining)
+            transport.retry.wait(&call.method(), response.status(), response.headers(), attempt, waited, remaining)
         });
         match (wait, spare) {
             (Some(wait), Some(next)) => {

@@ -3,12 +3,9 @@
 //! Request builders: one per operation, returned by the methods of [`Client`].
 //! Set optional parameters with the builder's methods, then `.await` it.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 use std::time::Duration;
 
-use reqwest::Method;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use reqwest::header::HeaderValue;
 
 use crate::encoding::{Query, push_segment};
 use crate::transport::{self, Call};
@@ -60,17 +57,15 @@ impl<'a> GetItemPart<'a> {
         self
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<types::Part, Error> {
-        const OPERATION: &str = "get-item.part";
+        static CALL: Call = Call::new(
+            "get-item.part",
+            "GET",
+            "/items/{item-id}/parts/{part}",
+        );
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/items/");
         push_segment(&mut url, &self.item_id);
         url.push_str("/parts/");
@@ -84,10 +79,7 @@ impl<'a> GetItemPart<'a> {
             query.push_joined("tags", ',', value);
         }
         let mut request = client
-            .transport
-            .http
-            .request(Method::GET, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("X-Key", credentials.key.clone());
         if let Some(value) = &self.x_trace {
             let value = HeaderValue::try_from(value.to_string())
@@ -97,24 +89,12 @@ impl<'a> GetItemPart<'a> {
                 })?;
             request = request.header("X-Trace", value);
         }
-        let call = Call {
-            operation: OPERATION,
-            method: Method::GET,
-            path: "/items/{item-id}/parts/{part}",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::json(response, 200).await
     }
 }
 
-impl<'a> IntoFuture for GetItemPart<'a> {
-    type Output = Result<types::Part, Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(GetItemPart, types::Part);
 
 /// Request builder for [`Client::post_items`]: `POST /items`.
 #[derive(Debug, Clone)]
@@ -134,48 +114,20 @@ impl<'a> PostItems<'a> {
         }
     }
 
-    /// Gives up on this call after `timeout`, whatever the client's own timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
     /// Sends the request and reads the reply.
     pub async fn send(self) -> Result<(), Error> {
-        const OPERATION: &str = "post_items";
+        static CALL: Call = Call::new("post_items", "POST", "/items");
         let client = &self.client.connection;
-        let credentials = client.credential_headers(OPERATION).await?;
+        let credentials = client.credential_headers(CALL.operation).await?;
         let url = client.url("/items");
         let mut request = client
-            .transport
-            .http
-            .request(Method::POST, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .request(&CALL, url, "application/json")
             .header("X-Key", credentials.key.clone());
         let body = &self.body;
-        let bytes = serde_json::to_vec(body)
-            .map_err(|e| Error::InvalidArgument {
-                name: "body",
-                reason: e.to_string(),
-            })?;
-        request = request
-            .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-            .body(bytes);
-        let call = Call {
-            operation: OPERATION,
-            method: Method::POST,
-            path: "/items",
-            timeout: self.timeout,
-        };
-        let response = transport::send(&client.transport, call, request).await?;
+        request = transport::json_body(request, "application/json", body)?;
+        let response = client.send(&CALL, self.timeout, request).await?;
         transport::empty(response, 201).await
     }
 }
 
-impl<'a> IntoFuture for PostItems<'a> {
-    type Output = Result<(), Error>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+crate::transport::request_builder!(PostItems, ());

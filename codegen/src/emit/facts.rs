@@ -1,0 +1,83 @@
+//! What emitters need to know about the IR as a whole: facts several of them ask, computed in
+//! one place below them all.
+
+use std::collections::BTreeSet;
+
+use crate::ir::{Api, TypeDef, TypeRef};
+
+/// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
+/// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
+pub fn mentions_files(api: &Api) -> bool {
+    fn is_file(ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::File => true,
+            TypeRef::Vec(inner) | TypeRef::Map(inner) => is_file(inner),
+            _ => false,
+        }
+    }
+    let in_types = api.types.iter().any(|t| match t {
+        TypeDef::Struct(s) => s.fields.iter().any(|f| is_file(&f.ty)),
+        TypeDef::Union(u) => u.variants.iter().any(|v| is_file(&v.ty)),
+        TypeDef::Alias { target, .. } => is_file(target),
+        TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => false,
+    });
+    in_types || api.operations.iter().any(|op| op.body.iter().flat_map(|b| b.cases()).any(|b| is_file(&b.ty)))
+}
+
+/// Whether a struct has a property whose absence and `null` are told apart.
+pub fn has_tristate(api: &Api) -> bool {
+    api.types.iter().any(|t| matches!(t, TypeDef::Struct(s) if s.fields.iter().any(|f| f.tristate)))
+}
+
+/// Names of the structs and unions whose values need checks beyond serde: a field with limits, or
+/// a field or union member holding such a struct.
+pub fn validated_types(api: &Api) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    loop {
+        let before = out.len();
+        for t in &api.types {
+            let checked = match t {
+                TypeDef::Struct(s) => {
+                    s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
+                }
+                TypeDef::Union(u) => {
+                    u.variants.iter().any(|v| !v.constraints.is_empty() || holds_validated(api, &v.ty, &out))
+                }
+                _ => false,
+            };
+            if checked && !out.contains(t.name()) {
+                out.insert(t.name().to_string());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Whether a value of `ty` contains a struct from `validated`, or a value checked against the
+/// document's schema, directly or in a `Vec` or map: whether it has anything to validate.
+pub fn holds_validated(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+    holds(api, ty, validated, true)
+}
+
+/// Whether validating a value of `ty` calls `Validate::validate`: it contains a struct or union
+/// from `validated` (a checked JSON value is checked by a function of its own).
+pub fn calls_validate(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+    holds(api, ty, validated, false)
+}
+
+fn holds(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>, checked: bool) -> bool {
+    match ty {
+        TypeRef::Named(name) => {
+            validated.contains(name)
+                || match api.type_named(name) {
+                    Some(TypeDef::Alias { check: Some(_), .. }) => checked,
+                    Some(TypeDef::Alias { target, .. }) => holds(api, target, validated, checked),
+                    _ => false,
+                }
+        }
+        TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds(api, item, validated, checked),
+        _ => false,
+    }
+}
