@@ -560,6 +560,10 @@ pub struct Operation {
     pub method: Method,
     /// Path template as written, e.g. `/api/application/{ApplicationId}/status`.
     pub path: String,
+    /// The path template of the first operation whose path matches the same requests (its
+    /// literal segments the same, parameters where this one has them): the route that serves
+    /// both. This operation's own path when none before it does.
+    pub route: String,
     pub summary: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,
@@ -1012,6 +1016,24 @@ pub fn media_type_within(range: &str) -> String {
         Some(("audio", _)) => "audio/mpeg".to_string(),
         Some(("video", _)) => "video/mp4".to_string(),
         _ => "application/octet-stream".to_string(),
+    }
+}
+
+/// The requests a path template matches, as a key: its literal segments, and `{}` for each that
+/// captures; a query the path fixes is no part of it.
+pub fn route_key(path: &str) -> String {
+    let path = path.split_once('?').map_or(path, |(path, _)| path);
+    let segments = path.split('/').map(|s| if s.contains('{') { "{}" } else { s });
+    segments.collect::<Vec<_>>().join("/")
+}
+
+impl Api {
+    /// Sets each operation's [`Operation::route`], in one pass over the operations.
+    pub(crate) fn assign_routes(&mut self) {
+        let mut first: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+        for op in &mut self.operations {
+            op.route = first.entry(route_key(&op.path)).or_insert_with(|| op.path.clone()).clone();
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! OpenAPI 3.0 → Rust client and server crates.
 //!
 //! One direction, no disk I/O: [`load`] parses the text, `lower` resolves it into a small IR and
-//! decides every Rust name, the emitters turn the IR into Rust (text, or tokens), and `render`
-//! formats and assembles it into files. [`generate`] runs all of it; the caller decides where the
+//! decides every Rust name, the emitters turn the IR into Rust tokens, and `render` prints and
+//! assembles them into files. [`generate`] runs all of it; the caller decides where the
 //! files go.
 
 mod diagnostic;

@@ -10,26 +10,19 @@
 #![warn(missing_docs)]
 
 mod date_time;
-#[doc(hidden)]
-pub mod enums;
+mod enums;
 mod file;
 mod format;
-#[doc(hidden)]
-pub mod framing;
+mod framing;
 #[cfg(feature = "json-schema")]
-#[doc(hidden)]
-pub mod json_schema;
+mod json_schema;
 mod nullable;
-#[doc(hidden)]
-pub mod object_only;
+mod object_only;
 #[cfg(feature = "pattern")]
-#[doc(hidden)]
-pub mod pattern;
-#[doc(hidden)]
-pub mod request_json;
+mod pattern;
+mod request_json;
 #[cfg(feature = "xml")]
-#[doc(hidden)]
-pub mod xml;
+mod xml;
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -50,31 +43,68 @@ pub use time;
 /// output does.
 #[doc(hidden)]
 pub mod codegen {
-    #[cfg(feature = "json-schema")]
-    pub use crate::json_schema;
-    #[cfg(feature = "pattern")]
-    pub use crate::pattern;
-    #[cfg(feature = "xml")]
-    pub use crate::xml;
-    pub use crate::{enums, framing, object_only, request_json};
+    /// Re-exports a module of the runtime here, the one path generated code reaches it by.
+    macro_rules! door {
+        ($($(#[$attr:meta])* $name:ident = $path:path;)*) => {
+            $($(#[$attr])* pub mod $name {
+                pub use $path::*;
+            })*
+        };
+    }
+
+    door! {
+        enums = crate::enums;
+        framing = crate::framing;
+        object_only = crate::object_only;
+        request_json = crate::request_json;
+        #[cfg(feature = "json-schema")]
+        json_schema = crate::json_schema;
+        #[cfg(feature = "pattern")]
+        pattern = crate::pattern;
+        #[cfg(feature = "xml")]
+        xml = crate::xml;
+    }
+
     /// serde, for the impls the runtime's macros write.
     pub use serde;
 
     /// The client's internals.
     #[cfg(feature = "client")]
     pub mod client {
-        pub use crate::client::{cookie_credential, header_value, http_client_builder_for, query_credential};
-        pub use crate::client::{download, encoding, multipart, paging, policy, stream, transport, upgrade};
+        pub use crate::client::builder::{cookie_credential, header_value, http_client_builder_for, query_credential};
+
+        door! {
+            download = crate::client::download;
+            encoding = crate::client::encoding;
+            multipart = crate::client::multipart;
+            paging = crate::client::paging;
+            policy = crate::client::policy;
+            stream = crate::client::stream;
+            transport = crate::client::transport;
+            upgrade = crate::client::upgrade;
+        }
     }
 
     /// The server's internals.
     #[cfg(feature = "server")]
     pub mod server {
-        pub use crate::server::{Shared, unrouted};
-        pub use crate::server::{
-            body, budget, download, extract, form, mock, multipart, problem, reply, serve, stream, upgrade,
-        };
+        pub use crate::server::config::{Shared, unrouted};
         /// The listener the generated `serve` takes.
         pub use tokio::net::TcpListener;
+
+        door! {
+            body = crate::server::body;
+            budget = crate::server::budget;
+            download = crate::server::download;
+            extract = crate::server::extract;
+            form = crate::server::form;
+            mock = crate::server::mock;
+            multipart = crate::server::multipart;
+            problem = crate::server::problem;
+            reply = crate::server::reply;
+            serve = crate::server::serve;
+            stream = crate::server::stream;
+            upgrade = crate::server::upgrade;
+        }
     }
 }

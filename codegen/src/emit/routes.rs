@@ -5,7 +5,7 @@
 //! handler reading the captures under its own names. A query a path template fixes
 //! (`/items?beta=true`) is no part of the route: it tells operations on the same route apart.
 
-use crate::ir::{Api, Operation};
+use crate::ir::Operation;
 
 /// The name a segment captured whole is known by in the route: its position.
 fn capture(index: usize) -> String {
@@ -46,12 +46,6 @@ pub fn fixed_query(path: &str) -> Vec<(String, String)> {
     pairs.map(|pair| pair.split_once('=').unwrap_or((pair, ""))).map(|(n, v)| (n.to_string(), v.to_string())).collect()
 }
 
-/// The requests a path matches, as a key: literal segments, and `{}` for each that captures.
-fn key(path: &str) -> String {
-    let segments = path_only(path).split('/').map(|s| if s.contains('{') { "{}" } else { s });
-    segments.collect::<Vec<_>>().join("/")
-}
-
 /// `path` as an axum route: each mixed segment captured whole.
 fn axum_path(path: &str) -> String {
     let segments = path_only(path)
@@ -63,15 +57,13 @@ fn axum_path(path: &str) -> String {
 
 /// The route serving `op`: the axum form of the first operation's path that matches the same
 /// requests.
-pub fn route(api: &Api, op: &Operation) -> String {
-    let own = key(&op.path);
-    let first = api.operations.iter().find(|o| key(&o.path) == own).map_or(&op.path, |o| &o.path);
-    axum_path(first)
+pub fn route(op: &Operation) -> String {
+    axum_path(&op.route)
 }
 
 /// Each capture's name in `op`'s route and in its own path, where they differ.
-pub fn renames(api: &Api, op: &Operation) -> Vec<(String, String)> {
-    let route = route(api, op);
+pub fn renames(op: &Operation) -> Vec<(String, String)> {
+    let route = route(op);
     let pairs = route.split('/').zip(path_only(&op.path).split('/')).enumerate();
     pairs
         .filter_map(|(i, (routed, own))| Some((captured(routed, i)?, captured(own, i)?)))
@@ -115,7 +107,7 @@ mod tests {
     #[test]
     fn mixed_segments_are_captured_whole_and_split_by_their_literals() {
         assert_eq!(axum_path("/stream/{id}/{index}.ts"), "/stream/{id}/{__segment3}");
-        assert_eq!(key("/a/{x}.ts"), key("/a/{y}"));
+        assert_eq!(crate::ir::route_key("/a/{x}.ts"), crate::ir::route_key("/a/{y}"));
         let split = &splits("/v{major}.{minor}/x")[0];
         assert_eq!(split.capture, "__segment1");
         assert_eq!(split.literals, ["v", ".", ""]);
@@ -125,7 +117,7 @@ mod tests {
     #[test]
     fn a_query_in_a_path_is_no_part_of_its_route() {
         assert_eq!(axum_path("/r/{id}?beta=true"), "/r/{id}");
-        assert_eq!(key("/r/{id}?beta=true"), key("/r/{x}"));
+        assert_eq!(crate::ir::route_key("/r/{id}?beta=true"), crate::ir::route_key("/r/{x}"));
         assert!(splits("/r/{id}?beta=true").is_empty());
         assert_eq!(fixed_query("/r?beta=true&v"), [("beta".into(), "true".into()), ("v".into(), String::new())]);
         assert!(fixed_query("/r").is_empty());

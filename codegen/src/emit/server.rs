@@ -675,11 +675,15 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
     let mut paths: Vec<(String, Vec<&Operation>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for op in &api.operations {
-        let route = routes::route(api, op);
-        match paths.iter_mut().find(|(p, _)| *p == route) {
-            Some((_, ops)) => ops.push(op),
-            None => paths.push((route, vec![op])),
+        let route = routes::route(op);
+        match index.get(&route) {
+            Some(&i) => paths[i].1.push(op),
+            None => {
+                index.insert(route.clone(), paths.len());
+                paths.push((route, vec![op]));
+            }
         }
     }
     // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
@@ -1216,7 +1220,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
     let credentials = credential_checks(api, op);
     let validates = !op.params.is_empty() || op.body.is_some();
     let problems = validates.then(|| quote! { let mut problems = Problems::default(); });
-    let path = op.params.iter().any(|p| p.location == Location::Path).then(|| path_params(api, op));
+    let path = op.params.iter().any(|p| p.location == Location::Path).then(|| path_params(op));
     let query = op.params.iter().any(|p| p.location == Location::Query).then(|| {
         let empty: Vec<&str> = op.params.iter().filter(|p| p.empty_is_absent).map(|p| p.wire.as_str()).collect();
         match empty.as_slice() {
@@ -1313,8 +1317,8 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
 
 /// The path's parameters, captured by the route and by name: renamed where the route is shared
 /// with other names, and split where a segment holds several.
-fn path_params(api: &Api, op: &Operation) -> TokenStream {
-    let renames = routes::renames(api, op);
+fn path_params(op: &Operation) -> TokenStream {
+    let renames = routes::renames(op);
     let renamed = (!renames.is_empty()).then(|| {
         // Captured under the names of the route this path shares.
         let pairs = renames.iter().map(|(routed, own)| quote! { (#routed, #own) });

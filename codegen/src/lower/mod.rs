@@ -70,6 +70,7 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
         if config.tag_features {
             tag_features::assign(&mut api, &tag_parents(doc));
         }
+        api.assign_routes();
         Ok(api)
     } else {
         let mut all = lowerer.diagnostics;

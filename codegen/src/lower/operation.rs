@@ -133,6 +133,9 @@ impl<'a> Lowerer<'a> {
         // Where each explicit operationId was first used: a second use is an error, not a rename.
         let mut ids: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         let mut out: Vec<Operation> = Vec::new();
+        // Each path shape's operations so far (indexes into `out`), so that finding those that
+        // share a shape stays linear on large specs.
+        let mut shapes: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
         for (path, item) in &doc.paths.paths {
             let path_ptr = Pointer::root().push("paths").push(path);
             let item = match item {
@@ -207,15 +210,16 @@ impl<'a> Lowerer<'a> {
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
                 // Paths that differ only in their parameters' names are one path (OpenAPI forbids
                 // them, and grpc-gateway writes them): served by one route, a method once.
-                if let Some(other) = out.iter().find(|o| path_shape(&o.path) == path_shape(path) && o.path != *path) {
+                let shape = path_shape(path);
+                let same_shape = || shapes.get(&shape).into_iter().flatten().map(|&i| &out[i]);
+                if let Some(other) = same_shape().find(|o| o.path != *path) {
                     let message = format!(
                         "this path differs from {} only in its parameters' names, which OpenAPI forbids; both are served by one route",
                         other.path
                     );
                     self.warn(&Pointer::root().push("paths").push(path), message);
                 }
-                if let Some(other) = out.iter().find(|o| path_shape(&o.path) == path_shape(path) && o.method == method)
-                {
+                if let Some(other) = same_shape().find(|o| o.method == method) {
                     self.report(
                         &ptr,
                         format!(
@@ -234,7 +238,9 @@ impl<'a> Lowerer<'a> {
                 let paging = self.paging(&params, &reply);
                 let sample = self.reply_sample(&ptr, &op.responses, &reply, self.seed);
                 let params = upgrade_header(params, &reply);
+                shapes.entry(shape).or_default().push(out.len());
                 out.push(Operation {
+                    route: path.clone(),
                     id,
                     fn_name,
                     type_name,

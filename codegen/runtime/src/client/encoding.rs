@@ -195,6 +195,7 @@ pub struct Query<'u> {
 }
 
 impl<'u> Query<'u> {
+    /// A query written onto the end of `url`.
     pub fn new(url: &'u mut String) -> Self {
         // A path that fixes part of the query itself (`/items?beta=true`) is continued.
         let first = !url.contains('?');

@@ -12,7 +12,9 @@ use crate::client::Error;
 
 /// One page of items and, when the reply says, how many pages there are.
 pub struct Page<T> {
+    /// The items of the page.
     pub items: Vec<T>,
+    /// How many pages there are, when the reply says.
     pub total_pages: Option<i64>,
 }
 

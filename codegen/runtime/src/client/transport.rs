@@ -21,13 +21,17 @@ use crate::client::{Error, ProblemDetails, StatusError, TimeoutKind};
 /// The HTTP side of a client, shared by its clones.
 #[derive(Debug)]
 pub struct Transport {
+    /// The HTTP client every request goes through.
     pub http: reqwest::Client,
     /// The deadline of calls that set no timeout of their own.
     pub timeout: Option<Duration>,
+    /// When and how often a failed call is tried again.
     pub retry: RetryPolicy,
+    /// The most requests a second, when limited.
     pub rate_limit: Option<RateLimiter>,
     /// Next `x-request-id`, when the client sends them.
     pub request_ids: Option<AtomicU64>,
+    /// The limits on the bodies of replies.
     pub limits: BodyLimits,
 }
 
@@ -180,10 +184,12 @@ impl Received {
         self.clock.operation
     }
 
+    /// The reply's status.
     pub fn status(&self) -> StatusCode {
         self.response.status()
     }
 
+    /// The reply's headers.
     pub fn headers(&self) -> &HeaderMap {
         self.response.headers()
     }

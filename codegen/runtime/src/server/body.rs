@@ -18,15 +18,18 @@ use tokio::time::Sleep;
 
 use crate::server::ApiError;
 use crate::server::budget::{BodyBudget, Reservation};
-use crate::server::extract::Problems;
 use crate::server::problem::problem_types;
+use crate::server::problems::Problems;
 
 /// What a request body may be: its size, the time it may take to arrive, and the budget it is
 /// held in.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit<'a> {
+    /// The most bytes the body may have.
     pub bytes: usize,
+    /// The longest the body may take to arrive.
     pub timeout: Duration,
+    /// What all bodies in flight together may hold.
     pub budget: &'a BodyBudget,
 }
 

@@ -17,67 +17,8 @@ use crate::request_json::{RequestJson, exact_integers, grown, with_closed};
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, accepts, read_body};
 use crate::server::problem::problem_types;
-
-/// Validation failures of one request, by parameter, header or body path.
-#[derive(Debug, Default)]
-pub struct Problems {
-    errors: Vec<(String, String)>,
-}
-
-impl Problems {
-    pub fn add(&mut self, name: impl Into<String>, message: impl Into<String>) {
-        self.errors.push((name.into(), message.into()));
-    }
-
-    /// `Ok` when nothing was recorded, else the 400 reply that lists everything.
-    pub fn check(self) -> Result<(), ApiError> {
-        if self.errors.is_empty() { Ok(()) } else { Err(self.into_error()) }
-    }
-
-    pub fn into_error(self) -> ApiError {
-        let mut names: Vec<&str> = self.errors.iter().map(|(n, _)| n.as_str()).collect();
-        names.dedup();
-        let detail = match names.as_slice() {
-            [] => "the request is invalid".to_string(),
-            [one] => format!("`{one}` is invalid"),
-            many => format!("{} are invalid", many.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
-        };
-        let mut error =
-            ApiError::bad_request(detail).with_type(problem_types::INVALID_REQUEST).with_title("Invalid request");
-        for (name, message) in self.errors {
-            error = error.with_error(name, message);
-        }
-        error
-    }
-}
-
-/// Parses a parameter's text into its type; `kind` names the type in messages, or is empty when
-/// the type's own error already names it (generated enums).
-fn parse<T: FromStr>(text: &str, kind: &str) -> Result<T, String>
-where
-    T::Err: Display,
-{
-    // A request may carry only the enum values the spec lists.
-    crate::enums::listed_only(|| parse_text(text)).map_err(|e: T::Err| {
-        if kind.is_empty() { e.to_string() } else { format!("`{text}` is not a valid {kind}: {e}") }
-    })
-}
-
-/// `text` parsed as a `T`; an integer may be written with a zero fraction (`6.0`, `6e0`), which
-/// JSON Schema counts as an integer and Rust's integer parsers do not.
-pub(crate) fn parse_text<T: FromStr>(text: &str) -> Result<T, T::Err> {
-    text.parse().or_else(|e| {
-        let integral = text
-            .contains(['.', 'e', 'E'])
-            .then(|| text.parse::<f64>().ok())
-            .flatten()
-            .filter(|value| value.fract() == 0.0 && value.abs() < crate::request_json::SAFE_INTEGER_END);
-        match integral {
-            Some(value) => (value as i64).to_string().parse(),
-            None => Err(e),
-        }
-    })
-}
+use crate::server::problems::parse;
+pub use crate::server::problems::{Problems, located};
 
 /// The query string, decoded once.
 pub struct QueryParams<'q> {
@@ -245,9 +186,9 @@ impl QueryParams<'_> {
         if texts.is_empty() {
             return None;
         }
-        let before = problems.errors.len();
+        let before = problems.len();
         let items: Vec<T> = texts.iter().filter_map(|text| json_value(text, name, problems)).collect();
-        (problems.errors.len() == before).then_some(items)
+        (problems.len() == before).then_some(items)
     }
 }
 
@@ -378,7 +319,7 @@ pub fn path_object<T: serde::de::DeserializeOwned>(
         problems.add(name, format!("expected {form} separated by commas"));
         return None;
     };
-    super::form::read_pairs(pairs, &[], &[], name, problems)
+    crate::server::pairs::read_pairs(pairs, &[], &[], name, problems)
 }
 
 /// An object header parameter (`style: simple`), read as [`path_object`] reads a path segment.
@@ -525,19 +466,6 @@ fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 pub trait Validate {
     /// Records every limit `self` breaks; `at` is the path of `self`, e.g. `body.Allocations[0]`.
     fn validate(&self, at: &str, problems: &mut Problems);
-}
-
-/// `name` under `at` (`body.Allocations[0].Amount`); a parameter, checked with an empty `at`, is
-/// its own name, and an empty `name` is `at` itself.
-pub fn located(at: &str, name: &str) -> String {
-    if at.is_empty() {
-        name.to_string()
-    } else if name.is_empty() || name.starts_with('[') {
-        // The value at `at` itself, or one of its items.
-        format!("{at}{name}")
-    } else {
-        format!("{at}.{name}")
-    }
 }
 
 /// Checks that a property a request must carry is there: one the document both requires and
@@ -925,6 +853,52 @@ pub fn check_head_size(parts: &Parts, max_uri: usize, max_headers: usize) -> Res
             .with_detail(format!("the request headers take {headers} bytes; at most {max_headers} are accepted")));
     }
     Ok(())
+}
+
+impl QueryParams<'_> {
+    /// An object whose `properties` came as `name[property]` pairs (`deep`) or as pairs of their
+    /// own; `None` when none of them came. Other pairs belong to other parameters. With no
+    /// `properties` (a map), every `name[key]` pair is an entry, or (not `deep`) every pair but
+    /// those of the operation's `others` parameters.
+    #[allow(clippy::too_many_arguments, reason = "one call per generated parameter, each argument from the spec")]
+    pub fn object<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        deep: bool,
+        properties: &[&str],
+        others: &[&str],
+        required: bool,
+        problems: &mut Problems,
+    ) -> Option<T> {
+        let pairs: Vec<(String, String)> = self
+            .pairs()
+            .iter()
+            .filter_map(|(key, value)| {
+                let property =
+                    if deep { key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')? } else { key.as_ref() };
+                // A map (no properties listed) takes every key the other parameters do not (`filter`
+                // or, as a `deepObject`, `filter[..]`).
+                let theirs = |other: &&str| {
+                    property == *other || property.strip_prefix(*other).is_some_and(|rest| rest.starts_with('['))
+                };
+                (properties.is_empty() && !others.iter().any(theirs) || properties.contains(&property))
+                    .then(|| (property.to_string(), value.to_string()))
+            })
+            .collect();
+        if pairs.is_empty() {
+            if !required {
+                return None;
+            }
+            // A required object none of whose properties came is the empty object, when that is
+            // one (its properties all optional); else it is missing.
+            let empty = crate::server::pairs::read_pairs(Vec::new(), &[], &[], name, &mut Problems::default());
+            if empty.is_none() {
+                problems.add(name, "is required");
+            }
+            return empty;
+        }
+        crate::server::pairs::read_pairs(pairs, &[], &[], name, problems)
+    }
 }
 
 #[cfg(test)]

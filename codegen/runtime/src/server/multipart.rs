@@ -10,7 +10,7 @@ use crate::File;
 use crate::server::ApiError;
 use crate::server::body::{BodyLimit, read_body};
 use crate::server::extract::Problems;
-use crate::server::form::read_pairs;
+use crate::server::pairs::read_pairs;
 
 /// The file parts of a multipart body, by part name, for the generated code to move into the
 /// body's file fields.

@@ -139,6 +139,7 @@ pub fn error_status(status: u16) -> StatusCode {
         .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
+/// `status` as a status code; a number that is no status code is 200.
 pub fn status_code(status: u16) -> StatusCode {
     StatusCode::from_u16(status).unwrap_or(StatusCode::OK)
 }
