@@ -666,10 +666,10 @@ pub enum ErrorList {
 /// A paged operation: page and size parameters, and where the items and totals are in its reply.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paging {
-    /// Rust name of the page-number parameter.
-    pub page: String,
-    /// Rust name of the page-size parameter.
-    pub size: String,
+    /// The page-number parameter: an index into [`Operation::params`].
+    pub page: usize,
+    /// The page-size parameter: an index into [`Operation::params`].
+    pub size: usize,
     /// The spec's default page size, to recognise a short (last) page.
     pub default_size: Option<i64>,
     /// The number of the first page: 0 where the page parameter defaults to 0 or allows it as its

@@ -785,21 +785,21 @@ fn read_headers(s: &StructDef) -> TokenStream {
 }
 
 /// The docs of `into_stream()`.
-fn paging_doc(paging: &Paging) -> String {
+fn paging_doc(op: &Operation, paging: &Paging) -> String {
     format!(
         "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
          read. Starts at the page set with `.{page}(..)` (default {first}); `.{size}(..)` sets the page size.\n\
          Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
-        page = paging.page,
-        size = paging.size,
+        page = op.params[paging.page].name,
+        size = op.params[paging.size].name,
         first = paging.first_page,
     )
 }
 
 /// `into_stream()` for a paged operation: the items of this and every later page.
 fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
-    let page = ident(&paging.page);
-    let size = ident(&paging.size);
+    let (page_param, size_param) = (&op.params[paging.page], &op.params[paging.size]);
+    let (page, size) = (ident(&page_param.name), ident(&size_param.name));
     let item = rust_type(&paging.item, &quote! { types:: });
     let default_size = match paging.default_size {
         Some(n) => {
@@ -809,14 +809,11 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
         None => TokenStream::new(),
     };
     let base = proc_macro2::Literal::i32_unsuffixed(i32::try_from(paging.first_page).unwrap_or(1));
-    let page_type = op.params.iter().find(|p| p.name == paging.page).map(|p| p.ty.clone());
-    let first = match page_type {
-        Some(TypeRef::I64) => quote! { i32::try_from(self.#page.unwrap_or(#base)).unwrap_or(i32::MAX) },
-        _ => quote! { self.#page.unwrap_or(#base) },
-    };
-    let set_page = match op.params.iter().find(|p| p.name == paging.page).map(|p| &p.ty) {
-        Some(TypeRef::I64) => quote! { i64::from(number) },
-        _ => quote! { number },
+    let (first, set_page) = match page_param.ty {
+        TypeRef::I64 => {
+            (quote! { i32::try_from(self.#page.unwrap_or(#base)).unwrap_or(i32::MAX) }, quote! { i64::from(number) })
+        }
+        _ => (quote! { self.#page.unwrap_or(#base) }, quote! { number }),
     };
     let take = |field: &(String, bool), from: TokenStream| {
         let f = ident(&field.0);
@@ -857,7 +854,7 @@ fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
             }
         }
     };
-    let docs = doc(&paging_doc(paging));
+    let docs = doc(&paging_doc(op, paging));
     // A reply with documented headers is `(body, headers)`; the pages are in the body.
     let without_headers = op.reply.headers().is_some().then(|| quote! { let (reply, _) = reply; });
     quote! {

@@ -1766,13 +1766,14 @@ impl Lowerer<'_> {
     /// and replies with an array, a wrapper holding an array, or an array of such wrappers.
     fn paging(&self, params: &[Param], reply: &Reply) -> Option<Paging> {
         let find = |wire: &str| {
-            params.iter().find(|p| {
+            params.iter().position(|p| {
                 p.location == Location::Query
                     && p.wire.eq_ignore_ascii_case(wire)
                     && matches!(p.ty, TypeRef::I32 | TypeRef::I64)
             })
         };
-        let (page, size) = (find("page")?, find("size")?);
+        let (page_at, size_at) = (find("page")?, find("size")?);
+        let (page, size) = (&params[page_at], &params[size_at]);
         let Reply::Json { ty, .. } = reply else { return None };
         let (item, shape) = match ty {
             TypeRef::Vec(inner) => match self.page_wrapper(inner) {
@@ -1790,7 +1791,7 @@ impl Lowerer<'_> {
         };
         let zero_based = matches!(page.default, Some(DefaultValue::Int(0))) || page.constraints.minimum == Some(0.0);
         let first_page = if zero_based { 0 } else { 1 };
-        Some(Paging { page: page.name.clone(), size: size.name.clone(), default_size, first_page, item, shape })
+        Some(Paging { page: page_at, size: size_at, default_size, first_page, item, shape })
     }
 
     /// A struct with exactly one array field (the items), and optionally a metadata struct with a
