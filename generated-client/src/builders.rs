@@ -204,18 +204,10 @@ impl<'a> GetAuAccounts<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
-        if let Some(value) = &self.search {
-            query.push("search", value);
-        }
-        if let Some(value) = &self.account_ids {
-            query.push_each("accountIds", value);
-        }
-        if let Some(value) = &self.page {
-            query.push("page", value);
-        }
-        if let Some(value) = &self.size {
-            query.push("size", value);
-        }
+        query.push_all("search", &self.search);
+        query.push_all("accountIds", self.account_ids.iter().flatten());
+        query.push_all("page", &self.page);
+        query.push_all("size", &self.size);
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -439,12 +431,8 @@ impl<'a> GetAuAppForm<'a> {
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
-        if let Some(value) = &self.recipient {
-            query.push("Recipient", value);
-        }
-        if let Some(value) = &self.form_type {
-            query.push("FormType", value);
-        }
+        query.push_all("Recipient", &self.recipient);
+        query.push_all("FormType", &self.form_type);
         let request = client
             .request(&CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
@@ -615,9 +603,7 @@ impl<'a> GetUkCedingParties<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
-        if let Some(value) = &self.account_type {
-            query.push("accountType", value);
-        }
+        query.push_all("accountType", &self.account_type);
         query.push("search", &self.search);
         let request = client
             .request(&CALL, url, "application/json")
@@ -694,18 +680,10 @@ impl<'a> FindAuSecurities<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
-        if let Some(value) = &self.search {
-            query.push("search", value);
-        }
-        if let Some(value) = &self.pds_id {
-            query.push("pdsId", value);
-        }
-        if let Some(value) = &self.security_ids {
-            query.push_each("securityIds", value);
-        }
-        if let Some(value) = &self.security_codes {
-            query.push_each("securityCodes", value);
-        }
+        query.push_all("search", &self.search);
+        query.push_all("pdsId", &self.pds_id);
+        query.push_all("securityIds", self.security_ids.iter().flatten());
+        query.push_all("securityCodes", self.security_codes.iter().flatten());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -902,9 +880,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
-        if let Some(value) = &self.include_loans {
-            query.push("IncludeLoans", value);
-        }
+        query.push_all("IncludeLoans", &self.include_loans);
         query.push("ValuationDate", &self.valuation_date);
         let request = client
             .request(&CALL, url, "application/json")
@@ -1017,24 +993,12 @@ impl<'a> GetAuTransactions<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        if let Some(value) = &self.buys_and_sells_only {
-            query.push("BuysAndSellsOnly", value);
-        }
-        if let Some(value) = &self.show_unconfirmed {
-            query.push("ShowUnconfirmed", value);
-        }
-        if let Some(value) = &self.page {
-            query.push("Page", value);
-        }
-        if let Some(value) = &self.size {
-            query.push("Size", value);
-        }
-        if let Some(value) = &self.order_by {
-            query.push("OrderBy", value);
-        }
-        if let Some(value) = &self.order {
-            query.push("Order", value);
-        }
+        query.push_all("BuysAndSellsOnly", &self.buys_and_sells_only);
+        query.push_all("ShowUnconfirmed", &self.show_unconfirmed);
+        query.push_all("Page", &self.page);
+        query.push_all("Size", &self.size);
+        query.push_all("OrderBy", &self.order_by);
+        query.push_all("Order", &self.order);
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1145,15 +1109,9 @@ impl<'a> GetAuCashTransactions<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
-        if let Some(value) = &self.include_pending_unsettled {
-            query.push("IncludePendingUnsettled", value);
-        }
-        if let Some(value) = &self.page {
-            query.push("Page", value);
-        }
-        if let Some(value) = &self.size {
-            query.push("Size", value);
-        }
+        query.push_all("IncludePendingUnsettled", &self.include_pending_unsettled);
+        query.push_all("Page", &self.page);
+        query.push_all("Size", &self.size);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
@@ -1257,12 +1215,8 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
-        if let Some(value) = &self.page {
-            query.push("Page", value);
-        }
-        if let Some(value) = &self.size {
-            query.push("Size", value);
-        }
+        query.push_all("Page", &self.page);
+        query.push_all("Size", &self.size);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
@@ -1699,27 +1653,13 @@ impl<'a> GetAuPerformance<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        if let Some(value) = &self.include_cash {
-            query.push("IncludeCash", value);
-        }
-        if let Some(value) = &self.include_loans {
-            query.push("IncludeLoans", value);
-        }
-        if let Some(value) = &self.include_excluded_securities {
-            query.push("IncludeExcludedSecurities", value);
-        }
-        if let Some(value) = &self.include_tax_credits {
-            query.push("IncludeTaxCredits", value);
-        }
-        if let Some(value) = &self.display_returns {
-            query.push("DisplayReturns", value);
-        }
-        if let Some(value) = &self.multiple_periods {
-            query.push("MultiplePeriods", value);
-        }
-        if let Some(value) = &self.calculation_method {
-            query.push("CalculationMethod", value);
-        }
+        query.push_all("IncludeCash", &self.include_cash);
+        query.push_all("IncludeLoans", &self.include_loans);
+        query.push_all("IncludeExcludedSecurities", &self.include_excluded_securities);
+        query.push_all("IncludeTaxCredits", &self.include_tax_credits);
+        query.push_all("DisplayReturns", &self.display_returns);
+        query.push_all("MultiplePeriods", &self.multiple_periods);
+        query.push_all("CalculationMethod", &self.calculation_method);
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1833,24 +1773,12 @@ impl<'a> GetAuAssetClassPerformance<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        if let Some(value) = &self.include_cash {
-            query.push("IncludeCash", value);
-        }
-        if let Some(value) = &self.include_loans {
-            query.push("IncludeLoans", value);
-        }
-        if let Some(value) = &self.include_tax_credits {
-            query.push("IncludeTaxCredits", value);
-        }
-        if let Some(value) = &self.include_foreign_tax_paid {
-            query.push("IncludeForeignTaxPaid", value);
-        }
-        if let Some(value) = &self.include_excluded_securities {
-            query.push("IncludeExcludedSecurities", value);
-        }
-        if let Some(value) = &self.calculation_method {
-            query.push("CalculationMethod", value);
-        }
+        query.push_all("IncludeCash", &self.include_cash);
+        query.push_all("IncludeLoans", &self.include_loans);
+        query.push_all("IncludeTaxCredits", &self.include_tax_credits);
+        query.push_all("IncludeForeignTaxPaid", &self.include_foreign_tax_paid);
+        query.push_all("IncludeExcludedSecurities", &self.include_excluded_securities);
+        query.push_all("CalculationMethod", &self.calculation_method);
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1948,9 +1876,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
-        if let Some(value) = &self.multiple_periods {
-            query.push("MultiplePeriods", value);
-        }
+        query.push_all("MultiplePeriods", &self.multiple_periods);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
@@ -2419,9 +2345,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        if let Some(value) = &self.category_id {
-            query.push("categoryId", value);
-        }
+        query.push_all("categoryId", &self.category_id);
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())

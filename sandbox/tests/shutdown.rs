@@ -15,22 +15,37 @@ fn start(grace_seconds: &str) -> (Child, u16) {
 
 /// As [`start`], with at most `files` open file descriptors when given.
 fn start_limited(grace_seconds: &str, files: Option<u32>) -> (Child, u16) {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let limit = files.map_or(String::new(), |n| format!("ulimit -n {n} && "));
-    let script = format!("{limit}exec \"$0\" --addr 127.0.0.1:{port} --grace-period {grace_seconds}");
-    let child = Command::new("sh")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_sandbox")])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(10), "the sandbox did not start listening");
-        std::thread::sleep(Duration::from_millis(20));
+    // The port is free when chosen, but another test may take it before the sandbox binds it;
+    // a sandbox that could not bind has exited, and another port is tried.
+    for _ in 0..5 {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let limit = files.map_or(String::new(), |n| format!("ulimit -n {n} && "));
+        let script = format!("{limit}exec \"$0\" --addr 127.0.0.1:{port} --grace-period {grace_seconds}");
+        let mut child = Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_sandbox")])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                // Still running a moment later: the listener is this sandbox's, not another's.
+                std::thread::sleep(Duration::from_millis(100));
+                if child.try_wait().unwrap().is_none() {
+                    return (child, port);
+                }
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "the sandbox did not start listening");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
-    (child, port)
+    panic!("the sandbox could not bind a port five times");
 }
 
 /// A connection that sends half a request head and then nothing.

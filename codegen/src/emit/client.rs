@@ -977,10 +977,14 @@ fn query_step(p: &Param) -> TokenStream {
         }
         _ => (quote! { push }, None),
     };
-    if p.required {
-        quote! { query.#push(#wire, #delimiter &self.#field); }
-    } else {
-        quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
+    match (p.required, &p.ty, p.explode) {
+        (true, ..) => quote! { query.#push(#wire, #delimiter &self.#field); },
+        // An unset parameter is no pair at all; a set one, a pair per value.
+        (false, TypeRef::Vec(_), true) => quote! { query.push_all(#wire, self.#field.iter().flatten()); },
+        (false, TypeRef::Vec(_), false) => {
+            quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
+        }
+        (false, ..) => quote! { query.push_all(#wire, &self.#field); },
     }
 }
 

@@ -229,8 +229,14 @@ impl<'u> Query<'u> {
 
     /// Appends an array exploded, `name=a&name=b`, as `style: form, explode: true` says.
     pub fn push_each<T: std::fmt::Display>(&mut self, name: &str, values: &[T]) {
+        self.push_all(name, values);
+    }
+
+    /// Appends `name=value` for each value given: an optional parameter's value when it is set
+    /// (`&Option<T>`), or an optional array's items (`list.iter().flatten()`).
+    pub fn push_all<T: std::fmt::Display>(&mut self, name: &str, values: impl IntoIterator<Item = T>) {
         for value in values {
-            self.push(name, value);
+            self.push(name, &value);
         }
     }
 
