@@ -204,10 +204,10 @@ impl<'a> GetAuAccounts<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
-        query.push_all("search", &self.search);
+        query.push_all("search", self.search.iter());
         query.push_all("accountIds", self.account_ids.iter().flatten());
-        query.push_all("page", &self.page);
-        query.push_all("size", &self.size);
+        query.push_all("page", self.page.iter());
+        query.push_all("size", self.size.iter());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -431,8 +431,8 @@ impl<'a> GetAuAppForm<'a> {
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
-        query.push_all("Recipient", &self.recipient);
-        query.push_all("FormType", &self.form_type);
+        query.push_all("Recipient", self.recipient.iter());
+        query.push_all("FormType", self.form_type.iter());
         let request = client
             .request(&CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
@@ -603,7 +603,7 @@ impl<'a> GetUkCedingParties<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
-        query.push_all("accountType", &self.account_type);
+        query.push_all("accountType", self.account_type.iter());
         query.push("search", &self.search);
         let request = client
             .request(&CALL, url, "application/json")
@@ -680,8 +680,8 @@ impl<'a> FindAuSecurities<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
-        query.push_all("search", &self.search);
-        query.push_all("pdsId", &self.pds_id);
+        query.push_all("search", self.search.iter());
+        query.push_all("pdsId", self.pds_id.iter());
         query.push_all("securityIds", self.security_ids.iter().flatten());
         query.push_all("securityCodes", self.security_codes.iter().flatten());
         let request = client
@@ -880,7 +880,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
-        query.push_all("IncludeLoans", &self.include_loans);
+        query.push_all("IncludeLoans", self.include_loans.iter());
         query.push("ValuationDate", &self.valuation_date);
         let request = client
             .request(&CALL, url, "application/json")
@@ -993,12 +993,12 @@ impl<'a> GetAuTransactions<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        query.push_all("BuysAndSellsOnly", &self.buys_and_sells_only);
-        query.push_all("ShowUnconfirmed", &self.show_unconfirmed);
-        query.push_all("Page", &self.page);
-        query.push_all("Size", &self.size);
-        query.push_all("OrderBy", &self.order_by);
-        query.push_all("Order", &self.order);
+        query.push_all("BuysAndSellsOnly", self.buys_and_sells_only.iter());
+        query.push_all("ShowUnconfirmed", self.show_unconfirmed.iter());
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
+        query.push_all("OrderBy", self.order_by.iter());
+        query.push_all("Order", self.order.iter());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1109,9 +1109,9 @@ impl<'a> GetAuCashTransactions<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
-        query.push_all("IncludePendingUnsettled", &self.include_pending_unsettled);
-        query.push_all("Page", &self.page);
-        query.push_all("Size", &self.size);
+        query.push_all("IncludePendingUnsettled", self.include_pending_unsettled.iter());
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
@@ -1215,8 +1215,8 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         let credentials = client.credential_headers(CALL.operation).await?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
-        query.push_all("Page", &self.page);
-        query.push_all("Size", &self.size);
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
@@ -1653,13 +1653,17 @@ impl<'a> GetAuPerformance<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        query.push_all("IncludeCash", &self.include_cash);
-        query.push_all("IncludeLoans", &self.include_loans);
-        query.push_all("IncludeExcludedSecurities", &self.include_excluded_securities);
-        query.push_all("IncludeTaxCredits", &self.include_tax_credits);
-        query.push_all("DisplayReturns", &self.display_returns);
-        query.push_all("MultiplePeriods", &self.multiple_periods);
-        query.push_all("CalculationMethod", &self.calculation_method);
+        query.push_all("IncludeCash", self.include_cash.iter());
+        query.push_all("IncludeLoans", self.include_loans.iter());
+        query
+            .push_all(
+                "IncludeExcludedSecurities",
+                self.include_excluded_securities.iter(),
+            );
+        query.push_all("IncludeTaxCredits", self.include_tax_credits.iter());
+        query.push_all("DisplayReturns", self.display_returns.iter());
+        query.push_all("MultiplePeriods", self.multiple_periods.iter());
+        query.push_all("CalculationMethod", self.calculation_method.iter());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1773,12 +1777,16 @@ impl<'a> GetAuAssetClassPerformance<'a> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        query.push_all("IncludeCash", &self.include_cash);
-        query.push_all("IncludeLoans", &self.include_loans);
-        query.push_all("IncludeTaxCredits", &self.include_tax_credits);
-        query.push_all("IncludeForeignTaxPaid", &self.include_foreign_tax_paid);
-        query.push_all("IncludeExcludedSecurities", &self.include_excluded_securities);
-        query.push_all("CalculationMethod", &self.calculation_method);
+        query.push_all("IncludeCash", self.include_cash.iter());
+        query.push_all("IncludeLoans", self.include_loans.iter());
+        query.push_all("IncludeTaxCredits", self.include_tax_credits.iter());
+        query.push_all("IncludeForeignTaxPaid", self.include_foreign_tax_paid.iter());
+        query
+            .push_all(
+                "IncludeExcludedSecurities",
+                self.include_excluded_securities.iter(),
+            );
+        query.push_all("CalculationMethod", self.calculation_method.iter());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
@@ -1876,7 +1884,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
-        query.push_all("MultiplePeriods", &self.multiple_periods);
+        query.push_all("MultiplePeriods", self.multiple_periods.iter());
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
@@ -2345,7 +2353,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        query.push_all("categoryId", &self.category_id);
+        query.push_all("categoryId", self.category_id.iter());
         let request = client
             .request(&CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())

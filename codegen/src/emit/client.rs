@@ -984,7 +984,7 @@ fn query_step(p: &Param) -> TokenStream {
         (false, TypeRef::Vec(_), false) => {
             quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
         }
-        (false, ..) => quote! { query.push_all(#wire, &self.#field); },
+        (false, ..) => quote! { query.push_all(#wire, self.#field.iter()); },
     }
 }
 

@@ -233,7 +233,7 @@ impl<'u> Query<'u> {
     }
 
     /// Appends `name=value` for each value given: an optional parameter's value when it is set
-    /// (`&Option<T>`), or an optional array's items (`list.iter().flatten()`).
+    /// (`option.iter()`), or an optional array's items (`list.iter().flatten()`).
     pub fn push_all<T: std::fmt::Display>(&mut self, name: &str, values: impl IntoIterator<Item = T>) {
         for value in values {
             self.push(name, &value);

@@ -72,7 +72,7 @@ impl<'a> GetItemPart<'a> {
         push_segment(&mut url, &self.part.to_string());
         client.check_path(&url, "/items/{item-id}/parts/{part}")?;
         let mut query = Query::new(&mut url);
-        query.push_all("type", &self.r#type);
+        query.push_all("type", self.r#type.iter());
         if let Some(value) = &self.tags {
             query.push_joined("tags", ',', value);
         }
