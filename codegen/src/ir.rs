@@ -564,6 +564,10 @@ pub struct Operation {
     /// literal segments the same, parameters where this one has them): the route that serves
     /// both. This operation's own path when none before it does.
     pub route: String,
+    /// The `name=value` pairs the path fixes in the query (`beta=true` of `/items?beta=true`),
+    /// which tell this operation from others on the same route; a pair holding a template
+    /// (`a={v}`) fixes nothing.
+    pub fixed_query: Vec<(String, String)>,
     pub summary: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,

@@ -37,15 +37,6 @@ fn path_only(path: &str) -> &str {
     path.split_once('?').map_or(path, |(path, _)| path)
 }
 
-/// The `name=value` pairs a path template fixes in the query (`beta=true` of
-/// `/items?beta=true`), which tell its operation from others on the same path. A pair holding a
-/// template (`a={v}`) fixes nothing.
-pub fn fixed_query(path: &str) -> Vec<(String, String)> {
-    let Some((_, query)) = path.split_once('?') else { return Vec::new() };
-    let pairs = query.split('&').filter(|pair| !pair.is_empty() && !pair.contains('{'));
-    pairs.map(|pair| pair.split_once('=').unwrap_or((pair, ""))).map(|(n, v)| (n.to_string(), v.to_string())).collect()
-}
-
 /// `path` as an axum route: each mixed segment captured whole.
 fn axum_path(path: &str) -> String {
     let segments = path_only(path)
@@ -119,8 +110,5 @@ mod tests {
         assert_eq!(axum_path("/r/{id}?beta=true"), "/r/{id}");
         assert_eq!(crate::ir::route_key("/r/{id}?beta=true"), crate::ir::route_key("/r/{x}"));
         assert!(splits("/r/{id}?beta=true").is_empty());
-        assert_eq!(fixed_query("/r?beta=true&v"), [("beta".into(), "true".into()), ("v".into(), String::new())]);
-        assert!(fixed_query("/r").is_empty());
-        assert_eq!(fixed_query("/r?a={v}&b=1"), [("b".into(), "1".into())]);
     }
 }

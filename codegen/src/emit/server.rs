@@ -644,7 +644,7 @@ pub fn input_struct(op: &Operation) -> TokenStream {
 /// literal text and whose query has the pairs its path fixes, else the one with neither.
 fn dispatch(ops: &[&Operation]) -> TokenStream {
     let mut ordered: Vec<&&Operation> = ops.iter().collect();
-    ordered.sort_by_key(|op| routes::splits(&op.path).is_empty() && routes::fixed_query(&op.path).is_empty());
+    ordered.sort_by_key(|op| routes::splits(&op.path).is_empty() && op.fixed_query.is_empty());
     let (last, tried) = ordered.split_last().expect("several operations");
     let tries = tried.iter().map(|op| {
         let handler = handler_name(op);
@@ -652,7 +652,7 @@ fn dispatch(ops: &[&Operation]) -> TokenStream {
             let (index, literals) = (split.index, &split.literals);
             quote! { extract::segment_has(request.uri().path(), #index, &[#(#literals),*]) }
         });
-        let fixed = routes::fixed_query(&op.path);
+        let fixed = &op.fixed_query;
         let query = (!fixed.is_empty()).then(|| {
             let pairs = fixed.iter().map(|(name, value)| quote! { (#name, #value) });
             quote! { extract::query_has(request.uri().query(), &[#(#pairs),*]) }
@@ -1212,7 +1212,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
         }
     });
     // A query the path fixes is part of where the operation is: without it, nothing is here.
-    let fixed = routes::fixed_query(&op.path);
+    let fixed = &op.fixed_query;
     let fixed = (!fixed.is_empty()).then(|| {
         let pairs = fixed.iter().map(|(name, value)| quote! { (#name, #value) });
         quote! { extract::fixed_query(parts.uri.query(), &[#(#pairs),*])?; }

@@ -241,6 +241,7 @@ impl<'a> Lowerer<'a> {
                 shapes.entry(shape).or_default().push(out.len());
                 out.push(Operation {
                     route: path.clone(),
+                    fixed_query: fixed_query(path),
                     id,
                     fn_name,
                     type_name,
@@ -1898,6 +1899,15 @@ struct OpContext<'c> {
     type_name: &'c str,
 }
 
+/// The `name=value` pairs a path template fixes in the query (`beta=true` of
+/// `/items?beta=true`), which tell its operation from others on the same path. A pair holding a
+/// template (`a={v}`) fixes nothing.
+fn fixed_query(path: &str) -> Vec<(String, String)> {
+    let Some((_, query)) = path.split_once('?') else { return Vec::new() };
+    let pairs = query.split('&').filter(|pair| !pair.is_empty() && !pair.contains('{'));
+    pairs.map(|pair| pair.split_once('=').unwrap_or((pair, ""))).map(|(n, v)| (n.to_string(), v.to_string())).collect()
+}
+
 /// A path with its parameters' names left out (`/apps/{}`): paths of one shape match the same
 /// requests.
 fn path_shape(path: &str) -> String {
@@ -2162,5 +2172,17 @@ fn non_null(ty: TypeRef) -> TypeRef {
     match ty {
         TypeRef::Nullable(inner) => *inner,
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed_query;
+
+    #[test]
+    fn a_path_fixes_the_query_pairs_it_writes_without_a_template() {
+        assert_eq!(fixed_query("/r?beta=true&v"), [("beta".into(), "true".into()), ("v".into(), String::new())]);
+        assert!(fixed_query("/r").is_empty());
+        assert_eq!(fixed_query("/r?a={v}&b=1"), [("b".into(), "1".into())]);
     }
 }
