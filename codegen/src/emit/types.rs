@@ -481,16 +481,44 @@ fn limits(c: &Constraints) -> Option<String> {
 const UNLISTED_DOC: &str = "A value the spec does not list, as written on the wire. A client reads it from a\n\
      service newer than its spec; a server generated from the spec refuses it in requests.";
 
+/// How an enum's values are written on the wire.
+#[derive(Clone, Copy)]
+enum Wire {
+    Integer,
+    Text,
+}
+
 /// The declaration of an enum of wire values, its `ALL` and its wire form (`value` or `as_str`);
-/// the runtime's macro named by `support` writes the rest from them.
+/// the runtime's `int_enum!` or `string_enum!` writes the rest from them.
 fn wire_enum<'a>(
     name: &str,
     doc: &str,
     variants: impl ExactSizeIterator<Item = (&'a String, String, TokenStream)> + Clone,
     unlisted: &str,
-    (wire_type, wire_fn, support): (TokenStream, TokenStream, TokenStream),
+    wire: Wire,
     expected: String,
 ) -> TokenStream {
+    // Integers are `Copy`; text is not.
+    let (wire_type, copy, support, wire_fn) = match wire {
+        Wire::Integer => (
+            quote! { i64 },
+            Some(quote! { Copy, }),
+            quote! { int_enum },
+            quote! {
+                /// The integer written on the wire.
+                pub const fn value(self) -> i64
+            },
+        ),
+        Wire::Text => (
+            quote! { String },
+            None,
+            quote! { string_enum },
+            quote! {
+                /// The text written on the wire.
+                pub fn as_str(&self) -> &str
+            },
+        ),
+    };
     let (name, unlisted) = (ident(name), ident(unlisted));
     let docs = super::doc(doc);
     let count = Literal::usize_unsuffixed(variants.len());
@@ -504,8 +532,6 @@ fn wire_enum<'a>(
         quote! { Self::#variant => #wire, }
     });
     let unlisted_doc = super::doc(UNLISTED_DOC);
-    // Integers are `Copy`; text is not.
-    let copy = (wire_type.to_string() == "i64").then(|| quote! { Copy, });
     quote! {
         #docs
         #[derive(Debug, Clone, #copy PartialEq, Eq, Hash)]
@@ -538,11 +564,7 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
         (variant, format!("`{value}` on the wire."), quote! { #wire })
     });
     let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
-    let wire_fn = quote! {
-        /// The integer written on the wire.
-        pub const fn value(self) -> i64
-    };
-    wire_enum(&e.name, &doc, variants, &e.unlisted, (quote! { i64 }, wire_fn, quote! { int_enum }), expected)
+    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Integer, expected)
 }
 
 fn string_enum(e: &StringEnumDef) -> TokenStream {
@@ -550,11 +572,7 @@ fn string_enum(e: &StringEnumDef) -> TokenStream {
     let variants =
         e.variants.iter().map(|(variant, wire)| (variant, format!("`{wire:?}` on the wire."), quote! { #wire }));
     let expected = e.variants.iter().map(|(_, w)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
-    let wire_fn = quote! {
-        /// The text written on the wire.
-        pub fn as_str(&self) -> &str
-    };
-    wire_enum(&e.name, &doc, variants, &e.unlisted, (quote! { String }, wire_fn, quote! { string_enum }), expected)
+    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Text, expected)
 }
 
 /// An enum with a variant per member: written as the member itself, read by the union's dispatch.
