@@ -400,7 +400,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             vec![src("inputs.rs")],
             api.operations.len(),
             move || server::inputs_header(api),
-            move |i| server::input_struct(&api.operations[i]),
+            move |i| server::input_struct(api, &api.operations[i]),
         ),
         RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident, &types_ident))),
         RustJob::chunked(

@@ -12,7 +12,7 @@ pub struct Api {
     pub description: Option<String>,
     /// The first server URL with its variables replaced by their defaults, if any.
     pub default_base_url: Option<String>,
-    /// Named types, sorted by Rust name (see [`Api::type_named`]).
+    /// Named types, sorted by Rust name; a [`TypeId`] is an index into it.
     pub types: Vec<TypeDef>,
     /// Operations in the order the spec declares them (path, then method).
     pub operations: Vec<Operation>,
@@ -51,13 +51,26 @@ pub struct TagFeatures {
     pub children: std::collections::BTreeMap<String, Vec<String>>,
     /// Named types reached only from tagged operations, with the features any of which compiles
     /// them; a type not listed is always compiled.
-    pub types: std::collections::BTreeMap<String, Vec<String>>,
+    pub types: std::collections::BTreeMap<TypeId, Vec<String>>,
 }
 
 impl TagFeatures {
-    /// The features that compile the type `name`; empty when it is always compiled.
-    pub fn of_type(&self, name: &str) -> &[String] {
-        self.types.get(name).map_or(&[], Vec::as_slice)
+    /// The features that compile the type `id`; empty when it is always compiled.
+    pub fn of_type(&self, id: TypeId) -> &[String] {
+        self.types.get(&id).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// A handle to a named type: its index in [`Api::types`], so looking it up cannot fail.
+///
+/// Lowering hands out handles as it names types, before it knows them all, and renumbers them
+/// once the types are final; an [`Api`] that lowering returns holds only final handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TypeId(pub(crate) u32);
+
+impl TypeId {
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
     }
 }
 
@@ -106,9 +119,26 @@ impl Api {
         self.credentials.iter().zip(sent).filter_map(|(c, sent)| sent.then_some(c)).collect()
     }
 
-    /// The named type called `name`, found by binary search in the sorted [`Api::types`].
-    pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
-        self.types.binary_search_by(|t| t.name().cmp(name)).ok().map(|i| &self.types[i])
+    /// The named type `id` stands for.
+    pub fn ty(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.index()]
+    }
+
+    /// The Rust name of the type `id`.
+    pub fn name_of(&self, id: TypeId) -> &str {
+        self.ty(id).name()
+    }
+
+    /// The handle of the type called `name`, for tools and tests that start from a name; the
+    /// emitters only follow handles.
+    pub fn type_id(&self, name: &str) -> Option<TypeId> {
+        let index = self.types.binary_search_by(|t| t.name().cmp(name)).ok()?;
+        Some(TypeId(index as u32))
+    }
+
+    /// Every named type with its handle.
+    pub fn types_with_ids(&self) -> impl Iterator<Item = (TypeId, &TypeDef)> {
+        (0..).map(TypeId).zip(&self.types)
     }
 
     /// `ty` with named aliases followed to what they stand for.
@@ -116,8 +146,8 @@ impl Api {
         // Bounded: an alias cycle cannot be lowered, but a loop here must still end.
         for _ in 0..self.types.len() {
             match ty {
-                TypeRef::Named(name) => match self.type_named(name) {
-                    Some(TypeDef::Alias { target, .. }) => ty = target,
+                TypeRef::Named(id) => match self.ty(*id) {
+                    TypeDef::Alias { target, .. } => ty = target,
                     _ => break,
                 },
                 _ => break,
@@ -507,8 +537,11 @@ pub enum TypeRef {
     /// An item of a list or a value of a map that may be `null` (`Option<T>`); a nullable
     /// property is an optional field instead.
     Nullable(Box<TypeRef>),
-    /// A type from [`Api::types`], by its Rust name.
-    Named(String),
+    /// A type from [`Api::types`].
+    Named(TypeId),
+    /// The enum of a body the document gives in several media types ([`Body::choice`]), by its
+    /// Rust name: the operation owns it, so it is not one of [`Api::types`].
+    BodyChoice(String),
 }
 
 impl TypeRef {
@@ -522,10 +555,19 @@ impl TypeRef {
     }
 
     /// Calls `f` with every named type this reference mentions.
-    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
+    pub fn visit_types(&self, f: &mut dyn FnMut(TypeId)) {
         match self {
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => inner.visit_names(f),
-            TypeRef::Named(name) => f(name),
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => inner.visit_types(f),
+            TypeRef::Named(id) => f(*id),
+            _ => {}
+        }
+    }
+
+    /// Calls `f` with every handle this reference holds, to change it.
+    pub(crate) fn handles_mut(&mut self, f: &mut dyn FnMut(&mut TypeId)) {
+        match self {
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => inner.handles_mut(f),
+            TypeRef::Named(id) => f(id),
             _ => {}
         }
     }
@@ -533,17 +575,56 @@ impl TypeRef {
 
 impl TypeDef {
     /// Calls `f` with every named type this definition mentions.
-    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
+    pub fn visit_types(&self, f: &mut dyn FnMut(TypeId)) {
         match self {
             TypeDef::Struct(s) => {
-                s.fields.iter().for_each(|field| field.ty.visit_names(f));
+                s.fields.iter().for_each(|field| field.ty.visit_types(f));
                 if let Some((_, ty)) = &s.extra {
-                    ty.visit_names(f);
+                    ty.visit_types(f);
                 }
             }
-            TypeDef::Alias { target, .. } => target.visit_names(f),
-            TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_names(f)),
+            TypeDef::Alias { target, .. } => target.visit_types(f),
+            TypeDef::Union(u) => u.variants.iter().for_each(|v| v.ty.visit_types(f)),
             TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
+        }
+    }
+
+    /// Calls `f` with every handle this definition holds, to change it: those of its types and
+    /// of its defaults.
+    pub(crate) fn handles_mut(&mut self, f: &mut dyn FnMut(&mut TypeId)) {
+        match self {
+            TypeDef::Struct(s) => s.handles_mut(f),
+            TypeDef::Alias { target, .. } => target.handles_mut(f),
+            TypeDef::Union(u) => u.variants.iter_mut().for_each(|v| v.ty.handles_mut(f)),
+            TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
+        }
+    }
+}
+
+impl StructDef {
+    fn handles_mut(&mut self, f: &mut dyn FnMut(&mut TypeId)) {
+        for field in &mut self.fields {
+            field.ty.handles_mut(f);
+            field.default.iter_mut().for_each(|d| d.handles_mut(f));
+        }
+        if let Some((_, ty)) = &mut self.extra {
+            ty.handles_mut(f);
+        }
+    }
+}
+
+impl DefaultValue {
+    fn handles_mut(&mut self, f: &mut dyn FnMut(&mut TypeId)) {
+        match self {
+            DefaultValue::Variant { ty, .. } => f(ty),
+            DefaultValue::List(items) => items.iter_mut().for_each(|d| d.handles_mut(f)),
+            DefaultValue::Map(entries) => entries.iter_mut().for_each(|(_, d)| d.handles_mut(f)),
+            DefaultValue::Bool(_)
+            | DefaultValue::Int(_)
+            | DefaultValue::Float(_)
+            | DefaultValue::String(_)
+            | DefaultValue::Json(_)
+            | DefaultValue::Decoded(_) => {}
         }
     }
 }
@@ -807,7 +888,7 @@ pub enum DefaultValue {
     String(String),
     /// A variant of an integer or string enum, by Rust variant name.
     Variant {
-        ty: String,
+        ty: TypeId,
         variant: String,
     },
     /// A list's items, each checked against the item type.
@@ -926,16 +1007,17 @@ pub enum Framing {
 
 impl Operation {
     /// Calls `f` with every named type the operation's parameters, body and reply mention.
-    pub fn visit_names(&self, f: &mut dyn FnMut(&str)) {
-        self.params.iter().for_each(|p| p.ty.visit_names(f));
+    pub fn visit_types(&self, f: &mut dyn FnMut(TypeId)) {
+        self.params.iter().for_each(|p| p.ty.visit_types(f));
         if let Some(body) = &self.body {
-            body.cases().iter().for_each(|b| b.ty.visit_names(f));
+            body.cases().iter().for_each(|b| b.ty.visit_types(f));
         }
-        let fields = |s: &StructDef, f: &mut dyn FnMut(&str)| s.fields.iter().for_each(|field| field.ty.visit_names(f));
+        let fields =
+            |s: &StructDef, f: &mut dyn FnMut(TypeId)| s.fields.iter().for_each(|field| field.ty.visit_types(f));
         match &self.reply {
-            Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => ty.visit_names(f),
+            Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } => ty.visit_types(f),
             Reply::Several(replies) => replies.cases.iter().for_each(|c| {
-                c.body.iter().for_each(|ty| ty.visit_names(f));
+                c.body.iter().for_each(|ty| ty.visit_types(f));
                 c.headers.iter().for_each(|h| fields(h, f));
             }),
             Reply::Empty { .. } | Reply::Download { .. } | Reply::Upgrade { .. } => {}
@@ -944,7 +1026,41 @@ impl Operation {
             fields(headers, f);
         }
         if let Some(errors) = &self.errors {
-            errors.cases.iter().for_each(|c| c.body.visit_names(f));
+            errors.cases.iter().for_each(|c| c.body.visit_types(f));
+        }
+    }
+
+    /// Calls `f` with every handle the operation holds, to change it: unlike
+    /// [`Operation::visit_types`], also those of defaults and of the paged item.
+    pub(crate) fn handles_mut(&mut self, f: &mut dyn FnMut(&mut TypeId)) {
+        for p in &mut self.params {
+            p.ty.handles_mut(f);
+            p.default.iter_mut().for_each(|d| d.handles_mut(f));
+        }
+        if let Some(body) = &mut self.body {
+            body.ty.handles_mut(f);
+            for case in body.choice.iter_mut().flat_map(|c| &mut c.cases) {
+                case.body.ty.handles_mut(f);
+            }
+        }
+        match &mut self.reply {
+            Reply::Json { ty, headers, .. } => {
+                ty.handles_mut(f);
+                headers.iter_mut().for_each(|h| h.handles_mut(f));
+            }
+            Reply::Empty { headers, .. } => headers.iter_mut().for_each(|h| h.handles_mut(f)),
+            Reply::Stream { item, .. } => item.handles_mut(f),
+            Reply::Several(replies) => replies.cases.iter_mut().for_each(|c| {
+                c.body.iter_mut().for_each(|ty| ty.handles_mut(f));
+                c.headers.iter_mut().for_each(|h| h.handles_mut(f));
+            }),
+            Reply::Download { .. } | Reply::Upgrade { .. } => {}
+        }
+        if let Some(errors) = &mut self.errors {
+            errors.cases.iter_mut().for_each(|c| c.body.handles_mut(f));
+        }
+        if let Some(paging) = &mut self.paging {
+            paging.item.handles_mut(f);
         }
     }
 

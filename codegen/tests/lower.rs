@@ -1,7 +1,7 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
 use portfolio_codegen::ir::{
-    Api, BodyEncoding, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeRef,
+    Api, BodyEncoding, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeId, TypeRef,
 };
 use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
 
@@ -29,7 +29,15 @@ fn fixture(name: &str) -> String {
 }
 
 fn ty<'a>(api: &'a Api, name: &str) -> &'a TypeDef {
-    api.types.iter().find(|t| t.name() == name).unwrap_or_else(|| panic!("no type {name}"))
+    api.ty(id(api, name))
+}
+
+fn id(api: &Api, name: &str) -> TypeId {
+    api.type_id(name).unwrap_or_else(|| panic!("no type {name}"))
+}
+
+fn named(api: &Api, name: &str) -> TypeRef {
+    TypeRef::Named(id(api, name))
 }
 
 #[test]
@@ -64,7 +72,7 @@ fn formats_nullability_and_recursion() {
     assert!(field("type").required && !field("type").nullable);
     assert!(field("self").required && field("self").nullable);
     assert_eq!(field("labels").ty, TypeRef::Map(Box::new(TypeRef::String)));
-    assert_eq!(field("extra").ty, TypeRef::Named("PartExtra".into()), "inline objects are named from their place");
+    assert_eq!(field("extra").ty, named(&api, "PartExtra"), "inline objects are named from their place");
     assert!(field("parent").boxed, "a struct containing itself is boxed");
     assert!(!field("children").boxed, "a Vec is already an indirection");
 }
@@ -142,7 +150,7 @@ fn operations_resolve_parameters_and_derive_missing_ids() {
         ]
     );
     let kind = get.params.iter().find(|p| p.wire == "type").unwrap();
-    assert_eq!(kind.default, Some(DefaultValue::Variant { ty: "GetItemPartType".into(), variant: "Done".into() }));
+    assert_eq!(kind.default, Some(DefaultValue::Variant { ty: id(&api, "GetItemPartType"), variant: "Done".into() }));
     assert!(!get.params.iter().find(|p| p.wire == "tags").unwrap().explode);
     assert_eq!(api.credentials[0].carrier, Carrier::Header("X-Key".into()));
     assert_eq!(get.credentials, [0]);
@@ -167,7 +175,7 @@ fn the_project_spec_lowers_with_defaults_applied() {
     let tx = api.operations.iter().find(|o| o.id == "GetAUTransactions").unwrap();
     assert!(tx.params.iter().all(|p| p.location == Location::Query), "the version header is lifted to the client");
     let order = tx.params.iter().find(|p| p.wire == "Order").unwrap();
-    assert_eq!(order.default, Some(DefaultValue::Variant { ty: "SortOrder".into(), variant: "Desc".into() }));
+    assert_eq!(order.default, Some(DefaultValue::Variant { ty: id(&api, "SortOrder"), variant: "Desc".into() }));
     let page = tx.params.iter().find(|p| p.wire == "Page").unwrap();
     assert_eq!((page.default.clone(), page.constraints.minimum), (Some(DefaultValue::Int(1)), Some(1.0)));
     let file = api.operations.iter().find(|o| o.id == "DownloadAUFile").unwrap();
@@ -487,7 +495,7 @@ components:
     assert!(matches!(reply("any"), Reply::Json { status: 200, ty: TypeRef::String, .. }));
     assert!(matches!(reply("range"), Reply::Empty { status: 200, .. }));
     let Reply::Empty { headers: Some(headers), .. } = reply("both") else { panic!("{:?}", reply("both")) };
-    assert!(api.type_named(&headers.name).is_none(), "the operation owns its reply headers");
+    assert!(api.type_id(&headers.name).is_none(), "the operation owns its reply headers");
     let fields: Vec<(&str, &str, &TypeRef)> =
         headers.fields.iter().map(|f| (f.wire.as_str(), f.name.as_str(), &f.ty)).collect();
     assert_eq!(fields, [("X-Page", "x_page", &TypeRef::I32), ("X-Fine", "x_fine", &TypeRef::String)]);
@@ -573,8 +581,7 @@ components:
     let api = lowered(&text.replace("      anyOf: [{$ref: \"#/components/schemas/Cat\"}]\n", "")).unwrap();
     let TypeDef::Union(pet) = ty(&api, "Pet") else { panic!() };
     let variants: Vec<(&str, &TypeRef)> = pet.variants.iter().map(|v| (v.name.as_str(), &v.ty)).collect();
-    let named = |n: &str| TypeRef::Named(n.to_string());
-    assert_eq!(variants, [("Cat", &named("PetCat")), ("Option2", &named("PetOption2"))]);
+    assert_eq!(variants, [("Cat", &named(&api, "PetCat")), ("Option2", &named(&api, "PetOption2"))]);
     let TypeDef::Struct(cat) = ty(&api, "PetCat") else { panic!() };
     let fields: Vec<&str> = cat.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(fields, ["name", "id", "meow"], "the shared part, then the member's own");
@@ -654,11 +661,11 @@ components:
         fixed.replace(", content: {multipart/form-data: {schema: {$ref: \"#/components/schemas/Upload\"}}}", "");
     let api = lowered(&fixed).unwrap();
     let body = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap().body.clone().unwrap();
-    let TypeRef::Named(name) = body("upload").ty else { panic!() };
-    let TypeDef::Struct(s) = ty(&api, &name) else { panic!() };
+    let TypeRef::Named(upload) = body("upload").ty else { panic!() };
+    let TypeDef::Struct(s) = api.ty(upload) else { panic!() };
     let types: Vec<&TypeRef> = s.fields.iter().map(|f| &f.ty).collect();
     assert_eq!(types, [&TypeRef::File, &TypeRef::Vec(Box::new(TypeRef::File)), &TypeRef::String]);
-    assert_eq!(body("shared").ty, TypeRef::Named("Upload".into()));
+    assert_eq!(body("shared").ty, named(&api, "Upload"));
 }
 
 #[test]
@@ -683,7 +690,7 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert_eq!(params, [("limit", true, ','), ("names", false, '|'), ("ids", true, ','), ("tabs", false, ',')]);
     assert_eq!(list.reply.headers().map(|h| h.name.as_str()), Some("ListDogsReplyHeaders"));
     // The body parameter behind a `$ref`, the path item's parameter, and error replies.
-    assert!(matches!(&op("addDog").body, Some(b) if b.ty == TypeRef::Named("Dog".into()) && b.required));
+    assert!(matches!(&op("addDog").body, Some(b) if b.ty == named(&api, "Dog") && b.required));
     assert_eq!(op("addDog").errors.as_ref().map(|e| e.name.as_str()), Some("AddDogError"));
     assert_eq!(op("getDog").params[0].wire, "id");
     assert_eq!(op("getDog").errors.as_ref().map(|e| e.name.as_str()), Some("GetDogError"));
@@ -699,7 +706,7 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert!(matches!(&upload.reply, Reply::Download { content_type, .. } if content_type == "application/json"));
     assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Form));
     let TypeRef::Named(rename) = &op("renameDog").body.as_ref().unwrap().ty else { panic!("a named body") };
-    let TypeDef::Struct(rename) = ty(&api, rename) else { panic!("a struct") };
+    let TypeDef::Struct(rename) = api.ty(*rename) else { panic!("a struct") };
     assert_eq!(rename.fields.iter().map(|f| f.wire.as_str()).collect::<Vec<_>>(), ["name", "nick"]);
     assert_eq!(api.credentials.iter().map(|c| c.carrier.header()).collect::<Vec<_>>(), ["X-Key", "authorization"]);
     let TypeDef::Struct(dog) = ty(&api, "Dog") else { panic!() };
@@ -892,12 +899,12 @@ fn tag_features_gate_operations_and_the_types_only_they_reach() {
     assert_eq!(op("echoLabel").features, ["labels", "shape-drawing"]);
     assert!(op("follow").features.is_empty(), "an untagged operation is always compiled");
     // A type is compiled by any feature whose operations reach it, through other types too.
-    assert_eq!(tags.of_type("Label"), ["shape-drawing", "labels"]);
-    assert_eq!(tags.of_type("Circle"), ["shape-drawing"]);
-    assert_eq!(tags.of_type("Cat"), ["pets"]);
+    assert_eq!(tags.of_type(id(&api, "Label")), ["shape-drawing", "labels"]);
+    assert_eq!(tags.of_type(id(&api, "Circle")), ["shape-drawing"]);
+    assert_eq!(tags.of_type(id(&api, "Cat")), ["pets"]);
     // Reached from an untagged operation (`checkLimits`): always compiled.
-    assert!(tags.of_type("Limits").is_empty());
-    assert!(tags.of_type("CountryCode").is_empty());
+    assert!(tags.of_type(id(&api, "Limits")).is_empty());
+    assert!(tags.of_type(id(&api, "CountryCode")).is_empty());
 }
 
 /// Every repair and simplification the unseen fixture needs is a warning with its place; the list
@@ -922,14 +929,14 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     let loose = op("putLoose");
     let wires: Vec<&str> = loose.params.iter().map(|p| p.wire.as_str()).collect();
     assert_eq!(wires, ["id", "tag", "note", "single", "flat"]);
-    assert!(loose.params[1].json && matches!(&loose.params[1].ty, TypeRef::Named(n) if n == "PutLooseTag"));
+    assert!(loose.params[1].json && loose.params[1].ty == named(&api, "PutLooseTag"));
     assert!(matches!(ty(&api, "PutLooseTag"), TypeDef::Alias { target: TypeRef::Json, check: Some(_), .. }));
     assert_eq!(loose.body.as_ref().map(|b| b.encoding), Some(BodyEncoding::Binary));
     assert!(matches!(op("deleteLoose").reply, Reply::Download { .. }));
     assert!(matches!(op("postLoose").reply, Reply::Empty { status: 200, .. }));
     let TypeDef::Struct(fields) = ty(&api, "Loose") else { panic!("Loose is a struct") };
     let field = |wire: &str| &fields.fields.iter().find(|f| f.wire == wire).unwrap().ty;
-    assert_eq!(*field("day"), TypeRef::Named("LooseDay".into()), "any JSON value, checked");
+    assert_eq!(*field("day"), named(&api, "LooseDay"), "any JSON value, checked");
     assert_eq!(*field("rows"), TypeRef::Vec(Box::new(TypeRef::Json)));
     assert!(matches!(ty(&api, "LooseLevel"), TypeDef::IntEnum(e) if e.variants[0].0 == "Value1"));
 }
@@ -1451,7 +1458,7 @@ components:
     let TypeDef::Struct(count) = ty(&api, "Count") else { panic!("a struct") };
     let nullable: Vec<(&str, bool)> = count.fields.iter().map(|f| (f.wire.as_str(), f.nullable)).collect();
     assert_eq!(nullable, [("filter", true), ("exact", false)]);
-    assert!(matches!(&count.fields[0].ty, TypeRef::Named(n) if matches!(ty(&api, n), TypeDef::Union(_))));
+    assert!(matches!(&count.fields[0].ty, TypeRef::Named(n) if matches!(api.ty(*n), TypeDef::Union(_))));
 }
 
 #[test]

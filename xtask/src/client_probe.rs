@@ -79,7 +79,7 @@ fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: 
     let read = serde_json::to_string(&read).map_err(|e| e.to_string())?;
     let mut calls = String::new();
     for op in &api.operations {
-        match call(doc, &schemas, op) {
+        match call(api, doc, &schemas, op) {
             Ok(call) => calls.push_str(&call),
             Err(why) => {
                 let _ =
@@ -213,7 +213,7 @@ fn json_replies(doc: &OpenAPI, op: &Operation) -> Vec<Value> {
 }
 
 /// The statements that call `op` with sampled arguments and report how it went.
-fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, String> {
+fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, String> {
     let doc_op = find_operation(doc, &op.path, op.method.as_str()).ok_or("not found in the document")?;
     let mut args = Vec::new();
     // Why a schema of what is sent allows no value as written, where the document contradicts
@@ -246,7 +246,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
                 p.wire
             ));
         }
-        args.push((rust_type(&p.ty)?, value));
+        args.push((rust_type(api, &p.ty)?, value));
     }
     // Parameters the document requires and the client takes as optional (one that may be
     // `null`, which a parameter can only say by its absence): a server reading the document as
@@ -256,7 +256,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         let Some(data) = doc_param(doc, &op.path, doc_op, &p.wire, p.location).filter(|d| d.required) else { continue };
         let schema = param_schema(data).ok_or("a parameter without a schema")?;
         contradictions(schemas, &schema, true, &mut slips, 0);
-        setters.push((p.name.clone(), rust_type(&p.ty)?, sampled(schemas, &schema, true)?));
+        setters.push((p.name.clone(), rust_type(api, &p.ty)?, sampled(schemas, &schema, true)?));
     }
     // A body of several media types is sent as its first.
     let mut wrap = None;
@@ -290,7 +290,7 @@ fn call(doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<String, Stri
         if body.encoding == BodyEncoding::Text && body.ty == TypeRef::String && !value.is_string() {
             value = Value::String(value.to_string());
         }
-        args.push((rust_type(&body.ty)?, value));
+        args.push((rust_type(api, &body.ty)?, value));
     }
     args.extend(setters.iter().map(|(_, ty, value)| (ty.clone(), value.clone())));
     let id = op.id.escape_default().to_string();
@@ -417,7 +417,7 @@ fn documented_statuses(op: &openapiv3::Operation) -> String {
 }
 
 /// The Rust type of a value the client method takes, as the probe writes it.
-fn rust_type(ty: &TypeRef) -> Result<String, String> {
+fn rust_type(api: &Api, ty: &TypeRef) -> Result<String, String> {
     Ok(match ty {
         TypeRef::String => "String".into(),
         TypeRef::Bool => "bool".into(),
@@ -429,10 +429,11 @@ fn rust_type(ty: &TypeRef) -> Result<String, String> {
         TypeRef::DateTime => "DateTime".into(),
         TypeRef::Json => "serde_json::Value".into(),
         TypeRef::Bytes | TypeRef::File => return Err("bytes or a file".into()),
-        TypeRef::Vec(item) => format!("Vec<{}>", rust_type(item)?),
-        TypeRef::Map(value) => format!("std::collections::BTreeMap<String, {}>", rust_type(value)?),
-        TypeRef::Nullable(inner) => format!("Option<{}>", rust_type(inner)?),
-        TypeRef::Named(name) => format!("types::{name}"),
+        TypeRef::Vec(item) => format!("Vec<{}>", rust_type(api, item)?),
+        TypeRef::Map(value) => format!("std::collections::BTreeMap<String, {}>", rust_type(api, value)?),
+        TypeRef::Nullable(inner) => format!("Option<{}>", rust_type(api, inner)?),
+        TypeRef::Named(id) => format!("types::{}", api.name_of(*id)),
+        TypeRef::BodyChoice(name) => format!("types::{name}"),
     })
 }
 

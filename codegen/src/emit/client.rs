@@ -21,7 +21,7 @@ pub fn client_module(api: &Api) -> Vec<Part<'_>> {
             Block::Impl,
             ops.len() + 1,
             move |i| match i.checked_sub(1) {
-                Some(i) => method(&ops[i]),
+                Some(i) => method(api, &ops[i]),
                 None => client_methods(api),
             },
         ),
@@ -321,15 +321,15 @@ fn client_methods(api: &Api) -> TokenStream {
 }
 
 /// How a parameter is taken by the client method or set on the builder.
-fn arg_type(ty: &TypeRef) -> TokenStream {
+fn arg_type(api: &Api, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::String => quote! { impl Into<String> },
         TypeRef::DateTime => quote! { impl Into<DateTime> },
         TypeRef::Vec(item) => {
-            let item = arg_type(item);
+            let item = arg_type(api, item);
             quote! { impl IntoIterator<Item = #item> }
         }
-        other => rust_type(other, &quote! { types:: }),
+        other => rust_type(api, other, &quote! { types:: }),
     }
 }
 
@@ -350,8 +350,8 @@ fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
     }
 }
 
-fn body_type(body: &Body) -> TokenStream {
-    rust_type(&body.ty, &quote! { types:: })
+fn body_type(api: &Api, body: &Body) -> TokenStream {
+    rust_type(api, &body.ty, &quote! { types:: })
 }
 
 fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
@@ -359,7 +359,7 @@ fn required_params(op: &Operation) -> impl Iterator<Item = &Param> {
 }
 
 /// The client's method for `op`: its required parameters as arguments, returning its builder.
-fn method(op: &Operation) -> TokenStream {
+fn method(api: &Api, op: &Operation) -> TokenStream {
     let body_note = match &op.body {
         Some(b) if b.required => format!("The {} request body is required.", super::body_kind(b)),
         Some(b) => format!("The {} request body is optional; set it with `.body(...)`.", super::body_kind(b)),
@@ -370,19 +370,19 @@ fn method(op: &Operation) -> TokenStream {
         format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
     });
     let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
-    let docs = doc(&operation_doc(op, &notes));
+    let docs = doc(&operation_doc(api, op, &notes));
     let (fn_name, builder) = (ident(&op.fn_name), ident(&op.type_name));
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
     let mut values = Vec::new();
     for p in required_params(op) {
         let name = ident(&p.name);
-        let ty = arg_type(&p.ty);
+        let ty = arg_type(api, &p.ty);
         args.push(quote! { #name: #ty });
         values.push(arg_convert(&p.ty, &quote! { #name }));
     }
     if let Some(body) = op.body.as_ref().filter(|b| b.required) {
-        let ty = body_type(body);
+        let ty = body_type(api, body);
         args.push(quote! { body: #ty });
         values.push(quote! { body });
     }
@@ -469,6 +469,7 @@ pub fn builders_header(api: &Api) -> TokenStream {
 pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let name = ident(&op.type_name);
     let reply = super::reply_type(
+        api,
         &op.reply,
         quote! { crate::Download },
         quote! { crate::ItemStream },
@@ -477,7 +478,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let types = quote! { types:: };
     let (mut fields, mut params, mut inits) = (Vec::new(), Vec::new(), Vec::new());
     for p in &op.params {
-        let (field, ty) = (ident(&p.name), rust_type(&p.ty, &types));
+        let (field, ty) = (ident(&p.name), rust_type(api, &p.ty, &types));
         if p.required {
             params.push(quote! { #field: #ty });
             fields.push(quote! { #field: #ty });
@@ -488,7 +489,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
         }
     }
     if let Some(body) = &op.body {
-        let ty = body_type(body);
+        let ty = body_type(api, body);
         if body.required {
             params.push(quote! { body: #ty });
             fields.push(quote! { body: #ty });
@@ -504,9 +505,9 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     // The builder of an operation called `new` is `New`, whose constructor is `new` too.
     let self_named = (op.type_name == "New")
         .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
-    let setters = setters(op);
+    let setters = setters(api, op);
     let send = send_body(api, op);
-    let paging = op.paging.as_ref().map(|paging| paging_method(op, paging));
+    let paging = op.paging.as_ref().map(|paging| paging_method(api, op, paging));
     quote! {
         #docs
         #cfg
@@ -542,7 +543,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
 }
 
 /// A setter per optional parameter, and for an optional body.
-fn setters(op: &Operation) -> Vec<TokenStream> {
+fn setters(api: &Api, op: &Operation) -> Vec<TokenStream> {
     let setter = |docs: String, field: proc_macro2::Ident, ty: TokenStream, convert: TokenStream| {
         let docs = doc(&docs);
         quote! {
@@ -560,15 +561,15 @@ fn setters(op: &Operation) -> Vec<TokenStream> {
         .map(|p| {
             let mut text = p.doc.clone().unwrap_or_else(|| format!("Sets `{}`.", p.wire));
             if let Some(d) = &p.default {
-                text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(d)));
+                text.push_str(&format!("\n\nWhen not set, the server uses `{}`.", default_text(api, d)));
             }
-            setter(text, ident(&p.name), arg_type(&p.ty), arg_convert(&p.ty, &quote! { value }))
+            setter(text, ident(&p.name), arg_type(api, &p.ty), arg_convert(&p.ty, &quote! { value }))
         })
         .collect();
     if let Some(body) = op.body.as_ref().filter(|b| !b.required) {
         let note = format!("Sets the {} request body; without it the request has no body.", super::body_kind(body));
         let text = paragraphs([body.doc.as_deref(), Some(&note)]);
-        setters.push(setter(text, format_ident!("body"), body_type(body), quote! { value }));
+        setters.push(setter(text, format_ident!("body"), body_type(api, body), quote! { value }));
     }
     setters
 }
@@ -797,10 +798,10 @@ fn paging_doc(op: &Operation, paging: &Paging) -> String {
 }
 
 /// `into_stream()` for a paged operation: the items of this and every later page.
-fn paging_method(op: &Operation, paging: &Paging) -> TokenStream {
+fn paging_method(api: &Api, op: &Operation, paging: &Paging) -> TokenStream {
     let (page_param, size_param) = (&op.params[paging.page], &op.params[paging.size]);
     let (page, size) = (ident(&page_param.name), ident(&size_param.name));
-    let item = rust_type(&paging.item, &quote! { types:: });
+    let item = rust_type(api, &paging.item, &quote! { types:: });
     let default_size = match paging.default_size {
         Some(n) => {
             let n = proc_macro2::Literal::i64_unsuffixed(n);

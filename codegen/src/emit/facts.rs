@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Api, TypeDef, TypeRef};
+use crate::ir::{Api, TypeDef, TypeId, TypeRef};
 
 /// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
 /// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
@@ -29,13 +29,13 @@ pub fn has_tristate(api: &Api) -> bool {
     api.types.iter().any(|t| matches!(t, TypeDef::Struct(s) if s.fields.iter().any(|f| f.tristate)))
 }
 
-/// Names of the structs and unions whose values need checks beyond serde: a field with limits, or
-/// a field or union member holding such a struct.
-pub fn validated_types(api: &Api) -> BTreeSet<String> {
+/// The structs and unions whose values need checks beyond serde: a field with limits, or a field
+/// or union member holding such a struct.
+pub fn validated_types(api: &Api) -> BTreeSet<TypeId> {
     let mut out = BTreeSet::new();
     loop {
         let before = out.len();
-        for t in &api.types {
+        for (id, t) in api.types_with_ids() {
             let checked = match t {
                 TypeDef::Struct(s) => {
                     s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
@@ -45,8 +45,8 @@ pub fn validated_types(api: &Api) -> BTreeSet<String> {
                 }
                 _ => false,
             };
-            if checked && !out.contains(t.name()) {
-                out.insert(t.name().to_string());
+            if checked {
+                out.insert(id);
             }
         }
         if out.len() == before {
@@ -57,23 +57,23 @@ pub fn validated_types(api: &Api) -> BTreeSet<String> {
 
 /// Whether a value of `ty` contains a struct from `validated`, or a value checked against the
 /// document's schema, directly or in a `Vec` or map: whether it has anything to validate.
-pub fn holds_validated(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+pub fn holds_validated(api: &Api, ty: &TypeRef, validated: &BTreeSet<TypeId>) -> bool {
     holds(api, ty, validated, true)
 }
 
 /// Whether validating a value of `ty` calls `Validate::validate`: it contains a struct or union
 /// from `validated` (a checked JSON value is checked by a function of its own).
-pub fn calls_validate(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+pub fn calls_validate(api: &Api, ty: &TypeRef, validated: &BTreeSet<TypeId>) -> bool {
     holds(api, ty, validated, false)
 }
 
-fn holds(api: &Api, ty: &TypeRef, validated: &BTreeSet<String>, checked: bool) -> bool {
+fn holds(api: &Api, ty: &TypeRef, validated: &BTreeSet<TypeId>, checked: bool) -> bool {
     match ty {
-        TypeRef::Named(name) => {
-            validated.contains(name)
-                || match api.type_named(name) {
-                    Some(TypeDef::Alias { check: Some(_), .. }) => checked,
-                    Some(TypeDef::Alias { target, .. }) => holds(api, target, validated, checked),
+        TypeRef::Named(id) => {
+            validated.contains(id)
+                || match api.ty(*id) {
+                    TypeDef::Alias { check: Some(_), .. } => checked,
+                    TypeDef::Alias { target, .. } => holds(api, target, validated, checked),
                     _ => false,
                 }
         }

@@ -50,8 +50,8 @@ fn doc_lines(text: &str) -> Vec<String> {
 /// The fields of a multipart body's struct that hold files (`File` or a list of them).
 pub fn file_fields<'a>(api: &'a Api, ty: &TypeRef) -> impl Iterator<Item = &'a Field> {
     let fields = match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Struct(s)) => s.fields.as_slice(),
+        TypeRef::Named(id) => match api.ty(*id) {
+            TypeDef::Struct(s) => s.fields.as_slice(),
             _ => &[],
         },
         _ => &[],
@@ -83,7 +83,7 @@ pub fn paragraphs<'a>(parts: impl IntoIterator<Item = Option<&'a str>>) -> Strin
 
 /// The Rust type for a [`TypeRef`]; named types are looked up through `types` (e.g. `types::` or
 /// nothing inside the types module itself).
-pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
+pub fn rust_type(api: &Api, ty: &TypeRef, types: &TokenStream) -> TokenStream {
     match ty {
         TypeRef::String => quote! { String },
         TypeRef::Bool => quote! { bool },
@@ -97,18 +97,22 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
         TypeRef::Bytes => quote! { Vec<u8> },
         TypeRef::File => quote! { File },
         TypeRef::Vec(item) => {
-            let item = rust_type(item, types);
+            let item = rust_type(api, item, types);
             quote! { Vec<#item> }
         }
         TypeRef::Map(value) => {
-            let value = rust_type(value, types);
+            let value = rust_type(api, value, types);
             quote! { BTreeMap<String, #value> }
         }
         TypeRef::Nullable(inner) => {
-            let inner = rust_type(inner, types);
+            let inner = rust_type(api, inner, types);
             quote! { Option<#inner> }
         }
-        TypeRef::Named(name) => {
+        TypeRef::Named(id) => {
+            let name = ident(api.name_of(*id));
+            quote! { #types #name }
+        }
+        TypeRef::BodyChoice(name) => {
             let name = ident(name);
             quote! { #types #name }
         }
@@ -117,7 +121,13 @@ pub fn rust_type(ty: &TypeRef, types: &TokenStream) -> TokenStream {
 
 /// The Rust type of a reply, as both crates spell it: the body, the documented headers beside
 /// it, the reply enum of several statuses, or the crate's `download`, `stream` or `upgrade` type.
-pub fn reply_type(reply: &Reply, download: TokenStream, stream: TokenStream, upgrade: TokenStream) -> TokenStream {
+pub fn reply_type(
+    api: &Api,
+    reply: &Reply,
+    download: TokenStream,
+    stream: TokenStream,
+    upgrade: TokenStream,
+) -> TokenStream {
     let types = quote! { types:: };
     let headers = reply.headers().map(|h| {
         let name = ident(&h.name);
@@ -125,10 +135,10 @@ pub fn reply_type(reply: &Reply, download: TokenStream, stream: TokenStream, upg
     });
     let body = match reply {
         Reply::Empty { .. } => quote! { () },
-        Reply::Json { ty, .. } => rust_type(ty, &types),
+        Reply::Json { ty, .. } => rust_type(api, ty, &types),
         Reply::Download { .. } => download,
         Reply::Stream { item, .. } => {
-            let item = rust_type(item, &types);
+            let item = rust_type(api, item, &types);
             quote! { #stream<#item> }
         }
         Reply::Several(replies) => {
@@ -269,7 +279,7 @@ impl Imports {
 }
 
 /// Operation docs: summary, description, method and path, parameters with their defaults.
-pub fn operation_doc(op: &Operation, body_note: &str) -> String {
+pub fn operation_doc(api: &Api, op: &Operation, body_note: &str) -> String {
     let mut text = paragraphs([op.summary.as_deref(), op.description.as_deref()]);
     if !text.is_empty() {
         text.push_str("\n\n");
@@ -290,7 +300,7 @@ pub fn operation_doc(op: &Operation, body_note: &str) -> String {
                 line.push_str(", required");
             }
             if let Some(d) = &p.default {
-                line.push_str(&format!(", default `{}`", default_text(d)));
+                line.push_str(&format!(", default `{}`", default_text(api, d)));
             }
             line.push(')');
             if let Some(d) = &p.doc {
@@ -316,16 +326,19 @@ pub fn format_literal(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
-pub fn default_text(d: &DefaultValue) -> String {
+pub fn default_text(api: &Api, d: &DefaultValue) -> String {
     match d {
         DefaultValue::Bool(b) => b.to_string(),
         DefaultValue::Int(i) => i.to_string(),
         DefaultValue::Float(f) => f.to_string(),
         DefaultValue::String(s) => format!("{s:?}"),
-        DefaultValue::Variant { ty, variant } => format!("{ty}::{variant}"),
-        DefaultValue::List(items) => format!("[{}]", items.iter().map(default_text).collect::<Vec<_>>().join(", ")),
+        DefaultValue::Variant { ty, variant } => format!("{}::{variant}", api.name_of(*ty)),
+        DefaultValue::List(items) => {
+            format!("[{}]", items.iter().map(|d| default_text(api, d)).collect::<Vec<_>>().join(", "))
+        }
         DefaultValue::Map(entries) => {
-            let entries: Vec<String> = entries.iter().map(|(k, v)| format!("{k:?}: {}", default_text(v))).collect();
+            let entries: Vec<String> =
+                entries.iter().map(|(k, v)| format!("{k:?}: {}", default_text(api, v))).collect();
             format!("{{{}}}", entries.join(", "))
         }
         DefaultValue::Json(value) | DefaultValue::Decoded(value) => value.to_string(),
@@ -412,7 +425,7 @@ pub(crate) fn accepted_sets(sets: &[Vec<&crate::ir::Credential>]) -> String {
 }
 
 /// A default as a Rust expression; enum variants are named after `types` (e.g. `types::`).
-pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
+pub fn default_expr(api: &Api, d: &DefaultValue, types: &TokenStream) -> TokenStream {
     match d {
         DefaultValue::Bool(b) => quote! { #b },
         DefaultValue::Int(i) => {
@@ -425,18 +438,18 @@ pub fn default_expr(d: &DefaultValue, types: &TokenStream) -> TokenStream {
         }
         DefaultValue::String(s) => quote! { #s.to_string() },
         DefaultValue::Variant { ty, variant } => {
-            let (ty, variant) = (ident(ty), ident(variant));
+            let (ty, variant) = (ident(api.name_of(*ty)), ident(variant));
             quote! { #types #ty::#variant }
         }
         DefaultValue::List(items) if items.is_empty() => quote! { Vec::new() },
         DefaultValue::List(items) => {
-            let items = items.iter().map(|d| default_expr(d, types));
+            let items = items.iter().map(|d| default_expr(api, d, types));
             quote! { vec![#(#items),*] }
         }
         DefaultValue::Map(entries) if entries.is_empty() => quote! { Default::default() },
         DefaultValue::Map(entries) => {
             let entries = entries.iter().map(|(k, v)| {
-                let v = default_expr(v, types);
+                let v = default_expr(api, v, types);
                 quote! { (#k.to_string(), #v) }
             });
             quote! { [#(#entries),*].into_iter().collect() }

@@ -30,7 +30,8 @@ pub fn samples_module(api: &Api) -> TokenStream {
     let functions = api.operations.iter().filter_map(|op| {
         let body = sample_expr(op, &reader)?;
         let name = ident(&op.fn_name);
-        let reply = super::reply_type(&op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch });
+        let reply =
+            super::reply_type(api, &op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch });
         let docs = super::doc(&format!("The reply to `{}` when no handler is set.", op.id));
         Some(quote! {
             #docs

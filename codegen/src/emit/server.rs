@@ -12,7 +12,7 @@ use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, oper
 
 use crate::ir::{
     Api, BodyEncoding, Carrier, Constraints, ErrorList, ErrorShape, ErrorStatus, ErrorsDef, Field, Fill, Framing,
-    Location, ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeRef,
+    Location, ObjectStyle, Operation, Param, RepliesDef, Reply, StructDef, TypeDef, TypeId, TypeRef,
 };
 use crate::render::{Block, Part};
 
@@ -45,8 +45,8 @@ fn input_name(op: &Operation) -> proc_macro2::Ident {
 }
 
 /// The signature of an operation's method, the same in the trait, its partial twin and the mock.
-fn method_signature(op: &Operation) -> TokenStream {
-    let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(op));
+fn method_signature(api: &Api, op: &Operation) -> TokenStream {
+    let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
     quote! {
         fn #name(&self, ctx: RequestContext, input: inputs::#input)
             -> impl Future<Output = Result<#reply, ApiError>> + Send
@@ -54,8 +54,8 @@ fn method_signature(op: &Operation) -> TokenStream {
 }
 
 /// The type an operation's method returns in `Ok`.
-fn server_reply_type(op: &Operation) -> TokenStream {
-    super::reply_type(&op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch })
+fn server_reply_type(api: &Api, op: &Operation) -> TokenStream {
+    super::reply_type(api, &op.reply, quote! { FileDownload }, quote! { ItemStream }, quote! { Switch })
 }
 
 /// `api.rs`: the request context and the trait.
@@ -84,7 +84,7 @@ pub fn api_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
             Block::Trait,
             ops.len() + 1,
             move |i| match ops.get(i) {
-                Some(op) => api_method(op),
+                Some(op) => api_method(api, op),
                 None => error_reply_method(),
             },
         ),
@@ -166,7 +166,7 @@ fn api_head(api: &Api) -> TokenStream {
 }
 
 /// A method of the trait: the operation's docs, what its reply is, and its signature.
-fn api_method(op: &Operation) -> TokenStream {
+fn api_method(api: &Api, op: &Operation) -> TokenStream {
     let status = op.reply.status();
     let reply_note = match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
@@ -206,8 +206,8 @@ fn api_method(op: &Operation) -> TokenStream {
             .to_string(),
     };
     let docs =
-        doc(&format!("{}\n\n{reply_note}", operation_doc(op, "The request body, when sent, is in `input.body`.")));
-    let (attributes, signature) = (method_attributes(op), method_signature(op));
+        doc(&format!("{}\n\n{reply_note}", operation_doc(api, op, "The request body, when sent, is in `input.body`.")));
+    let (attributes, signature) = (method_attributes(op), method_signature(api, op));
     quote! { #docs #attributes #signature; }
 }
 
@@ -261,7 +261,7 @@ pub fn mock_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
             Block::Impl,
             ops.len() + 1,
             move |i| match i.checked_sub(1) {
-                Some(i) => mock_setters(&ops[i]),
+                Some(i) => mock_setters(api, &ops[i]),
                 None => mock_constructors(api),
             },
         ),
@@ -272,7 +272,7 @@ pub fn mock_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
             },
             Block::Impl,
             ops.len(),
-            move |i| mock_method(&ops[i]),
+            move |i| mock_method(api, &ops[i]),
         ),
     ]
 }
@@ -293,7 +293,7 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
     let slots = api.operations.iter().map(|op| {
-        let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(op));
+        let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
         quote! { #name: Slot<RequestContext, inputs::#input, #reply>, }
     });
     let docs = doc(&format!(
@@ -378,9 +378,9 @@ fn mock_constructors(api: &Api) -> TokenStream {
 }
 
 /// The mock's `on_<operation>` and, for a reply that can be given twice, `returns_<operation>`.
-fn mock_setters(op: &Operation) -> TokenStream {
+fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
     let (name, bare, id) = (ident(&op.fn_name), &op.fn_name, &op.id);
-    let (on, input, reply) = (format_ident!("on_{bare}"), input_name(op), server_reply_type(op));
+    let (on, input, reply) = (format_ident!("on_{bare}"), input_name(op), server_reply_type(api, op));
     let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
     // A download, a stream or a switch is consumed as it is sent, so it cannot be answered twice.
     let canned =
@@ -410,8 +410,8 @@ fn mock_setters(op: &Operation) -> TokenStream {
 }
 
 /// The mock's method for `op`: its handler, else its sample or 501.
-fn mock_method(op: &Operation) -> TokenStream {
-    let (signature, id, name) = (method_signature(op), &op.id, ident(&op.fn_name));
+fn mock_method(api: &Api, op: &Operation) -> TokenStream {
+    let (signature, id, name) = (method_signature(api, op), &op.id, ident(&op.fn_name));
     let fallback = match super::samples::has_sample(op) {
         true => quote! { self.fallback(samples::#name) },
         false => quote! { None },
@@ -445,7 +445,7 @@ fn partial_trait(api: &Api, trait_name: String) -> Vec<Part<'_>> {
     let named = trait_name.clone();
     let default_method = move |op: &Operation| {
         let docs = doc(&format!("[`{named}::{}`]; unless implemented, answers 501 naming `{}`.", op.fn_name, op.id));
-        let (attributes, signature, id) = (method_attributes(op), method_signature(op), &op.id);
+        let (attributes, signature, id) = (method_attributes(op), method_signature(api, op), &op.id);
         quote! {
             #docs
             #attributes
@@ -457,7 +457,7 @@ fn partial_trait(api: &Api, trait_name: String) -> Vec<Part<'_>> {
     };
     let forward = |op: &Operation| {
         let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
-        let (signature, name) = (method_signature(op), ident(&op.fn_name));
+        let (signature, name) = (method_signature(api, op), ident(&op.fn_name));
         quote! {
             #allow
             #signature {
@@ -577,7 +577,7 @@ pub fn inputs_header(api: &Api) -> TokenStream {
 }
 
 /// The input struct of one operation.
-pub fn input_struct(op: &Operation) -> TokenStream {
+pub fn input_struct(api: &Api, op: &Operation) -> TokenStream {
     let docs = doc(&format!(
         "Input of `{} {}` (operation `{}`), validated, with defaults applied.",
         op.method.as_str(),
@@ -586,7 +586,7 @@ pub fn input_struct(op: &Operation) -> TokenStream {
     ));
     let types = quote! { types:: };
     let params = op.params.iter().map(|p| {
-        let ty = rust_type(&p.ty, &types);
+        let ty = rust_type(api, &p.ty, &types);
         let ty = if p.required || p.default.is_some() {
             ty
         } else {
@@ -600,14 +600,14 @@ pub fn input_struct(op: &Operation) -> TokenStream {
             Location::Cookie => format!("The `{}` cookie", p.wire),
         };
         let limits = (!p.constraints.is_empty()).then(|| super::limit_clauses(&p.constraints).join("; "));
-        let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(d)));
+        let default = p.default.as_ref().map(|d| format!("`{}` when the request leaves it out", default_text(api, d)));
         let facts: Vec<String> = limits.into_iter().chain(default).collect();
         let source = if facts.is_empty() { format!("{source}.") } else { format!("{source}: {}.", facts.join("; ")) };
         let (docs, name) = (doc(&paragraphs([p.doc.as_deref(), Some(&source)])), ident(&p.name));
         quote! { #docs pub #name: #ty, }
     });
     let body = op.body.as_ref().map(|b| {
-        let ty = rust_type(&b.ty, &types);
+        let ty = rust_type(api, &b.ty, &types);
         let ty = if b.required {
             ty
         } else {
@@ -878,16 +878,16 @@ fn closed_within<'a>(api: &'a Api, ty: &'a TypeRef) -> BTreeSet<&'a str> {
     let mut stack = vec![ty];
     while let Some(ty) = stack.pop() {
         match ty {
-            TypeRef::Named(name) if seen.insert(name.as_str()) => match api.type_named(name) {
-                Some(TypeDef::Struct(s)) => {
+            TypeRef::Named(id) if seen.insert(*id) => match api.ty(*id) {
+                TypeDef::Struct(s) => {
                     if s.closed {
                         found.insert(s.name.as_str());
                     }
                     stack.extend(s.fields.iter().map(|f| &f.ty));
                 }
-                Some(TypeDef::Alias { target, .. }) => stack.push(target),
-                Some(TypeDef::Union(u)) => stack.extend(u.variants.iter().map(|v| &v.ty)),
-                _ => {}
+                TypeDef::Alias { target, .. } => stack.push(target),
+                TypeDef::Union(u) => stack.extend(u.variants.iter().map(|v| &v.ty)),
+                TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => {}
             },
             TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => stack.push(item),
             _ => {}
@@ -1029,12 +1029,12 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
         TypeRef::Uuid => "UUID".into(),
         TypeRef::DateTime => "ISO 8601 date-time".into(),
         TypeRef::Vec(item) | TypeRef::Nullable(item) => kind(api, item),
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Alias { target, .. }) => kind(api, target),
+        TypeRef::Named(id) => match api.ty(*id) {
+            TypeDef::Alias { target, .. } => kind(api, target),
             // Generated enums say what they expected in their own parse errors.
             _ => String::new(),
         },
-        TypeRef::Json | TypeRef::Map(_) => "value".into(),
+        TypeRef::Json | TypeRef::Map(_) | TypeRef::BodyChoice(_) => "value".into(),
         TypeRef::Bytes | TypeRef::File => "bytes".into(),
     }
 }
@@ -1042,7 +1042,7 @@ fn kind(api: &Api, ty: &TypeRef) -> String {
 /// The checks of a parameter's limits once it has been read into `p_<name>`: its own, naming it
 /// by its wire name, and for an object those of its properties, under that name. `None` when
 /// its schema states none.
-fn param_checks(api: &Api, p: &Param, validated: &BTreeSet<String>) -> Option<TokenStream> {
+fn param_checks(api: &Api, p: &Param, validated: &BTreeSet<TypeId>) -> Option<TokenStream> {
     let wire = &p.wire;
     let own = (!p.constraints.is_empty()).then(|| {
         let checks = constraint_checks(&p.constraints, &quote! { value }, &CheckedName::Wire(wire), 0);
@@ -1073,13 +1073,13 @@ fn param_checks(api: &Api, p: &Param, validated: &BTreeSet<String>) -> Option<To
 
 /// The statement that reads parameter `p` into `p_<name>` (an `Option<T>`, `Option<Vec<T>>` for
 /// arrays), recording problems, and the checks of its limits.
-fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<String>) -> TokenStream {
+fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<TypeId>) -> TokenStream {
     let var = format_ident!("p_{}", p.name);
     let wire = &p.wire;
     let kind = kind(api, &p.ty);
     let (item, list) = match &p.ty {
-        TypeRef::Vec(item) => (rust_type(item, &quote! { types:: }), true),
-        other => (rust_type(other, &quote! { types:: }), false),
+        TypeRef::Vec(item) => (rust_type(api, item, &quote! { types:: }), true),
+        other => (rust_type(api, other, &quote! { types:: }), false),
     };
     let local_type = if list {
         quote! { Option<Vec<#item>> }
@@ -1087,7 +1087,7 @@ fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<Stri
         quote! { Option<#item> }
     };
     let required = p.required;
-    let whole = rust_type(&p.ty, &quote! { types:: });
+    let whole = rust_type(api, &p.ty, &quote! { types:: });
     let value = match p.location {
         Location::Query if p.json && list => quote! { query.json_list::<#item>(#wire, #required, &mut problems) },
         Location::Query if p.json => quote! { query.json::<#whole>(#wire, #required, &mut problems) },
@@ -1181,9 +1181,9 @@ fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<Stri
 /// The wire names of a struct's properties (through aliases).
 fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
     match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Struct(s)) => s.fields.iter().map(|f| f.wire.as_str()).collect(),
-            Some(TypeDef::Alias { target, .. }) => struct_properties(api, target),
+        TypeRef::Named(id) => match api.ty(*id) {
+            TypeDef::Struct(s) => s.fields.iter().map(|f| f.wire.as_str()).collect(),
+            TypeDef::Alias { target, .. } => struct_properties(api, target),
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -1193,7 +1193,7 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
 /// The router's handler of `op`: what it reads from the request, how it checks it, the trait
 /// call and the reply; [`reply::serve`](portfolio_runtime) does the rest (span, panics, error
 /// replies).
-pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet<String>) -> TokenStream {
+pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet<TypeId>) -> TokenStream {
     let (trait_ident, name, method) = (ident(trait_name), handler_name(op), ident(&op.fn_name));
     let docs = doc(&format!(
         "`{} {}`: extracts and validates, then calls [`{trait_name}::{}`].",
@@ -1252,7 +1252,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
         let (field, var) = (ident(&p.name), format_ident!("p_{}", p.name));
         match (&p.default, p.required) {
             (Some(d), false) => {
-                let default = super::default_expr(d, &quote! { types:: });
+                let default = super::default_expr(api, d, &quote! { types:: });
                 quote! { #field: #var.unwrap_or(#default) }
             }
             _ => quote! { #field: #var },
@@ -1342,13 +1342,13 @@ fn path_params(op: &Operation) -> TokenStream {
 }
 
 /// Statements that read, and check, an operation's body into `body`.
-fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<String>) -> TokenStream {
+fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTreeSet<TypeId>) -> TokenStream {
     let Some(choice) = &b.choice else {
         let mut read = read_expr(api, b, &b.accepted);
         // Sent as XML, the body is read into JSON by its schema, then as JSON.
         if let Some(xml) = &b.xml {
             let (types, index) = (&xml.media_types, Literal::usize_unsuffixed(xml.schema));
-            let (ty, required) = (rust_type(&b.ty, &quote! { types:: }), b.required);
+            let (ty, required) = (rust_type(api, &b.ty, &quote! { types:: }), b.required);
             read = quote! {
                 if extract::names_media_type(&parts.headers, &[#(#types),*]) {
                     extract::xml_body::<#ty>(&parts.headers, body, state.body(), &[#(#types),*], #required, |text| types::read_xml(#index, text), &mut problems).await?
@@ -1397,7 +1397,7 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
 /// The expression that reads a body of one media type, accepting `accepted` (and its forms), as
 /// an `Option`.
 fn read_expr(api: &Api, b: &crate::ir::Body, accepted: &[String]) -> TokenStream {
-    let ty = rust_type(&b.ty, &quote! { types:: });
+    let ty = rust_type(api, &b.ty, &quote! { types:: });
     let closed = (!closed_within(api, &b.ty).is_empty()).then(|| quote! { CLOSED, });
     let read = match b.encoding {
         BodyEncoding::Json if closed.is_some() && b.also_form.is_empty() => quote! { extract::json_body_closed },
@@ -1458,8 +1458,8 @@ fn read_expr(api: &Api, b: &crate::ir::Body, accepted: &[String]) -> TokenStream
 /// struct).
 fn field_names<'a>(api: &'a Api, ty: &TypeRef, keep: impl Fn(&Field) -> bool) -> Vec<&'a str> {
     match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
-            Some(TypeDef::Struct(s)) => s.fields.iter().filter(|f| keep(f)).map(|f| f.wire.as_str()).collect(),
+        TypeRef::Named(id) => match api.ty(*id) {
+            TypeDef::Struct(s) => s.fields.iter().filter(|f| keep(f)).map(|f| f.wire.as_str()).collect(),
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -1472,12 +1472,12 @@ fn holds_text(api: &Api, ty: &TypeRef, depth: usize) -> bool {
     match ty {
         TypeRef::String | TypeRef::Json => true,
         TypeRef::Nullable(inner) => holds_text(api, inner, depth),
-        TypeRef::Named(name) if depth < 8 => match api.type_named(name) {
-            Some(TypeDef::Alias { target, .. }) => holds_text(api, target, depth + 1),
+        TypeRef::Named(id) if depth < 8 => match api.ty(*id) {
+            TypeDef::Alias { target, .. } => holds_text(api, target, depth + 1),
             // A choice holds the text when one of its members does (`"auto"` or an object
             // does not).
-            Some(TypeDef::Union(u)) => u.variants.iter().any(|v| holds_text(api, &v.ty, depth + 1)),
-            Some(TypeDef::StringEnum(e)) => e.variants.iter().any(|(_, wire)| wire == "null"),
+            TypeDef::Union(u) => u.variants.iter().any(|v| holds_text(api, &v.ty, depth + 1)),
+            TypeDef::StringEnum(e) => e.variants.iter().any(|(_, wire)| wire == "null"),
             _ => false,
         },
         _ => false,
@@ -1762,7 +1762,7 @@ fn validate_value(
     value: TokenStream,
     at: &str,
     problems: &TokenStream,
-    validated: &std::collections::BTreeSet<String>,
+    validated: &std::collections::BTreeSet<TypeId>,
 ) -> TokenStream {
     if !holds_validated(api, ty, validated) {
         return TokenStream::new();
@@ -1772,9 +1772,9 @@ fn validate_value(
     let (item, key, next) = (format_ident!("item{depth}"), format_ident!("key{depth}"), format!("at{depth}"));
     let next_ident = format_ident!("{}", next);
     match ty {
-        TypeRef::Named(name) => match api.type_named(name) {
+        TypeRef::Named(id) => match api.ty(*id) {
             // Any JSON value, checked against the document's schema for it.
-            Some(TypeDef::Alias { check: Some(index), .. }) => {
+            TypeDef::Alias { check: Some(index), .. } => {
                 let at = if at == "at" {
                     quote! { at }
                 } else {
@@ -1783,7 +1783,7 @@ fn validate_value(
                 let index = Literal::usize_unsuffixed(*index);
                 quote! { types::check_schema(#index, #value, #at, #problems); }
             }
-            Some(TypeDef::Alias { target, .. }) => validate_value(api, target, value, at, problems, validated),
+            TypeDef::Alias { target, .. } => validate_value(api, target, value, at, problems, validated),
             // `at` itself is a `&str`; the numbered paths are `String`s.
             _ if at == "at" => quote! { #value.validate(at, #problems); },
             _ => quote! { #value.validate(&#at_ident, #problems); },
@@ -1996,15 +1996,15 @@ pub fn validate_header(api: &Api) -> TokenStream {
 
 /// The types `validate.rs` has an impl for: the validated structs, then the validated unions,
 /// each in the spec's order.
-pub fn validate_items<'a>(api: &'a Api, validated: &std::collections::BTreeSet<String>) -> Vec<&'a TypeDef> {
-    let wanted = |t: &&TypeDef| validated.contains(t.name());
-    let structs = api.types.iter().filter(|t| matches!(t, TypeDef::Struct(_))).filter(wanted);
-    let unions = api.types.iter().filter(|t| matches!(t, TypeDef::Union(_))).filter(wanted);
+pub fn validate_items<'a>(api: &'a Api, validated: &std::collections::BTreeSet<TypeId>) -> Vec<&'a TypeDef> {
+    let wanted = || api.types_with_ids().filter(|(id, _)| validated.contains(id)).map(|(_, t)| t);
+    let structs = wanted().filter(|t| matches!(t, TypeDef::Struct(_)));
+    let unions = wanted().filter(|t| matches!(t, TypeDef::Union(_)));
     structs.chain(unions).collect()
 }
 
 /// `impl Validate` for one of [`validate_items`].
-pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<String>, t: &TypeDef) -> TokenStream {
+pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<TypeId>, t: &TypeDef) -> TokenStream {
     match t {
         // A union's value is checked as the member it holds.
         TypeDef::Union(u) => {

@@ -7,7 +7,7 @@ use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use super::{ident, rust_type};
 use crate::ir::{
     Api, BodiesDef, Constraints, DefaultValue, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation,
-    OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
+    OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeId, TypeRef, UnionDef,
 };
 
 /// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
@@ -72,14 +72,14 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 /// compiled whenever its operation is.
 #[derive(Debug, Clone, Copy)]
 pub enum TypeItem<'a> {
-    Named(&'a TypeDef),
+    Named(TypeId, &'a TypeDef),
     Owned(OwnedType<'a>, &'a Operation),
 }
 
 impl TypeItem<'_> {
     fn name(&self) -> &str {
         match self {
-            TypeItem::Named(t) => t.name(),
+            TypeItem::Named(_, t) => t.name(),
             TypeItem::Owned(t, _) => t.name(),
         }
     }
@@ -87,7 +87,7 @@ impl TypeItem<'_> {
 
 /// Every item of `types.rs`, by name, so the module reads like an index.
 pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
-    let mut items: Vec<TypeItem<'_>> = api.types.iter().map(TypeItem::Named).collect();
+    let mut items: Vec<TypeItem<'_>> = api.types_with_ids().map(|(id, t)| TypeItem::Named(id, t)).collect();
     for op in &api.operations {
         items.extend(op.owned_types().into_iter().map(|t| TypeItem::Owned(t, op)));
     }
@@ -245,56 +245,56 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
 /// features per tag.
 pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
     let features = match t {
-        TypeItem::Named(t) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(t.name())),
+        TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(*id)),
         TypeItem::Owned(_, op) => &op.features,
     };
     let items = match t {
-        TypeItem::Named(TypeDef::Struct(s)) => struct_def(s),
-        TypeItem::Named(TypeDef::IntEnum(e)) => int_enum(e),
-        TypeItem::Named(TypeDef::StringEnum(e)) => string_enum(e),
-        TypeItem::Named(TypeDef::Union(u)) => union(api, u),
-        TypeItem::Named(TypeDef::Alias { name, doc, target, .. }) => {
+        TypeItem::Named(_, TypeDef::Struct(s)) => struct_def(api, s),
+        TypeItem::Named(_, TypeDef::IntEnum(e)) => int_enum(e),
+        TypeItem::Named(_, TypeDef::StringEnum(e)) => string_enum(e),
+        TypeItem::Named(_, TypeDef::Union(u)) => union(api, u),
+        TypeItem::Named(_, TypeDef::Alias { name, doc, target, .. }) => {
             let docs = super::doc(doc.as_deref().unwrap_or(&format!("The `{name}` schema.")));
-            let (name, target) = (ident(name), own_type(target));
+            let (name, target) = (ident(name), own_type(api, target));
             quote! { #docs pub type #name = #target; }
         }
-        TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(s),
-        TypeItem::Owned(OwnedType::Replies(r), _) => replies(r),
-        TypeItem::Owned(OwnedType::Errors(e), _) => errors(e),
-        TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(b),
+        TypeItem::Owned(OwnedType::Headers(s), _) => headers_struct(api, s),
+        TypeItem::Owned(OwnedType::Replies(r), _) => replies(api, r),
+        TypeItem::Owned(OwnedType::Errors(e), _) => errors(api, e),
+        TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(api, b),
     };
     super::gated(items, super::cfg_any(features))
 }
 
 /// A type as this module names it: schema types without a path.
-fn own_type(ty: &TypeRef) -> TokenStream {
-    rust_type(ty, &TokenStream::new())
+fn own_type(api: &Api, ty: &TypeRef) -> TokenStream {
+    rust_type(api, ty, &TokenStream::new())
 }
 
-fn struct_def(s: &StructDef) -> TokenStream {
+fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     // A required field that may be `null` starts as `None`, as an optional one does.
     let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
     let docs = super::doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
     let default = derive_default.then(|| quote! { Default, });
-    let fields = s.fields.iter().map(|f| field(&s.name, f));
+    let fields = s.fields.iter().map(|f| field(api, &s.name, f));
     let extra = s.extra.as_ref().map(|(field, ty)| {
-        let (field, ty) = (ident(field), own_type(ty));
+        let (field, ty) = (ident(field), own_type(api, ty));
         quote! {
             /// Properties not listed in the schema, by name.
             #[serde(flatten)]
             pub #field: BTreeMap<String, #ty>,
         }
     });
-    let constructor = (!derive_default).then(|| constructor(s));
+    let constructor = (!derive_default).then(|| constructor(api, s));
     // Absent optional properties with a spec default read as that default.
     let defaults: Vec<TokenStream> = s
         .fields
         .iter()
         .filter(|f| has_default(f))
         .filter_map(|f| {
-            let value = super::default_expr(f.default.as_ref()?, &TokenStream::new());
-            let (function, ty) = (default_fn(f), own_type(&f.ty));
+            let value = super::default_expr(api, f.default.as_ref()?, &TokenStream::new());
+            let (function, ty) = (default_fn(f), own_type(api, &f.ty));
             // An absent property that may also be `null` reads as the default value too; a
             // decoded default is already an `Option`, absent if it does not decode.
             let (wrapper, body) = match (&f.default, f.tristate) {
@@ -324,12 +324,12 @@ fn struct_def(s: &StructDef) -> TokenStream {
 }
 
 /// The headers of a reply: read and written by the client and server code, so no serde.
-fn headers_struct(s: &StructDef) -> TokenStream {
+fn headers_struct(api: &Api, s: &StructDef) -> TokenStream {
     let derive_default = s.fields.iter().all(|f| !f.required);
     let docs = s.doc.as_deref().map(super::doc);
     let default = derive_default.then(|| quote! { , Default });
     let fields = s.fields.iter().map(|f| {
-        let ty = own_type(&f.ty);
+        let ty = own_type(api, &f.ty);
         let ty = if f.required {
             ty
         } else {
@@ -340,7 +340,7 @@ fn headers_struct(s: &StructDef) -> TokenStream {
         quote! { #docs pub #name: #ty, }
     });
     let name = ident(&s.name);
-    let constructor = (!derive_default).then(|| constructor(s));
+    let constructor = (!derive_default).then(|| constructor(api, s));
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq #default)]
@@ -351,11 +351,11 @@ fn headers_struct(s: &StructDef) -> TokenStream {
 
 /// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
 /// empty, so callers can write `Name { optional: Some(x), ..Name::new(required) }`.
-fn constructor(s: &StructDef) -> TokenStream {
+fn constructor(api: &Api, s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     let takes = |f: &&Field| f.required && !f.nullable;
     let params = s.fields.iter().filter(takes).map(|f| {
-        let ty = own_type(&f.ty);
+        let ty = own_type(api, &f.ty);
         let ty = if f.boxed {
             quote! { Box<#ty> }
         } else {
@@ -403,8 +403,8 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
     ident(&format!("default_{}", f.name))
 }
 
-fn field(struct_name: &str, f: &Field) -> TokenStream {
-    let mut ty = own_type(&f.ty);
+fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
+    let mut ty = own_type(api, &f.ty);
     if f.boxed {
         ty = quote! { Box<#ty> };
     }
@@ -429,7 +429,7 @@ fn field(struct_name: &str, f: &Field) -> TokenStream {
         );
     }
     let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
-        notes.push(format!("Read as `{}` when absent.", super::default_text(d)));
+        notes.push(format!("Read as `{}` when absent.", super::default_text(api, d)));
         format!("{struct_name}::{}", default_fn(f))
     });
     // Files travel as parts of their own in a multipart body, never inside JSON or form text.
@@ -581,7 +581,7 @@ fn union(api: &Api, u: &UnionDef) -> TokenStream {
     let docs = doc(u.doc.as_deref().unwrap_or(&format!("The `{}` schema: one of several.", u.name)));
     let variants = u.variants.iter().map(|v| {
         let variant = super::ident(&v.name);
-        let ty = super::rust_type(&v.ty, &TokenStream::new());
+        let ty = super::rust_type(api, &v.ty, &TokenStream::new());
         let docs = doc(&format!("A value of the `{}` member.", v.name));
         quote! { #docs #variant(#ty), }
     });
@@ -589,7 +589,7 @@ fn union(api: &Api, u: &UnionDef) -> TokenStream {
     let text = u.text.then(|| text_union(api, u));
     let read = |i: usize| {
         let variant = super::ident(&u.variants[i].name);
-        let ty = super::rust_type(&u.variants[i].ty, &TokenStream::new());
+        let ty = super::rust_type(api, &u.variants[i].ty, &TokenStream::new());
         // A generic type needs the qualified form, `<Vec<T>>::deserialize`.
         let ty = if ty.to_string().contains('<') {
             quote! { <#ty> }
@@ -804,7 +804,7 @@ fn text_union(api: &Api, u: &UnionDef) -> TokenStream {
 
 /// The documented error replies of one operation, a variant per status; the `default` reply's
 /// variant also carries the status.
-fn errors(e: &ErrorsDef) -> TokenStream {
+fn errors(api: &Api, e: &ErrorsDef) -> TokenStream {
     let docs = super::doc(&format!(
         "The documented error replies of `{}`, one variant per status. The client reads them from\n\
          its `Error` with `from_error`; a server implementation returns them as an `ApiError` with\n\
@@ -822,7 +822,7 @@ fn errors(e: &ErrorsDef) -> TokenStream {
             None => format!("{status}."),
         });
         let status = (!matches!(case.status, ErrorStatus::Exact(_))).then(|| quote! { u16, });
-        let (name, body) = (ident(&case.name), own_type(&case.body));
+        let (name, body) = (ident(&case.name), own_type(api, &case.body));
         quote! { #docs #name(#status #body), }
     });
     let name = ident(&e.name);
@@ -835,7 +835,7 @@ fn errors(e: &ErrorsDef) -> TokenStream {
 
 /// The request body of one operation that the document describes differently per media type, a
 /// variant per media type.
-fn bodies(b: &BodiesDef) -> TokenStream {
+fn bodies(api: &Api, b: &BodiesDef) -> TokenStream {
     let docs = super::doc(&format!(
         "The request body of `{}`, a variant per media type: the client sends the variant's media type, \
          the server reads the one the request names.",
@@ -852,7 +852,7 @@ fn bodies(b: &BodiesDef) -> TokenStream {
                 _ => format!(", read from any of {}", media.join(", ")),
             }
         ));
-        let (name, body) = (ident(&case.name), own_type(&case.body.ty));
+        let (name, body) = (ident(&case.name), own_type(api, &case.body.ty));
         quote! { #docs #name(#body), }
     });
     let name = ident(&b.name);
@@ -867,7 +867,7 @@ fn bodies(b: &BodiesDef) -> TokenStream {
 }
 
 /// The success replies of one operation, a variant per status.
-fn replies(r: &RepliesDef) -> TokenStream {
+fn replies(api: &Api, r: &RepliesDef) -> TokenStream {
     let docs = super::doc(&format!("The success replies of `{}`, one variant per status.", r.operation));
     let cases = r.cases.iter().map(|case| {
         let docs = super::doc(&match &case.doc {
@@ -875,7 +875,7 @@ fn replies(r: &RepliesDef) -> TokenStream {
             None => format!("{}.", case.status),
         });
         // The body, then the documented headers: `Created(Pet, PetCreatedHeaders)`.
-        let body = case.body.as_ref().map(own_type);
+        let body = case.body.as_ref().map(|ty| own_type(api, ty));
         let headers = case.headers.as_ref().map(|h| {
             let name = ident(&h.name);
             quote! { #name }

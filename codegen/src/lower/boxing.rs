@@ -6,16 +6,17 @@
 //! per level that holds every level below: a 2 MiB worker stack overflows on a valid `{}`.
 //! Boxing a field whose type is larger than [`LARGE`] bounds every struct to its own fields.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use crate::ir::{Field, TypeDef, TypeRef};
+use crate::ir::{Field, TypeDef, TypeId, TypeRef};
 
 /// Estimated size in bytes above which a field's type is held in a `Box`. Large enough that
 /// ordinary nested objects (an address in a customer) stay inline and read naturally.
 const LARGE: usize = 512;
 
 /// Marks the fields to box: first those that break a cycle, then, with those counted as
-/// pointers, those whose type is estimated larger than [`LARGE`].
+/// pointers, those whose type is estimated larger than [`LARGE`]. Runs on the final types, where
+/// a [`TypeId`] is an index into `types`.
 pub(crate) fn box_fields(types: &mut [TypeDef]) {
     box_recursive_fields(types);
     box_large_fields(types);
@@ -24,69 +25,59 @@ pub(crate) fn box_fields(types: &mut [TypeDef]) {
 /// Marks fields whose type contains their own struct without an indirection (`Vec` or map), so
 /// the type stays finitely sized.
 fn box_recursive_fields(types: &mut [TypeDef]) {
-    let by_name: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name(), t)).collect();
     // Direct (unboxed) type edges of every struct, alias and union.
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for t in types.iter() {
-        let targets = match t {
-            TypeDef::Struct(s) => s.fields.iter().filter_map(|f| direct_name(&f.ty)).collect(),
-            TypeDef::Alias { target, .. } => direct_name(target).into_iter().collect(),
-            TypeDef::Union(u) => u.variants.iter().filter_map(|v| direct_name(&v.ty)).collect(),
-            _ => BTreeSet::new(),
-        };
-        edges.insert(t.name().to_string(), targets);
-    }
-    let reaches = |from: &str, to: &str| -> bool {
-        let mut stack = vec![from.to_string()];
+    let edges: Vec<Vec<TypeId>> = types
+        .iter()
+        .map(|t| match t {
+            TypeDef::Struct(s) => s.fields.iter().filter_map(|f| direct(&f.ty)).collect(),
+            TypeDef::Alias { target, .. } => direct(target).into_iter().collect(),
+            TypeDef::Union(u) => u.variants.iter().filter_map(|v| direct(&v.ty)).collect(),
+            TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => Vec::new(),
+        })
+        .collect();
+    let reaches = |from: TypeId, to: usize| -> bool {
+        let mut stack = vec![from];
         let mut seen = BTreeSet::new();
         while let Some(n) = stack.pop() {
-            if n == to {
+            if n.index() == to {
                 return true;
             }
-            if seen.insert(n.clone()) {
-                stack.extend(edges.get(&n).into_iter().flatten().cloned());
+            if seen.insert(n) {
+                stack.extend(edges[n.index()].iter().copied());
             }
         }
         false
     };
-    let boxed: BTreeSet<(String, String)> = types
+    let boxed: Vec<Vec<bool>> = types
         .iter()
-        .filter_map(|t| match t {
-            TypeDef::Struct(s) => Some(s),
-            _ => None,
-        })
-        .flat_map(|s| {
-            s.fields
-                .iter()
-                .filter(|f| {
-                    direct_name(&f.ty)
-                        .is_some_and(|target| by_name.contains_key(target.as_str()) && reaches(&target, &s.name))
-                })
-                .map(|f| (s.name.clone(), f.name.clone()))
-                .collect::<Vec<_>>()
+        .enumerate()
+        .map(|(i, t)| match t {
+            TypeDef::Struct(s) => {
+                s.fields.iter().map(|f| direct(&f.ty).is_some_and(|target| reaches(target, i))).collect()
+            }
+            _ => Vec::new(),
         })
         .collect();
-    mark(types, |s, f| boxed.contains(&(s.to_string(), f.name.clone())));
+    mark(types, |i, field, _| boxed[i][field]);
 }
 
 /// Marks fields whose named type is estimated larger than [`LARGE`] bytes inline, sizes taken
 /// with those fields already boxed inside it.
 fn box_large_fields(types: &mut [TypeDef]) {
-    let by_name = types.iter().map(|t| (t.name(), t)).collect();
-    let mut sizes = Sizes { types: by_name, known: BTreeMap::new() };
-    for t in types.iter() {
-        sizes.of_named(t.name());
+    let mut sizes = Sizes { types: &*types, known: vec![None; types.len()] };
+    for i in 0..types.len() {
+        sizes.of_named(TypeId(i as u32));
     }
-    let large: BTreeSet<String> = sizes.known.into_iter().filter(|(_, size)| *size > LARGE).map(|(n, _)| n).collect();
-    mark(types, |_, f| direct_name(&f.ty).is_some_and(|target| large.contains(&target)));
+    let large: Vec<bool> = sizes.known.iter().map(|size| size.is_some_and(|size| size > LARGE)).collect();
+    mark(types, |_, _, f| direct(&f.ty).is_some_and(|target| large[target.index()]));
 }
 
-/// Sets `boxed` on every struct field for which `pick(struct name, field)` holds.
-fn mark(types: &mut [TypeDef], pick: impl Fn(&str, &Field) -> bool) {
-    for t in types.iter_mut() {
+/// Sets `boxed` on every struct field for which `pick(type index, field index, field)` holds.
+fn mark(types: &mut [TypeDef], pick: impl Fn(usize, usize, &Field) -> bool) {
+    for (i, t) in types.iter_mut().enumerate() {
         if let TypeDef::Struct(s) = t {
-            for f in &mut s.fields {
-                f.boxed = f.boxed || pick(&s.name, f);
+            for (j, f) in s.fields.iter_mut().enumerate() {
+                f.boxed = f.boxed || pick(i, j, f);
             }
         }
     }
@@ -95,19 +86,19 @@ fn mark(types: &mut [TypeDef], pick: impl Fn(&str, &Field) -> bool) {
 /// Estimated inline sizes of named types, with boxed fields counted as pointers. Close enough
 /// to tell a few words from kilobytes; not the layout rustc picks.
 struct Sizes<'a> {
-    types: BTreeMap<&'a str, &'a TypeDef>,
-    known: BTreeMap<String, usize>,
+    types: &'a [TypeDef],
+    known: Vec<Option<usize>>,
 }
 
 impl Sizes<'_> {
-    fn of_named(&mut self, name: &str) -> usize {
-        if let Some(&size) = self.known.get(name) {
+    fn of_named(&mut self, id: TypeId) -> usize {
+        if let Some(size) = self.known[id.index()] {
             return size;
         }
         // A pointer while in progress: a cycle is already broken by a box somewhere on it.
-        self.known.insert(name.to_string(), 8);
-        let size = match self.types.get(name).copied() {
-            Some(TypeDef::Struct(s)) => {
+        self.known[id.index()] = Some(8);
+        let size = match &self.types[id.index()] {
+            TypeDef::Struct(s) => {
                 let fields: usize = s
                     .fields
                     .iter()
@@ -115,7 +106,7 @@ impl Sizes<'_> {
                         let inline = match f.boxed {
                             true => 8,
                             // Boxed below when its type is large: what it holds is a pointer.
-                            false if direct_name(&f.ty).is_some() => {
+                            false if direct(&f.ty).is_some() => {
                                 Some(self.of(&f.ty)).filter(|&size| size <= LARGE).unwrap_or(8)
                             }
                             false => self.of(&f.ty),
@@ -126,11 +117,11 @@ impl Sizes<'_> {
                     .sum();
                 fields + if s.extra.is_some() { 24 } else { 0 }
             }
-            Some(TypeDef::Union(u)) => u.variants.iter().map(|v| self.of(&v.ty)).max().unwrap_or(0) + 8,
-            Some(TypeDef::Alias { target, .. }) => self.of(target),
-            Some(TypeDef::IntEnum(_) | TypeDef::StringEnum(_)) | None => 8,
+            TypeDef::Union(u) => u.variants.iter().map(|v| self.of(&v.ty)).max().unwrap_or(0) + 8,
+            TypeDef::Alias { target, .. } => self.of(target),
+            TypeDef::IntEnum(_) | TypeDef::StringEnum(_) => 8,
         };
-        self.known.insert(name.to_string(), size);
+        self.known[id.index()] = Some(size);
         size
     }
 
@@ -144,14 +135,17 @@ impl Sizes<'_> {
             TypeRef::Json | TypeRef::Bytes => 32,
             TypeRef::File => 80,
             TypeRef::Nullable(inner) => self.of(inner) + 8,
-            TypeRef::Named(name) => self.of_named(name),
+            TypeRef::Named(id) => self.of_named(*id),
+            // A struct-sized enum of bodies is never a field.
+            TypeRef::BodyChoice(_) => 8,
         }
     }
 }
 
-fn direct_name(ty: &TypeRef) -> Option<String> {
+/// The named type a field holds inline, if any.
+fn direct(ty: &TypeRef) -> Option<TypeId> {
     match ty {
-        TypeRef::Named(n) => Some(n.clone()),
+        TypeRef::Named(id) => Some(*id),
         _ => None,
     }
 }

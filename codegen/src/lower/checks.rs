@@ -24,7 +24,7 @@ impl Lowerer<'_> {
         let check = Some(self.register_check(as_json(schema), ptr));
         let name = self.claim(naming);
         self.add_type(TypeDef::Alias { name: name.clone(), doc, target: TypeRef::Json, check });
-        TypeRef::Named(name)
+        self.named(&name)
     }
 
     /// Records that values are checked against `schema` (as JSON, found at `ptr`); its index

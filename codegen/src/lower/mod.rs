@@ -22,7 +22,7 @@ use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Pointer};
-use crate::ir::{Api, Carrier, CommonHeader, Credential, TypeDef};
+use crate::ir::{Api, Carrier, CommonHeader, Credential, TypeDef, TypeId, TypeRef};
 use crate::naming::{Scope, camel, snake};
 use crate::{Config, VersionHeader};
 
@@ -61,12 +61,15 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     if lowerer.diagnostics.is_empty() {
         if !lowerer.left_out.is_empty() {
             let had_operations = !api.operations.is_empty() || lowerer.left_out.iter().any(|l| l.is_operation());
-            prune::leave_out(&mut api, &lowerer.schema_names, std::mem::take(&mut lowerer.left_out));
+            let left_out = std::mem::take(&mut lowerer.left_out);
+            prune::leave_out(&mut api, &lowerer.schema_names, &lowerer.type_names, left_out);
             if had_operations && api.operations.is_empty() {
                 // Nothing useful would be generated; say why instead.
                 return Err(Diagnostics(api.warnings));
             }
         }
+        renumber(&mut api, &lowerer.type_names)?;
+        boxing::box_fields(&mut api.types);
         if config.tag_features {
             tag_features::assign(&mut api, &tag_parents(doc));
         }
@@ -77,6 +80,38 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
         all.sort();
         all.dedup();
         Err(Diagnostics(all))
+    }
+}
+
+/// Gives every handle its final value, the index of its type in the sorted `api.types`, once
+/// no type will be added or left out any more.
+fn renumber(api: &mut Api, names: &[String]) -> Result<(), Diagnostics> {
+    let position: std::collections::HashMap<&str, u32> =
+        api.types.iter().zip(0..).map(|(t, i)| (t.name(), i)).collect();
+    let new: Vec<Option<TypeId>> = names.iter().map(|name| position.get(name.as_str()).copied().map(TypeId)).collect();
+    let mut missing = Vec::new();
+    let mut renumber = |id: &mut TypeId| match new[id.index()] {
+        Some(final_id) => *id = final_id,
+        None => missing.push(names[id.index()].clone()),
+    };
+    api.types.iter_mut().for_each(|t| t.handles_mut(&mut renumber));
+    api.operations.iter_mut().for_each(|op| op.handles_mut(&mut renumber));
+    // Leaving out a type leaves out what uses it, so this is a defect of the generator, said
+    // as such rather than emitted as code that does not compile.
+    missing.sort();
+    missing.dedup();
+    match missing.is_empty() {
+        true => Ok(()),
+        false => Err(Diagnostics(
+            missing
+                .into_iter()
+                .map(|name| Diagnostic {
+                    pointer: Pointer::root().to_string(),
+                    line: None,
+                    message: format!("internal error: the type `{name}` is used but was not generated"),
+                })
+                .collect(),
+        )),
     }
 }
 
@@ -130,8 +165,14 @@ pub(crate) struct Lowerer<'a> {
     /// Component schema name → Rust type name, decided before any schema is lowered.
     schema_names: IndexMap<String, String>,
     types: Vec<TypeDef>,
-    /// Rust name → index in `types`, so lookups stay cheap on large specs.
-    type_index: std::collections::HashMap<String, usize>,
+    /// The name of each type handle given out so far, by handle: types are referred to before
+    /// they are lowered (a component schema by its claimed name), so a handle is a name until
+    /// [`renumber`] makes it an index into the final types.
+    type_names: Vec<String>,
+    /// Name → handle, for [`Self::type_names`].
+    type_ids: std::collections::HashMap<String, TypeId>,
+    /// Handle → index in `types`, so lookups stay cheap on large specs.
+    type_index: std::collections::HashMap<TypeId, usize>,
     /// Unions without a discriminator, with where they are, to be told apart once every type
     /// they refer to is known.
     pending_unions: Vec<(String, Pointer, serde_json::Value)>,
@@ -192,6 +233,8 @@ impl<'a> Lowerer<'a> {
             type_scope: Scope::with_reserved(RESERVED_TYPE_NAMES),
             schema_names: IndexMap::new(),
             types: Vec::new(),
+            type_names: Vec::new(),
+            type_ids: std::collections::HashMap::new(),
             type_index: std::collections::HashMap::new(),
             wide_integers: None,
             checks: Vec::new(),
@@ -201,12 +244,45 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn add_type(&mut self, t: TypeDef) {
-        self.type_index.insert(t.name().to_string(), self.types.len());
+        let id = self.type_id(t.name());
+        self.type_index.insert(id, self.types.len());
         self.types.push(t);
     }
 
-    pub(crate) fn type_named(&self, name: &str) -> Option<&TypeDef> {
-        self.type_index.get(name).map(|&i| &self.types[i])
+    /// A reference to the type called `name`, which may not be lowered yet.
+    pub(crate) fn named(&mut self, name: &str) -> TypeRef {
+        TypeRef::Named(self.type_id(name))
+    }
+
+    /// The handle of the type called `name`, given out on first use.
+    fn type_id(&mut self, name: &str) -> TypeId {
+        if let Some(&id) = self.type_ids.get(name) {
+            return id;
+        }
+        let id = TypeId(self.type_names.len() as u32);
+        self.type_names.push(name.to_string());
+        self.type_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// Whether `ty` refers to the type called `name`.
+    pub(crate) fn is_named(&self, ty: &TypeRef, name: &str) -> bool {
+        matches!(ty, TypeRef::Named(id) if self.type_names[id.index()] == name)
+    }
+
+    /// The Rust name of the type `id`.
+    pub(crate) fn name_of(&self, id: TypeId) -> &str {
+        &self.type_names[id.index()]
+    }
+
+    /// Where the type called `name` is in `types`, once lowered.
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.type_ids.get(name).and_then(|id| self.type_index.get(id)).copied()
+    }
+
+    /// The type `id`, once lowered.
+    pub(crate) fn def(&self, id: TypeId) -> Option<&TypeDef> {
+        self.type_index.get(&id).map(|&i| &self.types[i])
     }
 
     pub(crate) fn report(&mut self, pointer: &Pointer, message: impl Into<String>) {
@@ -268,7 +344,7 @@ impl<'a> Lowerer<'a> {
     /// Takes back the problems and types recorded since `mark`, returning the problems.
     pub(crate) fn set_aside(&mut self, mark: UnitMark) -> Vec<Diagnostic> {
         for t in self.types.split_off(mark.types) {
-            self.type_index.remove(t.name());
+            self.type_index.remove(&self.type_ids[t.name()]);
         }
         self.diagnostics.split_off(mark.diagnostics)
     }
@@ -311,7 +387,6 @@ impl<'a> Lowerer<'a> {
             );
             self.warn(&first, message);
         }
-        boxing::box_fields(&mut self.types);
         let schema_checks = checks::schema_checks(self);
         // Alphabetical order reads like an index and does not depend on where inline types sit.
         self.types.sort_by(|a, b| a.name().cmp(b.name()));

@@ -632,7 +632,7 @@ impl<'a> Lowerer<'a> {
             | TypeRef::Uuid
             | TypeRef::DateTime => true,
             TypeRef::Vec(item) => allow_array && self.is_simple(item, false),
-            TypeRef::Named(name) => match self.type_named(name) {
+            TypeRef::Named(id) => match self.def(*id) {
                 Some(TypeDef::IntEnum(_) | TypeDef::StringEnum(_)) => true,
                 // A union without a discriminator whose members are all single values.
                 Some(TypeDef::Union(u)) => {
@@ -642,7 +642,12 @@ impl<'a> Lowerer<'a> {
                 Some(TypeDef::Alias { target, .. }) => self.is_simple(&target.clone(), allow_array),
                 _ => false,
             },
-            TypeRef::Json | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File | TypeRef::Nullable(_) => false,
+            TypeRef::Json
+            | TypeRef::Map(_)
+            | TypeRef::Bytes
+            | TypeRef::File
+            | TypeRef::Nullable(_)
+            | TypeRef::BodyChoice(_) => false,
         }
     }
 
@@ -662,16 +667,16 @@ impl<'a> Lowerer<'a> {
                 .collect::<Option<_>>()
                 .map(DefaultValue::Map),
             (TypeRef::Json, value) => Some(DefaultValue::Json(value.clone())),
-            (TypeRef::Named(name), _) => match self.type_named(name)? {
+            (TypeRef::Named(id), _) => match self.def(*id)? {
                 TypeDef::IntEnum(e) => {
                     let v = value.as_i64()?;
                     let (variant, _) = e.variants.iter().find(|(_, wire)| *wire == v)?;
-                    Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
+                    Some(DefaultValue::Variant { ty: *id, variant: variant.clone() })
                 }
                 TypeDef::StringEnum(e) => {
                     let v = value.as_str()?;
                     let (variant, _) = e.variants.iter().find(|(_, wire)| wire == v)?;
-                    Some(DefaultValue::Variant { ty: name.clone(), variant: variant.clone() })
+                    Some(DefaultValue::Variant { ty: *id, variant: variant.clone() })
                 }
                 TypeDef::Alias { target, .. } => self.default_value(&target.clone(), value),
                 TypeDef::Struct(_) | TypeDef::Union(_) => None,
@@ -851,7 +856,7 @@ impl<'a> Lowerer<'a> {
         let first = cases[0].body.clone();
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
         Some(Body {
-            ty: TypeRef::Named(name.clone()),
+            ty: TypeRef::BodyChoice(name.clone()),
             accepted: cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect(),
             choice: Some(BodiesDef { name, operation, cases }),
             ..first
@@ -1814,12 +1819,11 @@ impl Lowerer<'_> {
         Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
     }
 
-    /// `ty` with aliases followed to what they stand for; a cycle of aliases stops where it started.
     /// A choice between one value and a list of such values (`oneOf: [string, array of string]`)
     /// is the list: in a query or a header, one value is written exactly as a list of one.
     fn one_or_many(&self, ty: TypeRef) -> TypeRef {
-        let TypeRef::Named(name) = &ty else { return ty };
-        let Some(TypeDef::Union(union)) = self.type_named(name) else { return ty };
+        let TypeRef::Named(id) = &ty else { return ty };
+        let Some(TypeDef::Union(union)) = self.def(*id) else { return ty };
         let [a, b] = &union.variants[..] else { return ty };
         for (one, many) in [(a, b), (b, a)] {
             if let TypeRef::Vec(item) = self.unaliased(&many.ty)
@@ -1833,10 +1837,11 @@ impl Lowerer<'_> {
         ty
     }
 
+    /// `ty` with aliases followed to what they stand for; a cycle of aliases stops where it started.
     pub(super) fn unaliased<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
         for _ in 0..=self.types.len() {
             match ty {
-                TypeRef::Named(name) => match self.type_named(name) {
+                TypeRef::Named(id) => match self.def(*id) {
                     Some(TypeDef::Alias { target, .. }) => ty = target,
                     _ => break,
                 },
@@ -1846,7 +1851,6 @@ impl Lowerer<'_> {
         ty
     }
 
-    /// Whether a type is a struct (through aliases).
     /// Whether a binary string at `ptr` is a file part: a property (or the items of an array
     /// property) of a multipart body's schema.
     pub(crate) fn is_file_part(&self, ptr: &Pointer) -> bool {
@@ -1867,15 +1871,16 @@ impl Lowerer<'_> {
 
     /// Whether `ty` is a struct whose fields are all single values.
     fn simple_fields(&self, ty: &TypeRef) -> bool {
-        let TypeRef::Named(name) = self.unaliased(ty) else { return false };
-        match self.type_named(name) {
+        let TypeRef::Named(id) = self.unaliased(ty) else { return false };
+        match self.def(*id) {
             Some(TypeDef::Struct(s)) => s.extra.is_none() && s.fields.iter().all(|f| self.is_simple(&f.ty, false)),
             _ => false,
         }
     }
 
+    /// Whether a type is a struct (through aliases).
     fn is_struct(&self, ty: &TypeRef) -> bool {
-        matches!(self.unaliased(ty), TypeRef::Named(name) if matches!(self.type_named(name), Some(TypeDef::Struct(_))))
+        matches!(self.unaliased(ty), TypeRef::Named(id) if matches!(self.def(*id), Some(TypeDef::Struct(_))))
     }
 
     /// Whether a type is written as a JSON object (a struct or a map).
@@ -1884,8 +1889,8 @@ impl Lowerer<'_> {
     }
 
     fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
-        let TypeRef::Named(name) = ty else { return None };
-        match self.type_named(name)? {
+        let TypeRef::Named(id) = ty else { return None };
+        match self.def(*id)? {
             TypeDef::Struct(s) => Some(s),
             _ => None,
         }

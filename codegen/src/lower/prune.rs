@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use indexmap::IndexMap;
 
 use crate::diagnostic::{Diagnostic, Pointer};
-use crate::ir::{Api, Method};
+use crate::ir::{Api, Method, TypeId};
 
 /// A part of the spec that is generated whole or not at all.
 #[derive(Debug, Clone)]
@@ -50,8 +50,15 @@ pub(crate) struct LeftOut {
 }
 
 /// Removes from `api` every type and operation that mentions a type no longer there (transitively),
-/// and records in `api.warnings` what went and why.
-pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, left_out: Vec<LeftOut>) {
+/// and records in `api.warnings` what went and why. `names` are the names of the type handles
+/// given out so far.
+pub(crate) fn leave_out(
+    api: &mut Api,
+    schema_names: &IndexMap<String, String>,
+    names: &[String],
+    left_out: Vec<LeftOut>,
+) {
+    let named = |id: TypeId| names[id.index()].as_str();
     let mut notes = Vec::new();
     for unit in &left_out {
         let what = unit.what.describe();
@@ -76,7 +83,7 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
     loop {
         let present: BTreeSet<String> = api.types.iter().map(|t| t.name().to_string()).collect();
         let mut removed = Vec::new();
-        api.types.retain(|t| match first_missing(&present, |f| t.visit_names(f)) {
+        api.types.retain(|t| match first_missing(&present, |f| t.visit_types(&mut |id| f(named(id)))) {
             None => true,
             Some(missing) => {
                 removed.push((t.name().to_string(), missing));
@@ -101,7 +108,7 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
     }
     let present: BTreeSet<String> = api.types.iter().map(|t| t.name().to_string()).collect();
     let mut gone = Vec::new();
-    api.operations.retain(|op| match first_missing(&present, |f| op.visit_names(f)) {
+    api.operations.retain(|op| match first_missing(&present, |f| op.visit_types(&mut |id| f(named(id)))) {
         None => true,
         Some(missing) => {
             let root = cause.get(&missing).cloned().unwrap_or(missing);
@@ -120,7 +127,7 @@ pub(crate) fn leave_out(api: &mut Api, schema_names: &IndexMap<String, String>, 
             false
         }
     });
-    drop_orphans(api, &component_of);
+    drop_orphans(api, &component_of, names);
     api.credentials = super::only_used(std::mem::take(&mut api.credentials), &mut api.operations);
     // What was said about the inside of an operation that is gone no longer concerns anyone.
     api.warnings.retain(|w| !gone.iter().any(|op| w.pointer.starts_with(op.as_str())));
@@ -144,17 +151,17 @@ fn first_missing(present: &BTreeSet<String>, visit: impl FnOnce(&mut dyn FnMut(&
 
 /// Removes inline types nothing refers to any more (those of a left-out schema or operation);
 /// component schemas stay, since the spec names them for their own sake.
-fn drop_orphans(api: &mut Api, component_of: &BTreeMap<&str, &str>) {
+fn drop_orphans(api: &mut Api, component_of: &BTreeMap<&str, &str>, names: &[String]) {
     let by_name: BTreeMap<&str, &crate::ir::TypeDef> = api.types.iter().map(|t| (t.name(), t)).collect();
     let mut stack: Vec<String> =
         api.types.iter().map(|t| t.name()).filter(|n| component_of.contains_key(n)).map(str::to_string).collect();
     for op in &api.operations {
-        op.visit_names(&mut |name| stack.push(name.to_string()));
+        op.visit_types(&mut |id| stack.push(names[id.index()].clone()));
     }
     let mut reached = BTreeSet::new();
     while let Some(name) = stack.pop() {
         if let Some(t) = by_name.get(name.as_str()).filter(|_| !reached.contains(&name)) {
-            t.visit_names(&mut |n| stack.push(n.to_string()));
+            t.visit_types(&mut |id| stack.push(names[id.index()].clone()));
             reached.insert(name);
         }
     }

@@ -33,7 +33,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lower_component_schema(&mut self, name: &str, schema: &ReferenceOr<Schema>, ptr: &Pointer) {
         let rust = self.schema_names[name].clone();
         let Some(ty) = self.lower_schema(schema, ptr, Naming::Claimed(rust.clone())) else { return };
-        if ty != TypeRef::Named(rust.clone()) {
+        if !self.is_named(&ty, &rust) {
             let doc = match schema {
                 ReferenceOr::Item(s) => super::prose(&s.schema_data.description),
                 ReferenceOr::Reference { .. } => None,
@@ -64,7 +64,7 @@ impl<'a> Lowerer<'a> {
         }
         let found = reference.strip_prefix("#/components/schemas/").and_then(|name| self.schema_names.get(name));
         match found.cloned() {
-            Some(rust) => Some(TypeRef::Named(rust)),
+            Some(rust) => Some(self.named(&rust)),
             None if self.foreign(ptr, reference) => None,
             // A typo or a schema the document forgot: leniently, the value is read as any JSON
             // value, and the warning says which (strictly, the warning is an error).
@@ -519,7 +519,7 @@ impl<'a> Lowerer<'a> {
         }
         let extra = extra.map(|ty| (scope.claim("additional_properties"), ty));
         self.add_type(TypeDef::Struct(StructDef { name: name.clone(), doc, fields, extra, closed }));
-        Some(TypeRef::Named(name))
+        Some(self.named(&name))
     }
 
     /// The one member of an `allOf` that is a choice (`oneOf` or `anyOf`, written inline or
@@ -649,7 +649,7 @@ impl<'a> Lowerer<'a> {
             variants,
             unlisted: scope.claim_first(Self::UNLISTED),
         }));
-        Some(TypeRef::Named(name))
+        Some(self.named(&name))
     }
 
     /// Variant names from `x-enum-varnames` (or NSwag's `x-enumNames`), checked against the values.
@@ -700,7 +700,7 @@ impl<'a> Lowerer<'a> {
             variants,
             unlisted: scope.claim_first(Self::UNLISTED),
         }));
-        Some(TypeRef::Named(name))
+        Some(self.named(&name))
     }
 }
 
@@ -781,7 +781,7 @@ impl<'s> ObjectParts<'s> {
 /// warning.
 pub(crate) fn finish_defaults(lowerer: &mut Lowerer) {
     for (name, field, value, schema, ptr) in std::mem::take(&mut lowerer.pending_defaults) {
-        let Some(&index) = lowerer.type_index.get(&name) else { continue };
+        let Some(index) = lowerer.index_of(&name) else { continue };
         let TypeDef::Struct(s) = &lowerer.types[index] else { continue };
         let ty = s.fields[field].ty.clone();
         let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(lowerer.doc));
@@ -836,7 +836,7 @@ impl Lowerer<'_> {
     pub(crate) fn takes_null(&self, ty: &TypeRef, depth: usize) -> bool {
         match self.unaliased(ty) {
             TypeRef::Json | TypeRef::Nullable(_) => true,
-            TypeRef::Named(name) if depth < 8 => match self.type_named(name) {
+            TypeRef::Named(id) if depth < 8 => match self.def(*id) {
                 Some(TypeDef::Union(u)) => u.variants.iter().any(|v| self.takes_null(&v.ty, depth + 1)),
                 _ => false,
             },

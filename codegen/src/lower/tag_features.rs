@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::ir::{Api, TagFeatures};
+use crate::ir::{Api, TagFeatures, TypeId};
 use heck::ToKebabCase;
 
 use crate::naming::Scope;
@@ -36,23 +36,22 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
     let children = nest(parents, &mut by_tag, &mut features, &mut scope, &mut api.warnings);
 
     // What each type is reached from: `None` once an always-compiled operation reaches it.
-    let defs: HashMap<&str, &crate::ir::TypeDef> = api.types.iter().map(|t| (t.name(), t)).collect();
-    let mut reached: BTreeMap<String, Option<BTreeSet<String>>> = BTreeMap::new();
+    let mut reached: BTreeMap<TypeId, Option<BTreeSet<String>>> = BTreeMap::new();
     for op in &api.operations {
         let gate: Option<BTreeSet<String>> = (!op.features.is_empty()).then(|| op.features.iter().cloned().collect());
         let mut stack = Vec::new();
-        op.visit_names(&mut |name| stack.push(name.to_string()));
-        while let Some(name) = stack.pop() {
-            let grew = match reached.get_mut(&name) {
+        op.visit_types(&mut |id| stack.push(id));
+        while let Some(id) = stack.pop() {
+            let grew = match reached.get_mut(&id) {
                 None => {
-                    reached.insert(name.clone(), gate.clone());
+                    reached.insert(id, gate.clone());
                     true
                 }
                 // Already always compiled: nothing to add.
                 Some(None) => false,
                 Some(Some(existing)) => match &gate {
                     None => {
-                        reached.insert(name.clone(), None);
+                        reached.insert(id, None);
                         true
                     }
                     Some(more) => {
@@ -62,8 +61,8 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
                     }
                 },
             };
-            if grew && let Some(def) = defs.get(name.as_str()) {
-                def.visit_names(&mut |inner| stack.push(inner.to_string()));
+            if grew {
+                api.ty(id).visit_types(&mut |inner| stack.push(inner));
             }
         }
     }
@@ -71,10 +70,10 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
     let order: HashMap<&str, usize> = features.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
     let types = reached
         .into_iter()
-        .filter_map(|(name, gate)| {
+        .filter_map(|(id, gate)| {
             let mut gate: Vec<String> = gate?.into_iter().collect();
             gate.sort_by_key(|f| order[f.as_str()]);
-            Some((name, gate))
+            Some((id, gate))
         })
         .collect();
     api.tag_features = Some(TagFeatures { features, types, children });

@@ -73,10 +73,10 @@ impl Lowerer<'_> {
             let (ty, wanted) = if shared.is_empty() {
                 let inline = part.clone().unwrap_or_else(|| format!("Option{}", i + 1));
                 let ty = self.lower_schema(member, &at, Naming::Derived(format!("{name}{inline}")))?;
-                let wanted = if part.is_some() && ty == TypeRef::Named(format!("{name}{inline}")) {
+                let wanted = if part.is_some() && self.is_named(&ty, &format!("{name}{inline}")) {
                     inline
                 } else {
-                    variant_name(&ty, &name)
+                    variant_name(self, &ty, &name)
                 };
                 (ty, wanted)
             } else {
@@ -153,7 +153,7 @@ impl Lowerer<'_> {
             text: false,
             check: None,
         }));
-        Some(TypeRef::Named(name))
+        Some(self.named(&name))
     }
 
     /// The value of the discriminator's property that selects each member, or where and why the
@@ -200,7 +200,7 @@ impl Lowerer<'_> {
             let found = self
                 .schema_names
                 .get(spec_name)
-                .and_then(|rust| variants.iter().position(|v| v.ty == TypeRef::Named(rust.clone())))
+                .and_then(|rust| variants.iter().position(|v| self.is_named(&v.ty, rust)))
                 .or_else(|| spec_names.iter().position(|n| *n == Some(spec_name)));
             match found {
                 Some(i) => values.push((value.clone(), i)),
@@ -358,7 +358,7 @@ impl Lowerer<'_> {
 /// whose members cannot be told apart becomes an alias of JSON, with a warning.
 pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
     for (name, ptr, schema) in std::mem::take(&mut lowerer.pending_unions) {
-        let Some(&index) = lowerer.type_index.get(&name) else { continue };
+        let Some(index) = lowerer.index_of(&name) else { continue };
         let TypeDef::Union(union) = &lowerer.types[index] else { continue };
         match shapes(lowerer, union) {
             Ok(order) => {
@@ -484,8 +484,8 @@ fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
         TypeRef::Vec(_) => (ARRAY, 0),
         TypeRef::Nullable(inner) => classify(lowerer, inner),
         TypeRef::Map(_) => (OBJECT, 1),
-        TypeRef::Json | TypeRef::Bytes | TypeRef::File => (ANY, 0),
-        TypeRef::Named(name) => match lowerer.type_named(name) {
+        TypeRef::Json | TypeRef::Bytes | TypeRef::File | TypeRef::BodyChoice(_) => (ANY, 0),
+        TypeRef::Named(id) => match lowerer.def(*id) {
             Some(TypeDef::StringEnum(_)) => (STRING, 0),
             Some(TypeDef::IntEnum(_)) => (NUMBER, 0),
             Some(TypeDef::Struct(_)) => (OBJECT, 0),
@@ -498,7 +498,7 @@ fn classify(lowerer: &Lowerer, ty: &TypeRef) -> (u8, u8) {
 /// A property the object member `i` requires and no other object member declares.
 fn marker(lowerer: &Lowerer, union: &UnionDef, objects: &[usize], i: usize) -> Result<String, String> {
     let fields_of = |j: usize| match &union.variants[j].ty {
-        TypeRef::Named(name) => match lowerer.type_named(name) {
+        TypeRef::Named(id) => match lowerer.def(*id) {
             Some(TypeDef::Struct(s)) => Some(s),
             _ => None,
         },
@@ -527,9 +527,10 @@ fn marker(lowerer: &Lowerer, union: &UnionDef, objects: &[usize], i: usize) -> R
 
 /// A variant's name from its type: the type's own name (without the union's prefix for inline
 /// members), or the JSON kind.
-fn variant_name(ty: &TypeRef, union: &str) -> String {
+fn variant_name(lowerer: &Lowerer, ty: &TypeRef, union: &str) -> String {
     match ty {
-        TypeRef::Named(name) => {
+        TypeRef::Named(id) => {
+            let name = lowerer.name_of(*id);
             let inline = name.strip_prefix(union).filter(|rest| rest.starts_with("Option"));
             camel(inline.unwrap_or(name))
         }
@@ -542,8 +543,9 @@ fn variant_name(ty: &TypeRef, union: &str) -> String {
         TypeRef::Json => "Value".into(),
         TypeRef::Bytes => "Bytes".into(),
         TypeRef::File => "File".into(),
-        TypeRef::Vec(item) => format!("{}List", variant_name(item, union)),
-        TypeRef::Map(value) => format!("{}Map", variant_name(value, union)),
-        TypeRef::Nullable(inner) => variant_name(inner, union),
+        TypeRef::BodyChoice(name) => name.clone(),
+        TypeRef::Vec(item) => format!("{}List", variant_name(lowerer, item, union)),
+        TypeRef::Map(value) => format!("{}Map", variant_name(lowerer, value, union)),
+        TypeRef::Nullable(inner) => variant_name(lowerer, inner, union),
     }
 }
