@@ -10,221 +10,165 @@ use portfolio_runtime::codegen::server::mock::{Calls, Slot};
 use crate::api::RequestContext;
 use crate::{ApiError, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
 
+/// Where the handler of an operation taking `I` and answering `R` is kept, when one is set.
+type Handler<I, R> = Slot<RequestContext, I, R>;
+
 /// The handler of each operation, when one is set.
 #[derive(Default)]
 struct Handlers {
-    get_user: Slot<RequestContext, inputs::GetUserInput, types::User>,
-    create_user: Slot<
-        RequestContext,
-        inputs::CreateUserInput,
-        types::UserCreationResponse,
-    >,
-    link_user_accounts: Slot<RequestContext, inputs::LinkUserAccountsInput, ()>,
-    get_au_accounts: Slot<
-        RequestContext,
+    get_user: Handler<inputs::GetUserInput, types::User>,
+    create_user: Handler<inputs::CreateUserInput, types::UserCreationResponse>,
+    link_user_accounts: Handler<inputs::LinkUserAccountsInput, ()>,
+    get_au_accounts: Handler<
         inputs::GetAuAccountsInput,
         Vec<types::AccountIEnumerablePagedResponse>,
     >,
-    get_au_child_accounts: Slot<
-        RequestContext,
+    get_au_child_accounts: Handler<
         inputs::GetAuChildAccountsInput,
         Vec<types::ChildAccountAu>,
     >,
-    get_account_model_weightings: Slot<
-        RequestContext,
+    get_account_model_weightings: Handler<
         inputs::GetAccountModelWeightingsInput,
         Vec<types::AccountModelWeighting>,
     >,
-    replace_account_model_weightings: Slot<
-        RequestContext,
+    replace_account_model_weightings: Handler<
         inputs::ReplaceAccountModelWeightingsInput,
         (),
     >,
-    get_au_app_form: Slot<RequestContext, inputs::GetAuAppFormInput, FileDownload>,
-    create_draft_application: Slot<
-        RequestContext,
+    get_au_app_form: Handler<inputs::GetAuAppFormInput, FileDownload>,
+    create_draft_application: Handler<
         inputs::CreateDraftApplicationInput,
         types::ApplicationUploadResult,
     >,
-    get_draft_application_status: Slot<
-        RequestContext,
+    get_draft_application_status: Handler<
         inputs::GetDraftApplicationStatusInput,
         types::ApplicationStatus,
     >,
-    get_pds: Slot<RequestContext, inputs::GetPdsInput, Vec<types::PdsDetail>>,
-    get_uk_ceding_parties: Slot<
-        RequestContext,
+    get_pds: Handler<inputs::GetPdsInput, Vec<types::PdsDetail>>,
+    get_uk_ceding_parties: Handler<
         inputs::GetUkCedingPartiesInput,
         Vec<types::CedingPartyResponse>,
     >,
-    find_au_securities: Slot<
-        RequestContext,
+    find_au_securities: Handler<
         inputs::FindAuSecuritiesInput,
         Vec<types::SecurityResponse>,
     >,
-    get_au_recalc_status: Slot<
-        RequestContext,
+    get_au_recalc_status: Handler<
         inputs::GetAuRecalcStatusInput,
         types::ServiceRecalcStatus,
     >,
-    get_au_holdings: Slot<
-        RequestContext,
-        inputs::GetAuHoldingsInput,
-        Vec<types::HoldingData>,
-    >,
-    get_au_holdings_per_model: Slot<
-        RequestContext,
+    get_au_holdings: Handler<inputs::GetAuHoldingsInput, Vec<types::HoldingData>>,
+    get_au_holdings_per_model: Handler<
         inputs::GetAuHoldingsPerModelInput,
         Vec<types::HoldingsHistoryPerModel>,
     >,
-    get_au_asset_class_summary: Slot<
-        RequestContext,
+    get_au_asset_class_summary: Handler<
         inputs::GetAuAssetClassSummaryInput,
         types::AssetClassSummary,
     >,
-    get_au_transactions: Slot<
-        RequestContext,
+    get_au_transactions: Handler<
         inputs::GetAuTransactionsInput,
         types::TransactionIEnumerablePagedResponse,
     >,
-    get_au_cash_transactions: Slot<
-        RequestContext,
+    get_au_cash_transactions: Handler<
         inputs::GetAuCashTransactionsInput,
         types::CashBookIEnumerablePagedResponse,
     >,
-    get_au_unsettled_transactions: Slot<
-        RequestContext,
+    get_au_unsettled_transactions: Handler<
         inputs::GetAuUnsettledTransactionsInput,
         Vec<types::UnsettledTransaction>,
     >,
-    get_au_dividend_reinvestment_details: Slot<
-        RequestContext,
+    get_au_dividend_reinvestment_details: Handler<
         inputs::GetAuDividendReinvestmentDetailsInput,
         Vec<types::DividendReinvestmentDetail>,
     >,
-    get_au_income_detail: Slot<
-        RequestContext,
+    get_au_income_detail: Handler<
         inputs::GetAuIncomeDetailInput,
         Vec<types::IncomeDetail>,
     >,
-    get_au_income_schedules: Slot<
-        RequestContext,
+    get_au_income_schedules: Handler<
         inputs::GetAuIncomeSchedulesInput,
         Vec<types::IncomeSchedule>,
     >,
-    get_au_income_schedules_bulk: Slot<
-        RequestContext,
+    get_au_income_schedules_bulk: Handler<
         inputs::GetAuIncomeSchedulesBulkInput,
         Vec<types::BulkIncomeScheduleData>,
     >,
-    get_au_expense_detail: Slot<
-        RequestContext,
-        inputs::GetAuExpenseDetailInput,
-        Vec<types::Expense>,
-    >,
-    get_au_bpay: Slot<RequestContext, inputs::GetAuBpayInput, Vec<types::BpayInfo>>,
-    get_au_performance: Slot<
-        RequestContext,
-        inputs::GetAuPerformanceInput,
-        types::Performance,
-    >,
-    get_au_asset_class_performance: Slot<
-        RequestContext,
+    get_au_expense_detail: Handler<inputs::GetAuExpenseDetailInput, Vec<types::Expense>>,
+    get_au_bpay: Handler<inputs::GetAuBpayInput, Vec<types::BpayInfo>>,
+    get_au_performance: Handler<inputs::GetAuPerformanceInput, types::Performance>,
+    get_au_asset_class_performance: Handler<
         inputs::GetAuAssetClassPerformanceInput,
         Vec<types::AssetClassInvestment>,
     >,
-    get_au_benchmarks: Slot<
-        RequestContext,
-        inputs::GetAuBenchmarksInput,
-        Vec<types::Benchmark>,
-    >,
-    get_au_benchmark_performance: Slot<
-        RequestContext,
+    get_au_benchmarks: Handler<inputs::GetAuBenchmarksInput, Vec<types::Benchmark>>,
+    get_au_benchmark_performance: Handler<
         inputs::GetAuBenchmarkPerformanceInput,
         Vec<types::BenchmarkReturn>,
     >,
-    get_au_models: Slot<RequestContext, inputs::GetAuModelsInput, Vec<types::Model>>,
-    get_au_aproximate_fum: Slot<
-        RequestContext,
+    get_au_models: Handler<inputs::GetAuModelsInput, Vec<types::Model>>,
+    get_au_aproximate_fum: Handler<
         inputs::GetAuAproximateFumInput,
         types::ModelApproximateFum,
     >,
-    get_au_model_performance: Slot<
-        RequestContext,
+    get_au_model_performance: Handler<
         inputs::GetAuModelPerformanceInput,
         types::ModelPerformance,
     >,
-    get_au_model_holdings: Slot<
-        RequestContext,
+    get_au_model_holdings: Handler<
         inputs::GetAuModelHoldingsInput,
         Vec<types::ModelHolding>,
     >,
-    get_au_model_weight_adjustment: Slot<
-        RequestContext,
+    get_au_model_weight_adjustment: Handler<
         inputs::GetAuModelWeightAdjustmentInput,
         Vec<types::ModelWeightAdjustmentResponse>,
     >,
-    replace_au_model_weight_adjustment: Slot<
-        RequestContext,
+    replace_au_model_weight_adjustment: Handler<
         inputs::ReplaceAuModelWeightAdjustmentInput,
         (),
     >,
-    get_au_account_esg_categories: Slot<
-        RequestContext,
+    get_au_account_esg_categories: Handler<
         inputs::GetAuAccountEsgCategoriesInput,
         Vec<String>,
     >,
-    replace_au_account_esg_categories: Slot<
-        RequestContext,
+    replace_au_account_esg_categories: Handler<
         inputs::ReplaceAuAccountEsgCategoriesInput,
         (),
     >,
-    add_au_account_esg_categories: Slot<
-        RequestContext,
-        inputs::AddAuAccountEsgCategoriesInput,
-        (),
-    >,
-    delete_au_account_esg_categories: Slot<
-        RequestContext,
+    add_au_account_esg_categories: Handler<inputs::AddAuAccountEsgCategoriesInput, ()>,
+    delete_au_account_esg_categories: Handler<
         inputs::DeleteAuAccountEsgCategoriesInput,
         (),
     >,
-    get_au_cashflow_instructions: Slot<
-        RequestContext,
+    get_au_cashflow_instructions: Handler<
         inputs::GetAuCashflowInstructionsInput,
         Vec<types::CashflowInstruction>,
     >,
-    add_au_one_off_cashflow_instructions: Slot<
-        RequestContext,
+    add_au_one_off_cashflow_instructions: Handler<
         inputs::AddAuOneOffCashflowInstructionsInput,
         (),
     >,
-    delete_au_one_off_cashflow_instructions: Slot<
-        RequestContext,
+    delete_au_one_off_cashflow_instructions: Handler<
         inputs::DeleteAuOneOffCashflowInstructionsInput,
         (),
     >,
-    update_au_regular_cashflow_instructions: Slot<
-        RequestContext,
+    update_au_regular_cashflow_instructions: Handler<
         inputs::UpdateAuRegularCashflowInstructionsInput,
         (),
     >,
-    delete_au_regular_cashflow_instructions: Slot<
-        RequestContext,
+    delete_au_regular_cashflow_instructions: Handler<
         inputs::DeleteAuRegularCashflowInstructionsInput,
         (),
     >,
-    get_au_publisher_events: Slot<
-        RequestContext,
+    get_au_publisher_events: Handler<
         inputs::GetAuPublisherEventsInput,
         Vec<types::PublisherEvent>,
     >,
-    get_au_publisher_event_detail: Slot<
-        RequestContext,
+    get_au_publisher_event_detail: Handler<
         inputs::GetAuPublisherEventDetailInput,
         Vec<types::PublisherEventDetail>,
     >,
-    download_au_file: Slot<RequestContext, inputs::DownloadAuFileInput, FileDownload>,
+    download_au_file: Handler<inputs::DownloadAuFileInput, FileDownload>,
 }
 
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a

@@ -294,7 +294,7 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
     let imports = imports.tokens();
     let slots = api.operations.iter().map(|op| {
         let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
-        quote! { #name: Slot<RequestContext, inputs::#input, #reply>, }
+        quote! { #name: Handler<inputs::#input, #reply>, }
     });
     let docs = doc(&format!(
         "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
@@ -308,6 +308,9 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         //! A mock of the API for tests of code that calls it.
 
         #imports
+
+        /// Where the handler of an operation taking `I` and answering `R` is kept, when one is set.
+        type Handler<I, R> = Slot<RequestContext, I, R>;
 
         /// The handler of each operation, when one is set.
         #[derive(Default)]
