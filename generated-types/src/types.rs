@@ -105,32 +105,10 @@ pub enum AccountConsolidationType {
     Unknown(i64),
 }
 
-impl AccountConsolidationType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::None,
-        Self::Portfolio,
-        Self::Transaction,
-        Self::FeeGroup,
-        Self::ShareTrader,
-        Self::SuperFund,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::None => 78,
-            Self::Portfolio => 80,
-            Self::Transaction => 84,
-            Self::FeeGroup => 85,
-            Self::ShareTrader => 86,
-            Self::SuperFund => 87,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountConsolidationType, Unknown, "78, 80, 84, 85, 86, 87");
+crate::enums::int_enum!(
+    AccountConsolidationType, Unknown, [None(78), Portfolio(80), Transaction(84),
+    FeeGroup(85), ShareTrader(86), SuperFund(87)]
+);
 
 /// Kind of legal entity that owns an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -152,32 +130,10 @@ pub enum AccountEntityType {
     Unknown(i64),
 }
 
-impl AccountEntityType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::Individual,
-        Self::Trust,
-        Self::Corporate,
-        Self::Partnership,
-        Self::Superfund,
-        Self::Joint,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Individual => 0,
-            Self::Trust => 1,
-            Self::Corporate => 2,
-            Self::Partnership => 3,
-            Self::Superfund => 4,
-            Self::Joint => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountEntityType, Unknown, "0, 1, 2, 3, 4, 5");
+crate::enums::int_enum!(
+    AccountEntityType, Unknown, [Individual(0), Trust(1), Corporate(2), Partnership(3),
+    Superfund(4), Joint(5)]
+);
 
 /// One page of accounts with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -219,38 +175,10 @@ pub enum AccountLifeCycle {
     Unknown(i64),
 }
 
-impl AccountLifeCycle {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 9] = [
-        Self::Draft,
-        Self::AwaitingSignature,
-        Self::AwaitingApproval,
-        Self::AwaitingFund,
-        Self::Funded,
-        Self::Trading,
-        Self::ClosureRequested,
-        Self::Closed,
-        Self::Deleted,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Draft => 0,
-            Self::AwaitingSignature => 1,
-            Self::AwaitingApproval => 2,
-            Self::AwaitingFund => 3,
-            Self::Funded => 4,
-            Self::Trading => 5,
-            Self::ClosureRequested => 6,
-            Self::Closed => 7,
-            Self::Deleted => 8,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountLifeCycle, Unknown, "0, 1, 2, 3, 4, 5, 6, 7, 8");
+crate::enums::int_enum!(
+    AccountLifeCycle, Unknown, [Draft(0), AwaitingSignature(1), AwaitingApproval(2),
+    AwaitingFund(3), Funded(4), Trading(5), ClosureRequested(6), Closed(7), Deleted(8)]
+);
 
 /// Share of an account allocated to one investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -276,21 +204,7 @@ pub enum AccountRecalcStatus {
     Unknown(i64),
 }
 
-impl AccountRecalcStatus {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Ok, Self::Error];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Ok => 0,
-            Self::Error => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountRecalcStatus, Unknown, "0, 1");
+crate::enums::int_enum!(AccountRecalcStatus, Unknown, [Ok(0), Error(1)]);
 
 /// How recalculation of an account is triggered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -306,22 +220,7 @@ pub enum AccountRecalcType {
     Unknown(i64),
 }
 
-impl AccountRecalcType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::None, Self::Manual, Self::Auto];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::None => 0,
-            Self::Manual => 1,
-            Self::Auto => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountRecalcType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(AccountRecalcType, Unknown, [None(0), Manual(1), Auto(2)]);
 
 /// Lifecycle status of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -339,23 +238,9 @@ pub enum AccountStatus {
     Unknown(i64),
 }
 
-impl AccountStatus {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [Self::Active, Self::Draft, Self::Closed, Self::Deleted];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Active => 0,
-            Self::Draft => 1,
-            Self::Closed => 2,
-            Self::Deleted => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountStatus, Unknown, "0, 1, 2, 3");
+crate::enums::int_enum!(
+    AccountStatus, Unknown, [Active(0), Draft(1), Closed(2), Deleted(3)]
+);
 
 /// Structure of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -375,30 +260,10 @@ pub enum AccountStructureType {
     Unknown(i64),
 }
 
-impl AccountStructureType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 5] = [
-        Self::Standard,
-        Self::Sma,
-        Self::Smsf,
-        Self::SuperSmaAccumulation,
-        Self::SuperSmaPension,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Standard => 0,
-            Self::Sma => 1,
-            Self::Smsf => 3,
-            Self::SuperSmaAccumulation => 4,
-            Self::SuperSmaPension => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AccountStructureType, Unknown, "0, 1, 3, 4, 5");
+crate::enums::int_enum!(
+    AccountStructureType, Unknown, [Standard(0), Sma(1), Smsf(3),
+    SuperSmaAccumulation(4), SuperSmaPension(5)]
+);
 
 /// The `AccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -460,74 +325,12 @@ pub enum AccountType {
     Unknown(i64),
 }
 
-impl AccountType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 26] = [
-        Self::Standard,
-        Self::Value1,
-        Self::Value3,
-        Self::Value4,
-        Self::Value5,
-        Self::Value6,
-        Self::Value7,
-        Self::Value8,
-        Self::Value9,
-        Self::OffshoreBond,
-        Self::Sipp,
-        Self::Qrops,
-        Self::RtsRats,
-        Self::Pra,
-        Self::Isa,
-        Self::Gia,
-        Self::Pera,
-        Self::PersonalPension,
-        Self::GroupSipp,
-        Self::Value20,
-        Self::Value21,
-        Self::Value22,
-        Self::Value25,
-        Self::Jisa,
-        Self::OnshoreBond,
-        Self::OffshoreBondPersonalised,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Standard => 0,
-            Self::Value1 => 1,
-            Self::Value3 => 3,
-            Self::Value4 => 4,
-            Self::Value5 => 5,
-            Self::Value6 => 6,
-            Self::Value7 => 7,
-            Self::Value8 => 8,
-            Self::Value9 => 9,
-            Self::OffshoreBond => 10,
-            Self::Sipp => 11,
-            Self::Qrops => 12,
-            Self::RtsRats => 13,
-            Self::Pra => 14,
-            Self::Isa => 15,
-            Self::Gia => 16,
-            Self::Pera => 17,
-            Self::PersonalPension => 18,
-            Self::GroupSipp => 19,
-            Self::Value20 => 20,
-            Self::Value21 => 21,
-            Self::Value22 => 22,
-            Self::Value25 => 25,
-            Self::Jisa => 26,
-            Self::OnshoreBond => 27,
-            Self::OffshoreBondPersonalised => 28,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    AccountType, Unknown,
-    "0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28"
+    AccountType, Unknown, [Standard(0), Value1(1), Value3(3), Value4(4), Value5(5),
+    Value6(6), Value7(7), Value8(8), Value9(9), OffshoreBond(10), Sipp(11), Qrops(12),
+    RtsRats(13), Pra(14), Isa(15), Gia(16), Pera(17), PersonalPension(18), GroupSipp(19),
+    Value20(20), Value21(21), Value22(22), Value25(25), Jisa(26), OnshoreBond(27),
+    OffshoreBondPersonalised(28)]
 );
 
 /// The `Address` schema.
@@ -594,23 +397,9 @@ pub enum AddressType {
     Unknown(i64),
 }
 
-impl AddressType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [Self::Home, Self::Office, Self::Mailing, Self::Value3];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Home => 0,
-            Self::Office => 1,
-            Self::Mailing => 2,
-            Self::Value3 => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AddressType, Unknown, "0, 1, 2, 3");
+crate::enums::int_enum!(
+    AddressType, Unknown, [Home(0), Office(1), Mailing(2), Value3(3)]
+);
 
 /// Who the application form is prepared for (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -624,21 +413,7 @@ pub enum AppFormRecipient {
     Unknown(i64),
 }
 
-impl AppFormRecipient {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Adviser, Self::Investor];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Adviser => 0,
-            Self::Investor => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AppFormRecipient, Unknown, "0, 1");
+crate::enums::int_enum!(AppFormRecipient, Unknown, [Adviser(0), Investor(1)]);
 
 /// Format of the application form (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -652,21 +427,7 @@ pub enum AppFormType {
     Unknown(i64),
 }
 
-impl AppFormType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Digital, Self::Paper];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Digital => 0,
-            Self::Paper => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(AppFormType, Unknown, "0, 1");
+crate::enums::int_enum!(AppFormType, Unknown, [Digital(0), Paper(1)]);
 
 /// The `ApplicantRegion` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -682,26 +443,9 @@ pub enum ApplicantRegion {
     Unknown(i64),
 }
 
-impl ApplicantRegion {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [
-        Self::Australia,
-        Self::UnitedKingdom,
-        Self::International,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Australia => 0,
-            Self::UnitedKingdom => 1,
-            Self::International => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(ApplicantRegion, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    ApplicantRegion, Unknown, [Australia(0), UnitedKingdom(1), International(2)]
+);
 
 /// The `ApplicantType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -717,22 +461,7 @@ pub enum ApplicantType {
     Unknown(i64),
 }
 
-impl ApplicantType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Individual, Self::Corporate, Self::Trust];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Individual => 0,
-            Self::Corporate => 1,
-            Self::Trust => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(ApplicantType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(ApplicantType, Unknown, [Individual(0), Corporate(1), Trust(2)]);
 
 /// The `ApplicationAccountStatus` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -921,28 +650,10 @@ pub enum BeneficiaryRelationship {
     Unknown(i64),
 }
 
-impl BeneficiaryRelationship {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [
-        Self::Spouse,
-        Self::Child,
-        Self::Other,
-        Self::PersonalLegalRepresentative,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Spouse => 1,
-            Self::Child => 2,
-            Self::Other => 3,
-            Self::PersonalLegalRepresentative => 8,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(BeneficiaryRelationship, Unknown, "1, 2, 3, 8");
+crate::enums::int_enum!(
+    BeneficiaryRelationship, Unknown, [Spouse(1), Child(2), Other(3),
+    PersonalLegalRepresentative(8)]
+);
 
 /// BPAY biller details for paying into an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -976,28 +687,9 @@ pub enum BpayType {
     Unknown(i64),
 }
 
-impl BpayType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [
-        Self::Personal,
-        Self::Spouse,
-        Self::Downsizer,
-        Self::SpecialPersonal,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Personal => 1,
-            Self::Spouse => 2,
-            Self::Downsizer => 3,
-            Self::SpecialPersonal => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(BpayType, Unknown, "1, 2, 3, 4");
+crate::enums::int_enum!(
+    BpayType, Unknown, [Personal(1), Spouse(2), Downsizer(3), SpecialPersonal(4)]
+);
 
 /// Income schedule of one account in a bulk request.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1023,21 +715,9 @@ pub enum CalculationMethod {
     Unknown(i64),
 }
 
-impl CalculationMethod {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::ApproximateReturns, Self::TimeWeightedReturn];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::ApproximateReturns => 0,
-            Self::TimeWeightedReturn => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(CalculationMethod, Unknown, "0, 1");
+crate::enums::int_enum!(
+    CalculationMethod, Unknown, [ApproximateReturns(0), TimeWeightedReturn(1)]
+);
 
 /// Cash summary and cash movements of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1214,47 +894,12 @@ pub enum CashflowInstructionType {
     Unknown(i64),
 }
 
-impl CashflowInstructionType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 13] = [
-        Self::RegularContribution,
-        Self::RegularWithdrawal,
-        Self::OneOffDirectDebit,
-        Self::OneOffWithdrawal,
-        Self::IncomeReinvestment,
-        Self::Expenses,
-        Self::PensionPayment,
-        Self::AllContributionsAndRollovers,
-        Self::OtherWithdrawals,
-        Self::TermDepositMaturity,
-        Self::TermDepositOrder,
-        Self::SuperfundWithdrawalsAndRollovers,
-        Self::InsurancePremiums,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::RegularContribution => 1,
-            Self::RegularWithdrawal => 2,
-            Self::OneOffDirectDebit => 3,
-            Self::OneOffWithdrawal => 4,
-            Self::IncomeReinvestment => 5,
-            Self::Expenses => 6,
-            Self::PensionPayment => 7,
-            Self::AllContributionsAndRollovers => 8,
-            Self::OtherWithdrawals => 9,
-            Self::TermDepositMaturity => 10,
-            Self::TermDepositOrder => 11,
-            Self::SuperfundWithdrawalsAndRollovers => 16,
-            Self::InsurancePremiums => 17,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    CashflowInstructionType, Unknown, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17"
+    CashflowInstructionType, Unknown, [RegularContribution(1), RegularWithdrawal(2),
+    OneOffDirectDebit(3), OneOffWithdrawal(4), IncomeReinvestment(5), Expenses(6),
+    PensionPayment(7), AllContributionsAndRollovers(8), OtherWithdrawals(9),
+    TermDepositMaturity(10), TermDepositOrder(11), SuperfundWithdrawalsAndRollovers(16),
+    InsurancePremiums(17)]
 );
 
 /// Kind of account the ceding party transfers (UK).
@@ -1269,21 +914,7 @@ pub enum CedingPartyAccountType {
     Unknown(i64),
 }
 
-impl CedingPartyAccountType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Isa, Self::Gia];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Isa => 15,
-            Self::Gia => 16,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(CedingPartyAccountType, Unknown, "15, 16");
+crate::enums::int_enum!(CedingPartyAccountType, Unknown, [Isa(15), Gia(16)]);
 
 /// A provider from which assets can be transferred in.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1326,26 +957,10 @@ pub enum ClassificationType {
     Unknown(i64),
 }
 
-impl ClassificationType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [
-        Self::AssetClassLookThrough,
-        Self::AssetClassPrimaryClass,
-        Self::MarketType,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::AssetClassLookThrough => 1,
-            Self::AssetClassPrimaryClass => 2,
-            Self::MarketType => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(ClassificationType, Unknown, "1, 2, 3");
+crate::enums::int_enum!(
+    ClassificationType, Unknown, [AssetClassLookThrough(1), AssetClassPrimaryClass(2),
+    MarketType(3)]
+);
 
 /// The `CompanyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1363,23 +978,7 @@ pub enum CompanyType {
     Unknown(i64),
 }
 
-impl CompanyType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [Self::Plc, Self::Ltd, Self::Llp, Self::Partnership];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Plc => 0,
-            Self::Ltd => 1,
-            Self::Llp => 2,
-            Self::Partnership => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(CompanyType, Unknown, "0, 1, 2, 3");
+crate::enums::int_enum!(CompanyType, Unknown, [Plc(0), Ltd(1), Llp(2), Partnership(3)]);
 
 /// The `ContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1417,49 +1016,10 @@ pub enum ContributionType {
     Unknown(i64),
 }
 
-impl ContributionType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 14] = [
-        Self::Value0,
-        Self::Value11,
-        Self::Value12,
-        Self::Value13,
-        Self::NonConcessionalPersonal,
-        Self::NonConcessionalSpouse,
-        Self::Value23,
-        Self::Value31,
-        Self::Value32,
-        Self::Value33,
-        Self::Value41,
-        Self::Value42,
-        Self::Downsizer,
-        Self::Value50,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Value0 => 0,
-            Self::Value11 => 11,
-            Self::Value12 => 12,
-            Self::Value13 => 13,
-            Self::NonConcessionalPersonal => 21,
-            Self::NonConcessionalSpouse => 22,
-            Self::Value23 => 23,
-            Self::Value31 => 31,
-            Self::Value32 => 32,
-            Self::Value33 => 33,
-            Self::Value41 => 41,
-            Self::Value42 => 42,
-            Self::Downsizer => 43,
-            Self::Value50 => 50,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    ContributionType, Unknown, "0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43, 50"
+    ContributionType, Unknown, [Value0(0), Value11(11), Value12(12), Value13(13),
+    NonConcessionalPersonal(21), NonConcessionalSpouse(22), Value23(23), Value31(31),
+    Value32(32), Value33(33), Value41(41), Value42(42), Downsizer(43), Value50(50)]
 );
 
 /// The `CorporateCapacity` enum, written on the wire as an integer.
@@ -1486,36 +1046,11 @@ pub enum CorporateCapacity {
     Unknown(i64),
 }
 
-impl CorporateCapacity {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 8] = [
-        Self::Director,
-        Self::SoleDirector,
-        Self::CompanySecretary,
-        Self::Partner,
-        Self::Trustee,
-        Self::SignedUnderSeal,
-        Self::SignificantShareholder,
-        Self::Beneficiary,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Director => 0,
-            Self::SoleDirector => 1,
-            Self::CompanySecretary => 2,
-            Self::Partner => 3,
-            Self::Trustee => 4,
-            Self::SignedUnderSeal => 5,
-            Self::SignificantShareholder => 6,
-            Self::Beneficiary => 7,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(CorporateCapacity, Unknown, "0, 1, 2, 3, 4, 5, 6, 7");
+crate::enums::int_enum!(
+    CorporateCapacity, Unknown, [Director(0), SoleDirector(1), CompanySecretary(2),
+    Partner(3), Trustee(4), SignedUnderSeal(5), SignificantShareholder(6),
+    Beneficiary(7)]
+);
 
 /// The `CostAndChargeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1535,30 +1070,10 @@ pub enum CostAndChargeType {
     Unknown(i64),
 }
 
-impl CostAndChargeType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 5] = [
-        Self::OneOffCharges,
-        Self::OngoingCharges,
-        Self::TransactionCharges,
-        Self::IncidentalCharges,
-        Self::ThirdPartyPayment,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::OneOffCharges => 0,
-            Self::OngoingCharges => 1,
-            Self::TransactionCharges => 2,
-            Self::IncidentalCharges => 3,
-            Self::ThirdPartyPayment => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(CostAndChargeType, Unknown, "0, 1, 2, 3, 4");
+crate::enums::int_enum!(
+    CostAndChargeType, Unknown, [OneOffCharges(0), OngoingCharges(1),
+    TransactionCharges(2), IncidentalCharges(3), ThirdPartyPayment(4)]
+);
 
 /// Whether returns are shown before expenses, after them, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1574,22 +1089,9 @@ pub enum DisplayReturns {
     Unknown(i64),
 }
 
-impl DisplayReturns {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::BeforeExpenses, Self::AfterExpenses, Self::Both];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::BeforeExpenses => 0,
-            Self::AfterExpenses => 1,
-            Self::Both => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(DisplayReturns, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    DisplayReturns, Unknown, [BeforeExpenses(0), AfterExpenses(1), Both(2)]
+);
 
 /// Dividend reinvestment or bonus share plan setting of one holding.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1834,62 +1336,11 @@ pub enum DraftAccountType {
     Unknown(i64),
 }
 
-impl DraftAccountType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 20] = [
-        Self::Isa,
-        Self::Gia,
-        Self::OffshoreBond,
-        Self::Qrops,
-        Self::Rats,
-        Self::Sipp,
-        Self::PraemiumRetirementAccount,
-        Self::Pera,
-        Self::PersonalPension,
-        Self::GroupSipp,
-        Self::Ssas,
-        Self::Jisa,
-        Self::OnshoreBond,
-        Self::Company,
-        Self::Individual,
-        Self::Trust,
-        Self::SuperSmaAccumulation,
-        Self::SuperSmaPensionAbp,
-        Self::SuperSmaPensionTtr,
-        Self::Joint,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Isa => 0,
-            Self::Gia => 1,
-            Self::OffshoreBond => 2,
-            Self::Qrops => 3,
-            Self::Rats => 4,
-            Self::Sipp => 5,
-            Self::PraemiumRetirementAccount => 6,
-            Self::Pera => 7,
-            Self::PersonalPension => 8,
-            Self::GroupSipp => 9,
-            Self::Ssas => 10,
-            Self::Jisa => 11,
-            Self::OnshoreBond => 12,
-            Self::Company => 13,
-            Self::Individual => 14,
-            Self::Trust => 15,
-            Self::SuperSmaAccumulation => 16,
-            Self::SuperSmaPensionAbp => 17,
-            Self::SuperSmaPensionTtr => 18,
-            Self::Joint => 19,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    DraftAccountType, Unknown,
-    "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19"
+    DraftAccountType, Unknown, [Isa(0), Gia(1), OffshoreBond(2), Qrops(3), Rats(4),
+    Sipp(5), PraemiumRetirementAccount(6), Pera(7), PersonalPension(8), GroupSipp(9),
+    Ssas(10), Jisa(11), OnshoreBond(12), Company(13), Individual(14), Trust(15),
+    SuperSmaAccumulation(16), SuperSmaPensionAbp(17), SuperSmaPensionTtr(18), Joint(19)]
 );
 
 /// The `DraftAddress` schema.
@@ -2309,32 +1760,10 @@ pub enum DraftFeeType {
     Unknown(i64),
 }
 
-impl DraftFeeType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::FeeTable,
-        Self::Contribution,
-        Self::Establishment,
-        Self::Termination,
-        Self::Withdrawal,
-        Self::Ongoing,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::FeeTable => 0,
-            Self::Contribution => 1,
-            Self::Establishment => 2,
-            Self::Termination => 3,
-            Self::Withdrawal => 4,
-            Self::Ongoing => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(DraftFeeType, Unknown, "0, 1, 2, 3, 4, 5");
+crate::enums::int_enum!(
+    DraftFeeType, Unknown, [FeeTable(0), Contribution(1), Establishment(2),
+    Termination(3), Withdrawal(4), Ongoing(5)]
+);
 
 /// The `DraftIdentifierType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2354,30 +1783,10 @@ pub enum DraftIdentifierType {
     Unknown(i64),
 }
 
-impl DraftIdentifierType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 5] = [
-        Self::NoDocument,
-        Self::NationalId,
-        Self::Passport,
-        Self::TaxNumber,
-        Self::Lei,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::NoDocument => 0,
-            Self::NationalId => 1,
-            Self::Passport => 2,
-            Self::TaxNumber => 3,
-            Self::Lei => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(DraftIdentifierType, Unknown, "0, 1, 2, 3, 4");
+crate::enums::int_enum!(
+    DraftIdentifierType, Unknown, [NoDocument(0), NationalId(1), Passport(2),
+    TaxNumber(3), Lei(4)]
+);
 
 /// The `DraftIllustrationData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2857,21 +2266,7 @@ pub enum DrpType {
     Unknown(i64),
 }
 
-impl DrpType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Drp, Self::Bsp];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Drp => 0,
-            Self::Bsp => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(DrpType, Unknown, "0, 1");
+crate::enums::int_enum!(DrpType, Unknown, [Drp(0), Bsp(1)]);
 
 /// An expense charged to an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2920,21 +2315,7 @@ pub enum FeeClass {
     Unknown(i64),
 }
 
-impl FeeClass {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Adviser, Self::NonAdviser];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Adviser => 1,
-            Self::NonAdviser => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FeeClass, Unknown, "1, 2");
+crate::enums::int_enum!(FeeClass, Unknown, [Adviser(1), NonAdviser(2)]);
 
 /// The `FeeConsent` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2966,22 +2347,9 @@ pub enum FeeConsentType {
     Unknown(i64),
 }
 
-impl FeeConsentType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Ongoing, Self::FixedTerm, Self::NotCharged];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Ongoing => 1,
-            Self::FixedTerm => 2,
-            Self::NotCharged => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FeeConsentType, Unknown, "1, 2, 3");
+crate::enums::int_enum!(
+    FeeConsentType, Unknown, [Ongoing(1), FixedTerm(2), NotCharged(3)]
+);
 
 /// The `FeeIndexationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2997,22 +2365,7 @@ pub enum FeeIndexationType {
     Unknown(i64),
 }
 
-impl FeeIndexationType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::None, Self::Cpi, Self::Custom];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::None => 0,
-            Self::Cpi => 1,
-            Self::Custom => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FeeIndexationType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(FeeIndexationType, Unknown, [None(0), Cpi(1), Custom(2)]);
 
 /// The `FeeOverride` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3064,32 +2417,10 @@ pub enum FeeType {
     Unknown(i64),
 }
 
-impl FeeType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::FeeTable,
-        Self::Contribution,
-        Self::Establishment,
-        Self::Termination,
-        Self::Withdrawal,
-        Self::Ongoing,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::FeeTable => 0,
-            Self::Contribution => 1,
-            Self::Establishment => 2,
-            Self::Termination => 3,
-            Self::Withdrawal => 4,
-            Self::Ongoing => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FeeType, Unknown, "0, 1, 2, 3, 4, 5");
+crate::enums::int_enum!(
+    FeeType, Unknown, [FeeTable(0), Contribution(1), Establishment(2), Termination(3),
+    Withdrawal(4), Ongoing(5)]
+);
 
 /// The `FeeValueType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3103,21 +2434,7 @@ pub enum FeeValueType {
     Unknown(i64),
 }
 
-impl FeeValueType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Dollar, Self::Percent];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Dollar => 1,
-            Self::Percent => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FeeValueType, Unknown, "1, 2");
+crate::enums::int_enum!(FeeValueType, Unknown, [Dollar(1), Percent(2)]);
 
 /// The `Frequency` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3135,28 +2452,9 @@ pub enum Frequency {
     Unknown(i64),
 }
 
-impl Frequency {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [
-        Self::Monthly,
-        Self::Quarterly,
-        Self::SemiAnnually,
-        Self::Annually,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Monthly => 0,
-            Self::Quarterly => 1,
-            Self::SemiAnnually => 2,
-            Self::Annually => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(Frequency, Unknown, "0, 1, 2, 3");
+crate::enums::int_enum!(
+    Frequency, Unknown, [Monthly(0), Quarterly(1), SemiAnnually(2), Annually(3)]
+);
 
 /// The `FrequencyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3180,34 +2478,10 @@ pub enum FrequencyType {
     Unknown(i64),
 }
 
-impl FrequencyType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 7] = [
-        Self::Adhoc,
-        Self::Monthly,
-        Self::Quarterly,
-        Self::SixMonthly,
-        Self::Annually,
-        Self::Daily,
-        Self::Weekly,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Adhoc => 0,
-            Self::Monthly => 1,
-            Self::Quarterly => 2,
-            Self::SixMonthly => 3,
-            Self::Annually => 4,
-            Self::Daily => 5,
-            Self::Weekly => 6,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(FrequencyType, Unknown, "0, 1, 2, 3, 4, 5, 6");
+crate::enums::int_enum!(
+    FrequencyType, Unknown, [Adhoc(0), Monthly(1), Quarterly(2), SixMonthly(3),
+    Annually(4), Daily(5), Weekly(6)]
+);
 
 /// The `Gender` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3221,21 +2495,7 @@ pub enum Gender {
     Unknown(i64),
 }
 
-impl Gender {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Male, Self::Female];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Male => 1,
-            Self::Female => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(Gender, Unknown, "1, 2");
+crate::enums::int_enum!(Gender, Unknown, [Male(1), Female(2)]);
 
 /// A position in one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3386,23 +2646,9 @@ pub enum IdentificationType {
     Unknown(i64),
 }
 
-impl IdentificationType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [Self::Value0, Self::Value1, Self::Value2, Self::Value3];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Value0 => 0,
-            Self::Value1 => 1,
-            Self::Value2 => 2,
-            Self::Value3 => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(IdentificationType, Unknown, "0, 1, 2, 3");
+crate::enums::int_enum!(
+    IdentificationType, Unknown, [Value0(0), Value1(1), Value2(2), Value3(3)]
+);
 
 /// The `InSpecieCashStockTransferType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3416,21 +2662,9 @@ pub enum InSpecieCashStockTransferType {
     Unknown(i64),
 }
 
-impl InSpecieCashStockTransferType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::StockAndCash, Self::CashOnly];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::StockAndCash => 0,
-            Self::CashOnly => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(InSpecieCashStockTransferType, Unknown, "0, 1");
+crate::enums::int_enum!(
+    InSpecieCashStockTransferType, Unknown, [StockAndCash(0), CashOnly(1)]
+);
 
 /// Income received from one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3569,22 +2803,7 @@ pub enum LinkAccess {
     Unknown(i64),
 }
 
-impl LinkAccess {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Full, Self::Read, Self::Update];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Full => 0,
-            Self::Read => 1,
-            Self::Update => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(LinkAccess, Unknown, "0, 1, 2");
+crate::enums::int_enum!(LinkAccess, Unknown, [Full(0), Read(1), Update(2)]);
 
 /// The `LinkType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3606,32 +2825,10 @@ pub enum LinkType {
     Unknown(i64),
 }
 
-impl LinkType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::Accountant,
-        Self::Custodian,
-        Self::FinancialPlanner,
-        Self::InvestmentAdviser,
-        Self::Other,
-        Self::Owner,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Accountant => 0,
-            Self::Custodian => 1,
-            Self::FinancialPlanner => 2,
-            Self::InvestmentAdviser => 3,
-            Self::Other => 4,
-            Self::Owner => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(LinkType, Unknown, "0, 1, 2, 3, 4, 5");
+crate::enums::int_enum!(
+    LinkType, Unknown, [Accountant(0), Custodian(1), FinancialPlanner(2),
+    InvestmentAdviser(3), Other(4), Owner(5)]
+);
 
 /// Paging totals of a paged reply.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3661,26 +2858,9 @@ pub enum MissingReason {
     Unknown(i64),
 }
 
-impl MissingReason {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [
-        Self::CountryDoesntIssue,
-        Self::DontNeedOne,
-        Self::Other,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::CountryDoesntIssue => 1,
-            Self::DontNeedOne => 2,
-            Self::Other => 99,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(MissingReason, Unknown, "1, 2, 99");
+crate::enums::int_enum!(
+    MissingReason, Unknown, [CountryDoesntIssue(1), DontNeedOne(2), Other(99)]
+);
 
 /// An investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3784,22 +2964,7 @@ pub enum ModelStatus {
     Unknown(i64),
 }
 
-impl ModelStatus {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Open, Self::Closing, Self::Closed];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Open => 0,
-            Self::Closing => 1,
-            Self::Closed => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(ModelStatus, Unknown, "0, 1, 2");
+crate::enums::int_enum!(ModelStatus, Unknown, [Open(0), Closing(1), Closed(2)]);
 
 /// The `ModelWeightAdjustment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3875,20 +3040,9 @@ pub enum OneOffCashflowInstructionDeleteType {
     Unknown(i64),
 }
 
-impl OneOffCashflowInstructionDeleteType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 1] = [Self::OneOffDirectDebit];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::OneOffDirectDebit => 3,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(OneOffCashflowInstructionDeleteType, Unknown, "3");
+crate::enums::int_enum!(
+    OneOffCashflowInstructionDeleteType, Unknown, [OneOffDirectDebit(3)]
+);
 
 /// The `OneOffCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3902,21 +3056,9 @@ pub enum OneOffCashflowInstructionType {
     Unknown(i64),
 }
 
-impl OneOffCashflowInstructionType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::OneOffDirectDebit, Self::OneOffWithdrawal];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::OneOffDirectDebit => 3,
-            Self::OneOffWithdrawal => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(OneOffCashflowInstructionType, Unknown, "3, 4");
+crate::enums::int_enum!(
+    OneOffCashflowInstructionType, Unknown, [OneOffDirectDebit(3), OneOffWithdrawal(4)]
+);
 
 /// Accounts to link a user to, with the role and access granted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3965,30 +3107,10 @@ pub enum PaymentMethods {
     Unknown(i64),
 }
 
-impl PaymentMethods {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 5] = [
-        Self::BPay,
-        Self::DirectDebit,
-        Self::ElectronicTransfer,
-        Self::Cheque,
-        Self::StandingOrder,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::BPay => 0,
-            Self::DirectDebit => 1,
-            Self::ElectronicTransfer => 2,
-            Self::Cheque => 3,
-            Self::StandingOrder => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(PaymentMethods, Unknown, "0, 1, 2, 3, 4");
+crate::enums::int_enum!(
+    PaymentMethods, Unknown, [BPay(0), DirectDebit(1), ElectronicTransfer(2), Cheque(3),
+    StandingOrder(4)]
+);
 
 /// A product disclosure statement with its fees, models and options.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4162,22 +3284,9 @@ pub enum PensionPaymentType {
     Unknown(i64),
 }
 
-impl PensionPaymentType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Specified, Self::Minimum, Self::Maximum];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Specified => 0,
-            Self::Minimum => 1,
-            Self::Maximum => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(PensionPaymentType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    PensionPaymentType, Unknown, [Specified(0), Minimum(1), Maximum(2)]
+);
 
 /// The `PercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4595,21 +3704,7 @@ pub enum RebalanceType {
     Unknown(i64),
 }
 
-impl RebalanceType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Floating, Self::Fixed];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Floating => 0,
-            Self::Fixed => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(RebalanceType, Unknown, "0, 1");
+crate::enums::int_enum!(RebalanceType, Unknown, [Floating(0), Fixed(1)]);
 
 /// The `ReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4643,26 +3738,9 @@ pub enum Region {
     Unknown(i64),
 }
 
-impl Region {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [
-        Self::Australia,
-        Self::International,
-        Self::UnitedKingdom,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Australia => 0,
-            Self::International => 1,
-            Self::UnitedKingdom => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(Region, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    Region, Unknown, [Australia(0), International(1), UnitedKingdom(2)]
+);
 
 /// Kind of regular instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4676,21 +3754,10 @@ pub enum RegularCashflowInstructionDeleteType {
     Unknown(i64),
 }
 
-impl RegularCashflowInstructionDeleteType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::RegularContribution, Self::RegularWithdrawal];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::RegularContribution => 1,
-            Self::RegularWithdrawal => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(RegularCashflowInstructionDeleteType, Unknown, "1, 2");
+crate::enums::int_enum!(
+    RegularCashflowInstructionDeleteType, Unknown, [RegularContribution(1),
+    RegularWithdrawal(2)]
+);
 
 /// The `RegularCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4716,37 +3783,11 @@ pub enum RegularCashflowInstructionType {
     Unknown(i64),
 }
 
-impl RegularCashflowInstructionType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 8] = [
-        Self::RegularContribution,
-        Self::RegularWithdrawal,
-        Self::IncomeReinvestment,
-        Self::Expenses,
-        Self::AllContributionsAndRollovers,
-        Self::OtherWithdrawals,
-        Self::SuperfundWithdrawalsAndRollovers,
-        Self::InsurancePremiums,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::RegularContribution => 1,
-            Self::RegularWithdrawal => 2,
-            Self::IncomeReinvestment => 5,
-            Self::Expenses => 6,
-            Self::AllContributionsAndRollovers => 8,
-            Self::OtherWithdrawals => 9,
-            Self::SuperfundWithdrawalsAndRollovers => 16,
-            Self::InsurancePremiums => 17,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    RegularCashflowInstructionType, Unknown, "1, 2, 5, 6, 8, 9, 16, 17"
+    RegularCashflowInstructionType, Unknown, [RegularContribution(1),
+    RegularWithdrawal(2), IncomeReinvestment(5), Expenses(6),
+    AllContributionsAndRollovers(8), OtherWithdrawals(9),
+    SuperfundWithdrawalsAndRollovers(16), InsurancePremiums(17)]
 );
 
 /// The `RegularWithdrawalFrequencyType` enum, written on the wire as an integer.
@@ -4765,28 +3806,10 @@ pub enum RegularWithdrawalFrequencyType {
     Unknown(i64),
 }
 
-impl RegularWithdrawalFrequencyType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 4] = [
-        Self::Monthly,
-        Self::Quarterly,
-        Self::SixMonthly,
-        Self::Annually,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Monthly => 1,
-            Self::Quarterly => 2,
-            Self::SixMonthly => 3,
-            Self::Annually => 4,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(RegularWithdrawalFrequencyType, Unknown, "1, 2, 3, 4");
+crate::enums::int_enum!(
+    RegularWithdrawalFrequencyType, Unknown, [Monthly(1), Quarterly(2), SixMonthly(3),
+    Annually(4)]
+);
 
 /// Identification of a security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4846,26 +3869,10 @@ pub enum SmaTransferMethodType {
     Unknown(i64),
 }
 
-impl SmaTransferMethodType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [
-        Self::WholeAmountWithClose,
-        Self::WholeAmountKeepOpen,
-        Self::SpecifiedAmount,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::WholeAmountWithClose => 0,
-            Self::WholeAmountKeepOpen => 1,
-            Self::SpecifiedAmount => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(SmaTransferMethodType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    SmaTransferMethodType, Unknown, [WholeAmountWithClose(0), WholeAmountKeepOpen(1),
+    SpecifiedAmount(2)]
+);
 
 /// Sort direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4879,21 +3886,7 @@ pub enum SortOrder {
     Unknown(i64),
 }
 
-impl SortOrder {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Asc, Self::Desc];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Asc => 0,
-            Self::Desc => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(SortOrder, Unknown, "0, 1");
+crate::enums::int_enum!(SortOrder, Unknown, [Asc(0), Desc(1)]);
 
 /// The `Subscription` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4933,22 +3926,9 @@ pub enum SuperSmaAccumulatedPaymentType {
     Unknown(i64),
 }
 
-impl SuperSmaAccumulatedPaymentType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 3] = [Self::Value0, Self::Value1, Self::Value2];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Value0 => 0,
-            Self::Value1 => 1,
-            Self::Value2 => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(SuperSmaAccumulatedPaymentType, Unknown, "0, 1, 2");
+crate::enums::int_enum!(
+    SuperSmaAccumulatedPaymentType, Unknown, [Value0(0), Value1(1), Value2(2)]
+);
 
 /// The `SuperannuationContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4982,45 +3962,10 @@ pub enum SuperannuationContributionType {
     Unknown(i64),
 }
 
-impl SuperannuationContributionType {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 12] = [
-        Self::Value1,
-        Self::Value2,
-        Self::PersonalNon,
-        Self::ExemptCgtRetire,
-        Self::ExemptCgt15,
-        Self::ExemptPerInjury,
-        Self::Spouse,
-        Self::Value8,
-        Self::Value9,
-        Self::Value10,
-        Self::Downsizer,
-        Self::Value12,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Value1 => 1,
-            Self::Value2 => 2,
-            Self::PersonalNon => 3,
-            Self::ExemptCgtRetire => 4,
-            Self::ExemptCgt15 => 5,
-            Self::ExemptPerInjury => 6,
-            Self::Spouse => 7,
-            Self::Value8 => 8,
-            Self::Value9 => 9,
-            Self::Value10 => 10,
-            Self::Downsizer => 11,
-            Self::Value12 => 12,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    SuperannuationContributionType, Unknown, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"
+    SuperannuationContributionType, Unknown, [Value1(1), Value2(2), PersonalNon(3),
+    ExemptCgtRetire(4), ExemptCgt15(5), ExemptPerInjury(6), Spouse(7), Value8(8),
+    Value9(9), Value10(10), Downsizer(11), Value12(12)]
 );
 
 /// The `TaxWrapper` enum, written on the wire as an integer.
@@ -5075,66 +4020,12 @@ pub enum TaxWrapper {
     Unlisted(i64),
 }
 
-impl TaxWrapper {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 22] = [
-        Self::Unspecified,
-        Self::CgtChargeable,
-        Self::TaxExempt,
-        Self::Unknown,
-        Self::Isa,
-        Self::OffshoreBond,
-        Self::OnshoreBond,
-        Self::PersonalPension,
-        Self::RtsRats,
-        Self::Sipp,
-        Self::GroupSipp,
-        Self::Ssas,
-        Self::S32,
-        Self::TrustNotUkTaxable,
-        Self::CompanyNotUkTaxable,
-        Self::Qnups,
-        Self::Qrops,
-        Self::Efurbs,
-        Self::Ebt,
-        Self::InternationalPensionsAndSavingsScheme,
-        Self::Jisa,
-        Self::OffshoreBondPersonalised,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Unspecified => 0,
-            Self::CgtChargeable => 1,
-            Self::TaxExempt => 2,
-            Self::Unknown => 3,
-            Self::Isa => 4,
-            Self::OffshoreBond => 5,
-            Self::OnshoreBond => 6,
-            Self::PersonalPension => 7,
-            Self::RtsRats => 8,
-            Self::Sipp => 9,
-            Self::GroupSipp => 10,
-            Self::Ssas => 11,
-            Self::S32 => 12,
-            Self::TrustNotUkTaxable => 13,
-            Self::CompanyNotUkTaxable => 14,
-            Self::Qnups => 15,
-            Self::Qrops => 16,
-            Self::Efurbs => 17,
-            Self::Ebt => 18,
-            Self::InternationalPensionsAndSavingsScheme => 19,
-            Self::Jisa => 20,
-            Self::OffshoreBondPersonalised => 21,
-            Self::Unlisted(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    TaxWrapper, Unlisted,
-    "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21"
+    TaxWrapper, Unlisted, [Unspecified(0), CgtChargeable(1), TaxExempt(2), Unknown(3),
+    Isa(4), OffshoreBond(5), OnshoreBond(6), PersonalPension(7), RtsRats(8), Sipp(9),
+    GroupSipp(10), Ssas(11), S32(12), TrustNotUkTaxable(13), CompanyNotUkTaxable(14),
+    Qnups(15), Qrops(16), Efurbs(17), Ebt(18), InternationalPensionsAndSavingsScheme(19),
+    Jisa(20), OffshoreBondPersonalised(21)]
 );
 
 /// The `Title` enum, written on the wire as an integer.
@@ -5157,32 +4048,7 @@ pub enum Title {
     Unknown(i64),
 }
 
-impl Title {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 6] = [
-        Self::Miss,
-        Self::Mr,
-        Self::Mrs,
-        Self::Ms,
-        Self::Dr,
-        Self::Prof,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Miss => 0,
-            Self::Mr => 1,
-            Self::Mrs => 2,
-            Self::Ms => 3,
-            Self::Dr => 4,
-            Self::Prof => 5,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(Title, Unknown, "0, 1, 2, 3, 4, 5");
+crate::enums::int_enum!(Title, Unknown, [Miss(0), Mr(1), Mrs(2), Ms(3), Dr(4), Prof(5)]);
 
 /// The `TradeFreezeReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5206,34 +4072,10 @@ pub enum TradeFreezeReason {
     Unknown(i64),
 }
 
-impl TradeFreezeReason {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 7] = [
-        Self::TransferIn,
-        Self::TransferOut,
-        Self::Incident,
-        Self::Deceased,
-        Self::RemovalOfAdviser,
-        Self::AdviserInstructed,
-        Self::Bespoke,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::TransferIn => 0,
-            Self::TransferOut => 1,
-            Self::Incident => 2,
-            Self::Deceased => 3,
-            Self::RemovalOfAdviser => 4,
-            Self::AdviserInstructed => 5,
-            Self::Bespoke => 6,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(TradeFreezeReason, Unknown, "0, 1, 2, 3, 4, 5, 6");
+crate::enums::int_enum!(
+    TradeFreezeReason, Unknown, [TransferIn(0), TransferOut(1), Incident(2), Deceased(3),
+    RemovalOfAdviser(4), AdviserInstructed(5), Bespoke(6)]
+);
 
 /// A transaction of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -5331,21 +4173,7 @@ pub enum TransactionOrderBy {
     Unknown(i64),
 }
 
-impl TransactionOrderBy {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::TransactionDate, Self::Security];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::TransactionDate => 0,
-            Self::Security => 1,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(TransactionOrderBy, Unknown, "0, 1");
+crate::enums::int_enum!(TransactionOrderBy, Unknown, [TransactionDate(0), Security(1)]);
 
 /// The `TrustNature` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5381,47 +4209,11 @@ pub enum TrustNature {
     Unknown(i64),
 }
 
-impl TrustNature {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 13] = [
-        Self::Bare,
-        Self::Charitable,
-        Self::Will,
-        Self::InterestInPossession,
-        Self::Discretionary,
-        Self::Accumulation,
-        Self::SettlorInterested,
-        Self::Granted,
-        Self::SinglePersonPension,
-        Self::MultipleMemberPersonalPension,
-        Self::SingleMemberSsas,
-        Self::MultipleMemberSsas,
-        Self::Loan,
-    ];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Bare => 0,
-            Self::Charitable => 1,
-            Self::Will => 2,
-            Self::InterestInPossession => 3,
-            Self::Discretionary => 4,
-            Self::Accumulation => 5,
-            Self::SettlorInterested => 6,
-            Self::Granted => 7,
-            Self::SinglePersonPension => 8,
-            Self::MultipleMemberPersonalPension => 9,
-            Self::SingleMemberSsas => 10,
-            Self::MultipleMemberSsas => 11,
-            Self::Loan => 12,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
 crate::enums::int_enum!(
-    TrustNature, Unknown, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"
+    TrustNature, Unknown, [Bare(0), Charitable(1), Will(2), InterestInPossession(3),
+    Discretionary(4), Accumulation(5), SettlorInterested(6), Granted(7),
+    SinglePersonPension(8), MultipleMemberPersonalPension(9), SingleMemberSsas(10),
+    MultipleMemberSsas(11), Loan(12)]
 );
 
 /// A transaction that has been placed but not yet settled.
@@ -5506,21 +4298,7 @@ pub enum UserGender {
     Unknown(i64),
 }
 
-impl UserGender {
-    /// Every value the spec lists, in its order.
-    pub const ALL: [Self; 2] = [Self::Male, Self::Female];
-
-    /// The integer written on the wire.
-    pub const fn value(self) -> i64 {
-        match self {
-            Self::Male => 1,
-            Self::Female => 2,
-            Self::Unknown(value) => value,
-        }
-    }
-}
-
-crate::enums::int_enum!(UserGender, Unknown, "1, 2");
+crate::enums::int_enum!(UserGender, Unknown, [Male(1), Female(2)]);
 
 /// The `Valuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -79,17 +79,35 @@ impl fmt::Display for UnknownVariant {
 
 impl std::error::Error for UnknownVariant {}
 
-/// What an integer enum of a schema gets beyond its declaration and [`value`](IntEnum): reading
-/// a value back (`from_value`), `is_listed`, `Display`, `FromStr` and serde, all driven by the
-/// type's `ALL` and `value`, which the generator writes.
+/// What an integer enum of a schema gets beyond its declaration, from the values its variants
+/// stand for: `ALL`, `value`, reading a value back (`from_value`), `is_listed`, `Display`,
+/// `FromStr` and serde.
 ///
-/// `int_enum!(Name, Unlisted, "1, 2, 3")`: `Unlisted(i64)` holds values the spec does not list,
-/// and the text is the listed values, for errors.
+/// `int_enum!(Name, Unlisted, [A(1), B(2)])`: `Unlisted(i64)` holds values the spec does not
+/// list; `A` is written on the wire as `1`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __int_enum {
-    ($name:ident, $unlisted:ident, $expected:literal) => {
+    ($name:ident, $unlisted:ident, [$($variant:ident($value:literal)),* $(,)?]) => {
         impl $name {
+            /// Every value the spec lists, in its order.
+            pub const ALL: [Self; <[&str]>::len(&[$(stringify!($variant)),*])] = [$(Self::$variant),*];
+
+            /// The integer written on the wire.
+            pub const fn value(self) -> i64 {
+                match self {
+                    $(Self::$variant => $value,)*
+                    Self::$unlisted(value) => value,
+                }
+            }
+
+            /// The values the spec lists, as errors name them: `1, 2`.
+            fn listed() -> &'static str {
+                static LISTED: ::std::sync::LazyLock<String> =
+                    ::std::sync::LazyLock::new(|| $crate::codegen::enums::listed($name::ALL.map(|v| v.value().to_string())));
+                &LISTED
+            }
+
             /// The variant written on the wire as `value`.
             pub const fn from_value(value: i64) -> Self {
                 let mut i = 0;
@@ -113,7 +131,7 @@ macro_rules! __int_enum {
                 if read.is_listed() || $crate::codegen::enums::unlisted_allowed() {
                     Ok(read)
                 } else {
-                    Err($crate::codegen::enums::unknown(stringify!($name), value, $expected))
+                    Err($crate::codegen::enums::unknown(stringify!($name), value, Self::listed()))
                 }
             }
         }
@@ -129,7 +147,7 @@ macro_rules! __int_enum {
             fn from_str(s: &str) -> ::std::result::Result<Self, $crate::UnknownVariant> {
                 match s.parse() {
                     Ok(value) => Self::read(value),
-                    Err(_) => Err($crate::codegen::enums::unknown(stringify!($name), s, $expected)),
+                    Err(_) => Err($crate::codegen::enums::unknown(stringify!($name), s, Self::listed())),
                 }
             }
         }
@@ -154,17 +172,35 @@ macro_rules! __int_enum {
     };
 }
 
-/// What a string enum of a schema gets beyond its declaration and `as_str`: `is_listed`,
-/// `Display`, `FromStr` and serde, all driven by the type's `ALL` and `as_str`, which the
-/// generator writes.
+/// What a string enum of a schema gets beyond its declaration, from the texts its variants stand
+/// for: `ALL`, `as_str`, `is_listed`, `Display`, `FromStr` and serde.
 ///
-/// `string_enum!(Name, Unlisted, "\"a\", \"b\"")`: `Unlisted(String)` holds values the spec does
-/// not list, and the text is the listed values, for errors.
+/// `string_enum!(Name, Unlisted, [A("a"), B("b")])`: `Unlisted(String)` holds values the spec
+/// does not list; `A` is written on the wire as `"a"`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __string_enum {
-    ($name:ident, $unlisted:ident, $expected:literal) => {
+    ($name:ident, $unlisted:ident, [$($variant:ident($value:literal)),* $(,)?]) => {
         impl $name {
+            /// Every value the spec lists, in its order.
+            pub const ALL: [Self; <[&str]>::len(&[$(stringify!($variant)),*])] = [$(Self::$variant),*];
+
+            /// The text written on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $value,)*
+                    Self::$unlisted(value) => value,
+                }
+            }
+
+            /// The values the spec lists, as errors name them: `"a", "b"`.
+            fn listed() -> &'static str {
+                static LISTED: ::std::sync::LazyLock<String> = ::std::sync::LazyLock::new(|| {
+                    $crate::codegen::enums::listed($name::ALL.map(|v| format!("{:?}", v.as_str())))
+                });
+                &LISTED
+            }
+
             /// Whether the spec lists this value.
             pub fn is_listed(&self) -> bool {
                 !matches!(self, Self::$unlisted(_))
@@ -184,7 +220,7 @@ macro_rules! __string_enum {
                 match Self::ALL.iter().find(|listed| listed.as_str() == s) {
                     Some(listed) => Ok(listed.clone()),
                     None if $crate::codegen::enums::unlisted_allowed() => Ok(Self::$unlisted(s.to_string())),
-                    None => Err($crate::codegen::enums::unknown(stringify!($name), s, $expected)),
+                    None => Err($crate::codegen::enums::unknown(stringify!($name), s, Self::listed())),
                 }
             }
         }
@@ -212,6 +248,11 @@ macro_rules! __string_enum {
 
 #[doc(hidden)]
 pub use crate::{__int_enum as int_enum, __string_enum as string_enum};
+
+/// The values an enum lists, as its errors name them: comma-separated.
+pub fn listed<const N: usize>(values: [String; N]) -> String {
+    values.join(", ")
+}
 
 /// The error for `value`, which names no variant of the enum `type_name`.
 pub fn unknown(type_name: &'static str, value: impl ToString, expected: &'static str) -> UnknownVariant {

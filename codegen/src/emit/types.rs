@@ -488,48 +488,29 @@ enum Wire {
     Text,
 }
 
-/// The declaration of an enum of wire values, its `ALL` and its wire form (`value` or `as_str`);
-/// the runtime's `int_enum!` or `string_enum!` writes the rest from them.
+/// The declaration of an enum of wire values; the runtime's `int_enum!` or `string_enum!` writes
+/// the rest (`ALL`, the wire form, parsing, serde) from the values its variants stand for.
 fn wire_enum<'a>(
     name: &str,
     doc: &str,
-    variants: impl ExactSizeIterator<Item = (&'a String, String, TokenStream)> + Clone,
+    variants: impl Iterator<Item = (&'a String, String, TokenStream)> + Clone,
     unlisted: &str,
     wire: Wire,
-    expected: String,
 ) -> TokenStream {
     // Integers are `Copy`; text is not.
-    let (wire_type, copy, support, wire_fn) = match wire {
-        Wire::Integer => (
-            quote! { i64 },
-            Some(quote! { Copy, }),
-            quote! { int_enum },
-            quote! {
-                /// The integer written on the wire.
-                pub const fn value(self) -> i64
-            },
-        ),
-        Wire::Text => (
-            quote! { String },
-            None,
-            quote! { string_enum },
-            quote! {
-                /// The text written on the wire.
-                pub fn as_str(&self) -> &str
-            },
-        ),
+    let (wire_type, copy, support) = match wire {
+        Wire::Integer => (quote! { i64 }, Some(quote! { Copy, }), quote! { int_enum }),
+        Wire::Text => (quote! { String }, None, quote! { string_enum }),
     };
     let (name, unlisted) = (ident(name), ident(unlisted));
     let docs = super::doc(doc);
-    let count = Literal::usize_unsuffixed(variants.len());
     let declared = variants.clone().map(|(variant, doc, _)| {
         let (variant, doc) = (ident(variant), super::doc(&doc));
         quote! { #doc #variant, }
     });
-    let all = variants.clone().map(|(variant, ..)| ident(variant));
-    let arms = variants.map(|(variant, _, wire)| {
+    let pairs = variants.map(|(variant, _, wire)| {
         let variant = ident(variant);
-        quote! { Self::#variant => #wire, }
+        quote! { #variant(#wire) }
     });
     let unlisted_doc = super::doc(UNLISTED_DOC);
     quote! {
@@ -541,19 +522,7 @@ fn wire_enum<'a>(
             #unlisted(#wire_type),
         }
 
-        impl #name {
-            /// Every value the spec lists, in its order.
-            pub const ALL: [Self; #count] = [#(Self::#all),*];
-
-            #wire_fn {
-                match self {
-                    #(#arms)*
-                    Self::#unlisted(value) => value,
-                }
-            }
-        }
-
-        crate::enums::#support!(#name, #unlisted, #expected);
+        crate::enums::#support!(#name, #unlisted, [#(#pairs),*]);
     }
 }
 
@@ -563,16 +532,14 @@ fn int_enum(e: &IntEnumDef) -> TokenStream {
         let wire = Literal::i64_unsuffixed(*value);
         (variant, format!("`{value}` on the wire."), quote! { #wire })
     });
-    let expected = e.variants.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
-    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Integer, expected)
+    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Integer)
 }
 
 fn string_enum(e: &StringEnumDef) -> TokenStream {
     let doc = e.doc.clone().unwrap_or_else(|| format!("The `{}` enum, written on the wire as a string.", e.name));
     let variants =
         e.variants.iter().map(|(variant, wire)| (variant, format!("`{wire:?}` on the wire."), quote! { #wire }));
-    let expected = e.variants.iter().map(|(_, w)| format!("{w:?}")).collect::<Vec<_>>().join(", ");
-    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Text, expected)
+    wire_enum(&e.name, &doc, variants, &e.unlisted, Wire::Text)
 }
 
 /// An enum with a variant per member: written as the member itself, read by the union's dispatch.
