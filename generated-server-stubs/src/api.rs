@@ -8,7 +8,7 @@ use std::future::Future;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use crate::{ApiError, ErrorReply, FileDownload, inputs, types};
+use crate::{ApiError, ApiResult, ErrorReply, FileDownload, inputs, types};
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]
@@ -62,7 +62,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetUserInput,
-    ) -> impl Future<Output = Result<types::User, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::User>> + Send;
 
     /// Create a user.
     ///
@@ -75,7 +75,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::CreateUserInput,
-    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send;
 
     /// Link a user to one or more accounts.
     ///
@@ -90,7 +90,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Search accounts.
     ///
@@ -111,7 +111,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAccountsInput,
     ) -> impl Future<
-        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+        Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send;
 
     /// List the child accounts of an account.
@@ -127,7 +127,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
-    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send;
 
     /// List the model weightings of an account.
     ///
@@ -142,9 +142,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
-    > + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send;
 
     /// Replace the model weightings of an account.
     ///
@@ -157,7 +155,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Download the application form of an account.
     ///
@@ -176,7 +174,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send;
 
     /// Submit a draft application.
     ///
@@ -191,7 +189,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
-    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send;
 
     /// Read the status of a draft application.
     ///
@@ -206,7 +204,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
-    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send;
 
     /// List product disclosure statements.
     ///
@@ -217,7 +215,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetPdsInput,
-    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send;
 
     /// Search ceding parties (UK).
     ///
@@ -233,7 +231,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
-    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send;
 
     /// Find securities.
     ///
@@ -253,7 +251,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
-    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send;
 
     /// Report the recalculation status of the service.
     ///
@@ -264,7 +262,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
-    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send;
 
     /// Holdings of one or more accounts on a valuation date.
     ///
@@ -281,7 +279,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send;
 
     /// Holdings history of an account broken down by model.
     ///
@@ -298,9 +296,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
-    > + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send;
 
     /// Asset class summary of an account on a valuation date.
     ///
@@ -317,7 +313,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
-    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send;
 
     /// Transactions of an account in a period, one page at a time.
     ///
@@ -343,7 +339,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send;
 
     /// Cash transactions of an account in a period, one page at a time.
@@ -364,9 +360,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuCashTransactionsInput,
-    ) -> impl Future<
-        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
-    > + Send;
+    ) -> impl Future<Output = ApiResult<types::CashBookIEnumerablePagedResponse>> + Send;
 
     /// Unsettled transactions of an account in a period, one page at a time.
     ///
@@ -385,7 +379,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
-    ) -> impl Future<Output = Result<Vec<types::UnsettledTransaction>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send;
 
     /// Dividend reinvestment settings of an account.
     ///
@@ -400,9 +394,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuDividendReinvestmentDetailsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
-    > + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send;
 
     /// Income received by an account in a period.
     ///
@@ -419,7 +411,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send;
 
     /// Income schedule of an account for a period.
     ///
@@ -436,7 +428,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send;
 
     /// Income schedules of several accounts for a period.
     ///
@@ -453,9 +445,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
-    > + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send;
 
     /// Expenses charged to an account in a period.
     ///
@@ -472,7 +462,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send;
 
     /// BPAY payment details of one or more accounts.
     ///
@@ -487,7 +477,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
-    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send;
 
     /// Performance of an account over a period.
     ///
@@ -511,7 +501,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
-    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::Performance>> + Send;
 
     /// Performance of an account broken down by asset class.
     ///
@@ -534,7 +524,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
-    ) -> impl Future<Output = Result<Vec<types::AssetClassInvestment>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send;
 
     /// List benchmarks.
     ///
@@ -545,7 +535,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
-    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send;
 
     /// Returns of a benchmark over a period.
     ///
@@ -563,7 +553,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
-    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send;
 
     /// List investment models.
     ///
@@ -574,7 +564,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
-    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send;
 
     /// Approximate funds under management of a model.
     ///
@@ -590,7 +580,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
-    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send;
 
     /// Performance of a model over a period.
     ///
@@ -607,7 +597,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
-    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send;
 
     /// Holdings of a model on a valuation date.
     ///
@@ -623,7 +613,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send;
 
     /// Weight adjustments of a model.
     ///
@@ -639,7 +629,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuModelWeightAdjustmentInput,
     ) -> impl Future<
-        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+        Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send;
 
     /// Replace the weight adjustments of a model.
@@ -655,7 +645,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// ESG category identifiers attached to an account.
     ///
@@ -670,7 +660,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<String>>> + Send;
 
     /// Replace the ESG categories of an account.
     ///
@@ -683,7 +673,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Attach ESG categories to an account.
     ///
@@ -696,7 +686,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Detach ESG categories from an account.
     ///
@@ -714,7 +704,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// List the cashflow instructions of an account.
     ///
@@ -729,7 +719,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send;
 
     /// Add a one-off cashflow instruction.
     ///
@@ -742,7 +732,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Delete a one-off cashflow instruction.
     ///
@@ -759,7 +749,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Create or replace a regular cashflow instruction.
     ///
@@ -772,7 +762,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// Delete the regular cashflow instruction of a kind.
     ///
@@ -788,7 +778,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// List publisher events.
     ///
@@ -801,7 +791,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
-    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send;
 
     /// Detail records of a publisher event.
     ///
@@ -818,7 +808,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::PublisherEventDetail>, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send;
 
     /// Download a file named by a publisher event detail record.
     ///
@@ -835,7 +825,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send;
 
     /// The reply for an error: an operation's `Err`, or a request the generated layer turned
     /// away (a bad parameter, a missing credential, an unknown path). By default
@@ -864,7 +854,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetUserInput,
-    ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::User>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetUser")) }
     }
@@ -874,7 +864,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::CreateUserInput,
-    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("CreateUser")) }
     }
@@ -884,7 +874,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("LinkUserAccounts")) }
     }
@@ -895,7 +885,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuAccountsInput,
     ) -> impl Future<
-        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+        Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAccounts")) }
@@ -906,7 +896,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
-    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUChildAccounts")) }
     }
@@ -916,9 +906,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAccountModelWeightings")) }
     }
@@ -928,7 +916,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("ReplaceAccountModelWeightings")) }
     }
@@ -938,7 +926,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAppForm")) }
     }
@@ -948,7 +936,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
-    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("CreateDraftApplication")) }
     }
@@ -958,7 +946,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
-    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetDraftApplicationStatus")) }
     }
@@ -968,7 +956,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetPdsInput,
-    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetPDS")) }
     }
@@ -978,7 +966,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
-    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetUKCedingParties")) }
     }
@@ -988,7 +976,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
-    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("FindAUSecurities")) }
     }
@@ -998,7 +986,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
-    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAURecalcStatus")) }
     }
@@ -1008,7 +996,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUHoldings")) }
     }
@@ -1018,9 +1006,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUHoldingsPerModel")) }
     }
@@ -1030,7 +1016,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
-    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAssetClassSummary")) }
     }
@@ -1041,7 +1027,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUTransactions")) }
@@ -1053,7 +1039,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuCashTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::CashBookIEnumerablePagedResponse>,
     > + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUCashTransactions")) }
@@ -1064,9 +1050,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUUnsettledTransactions")) }
     }
@@ -1076,9 +1060,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuDividendReinvestmentDetailsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUDividendReinvestmentDetails")) }
     }
@@ -1088,7 +1070,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUIncomeDetail")) }
     }
@@ -1098,7 +1080,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUIncomeSchedules")) }
     }
@@ -1108,9 +1090,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUIncomeSchedulesBulk")) }
     }
@@ -1120,7 +1100,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUExpenseDetail")) }
     }
@@ -1130,7 +1110,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
-    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUBpay")) }
     }
@@ -1140,7 +1120,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
-    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::Performance>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUPerformance")) }
     }
@@ -1150,9 +1130,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAssetClassPerformance")) }
     }
@@ -1162,7 +1140,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
-    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUBenchmarks")) }
     }
@@ -1172,7 +1150,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
-    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUBenchmarkPerformance")) }
     }
@@ -1182,7 +1160,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
-    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUModels")) }
     }
@@ -1192,7 +1170,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
-    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAproximateFum")) }
     }
@@ -1202,7 +1180,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
-    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUModelPerformance")) }
     }
@@ -1212,7 +1190,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUModelHoldings")) }
     }
@@ -1223,7 +1201,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         ctx: RequestContext,
         input: inputs::GetAuModelWeightAdjustmentInput,
     ) -> impl Future<
-        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+        Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUModelWeightAdjustment")) }
@@ -1234,7 +1212,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("ReplaceAUModelWeightAdjustment")) }
     }
@@ -1244,7 +1222,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<String>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUAccountEsgCategories")) }
     }
@@ -1254,7 +1232,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("ReplaceAUAccountEsgCategories")) }
     }
@@ -1264,7 +1242,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("AddAUAccountEsgCategories")) }
     }
@@ -1274,7 +1252,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("DeleteAUAccountEsgCategories")) }
     }
@@ -1284,7 +1262,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUCashflowInstructions")) }
     }
@@ -1294,7 +1272,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("AddAUOneOffCashflowInstructions")) }
     }
@@ -1304,7 +1282,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("DeleteAUOneOffCashflowInstructions")) }
     }
@@ -1314,7 +1292,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("UpdateAURegularCashflowInstructions")) }
     }
@@ -1324,7 +1302,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("DeleteAURegularCashflowInstructions")) }
     }
@@ -1334,7 +1312,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
-    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUPublisherEvents")) }
     }
@@ -1344,9 +1322,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("GetAUPublisherEventDetail")) }
     }
@@ -1356,7 +1332,7 @@ pub trait PartialPortfolioApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("DownloadAUFile")) }
     }
@@ -1371,7 +1347,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetUserInput,
-    ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::User>> + Send {
         self.0.get_user(ctx, input)
     }
 
@@ -1379,7 +1355,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::CreateUserInput,
-    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send {
         self.0.create_user(ctx, input)
     }
 
@@ -1387,7 +1363,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.link_user_accounts(ctx, input)
     }
 
@@ -1396,7 +1372,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         ctx: RequestContext,
         input: inputs::GetAuAccountsInput,
     ) -> impl Future<
-        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+        Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send {
         self.0.get_au_accounts(ctx, input)
     }
@@ -1405,7 +1381,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
-    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send {
         self.0.get_au_child_accounts(ctx, input)
     }
 
@@ -1413,9 +1389,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send {
         self.0.get_account_model_weightings(ctx, input)
     }
 
@@ -1423,7 +1397,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.replace_account_model_weightings(ctx, input)
     }
 
@@ -1431,7 +1405,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         self.0.get_au_app_form(ctx, input)
     }
 
@@ -1439,7 +1413,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
-    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send {
         self.0.create_draft_application(ctx, input)
     }
 
@@ -1447,7 +1421,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
-    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send {
         self.0.get_draft_application_status(ctx, input)
     }
 
@@ -1455,7 +1429,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetPdsInput,
-    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send {
         self.0.get_pds(ctx, input)
     }
 
@@ -1463,7 +1437,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
-    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send {
         self.0.get_uk_ceding_parties(ctx, input)
     }
 
@@ -1471,7 +1445,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
-    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send {
         self.0.find_au_securities(ctx, input)
     }
 
@@ -1479,7 +1453,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
-    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send {
         self.0.get_au_recalc_status(ctx, input)
     }
 
@@ -1487,7 +1461,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send {
         self.0.get_au_holdings(ctx, input)
     }
 
@@ -1495,9 +1469,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send {
         self.0.get_au_holdings_per_model(ctx, input)
     }
 
@@ -1505,7 +1477,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
-    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send {
         self.0.get_au_asset_class_summary(ctx, input)
     }
 
@@ -1514,7 +1486,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         ctx: RequestContext,
         input: inputs::GetAuTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send {
         self.0.get_au_transactions(ctx, input)
     }
@@ -1524,7 +1496,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         ctx: RequestContext,
         input: inputs::GetAuCashTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::CashBookIEnumerablePagedResponse>,
     > + Send {
         self.0.get_au_cash_transactions(ctx, input)
     }
@@ -1533,9 +1505,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send {
         self.0.get_au_unsettled_transactions(ctx, input)
     }
 
@@ -1543,9 +1513,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuDividendReinvestmentDetailsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send {
         self.0.get_au_dividend_reinvestment_details(ctx, input)
     }
 
@@ -1553,7 +1521,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send {
         self.0.get_au_income_detail(ctx, input)
     }
 
@@ -1561,7 +1529,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send {
         self.0.get_au_income_schedules(ctx, input)
     }
 
@@ -1569,9 +1537,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send {
         self.0.get_au_income_schedules_bulk(ctx, input)
     }
 
@@ -1579,7 +1545,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send {
         self.0.get_au_expense_detail(ctx, input)
     }
 
@@ -1587,7 +1553,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
-    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send {
         self.0.get_au_bpay(ctx, input)
     }
 
@@ -1595,7 +1561,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
-    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::Performance>> + Send {
         self.0.get_au_performance(ctx, input)
     }
 
@@ -1603,9 +1569,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send {
         self.0.get_au_asset_class_performance(ctx, input)
     }
 
@@ -1613,7 +1577,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
-    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send {
         self.0.get_au_benchmarks(ctx, input)
     }
 
@@ -1621,7 +1585,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
-    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send {
         self.0.get_au_benchmark_performance(ctx, input)
     }
 
@@ -1629,7 +1593,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
-    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send {
         self.0.get_au_models(ctx, input)
     }
 
@@ -1637,7 +1601,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
-    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send {
         self.0.get_au_aproximate_fum(ctx, input)
     }
 
@@ -1645,7 +1609,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
-    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send {
         self.0.get_au_model_performance(ctx, input)
     }
 
@@ -1653,7 +1617,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send {
         self.0.get_au_model_holdings(ctx, input)
     }
 
@@ -1662,7 +1626,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         ctx: RequestContext,
         input: inputs::GetAuModelWeightAdjustmentInput,
     ) -> impl Future<
-        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+        Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send {
         self.0.get_au_model_weight_adjustment(ctx, input)
     }
@@ -1671,7 +1635,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.replace_au_model_weight_adjustment(ctx, input)
     }
 
@@ -1679,7 +1643,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<String>>> + Send {
         self.0.get_au_account_esg_categories(ctx, input)
     }
 
@@ -1687,7 +1651,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.replace_au_account_esg_categories(ctx, input)
     }
 
@@ -1695,7 +1659,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.add_au_account_esg_categories(ctx, input)
     }
 
@@ -1703,7 +1667,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.delete_au_account_esg_categories(ctx, input)
     }
 
@@ -1711,7 +1675,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send {
         self.0.get_au_cashflow_instructions(ctx, input)
     }
 
@@ -1719,7 +1683,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.add_au_one_off_cashflow_instructions(ctx, input)
     }
 
@@ -1727,7 +1691,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.delete_au_one_off_cashflow_instructions(ctx, input)
     }
 
@@ -1735,7 +1699,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.update_au_regular_cashflow_instructions(ctx, input)
     }
 
@@ -1743,7 +1707,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.delete_au_regular_cashflow_instructions(ctx, input)
     }
 
@@ -1751,7 +1715,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
-    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send {
         self.0.get_au_publisher_events(ctx, input)
     }
 
@@ -1759,9 +1723,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send {
         self.0.get_au_publisher_event_detail(ctx, input)
     }
 
@@ -1769,7 +1731,7 @@ impl<T: PartialPortfolioApi> PortfolioApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         self.0.download_au_file(ctx, input)
     }
 

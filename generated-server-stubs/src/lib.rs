@@ -41,8 +41,8 @@ use portfolio_runtime::codegen::{enums, framing, object_only};
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use portfolio_runtime::server::{
-    FileDownload, ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types,
-    shutdown_signal,
+    FileDownload, ApiError, ApiResult, ErrorReply, ServeConfig, ServerConfig, bind,
+    problem_types, shutdown_signal,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};

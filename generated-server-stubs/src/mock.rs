@@ -8,7 +8,7 @@ use std::sync::Arc;
 use portfolio_runtime::codegen::server::mock::{Calls, Slot};
 
 use crate::api::RequestContext;
-use crate::{ApiError, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
+use crate::{ApiResult, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
 
 /// Where the handler of an operation taking `I` and answering `R` is kept, when one is set.
 type Handler<I, R> = Slot<RequestContext, I, R>;
@@ -207,10 +207,7 @@ impl MockApi {
     }
 
     /// `sample` when the mock answers with samples.
-    fn fallback<R>(
-        &self,
-        sample: fn() -> Result<R, ApiError>,
-    ) -> Option<fn() -> Result<R, ApiError>> {
+    fn fallback<R>(&self, sample: fn() -> ApiResult<R>) -> Option<fn() -> ApiResult<R>> {
         self.sampled.then_some(sample)
     }
 
@@ -234,14 +231,14 @@ impl MockApi {
     pub fn on_get_user<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetUserInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<types::User, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<types::User>> + Send + 'static,
     {
         self.handlers.get_user.set(handler);
         self
     }
 
     /// Answers every `GetUser` request with `reply`.
-    pub fn returns_get_user(&self, reply: Result<types::User, ApiError>) -> &Self {
+    pub fn returns_get_user(&self, reply: ApiResult<types::User>) -> &Self {
         self.on_get_user(move |_, _| std::future::ready(reply.clone()))
     }
 
@@ -249,8 +246,7 @@ impl MockApi {
     pub fn on_create_user<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::CreateUserInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<types::UserCreationResponse, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::UserCreationResponse>> + Send + 'static,
     {
         self.handlers.create_user.set(handler);
         self
@@ -259,7 +255,7 @@ impl MockApi {
     /// Answers every `CreateUser` request with `reply`.
     pub fn returns_create_user(
         &self,
-        reply: Result<types::UserCreationResponse, ApiError>,
+        reply: ApiResult<types::UserCreationResponse>,
     ) -> &Self {
         self.on_create_user(move |_, _| std::future::ready(reply.clone()))
     }
@@ -269,14 +265,14 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::LinkUserAccountsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.link_user_accounts.set(handler);
         self
     }
 
     /// Answers every `LinkUserAccounts` request with `reply`.
-    pub fn returns_link_user_accounts(&self, reply: Result<(), ApiError>) -> &Self {
+    pub fn returns_link_user_accounts(&self, reply: ApiResult<()>) -> &Self {
         self.on_link_user_accounts(move |_, _| std::future::ready(reply.clone()))
     }
 
@@ -284,9 +280,8 @@ impl MockApi {
     pub fn on_get_au_accounts<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetAuAccountsInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<
-                Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
-            > + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>>
+            + Send + 'static,
     {
         self.handlers.get_au_accounts.set(handler);
         self
@@ -295,7 +290,7 @@ impl MockApi {
     /// Answers every `GetAUAccounts` request with `reply`.
     pub fn returns_get_au_accounts(
         &self,
-        reply: Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+        reply: ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     ) -> &Self {
         self.on_get_au_accounts(move |_, _| std::future::ready(reply.clone()))
     }
@@ -305,8 +300,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuChildAccountsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send + 'static,
     {
         self.handlers.get_au_child_accounts.set(handler);
         self
@@ -315,7 +309,7 @@ impl MockApi {
     /// Answers every `GetAUChildAccounts` request with `reply`.
     pub fn returns_get_au_child_accounts(
         &self,
-        reply: Result<Vec<types::ChildAccountAu>, ApiError>,
+        reply: ApiResult<Vec<types::ChildAccountAu>>,
     ) -> &Self {
         self.on_get_au_child_accounts(move |_, _| std::future::ready(reply.clone()))
     }
@@ -325,7 +319,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAccountModelWeightingsInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::AccountModelWeighting>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send
             + 'static,
     {
         self.handlers.get_account_model_weightings.set(handler);
@@ -335,7 +329,7 @@ impl MockApi {
     /// Answers every `GetAccountModelWeightings` request with `reply`.
     pub fn returns_get_account_model_weightings(
         &self,
-        reply: Result<Vec<types::AccountModelWeighting>, ApiError>,
+        reply: ApiResult<Vec<types::AccountModelWeighting>>,
     ) -> &Self {
         self.on_get_account_model_weightings(move |_, _| std::future::ready(
             reply.clone(),
@@ -347,7 +341,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::ReplaceAccountModelWeightingsInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.replace_account_model_weightings.set(handler);
         self
@@ -356,7 +350,7 @@ impl MockApi {
     /// Answers every `ReplaceAccountModelWeightings` request with `reply`.
     pub fn returns_replace_account_model_weightings(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_replace_account_model_weightings(move |_, _| std::future::ready(
             reply.clone(),
@@ -367,7 +361,7 @@ impl MockApi {
     pub fn on_get_au_app_form<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetAuAppFormInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<FileDownload>> + Send + 'static,
     {
         self.handlers.get_au_app_form.set(handler);
         self
@@ -378,8 +372,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::CreateDraftApplicationInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::ApplicationUploadResult>> + Send + 'static,
     {
         self.handlers.create_draft_application.set(handler);
         self
@@ -388,7 +381,7 @@ impl MockApi {
     /// Answers every `CreateDraftApplication` request with `reply`.
     pub fn returns_create_draft_application(
         &self,
-        reply: Result<types::ApplicationUploadResult, ApiError>,
+        reply: ApiResult<types::ApplicationUploadResult>,
     ) -> &Self {
         self.on_create_draft_application(move |_, _| std::future::ready(reply.clone()))
     }
@@ -398,8 +391,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetDraftApplicationStatusInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<types::ApplicationStatus, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::ApplicationStatus>> + Send + 'static,
     {
         self.handlers.get_draft_application_status.set(handler);
         self
@@ -408,7 +400,7 @@ impl MockApi {
     /// Answers every `GetDraftApplicationStatus` request with `reply`.
     pub fn returns_get_draft_application_status(
         &self,
-        reply: Result<types::ApplicationStatus, ApiError>,
+        reply: ApiResult<types::ApplicationStatus>,
     ) -> &Self {
         self.on_get_draft_application_status(move |_, _| std::future::ready(
             reply.clone(),
@@ -419,17 +411,14 @@ impl MockApi {
     pub fn on_get_pds<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetPdsInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send + 'static,
     {
         self.handlers.get_pds.set(handler);
         self
     }
 
     /// Answers every `GetPDS` request with `reply`.
-    pub fn returns_get_pds(
-        &self,
-        reply: Result<Vec<types::PdsDetail>, ApiError>,
-    ) -> &Self {
+    pub fn returns_get_pds(&self, reply: ApiResult<Vec<types::PdsDetail>>) -> &Self {
         self.on_get_pds(move |_, _| std::future::ready(reply.clone()))
     }
 
@@ -438,7 +427,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetUkCedingPartiesInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send
             + 'static,
     {
         self.handlers.get_uk_ceding_parties.set(handler);
@@ -448,7 +437,7 @@ impl MockApi {
     /// Answers every `GetUKCedingParties` request with `reply`.
     pub fn returns_get_uk_ceding_parties(
         &self,
-        reply: Result<Vec<types::CedingPartyResponse>, ApiError>,
+        reply: ApiResult<Vec<types::CedingPartyResponse>>,
     ) -> &Self {
         self.on_get_uk_ceding_parties(move |_, _| std::future::ready(reply.clone()))
     }
@@ -458,8 +447,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::FindAuSecuritiesInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send + 'static,
     {
         self.handlers.find_au_securities.set(handler);
         self
@@ -468,7 +456,7 @@ impl MockApi {
     /// Answers every `FindAUSecurities` request with `reply`.
     pub fn returns_find_au_securities(
         &self,
-        reply: Result<Vec<types::SecurityResponse>, ApiError>,
+        reply: ApiResult<Vec<types::SecurityResponse>>,
     ) -> &Self {
         self.on_find_au_securities(move |_, _| std::future::ready(reply.clone()))
     }
@@ -478,8 +466,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuRecalcStatusInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send + 'static,
     {
         self.handlers.get_au_recalc_status.set(handler);
         self
@@ -488,7 +475,7 @@ impl MockApi {
     /// Answers every `GetAURecalcStatus` request with `reply`.
     pub fn returns_get_au_recalc_status(
         &self,
-        reply: Result<types::ServiceRecalcStatus, ApiError>,
+        reply: ApiResult<types::ServiceRecalcStatus>,
     ) -> &Self {
         self.on_get_au_recalc_status(move |_, _| std::future::ready(reply.clone()))
     }
@@ -497,7 +484,7 @@ impl MockApi {
     pub fn on_get_au_holdings<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetAuHoldingsInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::HoldingData>>> + Send + 'static,
     {
         self.handlers.get_au_holdings.set(handler);
         self
@@ -506,7 +493,7 @@ impl MockApi {
     /// Answers every `GetAUHoldings` request with `reply`.
     pub fn returns_get_au_holdings(
         &self,
-        reply: Result<Vec<types::HoldingData>, ApiError>,
+        reply: ApiResult<Vec<types::HoldingData>>,
     ) -> &Self {
         self.on_get_au_holdings(move |_, _| std::future::ready(reply.clone()))
     }
@@ -516,8 +503,8 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuHoldingsPerModelInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>>
-            + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send
+            + 'static,
     {
         self.handlers.get_au_holdings_per_model.set(handler);
         self
@@ -526,7 +513,7 @@ impl MockApi {
     /// Answers every `GetAUHoldingsPerModel` request with `reply`.
     pub fn returns_get_au_holdings_per_model(
         &self,
-        reply: Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
+        reply: ApiResult<Vec<types::HoldingsHistoryPerModel>>,
     ) -> &Self {
         self.on_get_au_holdings_per_model(move |_, _| std::future::ready(reply.clone()))
     }
@@ -536,8 +523,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuAssetClassSummaryInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::AssetClassSummary, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::AssetClassSummary>> + Send + 'static,
     {
         self.handlers.get_au_asset_class_summary.set(handler);
         self
@@ -546,7 +532,7 @@ impl MockApi {
     /// Answers every `GetAUAssetClassSummary` request with `reply`.
     pub fn returns_get_au_asset_class_summary(
         &self,
-        reply: Result<types::AssetClassSummary, ApiError>,
+        reply: ApiResult<types::AssetClassSummary>,
     ) -> &Self {
         self.on_get_au_asset_class_summary(move |_, _| std::future::ready(reply.clone()))
     }
@@ -556,9 +542,8 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuTransactionsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<
-                Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
-            > + Send + 'static,
+        Fut: Future<Output = ApiResult<types::TransactionIEnumerablePagedResponse>>
+            + Send + 'static,
     {
         self.handlers.get_au_transactions.set(handler);
         self
@@ -567,7 +552,7 @@ impl MockApi {
     /// Answers every `GetAUTransactions` request with `reply`.
     pub fn returns_get_au_transactions(
         &self,
-        reply: Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+        reply: ApiResult<types::TransactionIEnumerablePagedResponse>,
     ) -> &Self {
         self.on_get_au_transactions(move |_, _| std::future::ready(reply.clone()))
     }
@@ -577,8 +562,8 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuCashTransactionsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>>
-            + Send + 'static,
+        Fut: Future<Output = ApiResult<types::CashBookIEnumerablePagedResponse>> + Send
+            + 'static,
     {
         self.handlers.get_au_cash_transactions.set(handler);
         self
@@ -587,7 +572,7 @@ impl MockApi {
     /// Answers every `GetAUCashTransactions` request with `reply`.
     pub fn returns_get_au_cash_transactions(
         &self,
-        reply: Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+        reply: ApiResult<types::CashBookIEnumerablePagedResponse>,
     ) -> &Self {
         self.on_get_au_cash_transactions(move |_, _| std::future::ready(reply.clone()))
     }
@@ -597,7 +582,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuUnsettledTransactionsInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::UnsettledTransaction>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send
             + 'static,
     {
         self.handlers.get_au_unsettled_transactions.set(handler);
@@ -607,7 +592,7 @@ impl MockApi {
     /// Answers every `GetAUUnsettledTransactions` request with `reply`.
     pub fn returns_get_au_unsettled_transactions(
         &self,
-        reply: Result<Vec<types::UnsettledTransaction>, ApiError>,
+        reply: ApiResult<Vec<types::UnsettledTransaction>>,
     ) -> &Self {
         self.on_get_au_unsettled_transactions(move |_, _| std::future::ready(
             reply.clone(),
@@ -619,8 +604,8 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuDividendReinvestmentDetailsInput) -> Fut
             + Send + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>>
-            + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send
+            + 'static,
     {
         self.handlers.get_au_dividend_reinvestment_details.set(handler);
         self
@@ -629,7 +614,7 @@ impl MockApi {
     /// Answers every `GetAUDividendReinvestmentDetails` request with `reply`.
     pub fn returns_get_au_dividend_reinvestment_details(
         &self,
-        reply: Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
+        reply: ApiResult<Vec<types::DividendReinvestmentDetail>>,
     ) -> &Self {
         self.on_get_au_dividend_reinvestment_details(move |_, _| std::future::ready(
             reply.clone(),
@@ -641,8 +626,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuIncomeDetailInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send + 'static,
     {
         self.handlers.get_au_income_detail.set(handler);
         self
@@ -651,7 +635,7 @@ impl MockApi {
     /// Answers every `GetAUIncomeDetail` request with `reply`.
     pub fn returns_get_au_income_detail(
         &self,
-        reply: Result<Vec<types::IncomeDetail>, ApiError>,
+        reply: ApiResult<Vec<types::IncomeDetail>>,
     ) -> &Self {
         self.on_get_au_income_detail(move |_, _| std::future::ready(reply.clone()))
     }
@@ -661,8 +645,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuIncomeSchedulesInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send + 'static,
     {
         self.handlers.get_au_income_schedules.set(handler);
         self
@@ -671,7 +654,7 @@ impl MockApi {
     /// Answers every `GetAUIncomeSchedules` request with `reply`.
     pub fn returns_get_au_income_schedules(
         &self,
-        reply: Result<Vec<types::IncomeSchedule>, ApiError>,
+        reply: ApiResult<Vec<types::IncomeSchedule>>,
     ) -> &Self {
         self.on_get_au_income_schedules(move |_, _| std::future::ready(reply.clone()))
     }
@@ -681,7 +664,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuIncomeSchedulesBulkInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send
             + 'static,
     {
         self.handlers.get_au_income_schedules_bulk.set(handler);
@@ -691,7 +674,7 @@ impl MockApi {
     /// Answers every `GetAUIncomeSchedulesBulk` request with `reply`.
     pub fn returns_get_au_income_schedules_bulk(
         &self,
-        reply: Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
+        reply: ApiResult<Vec<types::BulkIncomeScheduleData>>,
     ) -> &Self {
         self.on_get_au_income_schedules_bulk(move |_, _| std::future::ready(
             reply.clone(),
@@ -703,7 +686,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuExpenseDetailInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::Expense>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::Expense>>> + Send + 'static,
     {
         self.handlers.get_au_expense_detail.set(handler);
         self
@@ -712,7 +695,7 @@ impl MockApi {
     /// Answers every `GetAUExpenseDetail` request with `reply`.
     pub fn returns_get_au_expense_detail(
         &self,
-        reply: Result<Vec<types::Expense>, ApiError>,
+        reply: ApiResult<Vec<types::Expense>>,
     ) -> &Self {
         self.on_get_au_expense_detail(move |_, _| std::future::ready(reply.clone()))
     }
@@ -721,17 +704,14 @@ impl MockApi {
     pub fn on_get_au_bpay<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetAuBpayInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send + 'static,
     {
         self.handlers.get_au_bpay.set(handler);
         self
     }
 
     /// Answers every `GetAUBpay` request with `reply`.
-    pub fn returns_get_au_bpay(
-        &self,
-        reply: Result<Vec<types::BpayInfo>, ApiError>,
-    ) -> &Self {
+    pub fn returns_get_au_bpay(&self, reply: ApiResult<Vec<types::BpayInfo>>) -> &Self {
         self.on_get_au_bpay(move |_, _| std::future::ready(reply.clone()))
     }
 
@@ -740,7 +720,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuPerformanceInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::Performance, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<types::Performance>> + Send + 'static,
     {
         self.handlers.get_au_performance.set(handler);
         self
@@ -749,7 +729,7 @@ impl MockApi {
     /// Answers every `GetAUPerformance` request with `reply`.
     pub fn returns_get_au_performance(
         &self,
-        reply: Result<types::Performance, ApiError>,
+        reply: ApiResult<types::Performance>,
     ) -> &Self {
         self.on_get_au_performance(move |_, _| std::future::ready(reply.clone()))
     }
@@ -759,7 +739,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuAssetClassPerformanceInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::AssetClassInvestment>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send
             + 'static,
     {
         self.handlers.get_au_asset_class_performance.set(handler);
@@ -769,7 +749,7 @@ impl MockApi {
     /// Answers every `GetAUAssetClassPerformance` request with `reply`.
     pub fn returns_get_au_asset_class_performance(
         &self,
-        reply: Result<Vec<types::AssetClassInvestment>, ApiError>,
+        reply: ApiResult<Vec<types::AssetClassInvestment>>,
     ) -> &Self {
         self.on_get_au_asset_class_performance(move |_, _| std::future::ready(
             reply.clone(),
@@ -781,7 +761,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuBenchmarksInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::Benchmark>>> + Send + 'static,
     {
         self.handlers.get_au_benchmarks.set(handler);
         self
@@ -790,7 +770,7 @@ impl MockApi {
     /// Answers every `GetAUBenchmarks` request with `reply`.
     pub fn returns_get_au_benchmarks(
         &self,
-        reply: Result<Vec<types::Benchmark>, ApiError>,
+        reply: ApiResult<Vec<types::Benchmark>>,
     ) -> &Self {
         self.on_get_au_benchmarks(move |_, _| std::future::ready(reply.clone()))
     }
@@ -800,8 +780,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuBenchmarkPerformanceInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send + 'static,
     {
         self.handlers.get_au_benchmark_performance.set(handler);
         self
@@ -810,7 +789,7 @@ impl MockApi {
     /// Answers every `GetAUBenchmarkPerformance` request with `reply`.
     pub fn returns_get_au_benchmark_performance(
         &self,
-        reply: Result<Vec<types::BenchmarkReturn>, ApiError>,
+        reply: ApiResult<Vec<types::BenchmarkReturn>>,
     ) -> &Self {
         self.on_get_au_benchmark_performance(move |_, _| std::future::ready(
             reply.clone(),
@@ -821,17 +800,14 @@ impl MockApi {
     pub fn on_get_au_models<F, Fut>(&self, handler: F) -> &Self
     where
         F: Fn(RequestContext, inputs::GetAuModelsInput) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::Model>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::Model>>> + Send + 'static,
     {
         self.handlers.get_au_models.set(handler);
         self
     }
 
     /// Answers every `GetAUModels` request with `reply`.
-    pub fn returns_get_au_models(
-        &self,
-        reply: Result<Vec<types::Model>, ApiError>,
-    ) -> &Self {
+    pub fn returns_get_au_models(&self, reply: ApiResult<Vec<types::Model>>) -> &Self {
         self.on_get_au_models(move |_, _| std::future::ready(reply.clone()))
     }
 
@@ -840,8 +816,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuAproximateFumInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<types::ModelApproximateFum>> + Send + 'static,
     {
         self.handlers.get_au_aproximate_fum.set(handler);
         self
@@ -850,7 +825,7 @@ impl MockApi {
     /// Answers every `GetAUAproximateFum` request with `reply`.
     pub fn returns_get_au_aproximate_fum(
         &self,
-        reply: Result<types::ModelApproximateFum, ApiError>,
+        reply: ApiResult<types::ModelApproximateFum>,
     ) -> &Self {
         self.on_get_au_aproximate_fum(move |_, _| std::future::ready(reply.clone()))
     }
@@ -860,7 +835,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuModelPerformanceInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<types::ModelPerformance, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<types::ModelPerformance>> + Send + 'static,
     {
         self.handlers.get_au_model_performance.set(handler);
         self
@@ -869,7 +844,7 @@ impl MockApi {
     /// Answers every `GetAUModelPerformance` request with `reply`.
     pub fn returns_get_au_model_performance(
         &self,
-        reply: Result<types::ModelPerformance, ApiError>,
+        reply: ApiResult<types::ModelPerformance>,
     ) -> &Self {
         self.on_get_au_model_performance(move |_, _| std::future::ready(reply.clone()))
     }
@@ -879,8 +854,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuModelHoldingsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send + 'static,
     {
         self.handlers.get_au_model_holdings.set(handler);
         self
@@ -889,7 +863,7 @@ impl MockApi {
     /// Answers every `GetAUModelHoldings` request with `reply`.
     pub fn returns_get_au_model_holdings(
         &self,
-        reply: Result<Vec<types::ModelHolding>, ApiError>,
+        reply: ApiResult<Vec<types::ModelHolding>>,
     ) -> &Self {
         self.on_get_au_model_holdings(move |_, _| std::future::ready(reply.clone()))
     }
@@ -899,8 +873,8 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuModelWeightAdjustmentInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>>
-            + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>> + Send
+            + 'static,
     {
         self.handlers.get_au_model_weight_adjustment.set(handler);
         self
@@ -909,7 +883,7 @@ impl MockApi {
     /// Answers every `GetAUModelWeightAdjustment` request with `reply`.
     pub fn returns_get_au_model_weight_adjustment(
         &self,
-        reply: Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+        reply: ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     ) -> &Self {
         self.on_get_au_model_weight_adjustment(move |_, _| std::future::ready(
             reply.clone(),
@@ -921,7 +895,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::ReplaceAuModelWeightAdjustmentInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.replace_au_model_weight_adjustment.set(handler);
         self
@@ -930,7 +904,7 @@ impl MockApi {
     /// Answers every `ReplaceAUModelWeightAdjustment` request with `reply`.
     pub fn returns_replace_au_model_weight_adjustment(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_replace_au_model_weight_adjustment(move |_, _| std::future::ready(
             reply.clone(),
@@ -942,7 +916,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuAccountEsgCategoriesInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<String>, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<Vec<String>>> + Send + 'static,
     {
         self.handlers.get_au_account_esg_categories.set(handler);
         self
@@ -951,7 +925,7 @@ impl MockApi {
     /// Answers every `GetAUAccountEsgCategories` request with `reply`.
     pub fn returns_get_au_account_esg_categories(
         &self,
-        reply: Result<Vec<String>, ApiError>,
+        reply: ApiResult<Vec<String>>,
     ) -> &Self {
         self.on_get_au_account_esg_categories(move |_, _| std::future::ready(
             reply.clone(),
@@ -963,7 +937,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::ReplaceAuAccountEsgCategoriesInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.replace_au_account_esg_categories.set(handler);
         self
@@ -972,7 +946,7 @@ impl MockApi {
     /// Answers every `ReplaceAUAccountEsgCategories` request with `reply`.
     pub fn returns_replace_au_account_esg_categories(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_replace_au_account_esg_categories(move |_, _| std::future::ready(
             reply.clone(),
@@ -984,17 +958,14 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::AddAuAccountEsgCategoriesInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.add_au_account_esg_categories.set(handler);
         self
     }
 
     /// Answers every `AddAUAccountEsgCategories` request with `reply`.
-    pub fn returns_add_au_account_esg_categories(
-        &self,
-        reply: Result<(), ApiError>,
-    ) -> &Self {
+    pub fn returns_add_au_account_esg_categories(&self, reply: ApiResult<()>) -> &Self {
         self.on_add_au_account_esg_categories(move |_, _| std::future::ready(
             reply.clone(),
         ))
@@ -1005,7 +976,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::DeleteAuAccountEsgCategoriesInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.delete_au_account_esg_categories.set(handler);
         self
@@ -1014,7 +985,7 @@ impl MockApi {
     /// Answers every `DeleteAUAccountEsgCategories` request with `reply`.
     pub fn returns_delete_au_account_esg_categories(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_delete_au_account_esg_categories(move |_, _| std::future::ready(
             reply.clone(),
@@ -1026,7 +997,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuCashflowInstructionsInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send
             + 'static,
     {
         self.handlers.get_au_cashflow_instructions.set(handler);
@@ -1036,7 +1007,7 @@ impl MockApi {
     /// Answers every `GetAUCashflowInstructions` request with `reply`.
     pub fn returns_get_au_cashflow_instructions(
         &self,
-        reply: Result<Vec<types::CashflowInstruction>, ApiError>,
+        reply: ApiResult<Vec<types::CashflowInstruction>>,
     ) -> &Self {
         self.on_get_au_cashflow_instructions(move |_, _| std::future::ready(
             reply.clone(),
@@ -1048,7 +1019,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::AddAuOneOffCashflowInstructionsInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.add_au_one_off_cashflow_instructions.set(handler);
         self
@@ -1057,7 +1028,7 @@ impl MockApi {
     /// Answers every `AddAUOneOffCashflowInstructions` request with `reply`.
     pub fn returns_add_au_one_off_cashflow_instructions(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_add_au_one_off_cashflow_instructions(move |_, _| std::future::ready(
             reply.clone(),
@@ -1069,7 +1040,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::DeleteAuOneOffCashflowInstructionsInput) -> Fut
             + Send + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.delete_au_one_off_cashflow_instructions.set(handler);
         self
@@ -1078,7 +1049,7 @@ impl MockApi {
     /// Answers every `DeleteAUOneOffCashflowInstructions` request with `reply`.
     pub fn returns_delete_au_one_off_cashflow_instructions(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_delete_au_one_off_cashflow_instructions(move |_, _| std::future::ready(
             reply.clone(),
@@ -1090,7 +1061,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::UpdateAuRegularCashflowInstructionsInput) -> Fut
             + Send + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.update_au_regular_cashflow_instructions.set(handler);
         self
@@ -1099,7 +1070,7 @@ impl MockApi {
     /// Answers every `UpdateAURegularCashflowInstructions` request with `reply`.
     pub fn returns_update_au_regular_cashflow_instructions(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_update_au_regular_cashflow_instructions(move |_, _| std::future::ready(
             reply.clone(),
@@ -1111,7 +1082,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::DeleteAuRegularCashflowInstructionsInput) -> Fut
             + Send + Sync + 'static,
-        Fut: Future<Output = Result<(), ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
         self.handlers.delete_au_regular_cashflow_instructions.set(handler);
         self
@@ -1120,7 +1091,7 @@ impl MockApi {
     /// Answers every `DeleteAURegularCashflowInstructions` request with `reply`.
     pub fn returns_delete_au_regular_cashflow_instructions(
         &self,
-        reply: Result<(), ApiError>,
+        reply: ApiResult<()>,
     ) -> &Self {
         self.on_delete_au_regular_cashflow_instructions(move |_, _| std::future::ready(
             reply.clone(),
@@ -1132,8 +1103,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuPublisherEventsInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send
-            + 'static,
+        Fut: Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send + 'static,
     {
         self.handlers.get_au_publisher_events.set(handler);
         self
@@ -1142,7 +1112,7 @@ impl MockApi {
     /// Answers every `GetAUPublisherEvents` request with `reply`.
     pub fn returns_get_au_publisher_events(
         &self,
-        reply: Result<Vec<types::PublisherEvent>, ApiError>,
+        reply: ApiResult<Vec<types::PublisherEvent>>,
     ) -> &Self {
         self.on_get_au_publisher_events(move |_, _| std::future::ready(reply.clone()))
     }
@@ -1152,7 +1122,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::GetAuPublisherEventDetailInput) -> Fut + Send
             + Sync + 'static,
-        Fut: Future<Output = Result<Vec<types::PublisherEventDetail>, ApiError>> + Send
+        Fut: Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send
             + 'static,
     {
         self.handlers.get_au_publisher_event_detail.set(handler);
@@ -1162,7 +1132,7 @@ impl MockApi {
     /// Answers every `GetAUPublisherEventDetail` request with `reply`.
     pub fn returns_get_au_publisher_event_detail(
         &self,
-        reply: Result<Vec<types::PublisherEventDetail>, ApiError>,
+        reply: ApiResult<Vec<types::PublisherEventDetail>>,
     ) -> &Self {
         self.on_get_au_publisher_event_detail(move |_, _| std::future::ready(
             reply.clone(),
@@ -1174,7 +1144,7 @@ impl MockApi {
     where
         F: Fn(RequestContext, inputs::DownloadAuFileInput) -> Fut + Send + Sync
             + 'static,
-        Fut: Future<Output = Result<FileDownload, ApiError>> + Send + 'static,
+        Fut: Future<Output = ApiResult<FileDownload>> + Send + 'static,
     {
         self.handlers.download_au_file.set(handler);
         self
@@ -1186,7 +1156,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetUserInput,
-    ) -> impl Future<Output = Result<types::User, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::User>> + Send {
         self.handlers
             .get_user
             .answer(&self.calls, "GetUser", ctx, input, self.fallback(samples::get_user))
@@ -1196,7 +1166,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::CreateUserInput,
-    ) -> impl Future<Output = Result<types::UserCreationResponse, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send {
         self.handlers
             .create_user
             .answer(
@@ -1212,7 +1182,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .link_user_accounts
             .answer(
@@ -1229,7 +1199,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAccountsInput,
     ) -> impl Future<
-        Output = Result<Vec<types::AccountIEnumerablePagedResponse>, ApiError>,
+        Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send {
         self.handlers
             .get_au_accounts
@@ -1246,7 +1216,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
-    ) -> impl Future<Output = Result<Vec<types::ChildAccountAu>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send {
         self.handlers
             .get_au_child_accounts
             .answer(
@@ -1262,9 +1232,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AccountModelWeighting>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send {
         self.handlers
             .get_account_model_weightings
             .answer(
@@ -1280,7 +1248,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .replace_account_model_weightings
             .answer(
@@ -1296,7 +1264,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         self.handlers
             .get_au_app_form
             .answer(
@@ -1312,7 +1280,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
-    ) -> impl Future<Output = Result<types::ApplicationUploadResult, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send {
         self.handlers
             .create_draft_application
             .answer(
@@ -1328,7 +1296,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
-    ) -> impl Future<Output = Result<types::ApplicationStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send {
         self.handlers
             .get_draft_application_status
             .answer(
@@ -1344,7 +1312,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetPdsInput,
-    ) -> impl Future<Output = Result<Vec<types::PdsDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send {
         self.handlers
             .get_pds
             .answer(&self.calls, "GetPDS", ctx, input, self.fallback(samples::get_pds))
@@ -1354,7 +1322,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
-    ) -> impl Future<Output = Result<Vec<types::CedingPartyResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send {
         self.handlers
             .get_uk_ceding_parties
             .answer(
@@ -1370,7 +1338,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
-    ) -> impl Future<Output = Result<Vec<types::SecurityResponse>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send {
         self.handlers
             .find_au_securities
             .answer(
@@ -1386,7 +1354,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
-    ) -> impl Future<Output = Result<types::ServiceRecalcStatus, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send {
         self.handlers
             .get_au_recalc_status
             .answer(
@@ -1402,7 +1370,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::HoldingData>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send {
         self.handlers
             .get_au_holdings
             .answer(
@@ -1418,9 +1386,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::HoldingsHistoryPerModel>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send {
         self.handlers
             .get_au_holdings_per_model
             .answer(
@@ -1436,7 +1402,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
-    ) -> impl Future<Output = Result<types::AssetClassSummary, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send {
         self.handlers
             .get_au_asset_class_summary
             .answer(
@@ -1453,7 +1419,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::TransactionIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send {
         self.handlers
             .get_au_transactions
@@ -1471,7 +1437,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuCashTransactionsInput,
     ) -> impl Future<
-        Output = Result<types::CashBookIEnumerablePagedResponse, ApiError>,
+        Output = ApiResult<types::CashBookIEnumerablePagedResponse>,
     > + Send {
         self.handlers
             .get_au_cash_transactions
@@ -1488,9 +1454,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::UnsettledTransaction>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send {
         self.handlers
             .get_au_unsettled_transactions
             .answer(
@@ -1506,9 +1470,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuDividendReinvestmentDetailsInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::DividendReinvestmentDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send {
         self.handlers
             .get_au_dividend_reinvestment_details
             .answer(
@@ -1524,7 +1486,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeDetail>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send {
         self.handlers
             .get_au_income_detail
             .answer(
@@ -1540,7 +1502,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
-    ) -> impl Future<Output = Result<Vec<types::IncomeSchedule>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send {
         self.handlers
             .get_au_income_schedules
             .answer(
@@ -1556,9 +1518,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::BulkIncomeScheduleData>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send {
         self.handlers
             .get_au_income_schedules_bulk
             .answer(
@@ -1574,7 +1534,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
-    ) -> impl Future<Output = Result<Vec<types::Expense>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send {
         self.handlers
             .get_au_expense_detail
             .answer(
@@ -1590,7 +1550,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
-    ) -> impl Future<Output = Result<Vec<types::BpayInfo>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send {
         self.handlers
             .get_au_bpay
             .answer(
@@ -1606,7 +1566,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
-    ) -> impl Future<Output = Result<types::Performance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::Performance>> + Send {
         self.handlers
             .get_au_performance
             .answer(
@@ -1622,9 +1582,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::AssetClassInvestment>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send {
         self.handlers
             .get_au_asset_class_performance
             .answer(
@@ -1640,7 +1598,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
-    ) -> impl Future<Output = Result<Vec<types::Benchmark>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send {
         self.handlers
             .get_au_benchmarks
             .answer(
@@ -1656,7 +1614,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
-    ) -> impl Future<Output = Result<Vec<types::BenchmarkReturn>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send {
         self.handlers
             .get_au_benchmark_performance
             .answer(
@@ -1672,7 +1630,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
-    ) -> impl Future<Output = Result<Vec<types::Model>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send {
         self.handlers
             .get_au_models
             .answer(
@@ -1688,7 +1646,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
-    ) -> impl Future<Output = Result<types::ModelApproximateFum, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send {
         self.handlers
             .get_au_aproximate_fum
             .answer(
@@ -1704,7 +1662,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
-    ) -> impl Future<Output = Result<types::ModelPerformance, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send {
         self.handlers
             .get_au_model_performance
             .answer(
@@ -1720,7 +1678,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
-    ) -> impl Future<Output = Result<Vec<types::ModelHolding>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send {
         self.handlers
             .get_au_model_holdings
             .answer(
@@ -1737,7 +1695,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelWeightAdjustmentInput,
     ) -> impl Future<
-        Output = Result<Vec<types::ModelWeightAdjustmentResponse>, ApiError>,
+        Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send {
         self.handlers
             .get_au_model_weight_adjustment
@@ -1754,7 +1712,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .replace_au_model_weight_adjustment
             .answer(
@@ -1770,7 +1728,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<Vec<String>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<String>>> + Send {
         self.handlers
             .get_au_account_esg_categories
             .answer(
@@ -1786,7 +1744,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .replace_au_account_esg_categories
             .answer(
@@ -1802,7 +1760,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .add_au_account_esg_categories
             .answer(
@@ -1818,7 +1776,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .delete_au_account_esg_categories
             .answer(
@@ -1834,7 +1792,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<Vec<types::CashflowInstruction>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send {
         self.handlers
             .get_au_cashflow_instructions
             .answer(
@@ -1850,7 +1808,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .add_au_one_off_cashflow_instructions
             .answer(
@@ -1866,7 +1824,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .delete_au_one_off_cashflow_instructions
             .answer(
@@ -1882,7 +1840,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .update_au_regular_cashflow_instructions
             .answer(
@@ -1898,7 +1856,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .delete_au_regular_cashflow_instructions
             .answer(
@@ -1914,7 +1872,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
-    ) -> impl Future<Output = Result<Vec<types::PublisherEvent>, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send {
         self.handlers
             .get_au_publisher_events
             .answer(
@@ -1930,9 +1888,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
-    ) -> impl Future<
-        Output = Result<Vec<types::PublisherEventDetail>, ApiError>,
-    > + Send {
+    ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send {
         self.handlers
             .get_au_publisher_event_detail
             .answer(
@@ -1948,7 +1904,7 @@ impl PortfolioApi for MockApi {
         &self,
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
-    ) -> impl Future<Output = Result<FileDownload, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
         self.handlers
             .download_au_file
             .answer(

@@ -6,112 +6,100 @@
 
 use portfolio_runtime::codegen::server::mock::sample;
 
-use crate::{ApiError, FileDownload, types};
+use crate::{ApiResult, FileDownload, types};
 
 /// The reply to `GetUser` when no handler is set.
-pub(crate) fn get_user() -> Result<types::User, ApiError> {
+pub(crate) fn get_user() -> ApiResult<types::User> {
     sample("{\"UserId\":1}")
 }
 
 /// The reply to `CreateUser` when no handler is set.
-pub(crate) fn create_user() -> Result<types::UserCreationResponse, ApiError> {
+pub(crate) fn create_user() -> ApiResult<types::UserCreationResponse> {
     sample("{\"Id\":1,\"GetStartedToken\":\"string\"}")
 }
 
 /// The reply to `LinkUserAccounts` when no handler is set.
-pub(crate) fn link_user_accounts() -> Result<(), ApiError> {
+pub(crate) fn link_user_accounts() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `GetAUAccounts` when no handler is set.
-pub(crate) fn get_au_accounts() -> Result<
+pub(crate) fn get_au_accounts() -> ApiResult<
     Vec<types::AccountIEnumerablePagedResponse>,
-    ApiError,
 > {
     sample("[{\"Data\":[],\"Metadata\":{}}]")
 }
 
 /// The reply to `GetAUChildAccounts` when no handler is set.
-pub(crate) fn get_au_child_accounts() -> Result<Vec<types::ChildAccountAu>, ApiError> {
+pub(crate) fn get_au_child_accounts() -> ApiResult<Vec<types::ChildAccountAu>> {
     sample("[{\"Id\":\"string\"}]")
 }
 
 /// The reply to `GetAccountModelWeightings` when no handler is set.
-pub(crate) fn get_account_model_weightings() -> Result<
+pub(crate) fn get_account_model_weightings() -> ApiResult<
     Vec<types::AccountModelWeighting>,
-    ApiError,
 > {
     sample("[{\"ModelCode\":\"string\",\"Percentage\":1.5}]")
 }
 
 /// The reply to `ReplaceAccountModelWeightings` when no handler is set.
-pub(crate) fn replace_account_model_weightings() -> Result<(), ApiError> {
+pub(crate) fn replace_account_model_weightings() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `GetAUAppForm` when no handler is set.
-pub(crate) fn get_au_app_form() -> Result<FileDownload, ApiError> {
+pub(crate) fn get_au_app_form() -> ApiResult<FileDownload> {
     Ok(FileDownload::new("sample").with_content_type("application/octet-stream"))
 }
 
 /// The reply to `CreateDraftApplication` when no handler is set.
-pub(crate) fn create_draft_application() -> Result<
-    types::ApplicationUploadResult,
-    ApiError,
-> {
+pub(crate) fn create_draft_application() -> ApiResult<types::ApplicationUploadResult> {
     sample("{\"ApplicationId\":\"3fa85f64-5717-4562-b3fc-2c963f66afa6\"}")
 }
 
 /// The reply to `GetDraftApplicationStatus` when no handler is set.
-pub(crate) fn get_draft_application_status() -> Result<
-    types::ApplicationStatus,
-    ApiError,
-> {
+pub(crate) fn get_draft_application_status() -> ApiResult<types::ApplicationStatus> {
     sample(
         "{\"ApplicationId\":\"3fa85f64-5717-4562-b3fc-2c963f66afa6\",\"Status\":\"string\",\"AccountsStatus\":[{}]}",
     )
 }
 
 /// The reply to `GetPDS` when no handler is set.
-pub(crate) fn get_pds() -> Result<Vec<types::PdsDetail>, ApiError> {
+pub(crate) fn get_pds() -> ApiResult<Vec<types::PdsDetail>> {
     sample(
         "[{\"Id\":\"string\",\"Name\":\"string\",\"MaxNoOfBankAccounts\":1,\"IsSuperSma\":true,\"Status\":\"string\",\"ServiceId\":\"string\",\"ServiceName\":\"string\",\"Region\":0,\"CurrencyCode\":\"string\",\"Fees\":[],\"BankAccountUsages\":[],\"TaxOptions\":[],\"Models\":[],\"AvailableAccountTypes\":[],\"Products\":[]}]",
     )
 }
 
 /// The reply to `GetUKCedingParties` when no handler is set.
-pub(crate) fn get_uk_ceding_parties() -> Result<
-    Vec<types::CedingPartyResponse>,
-    ApiError,
-> {
+pub(crate) fn get_uk_ceding_parties() -> ApiResult<Vec<types::CedingPartyResponse>> {
     sample(
         "[{\"CedingPartyId\":\"string\",\"CedingPartyName\":\"string\",\"AcceptsElectronicTransfer\":true}]",
     )
 }
 
 /// The reply to `FindAUSecurities` when no handler is set.
-pub(crate) fn find_au_securities() -> Result<Vec<types::SecurityResponse>, ApiError> {
+pub(crate) fn find_au_securities() -> ApiResult<Vec<types::SecurityResponse>> {
     sample(
         "[{\"Id\":\"string\",\"Code\":\"string\",\"Description\":\"string\",\"Isin\":\"string\",\"Exchange\":\"string\",\"Currency\":\"string\",\"IsAllowedByApl\":true}]",
     )
 }
 
 /// The reply to `GetAURecalcStatus` when no handler is set.
-pub(crate) fn get_au_recalc_status() -> Result<types::ServiceRecalcStatus, ApiError> {
+pub(crate) fn get_au_recalc_status() -> ApiResult<types::ServiceRecalcStatus> {
     sample("{\"RecalcAsAtDate\":\"2024-01-01T00:00:00Z\"}")
 }
 
 /// The reply to `GetAUHoldings` when no handler is set.
-pub(crate) fn get_au_holdings() -> Result<Vec<types::HoldingData>, ApiError> {
+pub(crate) fn get_au_holdings() -> ApiResult<Vec<types::HoldingData>> {
     sample(
         "[{\"AccountId\":\"string\",\"Valuation\":{},\"Holdings\":[],\"ReceivablesAndPayables\":[],\"Subscriptions\":{}}]",
     )
 }
 
 /// The reply to `GetAUHoldingsPerModel` when no handler is set.
-pub(crate) fn get_au_holdings_per_model() -> Result<
+pub(crate) fn get_au_holdings_per_model() -> ApiResult<
     Vec<types::HoldingsHistoryPerModel>,
-    ApiError,
 > {
     sample(
         "[{\"Date\":\"2024-01-01T00:00:00Z\",\"TotalValue\":1.5,\"HoldingsInModel\":[],\"HoldingsNotInModel\":[]}]",
@@ -119,33 +107,27 @@ pub(crate) fn get_au_holdings_per_model() -> Result<
 }
 
 /// The reply to `GetAUAssetClassSummary` when no handler is set.
-pub(crate) fn get_au_asset_class_summary() -> Result<
-    types::AssetClassSummary,
-    ApiError,
-> {
+pub(crate) fn get_au_asset_class_summary() -> ApiResult<types::AssetClassSummary> {
     sample("{\"Valuation\":{},\"AssetClasses\":[{}],\"ReceivablesAndPayables\":[{}]}")
 }
 
 /// The reply to `GetAUTransactions` when no handler is set.
-pub(crate) fn get_au_transactions() -> Result<
+pub(crate) fn get_au_transactions() -> ApiResult<
     types::TransactionIEnumerablePagedResponse,
-    ApiError,
 > {
     sample("{\"Data\":[{}],\"Metadata\":{}}")
 }
 
 /// The reply to `GetAUCashTransactions` when no handler is set.
-pub(crate) fn get_au_cash_transactions() -> Result<
+pub(crate) fn get_au_cash_transactions() -> ApiResult<
     types::CashBookIEnumerablePagedResponse,
-    ApiError,
 > {
     sample("{\"Data\":[{}],\"Metadata\":{}}")
 }
 
 /// The reply to `GetAUUnsettledTransactions` when no handler is set.
-pub(crate) fn get_au_unsettled_transactions() -> Result<
+pub(crate) fn get_au_unsettled_transactions() -> ApiResult<
     Vec<types::UnsettledTransaction>,
-    ApiError,
 > {
     sample(
         "[{\"Security\":{},\"TransactionDate\":\"2024-01-01T00:00:00Z\",\"TransactionTypeDescription\":\"string\",\"Quantity\":1.5,\"NetAmount\":1.5,\"AveragePrice\":1.5,\"Brokerage\":1.5,\"Gst\":1.5,\"DisposalMethod\":\"string\",\"Narration\":\"string\",\"TradedCurrency\":\"string\",\"AmountInTradedCurrency\":1.5,\"AveragePriceInTradedCurrency\":1.5,\"SettlementDate\":\"2024-01-01T00:00:00Z\",\"ContractNoteReference\":\"string\",\"OtherCharges\":1.5,\"OtherChargesGst\":1.5}]",
@@ -153,9 +135,8 @@ pub(crate) fn get_au_unsettled_transactions() -> Result<
 }
 
 /// The reply to `GetAUDividendReinvestmentDetails` when no handler is set.
-pub(crate) fn get_au_dividend_reinvestment_details() -> Result<
+pub(crate) fn get_au_dividend_reinvestment_details() -> ApiResult<
     Vec<types::DividendReinvestmentDetail>,
-    ApiError,
 > {
     sample(
         "[{\"Security\":{},\"DrpType\":0,\"FromDate\":\"2024-01-01T00:00:00Z\",\"ToDate\":\"2024-01-01T00:00:00Z\",\"MaxSharesParticipating\":1.5,\"PercentSharesParticipating\":1.5,\"ExcludeFromDrp\":true}]",
@@ -163,52 +144,50 @@ pub(crate) fn get_au_dividend_reinvestment_details() -> Result<
 }
 
 /// The reply to `GetAUIncomeDetail` when no handler is set.
-pub(crate) fn get_au_income_detail() -> Result<Vec<types::IncomeDetail>, ApiError> {
+pub(crate) fn get_au_income_detail() -> ApiResult<Vec<types::IncomeDetail>> {
     sample(
         "[{\"TaxWithheld\":1.5,\"Receivable\":1.5,\"CashAmount\":1.5,\"Drp\":1.5,\"IncomeTotal\":1.5,\"PaymentDate\":\"2024-01-01T00:00:00Z\",\"ExecutionDate\":\"2024-01-01T00:00:00Z\",\"Security\":{},\"IncomeTypeDescription\":\"string\",\"IncomeSource\":\"string\",\"IncomeId\":\"string\",\"ForeignTaxPay\":1.5,\"FrankingCredit\":1.5}]",
     )
 }
 
 /// The reply to `GetAUIncomeSchedules` when no handler is set.
-pub(crate) fn get_au_income_schedules() -> Result<Vec<types::IncomeSchedule>, ApiError> {
+pub(crate) fn get_au_income_schedules() -> ApiResult<Vec<types::IncomeSchedule>> {
     sample(
         "[{\"CashAmount\":1.5,\"TrustOtherExpenses\":1.5,\"ForeignIncomeTaxOffsetsTotal\":1.5,\"TaxWithheld\":1.5,\"IncomeTotal\":1.5,\"NonAssessableTotal\":1.5,\"TrustCgtDistributionsTotal\":1.5,\"ForeignIncomeTotal\":1.5,\"Drp\":1.5,\"AustralianTrustOther\":1.5,\"FrankedTotal\":1.5,\"UnfrankedTotal\":1.5,\"Interest\":1.5,\"TaxDate\":\"2024-01-01T00:00:00Z\",\"Security\":{},\"IncomeTypeDescription\":\"string\",\"IncomeId\":\"string\",\"FrankingCreditsTotal\":1.5,\"AccruedAmount\":1.5}]",
     )
 }
 
 /// The reply to `GetAUIncomeSchedulesBulk` when no handler is set.
-pub(crate) fn get_au_income_schedules_bulk() -> Result<
+pub(crate) fn get_au_income_schedules_bulk() -> ApiResult<
     Vec<types::BulkIncomeScheduleData>,
-    ApiError,
 > {
     sample("[{\"AccountId\":\"string\",\"IncomeSchedules\":[]}]")
 }
 
 /// The reply to `GetAUExpenseDetail` when no handler is set.
-pub(crate) fn get_au_expense_detail() -> Result<Vec<types::Expense>, ApiError> {
+pub(crate) fn get_au_expense_detail() -> ApiResult<Vec<types::Expense>> {
     sample(
         "[{\"ExpenseId\":\"string\",\"EffectiveDate\":\"2024-01-01T00:00:00Z\",\"TaxDate\":\"2024-01-01T00:00:00Z\",\"PaymentDate\":\"2024-01-01T00:00:00Z\",\"ExpenseIncludingGst\":1.5,\"ExpenseExcludingGst\":1.5,\"GstRefundableAmount\":1.5,\"DeductibleAmount\":1.5,\"NonDeductibleAmount\":1.5,\"ExpenseNarration\":\"string\",\"ExpenseTypeGroupDescription\":\"string\",\"ExpenseTypeDescription\":\"string\"}]",
     )
 }
 
 /// The reply to `GetAUBpay` when no handler is set.
-pub(crate) fn get_au_bpay() -> Result<Vec<types::BpayInfo>, ApiError> {
+pub(crate) fn get_au_bpay() -> ApiResult<Vec<types::BpayInfo>> {
     sample(
         "[{\"AccountId\":\"string\",\"ReferenceNumber\":\"string\",\"BillerCode\":1,\"BpayType\":1}]",
     )
 }
 
 /// The reply to `GetAUPerformance` when no handler is set.
-pub(crate) fn get_au_performance() -> Result<types::Performance, ApiError> {
+pub(crate) fn get_au_performance() -> ApiResult<types::Performance> {
     sample(
         "{\"HoldingsExcluded\":true,\"BeginningMarketValue\":1.5,\"EndingMarketValue\":1.5,\"NetCapitalMovement\":1.5,\"NetInternalTransfers\":1.5,\"CashExpenses\":1.5,\"UnallocatedAmount\":1.5,\"DollarReturn\":{},\"PercentReturns\":[{}]}",
     )
 }
 
 /// The reply to `GetAUAssetClassPerformance` when no handler is set.
-pub(crate) fn get_au_asset_class_performance() -> Result<
+pub(crate) fn get_au_asset_class_performance() -> ApiResult<
     Vec<types::AssetClassInvestment>,
-    ApiError,
 > {
     sample(
         "[{\"AssetClassDescription\":\"string\",\"Benchmark\":\"string\",\"StartValue\":1.5,\"EndValue\":1.5,\"TotalReturn\":1.5,\"TotalReturnPercent\":1.5,\"BenchmarkReturnPercent\":1.5}]",
@@ -216,81 +195,76 @@ pub(crate) fn get_au_asset_class_performance() -> Result<
 }
 
 /// The reply to `GetAUBenchmarks` when no handler is set.
-pub(crate) fn get_au_benchmarks() -> Result<Vec<types::Benchmark>, ApiError> {
+pub(crate) fn get_au_benchmarks() -> ApiResult<Vec<types::Benchmark>> {
     sample("[{\"Id\":\"string\",\"Code\":\"string\",\"Name\":\"string\"}]")
 }
 
 /// The reply to `GetAUBenchmarkPerformance` when no handler is set.
-pub(crate) fn get_au_benchmark_performance() -> Result<
-    Vec<types::BenchmarkReturn>,
-    ApiError,
-> {
+pub(crate) fn get_au_benchmark_performance() -> ApiResult<Vec<types::BenchmarkReturn>> {
     sample("[{\"PeriodDescription\":\"string\",\"PercentageReturn\":1.5}]")
 }
 
 /// The reply to `GetAUModels` when no handler is set.
-pub(crate) fn get_au_models() -> Result<Vec<types::Model>, ApiError> {
+pub(crate) fn get_au_models() -> ApiResult<Vec<types::Model>> {
     sample(
         "[{\"Id\":\"string\",\"Code\":\"string\",\"Description\":\"string\",\"Status\":0,\"FactSheetUrl\":\"string\",\"ProviderName\":\"string\",\"UpdatedDate\":\"2024-01-01T00:00:00Z\",\"LastTransactionDate\":\"2024-01-01T00:00:00Z\"}]",
     )
 }
 
 /// The reply to `GetAUAproximateFum` when no handler is set.
-pub(crate) fn get_au_aproximate_fum() -> Result<types::ModelApproximateFum, ApiError> {
+pub(crate) fn get_au_aproximate_fum() -> ApiResult<types::ModelApproximateFum> {
     sample(
         "{\"NumberOfAccountsLinked\":1,\"TotalTargetFum\":1.5,\"TotalApproximateFum\":1.5,\"ApproximateFumForAccounts\":[{}]}",
     )
 }
 
 /// The reply to `GetAUModelPerformance` when no handler is set.
-pub(crate) fn get_au_model_performance() -> Result<types::ModelPerformance, ApiError> {
+pub(crate) fn get_au_model_performance() -> ApiResult<types::ModelPerformance> {
     sample("{\"DailyPercentageReturns\":[{}],\"PercentageReturns\":[{}]}")
 }
 
 /// The reply to `GetAUModelHoldings` when no handler is set.
-pub(crate) fn get_au_model_holdings() -> Result<Vec<types::ModelHolding>, ApiError> {
+pub(crate) fn get_au_model_holdings() -> ApiResult<Vec<types::ModelHolding>> {
     sample(
         "[{\"Security\":{},\"TargetValuePercentage\":1.5,\"ActualValuePercentage\":1.5,\"EstimatedYield\":1.5}]",
     )
 }
 
 /// The reply to `GetAUModelWeightAdjustment` when no handler is set.
-pub(crate) fn get_au_model_weight_adjustment() -> Result<
+pub(crate) fn get_au_model_weight_adjustment() -> ApiResult<
     Vec<types::ModelWeightAdjustmentResponse>,
-    ApiError,
 > {
     sample("[{\"Security\":{},\"Target\":1.5}]")
 }
 
 /// The reply to `ReplaceAUModelWeightAdjustment` when no handler is set.
-pub(crate) fn replace_au_model_weight_adjustment() -> Result<(), ApiError> {
+pub(crate) fn replace_au_model_weight_adjustment() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `GetAUAccountEsgCategories` when no handler is set.
-pub(crate) fn get_au_account_esg_categories() -> Result<Vec<String>, ApiError> {
+pub(crate) fn get_au_account_esg_categories() -> ApiResult<Vec<String>> {
     sample("[\"string\"]")
 }
 
 /// The reply to `ReplaceAUAccountEsgCategories` when no handler is set.
-pub(crate) fn replace_au_account_esg_categories() -> Result<(), ApiError> {
+pub(crate) fn replace_au_account_esg_categories() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `AddAUAccountEsgCategories` when no handler is set.
-pub(crate) fn add_au_account_esg_categories() -> Result<(), ApiError> {
+pub(crate) fn add_au_account_esg_categories() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `DeleteAUAccountEsgCategories` when no handler is set.
-pub(crate) fn delete_au_account_esg_categories() -> Result<(), ApiError> {
+pub(crate) fn delete_au_account_esg_categories() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `GetAUCashflowInstructions` when no handler is set.
-pub(crate) fn get_au_cashflow_instructions() -> Result<
+pub(crate) fn get_au_cashflow_instructions() -> ApiResult<
     Vec<types::CashflowInstruction>,
-    ApiError,
 > {
     sample(
         "[{\"Id\":\"string\",\"CashflowInstructionType\":1,\"FrequencyType\":0,\"StartDate\":\"2024-01-01T00:00:00Z\",\"EndDate\":\"2024-01-01T00:00:00Z\",\"Value\":1.5,\"TaxType\":1,\"Allocations\":[]}]",
@@ -298,36 +272,35 @@ pub(crate) fn get_au_cashflow_instructions() -> Result<
 }
 
 /// The reply to `AddAUOneOffCashflowInstructions` when no handler is set.
-pub(crate) fn add_au_one_off_cashflow_instructions() -> Result<(), ApiError> {
+pub(crate) fn add_au_one_off_cashflow_instructions() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `DeleteAUOneOffCashflowInstructions` when no handler is set.
-pub(crate) fn delete_au_one_off_cashflow_instructions() -> Result<(), ApiError> {
+pub(crate) fn delete_au_one_off_cashflow_instructions() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `UpdateAURegularCashflowInstructions` when no handler is set.
-pub(crate) fn update_au_regular_cashflow_instructions() -> Result<(), ApiError> {
+pub(crate) fn update_au_regular_cashflow_instructions() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `DeleteAURegularCashflowInstructions` when no handler is set.
-pub(crate) fn delete_au_regular_cashflow_instructions() -> Result<(), ApiError> {
+pub(crate) fn delete_au_regular_cashflow_instructions() -> ApiResult<()> {
     Ok(())
 }
 
 /// The reply to `GetAUPublisherEvents` when no handler is set.
-pub(crate) fn get_au_publisher_events() -> Result<Vec<types::PublisherEvent>, ApiError> {
+pub(crate) fn get_au_publisher_events() -> ApiResult<Vec<types::PublisherEvent>> {
     sample(
         "[{\"Id\":\"string\",\"EventName\":\"string\",\"CreatedDate\":\"2024-01-01T00:00:00Z\",\"UpdatedDate\":\"2024-01-01T00:00:00Z\"}]",
     )
 }
 
 /// The reply to `GetAUPublisherEventDetail` when no handler is set.
-pub(crate) fn get_au_publisher_event_detail() -> Result<
+pub(crate) fn get_au_publisher_event_detail() -> ApiResult<
     Vec<types::PublisherEventDetail>,
-    ApiError,
 > {
     sample(
         "[{\"FileId\":\"string\",\"AccountId\":\"string\",\"FileName\":\"string\",\"GeneratedDate\":\"2024-01-01T00:00:00Z\",\"PublishedDate\":\"2024-01-01T00:00:00Z\"}]",
@@ -335,6 +308,6 @@ pub(crate) fn get_au_publisher_event_detail() -> Result<
 }
 
 /// The reply to `DownloadAUFile` when no handler is set.
-pub(crate) fn download_au_file() -> Result<FileDownload, ApiError> {
+pub(crate) fn download_au_file() -> ApiResult<FileDownload> {
     Ok(FileDownload::new("sample").with_content_type("application/octet-stream"))
 }

@@ -35,7 +35,7 @@ pub fn samples_module(api: &Api) -> TokenStream {
         let docs = super::doc(&format!("The reply to `{}` when no handler is set.", op.id));
         Some(quote! {
             #docs
-            pub(crate) fn #name() -> Result<#reply, ApiError> {
+            pub(crate) fn #name() -> ApiResult<#reply> {
                 #body
             }
         })
@@ -44,7 +44,7 @@ pub fn samples_module(api: &Api) -> TokenStream {
     // What the signatures name decides the imports, as in the trait's module.
     let mut imports = Imports::default();
     if !functions.is_empty() {
-        imports.add("crate::ApiError");
+        imports.add("crate::ApiResult");
     }
     let mut uses = Uses::default();
     let sampled = || api.operations.iter().filter(|op| has_sample(op));

@@ -49,7 +49,7 @@ fn method_signature(api: &Api, op: &Operation) -> TokenStream {
     let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
     quote! {
         fn #name(&self, ctx: RequestContext, input: inputs::#input)
-            -> impl Future<Output = Result<#reply, ApiError>> + Send
+            -> impl Future<Output = ApiResult<#reply>> + Send
     }
 }
 
@@ -133,7 +133,7 @@ fn api_head(api: &Api) -> TokenStream {
         .add("std::future::Future")
         .add("axum::http::HeaderMap")
         .add("axum::response::Response")
-        .add("crate::{ApiError, ErrorReply}")
+        .add("crate::{ApiError, ApiResult, ErrorReply}")
         .add("crate::inputs");
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
@@ -284,7 +284,7 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         .add("std::future::Future")
         .add("std::sync::Arc")
         .add("crate::api::RequestContext")
-        .add("crate::{ApiError, ServerConfig, inputs}")
+        .add("crate::{ApiResult, ServerConfig, inputs}")
         .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
         .add(&format!("crate::{trait_name}"));
     if api.operations.iter().any(super::samples::has_sample) {
@@ -345,7 +345,7 @@ fn mock_constructors(api: &Api) -> TokenStream {
     let fallback_fn = any_sample.then(|| {
         quote! {
             /// `sample` when the mock answers with samples.
-            fn fallback<R>(&self, sample: fn() -> Result<R, ApiError>) -> Option<fn() -> Result<R, ApiError>> {
+            fn fallback<R>(&self, sample: fn() -> ApiResult<R>) -> Option<fn() -> ApiResult<R>> {
                 self.sampled.then_some(sample)
             }
         }
@@ -392,7 +392,7 @@ fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
             let docs = doc(&format!("Answers every `{id}` request with `reply`."));
             quote! {
                 #docs
-                pub fn #returns(&self, reply: Result<#reply, ApiError>) -> &Self {
+                pub fn #returns(&self, reply: ApiResult<#reply>) -> &Self {
                     self.#on(move |_, _| std::future::ready(reply.clone()))
                 }
             }
@@ -402,7 +402,7 @@ fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
         pub fn #on<F, Fut>(&self, handler: F) -> &Self
         where
             F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
-            Fut: Future<Output = Result<#reply, ApiError>> + Send + 'static,
+            Fut: Future<Output = ApiResult<#reply>> + Send + 'static,
         {
             self.handlers.#name.set(handler);
             self
@@ -1717,7 +1717,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use portfolio_runtime::server::{
-            #download_use #stream_use #upgrade_use ApiError, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
+            #download_use #stream_use #upgrade_use ApiError, ApiResult, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{router, router_with};

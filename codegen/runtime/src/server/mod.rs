@@ -21,7 +21,7 @@ pub(crate) mod upgrade;
 pub use config::ServerConfig;
 pub use download::FileDownload;
 pub use error_reply::{ErrorList, ErrorReply, ErrorShape, Fill, Statuses};
-pub use problem::{ApiError, problem_types};
+pub use problem::{ApiError, ApiResult, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 pub use stream::ItemStream;
 pub use upgrade::{Switch, Upgraded};

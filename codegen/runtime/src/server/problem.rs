@@ -33,6 +33,9 @@ pub mod problem_types {
     pub const INTERNAL: &str = "urn:problem-type:internal-error";
 }
 
+/// What an operation of a generated server answers: its reply, or the error reply it chose.
+pub type ApiResult<T> = Result<T, ApiError>;
+
 /// An error reply chosen by an implementation (or by the generated validation): a status and the
 /// problem details that explain it.
 #[derive(Debug, Clone, PartialEq, Eq)]

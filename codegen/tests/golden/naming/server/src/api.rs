@@ -8,7 +8,7 @@ use std::future::Future;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use crate::{ApiError, ErrorReply, inputs, types};
+use crate::{ApiError, ApiResult, ErrorReply, inputs, types};
 
 /// What the generated layer learned about a request before calling the implementation.
 #[derive(Clone)]
@@ -56,7 +56,7 @@ pub trait NamingApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetItemPartInput,
-    ) -> impl Future<Output = Result<types::Part, ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<types::Part>> + Send;
 
     /// `POST /items` (operation `post_items`).
     ///
@@ -67,7 +67,7 @@ pub trait NamingApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::PostItemsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send;
 
     /// The reply for an error: an operation's `Err`, or a request the generated layer turned
     /// away (a bad parameter, a missing credential, an unknown path). By default
@@ -96,7 +96,7 @@ pub trait PartialNamingApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::GetItemPartInput,
-    ) -> impl Future<Output = Result<types::Part, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::Part>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("get-item.part")) }
     }
@@ -106,7 +106,7 @@ pub trait PartialNamingApi: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         input: inputs::PostItemsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         let _ = (ctx, input);
         async { Err(ApiError::not_implemented("post_items")) }
     }
@@ -121,7 +121,7 @@ impl<T: PartialNamingApi> NamingApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::GetItemPartInput,
-    ) -> impl Future<Output = Result<types::Part, ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<types::Part>> + Send {
         self.0.get_item_part(ctx, input)
     }
 
@@ -129,7 +129,7 @@ impl<T: PartialNamingApi> NamingApi for Partial<T> {
         &self,
         ctx: RequestContext,
         input: inputs::PostItemsInput,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+    ) -> impl Future<Output = ApiResult<()>> + Send {
         self.0.post_items(ctx, input)
     }
 
