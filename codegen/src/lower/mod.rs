@@ -176,7 +176,6 @@ pub(crate) struct Lowerer<'a> {
     /// Unions without a discriminator, with where they are, to be told apart once every type
     /// they refer to is known.
     pending_unions: Vec<(String, Pointer, serde_json::Value)>,
-    /// Property defaults to check once every type is known: struct, field index, value, location.
     /// Property defaults to check once every type is known: the struct, the field's index, the
     /// value, the property's schema (as JSON) and where the default is written.
     pending_defaults: Vec<(String, usize, serde_json::Value, serde_json::Value, Pointer)>,
@@ -301,7 +300,6 @@ impl<'a> Lowerer<'a> {
         foreign
     }
 
-    /// Records a simplification that still generates working code.
     /// Records a warning once, however many places lead to the same node (a schema referenced
     /// from several properties).
     pub(crate) fn warn(&mut self, pointer: &Pointer, message: impl Into<String>) {
