@@ -21,6 +21,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/client/error.rs", include_str!("../runtime/src/client/error.rs")),
     ("src/client/mod.rs", include_str!("../runtime/src/client/mod.rs")),
     ("src/client/multipart.rs", include_str!("../runtime/src/client/multipart.rs")),
+    ("src/client/operation.rs", include_str!("../runtime/src/client/operation.rs")),
     ("src/client/paging.rs", include_str!("../runtime/src/client/paging.rs")),
     ("src/client/policy.rs", include_str!("../runtime/src/client/policy.rs")),
     ("src/client/stream.rs", include_str!("../runtime/src/client/stream.rs")),

@@ -1123,6 +1123,15 @@ impl Reply {
             Reply::Upgrade { .. } => 101,
         }
     }
+
+    /// Every documented success status, the main one first.
+    pub fn statuses(&self) -> Vec<u16> {
+        match self {
+            Reply::Download { status, also, .. } => std::iter::once(*status).chain(also.iter().copied()).collect(),
+            Reply::Several(replies) => replies.cases.iter().map(|c| c.status).collect(),
+            _ => vec![self.status()],
+        }
+    }
 }
 
 /// A media type that `range` allows and a message can carry: `range` itself unless it has a

@@ -5,11 +5,13 @@
 
 use std::time::Duration;
 
+use reqwest::RequestBuilder;
 use uuid::Uuid;
 
 use crate::encoding::{Query, push_segment};
+use crate::operation::{Operation, Target, Whole};
 use crate::paging::{self, Items, Page};
-use crate::transport::{self, Call};
+use crate::transport::{self, Call, Received};
 use crate::{Client, DateTime, Error, types};
 
 /// Request builder for [`Client::get_user`]: `GET /api/users`.
@@ -29,26 +31,32 @@ impl<'a> GetUser<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::User, Error> {
-        static CALL: Call = Call::new("GetUser", "GET", "/api/users");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetUser<'_> {
+    type Api = Client;
+    type Reply = types::User;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetUser", "GET", "/api/users", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/users");
         let mut query = Query::new(&mut url);
         query.push("username", &self.username);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::User, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetUser, types::User);
+crate::operation::request_builder!(GetUser, types::User);
 
 /// Request builder for [`Client::create_user`]: `POST /api/user`.
 #[derive(Debug, Clone)]
@@ -73,27 +81,33 @@ impl<'a> CreateUser<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::UserCreationResponse, Error> {
-        static CALL: Call = Call::new("CreateUser", "POST", "/api/user");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for CreateUser<'_> {
+    type Api = Client;
+    type Reply = types::UserCreationResponse;
+    type Read = Whole;
+    const CALL: Call = Call::new("CreateUser", "POST", "/api/user", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/user");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::UserCreationResponse, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(CreateUser, types::UserCreationResponse);
+crate::operation::request_builder!(CreateUser, types::UserCreationResponse);
 
 /// Request builder for [`Client::link_user_accounts`]: `PATCH /api/useraccounts`.
 #[derive(Debug, Clone)]
@@ -118,27 +132,38 @@ impl<'a> LinkUserAccounts<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new("LinkUserAccounts", "PATCH", "/api/useraccounts");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for LinkUserAccounts<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "LinkUserAccounts",
+        "PATCH",
+        "/api/useraccounts",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/useraccounts");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(LinkUserAccounts, ());
+crate::operation::request_builder!(LinkUserAccounts, ());
 
 /// Request builder for [`Client::get_au_accounts`]: `GET /api/accounts`.
 #[derive(Debug, Clone)]
@@ -195,28 +220,6 @@ impl<'a> GetAuAccounts<'a> {
         self
     }
 
-    /// Sends the request and reads the reply.
-    pub async fn send(
-        self,
-    ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
-        static CALL: Call = Call::new("GetAUAccounts", "GET", "/api/accounts");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
-        let mut url = client.url("/api/accounts");
-        let mut query = Query::new(&mut url);
-        query.push_all("search", self.search.iter());
-        query.push_all("accountIds", self.account_ids.iter().flatten());
-        query.push_all("page", self.page.iter());
-        query.push_all("size", self.size.iter());
-        let request = client
-            .request(&CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
-    }
-
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
@@ -254,7 +257,35 @@ impl<'a> GetAuAccounts<'a> {
     }
 }
 
-crate::transport::request_builder!(
+impl Operation for GetAuAccounts<'_> {
+    type Api = Client;
+    type Reply = Vec<types::AccountIEnumerablePagedResponse>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUAccounts", "GET", "/api/accounts", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
+        let mut url = client.url("/api/accounts");
+        let mut query = Query::new(&mut url);
+        query.push_all("search", self.search.iter());
+        query.push_all("accountIds", self.account_ids.iter().flatten());
+        query.push_all("page", self.page.iter());
+        query.push_all("size", self.size.iter());
+        let request = client
+            .request(&Self::CALL, url, "application/json")
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
+            .header("x-pps-api-version", client.version().clone());
+        Ok(request)
+    }
+
+    fn reply(
+        reply: Whole,
+    ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
+        reply.json()
+    }
+}
+
+crate::operation::request_builder!(
     GetAuAccounts, Vec < types::AccountIEnumerablePagedResponse >
 );
 
@@ -275,26 +306,37 @@ impl<'a> GetAuChildAccounts<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::ChildAccountAu>, Error> {
-        static CALL: Call = Call::new("GetAUChildAccounts", "GET", "/api/childaccounts");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuChildAccounts<'_> {
+    type Api = Client;
+    type Reply = Vec<types::ChildAccountAu>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUChildAccounts",
+        "GET",
+        "/api/childaccounts",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/childaccounts");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::ChildAccountAu>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuChildAccounts, Vec < types::ChildAccountAu >);
+crate::operation::request_builder!(GetAuChildAccounts, Vec < types::ChildAccountAu >);
 
 /// Request builder for [`Client::get_account_model_weightings`]: `GET /api/accountmodelweightings`.
 #[derive(Debug, Clone)]
@@ -313,30 +355,37 @@ impl<'a> GetAccountModelWeightings<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::AccountModelWeighting>, Error> {
-        static CALL: Call = Call::new(
-            "GetAccountModelWeightings",
-            "GET",
-            "/api/accountmodelweightings",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAccountModelWeightings<'_> {
+    type Api = Client;
+    type Reply = Vec<types::AccountModelWeighting>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAccountModelWeightings",
+        "GET",
+        "/api/accountmodelweightings",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/accountmodelweightings");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::AccountModelWeighting>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAccountModelWeightings, Vec < types::AccountModelWeighting >
 );
 
@@ -363,31 +412,38 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "ReplaceAccountModelWeightings",
-            "PUT",
-            "/api/accountmodelweightings",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for ReplaceAccountModelWeightings<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "ReplaceAccountModelWeightings",
+        "PUT",
+        "/api/accountmodelweightings",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/accountmodelweightings");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(ReplaceAccountModelWeightings, ());
+crate::operation::request_builder!(ReplaceAccountModelWeightings, ());
 
 /// Request builder for [`Client::get_au_app_form`]: `GET /api/appform`.
 #[derive(Debug, Clone)]
@@ -422,28 +478,34 @@ impl<'a> GetAuAppForm<'a> {
         self.form_type = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<crate::Download, Error> {
-        static CALL: Call = Call::new("GetAUAppForm", "GET", "/api/appform");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuAppForm<'_> {
+    type Api = Client;
+    type Reply = crate::Download;
+    type Read = Received;
+    const CALL: Call = Call::new("GetAUAppForm", "GET", "/api/appform", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push_all("Recipient", self.recipient.iter());
         query.push_all("FormType", self.form_type.iter());
         let request = client
-            .request(&CALL, url, "application/octet-stream")
+            .request(&Self::CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        crate::download::read(response, &[200]).await
+        Ok(request)
+    }
+
+    fn reply(reply: Received) -> Result<crate::Download, Error> {
+        Ok(crate::download::open(reply))
     }
 }
 
-crate::transport::request_builder!(GetAuAppForm, crate ::Download);
+crate::operation::request_builder!(GetAuAppForm, crate ::Download);
 
 /// Request builder for [`Client::create_draft_application`]: `POST /api/application`.
 #[derive(Debug, Clone)]
@@ -468,31 +530,38 @@ impl<'a> CreateDraftApplication<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::ApplicationUploadResult, Error> {
-        static CALL: Call = Call::new(
-            "CreateDraftApplication",
-            "POST",
-            "/api/application",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for CreateDraftApplication<'_> {
+    type Api = Client;
+    type Reply = types::ApplicationUploadResult;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "CreateDraftApplication",
+        "POST",
+        "/api/application",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/application");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::ApplicationUploadResult, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     CreateDraftApplication, types::ApplicationUploadResult
 );
 
@@ -513,31 +582,38 @@ impl<'a> GetDraftApplicationStatus<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::ApplicationStatus, Error> {
-        static CALL: Call = Call::new(
-            "GetDraftApplicationStatus",
-            "GET",
-            "/api/application/{ApplicationId}/status",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetDraftApplicationStatus<'_> {
+    type Api = Client;
+    type Reply = types::ApplicationStatus;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetDraftApplicationStatus",
+        "GET",
+        "/api/application/{ApplicationId}/status",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
         url.push_str("/status");
         client.check_path(&url, "/api/application/{ApplicationId}/status")?;
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::ApplicationStatus, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetDraftApplicationStatus, types::ApplicationStatus);
+crate::operation::request_builder!(GetDraftApplicationStatus, types::ApplicationStatus);
 
 /// Request builder for [`Client::get_pds`]: `GET /api/pds`.
 #[derive(Debug, Clone)]
@@ -551,24 +627,30 @@ impl<'a> GetPds<'a> {
     pub(crate) fn new(client: &'a Client) -> Self {
         GetPds { client, timeout: None }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::PdsDetail>, Error> {
-        static CALL: Call = Call::new("GetPDS", "GET", "/api/pds");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetPds<'_> {
+    type Api = Client;
+    type Reply = Vec<types::PdsDetail>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetPDS", "GET", "/api/pds", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/pds");
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::PdsDetail>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetPds, Vec < types::PdsDetail >);
+crate::operation::request_builder!(GetPds, Vec < types::PdsDetail >);
 
 /// Request builder for [`Client::get_uk_ceding_parties`]: `GET /api/cedingparties`.
 #[derive(Debug, Clone)]
@@ -595,27 +677,38 @@ impl<'a> GetUkCedingParties<'a> {
         self.account_type = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::CedingPartyResponse>, Error> {
-        static CALL: Call = Call::new("GetUKCedingParties", "GET", "/api/cedingparties");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetUkCedingParties<'_> {
+    type Api = Client;
+    type Reply = Vec<types::CedingPartyResponse>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetUKCedingParties",
+        "GET",
+        "/api/cedingparties",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
         query.push_all("accountType", self.account_type.iter());
         query.push("search", &self.search);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::CedingPartyResponse>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetUkCedingParties, Vec < types::CedingPartyResponse >
 );
 
@@ -672,12 +765,15 @@ impl<'a> FindAuSecurities<'a> {
         self.security_codes = Some(value.into_iter().map(|item| item.into()).collect());
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::SecurityResponse>, Error> {
-        static CALL: Call = Call::new("FindAUSecurities", "GET", "/api/securities");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for FindAuSecurities<'_> {
+    type Api = Client;
+    type Reply = Vec<types::SecurityResponse>;
+    type Read = Whole;
+    const CALL: Call = Call::new("FindAUSecurities", "GET", "/api/securities", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
         query.push_all("search", self.search.iter());
@@ -685,16 +781,19 @@ impl<'a> FindAuSecurities<'a> {
         query.push_all("securityIds", self.security_ids.iter().flatten());
         query.push_all("securityCodes", self.security_codes.iter().flatten());
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::SecurityResponse>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(FindAuSecurities, Vec < types::SecurityResponse >);
+crate::operation::request_builder!(FindAuSecurities, Vec < types::SecurityResponse >);
 
 /// Request builder for [`Client::get_au_recalc_status`]: `GET /api/recalc/status`.
 #[derive(Debug, Clone)]
@@ -711,24 +810,35 @@ impl<'a> GetAuRecalcStatus<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::ServiceRecalcStatus, Error> {
-        static CALL: Call = Call::new("GetAURecalcStatus", "GET", "/api/recalc/status");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuRecalcStatus<'_> {
+    type Api = Client;
+    type Reply = types::ServiceRecalcStatus;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAURecalcStatus",
+        "GET",
+        "/api/recalc/status",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/recalc/status");
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::ServiceRecalcStatus, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuRecalcStatus, types::ServiceRecalcStatus);
+crate::operation::request_builder!(GetAuRecalcStatus, types::ServiceRecalcStatus);
 
 /// Request builder for [`Client::get_au_holdings`]: `GET /api/holdings`.
 #[derive(Debug, Clone)]
@@ -756,28 +866,34 @@ impl<'a> GetAuHoldings<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::HoldingData>, Error> {
-        static CALL: Call = Call::new("GetAUHoldings", "GET", "/api/holdings");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuHoldings<'_> {
+    type Api = Client;
+    type Reply = Vec<types::HoldingData>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUHoldings", "GET", "/api/holdings", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/holdings");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("ValuationDate", &self.valuation_date);
         query.push("ClassificationType", &self.classification_type);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::HoldingData>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuHoldings, Vec < types::HoldingData >);
+crate::operation::request_builder!(GetAuHoldings, Vec < types::HoldingData >);
 
 /// Request builder for [`Client::get_au_holdings_per_model`]: `GET /api/holdingspermodel`.
 #[derive(Debug, Clone)]
@@ -805,32 +921,39 @@ impl<'a> GetAuHoldingsPerModel<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUHoldingsPerModel",
-            "GET",
-            "/api/holdingspermodel",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuHoldingsPerModel<'_> {
+    type Api = Client;
+    type Reply = Vec<types::HoldingsHistoryPerModel>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUHoldingsPerModel",
+        "GET",
+        "/api/holdingspermodel",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/holdingspermodel");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuHoldingsPerModel, Vec < types::HoldingsHistoryPerModel >
 );
 
@@ -867,32 +990,39 @@ impl<'a> GetAuAssetClassSummary<'a> {
         self.include_loans = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::AssetClassSummary, Error> {
-        static CALL: Call = Call::new(
-            "GetAUAssetClassSummary",
-            "GET",
-            "/api/assetclasssummary",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuAssetClassSummary<'_> {
+    type Api = Client;
+    type Reply = types::AssetClassSummary;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUAssetClassSummary",
+        "GET",
+        "/api/assetclasssummary",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push_all("IncludeLoans", self.include_loans.iter());
         query.push("ValuationDate", &self.valuation_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::AssetClassSummary, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuAssetClassSummary, types::AssetClassSummary);
+crate::operation::request_builder!(GetAuAssetClassSummary, types::AssetClassSummary);
 
 /// Request builder for [`Client::get_au_transactions`]: `GET /api/transactions`.
 #[derive(Debug, Clone)]
@@ -981,33 +1111,6 @@ impl<'a> GetAuTransactions<'a> {
         self
     }
 
-    /// Sends the request and reads the reply.
-    pub async fn send(
-        self,
-    ) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
-        static CALL: Call = Call::new("GetAUTransactions", "GET", "/api/transactions");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
-        let mut url = client.url("/api/transactions");
-        let mut query = Query::new(&mut url);
-        query.push("AccountId", &self.account_id);
-        query.push("FromDate", &self.from_date);
-        query.push("ToDate", &self.to_date);
-        query.push_all("BuysAndSellsOnly", self.buys_and_sells_only.iter());
-        query.push_all("ShowUnconfirmed", self.show_unconfirmed.iter());
-        query.push_all("Page", self.page.iter());
-        query.push_all("Size", self.size.iter());
-        query.push_all("OrderBy", self.order_by.iter());
-        query.push_all("Order", self.order.iter());
-        let request = client
-            .request(&CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
-    }
-
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
@@ -1037,7 +1140,43 @@ impl<'a> GetAuTransactions<'a> {
     }
 }
 
-crate::transport::request_builder!(
+impl Operation for GetAuTransactions<'_> {
+    type Api = Client;
+    type Reply = types::TransactionIEnumerablePagedResponse;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUTransactions",
+        "GET",
+        "/api/transactions",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
+        let mut url = client.url("/api/transactions");
+        let mut query = Query::new(&mut url);
+        query.push("AccountId", &self.account_id);
+        query.push("FromDate", &self.from_date);
+        query.push("ToDate", &self.to_date);
+        query.push_all("BuysAndSellsOnly", self.buys_and_sells_only.iter());
+        query.push_all("ShowUnconfirmed", self.show_unconfirmed.iter());
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
+        query.push_all("OrderBy", self.order_by.iter());
+        query.push_all("Order", self.order.iter());
+        let request = client
+            .request(&Self::CALL, url, "application/json")
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
+            .header("x-pps-api-version", client.version().clone());
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
+        reply.json()
+    }
+}
+
+crate::operation::request_builder!(
     GetAuTransactions, types::TransactionIEnumerablePagedResponse
 );
 
@@ -1098,32 +1237,6 @@ impl<'a> GetAuCashTransactions<'a> {
         self
     }
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
-        static CALL: Call = Call::new(
-            "GetAUCashTransactions",
-            "GET",
-            "/api/cashtransactions",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
-        let mut url = client.url("/api/cashtransactions");
-        let mut query = Query::new(&mut url);
-        query.push_all("IncludePendingUnsettled", self.include_pending_unsettled.iter());
-        query.push_all("Page", self.page.iter());
-        query.push_all("Size", self.size.iter());
-        query.push("AccountId", &self.account_id);
-        query.push("FromDate", &self.from_date);
-        query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
-    }
-
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
@@ -1153,7 +1266,40 @@ impl<'a> GetAuCashTransactions<'a> {
     }
 }
 
-crate::transport::request_builder!(
+impl Operation for GetAuCashTransactions<'_> {
+    type Api = Client;
+    type Reply = types::CashBookIEnumerablePagedResponse;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUCashTransactions",
+        "GET",
+        "/api/cashtransactions",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
+        let mut url = client.url("/api/cashtransactions");
+        let mut query = Query::new(&mut url);
+        query.push_all("IncludePendingUnsettled", self.include_pending_unsettled.iter());
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
+        query.push("AccountId", &self.account_id);
+        query.push("FromDate", &self.from_date);
+        query.push("ToDate", &self.to_date);
+        let request = client
+            .request(&Self::CALL, url, "application/json")
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
+            .header("x-pps-api-version", client.version().clone());
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
+        reply.json()
+    }
+}
+
+crate::operation::request_builder!(
     GetAuCashTransactions, types::CashBookIEnumerablePagedResponse
 );
 
@@ -1204,31 +1350,6 @@ impl<'a> GetAuUnsettledTransactions<'a> {
         self
     }
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::UnsettledTransaction>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUUnsettledTransactions",
-            "GET",
-            "/api/unsettledtransactions",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
-        let mut url = client.url("/api/unsettledtransactions");
-        let mut query = Query::new(&mut url);
-        query.push_all("Page", self.page.iter());
-        query.push_all("Size", self.size.iter());
-        query.push("AccountId", &self.account_id);
-        query.push("FromDate", &self.from_date);
-        query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
-    }
-
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
     /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
@@ -1254,7 +1375,39 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     }
 }
 
-crate::transport::request_builder!(
+impl Operation for GetAuUnsettledTransactions<'_> {
+    type Api = Client;
+    type Reply = Vec<types::UnsettledTransaction>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUUnsettledTransactions",
+        "GET",
+        "/api/unsettledtransactions",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
+        let mut url = client.url("/api/unsettledtransactions");
+        let mut query = Query::new(&mut url);
+        query.push_all("Page", self.page.iter());
+        query.push_all("Size", self.size.iter());
+        query.push("AccountId", &self.account_id);
+        query.push("FromDate", &self.from_date);
+        query.push("ToDate", &self.to_date);
+        let request = client
+            .request(&Self::CALL, url, "application/json")
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
+            .header("x-pps-api-version", client.version().clone());
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::UnsettledTransaction>, Error> {
+        reply.json()
+    }
+}
+
+crate::operation::request_builder!(
     GetAuUnsettledTransactions, Vec < types::UnsettledTransaction >
 );
 
@@ -1275,30 +1428,37 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUDividendReinvestmentDetails",
-            "GET",
-            "/api/dividendreinvestmentdetails",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuDividendReinvestmentDetails<'_> {
+    type Api = Client;
+    type Reply = Vec<types::DividendReinvestmentDetail>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUDividendReinvestmentDetails",
+        "GET",
+        "/api/dividendreinvestmentdetails",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/dividendreinvestmentdetails");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuDividendReinvestmentDetails, Vec < types::DividendReinvestmentDetail >
 );
 
@@ -1328,28 +1488,39 @@ impl<'a> GetAuIncomeDetail<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::IncomeDetail>, Error> {
-        static CALL: Call = Call::new("GetAUIncomeDetail", "GET", "/api/incomedetail");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuIncomeDetail<'_> {
+    type Api = Client;
+    type Reply = Vec<types::IncomeDetail>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUIncomeDetail",
+        "GET",
+        "/api/incomedetail",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::IncomeDetail>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuIncomeDetail, Vec < types::IncomeDetail >);
+crate::operation::request_builder!(GetAuIncomeDetail, Vec < types::IncomeDetail >);
 
 /// Request builder for [`Client::get_au_income_schedules`]: `GET /api/incomeschedules`.
 #[derive(Debug, Clone)]
@@ -1377,32 +1548,39 @@ impl<'a> GetAuIncomeSchedules<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::IncomeSchedule>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUIncomeSchedules",
-            "GET",
-            "/api/incomeschedules",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuIncomeSchedules<'_> {
+    type Api = Client;
+    type Reply = Vec<types::IncomeSchedule>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUIncomeSchedules",
+        "GET",
+        "/api/incomeschedules",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomeschedules");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::IncomeSchedule>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuIncomeSchedules, Vec < types::IncomeSchedule >);
+crate::operation::request_builder!(GetAuIncomeSchedules, Vec < types::IncomeSchedule >);
 
 /// Request builder for [`Client::get_au_income_schedules_bulk`]: `GET /api/incomeschedules/bulk`.
 #[derive(Debug, Clone)]
@@ -1430,32 +1608,39 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUIncomeSchedulesBulk",
-            "GET",
-            "/api/incomeschedules/bulk",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuIncomeSchedulesBulk<'_> {
+    type Api = Client;
+    type Reply = Vec<types::BulkIncomeScheduleData>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUIncomeSchedulesBulk",
+        "GET",
+        "/api/incomeschedules/bulk",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomeschedules/bulk");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuIncomeSchedulesBulk, Vec < types::BulkIncomeScheduleData >
 );
 
@@ -1485,28 +1670,39 @@ impl<'a> GetAuExpenseDetail<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::Expense>, Error> {
-        static CALL: Call = Call::new("GetAUExpenseDetail", "GET", "/api/expensedetail");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuExpenseDetail<'_> {
+    type Api = Client;
+    type Reply = Vec<types::Expense>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUExpenseDetail",
+        "GET",
+        "/api/expensedetail",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/expensedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::Expense>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuExpenseDetail, Vec < types::Expense >);
+crate::operation::request_builder!(GetAuExpenseDetail, Vec < types::Expense >);
 
 /// Request builder for [`Client::get_au_bpay`]: `GET /api/bpay`.
 #[derive(Debug, Clone)]
@@ -1525,26 +1721,32 @@ impl<'a> GetAuBpay<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::BpayInfo>, Error> {
-        static CALL: Call = Call::new("GetAUBpay", "GET", "/api/bpay");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuBpay<'_> {
+    type Api = Client;
+    type Reply = Vec<types::BpayInfo>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUBpay", "GET", "/api/bpay", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/bpay");
         let mut query = Query::new(&mut url);
         query.push_each("accountIds", &self.account_ids);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::BpayInfo>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuBpay, Vec < types::BpayInfo >);
+crate::operation::request_builder!(GetAuBpay, Vec < types::BpayInfo >);
 
 /// Request builder for [`Client::get_au_performance`]: `GET /api/performance`.
 #[derive(Debug, Clone)]
@@ -1642,12 +1844,15 @@ impl<'a> GetAuPerformance<'a> {
         self.calculation_method = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::Performance, Error> {
-        static CALL: Call = Call::new("GetAUPerformance", "GET", "/api/performance");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuPerformance<'_> {
+    type Api = Client;
+    type Reply = types::Performance;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUPerformance", "GET", "/api/performance", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/performance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1665,16 +1870,19 @@ impl<'a> GetAuPerformance<'a> {
         query.push_all("MultiplePeriods", self.multiple_periods.iter());
         query.push_all("CalculationMethod", self.calculation_method.iter());
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::Performance, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuPerformance, types::Performance);
+crate::operation::request_builder!(GetAuPerformance, types::Performance);
 
 /// Request builder for [`Client::get_au_asset_class_performance`]: `GET /api/assetclassperformance`.
 #[derive(Debug, Clone)]
@@ -1762,16 +1970,20 @@ impl<'a> GetAuAssetClassPerformance<'a> {
         self.calculation_method = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::AssetClassInvestment>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUAssetClassPerformance",
-            "GET",
-            "/api/assetclassperformance",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuAssetClassPerformance<'_> {
+    type Api = Client;
+    type Reply = Vec<types::AssetClassInvestment>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUAssetClassPerformance",
+        "GET",
+        "/api/assetclassperformance",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/assetclassperformance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1788,16 +2000,19 @@ impl<'a> GetAuAssetClassPerformance<'a> {
             );
         query.push_all("CalculationMethod", self.calculation_method.iter());
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::AssetClassInvestment>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuAssetClassPerformance, Vec < types::AssetClassInvestment >
 );
 
@@ -1816,24 +2031,30 @@ impl<'a> GetAuBenchmarks<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::Benchmark>, Error> {
-        static CALL: Call = Call::new("GetAUBenchmarks", "GET", "/api/benchmarks");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuBenchmarks<'_> {
+    type Api = Client;
+    type Reply = Vec<types::Benchmark>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUBenchmarks", "GET", "/api/benchmarks", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/benchmarks");
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::Benchmark>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuBenchmarks, Vec < types::Benchmark >);
+crate::operation::request_builder!(GetAuBenchmarks, Vec < types::Benchmark >);
 
 /// Request builder for [`Client::get_au_benchmark_performance`]: `GET /api/benchmarkperformance`.
 #[derive(Debug, Clone)]
@@ -1871,16 +2092,20 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         self.multiple_periods = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::BenchmarkReturn>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUBenchmarkPerformance",
-            "GET",
-            "/api/benchmarkperformance",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuBenchmarkPerformance<'_> {
+    type Api = Client;
+    type Reply = Vec<types::BenchmarkReturn>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUBenchmarkPerformance",
+        "GET",
+        "/api/benchmarkperformance",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
@@ -1888,16 +2113,19 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::BenchmarkReturn>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuBenchmarkPerformance, Vec < types::BenchmarkReturn >
 );
 
@@ -1916,24 +2144,30 @@ impl<'a> GetAuModels<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::Model>, Error> {
-        static CALL: Call = Call::new("GetAUModels", "GET", "/api/models");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuModels<'_> {
+    type Api = Client;
+    type Reply = Vec<types::Model>;
+    type Read = Whole;
+    const CALL: Call = Call::new("GetAUModels", "GET", "/api/models", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/models");
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::Model>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuModels, Vec < types::Model >);
+crate::operation::request_builder!(GetAuModels, Vec < types::Model >);
 
 /// Request builder for [`Client::get_au_aproximate_fum`]: `GET /api/modelapproximatefum`.
 #[derive(Debug, Clone)]
@@ -1958,31 +2192,38 @@ impl<'a> GetAuAproximateFum<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::ModelApproximateFum, Error> {
-        static CALL: Call = Call::new(
-            "GetAUAproximateFum",
-            "GET",
-            "/api/modelapproximatefum",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuAproximateFum<'_> {
+    type Api = Client;
+    type Reply = types::ModelApproximateFum;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUAproximateFum",
+        "GET",
+        "/api/modelapproximatefum",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelapproximatefum");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::ModelApproximateFum, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuAproximateFum, types::ModelApproximateFum);
+crate::operation::request_builder!(GetAuAproximateFum, types::ModelApproximateFum);
 
 /// Request builder for [`Client::get_au_model_performance`]: `GET /api/modelperformance`.
 #[derive(Debug, Clone)]
@@ -2010,32 +2251,39 @@ impl<'a> GetAuModelPerformance<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::ModelPerformance, Error> {
-        static CALL: Call = Call::new(
-            "GetAUModelPerformance",
-            "GET",
-            "/api/modelperformance",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuModelPerformance<'_> {
+    type Api = Client;
+    type Reply = types::ModelPerformance;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUModelPerformance",
+        "GET",
+        "/api/modelperformance",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelperformance");
         let mut query = Query::new(&mut url);
         query.push("ModelId", &self.model_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::ModelPerformance, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuModelPerformance, types::ModelPerformance);
+crate::operation::request_builder!(GetAuModelPerformance, types::ModelPerformance);
 
 /// Request builder for [`Client::get_au_model_holdings`]: `GET /api/modelholdings`.
 #[derive(Debug, Clone)]
@@ -2060,27 +2308,38 @@ impl<'a> GetAuModelHoldings<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::ModelHolding>, Error> {
-        static CALL: Call = Call::new("GetAUModelHoldings", "GET", "/api/modelholdings");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuModelHoldings<'_> {
+    type Api = Client;
+    type Reply = Vec<types::ModelHolding>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUModelHoldings",
+        "GET",
+        "/api/modelholdings",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelholdings");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::ModelHolding>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuModelHoldings, Vec < types::ModelHolding >);
+crate::operation::request_builder!(GetAuModelHoldings, Vec < types::ModelHolding >);
 
 /// Request builder for [`Client::get_au_model_weight_adjustment`]: `GET /api/modelweightadjustment`.
 #[derive(Debug, Clone)]
@@ -2099,30 +2358,37 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUModelWeightAdjustment",
-            "GET",
-            "/api/modelweightadjustment",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuModelWeightAdjustment<'_> {
+    type Api = Client;
+    type Reply = Vec<types::ModelWeightAdjustmentResponse>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUModelWeightAdjustment",
+        "GET",
+        "/api/modelweightadjustment",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelweightadjustment");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuModelWeightAdjustment, Vec < types::ModelWeightAdjustmentResponse >
 );
 
@@ -2149,31 +2415,38 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "ReplaceAUModelWeightAdjustment",
-            "PUT",
-            "/api/modelweightadjustment",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for ReplaceAuModelWeightAdjustment<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "ReplaceAUModelWeightAdjustment",
+        "PUT",
+        "/api/modelweightadjustment",
+        &[202],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/modelweightadjustment");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 202).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(ReplaceAuModelWeightAdjustment, ());
+crate::operation::request_builder!(ReplaceAuModelWeightAdjustment, ());
 
 /// Request builder for [`Client::get_au_account_esg_categories`]: `GET /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -2192,30 +2465,37 @@ impl<'a> GetAuAccountEsgCategories<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<String>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUAccountEsgCategories",
-            "GET",
-            "/api/esgcategories",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuAccountEsgCategories<'_> {
+    type Api = Client;
+    type Reply = Vec<String>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUAccountEsgCategories",
+        "GET",
+        "/api/esgcategories",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<String>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuAccountEsgCategories, Vec < String >);
+crate::operation::request_builder!(GetAuAccountEsgCategories, Vec < String >);
 
 /// Request builder for [`Client::replace_au_account_esg_categories`]: `PUT /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -2240,31 +2520,38 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "ReplaceAUAccountEsgCategories",
-            "PUT",
-            "/api/esgcategories",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for ReplaceAuAccountEsgCategories<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "ReplaceAUAccountEsgCategories",
+        "PUT",
+        "/api/esgcategories",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/esgcategories");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(ReplaceAuAccountEsgCategories, ());
+crate::operation::request_builder!(ReplaceAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::add_au_account_esg_categories`]: `POST /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -2289,31 +2576,38 @@ impl<'a> AddAuAccountEsgCategories<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "AddAUAccountEsgCategories",
-            "POST",
-            "/api/esgcategories",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for AddAuAccountEsgCategories<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "AddAUAccountEsgCategories",
+        "POST",
+        "/api/esgcategories",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/esgcategories");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(AddAuAccountEsgCategories, ());
+crate::operation::request_builder!(AddAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::delete_au_account_esg_categories`]: `DELETE /api/esgcategories`.
 #[derive(Debug, Clone)]
@@ -2340,31 +2634,38 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
         self.category_id = Some(value.into());
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "DeleteAUAccountEsgCategories",
-            "DELETE",
-            "/api/esgcategories",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for DeleteAuAccountEsgCategories<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "DeleteAUAccountEsgCategories",
+        "DELETE",
+        "/api/esgcategories",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push_all("categoryId", self.category_id.iter());
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(DeleteAuAccountEsgCategories, ());
+crate::operation::request_builder!(DeleteAuAccountEsgCategories, ());
 
 /// Request builder for [`Client::get_au_cashflow_instructions`]: `GET /api/cashflowinstructions`.
 #[derive(Debug, Clone)]
@@ -2383,30 +2684,37 @@ impl<'a> GetAuCashflowInstructions<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::CashflowInstruction>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUCashflowInstructions",
-            "GET",
-            "/api/cashflowinstructions",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuCashflowInstructions<'_> {
+    type Api = Client;
+    type Reply = Vec<types::CashflowInstruction>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUCashflowInstructions",
+        "GET",
+        "/api/cashflowinstructions",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::CashflowInstruction>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuCashflowInstructions, Vec < types::CashflowInstruction >
 );
 
@@ -2433,31 +2741,38 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "AddAUOneOffCashflowInstructions",
-            "POST",
-            "/api/cashflowinstructions/oneoff",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for AddAuOneOffCashflowInstructions<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "AddAUOneOffCashflowInstructions",
+        "POST",
+        "/api/cashflowinstructions/oneoff",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/cashflowinstructions/oneoff");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(AddAuOneOffCashflowInstructions, ());
+crate::operation::request_builder!(AddAuOneOffCashflowInstructions, ());
 
 /// Request builder for [`Client::delete_au_one_off_cashflow_instructions`]: `DELETE /api/cashflowinstructions/oneoff`.
 #[derive(Debug, Clone)]
@@ -2485,32 +2800,39 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "DeleteAUOneOffCashflowInstructions",
-            "DELETE",
-            "/api/cashflowinstructions/oneoff",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for DeleteAuOneOffCashflowInstructions<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "DeleteAUOneOffCashflowInstructions",
+        "DELETE",
+        "/api/cashflowinstructions/oneoff",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions/oneoff");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionId", &self.cashflow_instruction_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(DeleteAuOneOffCashflowInstructions, ());
+crate::operation::request_builder!(DeleteAuOneOffCashflowInstructions, ());
 
 /// Request builder for [`Client::update_au_regular_cashflow_instructions`]: `PUT /api/cashflowinstructions/regular`.
 #[derive(Debug, Clone)]
@@ -2535,31 +2857,38 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
         self.body = Some(value);
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "UpdateAURegularCashflowInstructions",
-            "PUT",
-            "/api/cashflowinstructions/regular",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for UpdateAuRegularCashflowInstructions<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "UpdateAURegularCashflowInstructions",
+        "PUT",
+        "/api/cashflowinstructions/regular",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/cashflowinstructions/regular");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(UpdateAuRegularCashflowInstructions, ());
+crate::operation::request_builder!(UpdateAuRegularCashflowInstructions, ());
 
 /// Request builder for [`Client::delete_au_regular_cashflow_instructions`]: `DELETE /api/cashflowinstructions/regular`.
 #[derive(Debug, Clone)]
@@ -2584,31 +2913,38 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new(
-            "DeleteAURegularCashflowInstructions",
-            "DELETE",
-            "/api/cashflowinstructions/regular",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for DeleteAuRegularCashflowInstructions<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "DeleteAURegularCashflowInstructions",
+        "DELETE",
+        "/api/cashflowinstructions/regular",
+        &[204],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions/regular");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 204).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(DeleteAuRegularCashflowInstructions, ());
+crate::operation::request_builder!(DeleteAuRegularCashflowInstructions, ());
 
 /// Request builder for [`Client::get_au_publisher_events`]: `GET /api/publisherevents`.
 #[derive(Debug, Clone)]
@@ -2625,28 +2961,35 @@ impl<'a> GetAuPublisherEvents<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::PublisherEvent>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUPublisherEvents",
-            "GET",
-            "/api/publisherevents",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuPublisherEvents<'_> {
+    type Api = Client;
+    type Reply = Vec<types::PublisherEvent>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUPublisherEvents",
+        "GET",
+        "/api/publisherevents",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/api/publisherevents");
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::PublisherEvent>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetAuPublisherEvents, Vec < types::PublisherEvent >);
+crate::operation::request_builder!(GetAuPublisherEvents, Vec < types::PublisherEvent >);
 
 /// Request builder for [`Client::get_au_publisher_event_detail`]: `GET /api/publishereventdetail`.
 #[derive(Debug, Clone)]
@@ -2665,30 +3008,37 @@ impl<'a> GetAuPublisherEventDetail<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<Vec<types::PublisherEventDetail>, Error> {
-        static CALL: Call = Call::new(
-            "GetAUPublisherEventDetail",
-            "GET",
-            "/api/publishereventdetail",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetAuPublisherEventDetail<'_> {
+    type Api = Client;
+    type Reply = Vec<types::PublisherEventDetail>;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "GetAUPublisherEventDetail",
+        "GET",
+        "/api/publishereventdetail",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/publishereventdetail");
         let mut query = Query::new(&mut url);
         query.push("eventId", &self.event_id);
         let request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<Vec<types::PublisherEventDetail>, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(
+crate::operation::request_builder!(
     GetAuPublisherEventDetail, Vec < types::PublisherEventDetail >
 );
 
@@ -2709,23 +3059,29 @@ impl<'a> DownloadAuFile<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<crate::Download, Error> {
-        static CALL: Call = Call::new("DownloadAUFile", "GET", "/api/file");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for DownloadAuFile<'_> {
+    type Api = Client;
+    type Reply = crate::Download;
+    type Read = Received;
+    const CALL: Call = Call::new("DownloadAUFile", "GET", "/api/file", &[200]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/api/file");
         let mut query = Query::new(&mut url);
         query.push("fileId", &self.file_id);
         let request = client
-            .request(&CALL, url, "application/octet-stream")
+            .request(&Self::CALL, url, "application/octet-stream")
             .header("Authorization", credentials.access_token.clone())
             .header("x-pps-subscription-key", credentials.subscription_key.clone())
             .header("x-pps-api-version", client.version().clone());
-        let response = client.send(&CALL, self.timeout, request).await?;
-        crate::download::read(response, &[200]).await
+        Ok(request)
+    }
+
+    fn reply(reply: Received) -> Result<crate::Download, Error> {
+        Ok(crate::download::open(reply))
     }
 }
 
-crate::transport::request_builder!(DownloadAuFile, crate ::Download);
+crate::operation::request_builder!(DownloadAuFile, crate ::Download);

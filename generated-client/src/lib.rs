@@ -45,7 +45,7 @@ pub mod builders;
 mod client;
 #[allow(unused_imports, reason = "each spec calls some of them")]
 use portfolio_runtime::codegen::client::{
-    download, encoding, multipart, paging, policy, stream, transport, upgrade,
+    download, encoding, multipart, operation, paging, policy, stream, transport, upgrade,
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]

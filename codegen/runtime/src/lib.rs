@@ -77,6 +77,7 @@ pub mod codegen {
             download = crate::client::download;
             encoding = crate::client::encoding;
             multipart = crate::client::multipart;
+            operation = crate::client::operation;
             paging = crate::client::paging;
             policy = crate::client::policy;
             stream = crate::client::stream;

@@ -410,7 +410,23 @@ pub fn builders_header(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    imports.add("std::time::Duration").add("crate::transport::{self, Call}").add("crate::{Client, Error}");
+    imports
+        .add("std::time::Duration")
+        .add("reqwest::RequestBuilder")
+        .add("crate::operation::{Operation, Target}")
+        .add("crate::transport::Call")
+        .add("crate::{Client, Error}");
+    let reads = |read: fn(&Reply) -> bool| api.operations.iter().any(|op| read(&op.reply));
+    if reads(|r| !matches!(r, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })) {
+        imports.add("crate::operation::Whole");
+    }
+    if reads(|r| matches!(r, Reply::Download { .. } | Reply::Stream { .. })) {
+        imports.add("crate::transport::Received");
+    }
+    let encodes = |b: &Body| matches!(b.encoding, BodyEncoding::Json | BodyEncoding::Form);
+    if api.operations.iter().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(encodes)) {
+        imports.add("crate::transport");
+    }
     if api.operations.iter().any(|op| op.paging.is_some()) {
         imports.add("crate::paging::{self, Items, Page}");
     }
@@ -506,7 +522,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let self_named = (op.type_name == "New")
         .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
     let setters = setters(api, op);
-    let send = send_body(api, op);
+    let operation = operation_impl(api, op, &name, &reply);
     let paging = op.paging.as_ref().map(|paging| paging_method(api, op, paging));
     quote! {
         #docs
@@ -529,16 +545,15 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
 
             #(#setters)*
 
-            /// Sends the request and reads the reply.
-            pub async fn send(self) -> Result<#reply, Error> {
-                #send
-            }
-
             #paging
         }
 
         #cfg
-        crate::transport::request_builder!(#name, #reply);
+        #allow
+        #operation
+
+        #cfg
+        crate::operation::request_builder!(#name, #reply);
     }
 }
 
@@ -574,11 +589,41 @@ fn setters(api: &Api, op: &Operation) -> Vec<TokenStream> {
     setters
 }
 
-/// The body of `send()`: the URL, the credentials, parameters and body, the call and the reply.
-fn send_body(api: &Api, op: &Operation) -> TokenStream {
+/// `impl Operation` for a builder: its call, how its request is built and how a successful reply
+/// becomes its answer. The runtime's generic send path does the rest.
+fn operation_impl(api: &Api, op: &Operation, name: &proc_macro2::Ident, reply: &TokenStream) -> TokenStream {
     let (id, method, path) = (&op.id, op.method.as_str(), &op.path);
-    let credentials = (!op.credentials.is_empty())
-        .then(|| quote! { let credentials = client.credential_headers(CALL.operation).await?; });
+    let statuses = op.reply.statuses().into_iter().map(proc_macro2::Literal::u16_unsuffixed);
+    let signed = !op.credentials.is_empty();
+    let anonymous = (!signed).then(|| quote! { const SIGNED: bool = false; });
+    let request = request_statements(api, op);
+    let (read, answer) = read_reply(op);
+    let reply_param = match matches!(op.reply, Reply::Empty { headers: None, .. }) {
+        true => quote! { _ },
+        false => quote! { reply },
+    };
+    quote! {
+        impl Operation for #name<'_> {
+            type Api = Client;
+            type Reply = #reply;
+            type Read = #read;
+            const CALL: Call = Call::new(#id, #method, #path, &[#(#statuses),*]);
+            #anonymous
+
+            fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+                #request
+            }
+
+            fn reply(#reply_param: #read) -> Result<#reply, Error> {
+                #answer
+            }
+        }
+    }
+}
+
+/// The body of `request()`: the URL, the credentials, parameters and body.
+fn request_statements(api: &Api, op: &Operation) -> TokenStream {
+    let credentials = (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credentials()?; });
     let sending = Sending::of(api, op);
     let choice = sending.choice(api);
     let url = build_url(op);
@@ -616,55 +661,46 @@ fn send_body(api: &Api, op: &Operation) -> TokenStream {
     let mut headers = header_statements(api, op, &sending);
     headers.extend(sending.conditional_headers(api));
     let body = body_statement(api, op);
+    let request = quote! { client.request(&Self::CALL, url, #accept) #upgrade #(#credential_headers)* #(#common)* };
     let mutable = (!headers.is_empty() || body.is_some()).then(|| quote! { mut });
-    let read = read_reply(op);
+    let request = quote! {
+        let #mutable request = #request;
+        #(#headers)*
+        #body
+        Ok(request)
+    };
     quote! {
-        static CALL: Call = Call::new(#id, #method, #path);
-        let client = &self.client.connection;
         #credentials
         #choice
         #url
         #in_query
         #(#conditional_query)*
-        let #mutable request = client.request(&CALL, url, #accept) #upgrade #(#credential_headers)* #(#common)*;
-        #(#headers)*
-        #body
-        let response = client.send(&CALL, self.timeout, request).await?;
-        #read
+        #request
     }
 }
 
-/// Statements that read a reply of a shape other than a plain body or none.
-fn read_reply(op: &Operation) -> TokenStream {
-    let status = proc_macro2::Literal::u16_unsuffixed(op.reply.status());
+/// How much of a successful reply the runtime reads for `op`, and the body of `reply()`, which
+/// turns that into the operation's answer.
+fn read_reply(op: &Operation) -> (TokenStream, TokenStream) {
+    let whole = quote! { Whole };
     match &op.reply {
         Reply::Empty { headers: Some(h), .. } => {
             let headers = read_headers(h);
-            quote! {
-                let response = transport::expect_status(response, #status).await?;
-                let headers = #headers;
-                transport::read_body(response).await?;
-                Ok(headers)
-            }
+            (whole, quote! { Ok(#headers) })
         }
         Reply::Json { headers: Some(h), .. } => {
             let headers = read_headers(h);
-            quote! {
-                let response = transport::expect_status(response, #status).await?;
-                let headers = #headers;
-                let body = transport::read_body(response).await?;
-                Ok((transport::decode(CALL.operation, body)?, headers))
-            }
+            (whole, quote! { Ok((reply.json()?, #headers)) })
         }
-        Reply::Empty { .. } => quote! { transport::empty(response, #status).await },
-        Reply::Json { .. } => quote! { transport::json(response, #status).await },
-        Reply::Download { also, .. } => quote! { crate::download::read(response, &[#status #(, #also)*]).await },
+        Reply::Empty { .. } => (whole, quote! { Ok(()) }),
+        Reply::Json { .. } => (whole, quote! { reply.json() }),
+        Reply::Download { .. } => (quote! { Received }, quote! { Ok(crate::download::open(reply)) }),
         Reply::Stream { framing, .. } => {
             let framing = super::framing_variant(*framing);
-            quote! { crate::stream::read(response, #status, crate::framing::Framing::#framing).await }
+            (quote! { Received }, quote! { Ok(crate::stream::open(reply, crate::framing::Framing::#framing)) })
         }
-        Reply::Upgrade { .. } => quote! { crate::upgrade::read(response).await },
-        Reply::Several(replies) => read_several(replies),
+        Reply::Upgrade { .. } => (quote! { crate::Upgraded }, quote! { Ok(reply) }),
+        Reply::Several(replies) => (whole, read_several(replies)),
     }
 }
 
@@ -729,13 +765,13 @@ fn error_reader(errors: &ErrorsDef) -> TokenStream {
     }
 }
 
-/// Reads a reply that may have any of several success statuses into the operation's reply enum.
+/// The answer of a reply that may have any of several success statuses: the operation's reply
+/// enum, by status.
 fn read_several(replies: &RepliesDef) -> TokenStream {
     let ty = ident(&replies.name);
-    let statuses = replies.cases.iter().map(|c| proc_macro2::Literal::u16_unsuffixed(c.status));
     let last = replies.cases.len() - 1;
     let arms = replies.cases.iter().enumerate().map(|(i, case)| {
-        // The last status is the catch-all arm: `any_of` has already refused every other status.
+        // The last status is the catch-all arm: the runtime has refused every other status.
         let pattern = if i == last {
             quote! { _ }
         } else {
@@ -743,34 +779,21 @@ fn read_several(replies: &RepliesDef) -> TokenStream {
             quote! { #s }
         };
         let variant = ident(&case.name);
-        // The headers are read before the body consumes the response; the variant holds the
-        // body, then the headers.
-        let read_headers = case.headers.as_ref().map(|h| {
-            let h = read_headers(h);
-            quote! { let headers = #h; }
-        });
-        let bind_body = case.body.as_ref().map(|_| quote! { let body = });
-        let body = case.body.as_ref().map(|_| quote! { transport::decode(CALL.operation, body)? });
-        let payload: Vec<TokenStream> =
-            body.into_iter().chain(case.headers.as_ref().map(|_| quote! { headers })).collect();
+        // The variant holds the body, then the headers.
+        let body = case.body.as_ref().map(|_| quote! { reply.json()? });
+        let headers = case.headers.as_ref().map(read_headers);
+        let payload: Vec<TokenStream> = body.into_iter().chain(headers).collect();
         let payload = (!payload.is_empty()).then(|| quote! { (#(#payload),*) });
-        quote! {
-            #pattern => {
-                #read_headers
-                #bind_body transport::read_body(response).await?;
-                Ok(types::#ty::#variant #payload)
-            }
-        }
+        quote! { #pattern => Ok(types::#ty::#variant #payload), }
     });
     quote! {
-        let response = transport::any_of(response, &[#(#statuses),*]).await?;
-        match response.status().as_u16() {
+        match reply.status() {
             #(#arms)*
         }
     }
 }
 
-/// A struct literal of the reply headers `s`, read from `response`.
+/// A struct literal of the reply headers `s`, read from `reply`.
 fn read_headers(s: &StructDef) -> TokenStream {
     let ty = ident(&s.name);
     let fields = s.fields.iter().map(|f| {
@@ -780,7 +803,7 @@ fn read_headers(s: &StructDef) -> TokenStream {
         } else {
             quote! { header }
         };
-        quote! { #field: transport::#read(CALL.operation, response.headers(), #wire)? }
+        quote! { #field: reply.#read(#wire)? }
     });
     quote! { types::#ty { #(#fields),* } }
 }
@@ -1035,7 +1058,7 @@ impl Sending {
             let sets: Vec<Vec<&Credential>> =
                 self.sets.iter().map(|set| set.iter().map(|&i| &api.credentials[i]).collect()).collect();
             let accepted = super::accepted_sets(&sets);
-            quote! { return Err(Error::MissingCredentials { operation: CALL.operation, accepted: #accepted }) }
+            quote! { return Err(Error::MissingCredentials { operation: Self::CALL.operation, accepted: #accepted }) }
         };
         Some(quote! {
             // The first set of credentials the operation accepts that is all set.
@@ -1281,7 +1304,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::client::{download, encoding, multipart, paging, policy, stream, transport, upgrade};
+        use portfolio_runtime::codegen::client::{download, encoding, multipart, operation, paging, policy, stream, transport, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use portfolio_runtime::codegen::{enums, framing, object_only};
 

@@ -37,11 +37,10 @@ pub struct Download {
     pub body: ByteStream,
 }
 
-/// Hands a binary reply with one of the `successes` statuses to the caller as a stream.
-pub async fn read(response: Received, successes: &[u16]) -> Result<Download, Error> {
-    let response = crate::client::transport::any_of(response, successes).await?;
+/// Hands a successful binary reply to the caller as a stream.
+pub fn open(response: Received) -> Download {
     let (operation, limits) = (response.operation(), response.limits());
-    Ok(Download::new(operation, limits, response.into_response()))
+    Download::new(operation, limits, response.into_response())
 }
 
 impl Download {

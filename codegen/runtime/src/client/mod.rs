@@ -6,6 +6,7 @@ pub(crate) mod download;
 pub(crate) mod encoding;
 mod error;
 pub(crate) mod multipart;
+pub(crate) mod operation;
 pub(crate) mod paging;
 pub(crate) mod policy;
 pub(crate) mod stream;
@@ -15,6 +16,7 @@ pub(crate) mod upgrade;
 pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
+pub use operation::Sending;
 pub use paging::Items;
 pub use policy::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,

@@ -34,13 +34,12 @@ pub struct ItemStream<T> {
     item: PhantomData<fn() -> T>,
 }
 
-/// Hands a streamed reply with the `success` status to the caller.
-pub async fn read<T>(response: Received, success: u16, framing: Framing) -> Result<ItemStream<T>, Error> {
+/// Hands a successful streamed reply to the caller, as items of `framing`.
+pub fn open<T>(response: Received, framing: Framing) -> ItemStream<T> {
     let limit = response.reply_limit();
-    let download = crate::client::download::read(response, &[success]).await?;
-    let Download { status, mut body, .. } = download;
+    let Download { status, mut body, .. } = crate::client::download::open(response);
     body.per_item();
-    Ok(ItemStream {
+    ItemStream {
         status,
         operation: body.operation(),
         body,
@@ -51,7 +50,7 @@ pub async fn read<T>(response: Received, success: u16, framing: Framing) -> Resu
         ended: false,
         event: Event::default(),
         item: PhantomData,
-    })
+    }
 }
 
 impl<T: DeserializeOwned> ItemStream<T> {

@@ -66,12 +66,20 @@ pub struct Call {
     pub operation: &'static str,
     method: &'static str,
     path: &'static str,
+    /// The documented success statuses; any other is an [`Error::Status`].
+    pub success: &'static [u16],
 }
 
 impl Call {
-    /// The operation `operation` at `method path` (the path template).
-    pub const fn new(operation: &'static str, method: &'static str, path: &'static str) -> Self {
-        Call { operation, method, path }
+    /// The operation `operation` at `method path` (the path template), which succeeds with the
+    /// `success` statuses.
+    pub const fn new(
+        operation: &'static str,
+        method: &'static str,
+        path: &'static str,
+        success: &'static [u16],
+    ) -> Self {
+        Call { operation, method, path, success }
     }
 
     /// The HTTP method; `QUERY` (OpenAPI 3.2) has no constant of its own.
@@ -100,36 +108,6 @@ pub fn form_body<T: serde::Serialize>(
         .map_err(|e| Error::InvalidArgument { name: "body", reason: e.to_string() })?;
     Ok(request.header(reqwest::header::CONTENT_TYPE, HeaderValue::from_static(content_type)).body(bytes))
 }
-
-/// What every generated request builder has besides its parameters: `timeout`, and `.await`
-/// sending it through `send`.
-///
-/// `request_builder!(Builder, Reply)`: the builder has a `timeout: Option<Duration>` field and a
-/// `send(self) -> Result<Reply, Error>` method.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __request_builder {
-    ($builder:ident, $reply:ty) => {
-        impl $builder<'_> {
-            /// Gives up on this call after `timeout`, whatever the client's own timeout.
-            pub fn timeout(mut self, timeout: ::std::time::Duration) -> Self {
-                self.timeout = Some(timeout);
-                self
-            }
-        }
-
-        impl<'a> ::std::future::IntoFuture for $builder<'a> {
-            type Output = ::std::result::Result<$reply, $crate::client::Error>;
-            type IntoFuture = ::std::pin::Pin<Box<dyn ::std::future::Future<Output = Self::Output> + Send + 'a>>;
-            fn into_future(self) -> Self::IntoFuture {
-                Box::pin(self.send())
-            }
-        }
-    };
-}
-
-#[doc(hidden)]
-pub use crate::__request_builder as request_builder;
 
 /// A call's time: which operation, when it started and how long it may take; every wait of the
 /// call goes through [`Clock::within`].
@@ -192,6 +170,11 @@ impl Received {
     /// The reply's headers.
     pub fn headers(&self) -> &HeaderMap {
         self.response.headers()
+    }
+
+    /// The reply's headers, to take them before the body is read.
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        self.response.headers_mut()
     }
 
     /// The largest reply body (or streamed item) the client reads into memory.
@@ -329,14 +312,6 @@ async fn attempts(
     }
 }
 
-/// Reads a JSON reply with the documented success status.
-pub async fn json<T: DeserializeOwned>(response: Received, success: u16) -> Result<T, Error> {
-    let response = expect_status(response, success).await?;
-    let operation = response.operation();
-    let body = read_body(response).await?;
-    decode(operation, body)
-}
-
 /// Passes a reply with any of several success statuses through; turns any other into
 /// [`Error::Status`].
 pub async fn any_of(response: Received, successes: &[u16]) -> Result<Received, Error> {
@@ -468,12 +443,6 @@ fn json_path(json: &[u8], line: usize, column: usize, whole_object: bool) -> Str
         }
     }
     if path.is_empty() { ".".to_string() } else { path }
-}
-
-/// Reads a reply without a body, discarding whatever body the server sent anyway.
-pub async fn empty(response: Received, success: u16) -> Result<(), Error> {
-    let response = expect_status(response, success).await?;
-    read_body(response).await.map(drop)
 }
 
 /// Passes a reply with the documented success status through; turns any other into

@@ -4,12 +4,14 @@
 pub use reqwest::Upgraded;
 
 use crate::client::Error;
-use crate::client::transport::{Received, expect_status};
+use crate::client::operation::Read;
+use crate::client::transport::{Received, without_query};
 
-/// The switched connection of a `101` reply; any other status is an [`Error::Status`].
-pub async fn read(response: Received) -> Result<Upgraded, Error> {
-    let response = expect_status(response, 101).await?;
-    let operation = response.operation();
-    let upgraded = response.into_response().upgrade().await;
-    upgraded.map_err(|source| Error::Transport { operation, source: crate::client::transport::without_query(source) })
+/// The switched connection of a `101` reply.
+impl Read for Upgraded {
+    async fn read(received: Received) -> Result<Self, Error> {
+        let operation = received.operation();
+        let upgraded = received.into_response().upgrade().await;
+        upgraded.map_err(|source| Error::Transport { operation, source: without_query(source) })
+    }
 }

@@ -5,9 +5,11 @@
 
 use std::time::Duration;
 
+use reqwest::RequestBuilder;
 use reqwest::header::HeaderValue;
 
 use crate::encoding::{Query, push_segment};
+use crate::operation::{Operation, Target, Whole};
 use crate::transport::{self, Call};
 use crate::{Client, Error, types};
 
@@ -56,16 +58,20 @@ impl<'a> GetItemPart<'a> {
         self.x_trace = Some(value.into());
         self
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<types::Part, Error> {
-        static CALL: Call = Call::new(
-            "get-item.part",
-            "GET",
-            "/items/{item-id}/parts/{part}",
-        );
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for GetItemPart<'_> {
+    type Api = Client;
+    type Reply = types::Part;
+    type Read = Whole;
+    const CALL: Call = Call::new(
+        "get-item.part",
+        "GET",
+        "/items/{item-id}/parts/{part}",
+        &[200],
+    );
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let mut url = client.url("/items/");
         push_segment(&mut url, &self.item_id);
         url.push_str("/parts/");
@@ -77,7 +83,7 @@ impl<'a> GetItemPart<'a> {
             query.push_joined("tags", ',', value);
         }
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("X-Key", credentials.key.clone());
         if let Some(value) = &self.x_trace {
             let value = HeaderValue::try_from(value.to_string())
@@ -87,12 +93,15 @@ impl<'a> GetItemPart<'a> {
                 })?;
             request = request.header("X-Trace", value);
         }
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::json(response, 200).await
+        Ok(request)
+    }
+
+    fn reply(reply: Whole) -> Result<types::Part, Error> {
+        reply.json()
     }
 }
 
-crate::transport::request_builder!(GetItemPart, types::Part);
+crate::operation::request_builder!(GetItemPart, types::Part);
 
 /// Request builder for [`Client::post_items`]: `POST /items`.
 #[derive(Debug, Clone)]
@@ -111,21 +120,27 @@ impl<'a> PostItems<'a> {
             timeout: None,
         }
     }
+}
 
-    /// Sends the request and reads the reply.
-    pub async fn send(self) -> Result<(), Error> {
-        static CALL: Call = Call::new("post_items", "POST", "/items");
-        let client = &self.client.connection;
-        let credentials = client.credential_headers(CALL.operation).await?;
+impl Operation for PostItems<'_> {
+    type Api = Client;
+    type Reply = ();
+    type Read = Whole;
+    const CALL: Call = Call::new("post_items", "POST", "/items", &[201]);
+    fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
+        let credentials = client.credentials()?;
         let url = client.url("/items");
         let mut request = client
-            .request(&CALL, url, "application/json")
+            .request(&Self::CALL, url, "application/json")
             .header("X-Key", credentials.key.clone());
         let body = &self.body;
         request = transport::json_body(request, "application/json", body)?;
-        let response = client.send(&CALL, self.timeout, request).await?;
-        transport::empty(response, 201).await
+        Ok(request)
+    }
+
+    fn reply(_: Whole) -> Result<(), Error> {
+        Ok(())
     }
 }
 
-crate::transport::request_builder!(PostItems, ());
+crate::operation::request_builder!(PostItems, ());
