@@ -56,7 +56,8 @@ pub use portfolio_types::types;
 pub use portfolio_runtime::client::{
     ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
     DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, BoxError,
-    CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
+    CredentialsProvider, Error, ProblemDetails, RetryPolicy, Sending, StatusError,
+    TimeoutKind,
 };
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};

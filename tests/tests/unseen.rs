@@ -1339,3 +1339,40 @@ async fn a_head_too_large_to_read_is_refused_in_the_documents_shape() {
         assert!(detail.contains("head"), "{addr}: {body}");
     }
 }
+
+/// Credentials are fetched for the operations that send them and only for those: a provider that
+/// fails stops a signed call before it is sent, and is never asked for an operation the document
+/// lets anyone call.
+#[tokio::test]
+async fn the_credentials_provider_is_asked_only_for_operations_that_send_credentials() {
+    let mock = MockApi::new();
+    let base = mock.serve().await.expect("serve");
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let provider = {
+        let asked = asked.clone();
+        move || {
+            asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async { Err::<Credentials, _>("the token service is down".into()) }
+        }
+    };
+    let client = Client::builder(&base, Credentials::new("", "", "", "")).credentials_provider(provider).build();
+    let client = client.expect("client");
+    mock.on_get_shelf(|_, input| async move { Ok(format!("shelf {}", input.shelf)) });
+    assert_eq!(client.get_shelf("oak").await.expect("an anonymous call"), "shelf oak");
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 0, "the provider was asked for an anonymous call");
+
+    let refused = client.delete_loose().await.expect_err("a signed call without credentials");
+    assert!(matches!(refused, unseen_client::Error::Credentials { operation: "deleteLoose", .. }), "{refused:?}");
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(mock.calls(), ["getShelf"], "the signed call reached the server");
+}
+
+/// Every builder's future can move between threads, as a spawned task needs, and has a name.
+#[test]
+fn request_futures_are_send_and_nameable() {
+    fn send<T: Send>(_: &T) {}
+    let client = Client::new("http://127.0.0.1:9", Credentials::new("", "", "", "")).expect("client");
+    let future: unseen_client::Sending<'_, String> = client.get_shelf("oak").send();
+    send(&future);
+    send(&std::future::IntoFuture::into_future(client.delete_loose()));
+}

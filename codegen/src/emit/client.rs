@@ -1313,7 +1313,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         pub use portfolio_runtime::client::{
             #download_use #paging_use #stream_use #upgrade_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-            BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, StatusError, TimeoutKind,
+            BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, Sending, StatusError, TimeoutKind,
         };
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
 

@@ -14,7 +14,8 @@ use serde::de::DeserializeOwned;
 use crate::client::transport::{self, Call, Received};
 use crate::client::{ApiClient, Connection, Error};
 
-/// What awaiting a request builder gives: its reply, or why there is none.
+/// A request on its way, as a builder's `send()` returns it: a future of the reply (or why there is
+/// none) that may move between threads, so it can be spawned or stored by name.
 pub type Sending<'a, T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'a>>;
 
 /// An operation's request builder, as the runtime sends it.
