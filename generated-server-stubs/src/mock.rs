@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use portfolio_runtime::codegen::server::mock::{Calls, Slot};
+use portfolio_runtime::codegen::server::mock::{MockState, Slot};
 
 use crate::api::RequestContext;
 use crate::{ApiResult, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
@@ -14,7 +14,6 @@ use crate::{ApiResult, FileDownload, PortfolioApi, ServerConfig, inputs, samples
 type Handler<I, R> = Slot<RequestContext, I, R>;
 
 /// The handler of each operation, when one is set.
-#[derive(Default)]
 struct Handlers {
     get_user: Handler<inputs::GetUserInput, types::User>,
     create_user: Handler<inputs::CreateUserInput, types::UserCreationResponse>,
@@ -171,6 +170,181 @@ struct Handlers {
     download_au_file: Handler<inputs::DownloadAuFileInput, FileDownload>,
 }
 
+impl Default for Handlers {
+    fn default() -> Self {
+        Handlers {
+            get_user: Slot::new("GetUser", Some(samples::get_user)),
+            create_user: Slot::new("CreateUser", Some(samples::create_user)),
+            link_user_accounts: Slot::new(
+                "LinkUserAccounts",
+                Some(samples::link_user_accounts),
+            ),
+            get_au_accounts: Slot::new("GetAUAccounts", Some(samples::get_au_accounts)),
+            get_au_child_accounts: Slot::new(
+                "GetAUChildAccounts",
+                Some(samples::get_au_child_accounts),
+            ),
+            get_account_model_weightings: Slot::new(
+                "GetAccountModelWeightings",
+                Some(samples::get_account_model_weightings),
+            ),
+            replace_account_model_weightings: Slot::new(
+                "ReplaceAccountModelWeightings",
+                Some(samples::replace_account_model_weightings),
+            ),
+            get_au_app_form: Slot::new("GetAUAppForm", Some(samples::get_au_app_form)),
+            create_draft_application: Slot::new(
+                "CreateDraftApplication",
+                Some(samples::create_draft_application),
+            ),
+            get_draft_application_status: Slot::new(
+                "GetDraftApplicationStatus",
+                Some(samples::get_draft_application_status),
+            ),
+            get_pds: Slot::new("GetPDS", Some(samples::get_pds)),
+            get_uk_ceding_parties: Slot::new(
+                "GetUKCedingParties",
+                Some(samples::get_uk_ceding_parties),
+            ),
+            find_au_securities: Slot::new(
+                "FindAUSecurities",
+                Some(samples::find_au_securities),
+            ),
+            get_au_recalc_status: Slot::new(
+                "GetAURecalcStatus",
+                Some(samples::get_au_recalc_status),
+            ),
+            get_au_holdings: Slot::new("GetAUHoldings", Some(samples::get_au_holdings)),
+            get_au_holdings_per_model: Slot::new(
+                "GetAUHoldingsPerModel",
+                Some(samples::get_au_holdings_per_model),
+            ),
+            get_au_asset_class_summary: Slot::new(
+                "GetAUAssetClassSummary",
+                Some(samples::get_au_asset_class_summary),
+            ),
+            get_au_transactions: Slot::new(
+                "GetAUTransactions",
+                Some(samples::get_au_transactions),
+            ),
+            get_au_cash_transactions: Slot::new(
+                "GetAUCashTransactions",
+                Some(samples::get_au_cash_transactions),
+            ),
+            get_au_unsettled_transactions: Slot::new(
+                "GetAUUnsettledTransactions",
+                Some(samples::get_au_unsettled_transactions),
+            ),
+            get_au_dividend_reinvestment_details: Slot::new(
+                "GetAUDividendReinvestmentDetails",
+                Some(samples::get_au_dividend_reinvestment_details),
+            ),
+            get_au_income_detail: Slot::new(
+                "GetAUIncomeDetail",
+                Some(samples::get_au_income_detail),
+            ),
+            get_au_income_schedules: Slot::new(
+                "GetAUIncomeSchedules",
+                Some(samples::get_au_income_schedules),
+            ),
+            get_au_income_schedules_bulk: Slot::new(
+                "GetAUIncomeSchedulesBulk",
+                Some(samples::get_au_income_schedules_bulk),
+            ),
+            get_au_expense_detail: Slot::new(
+                "GetAUExpenseDetail",
+                Some(samples::get_au_expense_detail),
+            ),
+            get_au_bpay: Slot::new("GetAUBpay", Some(samples::get_au_bpay)),
+            get_au_performance: Slot::new(
+                "GetAUPerformance",
+                Some(samples::get_au_performance),
+            ),
+            get_au_asset_class_performance: Slot::new(
+                "GetAUAssetClassPerformance",
+                Some(samples::get_au_asset_class_performance),
+            ),
+            get_au_benchmarks: Slot::new(
+                "GetAUBenchmarks",
+                Some(samples::get_au_benchmarks),
+            ),
+            get_au_benchmark_performance: Slot::new(
+                "GetAUBenchmarkPerformance",
+                Some(samples::get_au_benchmark_performance),
+            ),
+            get_au_models: Slot::new("GetAUModels", Some(samples::get_au_models)),
+            get_au_aproximate_fum: Slot::new(
+                "GetAUAproximateFum",
+                Some(samples::get_au_aproximate_fum),
+            ),
+            get_au_model_performance: Slot::new(
+                "GetAUModelPerformance",
+                Some(samples::get_au_model_performance),
+            ),
+            get_au_model_holdings: Slot::new(
+                "GetAUModelHoldings",
+                Some(samples::get_au_model_holdings),
+            ),
+            get_au_model_weight_adjustment: Slot::new(
+                "GetAUModelWeightAdjustment",
+                Some(samples::get_au_model_weight_adjustment),
+            ),
+            replace_au_model_weight_adjustment: Slot::new(
+                "ReplaceAUModelWeightAdjustment",
+                Some(samples::replace_au_model_weight_adjustment),
+            ),
+            get_au_account_esg_categories: Slot::new(
+                "GetAUAccountEsgCategories",
+                Some(samples::get_au_account_esg_categories),
+            ),
+            replace_au_account_esg_categories: Slot::new(
+                "ReplaceAUAccountEsgCategories",
+                Some(samples::replace_au_account_esg_categories),
+            ),
+            add_au_account_esg_categories: Slot::new(
+                "AddAUAccountEsgCategories",
+                Some(samples::add_au_account_esg_categories),
+            ),
+            delete_au_account_esg_categories: Slot::new(
+                "DeleteAUAccountEsgCategories",
+                Some(samples::delete_au_account_esg_categories),
+            ),
+            get_au_cashflow_instructions: Slot::new(
+                "GetAUCashflowInstructions",
+                Some(samples::get_au_cashflow_instructions),
+            ),
+            add_au_one_off_cashflow_instructions: Slot::new(
+                "AddAUOneOffCashflowInstructions",
+                Some(samples::add_au_one_off_cashflow_instructions),
+            ),
+            delete_au_one_off_cashflow_instructions: Slot::new(
+                "DeleteAUOneOffCashflowInstructions",
+                Some(samples::delete_au_one_off_cashflow_instructions),
+            ),
+            update_au_regular_cashflow_instructions: Slot::new(
+                "UpdateAURegularCashflowInstructions",
+                Some(samples::update_au_regular_cashflow_instructions),
+            ),
+            delete_au_regular_cashflow_instructions: Slot::new(
+                "DeleteAURegularCashflowInstructions",
+                Some(samples::delete_au_regular_cashflow_instructions),
+            ),
+            get_au_publisher_events: Slot::new(
+                "GetAUPublisherEvents",
+                Some(samples::get_au_publisher_events),
+            ),
+            get_au_publisher_event_detail: Slot::new(
+                "GetAUPublisherEventDetail",
+                Some(samples::get_au_publisher_event_detail),
+            ),
+            download_au_file: Slot::new(
+                "DownloadAUFile",
+                Some(samples::download_au_file),
+            ),
+        }
+    }
+}
+
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
 /// handler or a canned reply set per operation, run behind the real router, so requests are
 /// validated against the contract. An operation without a handler answers 501 naming it
@@ -178,14 +352,13 @@ struct Handlers {
 /// and every call is recorded. Start it with [`MockApi::serve`].
 #[derive(Default)]
 pub struct MockApi {
-    calls: Calls,
+    state: MockState,
     handlers: Handlers,
-    sampled: bool,
 }
 
 impl std::fmt::Debug for MockApi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
+        f.debug_struct("MockApi").field("calls", &self.calls()).finish_non_exhaustive()
     }
 }
 
@@ -201,14 +374,9 @@ impl MockApi {
     /// satisfies) answer 501.
     pub fn sampled() -> Arc<Self> {
         Arc::new(MockApi {
-            sampled: true,
+            state: MockState::sampled(),
             ..MockApi::default()
         })
-    }
-
-    /// `sample` when the mock answers with samples.
-    fn fallback<R>(&self, sample: fn() -> ApiResult<R>) -> Option<fn() -> ApiResult<R>> {
-        self.sampled.then_some(sample)
     }
 
     /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
@@ -224,7 +392,7 @@ impl MockApi {
 
     /// The operations called so far, by operationId, in the order they were called.
     pub fn calls(&self) -> Vec<&'static str> {
-        self.calls.list()
+        self.state.calls()
     }
 
     /// Answers `GetUser` with `handler`, replacing any handler set before.
@@ -1157,9 +1325,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUserInput,
     ) -> impl Future<Output = ApiResult<types::User>> + Send {
-        self.handlers
-            .get_user
-            .answer(&self.calls, "GetUser", ctx, input, self.fallback(samples::get_user))
+        self.handlers.get_user.answer(&self.state, ctx, input)
     }
 
     fn create_user(
@@ -1167,15 +1333,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send {
-        self.handlers
-            .create_user
-            .answer(
-                &self.calls,
-                "CreateUser",
-                ctx,
-                input,
-                self.fallback(samples::create_user),
-            )
+        self.handlers.create_user.answer(&self.state, ctx, input)
     }
 
     fn link_user_accounts(
@@ -1183,15 +1341,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .link_user_accounts
-            .answer(
-                &self.calls,
-                "LinkUserAccounts",
-                ctx,
-                input,
-                self.fallback(samples::link_user_accounts),
-            )
+        self.handlers.link_user_accounts.answer(&self.state, ctx, input)
     }
 
     fn get_au_accounts(
@@ -1201,15 +1351,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send {
-        self.handlers
-            .get_au_accounts
-            .answer(
-                &self.calls,
-                "GetAUAccounts",
-                ctx,
-                input,
-                self.fallback(samples::get_au_accounts),
-            )
+        self.handlers.get_au_accounts.answer(&self.state, ctx, input)
     }
 
     fn get_au_child_accounts(
@@ -1217,15 +1359,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send {
-        self.handlers
-            .get_au_child_accounts
-            .answer(
-                &self.calls,
-                "GetAUChildAccounts",
-                ctx,
-                input,
-                self.fallback(samples::get_au_child_accounts),
-            )
+        self.handlers.get_au_child_accounts.answer(&self.state, ctx, input)
     }
 
     fn get_account_model_weightings(
@@ -1233,15 +1367,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send {
-        self.handlers
-            .get_account_model_weightings
-            .answer(
-                &self.calls,
-                "GetAccountModelWeightings",
-                ctx,
-                input,
-                self.fallback(samples::get_account_model_weightings),
-            )
+        self.handlers.get_account_model_weightings.answer(&self.state, ctx, input)
     }
 
     fn replace_account_model_weightings(
@@ -1249,15 +1375,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .replace_account_model_weightings
-            .answer(
-                &self.calls,
-                "ReplaceAccountModelWeightings",
-                ctx,
-                input,
-                self.fallback(samples::replace_account_model_weightings),
-            )
+        self.handlers.replace_account_model_weightings.answer(&self.state, ctx, input)
     }
 
     fn get_au_app_form(
@@ -1265,15 +1383,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
-        self.handlers
-            .get_au_app_form
-            .answer(
-                &self.calls,
-                "GetAUAppForm",
-                ctx,
-                input,
-                self.fallback(samples::get_au_app_form),
-            )
+        self.handlers.get_au_app_form.answer(&self.state, ctx, input)
     }
 
     fn create_draft_application(
@@ -1281,15 +1391,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send {
-        self.handlers
-            .create_draft_application
-            .answer(
-                &self.calls,
-                "CreateDraftApplication",
-                ctx,
-                input,
-                self.fallback(samples::create_draft_application),
-            )
+        self.handlers.create_draft_application.answer(&self.state, ctx, input)
     }
 
     fn get_draft_application_status(
@@ -1297,15 +1399,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send {
-        self.handlers
-            .get_draft_application_status
-            .answer(
-                &self.calls,
-                "GetDraftApplicationStatus",
-                ctx,
-                input,
-                self.fallback(samples::get_draft_application_status),
-            )
+        self.handlers.get_draft_application_status.answer(&self.state, ctx, input)
     }
 
     fn get_pds(
@@ -1313,9 +1407,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send {
-        self.handlers
-            .get_pds
-            .answer(&self.calls, "GetPDS", ctx, input, self.fallback(samples::get_pds))
+        self.handlers.get_pds.answer(&self.state, ctx, input)
     }
 
     fn get_uk_ceding_parties(
@@ -1323,15 +1415,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send {
-        self.handlers
-            .get_uk_ceding_parties
-            .answer(
-                &self.calls,
-                "GetUKCedingParties",
-                ctx,
-                input,
-                self.fallback(samples::get_uk_ceding_parties),
-            )
+        self.handlers.get_uk_ceding_parties.answer(&self.state, ctx, input)
     }
 
     fn find_au_securities(
@@ -1339,15 +1423,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send {
-        self.handlers
-            .find_au_securities
-            .answer(
-                &self.calls,
-                "FindAUSecurities",
-                ctx,
-                input,
-                self.fallback(samples::find_au_securities),
-            )
+        self.handlers.find_au_securities.answer(&self.state, ctx, input)
     }
 
     fn get_au_recalc_status(
@@ -1355,15 +1431,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send {
-        self.handlers
-            .get_au_recalc_status
-            .answer(
-                &self.calls,
-                "GetAURecalcStatus",
-                ctx,
-                input,
-                self.fallback(samples::get_au_recalc_status),
-            )
+        self.handlers.get_au_recalc_status.answer(&self.state, ctx, input)
     }
 
     fn get_au_holdings(
@@ -1371,15 +1439,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send {
-        self.handlers
-            .get_au_holdings
-            .answer(
-                &self.calls,
-                "GetAUHoldings",
-                ctx,
-                input,
-                self.fallback(samples::get_au_holdings),
-            )
+        self.handlers.get_au_holdings.answer(&self.state, ctx, input)
     }
 
     fn get_au_holdings_per_model(
@@ -1387,15 +1447,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
     ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send {
-        self.handlers
-            .get_au_holdings_per_model
-            .answer(
-                &self.calls,
-                "GetAUHoldingsPerModel",
-                ctx,
-                input,
-                self.fallback(samples::get_au_holdings_per_model),
-            )
+        self.handlers.get_au_holdings_per_model.answer(&self.state, ctx, input)
     }
 
     fn get_au_asset_class_summary(
@@ -1403,15 +1455,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send {
-        self.handlers
-            .get_au_asset_class_summary
-            .answer(
-                &self.calls,
-                "GetAUAssetClassSummary",
-                ctx,
-                input,
-                self.fallback(samples::get_au_asset_class_summary),
-            )
+        self.handlers.get_au_asset_class_summary.answer(&self.state, ctx, input)
     }
 
     fn get_au_transactions(
@@ -1421,15 +1465,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send {
-        self.handlers
-            .get_au_transactions
-            .answer(
-                &self.calls,
-                "GetAUTransactions",
-                ctx,
-                input,
-                self.fallback(samples::get_au_transactions),
-            )
+        self.handlers.get_au_transactions.answer(&self.state, ctx, input)
     }
 
     fn get_au_cash_transactions(
@@ -1439,15 +1475,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<types::CashBookIEnumerablePagedResponse>,
     > + Send {
-        self.handlers
-            .get_au_cash_transactions
-            .answer(
-                &self.calls,
-                "GetAUCashTransactions",
-                ctx,
-                input,
-                self.fallback(samples::get_au_cash_transactions),
-            )
+        self.handlers.get_au_cash_transactions.answer(&self.state, ctx, input)
     }
 
     fn get_au_unsettled_transactions(
@@ -1455,15 +1483,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send {
-        self.handlers
-            .get_au_unsettled_transactions
-            .answer(
-                &self.calls,
-                "GetAUUnsettledTransactions",
-                ctx,
-                input,
-                self.fallback(samples::get_au_unsettled_transactions),
-            )
+        self.handlers.get_au_unsettled_transactions.answer(&self.state, ctx, input)
     }
 
     fn get_au_dividend_reinvestment_details(
@@ -1473,13 +1493,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send {
         self.handlers
             .get_au_dividend_reinvestment_details
-            .answer(
-                &self.calls,
-                "GetAUDividendReinvestmentDetails",
-                ctx,
-                input,
-                self.fallback(samples::get_au_dividend_reinvestment_details),
-            )
+            .answer(&self.state, ctx, input)
     }
 
     fn get_au_income_detail(
@@ -1487,15 +1501,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send {
-        self.handlers
-            .get_au_income_detail
-            .answer(
-                &self.calls,
-                "GetAUIncomeDetail",
-                ctx,
-                input,
-                self.fallback(samples::get_au_income_detail),
-            )
+        self.handlers.get_au_income_detail.answer(&self.state, ctx, input)
     }
 
     fn get_au_income_schedules(
@@ -1503,15 +1509,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send {
-        self.handlers
-            .get_au_income_schedules
-            .answer(
-                &self.calls,
-                "GetAUIncomeSchedules",
-                ctx,
-                input,
-                self.fallback(samples::get_au_income_schedules),
-            )
+        self.handlers.get_au_income_schedules.answer(&self.state, ctx, input)
     }
 
     fn get_au_income_schedules_bulk(
@@ -1519,15 +1517,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send {
-        self.handlers
-            .get_au_income_schedules_bulk
-            .answer(
-                &self.calls,
-                "GetAUIncomeSchedulesBulk",
-                ctx,
-                input,
-                self.fallback(samples::get_au_income_schedules_bulk),
-            )
+        self.handlers.get_au_income_schedules_bulk.answer(&self.state, ctx, input)
     }
 
     fn get_au_expense_detail(
@@ -1535,15 +1525,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send {
-        self.handlers
-            .get_au_expense_detail
-            .answer(
-                &self.calls,
-                "GetAUExpenseDetail",
-                ctx,
-                input,
-                self.fallback(samples::get_au_expense_detail),
-            )
+        self.handlers.get_au_expense_detail.answer(&self.state, ctx, input)
     }
 
     fn get_au_bpay(
@@ -1551,15 +1533,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send {
-        self.handlers
-            .get_au_bpay
-            .answer(
-                &self.calls,
-                "GetAUBpay",
-                ctx,
-                input,
-                self.fallback(samples::get_au_bpay),
-            )
+        self.handlers.get_au_bpay.answer(&self.state, ctx, input)
     }
 
     fn get_au_performance(
@@ -1567,15 +1541,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = ApiResult<types::Performance>> + Send {
-        self.handlers
-            .get_au_performance
-            .answer(
-                &self.calls,
-                "GetAUPerformance",
-                ctx,
-                input,
-                self.fallback(samples::get_au_performance),
-            )
+        self.handlers.get_au_performance.answer(&self.state, ctx, input)
     }
 
     fn get_au_asset_class_performance(
@@ -1583,15 +1549,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
     ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send {
-        self.handlers
-            .get_au_asset_class_performance
-            .answer(
-                &self.calls,
-                "GetAUAssetClassPerformance",
-                ctx,
-                input,
-                self.fallback(samples::get_au_asset_class_performance),
-            )
+        self.handlers.get_au_asset_class_performance.answer(&self.state, ctx, input)
     }
 
     fn get_au_benchmarks(
@@ -1599,15 +1557,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send {
-        self.handlers
-            .get_au_benchmarks
-            .answer(
-                &self.calls,
-                "GetAUBenchmarks",
-                ctx,
-                input,
-                self.fallback(samples::get_au_benchmarks),
-            )
+        self.handlers.get_au_benchmarks.answer(&self.state, ctx, input)
     }
 
     fn get_au_benchmark_performance(
@@ -1615,15 +1565,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send {
-        self.handlers
-            .get_au_benchmark_performance
-            .answer(
-                &self.calls,
-                "GetAUBenchmarkPerformance",
-                ctx,
-                input,
-                self.fallback(samples::get_au_benchmark_performance),
-            )
+        self.handlers.get_au_benchmark_performance.answer(&self.state, ctx, input)
     }
 
     fn get_au_models(
@@ -1631,15 +1573,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send {
-        self.handlers
-            .get_au_models
-            .answer(
-                &self.calls,
-                "GetAUModels",
-                ctx,
-                input,
-                self.fallback(samples::get_au_models),
-            )
+        self.handlers.get_au_models.answer(&self.state, ctx, input)
     }
 
     fn get_au_aproximate_fum(
@@ -1647,15 +1581,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send {
-        self.handlers
-            .get_au_aproximate_fum
-            .answer(
-                &self.calls,
-                "GetAUAproximateFum",
-                ctx,
-                input,
-                self.fallback(samples::get_au_aproximate_fum),
-            )
+        self.handlers.get_au_aproximate_fum.answer(&self.state, ctx, input)
     }
 
     fn get_au_model_performance(
@@ -1663,15 +1589,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send {
-        self.handlers
-            .get_au_model_performance
-            .answer(
-                &self.calls,
-                "GetAUModelPerformance",
-                ctx,
-                input,
-                self.fallback(samples::get_au_model_performance),
-            )
+        self.handlers.get_au_model_performance.answer(&self.state, ctx, input)
     }
 
     fn get_au_model_holdings(
@@ -1679,15 +1597,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send {
-        self.handlers
-            .get_au_model_holdings
-            .answer(
-                &self.calls,
-                "GetAUModelHoldings",
-                ctx,
-                input,
-                self.fallback(samples::get_au_model_holdings),
-            )
+        self.handlers.get_au_model_holdings.answer(&self.state, ctx, input)
     }
 
     fn get_au_model_weight_adjustment(
@@ -1697,15 +1607,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send {
-        self.handlers
-            .get_au_model_weight_adjustment
-            .answer(
-                &self.calls,
-                "GetAUModelWeightAdjustment",
-                ctx,
-                input,
-                self.fallback(samples::get_au_model_weight_adjustment),
-            )
+        self.handlers.get_au_model_weight_adjustment.answer(&self.state, ctx, input)
     }
 
     fn replace_au_model_weight_adjustment(
@@ -1713,15 +1615,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .replace_au_model_weight_adjustment
-            .answer(
-                &self.calls,
-                "ReplaceAUModelWeightAdjustment",
-                ctx,
-                input,
-                self.fallback(samples::replace_au_model_weight_adjustment),
-            )
+        self.handlers.replace_au_model_weight_adjustment.answer(&self.state, ctx, input)
     }
 
     fn get_au_account_esg_categories(
@@ -1729,15 +1623,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<Vec<String>>> + Send {
-        self.handlers
-            .get_au_account_esg_categories
-            .answer(
-                &self.calls,
-                "GetAUAccountEsgCategories",
-                ctx,
-                input,
-                self.fallback(samples::get_au_account_esg_categories),
-            )
+        self.handlers.get_au_account_esg_categories.answer(&self.state, ctx, input)
     }
 
     fn replace_au_account_esg_categories(
@@ -1745,15 +1631,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .replace_au_account_esg_categories
-            .answer(
-                &self.calls,
-                "ReplaceAUAccountEsgCategories",
-                ctx,
-                input,
-                self.fallback(samples::replace_au_account_esg_categories),
-            )
+        self.handlers.replace_au_account_esg_categories.answer(&self.state, ctx, input)
     }
 
     fn add_au_account_esg_categories(
@@ -1761,15 +1639,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .add_au_account_esg_categories
-            .answer(
-                &self.calls,
-                "AddAUAccountEsgCategories",
-                ctx,
-                input,
-                self.fallback(samples::add_au_account_esg_categories),
-            )
+        self.handlers.add_au_account_esg_categories.answer(&self.state, ctx, input)
     }
 
     fn delete_au_account_esg_categories(
@@ -1777,15 +1647,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .delete_au_account_esg_categories
-            .answer(
-                &self.calls,
-                "DeleteAUAccountEsgCategories",
-                ctx,
-                input,
-                self.fallback(samples::delete_au_account_esg_categories),
-            )
+        self.handlers.delete_au_account_esg_categories.answer(&self.state, ctx, input)
     }
 
     fn get_au_cashflow_instructions(
@@ -1793,15 +1655,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send {
-        self.handlers
-            .get_au_cashflow_instructions
-            .answer(
-                &self.calls,
-                "GetAUCashflowInstructions",
-                ctx,
-                input,
-                self.fallback(samples::get_au_cashflow_instructions),
-            )
+        self.handlers.get_au_cashflow_instructions.answer(&self.state, ctx, input)
     }
 
     fn add_au_one_off_cashflow_instructions(
@@ -1811,13 +1665,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .add_au_one_off_cashflow_instructions
-            .answer(
-                &self.calls,
-                "AddAUOneOffCashflowInstructions",
-                ctx,
-                input,
-                self.fallback(samples::add_au_one_off_cashflow_instructions),
-            )
+            .answer(&self.state, ctx, input)
     }
 
     fn delete_au_one_off_cashflow_instructions(
@@ -1827,13 +1675,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .delete_au_one_off_cashflow_instructions
-            .answer(
-                &self.calls,
-                "DeleteAUOneOffCashflowInstructions",
-                ctx,
-                input,
-                self.fallback(samples::delete_au_one_off_cashflow_instructions),
-            )
+            .answer(&self.state, ctx, input)
     }
 
     fn update_au_regular_cashflow_instructions(
@@ -1843,13 +1685,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .update_au_regular_cashflow_instructions
-            .answer(
-                &self.calls,
-                "UpdateAURegularCashflowInstructions",
-                ctx,
-                input,
-                self.fallback(samples::update_au_regular_cashflow_instructions),
-            )
+            .answer(&self.state, ctx, input)
     }
 
     fn delete_au_regular_cashflow_instructions(
@@ -1859,13 +1695,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<Output = ApiResult<()>> + Send {
         self.handlers
             .delete_au_regular_cashflow_instructions
-            .answer(
-                &self.calls,
-                "DeleteAURegularCashflowInstructions",
-                ctx,
-                input,
-                self.fallback(samples::delete_au_regular_cashflow_instructions),
-            )
+            .answer(&self.state, ctx, input)
     }
 
     fn get_au_publisher_events(
@@ -1873,15 +1703,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send {
-        self.handlers
-            .get_au_publisher_events
-            .answer(
-                &self.calls,
-                "GetAUPublisherEvents",
-                ctx,
-                input,
-                self.fallback(samples::get_au_publisher_events),
-            )
+        self.handlers.get_au_publisher_events.answer(&self.state, ctx, input)
     }
 
     fn get_au_publisher_event_detail(
@@ -1889,15 +1711,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send {
-        self.handlers
-            .get_au_publisher_event_detail
-            .answer(
-                &self.calls,
-                "GetAUPublisherEventDetail",
-                ctx,
-                input,
-                self.fallback(samples::get_au_publisher_event_detail),
-            )
+        self.handlers.get_au_publisher_event_detail.answer(&self.state, ctx, input)
     }
 
     fn download_au_file(
@@ -1905,14 +1719,6 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
-        self.handlers
-            .download_au_file
-            .answer(
-                &self.calls,
-                "DownloadAUFile",
-                ctx,
-                input,
-                self.fallback(samples::download_au_file),
-            )
+        self.handlers.download_au_file.answer(&self.state, ctx, input)
     }
 }

@@ -262,7 +262,7 @@ pub fn mock_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
             ops.len() + 1,
             move |i| match i.checked_sub(1) {
                 Some(i) => mock_setters(api, &ops[i]),
-                None => mock_constructors(api),
+                None => mock_constructors(),
             },
         ),
         Part::block(
@@ -285,7 +285,7 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         .add("std::sync::Arc")
         .add("crate::api::RequestContext")
         .add("crate::{ApiResult, ServerConfig, inputs}")
-        .add("portfolio_runtime::codegen::server::mock::{Calls, Slot}")
+        .add("portfolio_runtime::codegen::server::mock::{MockState, Slot}")
         .add(&format!("crate::{trait_name}"));
     if api.operations.iter().any(super::samples::has_sample) {
         imports.add("crate::samples");
@@ -296,6 +296,14 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
         quote! { #name: Handler<inputs::#input, #reply>, }
     });
+    let empty_slots = api.operations.iter().map(|op| {
+        let (name, id) = (ident(&op.fn_name), &op.id);
+        let sample = match super::samples::has_sample(op) {
+            true => quote! { Some(samples::#name) },
+            false => quote! { None },
+        };
+        quote! { #name: Slot::new(#id, #sample), }
+    });
     let docs = doc(&format!(
         "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
          handler or a canned reply set per operation, run behind the real router, so requests are\n\
@@ -303,7 +311,6 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
          ([`MockApi::new`]) or the document's example or a sampled value ([`MockApi::sampled`]),\n\
          and every call is recorded. Start it with [`MockApi::serve`]."
     ));
-    let sampled_field = api.operations.iter().any(super::samples::has_sample).then(|| quote! { sampled: bool, });
     quote! {
         //! A mock of the API for tests of code that calls it.
 
@@ -313,43 +320,35 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         type Handler<I, R> = Slot<RequestContext, I, R>;
 
         /// The handler of each operation, when one is set.
-        #[derive(Default)]
         struct Handlers {
             #(#slots)*
+        }
+
+        impl Default for Handlers {
+            fn default() -> Self {
+                Handlers {
+                    #(#empty_slots)*
+                }
+            }
         }
 
         #docs
         #[derive(Default)]
         pub struct MockApi {
-            calls: Calls,
+            state: MockState,
             handlers: Handlers,
-            #sampled_field
         }
 
         impl std::fmt::Debug for MockApi {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("MockApi").field("calls", &self.calls).finish_non_exhaustive()
+                f.debug_struct("MockApi").field("calls", &self.calls()).finish_non_exhaustive()
             }
         }
     }
 }
 
 /// The mock's own methods: its constructors, `serve` and `calls`.
-fn mock_constructors(api: &Api) -> TokenStream {
-    // The switch and its helper exist only where some operation has a sample to answer with.
-    let any_sample = api.operations.iter().any(super::samples::has_sample);
-    let sampled_body = match any_sample {
-        true => quote! { Arc::new(MockApi { sampled: true, ..MockApi::default() }) },
-        false => quote! { MockApi::new() },
-    };
-    let fallback_fn = any_sample.then(|| {
-        quote! {
-            /// `sample` when the mock answers with samples.
-            fn fallback<R>(&self, sample: fn() -> ApiResult<R>) -> Option<fn() -> ApiResult<R>> {
-                self.sampled.then_some(sample)
-            }
-        }
-    });
+fn mock_constructors() -> TokenStream {
     quote! {
         /// A mock on which every operation answers 501 until given a handler.
         pub fn new() -> Arc<Self> {
@@ -361,10 +360,8 @@ fn mock_constructors(api: &Api) -> TokenStream {
         /// on every run). Operations it cannot answer (a protocol switch, a schema no value
         /// satisfies) answer 501.
         pub fn sampled() -> Arc<Self> {
-            #sampled_body
+            Arc::new(MockApi { state: MockState::sampled(), ..MockApi::default() })
         }
-
-        #fallback_fn
 
         /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
         /// and returns its base URL, such as `http://127.0.0.1:49152`.
@@ -375,7 +372,7 @@ fn mock_constructors(api: &Api) -> TokenStream {
 
         /// The operations called so far, by operationId, in the order they were called.
         pub fn calls(&self) -> Vec<&'static str> {
-            self.calls.list()
+            self.state.calls()
         }
     }
 }
@@ -414,14 +411,10 @@ fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
 
 /// The mock's method for `op`: its handler, else its sample or 501.
 fn mock_method(api: &Api, op: &Operation) -> TokenStream {
-    let (signature, id, name) = (method_signature(api, op), &op.id, ident(&op.fn_name));
-    let fallback = match super::samples::has_sample(op) {
-        true => quote! { self.fallback(samples::#name) },
-        false => quote! { None },
-    };
+    let (signature, name) = (method_signature(api, op), ident(&op.fn_name));
     quote! {
         #signature {
-            self.handlers.#name.answer(&self.calls, #id, ctx, input, #fallback)
+            self.handlers.#name.answer(&self.state, ctx, input)
         }
     }
 }

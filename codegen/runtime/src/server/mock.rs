@@ -9,54 +9,67 @@ use crate::server::ApiError;
 /// A handler for one operation, taking the request context `C` and the input `I`.
 type Handler<C, I, R> = Arc<dyn Fn(C, I) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync>;
 
-/// One operation's handler, when one is set.
-pub struct Slot<C, I, R>(Mutex<Option<Handler<C, I, R>>>);
-
-impl<C, I, R> Default for Slot<C, I, R> {
-    fn default() -> Self {
-        Slot(Mutex::new(None))
-    }
+/// One operation's handler, when one is set, and what answers the operation without one.
+pub struct Slot<C, I, R> {
+    handler: Mutex<Option<Handler<C, I, R>>>,
+    operation: &'static str,
+    sample: Option<fn() -> Result<R, ApiError>>,
 }
 
 impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
+    /// The slot of `operation` (its operationId), answered with `sample` when the mock answers
+    /// with samples and the operation has one.
+    pub fn new(operation: &'static str, sample: Option<fn() -> Result<R, ApiError>>) -> Self {
+        Slot { handler: Mutex::new(None), operation, sample }
+    }
+
     /// Answers the operation with `handler` from now on.
     pub fn set<F, Fut>(&self, handler: F)
     where
         F: Fn(C, I) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, ApiError>> + Send + 'static,
     {
-        *lock(&self.0) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
+        *lock(&self.handler) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
     }
 
-    /// Records a call of `operation` in `calls`, then answers it as [`Slot::call`] does.
+    /// Records the call in `mock`, then runs the handler; without one, answers with the sample
+    /// when `mock` answers with samples, else 501 naming the operation.
     pub fn answer(
         &self,
-        calls: &Calls,
-        operation: &'static str,
+        mock: &MockState,
         ctx: C,
         input: I,
-        fallback: Option<fn() -> Result<R, ApiError>>,
     ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
-        calls.record(operation);
-        self.call(operation, ctx, input, fallback)
-    }
-
-    /// Runs the handler; when none is set, answers with `fallback`, or 501 naming `operation`.
-    pub fn call(
-        &self,
-        operation: &'static str,
-        ctx: C,
-        input: I,
-        fallback: Option<fn() -> Result<R, ApiError>>,
-    ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
-        let handler = lock(&self.0).clone();
+        mock.calls.record(self.operation);
+        let handler = lock(&self.handler).clone();
+        let (operation, sample) = (self.operation, self.sample.filter(|_| mock.sampled));
         async move {
-            match (handler, fallback) {
+            match (handler, sample) {
                 (Some(handler), _) => handler(ctx, input).await,
-                (None, Some(fallback)) => fallback(),
+                (None, Some(sample)) => sample(),
                 (None, None) => Err(ApiError::not_implemented(operation)),
             }
         }
+    }
+}
+
+/// What a mock keeps besides its handlers: the calls made so far, and whether an operation without
+/// a handler answers with its sample.
+#[derive(Debug, Default)]
+pub struct MockState {
+    calls: Calls,
+    sampled: bool,
+}
+
+impl MockState {
+    /// The state of a mock whose operations without a handler answer with their samples.
+    pub fn sampled() -> Self {
+        MockState { sampled: true, ..MockState::default() }
+    }
+
+    /// The operations called so far, by operationId, in the order they were called.
+    pub fn calls(&self) -> Vec<&'static str> {
+        lock(&self.calls.0).clone()
     }
 }
 
@@ -68,17 +81,11 @@ pub fn sample<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ApiError>
 
 /// The operations called on a mock, by operationId, in order.
 #[derive(Debug, Default)]
-pub struct Calls(Mutex<Vec<&'static str>>);
+struct Calls(Mutex<Vec<&'static str>>);
 
 impl Calls {
-    /// Records a call of `operation`.
-    pub fn record(&self, operation: &'static str) {
+    fn record(&self, operation: &'static str) {
         lock(&self.0).push(operation);
-    }
-
-    /// The calls so far.
-    pub fn list(&self) -> Vec<&'static str> {
-        lock(&self.0).clone()
     }
 }
 
@@ -89,19 +96,21 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Calls, Slot};
+    use super::{MockState, Slot};
 
     #[tokio::test]
-    async fn a_slot_answers_with_its_handler_or_501() {
-        let slot: Slot<(), u8, u8> = Slot::default();
-        let err = slot.call("Double", (), 2, None).await.unwrap_err();
+    async fn a_slot_answers_with_its_handler_its_sample_or_501_and_records_each_call() {
+        let (plain, sampled) = (MockState::default(), MockState::sampled());
+        let slot: Slot<(), u8, u8> = Slot::new("Double", Some(|| super::sample("7")));
+        let err = slot.answer(&plain, (), 2).await.unwrap_err();
         assert_eq!(err.status(), axum::http::StatusCode::NOT_IMPLEMENTED);
-        let sampled = slot.call("Double", (), 2, Some(|| super::sample("7"))).await.unwrap();
-        assert_eq!(sampled, 7);
+        assert!(err.to_string().contains("Double"), "{err}");
+        assert_eq!(slot.answer(&sampled, (), 2).await.unwrap(), 7);
+        let unsampled: Slot<(), u8, u8> = Slot::new("Triple", None);
+        assert!(unsampled.answer(&sampled, (), 2).await.is_err(), "no sample: 501 even when sampling");
         slot.set(|(), n| async move { Ok(n * 2) });
-        assert_eq!(slot.call("Double", (), 2, Some(|| super::sample("7"))).await.unwrap(), 4);
-        let calls = Calls::default();
-        calls.record("Double");
-        assert_eq!(calls.list(), ["Double"]);
+        assert_eq!(slot.answer(&sampled, (), 2).await.unwrap(), 4);
+        assert_eq!(plain.calls(), ["Double"]);
+        assert_eq!(sampled.calls(), ["Double", "Triple", "Double"]);
     }
 }
