@@ -211,12 +211,13 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         },
     )?];
     files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
+    let usual = crate::emit::facts::usual_credentials(api);
     let jobs = vec![
         RustJob::chunked(
             vec![src("builders.rs")],
             api.operations.len(),
             move || client::builders_header(api),
-            move |i| client::builder(api, &api.operations[i]),
+            move |i| client::builder(api, &usual, &api.operations[i]),
         ),
         RustJob::parts(src("client.rs"), client::client_module(api)),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),

@@ -33,22 +33,15 @@ impl<'a> GetUser<'a> {
     }
 }
 
-impl Operation for GetUser<'_> {
-    type Api = Client;
+impl Operation<Client> for GetUser<'_> {
     type Reply = types::User;
     type Read = Whole;
     const CALL: Call = Call::new("GetUser", "GET", "/api/users", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/users");
         let mut query = Query::new(&mut url);
         query.push("username", &self.username);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::User, Error> {
@@ -83,19 +76,13 @@ impl<'a> CreateUser<'a> {
     }
 }
 
-impl Operation for CreateUser<'_> {
-    type Api = Client;
+impl Operation<Client> for CreateUser<'_> {
     type Reply = types::UserCreationResponse;
     type Read = Whole;
     const CALL: Call = Call::new("CreateUser", "POST", "/api/user", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/user");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -134,8 +121,7 @@ impl<'a> LinkUserAccounts<'a> {
     }
 }
 
-impl Operation for LinkUserAccounts<'_> {
-    type Api = Client;
+impl Operation<Client> for LinkUserAccounts<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -145,13 +131,8 @@ impl Operation for LinkUserAccounts<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/useraccounts");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -257,25 +238,18 @@ impl<'a> GetAuAccounts<'a> {
     }
 }
 
-impl Operation for GetAuAccounts<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAccounts<'_> {
     type Reply = Vec<types::AccountIEnumerablePagedResponse>;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUAccounts", "GET", "/api/accounts", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/accounts");
         let mut query = Query::new(&mut url);
         query.push_all("search", self.search.iter());
         query.push_all("accountIds", self.account_ids.iter().flatten());
         query.push_all("page", self.page.iter());
         query.push_all("size", self.size.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(
@@ -308,8 +282,7 @@ impl<'a> GetAuChildAccounts<'a> {
     }
 }
 
-impl Operation for GetAuChildAccounts<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuChildAccounts<'_> {
     type Reply = Vec<types::ChildAccountAu>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -319,16 +292,10 @@ impl Operation for GetAuChildAccounts<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/childaccounts");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::ChildAccountAu>, Error> {
@@ -357,8 +324,7 @@ impl<'a> GetAccountModelWeightings<'a> {
     }
 }
 
-impl Operation for GetAccountModelWeightings<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAccountModelWeightings<'_> {
     type Reply = Vec<types::AccountModelWeighting>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -368,16 +334,10 @@ impl Operation for GetAccountModelWeightings<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/accountmodelweightings");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::AccountModelWeighting>, Error> {
@@ -414,8 +374,7 @@ impl<'a> ReplaceAccountModelWeightings<'a> {
     }
 }
 
-impl Operation for ReplaceAccountModelWeightings<'_> {
-    type Api = Client;
+impl Operation<Client> for ReplaceAccountModelWeightings<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -425,13 +384,8 @@ impl Operation for ReplaceAccountModelWeightings<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/accountmodelweightings");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -480,24 +434,17 @@ impl<'a> GetAuAppForm<'a> {
     }
 }
 
-impl Operation for GetAuAppForm<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAppForm<'_> {
     type Reply = crate::Download;
     type Read = Received;
     const CALL: Call = Call::new("GetAUAppForm", "GET", "/api/appform", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/appform");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push_all("Recipient", self.recipient.iter());
         query.push_all("FormType", self.form_type.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/octet-stream")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/octet-stream"))
     }
 
     fn reply(reply: Received) -> Result<crate::Download, Error> {
@@ -532,8 +479,7 @@ impl<'a> CreateDraftApplication<'a> {
     }
 }
 
-impl Operation for CreateDraftApplication<'_> {
-    type Api = Client;
+impl Operation<Client> for CreateDraftApplication<'_> {
     type Reply = types::ApplicationUploadResult;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -543,13 +489,8 @@ impl Operation for CreateDraftApplication<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/application");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -584,8 +525,7 @@ impl<'a> GetDraftApplicationStatus<'a> {
     }
 }
 
-impl Operation for GetDraftApplicationStatus<'_> {
-    type Api = Client;
+impl Operation<Client> for GetDraftApplicationStatus<'_> {
     type Reply = types::ApplicationStatus;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -595,17 +535,11 @@ impl Operation for GetDraftApplicationStatus<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/application/");
         push_segment(&mut url, &self.application_id.to_string());
         url.push_str("/status");
         client.check_path(&url, "/api/application/{ApplicationId}/status")?;
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::ApplicationStatus, Error> {
@@ -629,20 +563,13 @@ impl<'a> GetPds<'a> {
     }
 }
 
-impl Operation for GetPds<'_> {
-    type Api = Client;
+impl Operation<Client> for GetPds<'_> {
     type Reply = Vec<types::PdsDetail>;
     type Read = Whole;
     const CALL: Call = Call::new("GetPDS", "GET", "/api/pds", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/pds");
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::PdsDetail>, Error> {
@@ -679,8 +606,7 @@ impl<'a> GetUkCedingParties<'a> {
     }
 }
 
-impl Operation for GetUkCedingParties<'_> {
-    type Api = Client;
+impl Operation<Client> for GetUkCedingParties<'_> {
     type Reply = Vec<types::CedingPartyResponse>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -690,17 +616,11 @@ impl Operation for GetUkCedingParties<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/cedingparties");
         let mut query = Query::new(&mut url);
         query.push_all("accountType", self.account_type.iter());
         query.push("search", &self.search);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::CedingPartyResponse>, Error> {
@@ -767,25 +687,18 @@ impl<'a> FindAuSecurities<'a> {
     }
 }
 
-impl Operation for FindAuSecurities<'_> {
-    type Api = Client;
+impl Operation<Client> for FindAuSecurities<'_> {
     type Reply = Vec<types::SecurityResponse>;
     type Read = Whole;
     const CALL: Call = Call::new("FindAUSecurities", "GET", "/api/securities", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/securities");
         let mut query = Query::new(&mut url);
         query.push_all("search", self.search.iter());
         query.push_all("pdsId", self.pds_id.iter());
         query.push_all("securityIds", self.security_ids.iter().flatten());
         query.push_all("securityCodes", self.security_codes.iter().flatten());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::SecurityResponse>, Error> {
@@ -812,8 +725,7 @@ impl<'a> GetAuRecalcStatus<'a> {
     }
 }
 
-impl Operation for GetAuRecalcStatus<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuRecalcStatus<'_> {
     type Reply = types::ServiceRecalcStatus;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -823,14 +735,8 @@ impl Operation for GetAuRecalcStatus<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/recalc/status");
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::ServiceRecalcStatus, Error> {
@@ -868,24 +774,17 @@ impl<'a> GetAuHoldings<'a> {
     }
 }
 
-impl Operation for GetAuHoldings<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuHoldings<'_> {
     type Reply = Vec<types::HoldingData>;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUHoldings", "GET", "/api/holdings", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/holdings");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("ValuationDate", &self.valuation_date);
         query.push("ClassificationType", &self.classification_type);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::HoldingData>, Error> {
@@ -923,8 +822,7 @@ impl<'a> GetAuHoldingsPerModel<'a> {
     }
 }
 
-impl Operation for GetAuHoldingsPerModel<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuHoldingsPerModel<'_> {
     type Reply = Vec<types::HoldingsHistoryPerModel>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -934,18 +832,12 @@ impl Operation for GetAuHoldingsPerModel<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/holdingspermodel");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
@@ -992,8 +884,7 @@ impl<'a> GetAuAssetClassSummary<'a> {
     }
 }
 
-impl Operation for GetAuAssetClassSummary<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAssetClassSummary<'_> {
     type Reply = types::AssetClassSummary;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1003,18 +894,12 @@ impl Operation for GetAuAssetClassSummary<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/assetclasssummary");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push_all("IncludeLoans", self.include_loans.iter());
         query.push("ValuationDate", &self.valuation_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::AssetClassSummary, Error> {
@@ -1140,8 +1025,7 @@ impl<'a> GetAuTransactions<'a> {
     }
 }
 
-impl Operation for GetAuTransactions<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuTransactions<'_> {
     type Reply = types::TransactionIEnumerablePagedResponse;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1151,7 +1035,6 @@ impl Operation for GetAuTransactions<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/transactions");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1163,12 +1046,7 @@ impl Operation for GetAuTransactions<'_> {
         query.push_all("Size", self.size.iter());
         query.push_all("OrderBy", self.order_by.iter());
         query.push_all("Order", self.order.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
@@ -1266,8 +1144,7 @@ impl<'a> GetAuCashTransactions<'a> {
     }
 }
 
-impl Operation for GetAuCashTransactions<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuCashTransactions<'_> {
     type Reply = types::CashBookIEnumerablePagedResponse;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1277,7 +1154,6 @@ impl Operation for GetAuCashTransactions<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashtransactions");
         let mut query = Query::new(&mut url);
         query.push_all("IncludePendingUnsettled", self.include_pending_unsettled.iter());
@@ -1286,12 +1162,7 @@ impl Operation for GetAuCashTransactions<'_> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
@@ -1375,8 +1246,7 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     }
 }
 
-impl Operation for GetAuUnsettledTransactions<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuUnsettledTransactions<'_> {
     type Reply = Vec<types::UnsettledTransaction>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1386,7 +1256,6 @@ impl Operation for GetAuUnsettledTransactions<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/unsettledtransactions");
         let mut query = Query::new(&mut url);
         query.push_all("Page", self.page.iter());
@@ -1394,12 +1263,7 @@ impl Operation for GetAuUnsettledTransactions<'_> {
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::UnsettledTransaction>, Error> {
@@ -1430,8 +1294,7 @@ impl<'a> GetAuDividendReinvestmentDetails<'a> {
     }
 }
 
-impl Operation for GetAuDividendReinvestmentDetails<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuDividendReinvestmentDetails<'_> {
     type Reply = Vec<types::DividendReinvestmentDetail>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1441,16 +1304,10 @@ impl Operation for GetAuDividendReinvestmentDetails<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/dividendreinvestmentdetails");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
@@ -1490,8 +1347,7 @@ impl<'a> GetAuIncomeDetail<'a> {
     }
 }
 
-impl Operation for GetAuIncomeDetail<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuIncomeDetail<'_> {
     type Reply = Vec<types::IncomeDetail>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1501,18 +1357,12 @@ impl Operation for GetAuIncomeDetail<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::IncomeDetail>, Error> {
@@ -1550,8 +1400,7 @@ impl<'a> GetAuIncomeSchedules<'a> {
     }
 }
 
-impl Operation for GetAuIncomeSchedules<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuIncomeSchedules<'_> {
     type Reply = Vec<types::IncomeSchedule>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1561,18 +1410,12 @@ impl Operation for GetAuIncomeSchedules<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomeschedules");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::IncomeSchedule>, Error> {
@@ -1610,8 +1453,7 @@ impl<'a> GetAuIncomeSchedulesBulk<'a> {
     }
 }
 
-impl Operation for GetAuIncomeSchedulesBulk<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuIncomeSchedulesBulk<'_> {
     type Reply = Vec<types::BulkIncomeScheduleData>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1621,18 +1463,12 @@ impl Operation for GetAuIncomeSchedulesBulk<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/incomeschedules/bulk");
         let mut query = Query::new(&mut url);
         query.push_each("AccountIds", &self.account_ids);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
@@ -1672,8 +1508,7 @@ impl<'a> GetAuExpenseDetail<'a> {
     }
 }
 
-impl Operation for GetAuExpenseDetail<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuExpenseDetail<'_> {
     type Reply = Vec<types::Expense>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1683,18 +1518,12 @@ impl Operation for GetAuExpenseDetail<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/expensedetail");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::Expense>, Error> {
@@ -1723,22 +1552,15 @@ impl<'a> GetAuBpay<'a> {
     }
 }
 
-impl Operation for GetAuBpay<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuBpay<'_> {
     type Reply = Vec<types::BpayInfo>;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUBpay", "GET", "/api/bpay", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/bpay");
         let mut query = Query::new(&mut url);
         query.push_each("accountIds", &self.account_ids);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::BpayInfo>, Error> {
@@ -1846,13 +1668,11 @@ impl<'a> GetAuPerformance<'a> {
     }
 }
 
-impl Operation for GetAuPerformance<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuPerformance<'_> {
     type Reply = types::Performance;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUPerformance", "GET", "/api/performance", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/performance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1869,12 +1689,7 @@ impl Operation for GetAuPerformance<'_> {
         query.push_all("DisplayReturns", self.display_returns.iter());
         query.push_all("MultiplePeriods", self.multiple_periods.iter());
         query.push_all("CalculationMethod", self.calculation_method.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::Performance, Error> {
@@ -1972,8 +1787,7 @@ impl<'a> GetAuAssetClassPerformance<'a> {
     }
 }
 
-impl Operation for GetAuAssetClassPerformance<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAssetClassPerformance<'_> {
     type Reply = Vec<types::AssetClassInvestment>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -1983,7 +1797,6 @@ impl Operation for GetAuAssetClassPerformance<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/assetclassperformance");
         let mut query = Query::new(&mut url);
         query.push("AccountId", &self.account_id);
@@ -1999,12 +1812,7 @@ impl Operation for GetAuAssetClassPerformance<'_> {
                 self.include_excluded_securities.iter(),
             );
         query.push_all("CalculationMethod", self.calculation_method.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::AssetClassInvestment>, Error> {
@@ -2033,20 +1841,13 @@ impl<'a> GetAuBenchmarks<'a> {
     }
 }
 
-impl Operation for GetAuBenchmarks<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuBenchmarks<'_> {
     type Reply = Vec<types::Benchmark>;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUBenchmarks", "GET", "/api/benchmarks", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/benchmarks");
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::Benchmark>, Error> {
@@ -2094,8 +1895,7 @@ impl<'a> GetAuBenchmarkPerformance<'a> {
     }
 }
 
-impl Operation for GetAuBenchmarkPerformance<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuBenchmarkPerformance<'_> {
     type Reply = Vec<types::BenchmarkReturn>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2105,19 +1905,13 @@ impl Operation for GetAuBenchmarkPerformance<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/benchmarkperformance");
         let mut query = Query::new(&mut url);
         query.push("BenchmarkId", &self.benchmark_id);
         query.push_all("MultiplePeriods", self.multiple_periods.iter());
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::BenchmarkReturn>, Error> {
@@ -2146,20 +1940,13 @@ impl<'a> GetAuModels<'a> {
     }
 }
 
-impl Operation for GetAuModels<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuModels<'_> {
     type Reply = Vec<types::Model>;
     type Read = Whole;
     const CALL: Call = Call::new("GetAUModels", "GET", "/api/models", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/models");
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::Model>, Error> {
@@ -2194,8 +1981,7 @@ impl<'a> GetAuAproximateFum<'a> {
     }
 }
 
-impl Operation for GetAuAproximateFum<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAproximateFum<'_> {
     type Reply = types::ModelApproximateFum;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2205,17 +1991,11 @@ impl Operation for GetAuAproximateFum<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelapproximatefum");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::ModelApproximateFum, Error> {
@@ -2253,8 +2033,7 @@ impl<'a> GetAuModelPerformance<'a> {
     }
 }
 
-impl Operation for GetAuModelPerformance<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuModelPerformance<'_> {
     type Reply = types::ModelPerformance;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2264,18 +2043,12 @@ impl Operation for GetAuModelPerformance<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelperformance");
         let mut query = Query::new(&mut url);
         query.push("ModelId", &self.model_id);
         query.push("FromDate", &self.from_date);
         query.push("ToDate", &self.to_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<types::ModelPerformance, Error> {
@@ -2310,8 +2083,7 @@ impl<'a> GetAuModelHoldings<'a> {
     }
 }
 
-impl Operation for GetAuModelHoldings<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuModelHoldings<'_> {
     type Reply = Vec<types::ModelHolding>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2321,17 +2093,11 @@ impl Operation for GetAuModelHoldings<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelholdings");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
         query.push("valuationDate", &self.valuation_date);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::ModelHolding>, Error> {
@@ -2360,8 +2126,7 @@ impl<'a> GetAuModelWeightAdjustment<'a> {
     }
 }
 
-impl Operation for GetAuModelWeightAdjustment<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuModelWeightAdjustment<'_> {
     type Reply = Vec<types::ModelWeightAdjustmentResponse>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2371,16 +2136,10 @@ impl Operation for GetAuModelWeightAdjustment<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/modelweightadjustment");
         let mut query = Query::new(&mut url);
         query.push("modelId", &self.model_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
@@ -2417,8 +2176,7 @@ impl<'a> ReplaceAuModelWeightAdjustment<'a> {
     }
 }
 
-impl Operation for ReplaceAuModelWeightAdjustment<'_> {
-    type Api = Client;
+impl Operation<Client> for ReplaceAuModelWeightAdjustment<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2428,13 +2186,8 @@ impl Operation for ReplaceAuModelWeightAdjustment<'_> {
         &[202],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/modelweightadjustment");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -2467,8 +2220,7 @@ impl<'a> GetAuAccountEsgCategories<'a> {
     }
 }
 
-impl Operation for GetAuAccountEsgCategories<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuAccountEsgCategories<'_> {
     type Reply = Vec<String>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2478,16 +2230,10 @@ impl Operation for GetAuAccountEsgCategories<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<String>, Error> {
@@ -2522,8 +2268,7 @@ impl<'a> ReplaceAuAccountEsgCategories<'a> {
     }
 }
 
-impl Operation for ReplaceAuAccountEsgCategories<'_> {
-    type Api = Client;
+impl Operation<Client> for ReplaceAuAccountEsgCategories<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2533,13 +2278,8 @@ impl Operation for ReplaceAuAccountEsgCategories<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/esgcategories");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -2578,8 +2318,7 @@ impl<'a> AddAuAccountEsgCategories<'a> {
     }
 }
 
-impl Operation for AddAuAccountEsgCategories<'_> {
-    type Api = Client;
+impl Operation<Client> for AddAuAccountEsgCategories<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2589,13 +2328,8 @@ impl Operation for AddAuAccountEsgCategories<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/esgcategories");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -2636,8 +2370,7 @@ impl<'a> DeleteAuAccountEsgCategories<'a> {
     }
 }
 
-impl Operation for DeleteAuAccountEsgCategories<'_> {
-    type Api = Client;
+impl Operation<Client> for DeleteAuAccountEsgCategories<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2647,17 +2380,11 @@ impl Operation for DeleteAuAccountEsgCategories<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/esgcategories");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push_all("categoryId", self.category_id.iter());
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(_: Whole) -> Result<(), Error> {
@@ -2686,8 +2413,7 @@ impl<'a> GetAuCashflowInstructions<'a> {
     }
 }
 
-impl Operation for GetAuCashflowInstructions<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuCashflowInstructions<'_> {
     type Reply = Vec<types::CashflowInstruction>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2697,16 +2423,10 @@ impl Operation for GetAuCashflowInstructions<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::CashflowInstruction>, Error> {
@@ -2743,8 +2463,7 @@ impl<'a> AddAuOneOffCashflowInstructions<'a> {
     }
 }
 
-impl Operation for AddAuOneOffCashflowInstructions<'_> {
-    type Api = Client;
+impl Operation<Client> for AddAuOneOffCashflowInstructions<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2754,13 +2473,8 @@ impl Operation for AddAuOneOffCashflowInstructions<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/cashflowinstructions/oneoff");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -2802,8 +2516,7 @@ impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
     }
 }
 
-impl Operation for DeleteAuOneOffCashflowInstructions<'_> {
-    type Api = Client;
+impl Operation<Client> for DeleteAuOneOffCashflowInstructions<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2813,18 +2526,12 @@ impl Operation for DeleteAuOneOffCashflowInstructions<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions/oneoff");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionId", &self.cashflow_instruction_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(_: Whole) -> Result<(), Error> {
@@ -2859,8 +2566,7 @@ impl<'a> UpdateAuRegularCashflowInstructions<'a> {
     }
 }
 
-impl Operation for UpdateAuRegularCashflowInstructions<'_> {
-    type Api = Client;
+impl Operation<Client> for UpdateAuRegularCashflowInstructions<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2870,13 +2576,8 @@ impl Operation for UpdateAuRegularCashflowInstructions<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/cashflowinstructions/regular");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(body) = &self.body {
             request = transport::json_body(request, "application/json", body)?;
         }
@@ -2915,8 +2616,7 @@ impl<'a> DeleteAuRegularCashflowInstructions<'a> {
     }
 }
 
-impl Operation for DeleteAuRegularCashflowInstructions<'_> {
-    type Api = Client;
+impl Operation<Client> for DeleteAuRegularCashflowInstructions<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2926,17 +2626,11 @@ impl Operation for DeleteAuRegularCashflowInstructions<'_> {
         &[204],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/cashflowinstructions/regular");
         let mut query = Query::new(&mut url);
         query.push("accountId", &self.account_id);
         query.push("cashflowInstructionType", &self.cashflow_instruction_type);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(_: Whole) -> Result<(), Error> {
@@ -2963,8 +2657,7 @@ impl<'a> GetAuPublisherEvents<'a> {
     }
 }
 
-impl Operation for GetAuPublisherEvents<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuPublisherEvents<'_> {
     type Reply = Vec<types::PublisherEvent>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -2974,14 +2667,8 @@ impl Operation for GetAuPublisherEvents<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/api/publisherevents");
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::PublisherEvent>, Error> {
@@ -3010,8 +2697,7 @@ impl<'a> GetAuPublisherEventDetail<'a> {
     }
 }
 
-impl Operation for GetAuPublisherEventDetail<'_> {
-    type Api = Client;
+impl Operation<Client> for GetAuPublisherEventDetail<'_> {
     type Reply = Vec<types::PublisherEventDetail>;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -3021,16 +2707,10 @@ impl Operation for GetAuPublisherEventDetail<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/publishereventdetail");
         let mut query = Query::new(&mut url);
         query.push("eventId", &self.event_id);
-        let request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
     fn reply(reply: Whole) -> Result<Vec<types::PublisherEventDetail>, Error> {
@@ -3061,22 +2741,15 @@ impl<'a> DownloadAuFile<'a> {
     }
 }
 
-impl Operation for DownloadAuFile<'_> {
-    type Api = Client;
+impl Operation<Client> for DownloadAuFile<'_> {
     type Reply = crate::Download;
     type Read = Received;
     const CALL: Call = Call::new("DownloadAUFile", "GET", "/api/file", &[200]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/api/file");
         let mut query = Query::new(&mut url);
         query.push("fileId", &self.file_id);
-        let request = client
-            .request(&Self::CALL, url, "application/octet-stream")
-            .header("Authorization", credentials.access_token.clone())
-            .header("x-pps-subscription-key", credentials.subscription_key.clone())
-            .header("x-pps-api-version", client.version().clone());
-        Ok(request)
+        Ok(client.request(&Self::CALL, url, "application/octet-stream"))
     }
 
     fn reply(reply: Received) -> Result<crate::Download, Error> {

@@ -107,6 +107,15 @@ impl ApiClient for Client {
         })
     }
 
+    fn sign(
+        request: reqwest::RequestBuilder,
+        credentials: &CredentialHeaders,
+    ) -> reqwest::RequestBuilder {
+        request
+            .header("Authorization", credentials.access_token.clone())
+            .header("x-pps-subscription-key", credentials.subscription_key.clone())
+    }
+
     fn from_connection(connection: Connection<Client>) -> Self {
         Client { connection }
     }

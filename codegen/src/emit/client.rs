@@ -39,6 +39,7 @@ fn client_head(api: &Api) -> TokenStream {
     });
     // The credentials a client sends; those only a server reads are not asked for.
     let credentials = api.client_credentials();
+    let sign = sign_fn(api);
     let cred_fields: Vec<_> = credentials.iter().map(|c| ident(&c.field)).collect();
     let unused_credentials =
         credentials.is_empty().then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
@@ -239,6 +240,8 @@ fn client_head(api: &Api) -> TokenStream {
                 Ok(CredentialHeaders { #(#cred_fields: #cred_values,)* })
             }
 
+            #sign
+
             fn from_connection(connection: Connection<Client>) -> Self {
                 Client { connection }
             }
@@ -417,6 +420,10 @@ pub fn builders_header(api: &Api) -> TokenStream {
         .add("crate::transport::Call")
         .add("crate::{Client, Error}");
     let reads = |read: fn(&Reply) -> bool| api.operations.iter().any(|op| read(&op.reply));
+    let usual = super::facts::usual_credentials(api);
+    if api.operations.iter().any(|op| !super::facts::signs_usually(api, &usual, op)) {
+        imports.add("crate::operation::Signing");
+    }
     if reads(|r| !matches!(r, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })) {
         imports.add("crate::operation::Whole");
     }
@@ -482,7 +489,8 @@ pub fn builders_header(api: &Api) -> TokenStream {
 
 /// The request builder of one operation, behind the features that compile it when there are
 /// features per tag.
-pub fn builder(api: &Api, op: &Operation) -> TokenStream {
+/// The request builder of `op`; `usual` is [`super::facts::usual_credentials`].
+pub fn builder(api: &Api, usual: &[usize], op: &Operation) -> TokenStream {
     let name = ident(&op.type_name);
     let reply = super::reply_type(
         api,
@@ -522,7 +530,7 @@ pub fn builder(api: &Api, op: &Operation) -> TokenStream {
     let self_named = (op.type_name == "New")
         .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
     let setters = setters(api, op);
-    let operation = operation_impl(api, op, &name, &reply);
+    let operation = operation_impl(api, usual, op, &name, &reply);
     let paging = op.paging.as_ref().map(|paging| paging_method(api, op, paging));
     quote! {
         #docs
@@ -589,26 +597,58 @@ fn setters(api: &Api, op: &Operation) -> Vec<TokenStream> {
     setters
 }
 
+/// `ApiClient::sign`: the usual credentials, each in its header.
+fn sign_fn(api: &Api) -> TokenStream {
+    let usual = super::facts::usual_credentials(api);
+    let headers = usual.iter().map(|&i| {
+        let c = &api.credentials[i];
+        let (header, field) = (c.carrier.header(), ident(&c.field));
+        quote! { .header(#header, credentials.#field.clone()) }
+    });
+    let credentials = match usual.is_empty() {
+        true => quote! { _ },
+        false => quote! { credentials },
+    };
+    quote! {
+        fn sign(request: reqwest::RequestBuilder, #credentials: &CredentialHeaders) -> reqwest::RequestBuilder {
+            request #(#headers)*
+        }
+    }
+}
+
 /// `impl Operation` for a builder: its call, how its request is built and how a successful reply
 /// becomes its answer. The runtime's generic send path does the rest.
-fn operation_impl(api: &Api, op: &Operation, name: &proc_macro2::Ident, reply: &TokenStream) -> TokenStream {
+fn operation_impl(
+    api: &Api,
+    usual: &[usize],
+    op: &Operation,
+    name: &proc_macro2::Ident,
+    reply: &TokenStream,
+) -> TokenStream {
     let (id, method, path) = (&op.id, op.method.as_str(), &op.path);
     let statuses = op.reply.statuses().into_iter().map(proc_macro2::Literal::u16_unsuffixed);
-    let signed = !op.credentials.is_empty();
-    let anonymous = (!signed).then(|| quote! { const SIGNED: bool = false; });
-    let request = request_statements(api, op);
+    let signs_usually = super::facts::signs_usually(api, usual, op);
+    let signing = match (op.credentials.is_empty(), signs_usually) {
+        (true, _) => Some(quote! { const SIGNING: Signing = Signing::Anonymous; }),
+        (false, true) => None,
+        (false, false) => Some(quote! { const SIGNING: Signing = Signing::Own; }),
+    };
+    // The runtime adds the version header unless told the operation does not send it.
+    let unversioned = (!api.common_headers.is_empty() && op.common_headers.is_empty())
+        .then(|| quote! { const VERSIONED: bool = false; });
+    let request = request_statements(api, op, signs_usually);
     let (read, answer) = read_reply(op);
     let reply_param = match matches!(op.reply, Reply::Empty { headers: None, .. }) {
         true => quote! { _ },
         false => quote! { reply },
     };
     quote! {
-        impl Operation for #name<'_> {
-            type Api = Client;
+        impl Operation<Client> for #name<'_> {
             type Reply = #reply;
             type Read = #read;
             const CALL: Call = Call::new(#id, #method, #path, &[#(#statuses),*]);
-            #anonymous
+            #signing
+            #unversioned
 
             fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
                 #request
@@ -622,8 +662,11 @@ fn operation_impl(api: &Api, op: &Operation, name: &proc_macro2::Ident, reply: &
 }
 
 /// The body of `request()`: the URL, the credentials, parameters and body.
-fn request_statements(api: &Api, op: &Operation) -> TokenStream {
-    let credentials = (!op.credentials.is_empty()).then(|| quote! { let credentials = client.credentials()?; });
+/// The body of `request()`: the URL, the credentials (unless the runtime adds the usual ones),
+/// parameters and body. The runtime adds the version header.
+fn request_statements(api: &Api, op: &Operation, signs_usually: bool) -> TokenStream {
+    let own_credentials = !op.credentials.is_empty() && !signs_usually;
+    let credentials = own_credentials.then(|| quote! { let credentials = client.credentials()?; });
     let sending = Sending::of(api, op);
     let choice = sending.choice(api);
     let url = build_url(op);
@@ -650,24 +693,23 @@ fn request_statements(api: &Api, op: &Operation) -> TokenStream {
     // Credential cookies go in the one `Cookie` header, with the parameters; API keys in the
     // query are in the URL.
     let in_headers = |c: &&Credential| !matches!(c.carrier, Carrier::Cookie(_) | Carrier::Query(_));
-    let credential_headers = sending.always().map(|i| &api.credentials[i]).filter(in_headers).map(|c| {
+    let own = sending.always().filter(|_| own_credentials).map(|i| &api.credentials[i]);
+    let credential_headers = own.filter(in_headers).map(|c| {
         let (header, field) = (c.carrier.header(), ident(&c.field));
         quote! { .header(#header, credentials.#field.clone()) }
-    });
-    let common = op.common_headers.iter().map(|&i| {
-        let header = &api.common_headers[i].header;
-        quote! { .header(#header, client.version().clone()) }
     });
     let mut headers = header_statements(api, op, &sending);
     headers.extend(sending.conditional_headers(api));
     let body = body_statement(api, op);
-    let request = quote! { client.request(&Self::CALL, url, #accept) #upgrade #(#credential_headers)* #(#common)* };
-    let mutable = (!headers.is_empty() || body.is_some()).then(|| quote! { mut });
-    let request = quote! {
-        let #mutable request = #request;
-        #(#headers)*
-        #body
-        Ok(request)
+    let request = quote! { client.request(&Self::CALL, url, #accept) #upgrade #(#credential_headers)* };
+    let request = match headers.is_empty() && body.is_none() {
+        true => quote! { Ok(#request) },
+        false => quote! {
+            let mut request = #request;
+            #(#headers)*
+            #body
+            Ok(request)
+        },
     };
     quote! {
         #credentials

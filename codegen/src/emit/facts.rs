@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Api, TypeDef, TypeId, TypeRef};
+use crate::ir::{Api, Carrier, Operation, TypeDef, TypeId, TypeRef};
 
 /// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
 /// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
@@ -80,4 +80,35 @@ fn holds(api: &Api, ty: &TypeRef, validated: &BTreeSet<TypeId>, checked: bool) -
         TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => holds(api, item, validated, checked),
         _ => false,
     }
+}
+
+/// The set of credentials most signed operations send, all in headers of their own: the runtime
+/// adds it to their requests (`ApiClient::sign`), so only the other operations spell theirs out.
+/// Empty when no operation sends such a set.
+pub fn usual_credentials(api: &Api) -> Vec<usize> {
+    let mut counted: Vec<(Vec<usize>, usize)> = Vec::new();
+    for set in api.operations.iter().filter_map(|op| header_set(api, op)) {
+        match counted.iter_mut().find(|(seen, _)| *seen == set) {
+            Some((_, count)) => *count += 1,
+            None => counted.push((set, 1)),
+        }
+    }
+    // The most frequent, the first seen among equals.
+    let most = counted.iter().map(|(_, count)| *count).max().unwrap_or(0);
+    counted.into_iter().find(|(_, count)| *count == most).map(|(set, _)| set).unwrap_or_default()
+}
+
+/// The credentials `op` always sends, when it sends one set of them, all in headers of their own.
+fn header_set(api: &Api, op: &Operation) -> Option<Vec<usize>> {
+    let [set] = api.client_sets(op).try_into().ok()?;
+    let in_header = |i: &usize| {
+        let c = &api.credentials[*i];
+        !c.optional && matches!(c.carrier, Carrier::Header(_) | Carrier::Authorization(_))
+    };
+    (!op.credentials.is_empty() && !set.is_empty() && set.iter().all(in_header)).then_some(set)
+}
+
+/// Whether the runtime adds `op`'s credentials: it always sends the `usual` set.
+pub fn signs_usually(api: &Api, usual: &[usize], op: &Operation) -> bool {
+    header_set(api, op).is_some_and(|set| set == usual)
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, HeaderValue};
+use reqwest::header::HeaderValue;
 
 use crate::client::Error;
 use crate::client::policy::{
@@ -35,6 +35,9 @@ pub trait ApiClient: Sized {
 
     /// Checks `credentials` and turns them into header values.
     fn credential_headers(credentials: &Self::Credentials) -> Result<Self::CredentialHeaders, Error>;
+
+    /// `request` with the credentials most operations send, each in its header.
+    fn sign(request: reqwest::RequestBuilder, credentials: &Self::CredentialHeaders) -> reqwest::RequestBuilder;
 
     /// The client around a built connection.
     fn from_connection(connection: Connection<Self>) -> Self;
@@ -412,11 +415,6 @@ impl<A: ApiClient> Connection<A> {
                 A::credential_headers(&credentials).map(Cow::Owned)
             }
         }
-    }
-
-    /// A request of `call` to `url`, asking for `accept`.
-    pub fn request(&self, call: &Call, url: String, accept: &'static str) -> reqwest::RequestBuilder {
-        self.transport.http.request(call.method(), url).header(ACCEPT, HeaderValue::from_static(accept))
     }
 
     /// Sends a request of `call`; see [`transport::send`].

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use bytes::Bytes;
-use reqwest::header::HeaderMap;
+use reqwest::header::{ACCEPT, HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use crate::client::transport::{self, Call, Received};
@@ -18,22 +18,21 @@ use crate::client::{ApiClient, Connection, Error};
 /// none) that may move between threads, so it can be spawned or stored by name.
 pub type Sending<'a, T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'a>>;
 
-/// An operation's request builder, as the runtime sends it.
-pub trait Operation: Sized + Send {
-    /// The client the builder belongs to.
-    type Api: ApiClient;
+/// An operation's request builder for the client `A`, as the runtime sends it.
+pub trait Operation<A: ApiClient>: Sized + Send {
     /// What a successful call answers.
     type Reply;
     /// How much of a successful reply is read before [`Operation::reply`] sees it.
     type Read: Read;
     /// The operation, for the request, retries and the span.
     const CALL: Call;
-    /// Whether the operation sends credentials, fetched (from the provider, if any) before
-    /// [`Operation::request`] runs.
-    const SIGNED: bool = true;
+    /// Which credentials the operation sends, and who adds them to the request.
+    const SIGNING: Signing = Signing::Usual;
+    /// Whether the operation sends the API's version header (when the API has one).
+    const VERSIONED: bool = true;
 
     /// The request, ready to send through `client`.
-    fn request(self, client: Target<'_, Self::Api>) -> Result<reqwest::RequestBuilder, Error>;
+    fn request(self, client: Target<'_, A>) -> Result<reqwest::RequestBuilder, Error>;
 
     /// The typed answer of a successful reply.
     fn reply(reply: Self::Read) -> Result<Self::Reply, Error>;
@@ -41,28 +40,47 @@ pub trait Operation: Sized + Send {
 
 /// Sends `operation` through `client`, within `timeout` when given, as a future that may move
 /// between threads.
-pub fn sending<'a, O>(client: &'a Connection<O::Api>, timeout: Option<Duration>, operation: O) -> Sending<'a, O::Reply>
+pub fn sending<'a, A, O>(client: &'a Connection<A>, timeout: Option<Duration>, operation: O) -> Sending<'a, O::Reply>
 where
-    O: Operation + 'a,
+    A: ApiClient,
+    O: Operation<A> + 'a,
     O::Reply: Send,
 {
     Box::pin(send(client, timeout, operation))
 }
 
-async fn send<O: Operation>(
-    client: &Connection<O::Api>,
+async fn send<A: ApiClient, O: Operation<A>>(
+    client: &Connection<A>,
     timeout: Option<Duration>,
     operation: O,
 ) -> Result<O::Reply, Error> {
-    let credentials = match O::SIGNED {
-        true => Some(client.credential_headers(O::CALL.operation).await?),
-        false => None,
+    let credentials = match O::SIGNING {
+        Signing::Anonymous => None,
+        Signing::Usual | Signing::Own => Some(client.credential_headers(O::CALL.operation).await?),
     };
-    let target = Target { connection: client, credentials: credentials.as_deref(), operation: O::CALL.operation };
+    let target = Target {
+        connection: client,
+        credentials: credentials.as_deref(),
+        operation: O::CALL.operation,
+        usual: O::SIGNING == Signing::Usual,
+        versioned: O::VERSIONED,
+    };
     let request = operation.request(target)?;
     let received = client.send(&O::CALL, timeout, request).await?;
     let received = transport::any_of(received, O::CALL.success).await?;
     O::reply(O::Read::read(received).await?)
+}
+
+/// Which credentials an operation sends, and who adds them to its request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signing {
+    /// None: the credentials are not fetched.
+    Anonymous,
+    /// The API's usual set, which [`ApiClient::sign`] adds when the request is made.
+    Usual,
+    /// Another set (an alternative, a cookie, a query parameter), which the operation adds itself
+    /// from [`Target::credentials`].
+    Own,
 }
 
 /// Where a request is built: the client's connection and, for a signed operation, the
@@ -71,11 +89,27 @@ pub struct Target<'a, A: ApiClient> {
     connection: &'a Connection<A>,
     credentials: Option<&'a A::CredentialHeaders>,
     operation: &'static str,
+    usual: bool,
+    versioned: bool,
 }
 
 impl<'a, A: ApiClient> Target<'a, A> {
+    /// A request of `call` to `url`, asking for `accept`, with the usual credentials and the
+    /// version header when the operation sends them.
+    pub fn request(&self, call: &Call, url: String, accept: &'static str) -> reqwest::RequestBuilder {
+        let mut request = self.connection.transport.http.request(call.method(), url);
+        request = request.header(ACCEPT, HeaderValue::from_static(accept));
+        if let (true, Some(credentials)) = (self.usual, self.credentials) {
+            request = A::sign(request, credentials);
+        }
+        if let (true, Some((header, _))) = (self.versioned, A::VERSION_HEADER) {
+            request = request.header(header, self.connection.version().clone());
+        }
+        request
+    }
+
     /// The credentials of a signed operation. An error only if the operation sends credentials
-    /// while saying it does not ([`Operation::SIGNED`]), which the generator never writes.
+    /// while saying it does not ([`Operation::SIGNING`]), which the generator never writes.
     pub fn credentials(&self) -> Result<&'a A::CredentialHeaders, Error> {
         self.credentials.ok_or_else(|| Error::InvalidArgument {
             name: "credentials",

@@ -60,8 +60,7 @@ impl<'a> GetItemPart<'a> {
     }
 }
 
-impl Operation for GetItemPart<'_> {
-    type Api = Client;
+impl Operation<Client> for GetItemPart<'_> {
     type Reply = types::Part;
     type Read = Whole;
     const CALL: Call = Call::new(
@@ -71,7 +70,6 @@ impl Operation for GetItemPart<'_> {
         &[200],
     );
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let mut url = client.url("/items/");
         push_segment(&mut url, &self.item_id);
         url.push_str("/parts/");
@@ -82,9 +80,7 @@ impl Operation for GetItemPart<'_> {
         if let Some(value) = &self.tags {
             query.push_joined("tags", ',', value);
         }
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("X-Key", credentials.key.clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(value) = &self.x_trace {
             let value = HeaderValue::try_from(value.to_string())
                 .map_err(|_| Error::InvalidArgument {
@@ -122,17 +118,13 @@ impl<'a> PostItems<'a> {
     }
 }
 
-impl Operation for PostItems<'_> {
-    type Api = Client;
+impl Operation<Client> for PostItems<'_> {
     type Reply = ();
     type Read = Whole;
     const CALL: Call = Call::new("post_items", "POST", "/items", &[201]);
     fn request(self, client: Target<'_, Client>) -> Result<RequestBuilder, Error> {
-        let credentials = client.credentials()?;
         let url = client.url("/items");
-        let mut request = client
-            .request(&Self::CALL, url, "application/json")
-            .header("X-Key", credentials.key.clone());
+        let mut request = client.request(&Self::CALL, url, "application/json");
         let body = &self.body;
         request = transport::json_body(request, "application/json", body)?;
         Ok(request)

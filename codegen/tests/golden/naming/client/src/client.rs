@@ -78,6 +78,13 @@ impl ApiClient for Client {
         })
     }
 
+    fn sign(
+        request: reqwest::RequestBuilder,
+        credentials: &CredentialHeaders,
+    ) -> reqwest::RequestBuilder {
+        request.header("X-Key", credentials.key.clone())
+    }
+
     fn from_connection(connection: Connection<Client>) -> Self {
         Client { connection }
     }
