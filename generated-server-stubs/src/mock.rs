@@ -5,345 +5,10 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use portfolio_runtime::codegen::server::mock::{MockState, Slot};
+use portfolio_runtime::codegen::server::mock::MockState;
 
 use crate::api::RequestContext;
 use crate::{ApiResult, FileDownload, PortfolioApi, ServerConfig, inputs, samples, types};
-
-/// Where the handler of an operation taking `I` and answering `R` is kept, when one is set.
-type Handler<I, R> = Slot<RequestContext, I, R>;
-
-/// The handler of each operation, when one is set.
-struct Handlers {
-    get_user: Handler<inputs::GetUserInput, types::User>,
-    create_user: Handler<inputs::CreateUserInput, types::UserCreationResponse>,
-    link_user_accounts: Handler<inputs::LinkUserAccountsInput, ()>,
-    get_au_accounts: Handler<
-        inputs::GetAuAccountsInput,
-        Vec<types::AccountIEnumerablePagedResponse>,
-    >,
-    get_au_child_accounts: Handler<
-        inputs::GetAuChildAccountsInput,
-        Vec<types::ChildAccountAu>,
-    >,
-    get_account_model_weightings: Handler<
-        inputs::GetAccountModelWeightingsInput,
-        Vec<types::AccountModelWeighting>,
-    >,
-    replace_account_model_weightings: Handler<
-        inputs::ReplaceAccountModelWeightingsInput,
-        (),
-    >,
-    get_au_app_form: Handler<inputs::GetAuAppFormInput, FileDownload>,
-    create_draft_application: Handler<
-        inputs::CreateDraftApplicationInput,
-        types::ApplicationUploadResult,
-    >,
-    get_draft_application_status: Handler<
-        inputs::GetDraftApplicationStatusInput,
-        types::ApplicationStatus,
-    >,
-    get_pds: Handler<inputs::GetPdsInput, Vec<types::PdsDetail>>,
-    get_uk_ceding_parties: Handler<
-        inputs::GetUkCedingPartiesInput,
-        Vec<types::CedingPartyResponse>,
-    >,
-    find_au_securities: Handler<
-        inputs::FindAuSecuritiesInput,
-        Vec<types::SecurityResponse>,
-    >,
-    get_au_recalc_status: Handler<
-        inputs::GetAuRecalcStatusInput,
-        types::ServiceRecalcStatus,
-    >,
-    get_au_holdings: Handler<inputs::GetAuHoldingsInput, Vec<types::HoldingData>>,
-    get_au_holdings_per_model: Handler<
-        inputs::GetAuHoldingsPerModelInput,
-        Vec<types::HoldingsHistoryPerModel>,
-    >,
-    get_au_asset_class_summary: Handler<
-        inputs::GetAuAssetClassSummaryInput,
-        types::AssetClassSummary,
-    >,
-    get_au_transactions: Handler<
-        inputs::GetAuTransactionsInput,
-        types::TransactionIEnumerablePagedResponse,
-    >,
-    get_au_cash_transactions: Handler<
-        inputs::GetAuCashTransactionsInput,
-        types::CashBookIEnumerablePagedResponse,
-    >,
-    get_au_unsettled_transactions: Handler<
-        inputs::GetAuUnsettledTransactionsInput,
-        Vec<types::UnsettledTransaction>,
-    >,
-    get_au_dividend_reinvestment_details: Handler<
-        inputs::GetAuDividendReinvestmentDetailsInput,
-        Vec<types::DividendReinvestmentDetail>,
-    >,
-    get_au_income_detail: Handler<
-        inputs::GetAuIncomeDetailInput,
-        Vec<types::IncomeDetail>,
-    >,
-    get_au_income_schedules: Handler<
-        inputs::GetAuIncomeSchedulesInput,
-        Vec<types::IncomeSchedule>,
-    >,
-    get_au_income_schedules_bulk: Handler<
-        inputs::GetAuIncomeSchedulesBulkInput,
-        Vec<types::BulkIncomeScheduleData>,
-    >,
-    get_au_expense_detail: Handler<inputs::GetAuExpenseDetailInput, Vec<types::Expense>>,
-    get_au_bpay: Handler<inputs::GetAuBpayInput, Vec<types::BpayInfo>>,
-    get_au_performance: Handler<inputs::GetAuPerformanceInput, types::Performance>,
-    get_au_asset_class_performance: Handler<
-        inputs::GetAuAssetClassPerformanceInput,
-        Vec<types::AssetClassInvestment>,
-    >,
-    get_au_benchmarks: Handler<inputs::GetAuBenchmarksInput, Vec<types::Benchmark>>,
-    get_au_benchmark_performance: Handler<
-        inputs::GetAuBenchmarkPerformanceInput,
-        Vec<types::BenchmarkReturn>,
-    >,
-    get_au_models: Handler<inputs::GetAuModelsInput, Vec<types::Model>>,
-    get_au_aproximate_fum: Handler<
-        inputs::GetAuAproximateFumInput,
-        types::ModelApproximateFum,
-    >,
-    get_au_model_performance: Handler<
-        inputs::GetAuModelPerformanceInput,
-        types::ModelPerformance,
-    >,
-    get_au_model_holdings: Handler<
-        inputs::GetAuModelHoldingsInput,
-        Vec<types::ModelHolding>,
-    >,
-    get_au_model_weight_adjustment: Handler<
-        inputs::GetAuModelWeightAdjustmentInput,
-        Vec<types::ModelWeightAdjustmentResponse>,
-    >,
-    replace_au_model_weight_adjustment: Handler<
-        inputs::ReplaceAuModelWeightAdjustmentInput,
-        (),
-    >,
-    get_au_account_esg_categories: Handler<
-        inputs::GetAuAccountEsgCategoriesInput,
-        Vec<String>,
-    >,
-    replace_au_account_esg_categories: Handler<
-        inputs::ReplaceAuAccountEsgCategoriesInput,
-        (),
-    >,
-    add_au_account_esg_categories: Handler<inputs::AddAuAccountEsgCategoriesInput, ()>,
-    delete_au_account_esg_categories: Handler<
-        inputs::DeleteAuAccountEsgCategoriesInput,
-        (),
-    >,
-    get_au_cashflow_instructions: Handler<
-        inputs::GetAuCashflowInstructionsInput,
-        Vec<types::CashflowInstruction>,
-    >,
-    add_au_one_off_cashflow_instructions: Handler<
-        inputs::AddAuOneOffCashflowInstructionsInput,
-        (),
-    >,
-    delete_au_one_off_cashflow_instructions: Handler<
-        inputs::DeleteAuOneOffCashflowInstructionsInput,
-        (),
-    >,
-    update_au_regular_cashflow_instructions: Handler<
-        inputs::UpdateAuRegularCashflowInstructionsInput,
-        (),
-    >,
-    delete_au_regular_cashflow_instructions: Handler<
-        inputs::DeleteAuRegularCashflowInstructionsInput,
-        (),
-    >,
-    get_au_publisher_events: Handler<
-        inputs::GetAuPublisherEventsInput,
-        Vec<types::PublisherEvent>,
-    >,
-    get_au_publisher_event_detail: Handler<
-        inputs::GetAuPublisherEventDetailInput,
-        Vec<types::PublisherEventDetail>,
-    >,
-    download_au_file: Handler<inputs::DownloadAuFileInput, FileDownload>,
-}
-
-impl Default for Handlers {
-    fn default() -> Self {
-        Handlers {
-            get_user: Slot::new("GetUser", Some(samples::get_user)),
-            create_user: Slot::new("CreateUser", Some(samples::create_user)),
-            link_user_accounts: Slot::new(
-                "LinkUserAccounts",
-                Some(samples::link_user_accounts),
-            ),
-            get_au_accounts: Slot::new("GetAUAccounts", Some(samples::get_au_accounts)),
-            get_au_child_accounts: Slot::new(
-                "GetAUChildAccounts",
-                Some(samples::get_au_child_accounts),
-            ),
-            get_account_model_weightings: Slot::new(
-                "GetAccountModelWeightings",
-                Some(samples::get_account_model_weightings),
-            ),
-            replace_account_model_weightings: Slot::new(
-                "ReplaceAccountModelWeightings",
-                Some(samples::replace_account_model_weightings),
-            ),
-            get_au_app_form: Slot::new("GetAUAppForm", Some(samples::get_au_app_form)),
-            create_draft_application: Slot::new(
-                "CreateDraftApplication",
-                Some(samples::create_draft_application),
-            ),
-            get_draft_application_status: Slot::new(
-                "GetDraftApplicationStatus",
-                Some(samples::get_draft_application_status),
-            ),
-            get_pds: Slot::new("GetPDS", Some(samples::get_pds)),
-            get_uk_ceding_parties: Slot::new(
-                "GetUKCedingParties",
-                Some(samples::get_uk_ceding_parties),
-            ),
-            find_au_securities: Slot::new(
-                "FindAUSecurities",
-                Some(samples::find_au_securities),
-            ),
-            get_au_recalc_status: Slot::new(
-                "GetAURecalcStatus",
-                Some(samples::get_au_recalc_status),
-            ),
-            get_au_holdings: Slot::new("GetAUHoldings", Some(samples::get_au_holdings)),
-            get_au_holdings_per_model: Slot::new(
-                "GetAUHoldingsPerModel",
-                Some(samples::get_au_holdings_per_model),
-            ),
-            get_au_asset_class_summary: Slot::new(
-                "GetAUAssetClassSummary",
-                Some(samples::get_au_asset_class_summary),
-            ),
-            get_au_transactions: Slot::new(
-                "GetAUTransactions",
-                Some(samples::get_au_transactions),
-            ),
-            get_au_cash_transactions: Slot::new(
-                "GetAUCashTransactions",
-                Some(samples::get_au_cash_transactions),
-            ),
-            get_au_unsettled_transactions: Slot::new(
-                "GetAUUnsettledTransactions",
-                Some(samples::get_au_unsettled_transactions),
-            ),
-            get_au_dividend_reinvestment_details: Slot::new(
-                "GetAUDividendReinvestmentDetails",
-                Some(samples::get_au_dividend_reinvestment_details),
-            ),
-            get_au_income_detail: Slot::new(
-                "GetAUIncomeDetail",
-                Some(samples::get_au_income_detail),
-            ),
-            get_au_income_schedules: Slot::new(
-                "GetAUIncomeSchedules",
-                Some(samples::get_au_income_schedules),
-            ),
-            get_au_income_schedules_bulk: Slot::new(
-                "GetAUIncomeSchedulesBulk",
-                Some(samples::get_au_income_schedules_bulk),
-            ),
-            get_au_expense_detail: Slot::new(
-                "GetAUExpenseDetail",
-                Some(samples::get_au_expense_detail),
-            ),
-            get_au_bpay: Slot::new("GetAUBpay", Some(samples::get_au_bpay)),
-            get_au_performance: Slot::new(
-                "GetAUPerformance",
-                Some(samples::get_au_performance),
-            ),
-            get_au_asset_class_performance: Slot::new(
-                "GetAUAssetClassPerformance",
-                Some(samples::get_au_asset_class_performance),
-            ),
-            get_au_benchmarks: Slot::new(
-                "GetAUBenchmarks",
-                Some(samples::get_au_benchmarks),
-            ),
-            get_au_benchmark_performance: Slot::new(
-                "GetAUBenchmarkPerformance",
-                Some(samples::get_au_benchmark_performance),
-            ),
-            get_au_models: Slot::new("GetAUModels", Some(samples::get_au_models)),
-            get_au_aproximate_fum: Slot::new(
-                "GetAUAproximateFum",
-                Some(samples::get_au_aproximate_fum),
-            ),
-            get_au_model_performance: Slot::new(
-                "GetAUModelPerformance",
-                Some(samples::get_au_model_performance),
-            ),
-            get_au_model_holdings: Slot::new(
-                "GetAUModelHoldings",
-                Some(samples::get_au_model_holdings),
-            ),
-            get_au_model_weight_adjustment: Slot::new(
-                "GetAUModelWeightAdjustment",
-                Some(samples::get_au_model_weight_adjustment),
-            ),
-            replace_au_model_weight_adjustment: Slot::new(
-                "ReplaceAUModelWeightAdjustment",
-                Some(samples::replace_au_model_weight_adjustment),
-            ),
-            get_au_account_esg_categories: Slot::new(
-                "GetAUAccountEsgCategories",
-                Some(samples::get_au_account_esg_categories),
-            ),
-            replace_au_account_esg_categories: Slot::new(
-                "ReplaceAUAccountEsgCategories",
-                Some(samples::replace_au_account_esg_categories),
-            ),
-            add_au_account_esg_categories: Slot::new(
-                "AddAUAccountEsgCategories",
-                Some(samples::add_au_account_esg_categories),
-            ),
-            delete_au_account_esg_categories: Slot::new(
-                "DeleteAUAccountEsgCategories",
-                Some(samples::delete_au_account_esg_categories),
-            ),
-            get_au_cashflow_instructions: Slot::new(
-                "GetAUCashflowInstructions",
-                Some(samples::get_au_cashflow_instructions),
-            ),
-            add_au_one_off_cashflow_instructions: Slot::new(
-                "AddAUOneOffCashflowInstructions",
-                Some(samples::add_au_one_off_cashflow_instructions),
-            ),
-            delete_au_one_off_cashflow_instructions: Slot::new(
-                "DeleteAUOneOffCashflowInstructions",
-                Some(samples::delete_au_one_off_cashflow_instructions),
-            ),
-            update_au_regular_cashflow_instructions: Slot::new(
-                "UpdateAURegularCashflowInstructions",
-                Some(samples::update_au_regular_cashflow_instructions),
-            ),
-            delete_au_regular_cashflow_instructions: Slot::new(
-                "DeleteAURegularCashflowInstructions",
-                Some(samples::delete_au_regular_cashflow_instructions),
-            ),
-            get_au_publisher_events: Slot::new(
-                "GetAUPublisherEvents",
-                Some(samples::get_au_publisher_events),
-            ),
-            get_au_publisher_event_detail: Slot::new(
-                "GetAUPublisherEventDetail",
-                Some(samples::get_au_publisher_event_detail),
-            ),
-            download_au_file: Slot::new(
-                "DownloadAUFile",
-                Some(samples::download_au_file),
-            ),
-        }
-    }
-}
 
 /// A stand-in for the service in tests of code that calls it: [`PortfolioApi`] answered by a
 /// handler or a canned reply set per operation, run behind the real router, so requests are
@@ -353,7 +18,6 @@ impl Default for Handlers {
 #[derive(Default)]
 pub struct MockApi {
     state: MockState,
-    handlers: Handlers,
 }
 
 impl std::fmt::Debug for MockApi {
@@ -375,7 +39,6 @@ impl MockApi {
     pub fn sampled() -> Arc<Self> {
         Arc::new(MockApi {
             state: MockState::sampled(),
-            ..MockApi::default()
         })
     }
 
@@ -401,7 +64,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetUserInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<types::User>> + Send + 'static,
     {
-        self.handlers.get_user.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -416,7 +79,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::CreateUserInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<types::UserCreationResponse>> + Send + 'static,
     {
-        self.handlers.create_user.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -435,7 +98,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.link_user_accounts.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -451,7 +114,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>>
             + Send + 'static,
     {
-        self.handlers.get_au_accounts.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -470,7 +133,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send + 'static,
     {
-        self.handlers.get_au_child_accounts.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -490,7 +153,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send
             + 'static,
     {
-        self.handlers.get_account_model_weightings.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -511,7 +174,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.replace_account_model_weightings.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -531,7 +194,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuAppFormInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<FileDownload>> + Send + 'static,
     {
-        self.handlers.get_au_app_form.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -542,7 +205,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::ApplicationUploadResult>> + Send + 'static,
     {
-        self.handlers.create_draft_application.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -561,7 +224,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<types::ApplicationStatus>> + Send + 'static,
     {
-        self.handlers.get_draft_application_status.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -581,7 +244,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetPdsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send + 'static,
     {
-        self.handlers.get_pds.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -598,7 +261,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send
             + 'static,
     {
-        self.handlers.get_uk_ceding_parties.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -617,7 +280,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send + 'static,
     {
-        self.handlers.find_au_securities.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -636,7 +299,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send + 'static,
     {
-        self.handlers.get_au_recalc_status.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -654,7 +317,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuHoldingsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<types::HoldingData>>> + Send + 'static,
     {
-        self.handlers.get_au_holdings.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -674,7 +337,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send
             + 'static,
     {
-        self.handlers.get_au_holdings_per_model.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -693,7 +356,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::AssetClassSummary>> + Send + 'static,
     {
-        self.handlers.get_au_asset_class_summary.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -713,7 +376,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<types::TransactionIEnumerablePagedResponse>>
             + Send + 'static,
     {
-        self.handlers.get_au_transactions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -733,7 +396,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<types::CashBookIEnumerablePagedResponse>> + Send
             + 'static,
     {
-        self.handlers.get_au_cash_transactions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -753,7 +416,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send
             + 'static,
     {
-        self.handlers.get_au_unsettled_transactions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -775,7 +438,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send
             + 'static,
     {
-        self.handlers.get_au_dividend_reinvestment_details.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -796,7 +459,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send + 'static,
     {
-        self.handlers.get_au_income_detail.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -815,7 +478,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send + 'static,
     {
-        self.handlers.get_au_income_schedules.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -835,7 +498,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send
             + 'static,
     {
-        self.handlers.get_au_income_schedules_bulk.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -856,7 +519,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::Expense>>> + Send + 'static,
     {
-        self.handlers.get_au_expense_detail.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -874,7 +537,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuBpayInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send + 'static,
     {
-        self.handlers.get_au_bpay.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -890,7 +553,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::Performance>> + Send + 'static,
     {
-        self.handlers.get_au_performance.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -910,7 +573,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send
             + 'static,
     {
-        self.handlers.get_au_asset_class_performance.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -931,7 +594,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::Benchmark>>> + Send + 'static,
     {
-        self.handlers.get_au_benchmarks.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -950,7 +613,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send + 'static,
     {
-        self.handlers.get_au_benchmark_performance.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -970,7 +633,7 @@ impl MockApi {
         F: Fn(RequestContext, inputs::GetAuModelsInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<types::Model>>> + Send + 'static,
     {
-        self.handlers.get_au_models.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -986,7 +649,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::ModelApproximateFum>> + Send + 'static,
     {
-        self.handlers.get_au_aproximate_fum.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1005,7 +668,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<types::ModelPerformance>> + Send + 'static,
     {
-        self.handlers.get_au_model_performance.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1024,7 +687,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send + 'static,
     {
-        self.handlers.get_au_model_holdings.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1044,7 +707,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>> + Send
             + 'static,
     {
-        self.handlers.get_au_model_weight_adjustment.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1065,7 +728,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.replace_au_model_weight_adjustment.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1086,7 +749,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<Vec<String>>> + Send + 'static,
     {
-        self.handlers.get_au_account_esg_categories.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1107,7 +770,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.replace_au_account_esg_categories.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1128,7 +791,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.add_au_account_esg_categories.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1146,7 +809,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.delete_au_account_esg_categories.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1168,7 +831,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send
             + 'static,
     {
-        self.handlers.get_au_cashflow_instructions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1189,7 +852,7 @@ impl MockApi {
             + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.add_au_one_off_cashflow_instructions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1210,7 +873,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.delete_au_one_off_cashflow_instructions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1231,7 +894,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.update_au_regular_cashflow_instructions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1252,7 +915,7 @@ impl MockApi {
             + Send + Sync + 'static,
         Fut: Future<Output = ApiResult<()>> + Send + 'static,
     {
-        self.handlers.delete_au_regular_cashflow_instructions.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1273,7 +936,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send + 'static,
     {
-        self.handlers.get_au_publisher_events.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1293,7 +956,7 @@ impl MockApi {
         Fut: Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send
             + 'static,
     {
-        self.handlers.get_au_publisher_event_detail.set(handler);
+        self.state.set(handler);
         self
     }
 
@@ -1314,7 +977,7 @@ impl MockApi {
             + 'static,
         Fut: Future<Output = ApiResult<FileDownload>> + Send + 'static,
     {
-        self.handlers.download_au_file.set(handler);
+        self.state.set(handler);
         self
     }
 }
@@ -1325,7 +988,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUserInput,
     ) -> impl Future<Output = ApiResult<types::User>> + Send {
-        self.handlers.get_user.answer(&self.state, ctx, input)
+        self.state.answer("GetUser", Some(samples::get_user), ctx, input)
     }
 
     fn create_user(
@@ -1333,7 +996,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateUserInput,
     ) -> impl Future<Output = ApiResult<types::UserCreationResponse>> + Send {
-        self.handlers.create_user.answer(&self.state, ctx, input)
+        self.state.answer("CreateUser", Some(samples::create_user), ctx, input)
     }
 
     fn link_user_accounts(
@@ -1341,7 +1004,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::LinkUserAccountsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.link_user_accounts.answer(&self.state, ctx, input)
+        self.state
+            .answer("LinkUserAccounts", Some(samples::link_user_accounts), ctx, input)
     }
 
     fn get_au_accounts(
@@ -1351,7 +1015,7 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<Vec<types::AccountIEnumerablePagedResponse>>,
     > + Send {
-        self.handlers.get_au_accounts.answer(&self.state, ctx, input)
+        self.state.answer("GetAUAccounts", Some(samples::get_au_accounts), ctx, input)
     }
 
     fn get_au_child_accounts(
@@ -1359,7 +1023,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuChildAccountsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::ChildAccountAu>>> + Send {
-        self.handlers.get_au_child_accounts.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUChildAccounts",
+                Some(samples::get_au_child_accounts),
+                ctx,
+                input,
+            )
     }
 
     fn get_account_model_weightings(
@@ -1367,7 +1037,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAccountModelWeightingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::AccountModelWeighting>>> + Send {
-        self.handlers.get_account_model_weightings.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAccountModelWeightings",
+                Some(samples::get_account_model_weightings),
+                ctx,
+                input,
+            )
     }
 
     fn replace_account_model_weightings(
@@ -1375,7 +1051,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAccountModelWeightingsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.replace_account_model_weightings.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "ReplaceAccountModelWeightings",
+                Some(samples::replace_account_model_weightings),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_app_form(
@@ -1383,7 +1065,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAppFormInput,
     ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
-        self.handlers.get_au_app_form.answer(&self.state, ctx, input)
+        self.state.answer("GetAUAppForm", Some(samples::get_au_app_form), ctx, input)
     }
 
     fn create_draft_application(
@@ -1391,7 +1073,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::CreateDraftApplicationInput,
     ) -> impl Future<Output = ApiResult<types::ApplicationUploadResult>> + Send {
-        self.handlers.create_draft_application.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "CreateDraftApplication",
+                Some(samples::create_draft_application),
+                ctx,
+                input,
+            )
     }
 
     fn get_draft_application_status(
@@ -1399,7 +1087,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetDraftApplicationStatusInput,
     ) -> impl Future<Output = ApiResult<types::ApplicationStatus>> + Send {
-        self.handlers.get_draft_application_status.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetDraftApplicationStatus",
+                Some(samples::get_draft_application_status),
+                ctx,
+                input,
+            )
     }
 
     fn get_pds(
@@ -1407,7 +1101,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetPdsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PdsDetail>>> + Send {
-        self.handlers.get_pds.answer(&self.state, ctx, input)
+        self.state.answer("GetPDS", Some(samples::get_pds), ctx, input)
     }
 
     fn get_uk_ceding_parties(
@@ -1415,7 +1109,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetUkCedingPartiesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::CedingPartyResponse>>> + Send {
-        self.handlers.get_uk_ceding_parties.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetUKCedingParties",
+                Some(samples::get_uk_ceding_parties),
+                ctx,
+                input,
+            )
     }
 
     fn find_au_securities(
@@ -1423,7 +1123,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::FindAuSecuritiesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::SecurityResponse>>> + Send {
-        self.handlers.find_au_securities.answer(&self.state, ctx, input)
+        self.state
+            .answer("FindAUSecurities", Some(samples::find_au_securities), ctx, input)
     }
 
     fn get_au_recalc_status(
@@ -1431,7 +1132,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuRecalcStatusInput,
     ) -> impl Future<Output = ApiResult<types::ServiceRecalcStatus>> + Send {
-        self.handlers.get_au_recalc_status.answer(&self.state, ctx, input)
+        self.state
+            .answer("GetAURecalcStatus", Some(samples::get_au_recalc_status), ctx, input)
     }
 
     fn get_au_holdings(
@@ -1439,7 +1141,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::HoldingData>>> + Send {
-        self.handlers.get_au_holdings.answer(&self.state, ctx, input)
+        self.state.answer("GetAUHoldings", Some(samples::get_au_holdings), ctx, input)
     }
 
     fn get_au_holdings_per_model(
@@ -1447,7 +1149,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuHoldingsPerModelInput,
     ) -> impl Future<Output = ApiResult<Vec<types::HoldingsHistoryPerModel>>> + Send {
-        self.handlers.get_au_holdings_per_model.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUHoldingsPerModel",
+                Some(samples::get_au_holdings_per_model),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_asset_class_summary(
@@ -1455,7 +1163,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassSummaryInput,
     ) -> impl Future<Output = ApiResult<types::AssetClassSummary>> + Send {
-        self.handlers.get_au_asset_class_summary.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUAssetClassSummary",
+                Some(samples::get_au_asset_class_summary),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_transactions(
@@ -1465,7 +1179,8 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<types::TransactionIEnumerablePagedResponse>,
     > + Send {
-        self.handlers.get_au_transactions.answer(&self.state, ctx, input)
+        self.state
+            .answer("GetAUTransactions", Some(samples::get_au_transactions), ctx, input)
     }
 
     fn get_au_cash_transactions(
@@ -1475,7 +1190,13 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<types::CashBookIEnumerablePagedResponse>,
     > + Send {
-        self.handlers.get_au_cash_transactions.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUCashTransactions",
+                Some(samples::get_au_cash_transactions),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_unsettled_transactions(
@@ -1483,7 +1204,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuUnsettledTransactionsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::UnsettledTransaction>>> + Send {
-        self.handlers.get_au_unsettled_transactions.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUUnsettledTransactions",
+                Some(samples::get_au_unsettled_transactions),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_dividend_reinvestment_details(
@@ -1491,9 +1218,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuDividendReinvestmentDetailsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::DividendReinvestmentDetail>>> + Send {
-        self.handlers
-            .get_au_dividend_reinvestment_details
-            .answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUDividendReinvestmentDetails",
+                Some(samples::get_au_dividend_reinvestment_details),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_income_detail(
@@ -1501,7 +1232,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::IncomeDetail>>> + Send {
-        self.handlers.get_au_income_detail.answer(&self.state, ctx, input)
+        self.state
+            .answer("GetAUIncomeDetail", Some(samples::get_au_income_detail), ctx, input)
     }
 
     fn get_au_income_schedules(
@@ -1509,7 +1241,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesInput,
     ) -> impl Future<Output = ApiResult<Vec<types::IncomeSchedule>>> + Send {
-        self.handlers.get_au_income_schedules.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUIncomeSchedules",
+                Some(samples::get_au_income_schedules),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_income_schedules_bulk(
@@ -1517,7 +1255,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuIncomeSchedulesBulkInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BulkIncomeScheduleData>>> + Send {
-        self.handlers.get_au_income_schedules_bulk.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUIncomeSchedulesBulk",
+                Some(samples::get_au_income_schedules_bulk),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_expense_detail(
@@ -1525,7 +1269,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuExpenseDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Expense>>> + Send {
-        self.handlers.get_au_expense_detail.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUExpenseDetail",
+                Some(samples::get_au_expense_detail),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_bpay(
@@ -1533,7 +1283,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBpayInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BpayInfo>>> + Send {
-        self.handlers.get_au_bpay.answer(&self.state, ctx, input)
+        self.state.answer("GetAUBpay", Some(samples::get_au_bpay), ctx, input)
     }
 
     fn get_au_performance(
@@ -1541,7 +1291,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPerformanceInput,
     ) -> impl Future<Output = ApiResult<types::Performance>> + Send {
-        self.handlers.get_au_performance.answer(&self.state, ctx, input)
+        self.state
+            .answer("GetAUPerformance", Some(samples::get_au_performance), ctx, input)
     }
 
     fn get_au_asset_class_performance(
@@ -1549,7 +1300,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAssetClassPerformanceInput,
     ) -> impl Future<Output = ApiResult<Vec<types::AssetClassInvestment>>> + Send {
-        self.handlers.get_au_asset_class_performance.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUAssetClassPerformance",
+                Some(samples::get_au_asset_class_performance),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_benchmarks(
@@ -1557,7 +1314,8 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarksInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Benchmark>>> + Send {
-        self.handlers.get_au_benchmarks.answer(&self.state, ctx, input)
+        self.state
+            .answer("GetAUBenchmarks", Some(samples::get_au_benchmarks), ctx, input)
     }
 
     fn get_au_benchmark_performance(
@@ -1565,7 +1323,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuBenchmarkPerformanceInput,
     ) -> impl Future<Output = ApiResult<Vec<types::BenchmarkReturn>>> + Send {
-        self.handlers.get_au_benchmark_performance.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUBenchmarkPerformance",
+                Some(samples::get_au_benchmark_performance),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_models(
@@ -1573,7 +1337,7 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::Model>>> + Send {
-        self.handlers.get_au_models.answer(&self.state, ctx, input)
+        self.state.answer("GetAUModels", Some(samples::get_au_models), ctx, input)
     }
 
     fn get_au_aproximate_fum(
@@ -1581,7 +1345,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAproximateFumInput,
     ) -> impl Future<Output = ApiResult<types::ModelApproximateFum>> + Send {
-        self.handlers.get_au_aproximate_fum.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUAproximateFum",
+                Some(samples::get_au_aproximate_fum),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_model_performance(
@@ -1589,7 +1359,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelPerformanceInput,
     ) -> impl Future<Output = ApiResult<types::ModelPerformance>> + Send {
-        self.handlers.get_au_model_performance.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUModelPerformance",
+                Some(samples::get_au_model_performance),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_model_holdings(
@@ -1597,7 +1373,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuModelHoldingsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::ModelHolding>>> + Send {
-        self.handlers.get_au_model_holdings.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUModelHoldings",
+                Some(samples::get_au_model_holdings),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_model_weight_adjustment(
@@ -1607,7 +1389,13 @@ impl PortfolioApi for MockApi {
     ) -> impl Future<
         Output = ApiResult<Vec<types::ModelWeightAdjustmentResponse>>,
     > + Send {
-        self.handlers.get_au_model_weight_adjustment.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUModelWeightAdjustment",
+                Some(samples::get_au_model_weight_adjustment),
+                ctx,
+                input,
+            )
     }
 
     fn replace_au_model_weight_adjustment(
@@ -1615,7 +1403,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuModelWeightAdjustmentInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.replace_au_model_weight_adjustment.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "ReplaceAUModelWeightAdjustment",
+                Some(samples::replace_au_model_weight_adjustment),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_account_esg_categories(
@@ -1623,7 +1417,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<Vec<String>>> + Send {
-        self.handlers.get_au_account_esg_categories.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUAccountEsgCategories",
+                Some(samples::get_au_account_esg_categories),
+                ctx,
+                input,
+            )
     }
 
     fn replace_au_account_esg_categories(
@@ -1631,7 +1431,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::ReplaceAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.replace_au_account_esg_categories.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "ReplaceAUAccountEsgCategories",
+                Some(samples::replace_au_account_esg_categories),
+                ctx,
+                input,
+            )
     }
 
     fn add_au_account_esg_categories(
@@ -1639,7 +1445,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.add_au_account_esg_categories.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "AddAUAccountEsgCategories",
+                Some(samples::add_au_account_esg_categories),
+                ctx,
+                input,
+            )
     }
 
     fn delete_au_account_esg_categories(
@@ -1647,7 +1459,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuAccountEsgCategoriesInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers.delete_au_account_esg_categories.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "DeleteAUAccountEsgCategories",
+                Some(samples::delete_au_account_esg_categories),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_cashflow_instructions(
@@ -1655,7 +1473,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::CashflowInstruction>>> + Send {
-        self.handlers.get_au_cashflow_instructions.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUCashflowInstructions",
+                Some(samples::get_au_cashflow_instructions),
+                ctx,
+                input,
+            )
     }
 
     fn add_au_one_off_cashflow_instructions(
@@ -1663,9 +1487,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::AddAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .add_au_one_off_cashflow_instructions
-            .answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "AddAUOneOffCashflowInstructions",
+                Some(samples::add_au_one_off_cashflow_instructions),
+                ctx,
+                input,
+            )
     }
 
     fn delete_au_one_off_cashflow_instructions(
@@ -1673,9 +1501,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuOneOffCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .delete_au_one_off_cashflow_instructions
-            .answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "DeleteAUOneOffCashflowInstructions",
+                Some(samples::delete_au_one_off_cashflow_instructions),
+                ctx,
+                input,
+            )
     }
 
     fn update_au_regular_cashflow_instructions(
@@ -1683,9 +1515,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::UpdateAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .update_au_regular_cashflow_instructions
-            .answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "UpdateAURegularCashflowInstructions",
+                Some(samples::update_au_regular_cashflow_instructions),
+                ctx,
+                input,
+            )
     }
 
     fn delete_au_regular_cashflow_instructions(
@@ -1693,9 +1529,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DeleteAuRegularCashflowInstructionsInput,
     ) -> impl Future<Output = ApiResult<()>> + Send {
-        self.handlers
-            .delete_au_regular_cashflow_instructions
-            .answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "DeleteAURegularCashflowInstructions",
+                Some(samples::delete_au_regular_cashflow_instructions),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_publisher_events(
@@ -1703,7 +1543,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventsInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PublisherEvent>>> + Send {
-        self.handlers.get_au_publisher_events.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUPublisherEvents",
+                Some(samples::get_au_publisher_events),
+                ctx,
+                input,
+            )
     }
 
     fn get_au_publisher_event_detail(
@@ -1711,7 +1557,13 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::GetAuPublisherEventDetailInput,
     ) -> impl Future<Output = ApiResult<Vec<types::PublisherEventDetail>>> + Send {
-        self.handlers.get_au_publisher_event_detail.answer(&self.state, ctx, input)
+        self.state
+            .answer(
+                "GetAUPublisherEventDetail",
+                Some(samples::get_au_publisher_event_detail),
+                ctx,
+                input,
+            )
     }
 
     fn download_au_file(
@@ -1719,6 +1571,6 @@ impl PortfolioApi for MockApi {
         ctx: RequestContext,
         input: inputs::DownloadAuFileInput,
     ) -> impl Future<Output = ApiResult<FileDownload>> + Send {
-        self.handlers.download_au_file.answer(&self.state, ctx, input)
+        self.state.answer("DownloadAUFile", Some(samples::download_au_file), ctx, input)
     }
 }

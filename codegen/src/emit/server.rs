@@ -277,7 +277,7 @@ pub fn mock_module(api: &Api, trait_name: String) -> Vec<Part<'_>> {
     ]
 }
 
-/// The head of `mock.rs`: docs, imports, the handlers' slots and the mock.
+/// The head of `mock.rs`: docs, imports and the mock, whose handlers the runtime's `MockState` keeps.
 fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
     let mut imports = Imports::default();
     imports
@@ -285,25 +285,13 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         .add("std::sync::Arc")
         .add("crate::api::RequestContext")
         .add("crate::{ApiResult, ServerConfig, inputs}")
-        .add("portfolio_runtime::codegen::server::mock::{MockState, Slot}")
+        .add("portfolio_runtime::codegen::server::mock::MockState")
         .add(&format!("crate::{trait_name}"));
     if api.operations.iter().any(super::samples::has_sample) {
         imports.add("crate::samples");
     }
     add_reply_imports(api, &mut imports);
     let imports = imports.tokens();
-    let slots = api.operations.iter().map(|op| {
-        let (name, input, reply) = (ident(&op.fn_name), input_name(op), server_reply_type(api, op));
-        quote! { #name: Handler<inputs::#input, #reply>, }
-    });
-    let empty_slots = api.operations.iter().map(|op| {
-        let (name, id) = (ident(&op.fn_name), &op.id);
-        let sample = match super::samples::has_sample(op) {
-            true => quote! { Some(samples::#name) },
-            false => quote! { None },
-        };
-        quote! { #name: Slot::new(#id, #sample), }
-    });
     let docs = doc(&format!(
         "A stand-in for the service in tests of code that calls it: [`{trait_name}`] answered by a\n\
          handler or a canned reply set per operation, run behind the real router, so requests are\n\
@@ -316,27 +304,10 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
 
         #imports
 
-        /// Where the handler of an operation taking `I` and answering `R` is kept, when one is set.
-        type Handler<I, R> = Slot<RequestContext, I, R>;
-
-        /// The handler of each operation, when one is set.
-        struct Handlers {
-            #(#slots)*
-        }
-
-        impl Default for Handlers {
-            fn default() -> Self {
-                Handlers {
-                    #(#empty_slots)*
-                }
-            }
-        }
-
         #docs
         #[derive(Default)]
         pub struct MockApi {
             state: MockState,
-            handlers: Handlers,
         }
 
         impl std::fmt::Debug for MockApi {
@@ -360,7 +331,7 @@ fn mock_constructors() -> TokenStream {
         /// on every run). Operations it cannot answer (a protocol switch, a schema no value
         /// satisfies) answer 501.
         pub fn sampled() -> Arc<Self> {
-            Arc::new(MockApi { state: MockState::sampled(), ..MockApi::default() })
+            Arc::new(MockApi { state: MockState::sampled() })
         }
 
         /// Serves the mock on an ephemeral port of 127.0.0.1 for as long as the runtime runs,
@@ -379,7 +350,7 @@ fn mock_constructors() -> TokenStream {
 
 /// The mock's `on_<operation>` and, for a reply that can be given twice, `returns_<operation>`.
 fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
-    let (name, bare, id) = (ident(&op.fn_name), &op.fn_name, &op.id);
+    let (bare, id) = (&op.fn_name, &op.id);
     let (on, input, reply) = (format_ident!("on_{bare}"), input_name(op), server_reply_type(api, op));
     let on_doc = doc(&format!("Answers `{id}` with `handler`, replacing any handler set before."));
     // A download, a stream or a switch is consumed as it is sent, so it cannot be answered twice.
@@ -401,7 +372,7 @@ fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
             F: Fn(RequestContext, inputs::#input) -> Fut + Send + Sync + 'static,
             Fut: Future<Output = ApiResult<#reply>> + Send + 'static,
         {
-            self.handlers.#name.set(handler);
+            self.state.set(handler);
             self
         }
 
@@ -411,10 +382,17 @@ fn mock_setters(api: &Api, op: &Operation) -> TokenStream {
 
 /// The mock's method for `op`: its handler, else its sample or 501.
 fn mock_method(api: &Api, op: &Operation) -> TokenStream {
-    let (signature, name) = (method_signature(api, op), ident(&op.fn_name));
+    let (signature, id) = (method_signature(api, op), &op.id);
+    let sample = match super::samples::has_sample(op) {
+        true => {
+            let name = ident(&op.fn_name);
+            quote! { Some(samples::#name) }
+        }
+        false => quote! { None },
+    };
     quote! {
         #signature {
-            self.handlers.#name.answer(&self.state, ctx, input)
+            self.state.answer(#id, #sample, ctx, input)
         }
     }
 }

@@ -1,5 +1,8 @@
-//! What the generated mocks share: a slot per operation for its handler, and the record of calls.
+//! What the generated mocks share: the handler of each operation, and the record of calls.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -9,54 +12,14 @@ use crate::server::ApiError;
 /// A handler for one operation, taking the request context `C` and the input `I`.
 type Handler<C, I, R> = Arc<dyn Fn(C, I) -> Pin<Box<dyn Future<Output = Result<R, ApiError>> + Send>> + Send + Sync>;
 
-/// One operation's handler, when one is set, and what answers the operation without one.
-pub struct Slot<C, I, R> {
-    handler: Mutex<Option<Handler<C, I, R>>>,
-    operation: &'static str,
-    sample: Option<fn() -> Result<R, ApiError>>,
-}
-
-impl<C: Send + 'static, I: Send + 'static, R: Send + 'static> Slot<C, I, R> {
-    /// The slot of `operation` (its operationId), answered with `sample` when the mock answers
-    /// with samples and the operation has one.
-    pub fn new(operation: &'static str, sample: Option<fn() -> Result<R, ApiError>>) -> Self {
-        Slot { handler: Mutex::new(None), operation, sample }
-    }
-
-    /// Answers the operation with `handler` from now on.
-    pub fn set<F, Fut>(&self, handler: F)
-    where
-        F: Fn(C, I) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<R, ApiError>> + Send + 'static,
-    {
-        *lock(&self.handler) = Some(Arc::new(move |ctx, input| Box::pin(handler(ctx, input))));
-    }
-
-    /// Records the call in `mock`, then runs the handler; without one, answers with the sample
-    /// when `mock` answers with samples, else 501 naming the operation.
-    pub fn answer(
-        &self,
-        mock: &MockState,
-        ctx: C,
-        input: I,
-    ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R> {
-        mock.calls.record(self.operation);
-        let handler = lock(&self.handler).clone();
-        let (operation, sample) = (self.operation, self.sample.filter(|_| mock.sampled));
-        async move {
-            match (handler, sample) {
-                (Some(handler), _) => handler(ctx, input).await,
-                (None, Some(sample)) => sample(),
-                (None, None) => Err(ApiError::not_implemented(operation)),
-            }
-        }
-    }
-}
-
-/// What a mock keeps besides its handlers: the calls made so far, and whether an operation without
-/// a handler answers with its sample.
-#[derive(Debug, Default)]
+/// What a mock keeps: the handler of each operation that has one, the calls made so far, and
+/// whether an operation without a handler answers with its sample.
+///
+/// Handlers are kept by the type of their operation's input, which is the operation's own, so
+/// a mock needs no field per operation and a handler is found again with its exact type.
+#[derive(Default)]
 pub struct MockState {
+    handlers: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>>>,
     calls: Calls,
     sampled: bool,
 }
@@ -70,6 +33,57 @@ impl MockState {
     /// The operations called so far, by operationId, in the order they were called.
     pub fn calls(&self) -> Vec<&'static str> {
         lock(&self.calls.0).clone()
+    }
+
+    /// Answers the operation whose input is `I` with `handler` from now on.
+    pub fn set<C, I, R, F, Fut>(&self, handler: F)
+    where
+        I: 'static,
+        C: 'static,
+        R: 'static,
+        F: Fn(C, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ApiError>> + Send + 'static,
+    {
+        let handler: Handler<C, I, R> = Arc::new(move |ctx, input| Box::pin(handler(ctx, input)));
+        lock(&self.handlers).insert(TypeId::of::<I>(), Box::new(handler));
+    }
+
+    /// Records a call of `operation` (its operationId), then runs its handler; without one,
+    /// answers with `sample` when the mock answers with samples, else 501 naming the operation.
+    pub fn answer<C, I, R>(
+        &self,
+        operation: &'static str,
+        sample: Option<fn() -> Result<R, ApiError>>,
+        ctx: C,
+        input: I,
+    ) -> impl Future<Output = Result<R, ApiError>> + Send + use<C, I, R>
+    where
+        C: Send + 'static,
+        I: Send + 'static,
+        R: Send + 'static,
+    {
+        self.calls.record(operation);
+        let handler =
+            lock(&self.handlers).get(&TypeId::of::<I>()).map(|h| h.downcast_ref::<Handler<C, I, R>>().cloned());
+        let sample = sample.filter(|_| self.sampled);
+        async move {
+            match (handler, sample) {
+                (Some(Some(handler)), _) => handler(ctx, input).await,
+                // Set and answered through the same generated method pair, so the types agree.
+                (Some(None), _) => Err(ApiError::internal(format!("the handler of {operation} has another type"))),
+                (None, Some(sample)) => sample(),
+                (None, None) => Err(ApiError::not_implemented(operation)),
+            }
+        }
+    }
+}
+
+impl fmt::Debug for MockState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MockState")
+            .field("calls", &self.calls())
+            .field("sampled", &self.sampled)
+            .finish_non_exhaustive()
     }
 }
 
@@ -96,21 +110,23 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MockState, Slot};
+    use super::MockState;
 
     #[tokio::test]
-    async fn a_slot_answers_with_its_handler_its_sample_or_501_and_records_each_call() {
+    async fn an_operation_answers_with_its_handler_its_sample_or_501_and_each_call_is_recorded() {
         let (plain, sampled) = (MockState::default(), MockState::sampled());
-        let slot: Slot<(), u8, u8> = Slot::new("Double", Some(|| super::sample("7")));
-        let err = slot.answer(&plain, (), 2).await.unwrap_err();
+        let double: Option<fn() -> Result<u8, _>> = Some(|| super::sample("7"));
+        let err = plain.answer("Double", double, (), 2u8).await.unwrap_err();
         assert_eq!(err.status(), axum::http::StatusCode::NOT_IMPLEMENTED);
         assert!(err.to_string().contains("Double"), "{err}");
-        assert_eq!(slot.answer(&sampled, (), 2).await.unwrap(), 7);
-        let unsampled: Slot<(), u8, u8> = Slot::new("Triple", None);
-        assert!(unsampled.answer(&sampled, (), 2).await.is_err(), "no sample: 501 even when sampling");
-        slot.set(|(), n| async move { Ok(n * 2) });
-        assert_eq!(slot.answer(&sampled, (), 2).await.unwrap(), 4);
+        assert_eq!(sampled.answer("Double", double, (), 2u8).await.unwrap(), 7);
+        let unsampled = sampled.answer::<(), u16, u16>("Triple", None, (), 2).await;
+        assert!(unsampled.is_err(), "no sample: 501 even when sampling");
+        sampled.set(|(), n: u8| async move { Ok(n * 2) });
+        assert_eq!(sampled.answer("Double", double, (), 2u8).await.unwrap(), 4);
+        // Another input type is another operation: still without a handler.
+        assert!(sampled.answer::<(), u16, u16>("Triple", None, (), 2).await.is_err());
         assert_eq!(plain.calls(), ["Double"]);
-        assert_eq!(sampled.calls(), ["Double", "Triple", "Double"]);
+        assert_eq!(sampled.calls(), ["Double", "Triple", "Double", "Triple"]);
     }
 }
