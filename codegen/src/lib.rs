@@ -5,6 +5,7 @@
 //! assembles them into files. [`generate`] runs all of it; the caller decides where the
 //! files go.
 
+mod bundle;
 mod diagnostic;
 mod emit;
 pub mod ir;
@@ -21,7 +22,7 @@ pub mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
-pub use load::{LoadError, Loaded, load};
+pub use load::{LoadError, Loaded, Sources, SpecFiles, load, load_files};
 /// How generated code spells a name decided during lowering (a keyword is written raw).
 pub use naming::rust_ident;
 pub use render::GeneratedFile;
@@ -92,41 +93,49 @@ pub struct Generated {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Generates the configured crates from spec text (YAML or JSON).
+/// Generates the configured crates from spec text (YAML or JSON) that stands alone: a reference
+/// to another file is reported, as there is nothing to read it from (see [`generate_files`]).
 ///
 /// Returns every file to write, in a fixed order, or every problem found in the spec.
 pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnostics> {
-    let Loaded { doc, notes, converted, .. } = load(spec_text).map_err(|e| {
-        Diagnostics(vec![Diagnostic {
-            pointer: "#".to_string(),
-            line: e.line,
-            message: format!("the spec does not parse: {e}"),
-        }])
-    })?;
-    // YAML is where people read specs by line; JSON is often one line, so only YAML gets them.
-    let mut locator = (!spec_text.trim_start().starts_with('{')).then(|| locate::Locator::new(spec_text));
-    let mut located = |mut diagnostics: Vec<Diagnostic>| {
-        for d in &mut diagnostics {
-            // A converted Swagger document is named by the pointers of what the user wrote.
-            if converted {
+    const ROOT: &str = "spec";
+    let read = |path: &str| match path {
+        ROOT => Ok(spec_text.to_string()),
+        _ => Err("the spec was given as text alone, so no other file can be read".to_string()),
+    };
+    generate_files(SpecFiles { root: ROOT, read: &read, allow_outside: false }, config)
+}
+
+/// Generates the configured crates from a spec that may be split across files: the root document
+/// and every file its relative `$ref`s reach, read through `files`.
+///
+/// Returns every file to write, in a fixed order, or every problem found in the spec, each named
+/// by the file (other than the root) and pointer of the node it is about.
+pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated, Diagnostics> {
+    let (Loaded { doc, notes, converted, .. }, sources) = load_files(files).map_err(Diagnostics)?;
+    let located = |mut diagnostics: Vec<Diagnostic>| {
+        // A converted Swagger document is named by the pointers of what the user wrote.
+        if converted {
+            for d in &mut diagnostics {
                 d.pointer = swagger2::original_pointer(&d.pointer);
             }
-            if let Some(locator) = &mut locator {
-                d.line = d.line.or_else(|| locator.line_of(&d.pointer));
-            }
         }
+        sources.locate(&mut diagnostics);
         diagnostics
     };
-    let api = lower(&doc, config).map_err(|d| Diagnostics(located(d.0)))?;
+    let unfollowed = || sources.unfollowed().iter().cloned();
+    let api = lower(&doc, config).map_err(|d| Diagnostics(unfollowed().chain(located(d.0)).collect()))?;
     // The IR holds all that emitting needs: the document's memory is free for the output.
     drop(doc);
     let mut warnings = notes;
     warnings.extend(api.warnings.iter().cloned());
+    // What could not be brought in from other files comes first: it explains the rest.
+    let warnings: Vec<Diagnostic> = sources.unfollowed().iter().cloned().chain(located(warnings)).collect();
     if config.strict && !warnings.is_empty() {
-        return Err(Diagnostics(located(warnings)));
+        return Err(Diagnostics(warnings));
     }
     let files = emit(&api, config)?;
-    Ok(Generated { files, warnings: located(warnings) })
+    Ok(Generated { files, warnings })
 }
 
 /// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.

@@ -1,12 +1,14 @@
 //! Parsing spec text (YAML or JSON) into `openapiv3::OpenAPI`, converting Swagger 2.0 on the way.
 
 use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use openapiv3::OpenAPI;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::bundle::{self, Origins, ReadFile};
 use crate::{Diagnostic, locate};
 use crate::{isolate, openapi31, repair, swagger2};
 
@@ -38,6 +40,8 @@ pub struct LoadError {
     pub line: Option<usize>,
     /// 1-based column of the offending text, when the parser reports one.
     pub column: Option<usize>,
+    /// The JSON pointer of the node that does not fit the model, when the fault is one.
+    pub pointer: Option<String>,
     /// What the parser said.
     pub message: String,
 }
@@ -56,15 +60,129 @@ impl std::error::Error for LoadError {}
 /// Parses an OpenAPI 3.0 document, or a Swagger 2.0, OpenAPI 3.1 or 3.2 one converted to the 3.0
 /// model; any other version is refused, naming it. Text whose first non-blank character is `{`
 /// is read as JSON, anything else as YAML (of which JSON is a subset, but the JSON parser gives
-/// better messages).
+/// better messages). References to other files are left as written; [`load_files`] follows them.
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    let (value, notes, converted, integers_as_written) = prepared(text)?;
+    typed_from(text, parse(text)?, &|| parse(text), &|pointer| locate::line_of(text, pointer))
+}
+
+/// A spec split across files: the root document and what it needs to read the others.
+#[derive(Clone, Copy)]
+pub struct SpecFiles<'a> {
+    /// The root document's path, relative to the directory `read` reads from: `openapi.yaml`.
+    pub root: &'a str,
+    /// Reads a file by its `/`-separated path relative to that directory.
+    pub read: ReadFile<'a>,
+    /// Whether references may reach outside that directory (`../shared/errors.yaml`).
+    pub allow_outside: bool,
+}
+
+/// The files a document was read from, to say in which file and on which line a diagnostic's node
+/// is written.
+#[derive(Debug)]
+pub struct Sources {
+    root: String,
+    origins: Origins,
+    texts: BTreeMap<String, String>,
+    unfollowed: Vec<Diagnostic>,
+}
+
+impl Sources {
+    /// Each reference to another file that could not be followed (a file that does not exist or
+    /// parse, a pointer that names nothing, a path outside the spec's directory), located where it
+    /// is written. It was left as written: what uses it is left out, with its own warning.
+    pub fn unfollowed(&self) -> &[Diagnostic] {
+        &self.unfollowed
+    }
+
+    /// Rewrites each diagnostic's pointer, a pointer into the bundled document, as the file and
+    /// pointer of the node as written (`schemas/Pet.yaml#/properties/id`; the root's without a
+    /// file), and finds its line where the file is YAML.
+    pub fn locate(&self, diagnostics: &mut [Diagnostic]) {
+        let mut locators: HashMap<&str, Option<locate::Locator<'_>>> = HashMap::new();
+        for d in diagnostics {
+            let (file, pointer) = self.origins.source(&d.pointer);
+            let file = file.unwrap_or(&self.root);
+            let locator = locators.entry(file).or_insert_with(|| {
+                let text = self.texts.get(file)?;
+                (!text.trim_start().starts_with('{')).then(|| locate::Locator::new(text))
+            });
+            if d.line.is_none() || file != self.root {
+                d.line = locator.as_mut().and_then(|l| l.line_of(&pointer));
+            }
+            d.pointer = format!("{}{pointer}", crate::bundle::file_prefix(file, &self.root));
+        }
+    }
+}
+
+/// Loads the root document of `files` and every file it refers to, as one document; with where
+/// each part came from. Every problem is reported located in the file it is written in.
+pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnostic>> {
+    let at_root = |error: LoadError| {
+        vec![Diagnostic {
+            pointer: "#".to_string(),
+            line: error.line,
+            message: format!("the spec does not parse: {error}"),
+        }]
+    };
+    let text = (files.read)(files.root).map_err(|message| {
+        vec![Diagnostic {
+            pointer: "#".to_string(),
+            line: None,
+            message: format!("`{}` cannot be read: {message}", files.root),
+        }]
+    })?;
+    let (root, notes) = parse(&text).map_err(at_root)?;
+    let mut texts = BTreeMap::new();
+    let (value, origins, unfollowed) = if bundle::refers_outside(&root) {
+        let parse_file = |text: &str| parse(text).map(|(value, _)| value).map_err(|e| (e.to_string(), e.line));
+        let mut bundled = bundle::bundle(files.root, root, files.read, files.allow_outside, &parse_file)?;
+        // The root's own references are located in its text.
+        for d in bundled.unfollowed.iter_mut().filter(|d| d.pointer.starts_with('#')) {
+            d.line = locate::line_of(&text, &d.pointer);
+        }
+        texts = bundled.texts;
+        (bundled.value, bundled.origins, bundled.unfollowed)
+    } else {
+        (root, Origins::default(), Vec::new())
+    };
+    texts.insert(files.root.to_string(), text);
+    let sources = Sources { root: files.root.to_string(), origins, texts, unfollowed };
+    let text = &sources.texts[files.root];
+    // Typing again after a failure needs the document again: a copy is kept only when it was
+    // made from several files (one file is parsed again instead).
+    let copy = (!sources.origins.is_empty()).then(|| value.clone());
+    let again = || match &copy {
+        Some(value) => Ok((value.clone(), notes.clone())),
+        None => parse(text),
+    };
+    let loaded = typed_from(text, (value, notes.clone()), &again, &|_| None).map_err(|error| {
+        // The typing error names a pointer into the bundled document; say where it is written.
+        let mut diagnostics = vec![Diagnostic {
+            pointer: error.pointer.clone().unwrap_or_else(|| "#".to_string()),
+            line: error.line,
+            message: error.message.clone(),
+        }];
+        sources.locate(&mut diagnostics);
+        diagnostics
+    });
+    Ok((loaded?, sources))
+}
+
+/// The typed document from a parsed one (`first`), converted and repaired; `again` parses it anew
+/// when typing fails and the fault must be found, and `line_of` finds a pointer's line.
+fn typed_from(
+    text: &str,
+    first: (Value, Vec<Diagnostic>),
+    again: &dyn Fn() -> Result<(Value, Vec<Diagnostic>), LoadError>,
+    line_of: &dyn Fn(&str) -> Option<usize>,
+) -> Result<Loaded, LoadError> {
+    let (value, notes, converted, integers_as_written) = prepared(text, first)?;
     // Typing consumes the value, so its memory is reused as the typed document is built; only a
     // document that does not type is prepared again, to find and locate the node at fault.
     if let Ok(doc) = OpenAPI::deserialize(value) {
         return Ok(Loaded { doc, notes, converted, integers_as_written });
     }
-    let (mut value, notes, converted, integers_as_written) = prepared(text)?;
+    let (mut value, notes, converted, integers_as_written) = prepared(text, again()?)?;
     // A few malformed schemas or operations are set aside, each where it is, and the rest loads;
     // lowering reports each where it is used. A fault anywhere else stops the document.
     let mut set_aside = 0;
@@ -83,18 +201,24 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         LoadError {
             line: None,
             column: None,
+            pointer: None,
             message: format!("the Swagger 2.0 document does not convert to OpenAPI 3.0: at {pointer}: {message}"),
         }
     } else {
-        LoadError { line: locate::line_of(text, &pointer), column: None, message: format!("at {pointer}: {message}") }
+        LoadError {
+            line: line_of(&pointer),
+            column: None,
+            message: format!("at {pointer}: {message}"),
+            pointer: Some(pointer),
+        }
     })
 }
 
-/// The document as a JSON value in the OpenAPI 3.0 form, ready to type: parsed, converted from
-/// Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed, whether it was
-/// Swagger 2.0, and whether its integers are read as written (see [`Loaded`]).
-fn prepared(text: &str) -> Result<(Value, Vec<Diagnostic>, bool, bool), LoadError> {
-    let (mut value, mut notes) = parse(text)?;
+/// The document as a JSON value in the OpenAPI 3.0 form, ready to type: `parsed` from `text`,
+/// converted from Swagger 2.0 or OpenAPI 3.1/3.2, and repaired; with the notes on what changed,
+/// whether it was Swagger 2.0, and whether its integers are read as written (see [`Loaded`]).
+fn prepared(text: &str, parsed: (Value, Vec<Diagnostic>)) -> Result<(Value, Vec<Diagnostic>, bool, bool), LoadError> {
+    let (mut value, mut notes) = parsed;
     check_version(text, &value)?;
     if swagger2::is_swagger2(&value) {
         let (mut converted, converting) = swagger2::convert(&value);
@@ -126,8 +250,12 @@ fn keep_query_operations(value: &mut Value) {
 /// Refuses a document whose version the generator does not read, naming the version.
 fn check_version(text: &str, value: &Value) -> Result<(), LoadError> {
     const READ: &str = "Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 are read";
-    let refuse =
-        |pointer: &str, message: String| LoadError { line: locate::line_of(text, pointer), column: None, message };
+    let refuse = |pointer: &str, message: String| LoadError {
+        line: locate::line_of(text, pointer),
+        column: None,
+        pointer: Some(pointer.to_string()),
+        message,
+    };
     let field = |key: &str| value.get(key).map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
     match (field("openapi"), field("swagger")) {
         (Some(version), _) if ["3.0.", "3.1.", "3.2."].iter().any(|p| version.starts_with(p)) => Ok(()),
@@ -444,13 +572,19 @@ fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
     let result = if json {
         serde::de::DeserializeSeed::deserialize(seed, &mut serde_json::Deserializer::from_str(text))
             .map(|value| (value, Vec::new()))
-            .map_err(|e| LoadError { line: Some(e.line()), column: Some(e.column()), message: e.to_string() })
+            .map_err(|e| LoadError {
+                line: Some(e.line()),
+                column: Some(e.column()),
+                pointer: None,
+                message: e.to_string(),
+            })
     } else {
         yaml_stream(text, seed).map_err(|e| {
             let location = e.location();
             LoadError {
                 line: location.as_ref().map(|l| l.line()),
                 column: location.as_ref().map(|l| l.column()),
+                pointer: None,
                 message: e.to_string(),
             }
         })
@@ -465,6 +599,7 @@ fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
     Err(LoadError {
         line: second.or(first),
         column: None,
+        pointer: Some(mapping.clone()),
         message: format!(
             "the key `{key}` appears twice in {mapping}{lines}; a YAML or JSON parser would keep only the last"
         ),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use portfolio_codegen::{Config, CrateConfig, generate};
+use portfolio_codegen::{Config, CrateConfig, Diagnostics, Generated, SpecFiles, generate, generate_files};
 use serde_json::{Value, json};
 
 /// A spec whose operation `i` has names about `i` characters long: its operationId, parameters,
@@ -85,7 +85,12 @@ fn config(strict: bool) -> Config {
 /// Where each generated Rust file of `spec` differs from prettyplease's printing of it: the file
 /// and the first line that differs. Empty when every file is a fixed point.
 fn differences(name: &str, spec: &str, strict: bool) -> Vec<String> {
-    let generated = match generate(spec, &config(strict)) {
+    generated_differences(name, generate(spec, &config(strict)), strict)
+}
+
+/// [`differences`] of what a run generated.
+fn generated_differences(name: &str, generated: Result<Generated, Diagnostics>, strict: bool) -> Vec<String> {
+    let generated = match generated {
         Ok(generated) => generated,
         // Documents the generator refuses are another test's concern.
         Err(_) if !strict => return Vec::new(),
@@ -137,12 +142,18 @@ fn the_project_spec_and_every_fixture_generate_fixed_points() {
     let mut specs = documents(&root.join("tests/fixtures"));
     specs.push(root.join("../spec/openapi.yaml"));
     assert!(specs.len() >= 7, "{} specs", specs.len());
-    let found: Vec<String> = specs
+    let mut found: Vec<String> = specs
         .iter()
         .flat_map(|spec| {
             differences(&spec.display().to_string(), &std::fs::read_to_string(spec).expect("readable"), false)
         })
         .collect();
+    // A spec split across files, read from its directory.
+    let split = root.join("tests/fixtures/split");
+    let read = |path: &str| std::fs::read_to_string(split.join(path)).map_err(|e| e.to_string());
+    let generated =
+        generate_files(SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false }, &config(true));
+    found.extend(generated_differences("split", generated, true));
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 

@@ -22,10 +22,9 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     let base = dir.unwrap_or_else(|| root.join("target").join("client-probe"));
     let name = crate::serve_mock::crate_name(spec);
     let out = base.join(&name);
-    let options = SpecOptions { strictness: Strictness::Lenient, tag_features: false, seed: 0 };
+    let options = SpecOptions { strictness: Strictness::Lenient, ..SpecOptions::default() };
     eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options)?);
-    let text = fs::read_to_string(spec).map_err(|e| format!("cannot read {}: {e}", spec.display()))?;
-    let loaded = portfolio_codegen::load(&text).map_err(|e| format!("{}: {e}", spec.display()))?;
+    let loaded = crate::codegen::load_from_disk(spec, options.allow_outside_refs)?;
     let config = crate::codegen::spec_config(spec, &name, options);
     let api = portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
     let probe = out.join("probe");

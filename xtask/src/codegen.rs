@@ -4,7 +4,9 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use portfolio_codegen::{Config, CrateConfig, GeneratedFile, VersionHeader, generate};
+use portfolio_codegen::{
+    Config, CrateConfig, Diagnostics, Generated, GeneratedFile, SpecFiles, VersionHeader, generate_files,
+};
 
 /// What `run` does with the generated files.
 #[derive(Debug, Clone, Copy)]
@@ -38,13 +40,20 @@ pub fn project_config() -> Config {
 /// parameters and schemas like the generated crates' own items and Rust keywords, so a clash is
 /// a compile error; `unseen` holds what public documents write that the project spec does not
 /// (slips the loader repairs, constructs read with a warning, an operation left out); `openapi31`
-/// holds the OpenAPI 3.1 constructs that convert exactly, `openapi32` the streams of OpenAPI 3.2. `features` also has a cargo feature per
-/// tag; `unseen` is generated leniently (its warnings are pinned by a test), the others strictly.
+/// holds the OpenAPI 3.1 constructs that convert exactly, `openapi32` the streams of OpenAPI 3.2;
+/// `split` (`codegen/tests/fixtures/split/openapi.yaml`) is a spec split across files, with every
+/// form of reference to another file. `features` also has a cargo feature per tag; `unseen` is
+/// generated leniently (its warnings are pinned by a test), the others strictly.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
         |side: &str| CrateConfig { name: format!("{name}-{side}"), dir: format!("fixtures/{name}-{side}") };
+    // A spec split across files is a directory with its root document.
+    let spec_path = match name {
+        "split" => format!("codegen/tests/fixtures/{name}/openapi.yaml"),
+        _ => format!("codegen/tests/fixtures/{name}.yaml"),
+    };
     Config {
-        spec_path: format!("codegen/tests/fixtures/{name}.yaml"),
+        spec_path,
         version_header: None,
         client: Some(crate_config("client")),
         server: Some(crate_config("server")),
@@ -117,12 +126,11 @@ impl Strictness {
 pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    let fixtures = ["features", "reserved", "unseen", "openapi31", "openapi32"].map(fixture_config);
+    let fixtures = ["features", "reserved", "unseen", "openapi31", "openapi32", "split"].map(fixture_config);
     for mut config in std::iter::once(project_config()).chain(fixtures) {
         config.strict = config.strict && strictness.strict(true);
         let spec_file = root.join(&config.spec_path);
-        let spec = fs::read_to_string(&spec_file).map_err(|e| format!("cannot read {}: {e}", spec_file.display()))?;
-        let generated = generate(&spec, &config).map_err(|d| strict_failure(&config, &d))?;
+        let generated = generate_from_disk(&spec_file, false, &config).map_err(|d| strict_failure(&config, &d))?;
         if strictness == Strictness::Lenient {
             for warning in &generated.warnings {
                 eprintln!("warning: {}: {warning}", config.spec_path);
@@ -158,6 +166,39 @@ pub struct SpecOptions {
     pub tag_features: bool,
     /// The seed of the values the mock answers with where the document gives no example.
     pub seed: u64,
+    /// Whether the spec's references may reach files outside its directory.
+    pub allow_outside_refs: bool,
+}
+
+/// Generates from the spec at `spec` and every file its references reach, read from its directory
+/// (and, when `allow_outside` says so, beyond it).
+pub fn generate_from_disk(spec: &Path, allow_outside: bool, config: &Config) -> Result<Generated, Diagnostics> {
+    let directory = spec.parent().unwrap_or(Path::new("."));
+    let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let read = |path: &str| read_spec_file(directory, path, allow_outside);
+    generate_files(SpecFiles { root: &root, read: &read, allow_outside }, config)
+}
+
+/// Loads the spec at `spec` and every file its references reach, as [`generate_from_disk`] reads them.
+pub fn load_from_disk(spec: &Path, allow_outside: bool) -> Result<portfolio_codegen::Loaded, String> {
+    let directory = spec.parent().unwrap_or(Path::new("."));
+    let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let read = |path: &str| read_spec_file(directory, path, allow_outside);
+    let loaded = portfolio_codegen::load_files(SpecFiles { root: &root, read: &read, allow_outside });
+    loaded.map(|(loaded, _)| loaded).map_err(|d| format!("{}: {}", spec.display(), Diagnostics(d)))
+}
+
+/// Reads `path` (relative, `/`-separated) under `directory`; unless `allow_outside`, a file that
+/// resolves outside the directory (through a symbolic link) is refused.
+fn read_spec_file(directory: &Path, path: &str, allow_outside: bool) -> Result<String, String> {
+    let file = directory.join(path);
+    if !allow_outside {
+        let inside = |dir: &Path, file: &Path| Some(file.canonicalize().ok()?.starts_with(dir.canonicalize().ok()?));
+        if inside(directory, &file) == Some(false) {
+            return Err(format!("`{path}` leads outside the spec's directory"));
+        }
+    }
+    fs::read_to_string(&file).map_err(|e| e.to_string())
 }
 
 /// Generates `<out>/<name>-client`, `<out>/<name>-server` and `<out>/<name>-types` from any
@@ -187,10 +228,10 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
-    let text = fs::read_to_string(spec).map_err(|e| format!("cannot read {}: {e}", spec.display()))?;
     let config = spec_config(spec, name, options);
     let label = config.spec_path.clone();
-    let generated = generate(&text, &config).map_err(|d| strict_failure(&config, &d))?;
+    let generated =
+        generate_from_disk(spec, options.allow_outside_refs, &config).map_err(|d| strict_failure(&config, &d))?;
     for warning in &generated.warnings {
         eprintln!("warning: {label}: {warning}");
     }

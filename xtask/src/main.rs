@@ -29,6 +29,8 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
                    (`--skip-unsupported` is another name for it)
   --tag-features   a cargo feature per tag in the client and types crates (all on by default), so a
                    crate that calls a few areas of a large API compiles only those
+  --allow-outside-refs
+                   let the spec's `$ref`s reach files outside its directory (refused by default)
 
   serve-mock       generate the server of any document and serve it (at 127.0.0.1:8080 unless
                    --addr says otherwise; port 0 picks a free one), answering every valid request
@@ -134,6 +136,10 @@ fn codegen_command(args: &[&str]) -> Result<(), String> {
             }
             "--tag-features" => {
                 options.tag_features = true;
+                continue;
+            }
+            "--allow-outside-refs" => {
+                options.allow_outside_refs = true;
                 continue;
             }
             "--strict" => codegen::Strictness::Strict,

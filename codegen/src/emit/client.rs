@@ -792,16 +792,24 @@ fn error_reader(errors: &ErrorsDef) -> TokenStream {
         }
     });
     let fallback = errors.cases.iter().all(|c| c.status != ErrorStatus::Default).then(|| quote! { _ => None, });
+    // Only `default`: every status is read the same way, with no match to choose.
+    let read = match errors.cases.as_slice() {
+        [only] if only.status == ErrorStatus::Default => {
+            let variant = ident(&only.name);
+            quote! {
+                let status = status_error.status.as_u16();
+                serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
+            }
+        }
+        _ => quote! { match status_error.status.as_u16() { #(#arms)* #fallback } },
+    };
     quote! {
         impl types::#ty {
             /// The documented error reply `error` carries: `None` unless the server answered one of
             /// the documented statuses with a body that decodes as documented.
             pub fn from_error(error: &Error) -> Option<Self> {
                 let Error::Status(status_error) = error else { return None };
-                match status_error.status.as_u16() {
-                    #(#arms)*
-                    #fallback
-                }
+                #read
             }
         }
     }

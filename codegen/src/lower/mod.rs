@@ -288,13 +288,13 @@ impl<'a> Lowerer<'a> {
         self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
     }
 
-    /// Whether `reference` is to another file, reported as a problem of the part that uses it
-    /// when it is: its shape is unknown to this run, and reading it as any value would hide that.
+    /// Whether `reference` is to another file that loading could not bring in (the reason is
+    /// its own warning), reported as a problem of the part that uses it: its shape is unknown to
+    /// this run, and reading it as any value would hide that.
     pub(crate) fn foreign(&mut self, pointer: &Pointer, reference: &str) -> bool {
         let foreign = !reference.starts_with('#');
         if foreign {
-            let message =
-                format!("the reference {reference} is to another file, which the generator does not follow yet");
+            let message = format!("the reference {reference} is to another file, which could not be brought in");
             self.report(pointer, message);
         }
         foreign
