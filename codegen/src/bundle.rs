@@ -238,6 +238,11 @@ enum Kind {
     /// A list of schemas (`allOf`, `prefixItems`).
     SchemaList,
     Schema,
+    /// A schema's `discriminator`, and its `mapping` of values to schemas.
+    Discriminator,
+    Mapping,
+    /// A schema a discriminator's mapping names: a name, or a reference written as text.
+    MappedSchema,
     /// Values the document describes (`example`, `default`, `enum`): a `$ref` key there is data.
     Data,
     /// Anything else: a reference there is put in place.
@@ -344,8 +349,15 @@ impl Kind {
                 | "additionalItems"
                 | "contentSchema" => Schema,
                 "example" | "examples" | "default" | "enum" | "const" | "x-example" => Data,
+                "discriminator" => Discriminator,
                 _ => Other,
             },
+            Discriminator => match key {
+                "mapping" => Mapping,
+                _ => Other,
+            },
+            Mapping => MappedSchema,
+            MappedSchema => Data,
             Data => Data,
             Other => Other,
         }
@@ -436,8 +448,33 @@ impl Bundler<'_> {
                     self.walk(item, item_kind, file, &format!("{at}/{index}"), &format!("{src}/{index}"), depth);
                 }
             }
+            Value::String(mapped) if kind == Kind::MappedSchema => {
+                if let Some(local) = self.mapped_schema(mapped, file, src) {
+                    *mapped = local;
+                }
+            }
             _ => {}
         }
+    }
+
+    /// A discriminator's mapping names a schema by name or by reference; one in another file (or,
+    /// in another file, one of that file's) becomes the local reference to where it is brought in.
+    fn mapped_schema(&mut self, mapped: &str, file: &str, src: &str) -> Option<String> {
+        let is_file = |text: &str| {
+            let path = text.split_once('#').map_or(text, |(path, _)| path);
+            path.starts_with("./")
+                || path.starts_with("../")
+                || [".yaml", ".yml", ".json"].iter().any(|e| path.ends_with(e))
+        };
+        // A name, or a pointer into the root, stays as written.
+        let in_sub_file = mapped.starts_with('#') && file != self.root_path;
+        if !(is_file(mapped) || in_sub_file) {
+            return None;
+        }
+        let mut node = Map::new();
+        node.insert("$ref".to_string(), Value::String(mapped.to_string()));
+        self.reference(mapped, &mut node, Kind::Schema, file, "", src, 0);
+        node.get("$ref").and_then(Value::as_str).map(str::to_string)
     }
 
     /// What a `$ref` node (`node`, of `kind`, in `file` at `src`) becomes: a new node to stand in

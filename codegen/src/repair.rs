@@ -198,8 +198,10 @@ fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
     let mut deep = std::collections::BTreeSet::new();
     collect_references(doc, &mut |r| {
         let into_schema = r.strip_prefix(PREFIX).is_some_and(|rest| rest.contains('/'));
-        // Elsewhere, a reference to a schema passes through a `schema` keyword.
-        let into_other = !r.starts_with(PREFIX) && (r.ends_with("/schema") || r.contains("/schema/"));
+        // Elsewhere, a reference to a schema passes through a `schema` keyword; a component
+        // that is only named `schema` (`#/components/parameters/schema`) is no such step.
+        let component = r.strip_prefix("#/components/").is_some_and(|rest| rest.split('/').count() == 2);
+        let into_other = !r.starts_with(PREFIX) && !component && (r.ends_with("/schema") || r.contains("/schema/"));
         if into_schema || into_other {
             deep.insert(r.to_string());
         }
@@ -1621,6 +1623,17 @@ mod tests {
         let said: Vec<(&str, &str)> = notes.iter().map(|n| (n.pointer.as_str(), n.message.as_str())).collect();
         assert!(said.iter().any(|(at, m)| *at == "#/info/version" && m.contains("read as the text `0.1`")), "{said:?}");
         assert!(said.iter().any(|(at, m)| *at == "#/info/title" && m.contains("no `info.title`")), "{said:?}");
+    }
+
+    #[test]
+    fn a_component_named_schema_is_referred_to_as_itself() {
+        let mut doc = json!({"openapi": "3.0.0", "paths": {"/a": {"get": {
+            "parameters": [{"$ref": "#/components/parameters/schema"}],
+            "responses": {"204": {"description": "ok"}}
+        }}}, "components": {"parameters": {"schema": {"name": "schema", "in": "query", "schema": {"type": "string"}}}}});
+        let notes = repair(&mut doc);
+        assert_eq!(doc["paths"]["/a"]["get"]["parameters"][0]["$ref"], "#/components/parameters/schema");
+        assert!(doc.pointer("/components/schemas").is_none(), "nothing lifted: {notes:?}");
     }
 
     #[test]

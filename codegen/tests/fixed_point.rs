@@ -159,13 +159,30 @@ fn the_project_spec_and_every_fixture_generate_fixed_points() {
 
 #[test]
 fn every_corpus_document_generates_fixed_points() {
-    let specs = documents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"));
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let specs = documents(&corpus);
     assert!(specs.len() > 50, "the corpus holds {} documents", specs.len());
-    let found: Vec<String> = specs
+    let mut found: Vec<String> = specs
         .iter()
         .flat_map(|spec| {
             differences(&spec.display().to_string(), &std::fs::read_to_string(spec).expect("readable"), false)
         })
         .collect();
+    // Specs split across files: `NAME.tree` names the root document, under the corpus.
+    let mut trees: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("the corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tree"))
+        .collect();
+    trees.sort();
+    assert!(trees.len() >= 3, "{} split specs", trees.len());
+    for tree in trees {
+        let root = corpus.join(std::fs::read_to_string(&tree).expect("readable").trim());
+        let directory = root.parent().expect("a directory");
+        let read = |path: &str| std::fs::read_to_string(directory.join(path)).map_err(|e| e.to_string());
+        let name = root.file_name().expect("a file").to_string_lossy();
+        let files = SpecFiles { root: &name, read: &read, allow_outside: false };
+        found.extend(generated_differences(&tree.display().to_string(), generate_files(files, &config(false)), false));
+    }
     assert!(found.is_empty(), "{} differences:\n{}", found.len(), found.join("\n"));
 }

@@ -234,3 +234,46 @@ paths:
         .0;
     assert!(problems.iter().any(|d| d.message.contains("split into more than")), "{problems:#?}");
 }
+
+#[test]
+fn a_discriminator_mapping_that_names_files_is_used() {
+    let root = r#"
+openapi: 3.0.3
+info: {title: Shapes, version: "1"}
+paths:
+  /shape:
+    get:
+      operationId: getShape
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "schemas/Shape.yaml"}
+"#;
+    let shape = r#"
+oneOf:
+  - $ref: ./Circle.yaml
+  - $ref: ./Square.yaml
+discriminator:
+  propertyName: kind
+  mapping:
+    round: ./Circle.yaml
+    square: 'Square.yaml#'
+"#;
+    let member = |kind: &str, extra: &str| {
+        let properties = format!("  kind: {{type: string, enum: [{kind}]}}\n  {extra}: {{type: number}}\n");
+        format!("type: object\nrequired: [kind, {extra}]\nproperties:\n{properties}")
+    };
+    let (circle, square) = (member("round", "radius"), member("square", "side"));
+    let files = [
+        ("openapi.yaml", root),
+        ("schemas/Shape.yaml", shape),
+        ("schemas/Circle.yaml", &circle),
+        ("schemas/Square.yaml", &square),
+    ];
+    let generated = generated(&files, true, false).expect("strict: the mapping is followed, not loosened");
+    let types = types_rs(&generated);
+    assert!(types.contains(r#"value.get("kind")"#), "read by its discriminator: {types}");
+    assert!(types.contains(r#"Some("round") =>"#), "{types}");
+}

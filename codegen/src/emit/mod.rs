@@ -472,8 +472,31 @@ pub fn default_expr(api: &Api, d: &DefaultValue, types: &TokenStream) -> TokenSt
 
 /// A JSON value as the tokens of its text, for `serde_json::json!`.
 fn json_tokens(value: &serde_json::Value) -> TokenStream {
-    // JSON text always lexes as Rust tokens: strings, numbers, punctuation and three keywords.
-    value.to_string().parse().unwrap_or_default()
+    use serde_json::Value;
+    match value {
+        // `json!` types an unsuffixed integer as `i32`: one outside its range says its own type.
+        Value::Number(n) if n.as_i64().is_some_and(|i| i32::try_from(i).is_err()) => {
+            let literal = proc_macro2::Literal::i64_suffixed(n.as_i64().unwrap_or_default());
+            quote! { #literal }
+        }
+        Value::Number(n) if n.is_u64() && n.as_i64().is_none() => {
+            let literal = proc_macro2::Literal::u64_suffixed(n.as_u64().unwrap_or_default());
+            quote! { #literal }
+        }
+        Value::Array(items) => {
+            let items = items.iter().map(json_tokens);
+            quote! { [#(#items),*] }
+        }
+        Value::Object(members) => {
+            let members = members.iter().map(|(key, value)| {
+                let value = json_tokens(value);
+                quote! { #key: #value }
+            });
+            quote! { { #(#members),* } }
+        }
+        // JSON text always lexes as Rust tokens: strings, numbers and three keywords.
+        _ => value.to_string().parse().unwrap_or_default(),
+    }
 }
 
 /// [`limits`] as lower-case clauses: the value's own, then its items'.

@@ -24,10 +24,27 @@ rm -rf "$out" && mkdir -p "$out"
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-  for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml; do
+  for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml codegen/tests/corpus/*.tree; do
     names+=("$(basename "${spec%.*}")")
   done
 fi
+
+# The root document of a spec: the file itself, or for a spec split across files (NAME.tree)
+# the root the `.tree` file names, under this folder. Its size is that of all its files.
+spec_of() {
+  local spec
+  spec=$(ls codegen/tests/corpus/"$1".* | head -1)
+  case "$spec" in
+    *.tree) echo "codegen/tests/corpus/$(cat "$spec")" ;;
+    *) echo "$spec" ;;
+  esac
+}
+size_of() {
+  case "$(ls codegen/tests/corpus/"$1".* | head -1)" in
+    *.tree) du -sb "codegen/tests/corpus/$1" | cut -f1 ;;
+    *) stat -c %s "$(spec_of "$1")" ;;
+  esac
+}
 
 # In a sample run, the specs compiled today: CORPUS_COMPILE of the small ones and one large one,
 # each set moving on by a day.
@@ -35,8 +52,7 @@ compiled_today=" "
 if [ "${CORPUS_SAMPLE:-0}" = 1 ]; then
   large=() small=()
   for name in "${names[@]}"; do
-    spec=$(ls codegen/tests/corpus/"$name".* | head -1)
-    if [ "$(stat -c %s "$spec")" -gt 307200 ]; then large+=("$name"); else small+=("$name"); fi
+    if [ "$(size_of "$name")" -gt 307200 ]; then large+=("$name"); else small+=("$name"); fi
   done
   day=$((10#$(date +%j)))
   [ ${#large[@]} -gt 0 ] && compiled_today+="${large[$((day % ${#large[@]}))]} "
@@ -50,7 +66,8 @@ fi
 total=0 whole=0 passed=0 checked=0 generated_only=0 panics=0 warned=0 ops_kept=0 ops_left=0
 printf '%-30s %-6s %-9s %-14s %-11s %8s %8s\n' spec whole generated compiles operations seconds MiB
 for name in "${names[@]}"; do
-  spec=$(ls codegen/tests/corpus/"$name".* | head -1)
+  spec=$(spec_of "$name")
+  listed=$name
   name=${name//./-}
   total=$((total + 1))
   /usr/bin/time -f '%e %M' -o "$out/$name.time" \
@@ -70,7 +87,7 @@ for name in "${names[@]}"; do
   else
     w=no
   fi
-  if [ $rc -eq 0 ] && [ "${CORPUS_SAMPLE:-0}" = 1 ] && [[ "$compiled_today" != *" $(basename "${spec%.*}") "* ]]; then
+  if [ $rc -eq 0 ] && [ "${CORPUS_SAMPLE:-0}" = 1 ] && [[ "$compiled_today" != *" $listed "* ]]; then
     s=yes compiles=generated generated_only=$((generated_only + 1))
     kept=$(sed -n 's/^- Operations: //p' "$out/$name-client/README.md")
   elif [ $rc -eq 0 ]; then
