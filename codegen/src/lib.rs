@@ -10,11 +10,13 @@ mod diagnostic;
 mod emit;
 pub mod ir;
 mod isolate;
+mod jsonpath;
 mod load;
 mod locate;
 mod lower;
 mod naming;
 mod openapi31;
+mod overlay;
 mod render;
 mod repair;
 #[doc(hidden)]
@@ -103,7 +105,7 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
         ROOT => Ok(spec_text.to_string()),
         _ => Err("the spec was given as text alone, so no other file can be read".to_string()),
     };
-    generate_files(SpecFiles { root: ROOT, read: &read, allow_outside: false }, config)
+    generate_files(SpecFiles { root: ROOT, read: &read, allow_outside: false, overlays: &[] }, config)
 }
 
 /// Generates the configured crates from a spec that may be split across files: the root document

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::bundle::{self, Origins, ReadFile};
+use crate::overlay::{self, Overlay};
 use crate::{Diagnostic, locate};
 use crate::{isolate, openapi31, repair, swagger2};
 
@@ -74,6 +75,9 @@ pub struct SpecFiles<'a> {
     pub read: ReadFile<'a>,
     /// Whether references may reach outside that directory (`../shared/errors.yaml`).
     pub allow_outside: bool,
+    /// OpenAPI Overlay 1.0 documents, as (path, text), applied in order to the description once
+    /// the files it refers to are brought in, before anything else reads it.
+    pub overlays: &'a [(String, String)],
 }
 
 /// The files a document was read from, to say in which file and on which line a diagnostic's node
@@ -145,12 +149,25 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
     } else {
         (root, Origins::default(), Vec::new())
     };
+    let mut value = value;
+    if !files.overlays.is_empty() {
+        let overlays: Vec<Overlay<'_>> = files
+            .overlays
+            .iter()
+            .map(|(path, text)| Overlay {
+                path,
+                text,
+                parsed: parse(text).map(|(v, _)| v).map_err(|e| (e.to_string(), e.line)),
+            })
+            .collect();
+        overlay::apply(&mut value, &overlays)?;
+    }
     texts.insert(files.root.to_string(), text);
     let sources = Sources { root: files.root.to_string(), origins, texts, unfollowed };
     let text = &sources.texts[files.root];
     // Typing again after a failure needs the document again: a copy is kept only when it was
-    // made from several files (one file is parsed again instead).
-    let copy = (!sources.origins.is_empty()).then(|| value.clone());
+    // made from several files or changed by overlays (one file is parsed again instead).
+    let copy = (!sources.origins.is_empty() || !files.overlays.is_empty()).then(|| value.clone());
     let again = || match &copy {
         Some(value) => Ok((value.clone(), notes.clone())),
         None => parse(text),

@@ -151,8 +151,10 @@ fn the_project_spec_and_every_fixture_generate_fixed_points() {
     // A spec split across files, read from its directory.
     let split = root.join("tests/fixtures/split");
     let read = |path: &str| std::fs::read_to_string(split.join(path)).map_err(|e| e.to_string());
-    let generated =
-        generate_files(SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false }, &config(true));
+    let generated = generate_files(
+        SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false, overlays: &[] },
+        &config(true),
+    );
     found.extend(generated_differences("split", generated, true));
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
@@ -181,7 +183,7 @@ fn every_corpus_document_generates_fixed_points() {
         let directory = root.parent().expect("a directory");
         let read = |path: &str| std::fs::read_to_string(directory.join(path)).map_err(|e| e.to_string());
         let name = root.file_name().expect("a file").to_string_lossy();
-        let files = SpecFiles { root: &name, read: &read, allow_outside: false };
+        let files = SpecFiles { root: &name, read: &read, allow_outside: false, overlays: &[] };
         found.extend(generated_differences(&tree.display().to_string(), generate_files(files, &config(false)), false));
     }
     assert!(found.is_empty(), "{} differences:\n{}", found.len(), found.join("\n"));

@@ -25,7 +25,7 @@ fn config(strict: bool) -> Config {
 fn generated(files: &[(&str, &str)], strict: bool, allow_outside: bool) -> Result<Generated, Diagnostics> {
     let files: HashMap<String, String> = files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
     let read = |path: &str| files.get(path).cloned().ok_or_else(|| "no such file".to_string());
-    generate_files(SpecFiles { root: "openapi.yaml", read: &read, allow_outside }, &config(strict))
+    generate_files(SpecFiles { root: "openapi.yaml", read: &read, allow_outside, overlays: &[] }, &config(strict))
 }
 
 fn types_rs(generated: &Generated) -> &str {
@@ -229,9 +229,12 @@ paths:
             Ok(format!("type: object\nproperties:\n  next: {{$ref: s{}.yaml}}\n", n + 1))
         }
     };
-    let problems = generate_files(SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false }, &config(true))
-        .expect_err("too many files")
-        .0;
+    let problems = generate_files(
+        SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false, overlays: &[] },
+        &config(true),
+    )
+    .expect_err("too many files")
+    .0;
     assert!(problems.iter().any(|d| d.message.contains("split into more than")), "{problems:#?}");
 }
 

@@ -23,9 +23,9 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     let name = crate::serve_mock::crate_name(spec);
     let out = base.join(&name);
     let options = SpecOptions { strictness: Strictness::Lenient, ..SpecOptions::default() };
-    eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options)?);
-    let loaded = crate::codegen::load_from_disk(spec, options.allow_outside_refs)?;
-    let config = crate::codegen::spec_config(spec, &name, options);
+    eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options.clone())?);
+    let loaded = crate::codegen::load_from_disk(spec, options.allow_outside_refs, &options.overlays)?;
+    let config = crate::codegen::spec_config(spec, &name, &options);
     let api = portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
     let probe = out.join("probe");
     write_probe(&probe, &name, &loaded, &api)?;

@@ -130,7 +130,7 @@ pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), Str
     for mut config in std::iter::once(project_config()).chain(fixtures) {
         config.strict = config.strict && strictness.strict(true);
         let spec_file = root.join(&config.spec_path);
-        let generated = generate_from_disk(&spec_file, false, &config).map_err(|d| strict_failure(&config, &d))?;
+        let generated = generate_from_disk(&spec_file, false, &[], &config).map_err(|d| strict_failure(&config, &d))?;
         if strictness == Strictness::Lenient {
             for warning in &generated.warnings {
                 eprintln!("warning: {}: {warning}", config.spec_path);
@@ -158,7 +158,7 @@ fn strict_failure(config: &Config, problems: &portfolio_codegen::Diagnostics) ->
 }
 
 /// How `run_spec` treats a document beyond where it writes.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SpecOptions {
     /// Whether warnings fail the run; lenient unless asked.
     pub strictness: Strictness,
@@ -168,24 +168,67 @@ pub struct SpecOptions {
     pub seed: u64,
     /// Whether the spec's references may reach files outside its directory.
     pub allow_outside_refs: bool,
+    /// Overlays to apply after those in the `overlays/` folder beside the spec, in order.
+    pub overlays: Vec<PathBuf>,
 }
 
 /// Generates from the spec at `spec` and every file its references reach, read from its directory
-/// (and, when `allow_outside` says so, beyond it).
-pub fn generate_from_disk(spec: &Path, allow_outside: bool, config: &Config) -> Result<Generated, Diagnostics> {
+/// (and, when `allow_outside` says so, beyond it), with the overlays beside it (`overlays/*.yaml`,
+/// by name) and then `overlays`, in order.
+pub fn generate_from_disk(
+    spec: &Path,
+    allow_outside: bool,
+    overlays: &[PathBuf],
+    config: &Config,
+) -> Result<Generated, Diagnostics> {
     let directory = spec.parent().unwrap_or(Path::new("."));
     let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let read = |path: &str| read_spec_file(directory, path, allow_outside);
-    generate_files(SpecFiles { root: &root, read: &read, allow_outside }, config)
+    let overlays = read_overlays(directory, overlays)?;
+    generate_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays }, config)
 }
 
 /// Loads the spec at `spec` and every file its references reach, as [`generate_from_disk`] reads them.
-pub fn load_from_disk(spec: &Path, allow_outside: bool) -> Result<portfolio_codegen::Loaded, String> {
+pub fn load_from_disk(
+    spec: &Path,
+    allow_outside: bool,
+    overlays: &[PathBuf],
+) -> Result<portfolio_codegen::Loaded, String> {
     let directory = spec.parent().unwrap_or(Path::new("."));
     let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let read = |path: &str| read_spec_file(directory, path, allow_outside);
-    let loaded = portfolio_codegen::load_files(SpecFiles { root: &root, read: &read, allow_outside });
+    let overlays = read_overlays(directory, overlays).map_err(|d| d.to_string())?;
+    let loaded =
+        portfolio_codegen::load_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays });
     loaded.map(|(loaded, _)| loaded).map_err(|d| format!("{}: {}", spec.display(), Diagnostics(d)))
+}
+
+/// The overlays to apply to the spec in `directory`: its `overlays/` folder's YAML and JSON files by
+/// name, then `given`; each as (path for diagnostics, text).
+fn read_overlays(directory: &Path, given: &[PathBuf]) -> Result<Vec<(String, String)>, Diagnostics> {
+    let mut paths: Vec<PathBuf> = match fs::read_dir(directory.join("overlays")) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    paths.sort();
+    paths.extend(given.iter().cloned());
+    paths
+        .iter()
+        .map(|path| {
+            let shown = path.strip_prefix(directory).unwrap_or(path).to_string_lossy().replace('\\', "/");
+            let text = fs::read_to_string(path).map_err(|e| {
+                Diagnostics(vec![portfolio_codegen::Diagnostic {
+                    pointer: format!("{shown}#"),
+                    line: None,
+                    message: format!("the overlay cannot be read: {e}"),
+                }])
+            })?;
+            Ok((shown, text))
+        })
+        .collect()
 }
 
 /// Reads `path` (relative, `/`-separated) under `directory`; unless `allow_outside`, a file that
@@ -228,10 +271,10 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
-    let config = spec_config(spec, name, options);
+    let config = spec_config(spec, name, &options);
     let label = config.spec_path.clone();
-    let generated =
-        generate_from_disk(spec, options.allow_outside_refs, &config).map_err(|d| strict_failure(&config, &d))?;
+    let generated = generate_from_disk(spec, options.allow_outside_refs, &options.overlays, &config)
+        .map_err(|d| strict_failure(&config, &d))?;
     for warning in &generated.warnings {
         eprintln!("warning: {label}: {warning}");
     }
@@ -240,7 +283,7 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
 }
 
 /// How the crates of any document are generated: standalone, named `NAME-client` and so on.
-pub fn spec_config(spec: &Path, name: &str, options: SpecOptions) -> Config {
+pub fn spec_config(spec: &Path, name: &str, options: &SpecOptions) -> Config {
     let label = spec.file_name().map_or_else(|| spec.display().to_string(), |f| f.to_string_lossy().into_owned());
     Config {
         spec_path: label,

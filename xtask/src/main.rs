@@ -31,6 +31,8 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
                    crate that calls a few areas of a large API compiles only those
   --allow-outside-refs
                    let the spec's `$ref`s reach files outside its directory (refused by default)
+  --overlay FILE   apply an OpenAPI Overlay 1.0 document to the spec before generating (repeatable;
+                   after those in the `overlays/` folder beside the spec, which apply by name)
 
   serve-mock       generate the server of any document and serve it (at 127.0.0.1:8080 unless
                    --addr says otherwise; port 0 picks a free one), answering every valid request
@@ -142,6 +144,10 @@ fn codegen_command(args: &[&str]) -> Result<(), String> {
                 options.allow_outside_refs = true;
                 continue;
             }
+            "--overlay" => {
+                options.overlays.push(value()?.into());
+                continue;
+            }
             "--strict" => codegen::Strictness::Strict,
             "--lenient" | "--skip-unsupported" => codegen::Strictness::Lenient,
             "help" | "--help" | "-h" => {
@@ -157,8 +163,12 @@ fn codegen_command(args: &[&str]) -> Result<(), String> {
     }
     match (spec, out, name) {
         (Some(spec), Some(out), Some(name)) => codegen::run_spec(spec.as_ref(), out.as_ref(), name, mode, options),
-        (None, None, None) if !options.tag_features => codegen::run(mode, options.strictness),
-        (None, None, None) => Err(format!("--tag-features goes with --spec\n\n{USAGE}")),
+        (None, None, None) if !options.tag_features && options.overlays.is_empty() && !options.allow_outside_refs => {
+            codegen::run(mode, options.strictness)
+        }
+        (None, None, None) => {
+            Err(format!("--tag-features, --overlay and --allow-outside-refs go with --spec\n\n{USAGE}"))
+        }
         _ => Err(format!("--spec, --out and --name go together\n\n{USAGE}")),
     }
 }

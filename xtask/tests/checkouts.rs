@@ -44,6 +44,7 @@ fn second_checkout(name: &str) -> PathBuf {
         fs::copy(here.join(file), root.join(file)).unwrap();
     }
     for dir in [
+        "codegen/tests/fixtures/split",
         "generated-client",
         "generated-server-stubs",
         "fixtures/features-client",

@@ -1,0 +1,615 @@
+//! JSONPath (RFC 9535) queries, as overlays' targets are written: child and descendant segments;
+//! name, wildcard, index, slice and filter selectors; filters with comparisons, existence tests,
+//! `!`, `&&`, `||` and parentheses. Function extensions (`length()`, `match()`…) are refused by
+//! name. A query answers with the locations of the nodes it selects, so they can be changed.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A parsed query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    segments: Vec<Segment>,
+}
+
+/// One step of a node's location: a member's name or an element's index.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Why a query does not parse, with the character (0-based) where reading stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub at: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at character {}: {}", self.at + 1, self.message)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Segment {
+    Child(Vec<Selector>),
+    Descendant(Vec<Selector>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Selector {
+    Name(String),
+    Wildcard,
+    Index(i64),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
+    Filter(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Expr {
+    Or(Vec<Expr>),
+    And(Vec<Expr>),
+    Not(Box<Expr>),
+    /// A query selecting at least one node (`@.tags`, `$.info`).
+    Exists(Relative, Query),
+    Compare(Comparable, Op, Comparable),
+}
+
+/// Whether a query in a filter starts at the current node (`@`) or the root (`$`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Relative {
+    Current,
+    Root,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Comparable {
+    Literal(Value),
+    Query(Relative, Query),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Query {
+    /// Parses `text`, which starts with `$`.
+    pub fn parse(text: &str) -> Result<Query, ParseError> {
+        let mut parser = Parser { chars: text.chars().collect(), at: 0 };
+        parser.blank();
+        parser.expect('$')?;
+        let query = parser.segments()?;
+        parser.blank();
+        if parser.at < parser.chars.len() {
+            return Err(parser.error("unexpected text after the query"));
+        }
+        Ok(query)
+    }
+
+    /// The locations of the nodes the query selects in `root`, in document order, each once.
+    pub fn locate(&self, root: &Value) -> Vec<Vec<Step>> {
+        let mut found = Vec::new();
+        for (_, path) in self.select(root, root) {
+            if !found.contains(&path) {
+                found.push(path);
+            }
+        }
+        found
+    }
+
+    fn select<'v>(&self, start: &'v Value, root: &'v Value) -> Vec<(&'v Value, Vec<Step>)> {
+        let mut nodes = vec![(start, Vec::new())];
+        for segment in &self.segments {
+            let mut next = Vec::new();
+            for (node, path) in nodes {
+                match segment {
+                    Segment::Child(selectors) => apply(selectors, node, &path, root, &mut next),
+                    Segment::Descendant(selectors) => {
+                        let mut stack = vec![(node, path)];
+                        // Pre-order: a node, then its children in order.
+                        while let Some((node, path)) = stack.pop() {
+                            apply(selectors, node, &path, root, &mut next);
+                            let mut children = children(node, &path);
+                            children.reverse();
+                            stack.extend(children);
+                        }
+                    }
+                }
+            }
+            nodes = next;
+        }
+        nodes
+    }
+}
+
+/// The members or elements of `node`, with their locations.
+fn children<'v>(node: &'v Value, path: &[Step]) -> Vec<(&'v Value, Vec<Step>)> {
+    let at = |step: Step| {
+        let mut path = path.to_vec();
+        path.push(step);
+        path
+    };
+    match node {
+        Value::Object(map) => map.iter().map(|(k, v)| (v, at(Step::Key(k.clone())))).collect(),
+        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (v, at(Step::Index(i)))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn apply<'v>(
+    selectors: &[Selector],
+    node: &'v Value,
+    path: &[Step],
+    root: &'v Value,
+    out: &mut Vec<(&'v Value, Vec<Step>)>,
+) {
+    let at = |step: Step| {
+        let mut path = path.to_vec();
+        path.push(step);
+        path
+    };
+    for selector in selectors {
+        match (selector, node) {
+            (Selector::Name(name), Value::Object(map)) => {
+                if let Some(child) = map.get(name) {
+                    out.push((child, at(Step::Key(name.clone()))));
+                }
+            }
+            (Selector::Wildcard, _) => out.extend(children(node, path)),
+            (Selector::Index(index), Value::Array(items)) => {
+                let len = items.len() as i64;
+                let index = if *index < 0 { len + index } else { *index };
+                if (0..len).contains(&index) {
+                    out.push((&items[index as usize], at(Step::Index(index as usize))));
+                }
+            }
+            (Selector::Slice(start, end, step), Value::Array(items)) => {
+                for index in slice(items.len() as i64, *start, *end, step.unwrap_or(1)) {
+                    out.push((&items[index], at(Step::Index(index))));
+                }
+            }
+            (Selector::Filter(expr), Value::Object(_) | Value::Array(_)) => {
+                for (child, path) in children(node, path) {
+                    if expr.holds(child, root) {
+                        out.push((child, path));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The indices a slice selects from an array of `len` elements, in the order it selects them.
+fn slice(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize> {
+    let normal = |i: i64| if i < 0 { len + i } else { i };
+    let mut out = Vec::new();
+    if step > 0 {
+        let lower = normal(start.unwrap_or(0)).clamp(0, len);
+        let upper = normal(end.unwrap_or(len)).clamp(0, len);
+        let mut i = lower;
+        while i < upper {
+            out.push(i as usize);
+            i += step;
+        }
+    } else if step < 0 {
+        let upper = normal(start.unwrap_or(len - 1)).clamp(-1, len - 1);
+        let lower = end.map_or(-1, |e| normal(e).clamp(-1, len - 1));
+        let mut i = upper;
+        while lower < i {
+            out.push(i as usize);
+            i += step;
+        }
+    }
+    out
+}
+
+impl Expr {
+    fn holds(&self, current: &Value, root: &Value) -> bool {
+        match self {
+            Expr::Or(all) => all.iter().any(|e| e.holds(current, root)),
+            Expr::And(all) => all.iter().all(|e| e.holds(current, root)),
+            Expr::Not(inner) => !inner.holds(current, root),
+            Expr::Exists(relative, query) => !query.select(start(*relative, current, root), root).is_empty(),
+            Expr::Compare(left, op, right) => {
+                let (left, right) = (left.value(current, root), right.value(current, root));
+                match op {
+                    Op::Eq => equal(left, right),
+                    Op::Ne => !equal(left, right),
+                    Op::Lt => less(left, right),
+                    Op::Le => less(left, right) || equal(left, right),
+                    Op::Gt => less(right, left),
+                    Op::Ge => less(right, left) || equal(left, right),
+                }
+            }
+        }
+    }
+}
+
+fn start<'v>(relative: Relative, current: &'v Value, root: &'v Value) -> &'v Value {
+    match relative {
+        Relative::Current => current,
+        Relative::Root => root,
+    }
+}
+
+impl Comparable {
+    /// The value compared: a literal, or the one node a query selects (none when it selects
+    /// none or several).
+    fn value<'v>(&'v self, current: &'v Value, root: &'v Value) -> Option<&'v Value> {
+        match self {
+            Comparable::Literal(value) => Some(value),
+            Comparable::Query(relative, query) => {
+                match query.select(start(*relative, current, root), root).as_slice() {
+                    [(value, _)] => Some(value),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+fn equal(left: Option<&Value>, right: Option<&Value>) -> bool {
+    match (left, right) {
+        (None, None) => true,
+        (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() == b.as_f64(),
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn less(left: Option<&Value>, right: Option<&Value>) -> bool {
+    match (left, right) {
+        (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() < b.as_f64(),
+        (Some(Value::String(a)), Some(Value::String(b))) => a < b,
+        _ => false,
+    }
+}
+
+struct Parser {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Parser {
+    fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError { at: self.at, message: message.into() }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn looking_at(&self, text: &str) -> bool {
+        text.chars().enumerate().all(|(i, c)| self.chars.get(self.at + i) == Some(&c))
+    }
+
+    fn eat(&mut self, text: &str) -> bool {
+        let found = self.looking_at(text);
+        if found {
+            self.at += text.chars().count();
+        }
+        found
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), ParseError> {
+        if self.peek() == Some(c) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(self.error(format!("expected `{c}`")))
+        }
+    }
+
+    fn blank(&mut self) {
+        while self.peek().is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// Segments up to the end of the query or of an enclosing filter's operand.
+    fn segments(&mut self) -> Result<Query, ParseError> {
+        let mut segments = Vec::new();
+        loop {
+            let before = self.at;
+            self.blank();
+            if self.eat("..") {
+                segments.push(Segment::Descendant(match self.peek() {
+                    Some('[') => self.bracketed()?,
+                    Some('*') => {
+                        self.at += 1;
+                        vec![Selector::Wildcard]
+                    }
+                    _ => vec![Selector::Name(self.shorthand()?)],
+                }));
+            } else if self.eat(".") {
+                segments.push(Segment::Child(match self.peek() {
+                    Some('*') => {
+                        self.at += 1;
+                        vec![Selector::Wildcard]
+                    }
+                    _ => vec![Selector::Name(self.shorthand()?)],
+                }));
+            } else if self.peek() == Some('[') {
+                segments.push(Segment::Child(self.bracketed()?));
+            } else {
+                self.at = before;
+                return Ok(Query { segments });
+            }
+        }
+    }
+
+    /// A member name written after `.`: a letter, `_` or non-ASCII, then digits too.
+    fn shorthand(&mut self) -> Result<String, ParseError> {
+        let first = |c: char| c.is_ascii_alphabetic() || c == '_' || !c.is_ascii();
+        let start = self.at;
+        if !self.peek().is_some_and(first) {
+            let hint = match self.peek() {
+                Some('/') => "; a path is selected with brackets: `$.paths['/pets']`",
+                _ => "",
+            };
+            return Err(self.error(format!("expected a member name{hint}")));
+        }
+        while self.peek().is_some_and(|c| first(c) || c.is_ascii_digit() || c == '-') {
+            self.at += 1;
+        }
+        Ok(self.chars[start..self.at].iter().collect())
+    }
+
+    fn bracketed(&mut self) -> Result<Vec<Selector>, ParseError> {
+        self.expect('[')?;
+        let mut selectors = Vec::new();
+        loop {
+            self.blank();
+            selectors.push(self.selector()?);
+            self.blank();
+            if self.eat(",") {
+                continue;
+            }
+            self.expect(']')?;
+            return Ok(selectors);
+        }
+    }
+
+    fn selector(&mut self) -> Result<Selector, ParseError> {
+        match self.peek() {
+            Some('\'' | '"') => Ok(Selector::Name(self.string()?)),
+            Some('*') => {
+                self.at += 1;
+                Ok(Selector::Wildcard)
+            }
+            Some('?') => {
+                self.at += 1;
+                self.blank();
+                Ok(Selector::Filter(self.or()?))
+            }
+            _ => {
+                let start = self.integer()?;
+                self.blank();
+                if !self.eat(":") {
+                    return start.map(Selector::Index).ok_or_else(|| self.error("expected a selector"));
+                }
+                self.blank();
+                let end = self.integer()?;
+                self.blank();
+                let step = if self.eat(":") {
+                    self.blank();
+                    self.integer()?
+                } else {
+                    None
+                };
+                Ok(Selector::Slice(start, end, step))
+            }
+        }
+    }
+
+    fn integer(&mut self) -> Result<Option<i64>, ParseError> {
+        let start = self.at;
+        self.eat("-");
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.at += 1;
+        }
+        let text: String = self.chars[start..self.at].iter().collect();
+        match text.as_str() {
+            "" => Ok(None),
+            "-" => Err(self.error("expected digits after `-`")),
+            _ => text.parse().map(Some).map_err(|_| self.error("the integer is out of range")),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, ParseError> {
+        let quote = self.peek().unwrap_or('\'');
+        self.at += 1;
+        let mut out = String::new();
+        loop {
+            match self.peek() {
+                None => return Err(self.error("the string is not closed")),
+                Some(c) if c == quote => {
+                    self.at += 1;
+                    return Ok(out);
+                }
+                Some('\\') => {
+                    self.at += 1;
+                    let escaped = match self.peek() {
+                        Some('b') => '\u{8}',
+                        Some('f') => '\u{c}',
+                        Some('n') => '\n',
+                        Some('r') => '\r',
+                        Some('t') => '\t',
+                        Some('u') => {
+                            let hex: String = self.chars.iter().skip(self.at + 1).take(4).collect();
+                            let code =
+                                u32::from_str_radix(&hex, 16).map_err(|_| self.error("expected four hex digits"))?;
+                            self.at += 4;
+                            char::from_u32(code).ok_or_else(|| self.error("not a character"))?
+                        }
+                        Some(c @ ('\'' | '"' | '\\' | '/')) => c,
+                        _ => return Err(self.error("unknown escape")),
+                    };
+                    out.push(escaped);
+                    self.at += 1;
+                }
+                Some(c) => {
+                    out.push(c);
+                    self.at += 1;
+                }
+            }
+        }
+    }
+
+    fn or(&mut self) -> Result<Expr, ParseError> {
+        let mut all = vec![self.and()?];
+        loop {
+            self.blank();
+            if !self.eat("||") {
+                break;
+            }
+            self.blank();
+            all.push(self.and()?);
+        }
+        Ok(if all.len() == 1 { all.remove(0) } else { Expr::Or(all) })
+    }
+
+    fn and(&mut self) -> Result<Expr, ParseError> {
+        let mut all = vec![self.basic()?];
+        loop {
+            self.blank();
+            if !self.eat("&&") {
+                break;
+            }
+            self.blank();
+            all.push(self.basic()?);
+        }
+        Ok(if all.len() == 1 { all.remove(0) } else { Expr::And(all) })
+    }
+
+    fn basic(&mut self) -> Result<Expr, ParseError> {
+        if self.eat("!") {
+            self.blank();
+            return Ok(Expr::Not(Box::new(self.basic()?)));
+        }
+        if self.eat("(") {
+            self.blank();
+            let inner = self.or()?;
+            self.blank();
+            self.expect(')')?;
+            return Ok(inner);
+        }
+        let left = self.comparable()?;
+        self.blank();
+        let op = [("==", Op::Eq), ("!=", Op::Ne), ("<=", Op::Le), (">=", Op::Ge), ("<", Op::Lt), (">", Op::Gt)]
+            .into_iter()
+            .find(|(text, _)| self.eat(text))
+            .map(|(_, op)| op);
+        match (op, left) {
+            (Some(op), left) => {
+                self.blank();
+                Ok(Expr::Compare(left, op, self.comparable()?))
+            }
+            (None, Comparable::Query(relative, query)) => Ok(Expr::Exists(relative, query)),
+            (None, Comparable::Literal(_)) => Err(self.error("a literal alone is no test; compare it")),
+        }
+    }
+
+    fn comparable(&mut self) -> Result<Comparable, ParseError> {
+        let relative = match self.peek() {
+            Some('@') => Some(Relative::Current),
+            Some('$') => Some(Relative::Root),
+            _ => None,
+        };
+        if let Some(relative) = relative {
+            self.at += 1;
+            return Ok(Comparable::Query(relative, self.segments()?));
+        }
+        if let Some(c @ ('\'' | '"')) = self.peek() {
+            let _ = c;
+            return Ok(Comparable::Literal(Value::String(self.string()?)));
+        }
+        for (word, value) in [("true", Value::Bool(true)), ("false", Value::Bool(false)), ("null", Value::Null)] {
+            if self.eat(word) {
+                return Ok(Comparable::Literal(value));
+            }
+        }
+        let start = self.at;
+        while self.peek().is_some_and(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')) {
+            self.at += 1;
+        }
+        let number: String = self.chars[start..self.at].iter().collect();
+        if let Ok(value) = serde_json::from_str::<serde_json::Number>(&number) {
+            return Ok(Comparable::Literal(Value::Number(value)));
+        }
+        self.at = start;
+        let name: String =
+            self.chars[self.at..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == '_').collect();
+        if !name.is_empty() && self.chars.get(self.at + name.chars().count()) == Some(&'(') {
+            return Err(self.error(format!("the function `{name}()` is not supported in targets")));
+        }
+        Err(self.error("expected `@`, `$`, a string, a number, `true`, `false` or `null`"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Query, Step};
+
+    fn keys(query: &str, doc: &serde_json::Value) -> Vec<String> {
+        let query = Query::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+        query
+            .locate(doc)
+            .iter()
+            .map(|path| {
+                path.iter()
+                    .map(|s| match s {
+                        Step::Key(k) => k.clone(),
+                        Step::Index(i) => i.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn queries_select_what_rfc_9535_says() {
+        let doc = json!({
+            "paths": {
+                "/pets": {"get": {"operationId": "listPets", "tags": ["pets"]}, "post": {"operationId": "addPet"}},
+                "/users": {"get": {"operationId": "listUsers", "x-internal": true}}
+            },
+            "list": [10, 20, 30, 40]
+        });
+        assert_eq!(keys("$.paths['/pets'].get", &doc), ["paths//pets/get"]);
+        assert_eq!(keys("$.paths[\"/users\"]", &doc), ["paths//users"]);
+        assert_eq!(keys("$.paths.*.*[?@.operationId == 'addPet']", &doc), Vec::<String>::new());
+        assert_eq!(keys("$.paths.*[?@.operationId == 'addPet']", &doc), ["paths//pets/post"]);
+        assert_eq!(keys("$.paths.*[?(@['x-internal'] == true)]", &doc), ["paths//users/get"]);
+        assert_eq!(keys("$.paths.*[?@.tags && !@['x-internal']]", &doc), ["paths//pets/get"]);
+        assert_eq!(keys("$..operationId", &doc).len(), 3);
+        assert_eq!(keys("$.list[-1]", &doc), ["list/3"]);
+        assert_eq!(keys("$.list[1:3]", &doc), ["list/1", "list/2"]);
+        assert_eq!(keys("$.list[::-2]", &doc), ["list/3", "list/1"]);
+        assert_eq!(keys("$.list[?@ > 15 && @ <= 30]", &doc), ["list/1", "list/2"]);
+        assert_eq!(keys("$.list[0, 0]", &doc), ["list/0"], "a node is selected once");
+    }
+
+    #[test]
+    fn what_does_not_parse_says_where_and_why() {
+        let error = |q: &str| Query::parse(q).unwrap_err().to_string();
+        assert!(error("$.paths./pets").contains("`$.paths['/pets']`"), "{}", error("$.paths./pets"));
+        assert!(error("paths").contains("expected `$`"));
+        assert!(error("$[?length(@) > 1]").contains("`length()` is not supported"));
+        assert!(error("$['open").contains("not closed"));
+        assert!(error("$.a]").starts_with("at character 4"));
+    }
+}

@@ -1,0 +1,189 @@
+//! OpenAPI Overlay 1.0: documents of ordered actions, each a JSONPath target and either an update
+//! merged into every node it selects or their removal, applied to the description before anything
+//! else reads it — the way to fix or annotate someone else's description without editing it.
+//!
+//! An update merges into an object member by member (objects within it merge the same way, lists
+//! are appended to, anything else is replaced) and is appended to a list; a target that selects
+//! nothing is an error, as an overlay that no longer applies would otherwise change nothing
+//! without a word.
+
+use serde_json::Value;
+
+use crate::Diagnostic;
+use crate::jsonpath::{Query, Step};
+
+/// Most actions one overlay may hold: a bound on what a hostile overlay can make the generator do.
+const MOST_ACTIONS: usize = 10_000;
+
+/// One overlay document: its path (for diagnostics) and its parsed content, or why it does not
+/// parse.
+pub struct Overlay<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub parsed: Result<Value, (String, Option<usize>)>,
+}
+
+/// Applies `overlays` to `doc` in order; every problem is reported, located in its overlay.
+pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagnostic>> {
+    let mut problems = Vec::new();
+    for overlay in overlays {
+        let mut fail = |pointer: String, message: String| {
+            let line = crate::locate::line_of(overlay.text, &pointer);
+            problems.push(Diagnostic { pointer: format!("{}{pointer}", overlay.path), line, message });
+        };
+        let value = match &overlay.parsed {
+            Ok(value) => value,
+            Err((message, line)) => {
+                let pointer = format!("{}#", overlay.path);
+                problems.push(Diagnostic { pointer, line: *line, message: format!("does not parse: {message}") });
+                continue;
+            }
+        };
+        match value.get("overlay").and_then(Value::as_str) {
+            Some(version) if version.starts_with("1.0.") || version == "1.0" => {}
+            Some(version) => {
+                fail("#/overlay".into(), format!("`overlay: {version}` is not a version this generator reads; 1.0 is"));
+                continue;
+            }
+            None => {
+                fail("#".into(), "an overlay says its version in `overlay: 1.0.0`".into());
+                continue;
+            }
+        }
+        let Some(actions) = value.get("actions").and_then(Value::as_array) else {
+            fail("#".into(), "an overlay lists its changes under `actions`".into());
+            continue;
+        };
+        if actions.len() > MOST_ACTIONS {
+            fail("#/actions".into(), format!("more than {MOST_ACTIONS} actions"));
+            continue;
+        }
+        for (i, action) in actions.iter().enumerate() {
+            let at = format!("#/actions/{i}");
+            let Some(target) = action.get("target").and_then(Value::as_str) else {
+                fail(at, "an action names what it changes in `target`, a JSONPath query".into());
+                continue;
+            };
+            let query = match Query::parse(target) {
+                Ok(query) => query,
+                Err(e) => {
+                    fail(format!("{at}/target"), format!("`{target}` is not a JSONPath query: {e}"));
+                    continue;
+                }
+            };
+            let remove = action.get("remove").and_then(Value::as_bool).unwrap_or(false);
+            let update = action.get("update");
+            if !remove && update.is_none() {
+                fail(at, "an action has an `update` or `remove: true`".into());
+                continue;
+            }
+            let mut found = query.locate(doc);
+            if found.is_empty() {
+                fail(format!("{at}/target"), format!("`{target}` selects nothing in the description"));
+                continue;
+            }
+            if remove {
+                // Later elements of a list first, so the earlier ones keep their indices.
+                found.sort();
+                for path in found.iter().rev() {
+                    remove_at(doc, path);
+                }
+            } else if let Some(update) = update {
+                for path in &found {
+                    if let Some(node) = node_at(doc, path) {
+                        merge(node, update);
+                    }
+                }
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+fn node_at<'v>(doc: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
+    path.iter().try_fold(doc, |node, step| match (step, node) {
+        (Step::Key(key), Value::Object(map)) => map.get_mut(key),
+        (Step::Index(i), Value::Array(items)) => items.get_mut(*i),
+        _ => None,
+    })
+}
+
+fn remove_at(doc: &mut Value, path: &[Step]) {
+    let Some((last, parent)) = path.split_last() else {
+        // The whole description: nothing is left to describe.
+        *doc = Value::Null;
+        return;
+    };
+    match (last, node_at(doc, parent)) {
+        (Step::Key(key), Some(Value::Object(map))) => {
+            map.shift_remove(key);
+        }
+        (Step::Index(i), Some(Value::Array(items))) if *i < items.len() => {
+            items.remove(*i);
+        }
+        _ => {}
+    }
+}
+
+/// Merges `update` into `node`: members into an object, recursively; onto the end of a list;
+/// anything else replaces it.
+fn merge(node: &mut Value, update: &Value) {
+    match (node, update) {
+        (Value::Object(map), Value::Object(members)) => {
+            for (key, value) in members {
+                match map.get_mut(key) {
+                    Some(existing @ (Value::Object(_) | Value::Array(_))) => merge(existing, value),
+                    _ => {
+                        map.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (Value::Array(items), Value::Array(more)) => items.extend(more.iter().cloned()),
+        (Value::Array(items), value) => items.push(value.clone()),
+        (node, value) => *node = value.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Overlay, apply};
+
+    fn overlay(value: serde_json::Value) -> Overlay<'static> {
+        Overlay { path: "fix.yaml", text: "", parsed: Ok(value) }
+    }
+
+    #[test]
+    fn actions_update_append_and_remove_in_order() {
+        let mut doc = json!({
+            "info": {"title": "T", "version": "1"},
+            "tags": [{"name": "a"}],
+            "paths": {"/a": {"get": {"operationId": "a", "x-internal": true}}, "/b": {"get": {"operationId": "b"}}}
+        });
+        let fix = overlay(json!({"overlay": "1.0.0", "info": {"title": "fix", "version": "1"}, "actions": [
+            {"target": "$.info", "update": {"description": "Described", "title": "Retitled"}},
+            {"target": "$.tags", "update": {"name": "b"}},
+            {"target": "$.paths.*[?@['x-internal'] == true]", "remove": true},
+            {"target": "$.paths['/b'].get", "update": {"summary": "B"}}
+        ]}));
+        apply(&mut doc, &[fix]).expect("applies");
+        assert_eq!(doc["info"], json!({"title": "Retitled", "version": "1", "description": "Described"}));
+        assert_eq!(doc["tags"], json!([{"name": "a"}, {"name": "b"}]));
+        assert_eq!(doc["paths"]["/a"], json!({}));
+        assert_eq!(doc["paths"]["/b"]["get"]["summary"], "B");
+    }
+
+    #[test]
+    fn a_target_that_selects_nothing_is_an_error_where_it_is_written() {
+        let text = "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $.paths['/gone']\n    remove: true\n";
+        let parsed = json!({"overlay": "1.0.0", "info": {"title": "t", "version": "1"},
+                            "actions": [{"target": "$.paths['/gone']", "remove": true}]});
+        let fix = Overlay { path: "overlays/fix.yaml", text, parsed: Ok(parsed) };
+        let problems = apply(&mut json!({"paths": {}}), &[fix]).unwrap_err();
+        assert_eq!(problems[0].pointer, "overlays/fix.yaml#/actions/0/target");
+        assert_eq!(problems[0].line, Some(4));
+        assert!(problems[0].message.contains("selects nothing"), "{}", problems[0].message);
+    }
+}
