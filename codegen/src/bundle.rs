@@ -387,9 +387,8 @@ struct Hoist {
     kind: Kind,
     file: String,
     pointer: String,
-    /// The first reference to it as written, and where (file, pointer), to report a failure to
-    /// read it.
-    from: (String, String, String),
+    /// The node as read, its references not yet resolved.
+    value: Value,
 }
 
 struct Bundler<'a> {
@@ -515,8 +514,9 @@ impl Bundler<'_> {
             // The root's own entry for the node (`Pet: {$ref: ./Pet.yaml}`) is where it is put;
             // every other reference points there.
             if home.is_none_or(|name| section.pointer(self.swagger2, name) != at) {
-                let name = self.name_of(section, kind, &target_file, &pointer, reference, file, src);
-                node.insert("$ref".to_string(), Value::String(section.pointer(self.swagger2, &name)));
+                if let Some(name) = self.name_of(section, kind, &target_file, &pointer, reference, file, src) {
+                    node.insert("$ref".to_string(), Value::String(section.pointer(self.swagger2, &name)));
+                }
                 return None;
             }
         }
@@ -545,8 +545,9 @@ impl Bundler<'_> {
         Some(target)
     }
 
-    /// The name the node `pointer` of `target_file` has in `section`, given (and queued to be
-    /// brought in) on first use.
+    /// The name the node `pointer` of `target_file` has in `section`, given (and the node queued to
+    /// be brought in) on first use; `None`, with the reason reported, when it cannot be read, so
+    /// the reference stays as written for lowering to leave out what uses it.
     #[allow(clippy::too_many_arguments, reason = "the reference and where it is written")]
     fn name_of(
         &mut self,
@@ -557,44 +558,42 @@ impl Bundler<'_> {
         reference: &str,
         file: &str,
         src: &str,
-    ) -> String {
+    ) -> Option<String> {
         let key = (section, target_file.to_string(), pointer.to_string());
         if let Some(name) = self.hoisted.get(&key) {
-            return name.clone();
+            return Some(name.clone());
         }
+        let value = self.node(target_file, pointer, file, src, reference)?;
         let wanted = own_name(target_file, pointer);
         let taken = self.taken.entry(section).or_default();
         // Another file's node of the same name takes its directories' names in front, then a number.
         let directories = target_file.rsplit_once('/').map(|(dir, _)| dir.replace(['/', '.'], "_"));
-        let mut candidates = vec![wanted.clone()];
-        candidates.extend(
-            directories
-                .filter(|d| !d.is_empty() && d.chars().any(char::is_alphanumeric))
-                .map(|d| format!("{d}_{wanted}")),
-        );
-        let name = candidates
-            .into_iter()
-            .chain((2..).map(|n| format!("{wanted}{n}")))
-            .find(|candidate| !taken.contains(candidate))
-            .expect("an unused name among infinitely many");
+        let prefixed = directories.filter(|d| d.chars().any(char::is_alphanumeric)).map(|d| format!("{d}_{wanted}"));
+        let mut name = wanted.clone();
+        if taken.contains(&name) {
+            name = prefixed.filter(|p| !taken.contains(p)).unwrap_or_default();
+        }
+        let mut n = 2;
+        while name.is_empty() || taken.contains(&name) {
+            name = format!("{wanted}{n}");
+            n += 1;
+        }
         taken.insert(name.clone());
         self.hoisted.insert(key, name.clone());
-        let from = (reference.to_string(), file.to_string(), src.to_string());
         self.queue.push_back(Hoist {
             section,
             name: name.clone(),
             kind,
             file: target_file.to_string(),
             pointer: pointer.to_string(),
-            from,
+            value,
         });
-        name
+        Some(name)
     }
 
-    /// Brings one hoisted node in: reads it and resolves the references it holds.
+    /// Brings one hoisted node in: resolves the references it holds.
     fn bring(&mut self, hoist: Hoist) {
-        let Hoist { section, name, kind, file, pointer, from: (reference, from_file, from_src) } = hoist;
-        let Some(mut value) = self.node(&file, &pointer, &from_file, &from_src, &reference) else { return };
+        let Hoist { section, name, kind, file, pointer, mut value } = hoist;
         let at = section.pointer(self.swagger2, &name);
         self.origins.0.insert(at.clone(), (file.clone(), pointer.clone()));
         self.walk(&mut value, kind, &file, &at, &pointer, 0);

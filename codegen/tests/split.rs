@@ -134,6 +134,27 @@ paths:
         warnings[0].starts_with("paths/a.yaml#/get/parameters/0 (line 4): `nothing.yaml` cannot be read"),
         "{warnings:#?}"
     );
+
+    // A schema that cannot be read is not guessed at: what uses it is left out, never loosened.
+    let root = r#"
+openapi: 3.0.3
+info: {title: Missing, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "schemas/Gone.yaml"}}}}
+  /b:
+    get:
+      operationId: getB
+      responses:
+        "204": {description: ok}
+"#;
+    let generated = generated(&[("openapi.yaml", root)], false, false).expect("the rest generates");
+    let warnings: Vec<String> = generated.warnings.iter().map(|d| d.to_string()).collect();
+    assert!(warnings.iter().any(|w| w.contains("left out operation `getA`")), "{warnings:#?}");
+    assert!(!warnings.iter().any(|w| w.contains("any JSON value")), "{warnings:#?}");
 }
 
 #[test]

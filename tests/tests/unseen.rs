@@ -56,6 +56,7 @@ async fn a_choice_beside_shared_properties_reads_each_member_with_them() {
     inner.modes = Some(Vec::new());
     inner.weights = Some(Default::default());
     inner.calibration = Some(serde_json::json!({"at": []}));
+    inner.limits = Some(Default::default());
     inner.batch = Some(unseen_client::types::SensorThermometerBatch::Integer(8));
     inner.site = Some(unseen_client::types::Place::new("BE".into(), "Gent".into()));
     let thermometer = Sensor::Thermometer(inner);
