@@ -786,7 +786,10 @@ pub(crate) fn finish_defaults(lowerer: &mut Lowerer) {
         let ty = s.fields[field].ty.clone();
         let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(lowerer.doc));
         let checked = crate::sample::check(schemas, &schema, &value);
-        let decoded = || checked.is_ok().then(|| DefaultValue::Decoded(value.clone()));
+        // Decoded when first needed: the schema allows it, and every integer in it fits the Rust
+        // integer it is read into (JSON Schema has no bound where `i64` has one).
+        let decoded =
+            || (checked.is_ok() && lowerer.integers_fit(&ty, &value, 0)).then(|| DefaultValue::Decoded(value.clone()));
         match lowerer.default_value(&ty, &value).or_else(decoded) {
             // One its own schema refuses (`default: []` beside `minItems: 1`) would be written
             // into values that then break the schema: ignored, as one of the wrong type is.
@@ -814,6 +817,58 @@ impl Naming {
 }
 
 impl Lowerer<'_> {
+    /// Whether every integer in `value` fits the Rust integer type `ty` reads it into, for some
+    /// member of each choice on the way; anything else is left to the schema's check.
+    fn integers_fit(&self, ty: &TypeRef, value: &serde_json::Value, depth: usize) -> bool {
+        use serde_json::Value;
+        if depth > 64 {
+            return true;
+        }
+        match (ty, value) {
+            (TypeRef::I32, Value::Number(n)) => n.as_i64().is_some_and(|v| i32::try_from(v).is_ok()),
+            (TypeRef::I64, Value::Number(n)) => n.as_i64().is_some(),
+            (TypeRef::Vec(item), Value::Array(items)) => items.iter().all(|v| self.integers_fit(item, v, depth + 1)),
+            (TypeRef::Map(item), Value::Object(map)) => map.values().all(|v| self.integers_fit(item, v, depth + 1)),
+            (TypeRef::Nullable(inner), value) => value.is_null() || self.integers_fit(inner, value, depth + 1),
+            (TypeRef::Named(id), value) => {
+                match self.def(*id) {
+                    Some(TypeDef::Alias { target, .. }) => self.integers_fit(target, value, depth + 1),
+                    // Some member of the kind of JSON value the default is must hold it.
+                    Some(TypeDef::Union(u)) => u.variants.iter().any(|v| {
+                        self.reads_kind(&v.ty, value, depth + 1) && self.integers_fit(&v.ty, value, depth + 1)
+                    }),
+                    Some(TypeDef::Struct(s)) => s.fields.iter().all(|f| {
+                        value.get(&f.wire).is_none_or(|v| v.is_null() || self.integers_fit(&f.ty, v, depth + 1))
+                    }),
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether `ty` reads the kind of JSON value `value` is (a number, a string, a list…).
+    fn reads_kind(&self, ty: &TypeRef, value: &serde_json::Value, depth: usize) -> bool {
+        use serde_json::Value;
+        match (ty, value) {
+            (TypeRef::Json, _) | (_, Value::Null) => true,
+            (TypeRef::I32 | TypeRef::I64 | TypeRef::F32 | TypeRef::F64, Value::Number(_)) => true,
+            (TypeRef::String | TypeRef::Uuid | TypeRef::DateTime, Value::String(_)) => true,
+            (TypeRef::Bool, Value::Bool(_)) => true,
+            (TypeRef::Vec(_), Value::Array(_)) | (TypeRef::Map(_), Value::Object(_)) => true,
+            (TypeRef::Nullable(inner), value) => self.reads_kind(inner, value, depth + 1),
+            (TypeRef::Named(id), value) if depth <= 64 => match self.def(*id) {
+                Some(TypeDef::Alias { target, .. }) => self.reads_kind(target, value, depth + 1),
+                Some(TypeDef::Union(u)) => u.variants.iter().any(|v| self.reads_kind(&v.ty, value, depth + 1)),
+                Some(TypeDef::Struct(_)) => value.is_object(),
+                Some(TypeDef::StringEnum(_)) => value.is_string(),
+                Some(TypeDef::IntEnum(_)) => value.is_number(),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
     /// `ty`, or `Option<ty>` when `schema` (an item of a list or a value of a map), or the
     /// component schema it refers to, may be `null` and `ty` does not take `null` already.
     fn nullable<S: std::borrow::Borrow<Schema>>(&self, schema: &ReferenceOr<S>, ty: TypeRef) -> TypeRef {
