@@ -136,7 +136,15 @@ pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated
     if config.strict && !warnings.is_empty() {
         return Err(Diagnostics(warnings));
     }
-    let files = emit(&api, config)?;
+    // The generated files name every file of the spec they come from.
+    let files = match sources.read_beside_root() {
+        0 => emit(&api, config)?,
+        n => {
+            let plural = if n == 1 { "" } else { "s" };
+            let spec_path = format!("{} and the {n} file{plural} it refers to", config.spec_path);
+            emit(&api, &Config { spec_path, ..config.clone() })?
+        }
+    };
     Ok(Generated { files, warnings })
 }
 

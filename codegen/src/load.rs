@@ -98,6 +98,11 @@ impl Sources {
         &self.unfollowed
     }
 
+    /// How many files besides the root document were read.
+    pub fn read_beside_root(&self) -> usize {
+        self.texts.len().saturating_sub(1)
+    }
+
     /// Rewrites each diagnostic's pointer, a pointer into the bundled document, as the file and
     /// pointer of the node as written (`schemas/Pet.yaml#/properties/id`; the root's without a
     /// file), and finds its line where the file is YAML.
