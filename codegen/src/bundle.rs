@@ -24,6 +24,15 @@ const MOST_FILES: usize = 10_000;
 /// to another...), beyond which the chain is refused rather than followed.
 const MOST_NESTED: usize = 64;
 
+/// Deepest a node may stand in the bundled document: the walk recurses once per level, and
+/// nodes put in place nest inside one another.
+const MOST_DEPTH: usize = 512;
+
+/// Most nodes the walk may visit, counting each copy a reference puts in place: a bound on what
+/// references to references (a diamond of them doubles per level) can make the generator copy,
+/// twenty times what the largest public tree needs (DigitalOcean's: about 47,000).
+const MOST_VISITED: usize = 1_000_000;
+
 /// Reads a file of the spec by its path relative to the spec's directory, `/`-separated and
 /// normalised (no `.` segments; `..` only at the start, and only when reaching outside is allowed).
 pub type ReadFile<'a> = &'a dyn Fn(&str) -> Result<String, String>;
@@ -110,6 +119,7 @@ pub fn bundle(
         origins: Origins::default(),
         errors: Vec::new(),
         too_many: false,
+        visited: 0,
         swagger2,
     };
     // The root's own components keep their names, and an entry that is a reference to another
@@ -133,15 +143,15 @@ pub fn bundle(
     bundler.walk(&mut root, Kind::Root, &root_file, "#", "#", 0);
     // Hoisted nodes are brought in one at a time, each walked for the references it holds in turn,
     // so a chain of files is followed without recursion and a cycle ends at a name already given.
-    while let Some(hoist) = bundler.queue.pop_front() {
+    // Past a bound, nothing more is read: the tree is refused whole.
+    while !bundler.too_many {
+        let Some(hoist) = bundler.queue.pop_front() else { break };
         bundler.bring(hoist);
-        // Past the bound, nothing more is read: the tree is refused whole.
-        if bundler.too_many {
-            bundler.locate_errors();
-            return Err(bundler.errors);
-        }
     }
     bundler.locate_errors();
+    if bundler.too_many {
+        return Err(bundler.errors);
+    }
     bundler.errors.sort();
     bundler.errors.dedup();
     for (section, name, value) in std::mem::take(&mut bundler.placed) {
@@ -232,7 +242,10 @@ enum Kind {
     Header,
     Examples,
     Example,
+    /// A map of callbacks (an operation's, or the components').
     Callbacks,
+    /// A callback: a map of expressions to path items.
+    Callback,
     /// A map of named schemas (`properties`, `definitions`, `$defs`).
     Schemas,
     /// A list of schemas (`allOf`, `prefixItems`).
@@ -329,7 +342,8 @@ impl Kind {
                 "value" | "dataValue" => Data,
                 _ => Other,
             },
-            Callbacks => PathItems,
+            Callbacks => Callback,
+            Callback => PathItem,
             Schemas => Schema,
             SchemaList => Schema,
             Schema => match key {
@@ -372,8 +386,7 @@ impl Kind {
             Kind::RequestBody if !swagger2 => Section::RequestBodies,
             Kind::Header if !swagger2 => Section::Headers,
             Kind::Example if !swagger2 => Section::Examples,
-            // A callback: a map of path items, named in an operation's `callbacks`.
-            Kind::PathItems if !swagger2 => Section::Callbacks,
+            Kind::Callback if !swagger2 => Section::Callbacks,
             _ => return None,
         };
         Some(section)
@@ -410,8 +423,10 @@ struct Bundler<'a> {
     nesting: Vec<(String, String)>,
     origins: Origins,
     errors: Vec<Diagnostic>,
-    /// Set once more files than [`MOST_FILES`] were asked for.
+    /// Set once a bound was passed (files, nodes visited or depth): the tree is refused.
     too_many: bool,
+    /// Nodes walked so far, against [`MOST_VISITED`].
+    visited: usize,
     swagger2: bool,
 }
 
@@ -419,7 +434,16 @@ impl Bundler<'_> {
     /// Resolves the references in `value`, a node of `kind` written in `file` at `src`, which
     /// will stand at `at` in the bundled document.
     fn walk(&mut self, value: &mut Value, kind: Kind, file: &str, at: &str, src: &str, depth: usize) {
-        if kind == Kind::Data {
+        if kind == Kind::Data || self.too_many {
+            return;
+        }
+        self.visited += 1;
+        if self.visited > MOST_VISITED {
+            self.refuse(file, src, format!("references put in place copy more than {MOST_VISITED} nodes"));
+            return;
+        }
+        if depth > MOST_DEPTH {
+            self.refuse(file, src, format!("nodes nest more than {MOST_DEPTH} deep here"));
             return;
         }
         match value {
@@ -434,7 +458,7 @@ impl Bundler<'_> {
                 for (key, child) in map.iter_mut() {
                     let child_kind = kind.child(key, child);
                     let (at, src) = (format!("{at}/{}", escape(key)), format!("{src}/{}", escape(key)));
-                    self.walk(child, child_kind, file, &at, &src, depth);
+                    self.walk(child, child_kind, file, &at, &src, depth + 1);
                 }
             }
             Value::Array(items) => {
@@ -444,7 +468,8 @@ impl Bundler<'_> {
                         Kind::SchemaList => Kind::Schema,
                         _ => kind.child(&index.to_string(), item),
                     };
-                    self.walk(item, item_kind, file, &format!("{at}/{index}"), &format!("{src}/{index}"), depth);
+                    let (at, src) = (format!("{at}/{index}"), format!("{src}/{index}"));
+                    self.walk(item, item_kind, file, &at, &src, depth + 1);
                 }
             }
             Value::String(mapped) if kind == Kind::MappedSchema => {
@@ -522,7 +547,7 @@ impl Bundler<'_> {
         }
         // Put in place: the target, walked in its own file, with the reference's other keys
         // (a `description` or `summary` beside it) over its own.
-        if self.nesting.contains(&(target_file.clone(), pointer.clone())) || depth >= MOST_NESTED {
+        if self.nesting.contains(&(target_file.clone(), pointer.clone())) || self.nesting.len() >= MOST_NESTED {
             let chain: Vec<String> = self.nesting.iter().map(|(f, p)| format!("{f}{p}")).collect();
             self.fail(file, src, format!("`{reference}` leads back to itself, through {}", chain.join(" → ")));
             return None;
@@ -533,7 +558,7 @@ impl Bundler<'_> {
         }
         self.origins.0.insert(at.to_string(), (target_file.clone(), pointer.clone()));
         self.nesting.push((target_file.clone(), pointer.clone()));
-        self.walk(&mut target, kind, &target_file, at, &pointer, depth + 1);
+        self.walk(&mut target, kind, &target_file, at, &pointer, depth);
         self.nesting.pop();
         if let Value::Object(target_map) = &mut target {
             for (key, value) in node.iter() {
@@ -605,10 +630,7 @@ impl Bundler<'_> {
     fn node(&mut self, target_file: &str, pointer: &str, file: &str, src: &str, reference: &str) -> Option<Value> {
         if !self.files.contains_key(target_file) {
             if self.files.len() >= MOST_FILES {
-                if !self.too_many {
-                    self.too_many = true;
-                    self.fail(file, src, format!("the spec is split into more than {MOST_FILES} files"));
-                }
+                self.refuse(file, src, format!("the spec is split into more than {MOST_FILES} files"));
                 return None;
             }
             let parsed = match (self.read)(target_file) {
@@ -663,13 +685,14 @@ impl Bundler<'_> {
             return Ok((file.to_string(), pointer));
         }
         let path = percent_decode(path);
-        if path.starts_with('/') || path.contains('\\') || path.split('/').next().is_some_and(|s| s.ends_with(':')) {
+        // A drive (`C:x.yaml`) or any other scheme-like prefix is not a relative path.
+        if path.starts_with('/') || path.contains('\\') || path.contains(':') {
             return Err(format!("`{reference}` is not a path relative to the file it is written in"));
         }
         let directory = file.rsplit_once('/').map_or("", |(dir, _)| dir);
         let joined = if directory.is_empty() { path } else { format!("{directory}/{path}") };
         let normal = normalise(&joined);
-        if normal.starts_with("../") && !self.allow_outside {
+        if (normal == ".." || normal.starts_with("../")) && !self.allow_outside {
             return Err(format!(
                 "`{reference}` reaches outside the spec's directory (`{normal}`); allow it with `--allow-outside-refs`"
             ));
@@ -684,6 +707,14 @@ impl Bundler<'_> {
             let Some((file, pointer)) = error.pointer.split_once('#') else { continue };
             let Some(text) = self.texts.get(file).filter(|t| !t.trim_start().starts_with('{')) else { continue };
             error.line = error.line.or_else(|| crate::locate::line_of(text, &format!("#{pointer}")));
+        }
+    }
+
+    /// Reports a bound passed at `file`'s `src` and stops the walk: the tree is refused whole.
+    fn refuse(&mut self, file: &str, src: &str, message: String) {
+        if !self.too_many {
+            self.too_many = true;
+            self.fail(file, src, message);
         }
     }
 

@@ -3,6 +3,7 @@
 //! `!`, `&&`, `||` and parentheses. Function extensions (`length()`, `match()`…) are refused by
 //! name. A query answers with the locations of the nodes it selects, so they can be changed.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::Value;
@@ -14,7 +15,7 @@ pub struct Query {
 }
 
 /// One step of a node's location: a member's name or an element's index.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Step {
     Key(String),
     Index(usize),
@@ -84,7 +85,7 @@ enum Op {
 impl Query {
     /// Parses `text`, which starts with `$`.
     pub fn parse(text: &str) -> Result<Query, ParseError> {
-        let mut parser = Parser { chars: text.chars().collect(), at: 0 };
+        let mut parser = Parser { chars: text.chars().collect(), at: 0, depth: 0 };
         parser.blank();
         parser.expect('$')?;
         let query = parser.segments()?;
@@ -97,13 +98,7 @@ impl Query {
 
     /// The locations of the nodes the query selects in `root`, in document order, each once.
     pub fn locate(&self, root: &Value) -> Vec<Vec<Step>> {
-        let mut found = Vec::new();
-        for (_, path) in self.select(root, root) {
-            if !found.contains(&path) {
-                found.push(path);
-            }
-        }
-        found
+        self.select(root, root).into_iter().map(|(_, path)| path).collect()
     }
 
     fn select<'v>(&self, start: &'v Value, root: &'v Value) -> Vec<(&'v Value, Vec<Step>)> {
@@ -125,6 +120,10 @@ impl Query {
                     }
                 }
             }
+            // Each node once per segment, so chained descendant segments (`$..*..*`) stay
+            // bounded by the document's size instead of multiplying.
+            let mut seen = HashSet::new();
+            next.retain(|(_, path)| seen.insert(path.clone()));
             nodes = next;
         }
         nodes
@@ -199,7 +198,8 @@ fn slice(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize
         let mut i = lower;
         while i < upper {
             out.push(i as usize);
-            i += step;
+            let Some(next) = i.checked_add(step) else { break };
+            i = next;
         }
     } else if step < 0 {
         let upper = normal(start.unwrap_or(len - 1)).clamp(-1, len - 1);
@@ -207,7 +207,8 @@ fn slice(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize
         let mut i = upper;
         while lower < i {
             out.push(i as usize);
-            i += step;
+            let Some(next) = i.checked_add(step) else { break };
+            i = next;
         }
     }
     out
@@ -275,9 +276,16 @@ fn less(left: Option<&Value>, right: Option<&Value>) -> bool {
     }
 }
 
+/// How deeply filters, `!` and parentheses may nest; the parser recurses once per level.
+const MOST_NESTED: usize = 64;
+
+/// The largest integer an index or slice may hold (RFC 9535's I-JSON range).
+const MOST_INTEGER: i64 = (1 << 53) - 1;
+
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    depth: usize,
 }
 
 impl Parser {
@@ -299,6 +307,17 @@ impl Parser {
             self.at += text.chars().count();
         }
         found
+    }
+
+    /// Parses one more level of nesting with `inner`, refusing past [`MOST_NESTED`].
+    fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T, ParseError>) -> Result<T, ParseError> {
+        if self.depth == MOST_NESTED {
+            return Err(self.error(format!("filters nest more than {MOST_NESTED} deep")));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
     }
 
     fn expect(&mut self, c: char) -> Result<(), ParseError> {
@@ -390,7 +409,7 @@ impl Parser {
             Some('?') => {
                 self.at += 1;
                 self.blank();
-                Ok(Selector::Filter(self.or()?))
+                Ok(Selector::Filter(self.nested(Self::or)?))
             }
             _ => {
                 let start = self.integer()?;
@@ -422,7 +441,10 @@ impl Parser {
         match text.as_str() {
             "" => Ok(None),
             "-" => Err(self.error("expected digits after `-`")),
-            _ => text.parse().map(Some).map_err(|_| self.error("the integer is out of range")),
+            _ => match text.parse::<i64>() {
+                Ok(n) if n.unsigned_abs() <= MOST_INTEGER as u64 => Ok(Some(n)),
+                _ => Err(self.error(format!("the integer is beyond ±{MOST_INTEGER}"))),
+            },
         }
     }
 
@@ -495,11 +517,11 @@ impl Parser {
     fn basic(&mut self) -> Result<Expr, ParseError> {
         if self.eat("!") {
             self.blank();
-            return Ok(Expr::Not(Box::new(self.basic()?)));
+            return Ok(Expr::Not(Box::new(self.nested(Self::basic)?)));
         }
         if self.eat("(") {
             self.blank();
-            let inner = self.or()?;
+            let inner = self.nested(Self::or)?;
             self.blank();
             self.expect(')')?;
             return Ok(inner);
@@ -611,5 +633,33 @@ mod tests {
         assert!(error("$[?length(@) > 1]").contains("`length()` is not supported"));
         assert!(error("$['open").contains("not closed"));
         assert!(error("$.a]").starts_with("at character 4"));
+        assert!(error("$.a[9007199254740992]").contains("beyond"));
+        assert!(error("$.a[1::-9223372036854775808]").contains("beyond"));
+    }
+
+    #[test]
+    fn hostile_queries_are_refused_or_bounded() {
+        let deep = |open: &str, close: &str| format!("$[?{}@{}]", open.repeat(200_000), close.repeat(200_000));
+        for query in [deep("!", ""), deep("(", ")"), deep("@[?", "]")] {
+            let error = Query::parse(&query).unwrap_err().to_string();
+            assert!(error.contains("nest more than 64"), "{error}");
+        }
+        assert!(Query::parse(&deep_ok()).is_ok(), "64 levels are allowed");
+
+        let doc = json!({"a": [0, 1, 2, 3]});
+        assert_eq!(keys("$.a[1::9007199254740991]", &doc), ["a/1"], "a huge step takes one element");
+        assert_eq!(keys("$.a[2::-9007199254740991]", &doc), ["a/2"]);
+
+        // Chained descendants select each node once per segment instead of multiplying.
+        let mut chain = json!(1);
+        for _ in 0..100 {
+            chain = json!({"x": chain});
+        }
+        assert_eq!(keys("$..*..*..*", &json!({"c": {"d": {"e": {"f": 1}}}})).len(), 2);
+        assert_eq!(Query::parse("$..*..*..*..*").unwrap().locate(&chain).len(), 97);
+    }
+
+    fn deep_ok() -> String {
+        format!("$[?{}@]", "!".repeat(63))
     }
 }

@@ -3,22 +3,12 @@
 
 use std::collections::HashMap;
 
-use portfolio_codegen::{Config, CrateConfig, Diagnostics, Generated, SpecFiles, generate, generate_files};
+use portfolio_codegen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
+
+mod common;
 
 fn config(strict: bool) -> Config {
-    let crate_config = |side: &str| Some(CrateConfig { name: format!("split-{side}"), dir: side.to_string() });
-    Config {
-        spec_path: "openapi.yaml".to_string(),
-        version_header: None,
-        client: crate_config("client"),
-        server: crate_config("server"),
-        types: crate_config("types"),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        strict,
-        tag_features: false,
-        mock_seed: 0,
-    }
+    Config { strict, ..common::config("split", "openapi.yaml") }
 }
 
 /// Generates from `files` (path ↦ text), whose root is `openapi.yaml`.
@@ -302,4 +292,68 @@ discriminator:
     let types = types_rs(&generated);
     assert!(types.contains(r#"value.get("kind")"#), "read by its discriminator: {types}");
     assert!(types.contains(r#"Some("round") =>"#), "{types}");
+}
+
+/// A root whose one operation's path item is `item`.
+fn root_with_path_item(item: &str) -> String {
+    format!("openapi: 3.0.3\ninfo: {{title: Hostile, version: '1'}}\npaths:\n  /a:\n    {item}\n")
+}
+
+#[test]
+fn references_that_multiply_are_bounded() {
+    // Each level refers to the next twice: put in place naively, 2^40 copies.
+    let mut levels = String::new();
+    for n in 0..40 {
+        let next = n + 1;
+        levels.push_str(&format!("l{n}:\n  x-a: {{$ref: '#/l{next}'}}\n  x-b: {{$ref: '#/l{next}'}}\n"));
+    }
+    levels.push_str("l40: {}\n");
+    let item = "$ref: 'd.yaml#/l0'";
+    let files = [("openapi.yaml", root_with_path_item(item)), ("d.yaml", levels)];
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let problems = generated(&files, false, false).expect_err("refused").0;
+    assert!(problems.iter().any(|d| d.message.contains("copy more than 1000000 nodes")), "{problems:#?}");
+}
+
+#[test]
+fn paths_that_are_not_relative_or_leave_the_directory_are_refused() {
+    for reference in ["..", "../", "C:secret.yaml", "c:/secret.yaml", "/etc/passwd", "a\\\\b.yaml", "x/../../y.yaml"] {
+        let item = format!("$ref: '{reference}'");
+        let root = root_with_path_item(&item);
+        let read = |path: &str| match path {
+            "openapi.yaml" => Ok(root.clone()),
+            other => panic!("`{reference}` made the generator read `{other}`"),
+        };
+        let files = SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false, overlays: &[] };
+        let problems = generate_files(files, &config(false)).map(|g| g.warnings).unwrap_or_else(|d| d.0);
+        assert!(
+            problems.iter().any(|d| d.message.contains("not a path relative") || d.message.contains("reaches outside")),
+            "{reference}: {problems:#?}"
+        );
+    }
+}
+
+#[test]
+fn the_file_bound_holds_for_files_the_root_puts_in_place() {
+    // Every path item in its own file: all read while walking the root, none queued.
+    let mut root = "openapi: 3.0.3\ninfo: {title: Wide, version: '1'}\npaths:\n".to_string();
+    for n in 0..10_001 {
+        root.push_str(&format!("  /p{n}: {{$ref: 'p{n}.yaml'}}\n"));
+    }
+    let read = |path: &str| match path {
+        "openapi.yaml" => Ok(root.clone()),
+        _ => Ok("get: {responses: {'204': {description: none}}}\n".to_string()),
+    };
+    let files = SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false, overlays: &[] };
+    let problems = generate_files(files, &config(false)).expect_err("too many files").0;
+    assert!(problems.iter().any(|d| d.message.contains("split into more than 10000 files")), "{problems:#?}");
+}
+
+#[test]
+fn a_paths_map_given_as_a_reference_is_put_in_place_not_named_as_a_callback() {
+    let root = "openapi: 3.0.3\ninfo: {title: Paths, version: '1'}\npaths:\n  $ref: paths.yaml\n";
+    let paths = "/a:\n  get:\n    operationId: getA\n    responses: {'204': {description: none}}\n";
+    let generated = generated(&[("openapi.yaml", root), ("paths.yaml", paths)], true, false).expect("generates");
+    let server = &generated.files.iter().find(|f| f.path == "server/src/api.rs").expect("server").contents;
+    assert!(server.contains("fn get_a("), "the operation is generated");
 }
