@@ -5,7 +5,9 @@
 
 use std::path::Path;
 
-use portfolio_codegen::{Config, CrateConfig, Diagnostics, Generated, SpecFiles, generate, generate_files};
+use portfolio_codegen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
+
+mod common;
 use serde_json::{Value, json};
 
 /// A spec whose operation `i` has names about `i` characters long: its operationId, parameters,
@@ -67,19 +69,7 @@ fn spec_of_growing_names(count: usize) -> Value {
 }
 
 fn config(strict: bool) -> Config {
-    let crate_config = |name: &str| Some(CrateConfig { name: format!("fixed-{name}"), dir: name.to_string() });
-    Config {
-        spec_path: "spec.yaml".to_string(),
-        version_header: None,
-        client: crate_config("client"),
-        server: crate_config("server"),
-        types: crate_config("types"),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        strict,
-        tag_features: true,
-        mock_seed: 0,
-    }
+    Config { strict, tag_features: true, ..common::config("fixed", "spec.yaml") }
 }
 
 /// Where each generated Rust file of `spec` differs from prettyplease's printing of it: the file

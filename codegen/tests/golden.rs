@@ -2,23 +2,14 @@
 //! Refresh them after an intended change with `UPDATE_EXPECT=1 cargo test -p portfolio-codegen`.
 
 use expect_test::expect_file;
-use portfolio_codegen::{Config, CrateConfig, generate};
+use portfolio_codegen::generate;
+
+mod common;
 
 fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
     let path = format!("{}/tests/fixtures/{fixture}.yaml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let config = Config {
-        spec_path: format!("{fixture}.yaml"),
-        version_header: None,
-        client: Some(CrateConfig { name: format!("{fixture}-client"), dir: "client".to_string() }),
-        server: Some(CrateConfig { name: format!("{fixture}-server"), dir: "server".to_string() }),
-        types: Some(CrateConfig { name: format!("{fixture}-types"), dir: "types".to_string() }),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        strict: true,
-        tag_features: false,
-        mock_seed: 0,
-    };
+    let config = common::config(fixture, &format!("{fixture}.yaml"));
     generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files
 }
 

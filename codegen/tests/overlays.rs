@@ -4,22 +4,12 @@
 
 use std::collections::HashMap;
 
-use portfolio_codegen::{Config, CrateConfig, Diagnostics, Generated, SpecFiles, generate_files};
+use portfolio_codegen::{Config, Diagnostics, Generated, SpecFiles, generate_files};
+
+mod common;
 
 fn config() -> Config {
-    let crate_config = |side: &str| Some(CrateConfig { name: format!("o-{side}"), dir: side.to_string() });
-    Config {
-        spec_path: "openapi.yaml".to_string(),
-        version_header: None,
-        client: crate_config("client"),
-        server: crate_config("server"),
-        types: crate_config("types"),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        strict: true,
-        tag_features: false,
-        mock_seed: 0,
-    }
+    common::config("o", "openapi.yaml")
 }
 
 const ROOT: &str = r#"

@@ -15,6 +15,8 @@ use std::path::Path;
 use std::process::Command;
 
 use portfolio_codegen::{Config, CrateConfig, VersionHeader, generate};
+
+mod common;
 use serde_json::{Value, json};
 
 /// xorshift64*: small, deterministic, good enough to pick mutations.
@@ -191,17 +193,11 @@ fn mutate(doc: &mut Value, rng: &mut Rng) {
 
 fn config(lenient: bool) -> Config {
     Config {
-        spec_path: "fuzz.yaml".into(),
         version_header: Some(VersionHeader { header: "x-pps-api-version".into(), field: "api_version".into() }),
-        client: Some(CrateConfig { name: "fuzz-client".into(), dir: "client".into() }),
-        server: Some(CrateConfig { name: "fuzz-server".into(), dir: "server".into() }),
-        types: Some(CrateConfig { name: "fuzz-types".into(), dir: "types".into() }),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
         strict: !lenient,
         // Gating by tag parses every item again: exercise it on every input.
         tag_features: true,
-        mock_seed: 0,
+        ..common::config("fuzz", "fuzz.yaml")
     }
 }
 

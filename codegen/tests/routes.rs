@@ -2,21 +2,12 @@
 //! or a refused segment, into the router axum builds routes with (axum panics on either as the
 //! router is built, which `cargo check` cannot see).
 
-use portfolio_codegen::{Config, CrateConfig, generate};
+use portfolio_codegen::{Config, generate};
+
+mod common;
 
 fn config() -> Config {
-    Config {
-        spec_path: "corpus.yaml".into(),
-        version_header: None,
-        client: None,
-        server: Some(CrateConfig { name: "corpus-server".into(), dir: "server".into() }),
-        types: Some(CrateConfig { name: "corpus-types".into(), dir: "types".into() }),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
-        strict: false,
-        tag_features: false,
-        mock_seed: 0,
-    }
+    Config { client: None, strict: false, ..common::config("corpus", "corpus.yaml") }
 }
 
 /// The paths of the `.route("…", …)` calls of a generated `router.rs`.

@@ -181,11 +181,7 @@ pub fn generate_from_disk(
     overlays: &[PathBuf],
     config: &Config,
 ) -> Result<Generated, Diagnostics> {
-    let directory = spec.parent().unwrap_or(Path::new("."));
-    let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let read = |path: &str| read_spec_file(directory, path, allow_outside);
-    let overlays = read_overlays(directory, overlays)?;
-    generate_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays }, config)
+    on_disk(spec, allow_outside, overlays, |files| generate_files(files, config))
 }
 
 /// Loads the spec at `spec` and every file its references reach, as [`generate_from_disk`] reads them.
@@ -194,13 +190,25 @@ pub fn load_from_disk(
     allow_outside: bool,
     overlays: &[PathBuf],
 ) -> Result<portfolio_codegen::Loaded, String> {
+    on_disk(spec, allow_outside, overlays, |files| {
+        portfolio_codegen::load_files(files).map(|(loaded, _)| loaded).map_err(Diagnostics)
+    })
+    .map_err(|d| format!("{}: {d}", spec.display()))
+}
+
+/// Hands `use_files` the spec at `spec` as the library reads it: files from its directory (see
+/// [`read_spec_file`]) and its overlays.
+fn on_disk<T>(
+    spec: &Path,
+    allow_outside: bool,
+    overlays: &[PathBuf],
+    use_files: impl FnOnce(SpecFiles<'_>) -> Result<T, Diagnostics>,
+) -> Result<T, Diagnostics> {
     let directory = spec.parent().unwrap_or(Path::new("."));
     let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let read = |path: &str| read_spec_file(directory, path, allow_outside);
-    let overlays = read_overlays(directory, overlays).map_err(|d| d.to_string())?;
-    let loaded =
-        portfolio_codegen::load_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays });
-    loaded.map(|(loaded, _)| loaded).map_err(|d| format!("{}: {}", spec.display(), Diagnostics(d)))
+    let overlays = read_overlays(directory, overlays)?;
+    use_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays })
 }
 
 /// The overlays to apply to the spec in `directory`: its `overlays/` folder's YAML and JSON files by
