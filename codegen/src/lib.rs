@@ -7,6 +7,7 @@
 
 mod bundle;
 mod diagnostic;
+pub mod diff;
 mod emit;
 pub mod ir;
 mod isolate;

@@ -2,4 +2,5 @@
 
 pub mod client_probe;
 pub mod codegen;
+pub mod diff;
 pub mod serve_mock;

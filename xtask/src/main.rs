@@ -12,6 +12,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
        cargo xtask codegen --spec FILE --out DIR --name NAME [--check] [--strict | --lenient] [--tag-features]
+       cargo xtask diff OLD NEW [--json] [--accepted FILE]
+       cargo xtask diff --base REV [--spec FILE] [--json] [--accepted FILE]
        cargo xtask serve-mock --spec FILE [--addr HOST:PORT] [--seed N] [--dir DIR]
        cargo xtask client-probe --spec FILE --url URL [--dir DIR]
 
@@ -34,6 +36,15 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
   --overlay FILE   apply an OpenAPI Overlay 1.0 document to the spec before generating (repeatable;
                    after those in the `overlays/` folder beside the spec, which apply by name)
 
+  diff             list every difference between two versions of a spec (each a file, the root of
+                   its tree) with whom it breaks: clients built against the old one, servers built
+                   against it, or neither; and how far each generated crate's version moves. Exit 1
+                   when a breaking change is not accepted in CHANGES.yaml beside the new spec (a
+                   list of `change`, `version`, `why`; `version` is the new `info.version`)
+  --base REV       compare the spec (spec/openapi.yaml unless --spec) as committed at REV with
+                   the working tree
+  --json           the report as JSON, for tools
+
   serve-mock       generate the server of any document and serve it (at 127.0.0.1:8080 unless
                    --addr says otherwise; port 0 picks a free one), answering every valid request
                    with the document's example, else a value sampled from the reply's schema (the
@@ -50,6 +61,11 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["codegen", rest @ ..] => codegen_command(rest),
+        ["diff", rest @ ..] => match diff_command(rest) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => Err(message),
+        },
         ["serve-mock", rest @ ..] => serve_mock_command(rest),
         ["client-probe", rest @ ..] => client_probe_command(rest),
         ["help" | "--help" | "-h"] | [] => {
@@ -65,6 +81,40 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `diff` with its options: whether every breaking change is accepted.
+fn diff_command(args: &[&str]) -> Result<bool, String> {
+    let (mut base, mut spec, mut files) = (None, None, Vec::new());
+    let mut options = xtask::diff::DiffOptions::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
+        match *arg {
+            "--base" => base = Some(value()?.to_string()),
+            "--spec" => spec = Some(value()?.into()),
+            "--json" => options.json = true,
+            "--accepted" => options.accepted = Some(value()?.into()),
+            "help" | "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(true);
+            }
+            other if other.starts_with("--") => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+            file => files.push(std::path::PathBuf::from(file)),
+        }
+    }
+    let sides = match (base, spec, files.as_slice()) {
+        (Some(rev), spec, []) => {
+            let spec = match spec {
+                Some(spec) => spec,
+                None => codegen::workspace_root()?.join("spec/openapi.yaml"),
+            };
+            xtask::diff::Sides::Base { rev, spec }
+        }
+        (None, None, [old, new]) => xtask::diff::Sides::Files { old: old.clone(), new: new.clone() },
+        _ => return Err(format!("diff takes OLD NEW, or --base REV [--spec FILE]\n\n{USAGE}")),
+    };
+    xtask::diff::run(&sides, &options)
 }
 
 /// `serve-mock` with its options.

@@ -1,0 +1,667 @@
+//! The walk: operations matched by method and path, then each one's parameters, body, replies
+//! and errors, following named types into their fields with the direction they travel in.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Display;
+
+use super::{Change, Crates, Semver};
+use crate::ir::{
+    Api, Body, Constraints, ErrorStatus, Location, Operation, Param, Reply, StructDef, TypeDef, TypeId, TypeRef,
+};
+
+/// Which way a value travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Direction {
+    /// From client to server.
+    Request,
+    /// From server to client.
+    Reply,
+}
+
+/// How the set of values allowed at a place moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shift {
+    /// Neither way, or only in a way every party ignores (an optional member added).
+    Neutral,
+    /// More values are allowed.
+    Widened,
+    /// Fewer values are allowed.
+    Narrowed,
+    /// Some values are no longer allowed and others are new.
+    Changed,
+}
+
+impl Shift {
+    /// Who breaks: clients when what they send is narrowed or what they read is widened, servers
+    /// the other way round.
+    fn breaks(self, direction: Direction) -> (bool, bool) {
+        match (self, direction) {
+            (Shift::Neutral, _) => (false, false),
+            (Shift::Changed, _) => (true, true),
+            (Shift::Narrowed, Direction::Request) | (Shift::Widened, Direction::Reply) => (true, false),
+            (Shift::Widened, Direction::Request) | (Shift::Narrowed, Direction::Reply) => (false, true),
+        }
+    }
+}
+
+/// An operation's parameters by where they travel (a path parameter by its position, as its name
+/// is not on the wire), each with its label: `query limit`.
+fn by_place<'p>(path: &str, params: &'p [Param]) -> BTreeMap<String, (String, &'p Param)> {
+    params
+        .iter()
+        .map(|p| {
+            let location = match p.location {
+                Location::Path => "path",
+                Location::Query => "query",
+                Location::Header => "header",
+                Location::Cookie => "cookie",
+            };
+            let label = format!("{location} {}", p.wire);
+            let position = path.find(&format!("{{{}}}", p.wire)).map(|at| path[..at].matches('{').count());
+            let place = match (p.location, position) {
+                (Location::Path, Some(position)) => format!("path #{position}"),
+                _ => label.clone(),
+            };
+            (place, (label, p))
+        })
+        .collect()
+}
+
+/// What each kind of change does to the generated Rust API.
+mod rust {
+    use super::{Crates, Semver};
+
+    /// A type's shape changed (a field, a variant, a field's type): the types crate, and the
+    /// client and server through their signatures.
+    pub const SHAPE: Crates = Crates { types: Semver::Major, client: Semver::Major, server: Semver::Major };
+    /// Only what servers check changed (a limit, a pattern).
+    pub const CHECKS: Crates = Crates { types: Semver::Patch, client: Semver::Patch, server: Semver::Patch };
+    /// An operation's inputs changed: the client's builder and the server's input struct.
+    pub const INPUTS: Crates = Crates { types: Semver::None, client: Semver::Major, server: Semver::Major };
+    /// An optional input added: a new builder setter, and a new field of the server's input.
+    pub const OPTIONAL_INPUT: Crates = Crates { types: Semver::None, client: Semver::Minor, server: Semver::Major };
+    /// An operation added: a new client method, and a new trait method every server must write.
+    pub const OPERATION_ADDED: Crates = Crates { types: Semver::None, client: Semver::Minor, server: Semver::Major };
+}
+
+pub(super) fn changes(old: &Api, new: &Api) -> Vec<Change> {
+    let mut walker = Walker { old, new, found: BTreeMap::new(), seen: HashSet::new(), from: String::new() };
+    walker.operations();
+    walker.found.into_values().collect()
+}
+
+struct Walker<'a> {
+    old: &'a Api,
+    new: &'a Api,
+    /// By id, so a change reached from several operations is one.
+    found: BTreeMap<String, Change>,
+    /// Pairs of types compared within the current operation, for recursive schemas.
+    seen: HashSet<(TypeId, TypeId, Direction)>,
+    /// The operation being walked.
+    from: String,
+}
+
+/// An operation's identity on the wire: its method and path, parameters' names left out.
+fn key(op: &Operation) -> String {
+    let mut path = String::new();
+    let mut in_name = false;
+    for c in op.path.chars() {
+        match c {
+            '{' => {
+                in_name = true;
+                path.push_str("{}");
+            }
+            '}' => in_name = false,
+            _ if in_name => {}
+            c => path.push(c),
+        }
+    }
+    format!("{} {path}", op.method.as_str())
+}
+
+impl Walker<'_> {
+    /// Records a change whose effect on the wire follows from how it shifts values travelling
+    /// in `direction`.
+    fn shift(&mut self, at: &str, what: String, shift: Shift, direction: Direction, rust: Crates) {
+        let (clients, servers) = shift.breaks(direction);
+        let way = match direction {
+            Direction::Request => "request",
+            Direction::Reply => "reply",
+        };
+        let from = format!("{} ({way})", self.from);
+        self.record(at, what, clients, servers, rust, Some(from));
+    }
+
+    fn record(&mut self, at: &str, what: String, clients: bool, servers: bool, rust: Crates, from: Option<String>) {
+        let id = format!("{at}: {what}");
+        let change = self.found.entry(id.clone()).or_insert_with(|| Change {
+            id,
+            at: at.to_string(),
+            what,
+            breaks_clients: false,
+            breaks_servers: false,
+            rust: Crates::default(),
+            reached_from: Vec::new(),
+            accepted: None,
+        });
+        change.breaks_clients |= clients;
+        change.breaks_servers |= servers;
+        change.rust = change.rust.max(rust);
+        if let Some(from) = from.filter(|f| !change.reached_from.contains(f)) {
+            change.reached_from.push(from);
+        }
+    }
+
+    fn operations(&mut self) {
+        fn by_key(api: &Api) -> BTreeMap<String, &Operation> {
+            api.operations.iter().map(|op| (key(op), op)).collect()
+        }
+        let (old, new) = (by_key(self.old), by_key(self.new));
+        for (key, op) in &old {
+            if !new.contains_key(key) {
+                let what = format!("operation `{}` removed", op.id);
+                self.record(key, what, true, false, Crates::all(Semver::Major), None);
+            }
+        }
+        for (key, op) in &new {
+            match old.get(key) {
+                None => {
+                    let what = format!("operation `{}` added", op.id);
+                    self.record(key, what, false, false, rust::OPERATION_ADDED, None);
+                }
+                Some(old_op) => self.operation(key, old_op, op),
+            }
+        }
+    }
+
+    fn operation(&mut self, at: &str, old: &Operation, new: &Operation) {
+        self.from = at.to_string();
+        self.seen.clear();
+        if old.fn_name != new.fn_name {
+            let what = format!("renamed in Rust from `{}` to `{}`", old.fn_name, new.fn_name);
+            self.record(at, what, false, false, rust::INPUTS, None);
+        }
+        if !old.deprecated && new.deprecated {
+            self.record(at, "deprecated".to_string(), false, false, Crates::all(Semver::Patch), None);
+        }
+        self.params(at, old, new);
+        self.body(at, old.body.as_ref(), new.body.as_ref());
+        self.reply(at, &old.reply, &new.reply);
+        self.errors(at, old, new);
+        self.credentials(at, old, new);
+    }
+
+    fn params(&mut self, at: &str, old: &Operation, new: &Operation) {
+        let (old, new) = (by_place(&old.path, &old.params), by_place(&new.path, &new.params));
+        let request = Direction::Request;
+        for (place, (name, param)) in &old {
+            if !new.contains_key(place) {
+                // Old clients still send it and the server ignores it; new clients leave out
+                // what old servers may still require.
+                let shift = if param.required { Shift::Widened } else { Shift::Neutral };
+                self.shift(&format!("{at} › {name}"), "parameter removed".into(), shift, request, rust::INPUTS);
+            }
+        }
+        for (place, (name, param)) in &new {
+            let here = format!("{at} › {name}");
+            let Some((_, was)) = old.get(place) else {
+                let (shift, rust) = if param.required {
+                    (Shift::Narrowed, rust::INPUTS)
+                } else {
+                    (Shift::Neutral, rust::OPTIONAL_INPUT)
+                };
+                let what = if param.required { "required parameter added" } else { "optional parameter added" };
+                self.shift(&here, what.into(), shift, request, rust);
+                continue;
+            };
+            self.required(&here, "parameter", was.required, param.required, request);
+            self.types(&was.ty, &param.ty, request, &here);
+            self.constraints(&was.constraints, &param.constraints, request, &here);
+        }
+    }
+
+    /// A member made required or optional.
+    fn required(&mut self, at: &str, member: &str, was: bool, is: bool, direction: Direction) {
+        match (was, is) {
+            (false, true) => self.shift(at, format!("{member} made required"), Shift::Narrowed, direction, rust::SHAPE),
+            (true, false) => self.shift(at, format!("{member} made optional"), Shift::Widened, direction, rust::SHAPE),
+            _ => {}
+        }
+    }
+
+    fn body(&mut self, at: &str, old: Option<&Body>, new: Option<&Body>) {
+        let here = format!("{at} › body");
+        let request = Direction::Request;
+        match (old, new) {
+            (None, None) => {}
+            (None, Some(body)) => {
+                let shift = if body.required { Shift::Narrowed } else { Shift::Neutral };
+                self.shift(&here, "request body added".into(), shift, request, rust::INPUTS);
+            }
+            (Some(body), None) => {
+                let shift = if body.required { Shift::Widened } else { Shift::Neutral };
+                self.shift(&here, "request body removed".into(), shift, request, rust::INPUTS);
+            }
+            (Some(old), Some(new)) => {
+                self.required(&here, "request body", old.required, new.required, request);
+                for media in old.accepted.iter().filter(|m| !new.accepted.contains(m)) {
+                    self.shift(&here, format!("`{media}` no longer accepted"), Shift::Narrowed, request, rust::CHECKS);
+                }
+                for media in new.accepted.iter().filter(|m| !old.accepted.contains(m)) {
+                    self.shift(&here, format!("`{media}` accepted"), Shift::Widened, request, rust::CHECKS);
+                }
+                self.types(&old.ty, &new.ty, request, &here);
+            }
+        }
+    }
+
+    fn reply(&mut self, at: &str, old: &Reply, new: &Reply) {
+        let reply = Direction::Reply;
+        let here = format!("{at} › reply");
+        match (old, new) {
+            (Reply::Empty { status: a, headers: ha, .. }, Reply::Empty { status: b, headers: hb, .. }) => {
+                self.status(&here, *a, *b);
+                self.headers(&here, ha.as_ref(), hb.as_ref());
+            }
+            (
+                Reply::Json { status: a, ty: ta, headers: ha, .. },
+                Reply::Json { status: b, ty: tb, headers: hb, .. },
+            ) => {
+                self.status(&here, *a, *b);
+                self.types(ta, tb, reply, &format!("{here} {b}"));
+                self.headers(&here, ha.as_ref(), hb.as_ref());
+            }
+            (
+                Reply::Download { status: a, content_type: ca, .. },
+                Reply::Download { status: b, content_type: cb, .. },
+            ) => {
+                self.status(&here, *a, *b);
+                if ca != cb {
+                    let what = format!("content type changed from `{ca}` to `{cb}`");
+                    self.shift(&here, what, Shift::Changed, reply, rust::CHECKS);
+                }
+            }
+            (
+                Reply::Stream { status: a, item: ia, framing: fa, .. },
+                Reply::Stream { status: b, item: ib, framing: fb, .. },
+            ) => {
+                self.status(&here, *a, *b);
+                if fa != fb {
+                    let what = format!("framing changed from {fa:?} to {fb:?}");
+                    self.shift(&here, what, Shift::Changed, reply, rust::CHECKS);
+                }
+                self.types(ia, ib, reply, &format!("{here} {b} item"));
+            }
+            (Reply::Several(a), Reply::Several(b)) => {
+                for case in &a.cases {
+                    match b.cases.iter().find(|c| c.status == case.status) {
+                        // Old servers may still answer with it, and new clients refuse it.
+                        None => {
+                            let what = format!("reply {} removed", case.status);
+                            self.shift(&here, what, Shift::Narrowed, reply, rust::SHAPE);
+                        }
+                        Some(new_case) => {
+                            let here = format!("{here} {}", case.status);
+                            match (&case.body, &new_case.body) {
+                                (Some(ta), Some(tb)) => self.types(ta, tb, reply, &here),
+                                (None, None) => {}
+                                _ => self.shift(&here, "body changed".into(), Shift::Changed, reply, rust::SHAPE),
+                            }
+                            self.headers(&here, case.headers.as_ref(), new_case.headers.as_ref());
+                        }
+                    }
+                }
+                for case in b.cases.iter().filter(|c| a.cases.iter().all(|o| o.status != c.status)) {
+                    let what = format!("reply {} added", case.status);
+                    self.shift(&here, what, Shift::Widened, reply, rust::SHAPE);
+                }
+            }
+            (Reply::Upgrade { .. }, Reply::Upgrade { .. }) => {}
+            (a, b) => {
+                let what = format!("changed from {} to {}", reply_kind(a), reply_kind(b));
+                self.shift(&here, what, Shift::Changed, reply, rust::SHAPE);
+            }
+        }
+    }
+
+    /// The success status changed: old clients refuse the new one, new clients the old.
+    fn status(&mut self, at: &str, old: u16, new: u16) {
+        if old != new {
+            let what = format!("status changed from {old} to {new}");
+            self.shift(at, what, Shift::Changed, Direction::Reply, rust::CHECKS);
+        }
+    }
+
+    fn headers(&mut self, at: &str, old: Option<&StructDef>, new: Option<&StructDef>) {
+        let empty = StructDef { name: String::new(), doc: None, fields: Vec::new(), extra: None, closed: false };
+        let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
+        if old.fields.is_empty() && new.fields.is_empty() {
+            return;
+        }
+        self.structs(&format!("{at} headers"), old, new, Direction::Reply);
+    }
+
+    fn errors(&mut self, at: &str, old: &Operation, new: &Operation) {
+        let status = |s: &ErrorStatus| match s {
+            ErrorStatus::Exact(code) => code.to_string(),
+            ErrorStatus::Class(class) => format!("{class}XX"),
+            ErrorStatus::Default => "default".to_string(),
+        };
+        let cases = |op: &Operation| -> BTreeMap<String, TypeRef> {
+            op.errors.iter().flat_map(|e| &e.cases).map(|c| (status(&c.status), c.body.clone())).collect()
+        };
+        let (a, b) = (cases(old), cases(new));
+        let here = format!("{at} › error");
+        // Any client meets undocumented errors; only the Rust enum of documented ones changes.
+        for code in a.keys().filter(|code| !b.contains_key(*code)) {
+            self.record(&here, format!("error {code} removed"), false, false, rust::SHAPE, None);
+        }
+        for (code, body) in &b {
+            match a.get(code) {
+                None => self.record(&here, format!("error {code} added"), false, false, rust::SHAPE, None),
+                Some(was) => self.types(was, body, Direction::Reply, &format!("{here} {code}")),
+            }
+        }
+    }
+
+    fn credentials(&mut self, at: &str, old: &Operation, new: &Operation) {
+        let schemes = |api: &Api, op: &Operation| -> BTreeSet<String> {
+            op.credentials.iter().map(|&i| api.credentials[i].scheme.clone()).collect()
+        };
+        let (a, b) = (schemes(self.old, old), schemes(self.new, new));
+        let request = Direction::Request;
+        for scheme in b.difference(&a) {
+            let what = format!("credentials `{scheme}` required");
+            self.shift(at, what, Shift::Narrowed, request, Crates::all(Semver::Patch));
+        }
+        for scheme in a.difference(&b) {
+            let what = format!("credentials `{scheme}` no longer required");
+            self.shift(at, what, Shift::Widened, request, Crates::all(Semver::Patch));
+        }
+    }
+
+    /// Compares the values two type references allow, at `at`.
+    fn types(&mut self, old: &TypeRef, new: &TypeRef, direction: Direction, at: &str) {
+        // An alias stands for its target.
+        let unalias = |api: &Api, ty: &TypeRef| match ty {
+            TypeRef::Named(id) => match api.ty(*id) {
+                TypeDef::Alias { target, .. } => Some(target.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(target) = unalias(self.old, old) {
+            return self.types(&target, new, direction, at);
+        }
+        if let Some(target) = unalias(self.new, new) {
+            return self.types(old, &target, direction, at);
+        }
+        match (old, new) {
+            (TypeRef::Named(a), TypeRef::Named(b)) => self.named(*a, *b, direction),
+            (TypeRef::Vec(a), TypeRef::Vec(b)) => self.types(a, b, direction, &format!("{at}[]")),
+            (TypeRef::Map(a), TypeRef::Map(b)) => self.types(a, b, direction, &format!("{at}{{}}")),
+            (TypeRef::Nullable(a), TypeRef::Nullable(b)) => self.types(a, b, direction, at),
+            (TypeRef::Nullable(a), b) => {
+                self.shift(at, "no longer null".into(), Shift::Narrowed, direction, rust::SHAPE);
+                self.types(a, b, direction, at);
+            }
+            (a, TypeRef::Nullable(b)) => {
+                self.shift(at, "may be null".into(), Shift::Widened, direction, rust::SHAPE);
+                self.types(a, b, direction, at);
+            }
+            (a, b) if a == b => {}
+            (a, b) => {
+                let what =
+                    format!("type changed from {} to {}", self.describe(self.old, a), self.describe(self.new, b));
+                self.shift(at, what, primitive_shift(a, b), direction, rust::SHAPE);
+            }
+        }
+    }
+
+    fn describe(&self, api: &Api, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::String => "string".into(),
+            TypeRef::Bool => "boolean".into(),
+            TypeRef::I32 => "32-bit integer".into(),
+            TypeRef::I64 => "64-bit integer".into(),
+            TypeRef::F32 => "32-bit number".into(),
+            TypeRef::F64 => "number".into(),
+            TypeRef::Uuid => "uuid".into(),
+            TypeRef::DateTime => "date-time".into(),
+            TypeRef::Json => "any JSON".into(),
+            TypeRef::Bytes => "bytes".into(),
+            TypeRef::File => "file".into(),
+            TypeRef::Vec(item) => format!("list of {}", self.describe(api, item)),
+            TypeRef::Map(value) => format!("map of {}", self.describe(api, value)),
+            TypeRef::Nullable(inner) => format!("{} or null", self.describe(api, inner)),
+            TypeRef::Named(id) => format!("`{}`", api.name_of(*id)),
+            TypeRef::BodyChoice(name) => format!("`{name}`"),
+        }
+    }
+
+    fn named(&mut self, a: TypeId, b: TypeId, direction: Direction) {
+        if !self.seen.insert((a, b, direction)) {
+            return;
+        }
+        let (old, new) = (self.old.ty(a), self.new.ty(b));
+        let name = new.name().to_string();
+        if old.name() != new.name() {
+            let what = format!("renamed in Rust from `{}`", old.name());
+            self.record(&name, what, false, false, rust::SHAPE, None);
+        }
+        match (old, new) {
+            (TypeDef::Struct(a), TypeDef::Struct(b)) => self.structs(&name, a, b, direction),
+            (TypeDef::IntEnum(a), TypeDef::IntEnum(b)) => {
+                let values = |v: &[(String, i64)]| v.iter().map(|(_, n)| n.to_string()).collect();
+                self.values(&name, values(&a.variants), values(&b.variants), direction);
+            }
+            (TypeDef::StringEnum(a), TypeDef::StringEnum(b)) => {
+                let values = |v: &[(String, String)]| v.iter().map(|(_, s)| format!("\"{s}\"")).collect();
+                self.values(&name, values(&a.variants), values(&b.variants), direction);
+            }
+            (TypeDef::Union(a), TypeDef::Union(b)) => {
+                for variant in &a.variants {
+                    match b.variants.iter().find(|v| v.name == variant.name) {
+                        None => {
+                            let what = format!("variant `{}` removed", variant.name);
+                            self.shift(&name, what, Shift::Narrowed, direction, rust::SHAPE);
+                        }
+                        Some(now) => {
+                            self.types(&variant.ty, &now.ty, direction, &format!("{name}::{}", now.name));
+                        }
+                    }
+                }
+                for variant in b.variants.iter().filter(|v| a.variants.iter().all(|o| o.name != v.name)) {
+                    let what = format!("variant `{}` added", variant.name);
+                    self.shift(&name, what, Shift::Widened, direction, rust::SHAPE);
+                }
+            }
+            (a, b) => {
+                let what = format!("changed from {} to {}", type_kind(a), type_kind(b));
+                self.shift(&name, what, Shift::Changed, direction, rust::SHAPE);
+            }
+        }
+    }
+
+    /// An enum's listed values.
+    fn values(&mut self, at: &str, old: BTreeSet<String>, new: BTreeSet<String>, direction: Direction) {
+        for value in old.difference(&new) {
+            self.shift(at, format!("value {value} removed"), Shift::Narrowed, direction, rust::SHAPE);
+        }
+        for value in new.difference(&old) {
+            self.shift(at, format!("value {value} added"), Shift::Widened, direction, rust::SHAPE);
+        }
+    }
+
+    fn structs(&mut self, name: &str, old: &StructDef, new: &StructDef, direction: Direction) {
+        for field in &old.fields {
+            if new.fields.iter().any(|f| f.wire == field.wire) {
+                continue;
+            }
+            let shift = match direction {
+                // Clients that read it miss it, whether or not it was required.
+                Direction::Reply => Shift::Widened,
+                // New clients leave out what old servers may require; old clients' copy is
+                // ignored unless the object is now closed.
+                Direction::Request if field.required => Shift::Widened,
+                Direction::Request if new.closed => Shift::Narrowed,
+                Direction::Request => Shift::Neutral,
+            };
+            self.shift(&format!("{name}.{}", field.wire), "field removed".into(), shift, direction, rust::SHAPE);
+        }
+        for field in &new.fields {
+            let at = format!("{name}.{}", field.wire);
+            let Some(was) = old.fields.iter().find(|f| f.wire == field.wire) else {
+                let (shift, what) = match (field.required, old.closed) {
+                    (true, _) => (Shift::Narrowed, "required field added"),
+                    // A closed object refused it before.
+                    (false, true) => (Shift::Widened, "optional field added"),
+                    (false, false) => (Shift::Neutral, "optional field added"),
+                };
+                self.shift(&at, what.into(), shift, direction, rust::SHAPE);
+                continue;
+            };
+            self.required(&at, "field", was.required, field.required, direction);
+            match (was.nullable, field.nullable) {
+                (false, true) => self.shift(&at, "may be null".into(), Shift::Widened, direction, rust::SHAPE),
+                (true, false) => self.shift(&at, "no longer null".into(), Shift::Narrowed, direction, rust::SHAPE),
+                _ => {}
+            }
+            self.types(&was.ty, &field.ty, direction, &at);
+            self.constraints(&was.constraints, &field.constraints, direction, &at);
+        }
+        match (old.closed, new.closed) {
+            (false, true) => {
+                let what = "other properties refused".to_string();
+                self.shift(name, what, Shift::Narrowed, direction, rust::CHECKS);
+            }
+            (true, false) => {
+                let what = "other properties allowed".to_string();
+                self.shift(name, what, Shift::Widened, direction, rust::CHECKS);
+            }
+            _ => {}
+        }
+        match (&old.extra, &new.extra) {
+            (None, Some(_)) => {
+                self.shift(name, "takes other properties".into(), Shift::Widened, direction, rust::SHAPE)
+            }
+            (Some(_), None) => {
+                self.shift(name, "keeps no other properties".into(), Shift::Narrowed, direction, rust::SHAPE)
+            }
+            (Some((_, a)), Some((_, b))) => self.types(a, b, direction, &format!("{name}{{}}")),
+            (None, None) => {}
+        }
+    }
+
+    fn constraints(&mut self, old: &Constraints, new: &Constraints, direction: Direction, at: &str) {
+        self.bound(at, "minLength", old.min_length, new.min_length, true, direction);
+        self.bound(at, "maxLength", old.max_length, new.max_length, false, direction);
+        self.bound(at, "minItems", old.min_items, new.min_items, true, direction);
+        self.bound(at, "maxItems", old.max_items, new.max_items, false, direction);
+        self.bound(at, "minProperties", old.min_properties, new.min_properties, true, direction);
+        self.bound(at, "maxProperties", old.max_properties, new.max_properties, false, direction);
+        self.bound(at, "minimum", old.minimum, new.minimum, true, direction);
+        self.bound(at, "maximum", old.maximum, new.maximum, false, direction);
+        self.flag(at, "exclusiveMinimum", old.exclusive_minimum, new.exclusive_minimum, direction);
+        self.flag(at, "exclusiveMaximum", old.exclusive_maximum, new.exclusive_maximum, direction);
+        self.flag(at, "uniqueItems", old.unique_items, new.unique_items, direction);
+        self.exact(at, "multipleOf", old.multiple_of, new.multiple_of, direction);
+        self.exact(at, "pattern", old.pattern.as_ref(), new.pattern.as_ref(), direction);
+        self.exact(at, "format", old.format.map(|f| format!("{f:?}")), new.format.map(|f| format!("{f:?}")), direction);
+        let nested =
+            [(&old.items, &new.items, "[]"), (&old.values, &new.values, "{}"), (&old.keys, &new.keys, " keys")];
+        for (a, b, suffix) in nested {
+            if a.is_none() && b.is_none() {
+                continue;
+            }
+            let none = Constraints::default();
+            let (a, b) = (a.as_deref().unwrap_or(&none), b.as_deref().unwrap_or(&none));
+            self.constraints(a, b, direction, &format!("{at}{suffix}"));
+        }
+    }
+
+    /// A lower (`lower`) or upper bound set, moved or dropped.
+    fn bound<T: PartialOrd + Display + Copy>(
+        &mut self,
+        at: &str,
+        name: &str,
+        old: Option<T>,
+        new: Option<T>,
+        lower: bool,
+        direction: Direction,
+    ) {
+        let (what, tighter) = match (old, new) {
+            (None, None) => return,
+            (Some(a), Some(b)) if a == b => return,
+            (None, Some(b)) => (format!("{name} {b} set"), true),
+            (Some(a), None) => (format!("{name} {a} dropped"), false),
+            (Some(a), Some(b)) => (format!("{name} changed from {a} to {b}"), if lower { b > a } else { b < a }),
+        };
+        let shift = if tighter { Shift::Narrowed } else { Shift::Widened };
+        self.shift(at, what, shift, direction, rust::CHECKS);
+    }
+
+    fn flag(&mut self, at: &str, name: &str, old: bool, new: bool, direction: Direction) {
+        match (old, new) {
+            (false, true) => self.shift(at, format!("{name} set"), Shift::Narrowed, direction, rust::CHECKS),
+            (true, false) => self.shift(at, format!("{name} dropped"), Shift::Widened, direction, rust::CHECKS),
+            _ => {}
+        }
+    }
+
+    /// A constraint that is either met or not (a pattern, a format): adding one narrows,
+    /// dropping one widens, changing one does both.
+    fn exact<T: PartialEq + Display>(
+        &mut self,
+        at: &str,
+        name: &str,
+        old: Option<T>,
+        new: Option<T>,
+        direction: Direction,
+    ) {
+        let (what, shift) = match (old, new) {
+            (None, None) => return,
+            (Some(a), Some(b)) if a == b => return,
+            (None, Some(b)) => (format!("{name} `{b}` set"), Shift::Narrowed),
+            (Some(a), None) => (format!("{name} `{a}` dropped"), Shift::Widened),
+            (Some(a), Some(b)) => (format!("{name} changed from `{a}` to `{b}`"), Shift::Changed),
+        };
+        self.shift(at, what, shift, direction, rust::CHECKS);
+    }
+}
+
+/// How a change of one plain type for another moves the values allowed.
+fn primitive_shift(old: &TypeRef, new: &TypeRef) -> Shift {
+    use TypeRef::*;
+    let wider = |a: &TypeRef, b: &TypeRef| {
+        matches!((a, b), (I32, I64 | F64) | (I64, F64) | (F32, F64) | (Uuid | DateTime, String) | (_, Json))
+    };
+    if wider(old, new) {
+        Shift::Widened
+    } else if wider(new, old) {
+        Shift::Narrowed
+    } else {
+        Shift::Changed
+    }
+}
+
+fn reply_kind(reply: &Reply) -> &'static str {
+    match reply {
+        Reply::Empty { .. } => "no body",
+        Reply::Json { .. } => "a JSON body",
+        Reply::Download { .. } => "a download",
+        Reply::Stream { .. } => "a stream",
+        Reply::Several(_) => "several statuses",
+        Reply::Upgrade { .. } => "a protocol switch",
+    }
+}
+
+fn type_kind(ty: &TypeDef) -> &'static str {
+    match ty {
+        TypeDef::Struct(_) => "an object",
+        TypeDef::IntEnum(_) => "an integer enum",
+        TypeDef::StringEnum(_) => "a string enum",
+        TypeDef::Union(_) => "a choice of schemas",
+        TypeDef::Alias { .. } => "an alias",
+    }
+}
