@@ -1,71 +1,47 @@
 //! The breaking-change check's classification: one spec, changed one way at a time, and for each
 //! change whom it breaks and how far each generated crate moves.
 
+use std::collections::BTreeMap;
+use std::process::Command;
+
 use portfolio_codegen::diff::{Change, Semver, compare};
 use portfolio_codegen::{Config, load, lower};
+use serde::Deserialize;
 
 mod common;
 
-const BASE: &str = r##"
-openapi: 3.0.3
-info: {title: Shop, version: "1"}
-paths:
-  /orders:
-    get:
-      operationId: listOrders
-      parameters:
-        - {name: limit, in: query, schema: {type: integer, format: int32, maximum: 100}}
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: {type: array, items: {$ref: "#/components/schemas/Order"}}
-    post:
-      operationId: placeOrder
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema: {$ref: "#/components/schemas/NewOrder"}
-      responses:
-        "201":
-          description: placed
-          content:
-            application/json:
-              schema: {$ref: "#/components/schemas/Order"}
-  /orders/{id}:
-    delete:
-      operationId: cancelOrder
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: string}}
-      responses:
-        "204": {description: cancelled}
-components:
-  schemas:
-    NewOrder:
-      type: object
-      required: [item, quantity]
-      properties:
-        item: {type: string, maxLength: 40}
-        quantity: {type: integer, format: int32, minimum: 1}
-        note: {type: string}
-        speed: {$ref: "#/components/schemas/Speed"}
-    Order:
-      type: object
-      required: [id, item, state]
-      properties:
-        id: {type: string}
-        item: {type: string}
-        state: {$ref: "#/components/schemas/State"}
-        total: {type: number}
-    State:
-      type: string
-      enum: [open, shipped]
-    Speed:
-      type: string
-      enum: [normal, express]
-"##;
+/// The spec every case of the catalog changes.
+const BASE: &str = include_str!("diff_catalog/base.yaml");
+
+const CATALOG: &str = include_str!("diff_catalog/catalog.yaml");
+
+#[derive(Deserialize)]
+struct Catalog {
+    reasons: BTreeMap<String, String>,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    replace: Vec<(String, String)>,
+    change: String,
+    breaks: String,
+    #[serde(rename = "openapi-diff")]
+    openapi_diff: String,
+    differs: Option<String>,
+}
+
+impl Case {
+    fn new_spec(&self) -> String {
+        let mut spec = BASE.to_string();
+        for (from, to) in &self.replace {
+            assert_eq!(spec.matches(from.as_str()).count(), 1, "{}: `{from}` is in the spec once", self.name);
+            spec = spec.replacen(from.as_str(), to, 1);
+        }
+        spec
+    }
+}
 
 fn changes(new: &str) -> Vec<Change> {
     let config = Config { strict: false, ..common::config("shop", "openapi.yaml") };
@@ -79,133 +55,94 @@ fn changed(from: &str, to: &str) -> String {
     BASE.replacen(from, to, 1)
 }
 
-/// Whom each change breaks: `c` clients, `s` servers, `cs` both, `-` neither.
+/// Whom a change breaks, as the catalog says it.
 fn whom(change: &Change) -> &'static str {
     match (change.breaks_clients, change.breaks_servers) {
-        (true, true) => "cs",
-        (true, false) => "c",
-        (false, true) => "s",
-        (false, false) => "-",
+        (true, true) => "both",
+        (true, false) => "clients",
+        (false, true) => "servers",
+        (false, false) => "none",
     }
 }
 
 #[test]
-fn each_change_breaks_whom_it_should() {
-    let cases: &[(&str, &str, &str, &str)] = &[
-        // Request: narrowing breaks clients, widening breaks servers.
-        ("required: [item, quantity]", "required: [item, quantity, note]", "NewOrder.note: field made required", "c"),
-        ("required: [item, quantity]", "required: [item]", "NewOrder.quantity: field made optional", "s"),
-        ("        note: {type: string}\n", "", "NewOrder.note: field removed", "-"),
-        (
-            "required: [item, quantity]\n      properties:\n        item: {type: string, maxLength: 40}\n        quantity: {type: integer, format: int32, minimum: 1}\n",
-            "required: [item]\n      properties:\n        item: {type: string, maxLength: 40}\n",
-            "NewOrder.quantity: field removed",
-            "s",
-        ),
-        (
-            "        note: {type: string}\n",
-            "        note: {type: string}\n        gift: {type: boolean}\n",
-            "NewOrder.gift: optional field added",
-            "-",
-        ),
-        (
-            "item: {type: string, maxLength: 40}",
-            "item: {type: string, maxLength: 20}",
-            "NewOrder.item: maxLength changed from 40 to 20",
-            "c",
-        ),
-        ("item: {type: string, maxLength: 40}", "item: {type: string}", "NewOrder.item: maxLength 40 dropped", "s"),
-        ("minimum: 1}", "minimum: 2}", "NewOrder.quantity: minimum changed from 1 to 2", "c"),
-        ("enum: [normal, express]", "enum: [normal]", "Speed: value \"express\" removed", "c"),
-        ("enum: [normal, express]", "enum: [normal, express, drone]", "Speed: value \"drone\" added", "s"),
-        (
-            "quantity: {type: integer, format: int32, minimum: 1}",
-            "quantity: {type: integer, format: int64, minimum: 1}",
-            "NewOrder.quantity: type changed from 32-bit integer to 64-bit integer",
-            "s",
-        ),
-        (
-            "quantity: {type: integer, format: int32, minimum: 1}",
-            "quantity: {type: string}",
-            "NewOrder.quantity: type changed from 32-bit integer to string",
-            "cs",
-        ),
-        ("maximum: 100}}", "maximum: 50}}", "GET /orders › query limit: maximum changed from 100 to 50", "c"),
-        (
-            "{name: limit, in: query, schema",
-            "{name: limit, in: query, required: true, schema",
-            "GET /orders › query limit: parameter made required",
-            "c",
-        ),
-        (
-            "        - {name: limit, in: query, schema: {type: integer, format: int32, maximum: 100}}\n",
-            "        - {name: limit, in: query, schema: {type: integer, format: int32, maximum: 100}}\n        - {name: page, in: query, required: true, schema: {type: integer}}\n",
-            "GET /orders › query page: required parameter added",
-            "c",
-        ),
-        (
-            "        - {name: limit, in: query, schema: {type: integer, format: int32, maximum: 100}}\n",
-            "        - {name: limit, in: query, schema: {type: integer, format: int32, maximum: 100}}\n        - {name: page, in: query, schema: {type: integer}}\n",
-            "GET /orders › query page: optional parameter added",
-            "-",
-        ),
-        (
-            "      requestBody:\n        required: true\n",
-            "      requestBody:\n        required: false\n",
-            "POST /orders › body: request body made optional",
-            "s",
-        ),
-        // Reply: widening breaks clients, narrowing breaks servers.
-        ("        total: {type: number}\n", "", "Order.total: field removed", "c"),
-        ("required: [id, item, state]", "required: [id, state]", "Order.item: field made optional", "c"),
-        ("required: [id, item, state]", "required: [id, item, state, total]", "Order.total: field made required", "s"),
-        (
-            "        total: {type: number}\n",
-            "        total: {type: number}\n        carrier: {type: string}\n",
-            "Order.carrier: optional field added",
-            "-",
-        ),
-        ("enum: [open, shipped]", "enum: [open, shipped, lost]", "State: value \"lost\" added", "c"),
-        ("enum: [open, shipped]", "enum: [open]", "State: value \"shipped\" removed", "s"),
-        (
-            "        total: {type: number}\n",
-            "        total: {type: number, nullable: true}\n",
-            "Order.total: may be null",
-            "c",
-        ),
-        (
-            "        \"201\":\n          description: placed",
-            "        \"200\":\n          description: placed",
-            "POST /orders › reply: status changed from 201 to 200",
-            "cs",
-        ),
-        // Operations.
-        (
-            "    delete:\n      operationId: cancelOrder",
-            "    put:\n      operationId: cancelOrder",
-            "DELETE /orders/{}: operation `cancelOrder` removed",
-            "c",
-        ),
-        ("  /orders/{id}:\n", "  /orders/{orderId}:\n", "", ""),
-    ];
+fn each_change_of_the_catalog_breaks_whom_it_should() {
+    let catalog: Catalog = serde_yaml_ng::from_str(CATALOG).expect("the catalog parses");
+    assert!(catalog.cases.len() >= 40, "{} cases", catalog.cases.len());
     let mut wrong = Vec::new();
-    for (from, to, id, expected) in cases {
-        let found = changes(&changed(from, to));
-        if id.is_empty() {
-            // Renaming a path parameter is no change on the wire.
-            let on_wire: Vec<_> = found.iter().filter(|c| c.breaks()).map(|c| &c.id).collect();
-            if !on_wire.is_empty() {
-                wrong.push(format!("`{from}` → `{to}`: expected no breaking change, found {on_wire:?}"));
+    for case in &catalog.cases {
+        let found = changes(&case.new_spec());
+        let breaking: Vec<&Change> = found.iter().filter(|c| c.breaks()).collect();
+        if case.change.is_empty() {
+            if !breaking.is_empty() {
+                wrong.push(format!("{}: expected no breaking change, found {breaking:?}", case.name));
             }
-            continue;
+        } else {
+            match found.iter().find(|c| c.id == case.change) {
+                Some(change) if whom(change) == case.breaks => {}
+                Some(change) => wrong.push(format!("{}: breaks {}, expected {}", case.name, whom(change), case.breaks)),
+                None => wrong.push(format!("{}: `{}` not among {:?}", case.name, case.change, ids(&found))),
+            }
+            // The change is the only one that breaks anyone.
+            if breaking.len() > 1 {
+                wrong.push(format!("{}: more than one breaking change: {:?}", case.name, ids(&found)));
+            }
         }
-        match found.iter().find(|c| c.id == *id) {
-            Some(change) if whom(change) == *expected => {}
-            Some(change) => wrong.push(format!("{id}: breaks `{}`, expected `{expected}`", whom(change))),
-            None => wrong.push(format!("{id}: not found among {:?}", found.iter().map(|c| &c.id).collect::<Vec<_>>())),
+        // A difference from openapi-diff is explained, and only a difference is.
+        match &case.differs {
+            Some(reason) if case.openapi_diff == case.breaks => {
+                wrong.push(format!("{}: `differs` but agrees", case.name))
+            }
+            Some(reason) if !catalog.reasons.contains_key(reason) => {
+                wrong.push(format!("{}: no reason `{reason}` under `reasons`", case.name))
+            }
+            None if case.openapi_diff != case.breaks => wrong.push(format!("{}: differs unexplained", case.name)),
+            _ => {}
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// With OPENAPI_DIFF_MODULES naming a `node_modules` that holds openapi-diff, the catalog's record
+/// of what it says is checked against what it says now.
+#[test]
+fn openapi_diff_says_what_the_catalog_records() {
+    let Some(modules) = std::env::var_os("OPENAPI_DIFF_MODULES") else {
+        eprintln!("OPENAPI_DIFF_MODULES is not set: openapi-diff's verdicts are not re-checked");
+        return;
+    };
+    let catalog: Catalog = serde_yaml_ng::from_str(CATALOG).expect("the catalog parses");
+    let dir = std::env::temp_dir().join(format!("diff-catalog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (old, new) = (dir.join("old.yaml"), dir.join("new.yaml"));
+    std::fs::write(&old, BASE).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/diff_catalog/verdict.js");
+    let mut wrong = Vec::new();
+    for case in &catalog.cases {
+        std::fs::write(&new, case.new_spec()).unwrap();
+        let output = Command::new("node").arg(script).arg(&old).arg(&new).env("NODE_PATH", &modules).output();
+        let output = output.expect("node runs");
+        assert!(output.status.success(), "{}: {}", case.name, String::from_utf8_lossy(&output.stderr));
+        let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a verdict");
+        let said = match (verdict["clients"].as_bool(), verdict["servers"].as_bool()) {
+            (Some(true), Some(true)) => "both",
+            (Some(true), _) => "clients",
+            (_, Some(true)) => "servers",
+            _ => "none",
+        };
+        if said != case.openapi_diff {
+            wrong.push(format!(
+                "{}: openapi-diff says {said} ({}), the catalog {}",
+                case.name, verdict["codes"], case.openapi_diff
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn ids(changes: &[Change]) -> Vec<&str> {
+    changes.iter().map(|c| c.id.as_str()).collect()
 }
 
 #[test]

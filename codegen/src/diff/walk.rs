@@ -244,10 +244,11 @@ impl Walker<'_> {
             }
             (Some(old), Some(new)) => {
                 self.required(&here, "request body", old.required, new.required, request);
-                for media in old.accepted.iter().filter(|m| !new.accepted.contains(m)) {
+                let (was, is) = (media_types(old), media_types(new));
+                for media in was.difference(&is) {
                     self.shift(&here, format!("`{media}` no longer accepted"), Shift::Narrowed, request, rust::CHECKS);
                 }
-                for media in new.accepted.iter().filter(|m| !old.accepted.contains(m)) {
+                for media in is.difference(&was) {
                     self.shift(&here, format!("`{media}` accepted"), Shift::Widened, request, rust::CHECKS);
                 }
                 self.types(&old.ty, &new.ty, request, &here);
@@ -643,6 +644,12 @@ fn primitive_shift(old: &TypeRef, new: &TypeRef) -> Shift {
     } else {
         Shift::Changed
     }
+}
+
+/// Every media type a request body is taken in.
+fn media_types(body: &Body) -> BTreeSet<&str> {
+    let xml = body.xml.iter().flat_map(|xml| &xml.media_types);
+    body.accepted.iter().chain(&body.also_form).chain(xml).map(String::as_str).collect()
 }
 
 fn reply_kind(reply: &Reply) -> &'static str {
