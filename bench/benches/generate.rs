@@ -26,6 +26,7 @@ fn config() -> Config {
         strict: true,
         tag_features: false,
         mock_seed: 0,
+        crate_version: "0.1.0".to_string(),
     }
 }
 

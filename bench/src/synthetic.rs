@@ -85,6 +85,7 @@ mod tests {
             strict: true,
             tag_features: false,
             mock_seed: 0,
+            crate_version: "0.1.0".to_string(),
         };
         let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));

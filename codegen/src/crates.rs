@@ -38,6 +38,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
     ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
+    ("src/setters.rs", include_str!("../runtime/src/setters.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
     ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
@@ -60,9 +61,6 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
 
 /// The version of the runtime generated crates pin: the one this generator was built with.
 const RUNTIME_VERSION: &str = "0.1.0";
-
-/// The version of every generated crate.
-const CRATE_VERSION: &str = "0.1.0";
 
 /// The runtime copied to `dir`, for crates that build on their own.
 pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
@@ -98,7 +96,10 @@ fn shared_dependencies(
     if let (Some(types), Some(side)) = (&options.types, feature) {
         // The client turns on the types of the tags it is built with, not all of them.
         let defaults = !(options.tag_features && side == "client");
-        out.push((types.name.clone(), path_dependency(crate_dir, &types.dir, CRATE_VERSION, &features, defaults)));
+        out.push((
+            types.name.clone(),
+            path_dependency(crate_dir, &types.dir, &options.crate_version, &features, defaults),
+        ));
     }
     out
 }
@@ -202,7 +203,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         &CargoToml {
             spec_path,
             name: &config.name,
-            version: CRATE_VERSION,
+            version: &options.crate_version,
             description: &description,
             dependencies: &dependencies,
             dev_dependencies: &[],
@@ -282,7 +283,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         &CargoToml {
             spec_path,
             name: &config.name,
-            version: CRATE_VERSION,
+            version: &options.crate_version,
             description: &description,
             dependencies: &dependencies,
             dev_dependencies: &[],
@@ -381,7 +382,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         &CargoToml {
             spec_path,
             name: &config.name,
-            version: CRATE_VERSION,
+            version: &options.crate_version,
             description: &description,
             dependencies: &server_dependencies,
             dev_dependencies: SERVER_DEV_DEPENDENCIES,

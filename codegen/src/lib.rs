@@ -65,6 +65,9 @@ pub struct Config {
     /// Varies the values the generated mock answers with where the document gives no valid
     /// example; the same seed gives the same values.
     pub mock_seed: u64,
+    /// The version of the generated crates (`0.1.0` to start): raised as far as
+    /// [`diff::compare`] says their public API moved.
+    pub crate_version: String,
 }
 
 /// A header every operation takes that carries the API version, and what the crates call it.

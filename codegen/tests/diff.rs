@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use portfolio_codegen::diff::{Change, Semver, compare};
+use portfolio_codegen::diff::{Change, Report, Semver, compare};
 use portfolio_codegen::{Config, load, lower};
 use serde::Deserialize;
 
@@ -30,6 +30,8 @@ struct Case {
     #[serde(rename = "openapi-diff")]
     openapi_diff: String,
     differs: Option<String>,
+    /// How far the types, client and server crates move: `major minor minor`.
+    crates: String,
 }
 
 impl Case {
@@ -43,10 +45,23 @@ impl Case {
     }
 }
 
-fn changes(new: &str) -> Vec<Change> {
+fn report(new: &str) -> Report {
     let config = Config { strict: false, ..common::config("shop", "openapi.yaml") };
     let api = |text: &str| lower(&load(text).expect("loads").doc, &config).expect("lowers");
-    compare(&api(BASE), &api(new)).changes
+    compare(&api(BASE), &api(new))
+}
+
+fn changes(new: &str) -> Vec<Change> {
+    report(new).changes
+}
+
+fn level(semver: Semver) -> &'static str {
+    match semver {
+        Semver::None => "none",
+        Semver::Patch => "patch",
+        Semver::Minor => "minor",
+        Semver::Major => "major",
+    }
 }
 
 /// Applies `from → to` to the base spec, once.
@@ -71,7 +86,12 @@ fn each_change_of_the_catalog_breaks_whom_it_should() {
     assert!(catalog.cases.len() >= 40, "{} cases", catalog.cases.len());
     let mut wrong = Vec::new();
     for case in &catalog.cases {
-        let found = changes(&case.new_spec());
+        let report = report(&case.new_spec());
+        let levels = [report.crates.types, report.crates.client, report.crates.server].map(level).join(" ");
+        if levels != case.crates {
+            wrong.push(format!("{}: the crates move {levels}, the catalog says {}", case.name, case.crates));
+        }
+        let found = report.changes;
         let breaking: Vec<&Change> = found.iter().filter(|c| c.breaks()).collect();
         if case.change.is_empty() {
             if !breaking.is_empty() {

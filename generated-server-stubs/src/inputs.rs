@@ -8,6 +8,7 @@ use crate::{DateTime, types};
 
 /// Input of `GET /api/users` (operation `GetUser`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetUserInput {
     /// User name to look up.
     ///
@@ -17,6 +18,7 @@ pub struct GetUserInput {
 
 /// Input of `POST /api/user` (operation `CreateUser`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CreateUserInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostUserRequest>,
@@ -24,6 +26,7 @@ pub struct CreateUserInput {
 
 /// Input of `PATCH /api/useraccounts` (operation `LinkUserAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LinkUserAccountsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PatchUserAccountRequest>,
@@ -31,6 +34,7 @@ pub struct LinkUserAccountsInput {
 
 /// Input of `GET /api/accounts` (operation `GetAUAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAccountsInput {
     /// Text to match against accounts; `*` matches any run of characters.
     ///
@@ -52,6 +56,7 @@ pub struct GetAuAccountsInput {
 
 /// Input of `GET /api/childaccounts` (operation `GetAUChildAccounts`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuChildAccountsInput {
     /// Identifier of the account.
     ///
@@ -61,6 +66,7 @@ pub struct GetAuChildAccountsInput {
 
 /// Input of `GET /api/accountmodelweightings` (operation `GetAccountModelWeightings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAccountModelWeightingsInput {
     /// Identifier of the account.
     ///
@@ -70,6 +76,7 @@ pub struct GetAccountModelWeightingsInput {
 
 /// Input of `PUT /api/accountmodelweightings` (operation `ReplaceAccountModelWeightings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ReplaceAccountModelWeightingsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutAccountModelWeightingRequest>,
@@ -77,6 +84,7 @@ pub struct ReplaceAccountModelWeightingsInput {
 
 /// Input of `GET /api/appform` (operation `GetAUAppForm`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAppFormInput {
     /// Identifier of the account.
     ///
@@ -94,6 +102,7 @@ pub struct GetAuAppFormInput {
 
 /// Input of `POST /api/application` (operation `CreateDraftApplication`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CreateDraftApplicationInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::DraftApplication>,
@@ -101,6 +110,7 @@ pub struct CreateDraftApplicationInput {
 
 /// Input of `GET /api/application/{ApplicationId}/status` (operation `GetDraftApplicationStatus`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetDraftApplicationStatusInput {
     /// Application reference returned when the draft was created.
     ///
@@ -110,10 +120,12 @@ pub struct GetDraftApplicationStatusInput {
 
 /// Input of `GET /api/pds` (operation `GetPDS`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetPdsInput {}
 
 /// Input of `GET /api/cedingparties` (operation `GetUKCedingParties`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetUkCedingPartiesInput {
     /// Kind of account the ceding party transfers (UK).
     ///
@@ -127,6 +139,7 @@ pub struct GetUkCedingPartiesInput {
 
 /// Input of `GET /api/securities` (operation `FindAUSecurities`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct FindAuSecuritiesInput {
     /// Security code or part of a description to match.
     ///
@@ -148,10 +161,12 @@ pub struct FindAuSecuritiesInput {
 
 /// Input of `GET /api/recalc/status` (operation `GetAURecalcStatus`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuRecalcStatusInput {}
 
 /// Input of `GET /api/holdings` (operation `GetAUHoldings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuHoldingsInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     ///
@@ -169,6 +184,7 @@ pub struct GetAuHoldingsInput {
 
 /// Input of `GET /api/holdingspermodel` (operation `GetAUHoldingsPerModel`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuHoldingsPerModelInput {
     /// Identifier of the account.
     ///
@@ -186,6 +202,7 @@ pub struct GetAuHoldingsPerModelInput {
 
 /// Input of `GET /api/assetclasssummary` (operation `GetAUAssetClassSummary`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAssetClassSummaryInput {
     /// Identifier of the account.
     ///
@@ -203,6 +220,7 @@ pub struct GetAuAssetClassSummaryInput {
 
 /// Input of `GET /api/transactions` (operation `GetAUTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuTransactionsInput {
     /// Identifier of the account.
     ///
@@ -244,6 +262,7 @@ pub struct GetAuTransactionsInput {
 
 /// Input of `GET /api/cashtransactions` (operation `GetAUCashTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuCashTransactionsInput {
     /// Include cash movements that are pending settlement.
     ///
@@ -273,6 +292,7 @@ pub struct GetAuCashTransactionsInput {
 
 /// Input of `GET /api/unsettledtransactions` (operation `GetAUUnsettledTransactions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuUnsettledTransactionsInput {
     /// Page number, counting from 1.
     ///
@@ -298,6 +318,7 @@ pub struct GetAuUnsettledTransactionsInput {
 
 /// Input of `GET /api/dividendreinvestmentdetails` (operation `GetAUDividendReinvestmentDetails`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuDividendReinvestmentDetailsInput {
     /// Identifier of the account.
     ///
@@ -307,6 +328,7 @@ pub struct GetAuDividendReinvestmentDetailsInput {
 
 /// Input of `GET /api/incomedetail` (operation `GetAUIncomeDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuIncomeDetailInput {
     /// Identifier of the account.
     ///
@@ -324,6 +346,7 @@ pub struct GetAuIncomeDetailInput {
 
 /// Input of `GET /api/incomeschedules` (operation `GetAUIncomeSchedules`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuIncomeSchedulesInput {
     /// Identifier of the account.
     ///
@@ -341,6 +364,7 @@ pub struct GetAuIncomeSchedulesInput {
 
 /// Input of `GET /api/incomeschedules/bulk` (operation `GetAUIncomeSchedulesBulk`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuIncomeSchedulesBulkInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     ///
@@ -358,6 +382,7 @@ pub struct GetAuIncomeSchedulesBulkInput {
 
 /// Input of `GET /api/expensedetail` (operation `GetAUExpenseDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuExpenseDetailInput {
     /// Identifier of the account.
     ///
@@ -375,6 +400,7 @@ pub struct GetAuExpenseDetailInput {
 
 /// Input of `GET /api/bpay` (operation `GetAUBpay`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuBpayInput {
     /// Identifiers of the accounts; repeat the parameter once per identifier.
     ///
@@ -384,6 +410,7 @@ pub struct GetAuBpayInput {
 
 /// Input of `GET /api/performance` (operation `GetAUPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuPerformanceInput {
     /// Identifier of the account.
     ///
@@ -429,6 +456,7 @@ pub struct GetAuPerformanceInput {
 
 /// Input of `GET /api/assetclassperformance` (operation `GetAUAssetClassPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAssetClassPerformanceInput {
     /// Identifier of the account.
     ///
@@ -470,10 +498,12 @@ pub struct GetAuAssetClassPerformanceInput {
 
 /// Input of `GET /api/benchmarks` (operation `GetAUBenchmarks`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuBenchmarksInput {}
 
 /// Input of `GET /api/benchmarkperformance` (operation `GetAUBenchmarkPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuBenchmarkPerformanceInput {
     /// Identifier of the benchmark, as listed by `GetAUBenchmarks`.
     ///
@@ -495,10 +525,12 @@ pub struct GetAuBenchmarkPerformanceInput {
 
 /// Input of `GET /api/models` (operation `GetAUModels`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuModelsInput {}
 
 /// Input of `GET /api/modelapproximatefum` (operation `GetAUAproximateFum`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAproximateFumInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     ///
@@ -512,6 +544,7 @@ pub struct GetAuAproximateFumInput {
 
 /// Input of `GET /api/modelperformance` (operation `GetAUModelPerformance`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuModelPerformanceInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     ///
@@ -529,6 +562,7 @@ pub struct GetAuModelPerformanceInput {
 
 /// Input of `GET /api/modelholdings` (operation `GetAUModelHoldings`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuModelHoldingsInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     ///
@@ -542,6 +576,7 @@ pub struct GetAuModelHoldingsInput {
 
 /// Input of `GET /api/modelweightadjustment` (operation `GetAUModelWeightAdjustment`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuModelWeightAdjustmentInput {
     /// Identifier of the model, as listed by `GetAUModels`.
     ///
@@ -551,6 +586,7 @@ pub struct GetAuModelWeightAdjustmentInput {
 
 /// Input of `PUT /api/modelweightadjustment` (operation `ReplaceAUModelWeightAdjustment`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ReplaceAuModelWeightAdjustmentInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutModelWeightAdjustmentRequest>,
@@ -558,6 +594,7 @@ pub struct ReplaceAuModelWeightAdjustmentInput {
 
 /// Input of `GET /api/esgcategories` (operation `GetAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuAccountEsgCategoriesInput {
     /// Identifier of the account.
     ///
@@ -567,6 +604,7 @@ pub struct GetAuAccountEsgCategoriesInput {
 
 /// Input of `PUT /api/esgcategories` (operation `ReplaceAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ReplaceAuAccountEsgCategoriesInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutEsgCategoryRequest>,
@@ -574,6 +612,7 @@ pub struct ReplaceAuAccountEsgCategoriesInput {
 
 /// Input of `POST /api/esgcategories` (operation `AddAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AddAuAccountEsgCategoriesInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostEsgCategoryRequest>,
@@ -581,6 +620,7 @@ pub struct AddAuAccountEsgCategoriesInput {
 
 /// Input of `DELETE /api/esgcategories` (operation `DeleteAUAccountEsgCategories`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct DeleteAuAccountEsgCategoriesInput {
     /// Identifier of the account.
     ///
@@ -594,6 +634,7 @@ pub struct DeleteAuAccountEsgCategoriesInput {
 
 /// Input of `GET /api/cashflowinstructions` (operation `GetAUCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuCashflowInstructionsInput {
     /// Identifier of the account.
     ///
@@ -603,6 +644,7 @@ pub struct GetAuCashflowInstructionsInput {
 
 /// Input of `POST /api/cashflowinstructions/oneoff` (operation `AddAUOneOffCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AddAuOneOffCashflowInstructionsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PostOneOffCashflowInstructionRequest>,
@@ -610,6 +652,7 @@ pub struct AddAuOneOffCashflowInstructionsInput {
 
 /// Input of `DELETE /api/cashflowinstructions/oneoff` (operation `DeleteAUOneOffCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct DeleteAuOneOffCashflowInstructionsInput {
     /// Identifier of the account.
     ///
@@ -627,6 +670,7 @@ pub struct DeleteAuOneOffCashflowInstructionsInput {
 
 /// Input of `PUT /api/cashflowinstructions/regular` (operation `UpdateAURegularCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UpdateAuRegularCashflowInstructionsInput {
     /// The JSON body, when the request has one.
     pub body: Option<types::PutRegularCashflowInstructionRequest>,
@@ -634,6 +678,7 @@ pub struct UpdateAuRegularCashflowInstructionsInput {
 
 /// Input of `DELETE /api/cashflowinstructions/regular` (operation `DeleteAURegularCashflowInstructions`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct DeleteAuRegularCashflowInstructionsInput {
     /// Identifier of the account.
     ///
@@ -647,10 +692,12 @@ pub struct DeleteAuRegularCashflowInstructionsInput {
 
 /// Input of `GET /api/publisherevents` (operation `GetAUPublisherEvents`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuPublisherEventsInput {}
 
 /// Input of `GET /api/publishereventdetail` (operation `GetAUPublisherEventDetail`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuPublisherEventDetailInput {
     /// Identifier of the event, as listed by `GetAUPublisherEvents`.
     ///
@@ -660,6 +707,7 @@ pub struct GetAuPublisherEventDetailInput {
 
 /// Input of `GET /api/file` (operation `DownloadAUFile`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct DownloadAuFileInput {
     /// Identifier of the file, as given by `GetAUPublisherEventDetail`.
     ///

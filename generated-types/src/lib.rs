@@ -15,6 +15,6 @@ mod validate;
 use portfolio_runtime::codegen::server::extract;
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use portfolio_runtime::codegen::{enums, object_only, request_json};
+use portfolio_runtime::codegen::{enums, object_only, request_json, setters};
 
 pub use portfolio_runtime::{DateTime, DateTimeError, UnknownVariant};

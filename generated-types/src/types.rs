@@ -14,6 +14,7 @@ use crate::DateTime;
 /// An investment account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Account {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -65,11 +66,29 @@ pub struct Account {
     pub benchmark_margin2: Option<f64>,
 }
 
+crate::setters::setters!(
+    Account { with_id(id : String), with_code(code : String), with_name(name : String),
+    with_consolidation_type(consolidation_type : AccountConsolidationType),
+    with_account_type(account_type : AccountStructureType), with_entity_type(entity_type
+    : AccountEntityType), with_is_sma(is_sma : bool), with_status(status :
+    AccountStatus), with_recalc_type(recalc_type : AccountRecalcType),
+    with_recalc_status(recalc_status : AccountRecalcStatus),
+    with_valuation_date(valuation_date : DateTime),
+    with_first_transaction_date(first_transaction_date : DateTime),
+    with_created_date(created_date : DateTime), with_last_recalc_date(last_recalc_date :
+    DateTime), with_recalc_required(recalc_required : bool),
+    with_market_value(market_value : f64), with_owner_user_name(owner_user_name :
+    String), with_product(product : String), with_benchmark_id1(benchmark_id1 : String),
+    with_benchmark1(benchmark1 : String), with_benchmark_margin1(benchmark_margin1 :
+    f64), with_benchmark_id2(benchmark_id2 : String), with_benchmark2(benchmark2 :
+    String), with_benchmark_margin2(benchmark_margin2 : f64) }
+);
 crate::object_only::object_only!(Account);
 
 /// The `AccountApproximateFum` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AccountApproximateFum {
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -83,10 +102,16 @@ pub struct AccountApproximateFum {
     pub approximate_fum: Option<f64>,
 }
 
+crate::setters::setters!(
+    AccountApproximateFum { with_account_id(account_id : String),
+    with_total_value(total_value : f64), with_model_weight(model_weight : f64),
+    with_target_fum(target_fum : f64), with_approximate_fum(approximate_fum : f64) }
+);
 crate::object_only::object_only!(AccountApproximateFum);
 
 /// How an account consolidates its holdings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountConsolidationType {
     /// `78` on the wire.
     None,
@@ -112,6 +137,7 @@ crate::enums::int_enum!(
 
 /// Kind of legal entity that owns an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountEntityType {
     /// `0` on the wire.
     Individual,
@@ -138,6 +164,7 @@ crate::enums::int_enum!(
 /// One page of accounts with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AccountIEnumerablePagedResponse {
     /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -147,10 +174,15 @@ pub struct AccountIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
+crate::setters::setters!(
+    AccountIEnumerablePagedResponse { with_data(data : Vec < Account >),
+    with_metadata(metadata : Metadata) }
+);
 crate::object_only::object_only!(AccountIEnumerablePagedResponse);
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountLifeCycle {
     /// `0` on the wire.
     Draft,
@@ -183,6 +215,7 @@ crate::enums::int_enum!(
 /// Share of an account allocated to one investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AccountModelWeighting {
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
@@ -190,10 +223,15 @@ pub struct AccountModelWeighting {
     pub percentage: Option<f64>,
 }
 
+crate::setters::setters!(
+    AccountModelWeighting { with_model_code(model_code : String),
+    with_percentage(percentage : f64) }
+);
 crate::object_only::object_only!(AccountModelWeighting);
 
 /// Outcome of the last recalculation of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountRecalcStatus {
     /// `0` on the wire.
     Ok,
@@ -208,6 +246,7 @@ crate::enums::int_enum!(AccountRecalcStatus, Unknown, [Ok(0), Error(1)]);
 
 /// How recalculation of an account is triggered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountRecalcType {
     /// `0` on the wire.
     None,
@@ -224,6 +263,7 @@ crate::enums::int_enum!(AccountRecalcType, Unknown, [None(0), Manual(1), Auto(2)
 
 /// Lifecycle status of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountStatus {
     /// `0` on the wire.
     Active,
@@ -244,6 +284,7 @@ crate::enums::int_enum!(
 
 /// Structure of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountStructureType {
     /// `0` on the wire.
     Standard,
@@ -267,6 +308,7 @@ crate::enums::int_enum!(
 
 /// The `AccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountType {
     /// `0` on the wire.
     Standard,
@@ -336,6 +378,7 @@ crate::enums::int_enum!(
 /// The `Address` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Address {
     #[serde(rename = "Type")]
     pub r#type: AddressType,
@@ -379,10 +422,14 @@ impl Address {
     }
 }
 
+crate::setters::setters!(
+    Address { with_line2(line2 : String), with_line3(line3 : String) }
+);
 crate::object_only::object_only!(Address);
 
 /// The `AddressType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AddressType {
     /// `0` on the wire.
     Home,
@@ -403,6 +450,7 @@ crate::enums::int_enum!(
 
 /// Who the application form is prepared for (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AppFormRecipient {
     /// `0` on the wire.
     Adviser,
@@ -417,6 +465,7 @@ crate::enums::int_enum!(AppFormRecipient, Unknown, [Adviser(0), Investor(1)]);
 
 /// Format of the application form (INTL only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AppFormType {
     /// `0` on the wire.
     Digital,
@@ -431,6 +480,7 @@ crate::enums::int_enum!(AppFormType, Unknown, [Digital(0), Paper(1)]);
 
 /// The `ApplicantRegion` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ApplicantRegion {
     /// `0` on the wire.
     Australia,
@@ -449,6 +499,7 @@ crate::enums::int_enum!(
 
 /// The `ApplicantType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ApplicantType {
     /// `0` on the wire.
     Individual,
@@ -466,6 +517,7 @@ crate::enums::int_enum!(ApplicantType, Unknown, [Individual(0), Corporate(1), Tr
 /// The `ApplicationAccountStatus` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ApplicationAccountStatus {
     #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
     pub account_code: Option<String>,
@@ -473,11 +525,16 @@ pub struct ApplicationAccountStatus {
     pub status: Option<AccountLifeCycle>,
 }
 
+crate::setters::setters!(
+    ApplicationAccountStatus { with_account_code(account_code : String),
+    with_status(status : AccountLifeCycle) }
+);
 crate::object_only::object_only!(ApplicationAccountStatus);
 
 /// Status of a draft application and of the accounts it opens.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ApplicationStatus {
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
@@ -487,21 +544,30 @@ pub struct ApplicationStatus {
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
+crate::setters::setters!(
+    ApplicationStatus { with_application_id(application_id : Uuid), with_status(status :
+    String), with_accounts_status(accounts_status : Vec < ApplicationAccountStatus >) }
+);
 crate::object_only::object_only!(ApplicationStatus);
 
 /// Outcome of submitting a draft application.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ApplicationUploadResult {
     #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
 }
 
+crate::setters::setters!(
+    ApplicationUploadResult { with_application_id(application_id : Uuid) }
+);
 crate::object_only::object_only!(ApplicationUploadResult);
 
 /// The `AssetClassDetails` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AssetClassDetails {
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
@@ -524,11 +590,21 @@ pub struct AssetClassDetails {
     pub variance: Option<f64>,
 }
 
+crate::setters::setters!(
+    AssetClassDetails { with_asset_class_description(asset_class_description : String),
+    with_value(value : f64), with_percent_total_value(percent_total_value : f64),
+    with_percent_net_value(percent_net_value : f64),
+    with_min_target_allocation(min_target_allocation : f64),
+    with_max_target_allocation(max_target_allocation : f64),
+    with_mid_point_target_allocation(mid_point_target_allocation : f64),
+    with_variance(variance : f64) }
+);
 crate::object_only::object_only!(AssetClassDetails);
 
 /// Performance of one asset class of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AssetClassInvestment {
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
@@ -546,11 +622,19 @@ pub struct AssetClassInvestment {
     pub benchmark_return_percent: Option<f64>,
 }
 
+crate::setters::setters!(
+    AssetClassInvestment { with_asset_class_description(asset_class_description :
+    String), with_benchmark(benchmark : String), with_start_value(start_value : f64),
+    with_end_value(end_value : f64), with_total_return(total_return : f64),
+    with_total_return_percent(total_return_percent : f64),
+    with_benchmark_return_percent(benchmark_return_percent : f64) }
+);
 crate::object_only::object_only!(AssetClassInvestment);
 
 /// The `AssetClassReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AssetClassReceivableAndPayable {
     #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -560,11 +644,17 @@ pub struct AssetClassReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
+crate::setters::setters!(
+    AssetClassReceivableAndPayable { with_description(description : String),
+    with_total_amount(total_amount : f64),
+    with_included_in_net_value(included_in_net_value : bool) }
+);
 crate::object_only::object_only!(AssetClassReceivableAndPayable);
 
 /// Values of an account grouped by asset class.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AssetClassSummary {
     #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<AssetClassValuation>,
@@ -574,11 +664,18 @@ pub struct AssetClassSummary {
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
+crate::setters::setters!(
+    AssetClassSummary { with_valuation(valuation : AssetClassValuation),
+    with_asset_classes(asset_classes : Vec < AssetClassDetails >),
+    with_receivables_and_payables(receivables_and_payables : Vec <
+    AssetClassReceivableAndPayable >) }
+);
 crate::object_only::object_only!(AssetClassSummary);
 
 /// The `AssetClassValuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct AssetClassValuation {
     #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
@@ -590,11 +687,17 @@ pub struct AssetClassValuation {
     pub total_gain_or_loss: Option<f64>,
 }
 
+crate::setters::setters!(
+    AssetClassValuation { with_total_cost(total_cost : f64), with_total_value(total_value
+    : f64), with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss :
+    f64) }
+);
 crate::object_only::object_only!(AssetClassValuation);
 
 /// The `BankAccountUsage` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct BankAccountUsage {
     #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
     pub usage: Option<String>,
@@ -606,11 +709,16 @@ pub struct BankAccountUsage {
     pub help_text: Option<String>,
 }
 
+crate::setters::setters!(
+    BankAccountUsage { with_usage(usage : String), with_description(description :
+    String), with_is_mandatory(is_mandatory : bool), with_help_text(help_text : String) }
+);
 crate::object_only::object_only!(BankAccountUsage);
 
 /// A benchmark that performance can be compared with.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Benchmark {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -620,11 +728,16 @@ pub struct Benchmark {
     pub name: Option<String>,
 }
 
+crate::setters::setters!(
+    Benchmark { with_id(id : String), with_code(code : String), with_name(name : String)
+    }
+);
 crate::object_only::object_only!(Benchmark);
 
 /// Return of a benchmark over one period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct BenchmarkReturn {
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
@@ -632,10 +745,15 @@ pub struct BenchmarkReturn {
     pub percentage_return: Option<f64>,
 }
 
+crate::setters::setters!(
+    BenchmarkReturn { with_period_description(period_description : String),
+    with_percentage_return(percentage_return : f64) }
+);
 crate::object_only::object_only!(BenchmarkReturn);
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BeneficiaryRelationship {
     /// `1` on the wire.
     Spouse,
@@ -658,6 +776,7 @@ crate::enums::int_enum!(
 /// BPAY biller details for paying into an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct BpayInfo {
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -669,10 +788,16 @@ pub struct BpayInfo {
     pub bpay_type: Option<BpayType>,
 }
 
+crate::setters::setters!(
+    BpayInfo { with_account_id(account_id : String),
+    with_reference_number(reference_number : String), with_biller_code(biller_code :
+    i32), with_bpay_type(bpay_type : BpayType) }
+);
 crate::object_only::object_only!(BpayInfo);
 
 /// The `BpayType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BpayType {
     /// `1` on the wire.
     Personal,
@@ -694,6 +819,7 @@ crate::enums::int_enum!(
 /// Income schedule of one account in a bulk request.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct BulkIncomeScheduleData {
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -701,10 +827,15 @@ pub struct BulkIncomeScheduleData {
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
 
+crate::setters::setters!(
+    BulkIncomeScheduleData { with_account_id(account_id : String),
+    with_income_schedules(income_schedules : Vec < IncomeSchedule >) }
+);
 crate::object_only::object_only!(BulkIncomeScheduleData);
 
 /// How returns are calculated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CalculationMethod {
     /// `0` on the wire.
     ApproximateReturns,
@@ -722,6 +853,7 @@ crate::enums::int_enum!(
 /// Cash summary and cash movements of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashBook {
     #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
     pub summary: Option<CashSummary>,
@@ -729,11 +861,16 @@ pub struct CashBook {
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
+crate::setters::setters!(
+    CashBook { with_summary(summary : CashSummary), with_transactions(transactions : Vec
+    < CashTransaction >) }
+);
 crate::object_only::object_only!(CashBook);
 
 /// One page of cash transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashBookIEnumerablePagedResponse {
     /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -743,21 +880,28 @@ pub struct CashBookIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
+crate::setters::setters!(
+    CashBookIEnumerablePagedResponse { with_data(data : Vec < CashBook >),
+    with_metadata(metadata : Metadata) }
+);
 crate::object_only::object_only!(CashBookIEnumerablePagedResponse);
 
 /// The `CashHub` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashHub {
     #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
     pub aud: Option<f64>,
 }
 
+crate::setters::setters!(CashHub { with_aud(aud : f64) });
 crate::object_only::object_only!(CashHub);
 
 /// The `CashSummary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashSummary {
     #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
     pub cash_book_code: Option<String>,
@@ -780,11 +924,19 @@ pub struct CashSummary {
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
+crate::setters::setters!(
+    CashSummary { with_cash_book_code(cash_book_code : String),
+    with_cash_book_description(cash_book_description : String), with_currency(currency :
+    String), with_opening_balance(opening_balance : f64), with_deposits(deposits : f64),
+    with_withdrawals(withdrawals : f64), with_closing_balance(closing_balance : f64),
+    with_closing_balance_in_account_currency(closing_balance_in_account_currency : f64) }
+);
 crate::object_only::object_only!(CashSummary);
 
 /// The `CashTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashTransaction {
     #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
@@ -809,11 +961,21 @@ pub struct CashTransaction {
     pub balance: Option<f64>,
 }
 
+crate::setters::setters!(
+    CashTransaction { with_transaction_id(transaction_id : String),
+    with_transaction_date(transaction_date : DateTime), with_currency(currency : String),
+    with_transaction_type_description(transaction_type_description : String),
+    with_narration(narration : String), with_deposit(deposit : f64),
+    with_withdrawal(withdrawal : f64),
+    with_value_in_account_currency(value_in_account_currency : f64), with_balance(balance
+    : f64) }
+);
 crate::object_only::object_only!(CashTransaction);
 
 /// A standing or one-off instruction that moves cash in or out of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashflowInstruction {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -833,11 +995,20 @@ pub struct CashflowInstruction {
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
+crate::setters::setters!(
+    CashflowInstruction { with_id(id : String),
+    with_cashflow_instruction_type(cashflow_instruction_type : CashflowInstructionType),
+    with_frequency_type(frequency_type : FrequencyType), with_start_date(start_date :
+    DateTime), with_end_date(end_date : DateTime), with_value(value : f64),
+    with_tax_type(tax_type : SuperannuationContributionType),
+    with_allocations(allocations : Vec < CashflowInstructionDetail >) }
+);
 crate::object_only::object_only!(CashflowInstruction);
 
 /// The `CashflowInstructionDetail` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CashflowInstructionDetail {
     #[serde(rename = "ModelCode")]
     pub model_code: String,
@@ -858,10 +1029,15 @@ impl CashflowInstructionDetail {
     }
 }
 
+crate::setters::setters!(
+    CashflowInstructionDetail { with_sequence(sequence : i32), with_percentage(percentage
+    : f64) }
+);
 crate::object_only::object_only!(CashflowInstructionDetail);
 
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CashflowInstructionType {
     /// `1` on the wire.
     RegularContribution,
@@ -904,6 +1080,7 @@ crate::enums::int_enum!(
 
 /// Kind of account the ceding party transfers (UK).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CedingPartyAccountType {
     /// `15` on the wire.
     Isa,
@@ -919,6 +1096,7 @@ crate::enums::int_enum!(CedingPartyAccountType, Unknown, [Isa(15), Gia(16)]);
 /// A provider from which assets can be transferred in.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct CedingPartyResponse {
     #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
@@ -931,20 +1109,28 @@ pub struct CedingPartyResponse {
     pub accepts_electronic_transfer: Option<bool>,
 }
 
+crate::setters::setters!(
+    CedingPartyResponse { with_ceding_party_id(ceding_party_id : String),
+    with_ceding_party_name(ceding_party_name : String),
+    with_accepts_electronic_transfer(accepts_electronic_transfer : bool) }
+);
 crate::object_only::object_only!(CedingPartyResponse);
 
 /// An account held under a parent account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ChildAccountAu {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
+crate::setters::setters!(ChildAccountAu { with_id(id : String) });
 crate::object_only::object_only!(ChildAccountAu);
 
 /// How holdings are grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ClassificationType {
     /// `1` on the wire.
     AssetClassLookThrough,
@@ -964,6 +1150,7 @@ crate::enums::int_enum!(
 
 /// The `CompanyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CompanyType {
     /// `0` on the wire.
     Plc,
@@ -982,6 +1169,7 @@ crate::enums::int_enum!(CompanyType, Unknown, [Plc(0), Ltd(1), Llp(2), Partnersh
 
 /// The `ContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ContributionType {
     /// `0` on the wire.
     Value0,
@@ -1024,6 +1212,7 @@ crate::enums::int_enum!(
 
 /// The `CorporateCapacity` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CorporateCapacity {
     /// `0` on the wire.
     Director,
@@ -1054,6 +1243,7 @@ crate::enums::int_enum!(
 
 /// The `CostAndChargeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CostAndChargeType {
     /// `0` on the wire.
     OneOffCharges,
@@ -1077,6 +1267,7 @@ crate::enums::int_enum!(
 
 /// Whether returns are shown before expenses, after them, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DisplayReturns {
     /// `0` on the wire.
     BeforeExpenses,
@@ -1096,6 +1287,7 @@ crate::enums::int_enum!(
 /// Dividend reinvestment or bonus share plan setting of one holding.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DividendReinvestmentDetail {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
@@ -1116,11 +1308,20 @@ pub struct DividendReinvestmentDetail {
     pub exclude_from_drp: Option<bool>,
 }
 
+crate::setters::setters!(
+    DividendReinvestmentDetail { with_security(security : Security),
+    with_drp_type(drp_type : DrpType), with_from_date(from_date : DateTime),
+    with_to_date(to_date : DateTime),
+    with_max_shares_participating(max_shares_participating : f64),
+    with_percent_shares_participating(percent_shares_participating : f64),
+    with_exclude_from_drp(exclude_from_drp : bool) }
+);
 crate::object_only::object_only!(DividendReinvestmentDetail);
 
 /// The `DollarReturnData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DollarReturnData {
     #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
     pub capital_appreciation: Option<f64>,
@@ -1138,11 +1339,20 @@ pub struct DollarReturnData {
     pub net_dollar_return: Option<f64>,
 }
 
+crate::setters::setters!(
+    DollarReturnData { with_capital_appreciation(capital_appreciation : f64),
+    with_total_income(total_income : f64), with_tax_credits(tax_credits : f64),
+    with_forex_movements(forex_movements : f64),
+    with_gross_dollar_return(gross_dollar_return : f64),
+    with_total_expenses(total_expenses : f64), with_net_dollar_return(net_dollar_return :
+    f64) }
+);
 crate::object_only::object_only!(DollarReturnData);
 
 /// The `DraftAccount` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftAccount {
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -1262,11 +1472,40 @@ impl DraftAccount {
     }
 }
 
+crate::setters::setters!(
+    DraftAccount { with_name(name : String), with_registered_name(registered_name :
+    String), with_short_name(short_name : String), with_pds_id(pds_id : String),
+    with_fees(fees : Vec < DraftFee >), with_fee_consent(fee_consent : FeeConsent),
+    with_models(models : Vec < DraftModel >), with_bank_accounts(bank_accounts : Vec <
+    DraftAccountBankAccount >), with_exclusions(exclusions : Vec < DraftExclusion >),
+    with_initial_investment(initial_investment : DraftInitialInvestment),
+    with_pension_payment(pension_payment : DraftPensionPayment),
+    with_target_allocation(target_allocation : DraftTargetAllocation),
+    with_initial_investment_super(initial_investment_super :
+    DraftInitialInvestmentSuper), with_reversionary_beneficiary(reversionary_beneficiary
+    : NominatedReversionaryBeneficiary), with_beneficiaries(beneficiaries : Vec <
+    DraftNominatedBeneficiary >), with_is_binding_nomination(is_binding_nomination :
+    bool), with_is_employer_contributing(is_employer_contributing : bool),
+    with_source_of_funds(source_of_funds : String),
+    with_ongoing_fee_amount(ongoing_fee_amount : f64),
+    with_reinvest_income(reinvest_income : bool), with_product_id(product_id : String),
+    with_product_provider_reference(product_provider_reference : String),
+    with_regular_contribution(regular_contribution : DraftRegularTransaction),
+    with_regular_withdrawal(regular_withdrawal : DraftRegularTransaction),
+    with_owner_adviser_id(owner_adviser_id : i32), with_region(region : Region),
+    with_currency_code(currency_code : String), with_adviser_reference(adviser_reference
+    : String), with_in_specie_cash_stock_transfers(in_specie_cash_stock_transfers : Vec <
+    DraftInSpecieCashStockTransfer >), with_is_trade_freeze_on(is_trade_freeze_on :
+    bool), with_trade_freeze_reason(trade_freeze_reason : TradeFreezeReason),
+    with_trade_freeze_note(trade_freeze_note : String),
+    with_illustration_data(illustration_data : DraftIllustrationData) }
+);
 crate::object_only::object_only!(DraftAccount);
 
 /// The `DraftAccountBankAccount` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftAccountBankAccount {
     #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
     pub bsb: Option<String>,
@@ -1286,10 +1525,17 @@ pub struct DraftAccountBankAccount {
     pub routing_number: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftAccountBankAccount { with_bsb(bsb : String), with_sort_code(sort_code : String),
+    with_account_number(account_number : String), with_account_name(account_name :
+    String), with_usages(usages : Vec < String >), with_bic(bic : String), with_iban(iban
+    : String), with_routing_number(routing_number : String) }
+);
 crate::object_only::object_only!(DraftAccountBankAccount);
 
 /// The `DraftAccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DraftAccountType {
     /// `0` on the wire.
     Isa,
@@ -1346,6 +1592,7 @@ crate::enums::int_enum!(
 /// The `DraftAddress` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftAddress {
     #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
     pub addressee: Option<String>,
@@ -1365,11 +1612,18 @@ pub struct DraftAddress {
     pub is_registered: Option<bool>,
 }
 
+crate::setters::setters!(
+    DraftAddress { with_addressee(addressee : String), with_street(street : String),
+    with_line2(line2 : String), with_line3(line3 : String), with_postcode(postcode :
+    String), with_suburb(suburb : String), with_country_code(country_code : String),
+    with_is_registered(is_registered : bool) }
+);
 crate::object_only::object_only!(DraftAddress);
 
 /// The `DraftAddressAu` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftAddressAu {
     #[serde(rename = "Street")]
     pub street: String,
@@ -1402,11 +1656,17 @@ impl DraftAddressAu {
     }
 }
 
+crate::setters::setters!(
+    DraftAddressAu { with_line2(line2 : String), with_line3(line3 : String),
+    with_postcode(postcode : String), with_suburb(suburb : String),
+    with_country_code(country_code : String), with_is_registered(is_registered : bool) }
+);
 crate::object_only::object_only!(DraftAddressAu);
 
 /// The `DraftApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftApplicant {
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
@@ -1420,11 +1680,19 @@ pub struct DraftApplicant {
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
+crate::setters::setters!(
+    DraftApplicant { with_owner_adviser_id(owner_adviser_id : i32),
+    with_applicant_type(applicant_type : ApplicantType),
+    with_corporate_details(corporate_details : DraftCorporateApplicant),
+    with_individual_details(individual_details : DraftIndividualApplicant),
+    with_trust_details(trust_details : DraftTrustApplicant) }
+);
 crate::object_only::object_only!(DraftApplicant);
 
 /// The `DraftApplicantIdentification` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftApplicantIdentification {
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<IdentificationType>,
@@ -1436,11 +1704,17 @@ pub struct DraftApplicantIdentification {
     pub missing_reason_text: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftApplicantIdentification { with_type(r#type : IdentificationType),
+    with_value(value : String), with_missing_reason(missing_reason : MissingReason),
+    with_missing_reason_text(missing_reason_text : String) }
+);
 crate::object_only::object_only!(DraftApplicantIdentification);
 
 /// The `DraftApplicantTaxResidence` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftApplicantTaxResidence {
     #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
@@ -1454,11 +1728,17 @@ pub struct DraftApplicantTaxResidence {
     pub no_document: Option<bool>,
 }
 
+crate::setters::setters!(
+    DraftApplicantTaxResidence { with_country_code(country_code : String), with_from(from
+    : DateTime), with_to(to : DateTime), with_identification(identification : String),
+    with_no_document(no_document : bool) }
+);
 crate::object_only::object_only!(DraftApplicantTaxResidence);
 
 /// An application to open accounts, submitted as a draft.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftApplication {
     #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
@@ -1483,11 +1763,16 @@ impl DraftApplication {
     }
 }
 
+crate::setters::setters!(
+    DraftApplication { with_owner_adviser_id(owner_adviser_id : i32),
+    with_accounts(accounts : Vec < DraftAccount >) }
+);
 crate::object_only::object_only!(DraftApplication);
 
 /// The `DraftContact` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftContact {
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -1519,11 +1804,21 @@ pub struct DraftContact {
     pub pep_details: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftContact { with_title(title : String), with_first_name(first_name : String),
+    with_last_name(last_name : String), with_date_of_birth(date_of_birth : DateTime),
+    with_email(email : String), with_phone(phone : String), with_phone_other(phone_other
+    : String), with_national_identifier(national_identifier : DraftNationalIdentifier),
+    with_receive_communication_by_post(receive_communication_by_post : bool),
+    with_is_politically_exposed_person(is_politically_exposed_person : bool),
+    with_pep_details(pep_details : String) }
+);
 crate::object_only::object_only!(DraftContact);
 
 /// The `DraftCorporateApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftCorporateApplicant {
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -1574,11 +1869,30 @@ pub struct DraftCorporateApplicant {
     pub company_type: Option<CompanyType>,
 }
 
+crate::setters::setters!(
+    DraftCorporateApplicant { with_name(name : String), with_trading_name(trading_name :
+    String), with_identifications(identifications : Vec < DraftApplicantIdentification
+    >), with_business_address(business_address : DraftAddress),
+    with_mailing_address(mailing_address : DraftAddress),
+    with_contact_is_signatory(contact_is_signatory : bool),
+    with_contact_is_director_or_significant_shareholder(contact_is_director_or_significant_shareholder
+    : bool), with_contact(contact : DraftContact), with_signatories(signatories : Vec <
+    DraftSignatory >), with_company_registration_number(company_registration_number :
+    String), with_tax_id(tax_id : String), with_lei(lei : String),
+    with_country_of_incorporation(country_of_incorporation : String),
+    with_date_of_incorporation(date_of_incorporation : DateTime),
+    with_nature_of_activities(nature_of_activities : String),
+    with_bearer_shares_are_in_issue(bearer_shares_are_in_issue : bool),
+    with_name_of_regulator(name_of_regulator : String),
+    with_regulator_reference_number(regulator_reference_number : String),
+    with_company_type(company_type : CompanyType) }
+);
 crate::object_only::object_only!(DraftCorporateApplicant);
 
 /// The `DraftCorporateTrustee` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftCorporateTrustee {
     #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
@@ -1629,11 +1943,22 @@ impl DraftCorporateTrustee {
     }
 }
 
+crate::setters::setters!(
+    DraftCorporateTrustee { with_business_address(business_address : DraftAddress),
+    with_mailing_address(mailing_address : DraftAddress),
+    with_company_registration_number(company_registration_number : String),
+    with_tax_id(tax_id : String), with_lei(lei : String),
+    with_name_of_regulator(name_of_regulator : String),
+    with_regulator_reference_number(regulator_reference_number : String),
+    with_director(director : DraftDirector), with_company_type(company_type :
+    CompanyType), with_trading_name(trading_name : String) }
+);
 crate::object_only::object_only!(DraftCorporateTrustee);
 
 /// The `DraftCostAndCharge` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftCostAndCharge {
     #[serde(rename = "Type")]
     pub r#type: CostAndChargeType,
@@ -1651,11 +1976,13 @@ impl DraftCostAndCharge {
     }
 }
 
+crate::setters::setters!(DraftCostAndCharge { with_amount(amount : f64) });
 crate::object_only::object_only!(DraftCostAndCharge);
 
 /// The `DraftDirector` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftDirector {
     #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
@@ -1712,21 +2039,34 @@ impl DraftDirector {
     }
 }
 
+crate::setters::setters!(
+    DraftDirector { with_tax_number(tax_number : String),
+    with_country_of_birth(country_of_birth : String), with_address(address :
+    DraftAddress), with_national_identifier(national_identifier :
+    DraftNationalIdentifier),
+    with_receive_communication_by_post(receive_communication_by_post : bool),
+    with_title(title : String), with_date_of_birth(date_of_birth : DateTime),
+    with_email(email : String), with_phone(phone : String), with_phone_other(phone_other
+    : String), with_is_politically_exposed_person(is_politically_exposed_person : bool) }
+);
 crate::object_only::object_only!(DraftDirector);
 
 /// The `DraftExclusion` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftExclusion {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<DraftSecurity>,
 }
 
+crate::setters::setters!(DraftExclusion { with_security(security : DraftSecurity) });
 crate::object_only::object_only!(DraftExclusion);
 
 /// The `DraftFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftFee {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -1738,10 +2078,15 @@ pub struct DraftFee {
     pub unit: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftFee { with_id(id : String), with_type(r#type : DraftFeeType), with_rate(rate :
+    f64), with_unit(unit : String) }
+);
 crate::object_only::object_only!(DraftFee);
 
 /// The `DraftFeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DraftFeeType {
     /// `0` on the wire.
     FeeTable,
@@ -1767,6 +2112,7 @@ crate::enums::int_enum!(
 
 /// The `DraftIdentifierType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DraftIdentifierType {
     /// `0` on the wire.
     NoDocument,
@@ -1791,16 +2137,22 @@ crate::enums::int_enum!(
 /// The `DraftIllustrationData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftIllustrationData {
     #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
+crate::setters::setters!(
+    DraftIllustrationData { with_costs_and_charges(costs_and_charges : Vec <
+    DraftCostAndCharge >) }
+);
 crate::object_only::object_only!(DraftIllustrationData);
 
 /// The `DraftInSpecieCashStockTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInSpecieCashStockTransfer {
     #[serde(rename = "TransferType")]
     pub transfer_type: InSpecieCashStockTransferType,
@@ -1841,11 +2193,21 @@ impl DraftInSpecieCashStockTransfer {
     }
 }
 
+crate::setters::setters!(
+    DraftInSpecieCashStockTransfer { with_ceding_party_id(ceding_party_id : String),
+    with_ceding_account_number(ceding_account_number : String),
+    with_in_specie_cash_stock_transfer_details(in_specie_cash_stock_transfer_details :
+    Vec < DraftInSpecieCashStockTransferDetails >),
+    with_cash_transfer_amount(cash_transfer_amount : f64),
+    with_amount_used_this_year(amount_used_this_year : f64), with_fee_amount(fee_amount :
+    f64), with_fee_percent(fee_percent : f64) }
+);
 crate::object_only::object_only!(DraftInSpecieCashStockTransfer);
 
 /// The `DraftInSpecieCashStockTransferDetails` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInSpecieCashStockTransferDetails {
     #[serde(rename = "SecurityIsin")]
     pub security_isin: String,
@@ -1866,11 +2228,16 @@ impl DraftInSpecieCashStockTransferDetails {
     }
 }
 
+crate::setters::setters!(
+    DraftInSpecieCashStockTransferDetails { with_quantity(quantity : f64),
+    with_book_cost(book_cost : f64) }
+);
 crate::object_only::object_only!(DraftInSpecieCashStockTransferDetails);
 
 /// The `DraftIndividualApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftIndividualApplicant {
     #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
@@ -1930,11 +2297,32 @@ pub struct DraftIndividualApplicant {
     pub pep_details: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftIndividualApplicant { with_identifications(identifications : Vec <
+    DraftApplicantIdentification >),
+    with_tax_residence_country_code(tax_residence_country_code : String),
+    with_citizenship_country_code(citizenship_country_code : String),
+    with_birth_country_code(birth_country_code : String), with_home_address(home_address
+    : DraftAddress), with_mailing_address(mailing_address : DraftAddress),
+    with_gender(gender : Gender), with_user_name(user_name : String),
+    with_user_id(user_id : String), with_tax_residences(tax_residences : Vec <
+    DraftApplicantTaxResidence >), with_us_person(us_person : bool),
+    with_source_of_wealth(source_of_wealth : String), with_profession(profession :
+    String), with_tax_file_number(tax_file_number : String), with_title(title : String),
+    with_first_name(first_name : String), with_last_name(last_name : String),
+    with_date_of_birth(date_of_birth : DateTime), with_email(email : String),
+    with_phone(phone : String), with_phone_other(phone_other : String),
+    with_national_identifier(national_identifier : DraftNationalIdentifier),
+    with_receive_communication_by_post(receive_communication_by_post : bool),
+    with_is_politically_exposed_person(is_politically_exposed_person : bool),
+    with_pep_details(pep_details : String) }
+);
 crate::object_only::object_only!(DraftIndividualApplicant);
 
 /// The `DraftInflowsContributionSource` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInflowsContributionSource {
     #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
     pub member_number: Option<String>,
@@ -1946,11 +2334,18 @@ pub struct DraftInflowsContributionSource {
     pub expected_amount: Option<f64>,
 }
 
+crate::setters::setters!(
+    DraftInflowsContributionSource { with_member_number(member_number : String),
+    with_source_of_contribution(source_of_contribution : InflowsContributionSourceFund),
+    with_entire_balance(entire_balance : bool), with_expected_amount(expected_amount :
+    f64) }
+);
 crate::object_only::object_only!(DraftInflowsContributionSource);
 
 /// The `DraftInflowsContributionTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInflowsContributionTransfer {
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -1960,11 +2355,17 @@ pub struct DraftInflowsContributionTransfer {
     pub amount: Option<f64>,
 }
 
+crate::setters::setters!(
+    DraftInflowsContributionTransfer { with_account_id(account_id : String),
+    with_transfer_method(transfer_method : SmaTransferMethodType), with_amount(amount :
+    f64) }
+);
 crate::object_only::object_only!(DraftInflowsContributionTransfer);
 
 /// The `DraftInflowsOtherContribution` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInflowsOtherContribution {
     #[serde(rename = "ContributionType")]
     pub contribution_type: ContributionType,
@@ -1988,11 +2389,17 @@ impl DraftInflowsOtherContribution {
     }
 }
 
+crate::setters::setters!(
+    DraftInflowsOtherContribution { with_expected_amount(expected_amount : f64),
+    with_super_sma_accumulated_payment_type(super_sma_accumulated_payment_type :
+    SuperSmaAccumulatedPaymentType) }
+);
 crate::object_only::object_only!(DraftInflowsOtherContribution);
 
 /// The `DraftInitialInvestment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInitialInvestment {
     #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
     pub cash: Option<f64>,
@@ -2013,11 +2420,15 @@ impl DraftInitialInvestment {
     }
 }
 
+crate::setters::setters!(
+    DraftInitialInvestment { with_cash(cash : f64), with_shares(shares : f64) }
+);
 crate::object_only::object_only!(DraftInitialInvestment);
 
 /// The `DraftInitialInvestmentSuper` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftInitialInvestmentSuper {
     #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
     pub contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
@@ -2027,11 +2438,18 @@ pub struct DraftInitialInvestmentSuper {
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
+crate::setters::setters!(
+    DraftInitialInvestmentSuper { with_contribution_sources(contribution_sources : Vec <
+    DraftInflowsContributionSource >), with_transfers(transfers : Vec <
+    DraftInflowsContributionTransfer >), with_other_contributions(other_contributions :
+    Vec < DraftInflowsOtherContribution >) }
+);
 crate::object_only::object_only!(DraftInitialInvestmentSuper);
 
 /// The `DraftModel` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftModel {
     #[serde(rename = "Code")]
     pub code: String,
@@ -2049,11 +2467,13 @@ impl DraftModel {
     }
 }
 
+crate::setters::setters!(DraftModel { with_proportion(proportion : f64) });
 crate::object_only::object_only!(DraftModel);
 
 /// The `DraftNationalIdentifier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftNationalIdentifier {
     #[serde(rename = "CountryOfNationality", skip_serializing_if = "Option::is_none")]
     pub country_of_nationality: Option<String>,
@@ -2063,11 +2483,17 @@ pub struct DraftNationalIdentifier {
     pub identifier_code: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftNationalIdentifier { with_country_of_nationality(country_of_nationality :
+    String), with_identifier_type(identifier_type : DraftIdentifierType),
+    with_identifier_code(identifier_code : String) }
+);
 crate::object_only::object_only!(DraftNationalIdentifier);
 
 /// The `DraftNominatedBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftNominatedBeneficiary {
     #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
@@ -2081,11 +2507,17 @@ pub struct DraftNominatedBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    DraftNominatedBeneficiary { with_proportion(proportion : f64), with_address(address :
+    DraftAddressAu), with_full_name(full_name : String), with_relationship(relationship :
+    BeneficiaryRelationship), with_date_of_birth(date_of_birth : DateTime) }
+);
 crate::object_only::object_only!(DraftNominatedBeneficiary);
 
 /// The `DraftPensionPayment` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftPensionPayment {
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<PensionPaymentType>,
@@ -2097,11 +2529,17 @@ pub struct DraftPensionPayment {
     pub commencement_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    DraftPensionPayment { with_type(r#type : PensionPaymentType), with_amount(amount :
+    f64), with_frequency(frequency : Frequency), with_commencement_date(commencement_date
+    : DateTime) }
+);
 crate::object_only::object_only!(DraftPensionPayment);
 
 /// The `DraftRegularTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftRegularTransaction {
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
@@ -2122,11 +2560,16 @@ impl DraftRegularTransaction {
     }
 }
 
+crate::setters::setters!(
+    DraftRegularTransaction { with_amount(amount : f64), with_frequency(frequency :
+    Frequency) }
+);
 crate::object_only::object_only!(DraftRegularTransaction);
 
 /// The `DraftSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftSecurity {
     #[serde(rename = "Code")]
     pub code: String,
@@ -2146,6 +2589,7 @@ crate::object_only::object_only!(DraftSecurity);
 /// The `DraftSignatory` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftSignatory {
     #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CorporateCapacity>,
@@ -2185,11 +2629,24 @@ pub struct DraftSignatory {
     pub pep_details: Option<String>,
 }
 
+crate::setters::setters!(
+    DraftSignatory { with_capacity(capacity : CorporateCapacity),
+    with_tax_number(tax_number : String), with_country_of_birth(country_of_birth :
+    String), with_address(address : DraftAddress), with_title(title : String),
+    with_first_name(first_name : String), with_last_name(last_name : String),
+    with_date_of_birth(date_of_birth : DateTime), with_email(email : String),
+    with_phone(phone : String), with_phone_other(phone_other : String),
+    with_national_identifier(national_identifier : DraftNationalIdentifier),
+    with_receive_communication_by_post(receive_communication_by_post : bool),
+    with_is_politically_exposed_person(is_politically_exposed_person : bool),
+    with_pep_details(pep_details : String) }
+);
 crate::object_only::object_only!(DraftSignatory);
 
 /// The `DraftTargetAllocation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftTargetAllocation {
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftTargetAllocationInstruction>>,
@@ -2201,11 +2658,18 @@ pub struct DraftTargetAllocation {
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
+crate::setters::setters!(
+    DraftTargetAllocation { with_fees(fees : Vec < DraftTargetAllocationInstruction >),
+    with_income(income : Vec < DraftTargetAllocationInstruction >),
+    with_payments(payments : Vec < DraftTargetAllocationInstruction >),
+    with_contributions(contributions : Vec < DraftTargetAllocationInstruction >) }
+);
 crate::object_only::object_only!(DraftTargetAllocation);
 
 /// The `DraftTargetAllocationInstruction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftTargetAllocationInstruction {
     #[serde(rename = "Code")]
     pub code: String,
@@ -2223,11 +2687,15 @@ impl DraftTargetAllocationInstruction {
     }
 }
 
+crate::setters::setters!(
+    DraftTargetAllocationInstruction { with_percentage(percentage : f64) }
+);
 crate::object_only::object_only!(DraftTargetAllocationInstruction);
 
 /// The `DraftTrustApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct DraftTrustApplicant {
     #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
     pub trust_name: Option<String>,
@@ -2252,10 +2720,21 @@ pub struct DraftTrustApplicant {
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
+crate::setters::setters!(
+    DraftTrustApplicant { with_trust_name(trust_name : String),
+    with_nature_of_trust(nature_of_trust : TrustNature), with_lei(lei : String),
+    with_date_of_establishment(date_of_establishment : DateTime),
+    with_tax_domicile(tax_domicile : String),
+    with_beneficiaries_have_vested_rights(beneficiaries_have_vested_rights : bool),
+    with_address(address : DraftAddress), with_signatories(signatories : Vec <
+    DraftSignatory >), with_corporate_trustees(corporate_trustees : Vec <
+    DraftCorporateTrustee >) }
+);
 crate::object_only::object_only!(DraftTrustApplicant);
 
 /// The `DrpType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DrpType {
     /// `0` on the wire.
     Drp,
@@ -2271,6 +2750,7 @@ crate::enums::int_enum!(DrpType, Unknown, [Drp(0), Bsp(1)]);
 /// An expense charged to an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Expense {
     #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
     pub expense_id: Option<String>,
@@ -2301,10 +2781,23 @@ pub struct Expense {
     pub expense_type_description: Option<String>,
 }
 
+crate::setters::setters!(
+    Expense { with_expense_id(expense_id : String), with_effective_date(effective_date :
+    DateTime), with_tax_date(tax_date : DateTime), with_payment_date(payment_date :
+    DateTime), with_expense_including_gst(expense_including_gst : f64),
+    with_expense_excluding_gst(expense_excluding_gst : f64),
+    with_gst_refundable_amount(gst_refundable_amount : f64),
+    with_deductible_amount(deductible_amount : f64),
+    with_non_deductible_amount(non_deductible_amount : f64),
+    with_expense_narration(expense_narration : String),
+    with_expense_type_group_description(expense_type_group_description : String),
+    with_expense_type_description(expense_type_description : String) }
+);
 crate::object_only::object_only!(Expense);
 
 /// The `FeeClass` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FeeClass {
     /// `1` on the wire.
     Adviser,
@@ -2320,6 +2813,7 @@ crate::enums::int_enum!(FeeClass, Unknown, [Adviser(1), NonAdviser(2)]);
 /// The `FeeConsent` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct FeeConsent {
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeConsentType>,
@@ -2331,10 +2825,17 @@ pub struct FeeConsent {
     pub term_end_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    FeeConsent { with_type(r#type : FeeConsentType),
+    with_anniversary_date(anniversary_date : DateTime),
+    with_term_start_date(term_start_date : DateTime), with_term_end_date(term_end_date :
+    DateTime) }
+);
 crate::object_only::object_only!(FeeConsent);
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FeeConsentType {
     /// `1` on the wire.
     Ongoing,
@@ -2353,6 +2854,7 @@ crate::enums::int_enum!(
 
 /// The `FeeIndexationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FeeIndexationType {
     /// `0` on the wire.
     None,
@@ -2370,6 +2872,7 @@ crate::enums::int_enum!(FeeIndexationType, Unknown, [None(0), Cpi(1), Custom(2)]
 /// The `FeeOverride` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct FeeOverride {
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -2383,11 +2886,16 @@ pub struct FeeOverride {
     pub tiers: Option<Vec<FeeTier>>,
 }
 
+crate::setters::setters!(
+    FeeOverride { with_name(name : String), with_id(id : String), with_value(value :
+    f64), with_is_tiered(is_tiered : bool), with_tiers(tiers : Vec < FeeTier >) }
+);
 crate::object_only::object_only!(FeeOverride);
 
 /// The `FeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct FeeTier {
     #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<f64>,
@@ -2395,10 +2903,14 @@ pub struct FeeTier {
     pub percentage: Option<f64>,
 }
 
+crate::setters::setters!(
+    FeeTier { with_from(from : f64), with_percentage(percentage : f64) }
+);
 crate::object_only::object_only!(FeeTier);
 
 /// The `FeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FeeType {
     /// `0` on the wire.
     FeeTable,
@@ -2424,6 +2936,7 @@ crate::enums::int_enum!(
 
 /// The `FeeValueType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FeeValueType {
     /// `1` on the wire.
     Dollar,
@@ -2438,6 +2951,7 @@ crate::enums::int_enum!(FeeValueType, Unknown, [Dollar(1), Percent(2)]);
 
 /// The `Frequency` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Frequency {
     /// `0` on the wire.
     Monthly,
@@ -2458,6 +2972,7 @@ crate::enums::int_enum!(
 
 /// The `FrequencyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FrequencyType {
     /// `0` on the wire.
     Adhoc,
@@ -2485,6 +3000,7 @@ crate::enums::int_enum!(
 
 /// The `Gender` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Gender {
     /// `1` on the wire.
     Male,
@@ -2500,6 +3016,7 @@ crate::enums::int_enum!(Gender, Unknown, [Male(1), Female(2)]);
 /// A position in one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Holding {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<HoldingSecurity>,
@@ -2544,11 +3061,26 @@ pub struct Holding {
     pub estimated_gross_yield: Option<f64>,
 }
 
+crate::setters::setters!(
+    Holding { with_security(security : HoldingSecurity), with_quantity(quantity : f64),
+    with_unit_cost(unit_cost : f64), with_cost(cost : f64), with_unit_value(unit_value :
+    f64), with_unit_price_date(unit_price_date : DateTime), with_value(value : f64),
+    with_percent_total_value(percent_total_value : f64), with_gain_or_loss(gain_or_loss :
+    f64), with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
+    with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
+    with_percent_total_gain_or_loss(percent_total_gain_or_loss : f64),
+    with_estimated_income(estimated_income : f64), with_yield(r#yield : f64),
+    with_value_in_security_currency(value_in_security_currency : f64),
+    with_cost_base_unknown(cost_base_unknown : bool), with_tax_credits(tax_credits :
+    f64), with_estimated_franking_credits(estimated_franking_credits : f64),
+    with_estimated_gross_yield(estimated_gross_yield : f64) }
+);
 crate::object_only::object_only!(Holding);
 
 /// Holdings, valuation and receivables of one account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct HoldingData {
     #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -2562,11 +3094,18 @@ pub struct HoldingData {
     pub subscriptions: Option<Subscription>,
 }
 
+crate::setters::setters!(
+    HoldingData { with_account_id(account_id : String), with_valuation(valuation :
+    Valuation), with_holdings(holdings : Vec < Holding >),
+    with_receivables_and_payables(receivables_and_payables : Vec < ReceivableAndPayable
+    >), with_subscriptions(subscriptions : Subscription) }
+);
 crate::object_only::object_only!(HoldingData);
 
 /// The `HoldingSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct HoldingSecurity {
     #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
@@ -2584,11 +3123,20 @@ pub struct HoldingSecurity {
     pub exchange: Option<String>,
 }
 
+crate::setters::setters!(
+    HoldingSecurity { with_asset_class_description(asset_class_description : String),
+    with_asset_class_code(asset_class_code : String),
+    with_asset_class_category(asset_class_category : String),
+    with_type_description(type_description : String),
+    with_gics_description(gics_description : String), with_code(code : String),
+    with_exchange(exchange : String) }
+);
 crate::object_only::object_only!(HoldingSecurity);
 
 /// The `HoldingValuePerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct HoldingValuePerModel {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
@@ -2598,11 +3146,16 @@ pub struct HoldingValuePerModel {
     pub quantity: Option<f64>,
 }
 
+crate::setters::setters!(
+    HoldingValuePerModel { with_security(security : Security), with_value(value : f64),
+    with_quantity(quantity : f64) }
+);
 crate::object_only::object_only!(HoldingValuePerModel);
 
 /// Holdings history of an account for one model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct HoldingsHistoryPerModel {
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
@@ -2614,11 +3167,17 @@ pub struct HoldingsHistoryPerModel {
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
+crate::setters::setters!(
+    HoldingsHistoryPerModel { with_date(date : DateTime), with_total_value(total_value :
+    f64), with_holdings_in_model(holdings_in_model : Vec < HoldingsPerModel >),
+    with_holdings_not_in_model(holdings_not_in_model : Vec < HoldingValuePerModel >) }
+);
 crate::object_only::object_only!(HoldingsHistoryPerModel);
 
 /// The `HoldingsPerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct HoldingsPerModel {
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
@@ -2628,10 +3187,16 @@ pub struct HoldingsPerModel {
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
 
+crate::setters::setters!(
+    HoldingsPerModel { with_model_code(model_code : String),
+    with_model_percentage(model_percentage : f64), with_holdings(holdings : Vec <
+    HoldingValuePerModel >) }
+);
 crate::object_only::object_only!(HoldingsPerModel);
 
 /// The `IdentificationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum IdentificationType {
     /// `0` on the wire.
     Value0,
@@ -2652,6 +3217,7 @@ crate::enums::int_enum!(
 
 /// The `InSpecieCashStockTransferType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum InSpecieCashStockTransferType {
     /// `0` on the wire.
     StockAndCash,
@@ -2669,6 +3235,7 @@ crate::enums::int_enum!(
 /// Income received from one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct IncomeDetail {
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
@@ -2698,11 +3265,22 @@ pub struct IncomeDetail {
     pub franking_credit: Option<f64>,
 }
 
+crate::setters::setters!(
+    IncomeDetail { with_tax_withheld(tax_withheld : f64), with_receivable(receivable :
+    f64), with_cash_amount(cash_amount : f64), with_drp(drp : f64),
+    with_income_total(income_total : f64), with_payment_date(payment_date : DateTime),
+    with_execution_date(execution_date : DateTime), with_security(security : Security),
+    with_income_type_description(income_type_description : String),
+    with_income_source(income_source : String), with_income_id(income_id : String),
+    with_foreign_tax_pay(foreign_tax_pay : f64), with_franking_credit(franking_credit :
+    f64) }
+);
 crate::object_only::object_only!(IncomeDetail);
 
 /// Scheduled income of one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct IncomeSchedule {
     #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
@@ -2750,11 +3328,29 @@ pub struct IncomeSchedule {
     pub accrued_amount: Option<f64>,
 }
 
+crate::setters::setters!(
+    IncomeSchedule { with_cash_amount(cash_amount : f64),
+    with_trust_other_expenses(trust_other_expenses : f64),
+    with_foreign_income_tax_offsets_total(foreign_income_tax_offsets_total : f64),
+    with_tax_withheld(tax_withheld : f64), with_income_total(income_total : f64),
+    with_non_assessable_total(non_assessable_total : f64),
+    with_trust_cgt_distributions_total(trust_cgt_distributions_total : f64),
+    with_foreign_income_total(foreign_income_total : f64), with_drp(drp : f64),
+    with_australian_trust_other(australian_trust_other : f64),
+    with_franked_total(franked_total : f64), with_unfranked_total(unfranked_total : f64),
+    with_interest(interest : f64), with_tax_date(tax_date : DateTime),
+    with_security(security : Security),
+    with_income_type_description(income_type_description : String),
+    with_income_id(income_id : String),
+    with_franking_credits_total(franking_credits_total : f64),
+    with_accrued_amount(accrued_amount : f64) }
+);
 crate::object_only::object_only!(IncomeSchedule);
 
 /// The `IndividualName` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct IndividualName {
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<Title>,
@@ -2775,11 +3371,13 @@ impl IndividualName {
     }
 }
 
+crate::setters::setters!(IndividualName { with_title(title : Title) });
 crate::object_only::object_only!(IndividualName);
 
 /// The `InflowsContributionSourceFund` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct InflowsContributionSourceFund {
     #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
@@ -2787,10 +3385,15 @@ pub struct InflowsContributionSourceFund {
     pub usi: Option<String>,
 }
 
+crate::setters::setters!(
+    InflowsContributionSourceFund { with_product_name(product_name : String),
+    with_usi(usi : String) }
+);
 crate::object_only::object_only!(InflowsContributionSourceFund);
 
 /// The `LinkAccess` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LinkAccess {
     /// `0` on the wire.
     Full,
@@ -2807,6 +3410,7 @@ crate::enums::int_enum!(LinkAccess, Unknown, [Full(0), Read(1), Update(2)]);
 
 /// The `LinkType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LinkType {
     /// `0` on the wire.
     Accountant,
@@ -2833,6 +3437,7 @@ crate::enums::int_enum!(
 /// Paging totals of a paged reply.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Metadata {
     /// Items across every page.
     #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
@@ -2842,10 +3447,14 @@ pub struct Metadata {
     pub total_pages: Option<i32>,
 }
 
+crate::setters::setters!(
+    Metadata { with_total_count(total_count : i32), with_total_pages(total_pages : i32) }
+);
 crate::object_only::object_only!(Metadata);
 
 /// The `MissingReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MissingReason {
     /// `1` on the wire.
     CountryDoesntIssue,
@@ -2865,6 +3474,7 @@ crate::enums::int_enum!(
 /// An investment model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Model {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -2884,11 +3494,18 @@ pub struct Model {
     pub last_transaction_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    Model { with_id(id : String), with_code(code : String), with_description(description
+    : String), with_status(status : ModelStatus), with_fact_sheet_url(fact_sheet_url :
+    String), with_provider_name(provider_name : String), with_updated_date(updated_date :
+    DateTime), with_last_transaction_date(last_transaction_date : DateTime) }
+);
 crate::object_only::object_only!(Model);
 
 /// Approximate funds under management of a model, with the accounts that follow it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelApproximateFum {
     #[serde(rename = "NumberOfAccountsLinked", skip_serializing_if = "Option::is_none")]
     pub number_of_accounts_linked: Option<i32>,
@@ -2903,11 +3520,19 @@ pub struct ModelApproximateFum {
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
+crate::setters::setters!(
+    ModelApproximateFum { with_number_of_accounts_linked(number_of_accounts_linked :
+    i32), with_total_target_fum(total_target_fum : f64),
+    with_total_approximate_fum(total_approximate_fum : f64),
+    with_approximate_fum_for_accounts(approximate_fum_for_accounts : Vec <
+    AccountApproximateFum >) }
+);
 crate::object_only::object_only!(ModelApproximateFum);
 
 /// The `ModelDailyPercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelDailyPercentageReturn {
     #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
@@ -2920,11 +3545,17 @@ pub struct ModelDailyPercentageReturn {
     pub cumulative_percentage_return: Option<f64>,
 }
 
+crate::setters::setters!(
+    ModelDailyPercentageReturn { with_date(date : DateTime),
+    with_percentage_return(percentage_return : f64),
+    with_cumulative_percentage_return(cumulative_percentage_return : f64) }
+);
 crate::object_only::object_only!(ModelDailyPercentageReturn);
 
 /// A security held by a model with its target weight.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelHolding {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
@@ -2936,11 +3567,18 @@ pub struct ModelHolding {
     pub estimated_yield: Option<f64>,
 }
 
+crate::setters::setters!(
+    ModelHolding { with_security(security : Security),
+    with_target_value_percentage(target_value_percentage : f64),
+    with_actual_value_percentage(actual_value_percentage : f64),
+    with_estimated_yield(estimated_yield : f64) }
+);
 crate::object_only::object_only!(ModelHolding);
 
 /// Returns of a model over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelPerformance {
     #[serde(rename = "DailyPercentageReturns", skip_serializing_if = "Option::is_none")]
     pub daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
@@ -2948,10 +3586,16 @@ pub struct ModelPerformance {
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
+crate::setters::setters!(
+    ModelPerformance { with_daily_percentage_returns(daily_percentage_returns : Vec <
+    ModelDailyPercentageReturn >), with_percentage_returns(percentage_returns : Vec <
+    PercentageReturn >) }
+);
 crate::object_only::object_only!(ModelPerformance);
 
 /// The `ModelStatus` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ModelStatus {
     /// `0` on the wire.
     Open,
@@ -2969,6 +3613,7 @@ crate::enums::int_enum!(ModelStatus, Unknown, [Open(0), Closing(1), Closed(2)]);
 /// The `ModelWeightAdjustment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelWeightAdjustment {
     #[serde(rename = "SecurityId")]
     pub security_id: String,
@@ -2986,11 +3631,13 @@ impl ModelWeightAdjustment {
     }
 }
 
+crate::setters::setters!(ModelWeightAdjustment { with_target(target : f64) });
 crate::object_only::object_only!(ModelWeightAdjustment);
 
 /// A weight adjustment of a model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelWeightAdjustmentResponse {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<ModelWeightAdjustmentSecurity>,
@@ -2998,11 +3645,16 @@ pub struct ModelWeightAdjustmentResponse {
     pub target: Option<f64>,
 }
 
+crate::setters::setters!(
+    ModelWeightAdjustmentResponse { with_security(security :
+    ModelWeightAdjustmentSecurity), with_target(target : f64) }
+);
 crate::object_only::object_only!(ModelWeightAdjustmentResponse);
 
 /// The `ModelWeightAdjustmentSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ModelWeightAdjustmentSecurity {
     #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
@@ -3012,11 +3664,16 @@ pub struct ModelWeightAdjustmentSecurity {
     pub exchange: Option<String>,
 }
 
+crate::setters::setters!(
+    ModelWeightAdjustmentSecurity { with_isin(isin : String), with_code(code : String),
+    with_exchange(exchange : String) }
+);
 crate::object_only::object_only!(ModelWeightAdjustmentSecurity);
 
 /// The `NominatedReversionaryBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct NominatedReversionaryBeneficiary {
     #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
     pub sex: Option<Gender>,
@@ -3028,10 +3685,16 @@ pub struct NominatedReversionaryBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    NominatedReversionaryBeneficiary { with_sex(sex : Gender), with_full_name(full_name :
+    String), with_relationship(relationship : BeneficiaryRelationship),
+    with_date_of_birth(date_of_birth : DateTime) }
+);
 crate::object_only::object_only!(NominatedReversionaryBeneficiary);
 
 /// Kind of one-off instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OneOffCashflowInstructionDeleteType {
     /// `3` on the wire.
     OneOffDirectDebit,
@@ -3046,6 +3709,7 @@ crate::enums::int_enum!(
 
 /// The `OneOffCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OneOffCashflowInstructionType {
     /// `3` on the wire.
     OneOffDirectDebit,
@@ -3063,6 +3727,7 @@ crate::enums::int_enum!(
 /// Accounts to link a user to, with the role and access granted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PatchUserAccountRequest {
     #[serde(rename = "UserId")]
     pub user_id: i32,
@@ -3087,10 +3752,15 @@ impl PatchUserAccountRequest {
     }
 }
 
+crate::setters::setters!(
+    PatchUserAccountRequest { with_user_role(user_role : LinkType), with_access(access :
+    LinkAccess) }
+);
 crate::object_only::object_only!(PatchUserAccountRequest);
 
 /// The `PaymentMethods` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PaymentMethods {
     /// `0` on the wire.
     BPay,
@@ -3115,6 +3785,7 @@ crate::enums::int_enum!(
 /// A product disclosure statement with its fees, models and options.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsDetail {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3148,11 +3819,24 @@ pub struct PdsDetail {
     pub products: Option<Vec<Product>>,
 }
 
+crate::setters::setters!(
+    PdsDetail { with_id(id : String), with_name(name : String),
+    with_max_no_of_bank_accounts(max_no_of_bank_accounts : i32),
+    with_is_super_sma(is_super_sma : bool), with_status(status : String),
+    with_service_id(service_id : String), with_service_name(service_name : String),
+    with_region(region : ApplicantRegion), with_currency_code(currency_code : String),
+    with_fees(fees : Vec < PdsFee >), with_bank_account_usages(bank_account_usages : Vec
+    < BankAccountUsage >), with_tax_options(tax_options : Vec < PdsTaxOption >),
+    with_models(models : Vec < PdsModel >),
+    with_available_account_types(available_account_types : Vec < AccountType >),
+    with_products(products : Vec < Product >) }
+);
 crate::object_only::object_only!(PdsDetail);
 
 /// The `PdsFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsFee {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3181,11 +3865,22 @@ pub struct PdsFee {
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
+crate::setters::setters!(
+    PdsFee { with_id(id : String), with_type(r#type : FeeType), with_class(class :
+    FeeClass), with_name(name : String), with_tiers(tiers : Vec < PdsFeeTier >),
+    with_dollar_overwrite_settings(dollar_overwrite_settings : PdsFeeOverwriteSettings),
+    with_percent_overwrite_settings(percent_overwrite_settings :
+    PdsFeeOverwriteSettings), with_default_value(default_value : f64),
+    with_default_value_with_tax(default_value_with_tax : f64),
+    with_default_type(default_type : FeeValueType),
+    with_indexation_settings(indexation_settings : PdsFeeIndexationSettings) }
+);
 crate::object_only::object_only!(PdsFee);
 
 /// The `PdsFeeIndexationSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsFeeIndexationSettings {
     #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeIndexationType>,
@@ -3197,11 +3892,17 @@ pub struct PdsFeeIndexationSettings {
     pub value_max: Option<f64>,
 }
 
+crate::setters::setters!(
+    PdsFeeIndexationSettings { with_type(r#type : FeeIndexationType),
+    with_type_allowed(type_allowed : FeeIndexationType), with_value(value : f64),
+    with_value_max(value_max : f64) }
+);
 crate::object_only::object_only!(PdsFeeIndexationSettings);
 
 /// The `PdsFeeOverwriteSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsFeeOverwriteSettings {
     #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
     pub min_amount: Option<f64>,
@@ -3213,11 +3914,17 @@ pub struct PdsFeeOverwriteSettings {
     pub max_amount_with_tax: Option<f64>,
 }
 
+crate::setters::setters!(
+    PdsFeeOverwriteSettings { with_min_amount(min_amount : f64),
+    with_max_amount(max_amount : f64), with_min_amount_with_tax(min_amount_with_tax :
+    f64), with_max_amount_with_tax(max_amount_with_tax : f64) }
+);
 crate::object_only::object_only!(PdsFeeOverwriteSettings);
 
 /// The `PdsFeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsFeeTier {
     #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
     pub value_applied_from: Option<f64>,
@@ -3227,11 +3934,17 @@ pub struct PdsFeeTier {
     pub fee_percent_with_tax: Option<f64>,
 }
 
+crate::setters::setters!(
+    PdsFeeTier { with_value_applied_from(value_applied_from : f64),
+    with_fee_percent(fee_percent : f64), with_fee_percent_with_tax(fee_percent_with_tax :
+    f64) }
+);
 crate::object_only::object_only!(PdsFeeTier);
 
 /// The `PdsModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsModel {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3256,11 +3969,19 @@ pub struct PdsModel {
     pub single_asset_model_currency_code: Option<String>,
 }
 
+crate::setters::setters!(
+    PdsModel { with_id(id : String), with_name(name : String), with_style(style :
+    String), with_code(code : String), with_manager_name(manager_name : String),
+    with_fee_override(fee_override : FeeOverride), with_tax_wrappers(tax_wrappers : Vec <
+    TaxWrapper >), with_single_asset_model_isin(single_asset_model_isin : String),
+    with_single_asset_model_currency_code(single_asset_model_currency_code : String) }
+);
 crate::object_only::object_only!(PdsModel);
 
 /// The `PdsTaxOption` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PdsTaxOption {
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
@@ -3268,10 +3989,14 @@ pub struct PdsTaxOption {
     pub description: Option<String>,
 }
 
+crate::setters::setters!(
+    PdsTaxOption { with_code(code : String), with_description(description : String) }
+);
 crate::object_only::object_only!(PdsTaxOption);
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PensionPaymentType {
     /// `0` on the wire.
     Specified,
@@ -3291,6 +4016,7 @@ crate::enums::int_enum!(
 /// The `PercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PercentageReturn {
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
@@ -3302,11 +4028,18 @@ pub struct PercentageReturn {
     pub annualised: Option<bool>,
 }
 
+crate::setters::setters!(
+    PercentageReturn { with_period_description(period_description : String),
+    with_gross_percentage_return(gross_percentage_return : f64),
+    with_net_percentage_return(net_percentage_return : f64), with_annualised(annualised :
+    bool) }
+);
 crate::object_only::object_only!(PercentageReturn);
 
 /// Returns of an account over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Performance {
     #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
     pub holdings_excluded: Option<bool>,
@@ -3328,11 +4061,22 @@ pub struct Performance {
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
+crate::setters::setters!(
+    Performance { with_holdings_excluded(holdings_excluded : bool),
+    with_beginning_market_value(beginning_market_value : f64),
+    with_ending_market_value(ending_market_value : f64),
+    with_net_capital_movement(net_capital_movement : f64),
+    with_net_internal_transfers(net_internal_transfers : f64),
+    with_cash_expenses(cash_expenses : f64), with_unallocated_amount(unallocated_amount :
+    f64), with_dollar_return(dollar_return : DollarReturnData),
+    with_percent_returns(percent_returns : Vec < PerformanceReturn >) }
+);
 crate::object_only::object_only!(Performance);
 
 /// The `PerformanceReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PerformanceReturn {
     #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
@@ -3342,11 +4086,17 @@ pub struct PerformanceReturn {
     pub net_percent_return: Option<f64>,
 }
 
+crate::setters::setters!(
+    PerformanceReturn { with_period_description(period_description : String),
+    with_gross_percent_return(gross_percent_return : f64),
+    with_net_percent_return(net_percent_return : f64) }
+);
 crate::object_only::object_only!(PerformanceReturn);
 
 /// ESG categories to attach to an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PostEsgCategoryRequest {
     #[serde(rename = "AccountId")]
     pub account_id: String,
@@ -3370,6 +4120,7 @@ crate::object_only::object_only!(PostEsgCategoryRequest);
 /// A one-off cashflow instruction to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PostOneOffCashflowInstructionRequest {
     #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: OneOffCashflowInstructionType,
@@ -3401,11 +4152,16 @@ impl PostOneOffCashflowInstructionRequest {
     }
 }
 
+crate::setters::setters!(
+    PostOneOffCashflowInstructionRequest { with_amount(amount : f64),
+    with_tax_type(tax_type : SuperannuationContributionType) }
+);
 crate::object_only::object_only!(PostOneOffCashflowInstructionRequest);
 
 /// Details of a user to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PostUserRequest {
     #[serde(rename = "Name")]
     pub name: IndividualName,
@@ -3458,11 +4214,17 @@ impl PostUserRequest {
     }
 }
 
+crate::setters::setters!(
+    PostUserRequest { with_gender(gender : UserGender), with_date_of_birth(date_of_birth
+    : DateTime), with_mothers_maiden_name(mothers_maiden_name : String),
+    with_phone_other(phone_other : String), with_job_title(job_title : String) }
+);
 crate::object_only::object_only!(PostUserRequest);
 
 /// Error reply in the RFC 9457 problem details format.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Problem {
     /// URI reference naming the kind of problem.
     #[serde(
@@ -3508,11 +4270,17 @@ pub struct Problem {
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
+crate::setters::setters!(
+    Problem { with_type(r#type : String), with_title(title : String), with_status(status
+    : i32), with_detail(detail : String), with_instance(instance : String),
+    with_errors(errors : BTreeMap < String, Vec < String > >) }
+);
 crate::object_only::object_only!(Problem);
 
 /// The `Product` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Product {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3535,11 +4303,20 @@ pub struct Product {
     pub disable_adviser_fees_international: Option<bool>,
 }
 
+crate::setters::setters!(
+    Product { with_id(id : String), with_is_single_bank_account(is_single_bank_account :
+    bool), with_product_provider_name(product_provider_name : String),
+    with_product_name(product_name : String), with_tax_wrapper_id(tax_wrapper_id : i32),
+    with_available_model_codes(available_model_codes : Vec < String >),
+    with_disable_adviser_fees_uk(disable_adviser_fees_uk : bool),
+    with_disable_adviser_fees_international(disable_adviser_fees_international : bool) }
+);
 crate::object_only::object_only!(Product);
 
 /// An entry of the publisher-event feed.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PublisherEvent {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3551,11 +4328,17 @@ pub struct PublisherEvent {
     pub updated_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    PublisherEvent { with_id(id : String), with_event_name(event_name : String),
+    with_created_date(created_date : DateTime), with_updated_date(updated_date :
+    DateTime) }
+);
 crate::object_only::object_only!(PublisherEvent);
 
 /// A detail record of a publisher event, naming a downloadable file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PublisherEventDetail {
     #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
@@ -3569,11 +4352,17 @@ pub struct PublisherEventDetail {
     pub published_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    PublisherEventDetail { with_file_id(file_id : String), with_account_id(account_id :
+    String), with_file_name(file_name : String), with_generated_date(generated_date :
+    DateTime), with_published_date(published_date : DateTime) }
+);
 crate::object_only::object_only!(PublisherEventDetail);
 
 /// The complete set of model weightings for an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PutAccountModelWeightingRequest {
     #[serde(rename = "AccountId")]
     pub account_id: String,
@@ -3604,6 +4393,7 @@ crate::object_only::object_only!(PutAccountModelWeightingRequest);
 /// The complete set of ESG categories of an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PutEsgCategoryRequest {
     #[serde(rename = "AccountId")]
     pub account_id: String,
@@ -3621,11 +4411,15 @@ impl PutEsgCategoryRequest {
     }
 }
 
+crate::setters::setters!(
+    PutEsgCategoryRequest { with_category_ids(category_ids : Vec < String >) }
+);
 crate::object_only::object_only!(PutEsgCategoryRequest);
 
 /// The complete set of weight adjustments for a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PutModelWeightAdjustmentRequest {
     #[serde(rename = "ModelId")]
     pub model_id: String,
@@ -3652,6 +4446,7 @@ crate::object_only::object_only!(PutModelWeightAdjustmentRequest);
 /// A regular cashflow instruction to create or replace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct PutRegularCashflowInstructionRequest {
     #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: RegularCashflowInstructionType,
@@ -3690,10 +4485,15 @@ impl PutRegularCashflowInstructionRequest {
     }
 }
 
+crate::setters::setters!(
+    PutRegularCashflowInstructionRequest { with_start_date(start_date : DateTime),
+    with_end_date(end_date : DateTime), with_amount(amount : f64) }
+);
 crate::object_only::object_only!(PutRegularCashflowInstructionRequest);
 
 /// The `RebalanceType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RebalanceType {
     /// `0` on the wire.
     Floating,
@@ -3709,6 +4509,7 @@ crate::enums::int_enum!(RebalanceType, Unknown, [Floating(0), Fixed(1)]);
 /// The `ReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ReceivableAndPayable {
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
@@ -3722,10 +4523,16 @@ pub struct ReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
+crate::setters::setters!(
+    ReceivableAndPayable { with_code(code : String), with_description(description :
+    String), with_type_description(type_description : String), with_amount(amount : f64),
+    with_included_in_net_value(included_in_net_value : bool) }
+);
 crate::object_only::object_only!(ReceivableAndPayable);
 
 /// The `Region` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Region {
     /// `0` on the wire.
     Australia,
@@ -3744,6 +4551,7 @@ crate::enums::int_enum!(
 
 /// Kind of regular instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RegularCashflowInstructionDeleteType {
     /// `1` on the wire.
     RegularContribution,
@@ -3761,6 +4569,7 @@ crate::enums::int_enum!(
 
 /// The `RegularCashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RegularCashflowInstructionType {
     /// `1` on the wire.
     RegularContribution,
@@ -3792,6 +4601,7 @@ crate::enums::int_enum!(
 
 /// The `RegularWithdrawalFrequencyType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RegularWithdrawalFrequencyType {
     /// `1` on the wire.
     Monthly,
@@ -3814,6 +4624,7 @@ crate::enums::int_enum!(
 /// Identification of a security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Security {
     #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
@@ -3821,11 +4632,15 @@ pub struct Security {
     pub exchange: Option<String>,
 }
 
+crate::setters::setters!(
+    Security { with_code(code : String), with_exchange(exchange : String) }
+);
 crate::object_only::object_only!(Security);
 
 /// A security that matched a search.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct SecurityResponse {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -3843,20 +4658,31 @@ pub struct SecurityResponse {
     pub is_allowed_by_apl: Option<bool>,
 }
 
+crate::setters::setters!(
+    SecurityResponse { with_id(id : String), with_code(code : String),
+    with_description(description : String), with_isin(isin : String),
+    with_exchange(exchange : String), with_currency(currency : String),
+    with_is_allowed_by_apl(is_allowed_by_apl : bool) }
+);
 crate::object_only::object_only!(SecurityResponse);
 
 /// Progress of the service's account recalculation.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct ServiceRecalcStatus {
     #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
     pub recalc_as_at_date: Option<DateTime>,
 }
 
+crate::setters::setters!(
+    ServiceRecalcStatus { with_recalc_as_at_date(recalc_as_at_date : DateTime) }
+);
 crate::object_only::object_only!(ServiceRecalcStatus);
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SmaTransferMethodType {
     /// `0` on the wire.
     WholeAmountWithClose,
@@ -3876,6 +4702,7 @@ crate::enums::int_enum!(
 
 /// Sort direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SortOrder {
     /// `0` on the wire.
     Asc,
@@ -3891,6 +4718,7 @@ crate::enums::int_enum!(SortOrder, Unknown, [Asc(0), Desc(1)]);
 /// The `Subscription` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Subscription {
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<SubscriptionModel>>,
@@ -3898,11 +4726,16 @@ pub struct Subscription {
     pub cash_hub: Option<CashHub>,
 }
 
+crate::setters::setters!(
+    Subscription { with_models(models : Vec < SubscriptionModel >),
+    with_cash_hub(cash_hub : CashHub) }
+);
 crate::object_only::object_only!(Subscription);
 
 /// The `SubscriptionModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct SubscriptionModel {
     #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
@@ -3910,10 +4743,15 @@ pub struct SubscriptionModel {
     pub weighting: Option<f64>,
 }
 
+crate::setters::setters!(
+    SubscriptionModel { with_model_code(model_code : String), with_weighting(weighting :
+    f64) }
+);
 crate::object_only::object_only!(SubscriptionModel);
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SuperSmaAccumulatedPaymentType {
     /// `0` on the wire.
     Value0,
@@ -3932,6 +4770,7 @@ crate::enums::int_enum!(
 
 /// The `SuperannuationContributionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SuperannuationContributionType {
     /// `1` on the wire.
     Value1,
@@ -3970,6 +4809,7 @@ crate::enums::int_enum!(
 
 /// The `TaxWrapper` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TaxWrapper {
     /// `0` on the wire.
     Unspecified,
@@ -4030,6 +4870,7 @@ crate::enums::int_enum!(
 
 /// The `Title` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Title {
     /// `0` on the wire.
     Miss,
@@ -4052,6 +4893,7 @@ crate::enums::int_enum!(Title, Unknown, [Miss(0), Mr(1), Mrs(2), Ms(3), Dr(4), P
 
 /// The `TradeFreezeReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TradeFreezeReason {
     /// `0` on the wire.
     TransferIn,
@@ -4080,6 +4922,7 @@ crate::enums::int_enum!(
 /// A transaction of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Transaction {
     #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
@@ -4145,11 +4988,32 @@ pub struct Transaction {
     pub transaction_type_description: Option<String>,
 }
 
+crate::setters::setters!(
+    Transaction { with_contract_note_reference(contract_note_reference : String),
+    with_deemed_amount(deemed_amount : f64), with_cost_base_unknown(cost_base_unknown :
+    bool), with_buy_back(buy_back : bool),
+    with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
+    with_amount_in_traded_currency(amount_in_traded_currency : f64),
+    with_traded_currency(traded_currency : String), with_settlement_date(settlement_date
+    : DateTime),
+    with_average_price_in_settlement_currency(average_price_in_settlement_currency :
+    f64), with_amount_in_settlement_currency(amount_in_settlement_currency : f64),
+    with_settlement_currency(settlement_currency : String), with_broker(broker : String),
+    with_gst_claimable(gst_claimable : f64), with_brokerage_gst(brokerage_gst : f64),
+    with_brokerage_including_gst(brokerage_including_gst : f64),
+    with_transaction_id(transaction_id : String), with_security(security : Security),
+    with_transaction_date(transaction_date : DateTime), with_quantity(quantity : f64),
+    with_net_amount(net_amount : f64), with_unconfirmed(unconfirmed : bool),
+    with_average_price(average_price : f64), with_disposal_method(disposal_method :
+    String), with_narration(narration : String),
+    with_transaction_type_description(transaction_type_description : String) }
+);
 crate::object_only::object_only!(Transaction);
 
 /// One page of transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct TransactionIEnumerablePagedResponse {
     /// The items of this page.
     #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
@@ -4159,10 +5023,15 @@ pub struct TransactionIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
+crate::setters::setters!(
+    TransactionIEnumerablePagedResponse { with_data(data : Vec < Transaction >),
+    with_metadata(metadata : Metadata) }
+);
 crate::object_only::object_only!(TransactionIEnumerablePagedResponse);
 
 /// Sort key of transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TransactionOrderBy {
     /// `0` on the wire.
     TransactionDate,
@@ -4177,6 +5046,7 @@ crate::enums::int_enum!(TransactionOrderBy, Unknown, [TransactionDate(0), Securi
 
 /// The `TrustNature` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TrustNature {
     /// `0` on the wire.
     Bare,
@@ -4219,6 +5089,7 @@ crate::enums::int_enum!(
 /// A transaction that has been placed but not yet settled.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct UnsettledTransaction {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
@@ -4262,21 +5133,39 @@ pub struct UnsettledTransaction {
     pub other_charges_gst: Option<f64>,
 }
 
+crate::setters::setters!(
+    UnsettledTransaction { with_security(security : Security),
+    with_transaction_date(transaction_date : DateTime),
+    with_transaction_type_description(transaction_type_description : String),
+    with_quantity(quantity : f64), with_net_amount(net_amount : f64),
+    with_average_price(average_price : f64), with_brokerage(brokerage : f64),
+    with_gst(gst : f64), with_disposal_method(disposal_method : String),
+    with_narration(narration : String), with_traded_currency(traded_currency : String),
+    with_amount_in_traded_currency(amount_in_traded_currency : f64),
+    with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
+    with_settlement_date(settlement_date : DateTime),
+    with_contract_note_reference(contract_note_reference : String),
+    with_other_charges(other_charges : f64), with_other_charges_gst(other_charges_gst :
+    f64) }
+);
 crate::object_only::object_only!(UnsettledTransaction);
 
 /// A user of the platform.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct User {
     #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i32>,
 }
 
+crate::setters::setters!(User { with_user_id(user_id : i32) });
 crate::object_only::object_only!(User);
 
 /// Outcome of creating a user.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct UserCreationResponse {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<i32>,
@@ -4284,10 +5173,15 @@ pub struct UserCreationResponse {
     pub get_started_token: Option<String>,
 }
 
+crate::setters::setters!(
+    UserCreationResponse { with_id(id : i32), with_get_started_token(get_started_token :
+    String) }
+);
 crate::object_only::object_only!(UserCreationResponse);
 
 /// The `UserGender` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum UserGender {
     /// `1` on the wire.
     Male,
@@ -4303,6 +5197,7 @@ crate::enums::int_enum!(UserGender, Unknown, [Male(1), Female(2)]);
 /// The `Valuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub struct Valuation {
     #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
@@ -4324,4 +5219,12 @@ pub struct Valuation {
     pub r#yield: Option<f64>,
 }
 
+crate::setters::setters!(
+    Valuation { with_valuation_date(valuation_date : DateTime),
+    with_total_cost(total_cost : f64), with_total_value(total_value : f64),
+    with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss : f64),
+    with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
+    with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
+    with_estimated_income(estimated_income : f64), with_yield(r#yield : f64) }
+);
 crate::object_only::object_only!(Valuation);

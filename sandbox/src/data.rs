@@ -48,7 +48,7 @@ pub fn utc(value: &DateTime) -> DateTime {
 }
 
 fn security(code: &str) -> Security {
-    Security { code: Some(code.to_string()), exchange: Some("ASX".to_string()) }
+    Security::default().with_code(code.to_string()).with_exchange("ASX".to_string())
 }
 
 /// One sample account and what hangs off it.
@@ -94,35 +94,33 @@ pub fn accounts() -> BTreeMap<String, AccountData> {
     ];
     let mut out = BTreeMap::new();
     for (n, (id, code, name, entity, children, holdings)) in specs.iter().enumerate() {
-        let account = Account {
-            id: Some(id.to_string()),
-            code: Some(code.to_string()),
-            name: Some(name.to_string()),
-            consolidation_type: Some(if children.is_empty() {
+        let account = Account::default()
+            .with_id(id.to_string())
+            .with_code(code.to_string())
+            .with_name(name.to_string())
+            .with_consolidation_type(if children.is_empty() {
                 AccountConsolidationType::Portfolio
             } else {
                 AccountConsolidationType::Transaction
-            }),
-            account_type: Some(if *entity == AccountEntityType::Superfund {
+            })
+            .with_account_type(if *entity == AccountEntityType::Superfund {
                 AccountStructureType::Smsf
             } else {
                 AccountStructureType::Standard
-            }),
-            entity_type: Some(*entity),
-            is_sma: Some(false),
-            status: Some(AccountStatus::Active),
-            recalc_type: Some(AccountRecalcType::Auto),
-            recalc_status: Some(AccountRecalcStatus::Ok),
-            valuation_date: Some(at(date!(2024 - 12 - 31))),
-            first_transaction_date: Some(at(date!(2024 - 01 - 02))),
-            created_date: Some(at(date!(2023 - 11 - 15))),
-            market_value: Some(holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum()),
-            owner_user_name: Some(format!("user{n}")),
-            product: Some("Managed Portfolio".to_string()),
-            benchmark_id1: Some("B1".to_string()),
-            benchmark1: Some("S&P/ASX 200".to_string()),
-            ..Default::default()
-        };
+            })
+            .with_entity_type(*entity)
+            .with_is_sma(false)
+            .with_status(AccountStatus::Active)
+            .with_recalc_type(AccountRecalcType::Auto)
+            .with_recalc_status(AccountRecalcStatus::Ok)
+            .with_valuation_date(at(date!(2024 - 12 - 31)))
+            .with_first_transaction_date(at(date!(2024 - 01 - 02)))
+            .with_created_date(at(date!(2023 - 11 - 15)))
+            .with_market_value(holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum())
+            .with_owner_user_name(format!("user{n}"))
+            .with_product("Managed Portfolio".to_string())
+            .with_benchmark_id1("B1".to_string())
+            .with_benchmark1("S&P/ASX 200".to_string());
         out.insert(
             id.to_string(),
             AccountData {
@@ -132,23 +130,21 @@ pub fn accounts() -> BTreeMap<String, AccountData> {
                 transactions: transactions(id, n, holdings),
                 cash: cash(id, n),
                 model_weightings: vec![
-                    AccountModelWeighting { model_code: Some("GROWTH".into()), percentage: Some(60.0) },
-                    AccountModelWeighting { model_code: Some("INCOME".into()), percentage: Some(40.0) },
+                    AccountModelWeighting::default().with_model_code("GROWTH".into()).with_percentage(60.0),
+                    AccountModelWeighting::default().with_model_code("INCOME".into()).with_percentage(40.0),
                 ],
                 esg_categories: vec!["ESG-CLIMATE".to_string()],
-                cashflow_instructions: vec![CashflowInstruction {
-                    id: Some(format!("CF-{id}-1")),
-                    cashflow_instruction_type: Some(CashflowInstructionType::RegularContribution),
-                    frequency_type: Some(FrequencyType::Monthly),
-                    start_date: Some(at(date!(2024 - 01 - 01))),
-                    value: Some(500.0),
-                    allocations: Some(vec![CashflowInstructionDetail {
-                        model_code: "GROWTH".into(),
-                        sequence: Some(1),
-                        percentage: Some(100.0),
-                    }]),
-                    ..Default::default()
-                }],
+                cashflow_instructions: vec![
+                    CashflowInstruction::default()
+                        .with_id(format!("CF-{id}-1"))
+                        .with_cashflow_instruction_type(CashflowInstructionType::RegularContribution)
+                        .with_frequency_type(FrequencyType::Monthly)
+                        .with_start_date(at(date!(2024 - 01 - 01)))
+                        .with_value(500.0)
+                        .with_allocations(vec![
+                            CashflowInstructionDetail::new("GROWTH".into()).with_sequence(1).with_percentage(100.0),
+                        ]),
+                ],
             },
         );
     }
@@ -164,19 +160,17 @@ fn transactions(id: &str, seed: usize, holdings: &[(usize, f64)]) -> Vec<Transac
             let day = date!(2024 - 01 - 02) + Duration::days(i as i64 * 15);
             let kind = KINDS[(i + seed) % KINDS.len()];
             let quantity = 10.0 + (i as f64) * 5.0;
-            Transaction {
-                transaction_id: Some(format!("T-{id}-{i:02}")),
-                security: Some(security(code)),
-                transaction_date: Some(at(day)),
-                settlement_date: Some(at(day + Duration::days(2))),
-                quantity: Some(quantity),
-                average_price: Some(price),
-                net_amount: Some(quantity * price),
-                unconfirmed: Some(i == 23),
-                transaction_type_description: Some(kind.to_string()),
-                narration: Some(format!("{kind} {code}")),
-                ..Default::default()
-            }
+            Transaction::default()
+                .with_transaction_id(format!("T-{id}-{i:02}"))
+                .with_security(security(code))
+                .with_transaction_date(at(day))
+                .with_settlement_date(at(day + Duration::days(2)))
+                .with_quantity(quantity)
+                .with_average_price(price)
+                .with_net_amount(quantity * price)
+                .with_unconfirmed(i == 23)
+                .with_transaction_type_description(kind.to_string())
+                .with_narration(format!("{kind} {code}"))
         })
         .collect()
 }
@@ -189,30 +183,28 @@ fn cash(id: &str, seed: usize) -> Vec<CashTransaction> {
             let deposit = if i % 3 == 0 { 0.0 } else { 250.0 };
             let withdrawal = if i % 3 == 0 { 400.0 } else { 0.0 };
             balance += deposit - withdrawal;
-            CashTransaction {
-                transaction_id: Some(format!("C-{id}-{i:02}")),
-                transaction_date: Some(at(day)),
-                currency: Some("AUD".into()),
-                transaction_type_description: Some(if deposit > 0.0 { "Deposit".into() } else { "Withdrawal".into() }),
-                deposit: Some(deposit),
-                withdrawal: Some(withdrawal),
-                value_in_account_currency: Some(deposit - withdrawal),
-                balance: Some(balance),
-                ..Default::default()
-            }
+            CashTransaction::default()
+                .with_transaction_id(format!("C-{id}-{i:02}"))
+                .with_transaction_date(at(day))
+                .with_currency("AUD".into())
+                .with_transaction_type_description(if deposit > 0.0 { "Deposit".into() } else { "Withdrawal".into() })
+                .with_deposit(deposit)
+                .with_withdrawal(withdrawal)
+                .with_value_in_account_currency(deposit - withdrawal)
+                .with_balance(balance)
         })
         .collect()
 }
 
 pub fn models() -> Vec<(Model, Positions)> {
-    let model = |id: &str, code: &str, description: &str| Model {
-        id: Some(id.into()),
-        code: Some(code.into()),
-        description: Some(description.into()),
-        status: Some(ModelStatus::Open),
-        provider_name: Some("Sample Advisers".into()),
-        updated_date: Some(at(date!(2024 - 11 - 30))),
-        ..Default::default()
+    let model = |id: &str, code: &str, description: &str| {
+        Model::default()
+            .with_id(id.into())
+            .with_code(code.into())
+            .with_description(description.into())
+            .with_status(ModelStatus::Open)
+            .with_provider_name("Sample Advisers".into())
+            .with_updated_date(at(date!(2024 - 11 - 30)))
     };
     vec![
         (model("M1", "GROWTH", "Growth model"), vec![(0, 25.0), (2, 25.0), (5, 40.0), (7, 10.0)]),
@@ -223,8 +215,8 @@ pub fn models() -> Vec<(Model, Positions)> {
 
 pub fn benchmarks() -> Vec<Benchmark> {
     vec![
-        Benchmark { id: Some("B1".into()), code: Some("XJO".into()), name: Some("S&P/ASX 200".into()) },
-        Benchmark { id: Some("B2".into()), code: Some("MSCIW".into()), name: Some("MSCI World".into()) },
+        Benchmark::default().with_id("B1".into()).with_code("XJO".into()).with_name("S&P/ASX 200".into()),
+        Benchmark::default().with_id("B2".into()).with_code("MSCIW".into()).with_name("MSCI World".into()),
     ]
 }
 
@@ -234,18 +226,20 @@ pub struct Event {
 }
 
 pub fn events() -> Vec<Event> {
-    let detail = |file: &str, account: &str, name: &str, day: Date| PublisherEventDetail {
-        file_id: Some(file.into()),
-        account_id: Some(account.into()),
-        file_name: Some(name.into()),
-        generated_date: Some(at(day)),
-        published_date: Some(at(day + Duration::days(1))),
+    let detail = |file: &str, account: &str, name: &str, day: Date| {
+        PublisherEventDetail::default()
+            .with_file_id(file.into())
+            .with_account_id(account.into())
+            .with_file_name(name.into())
+            .with_generated_date(at(day))
+            .with_published_date(at(day + Duration::days(1)))
     };
-    let event = |id: &str, name: &str, day: Date| PublisherEvent {
-        id: Some(id.into()),
-        event_name: Some(name.into()),
-        created_date: Some(at(day)),
-        updated_date: Some(at(day)),
+    let event = |id: &str, name: &str, day: Date| {
+        PublisherEvent::default()
+            .with_id(id.into())
+            .with_event_name(name.into())
+            .with_created_date(at(day))
+            .with_updated_date(at(day))
     };
     vec![
         Event {

@@ -131,8 +131,9 @@ impl Store {
     }
 }
 
-/// The reply to an enum value the spec does not list. The router refuses such values before the
-/// sandbox sees them; this keeps the arm honest should that ever change.
+/// The reply to an enum value the sandbox does not handle: one the spec does not list (the router
+/// refuses such values before the sandbox sees them; this keeps the arm honest should that ever
+/// change), or one a newer spec adds (the generated enums are `#[non_exhaustive]`).
 fn unlisted(parameter: &str, value: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(format!("`{parameter}` {value} is not supported"))
 }
@@ -155,7 +156,7 @@ fn page<T: Clone>(items: &[T], page: i32, size: i32) -> (Vec<T>, Metadata) {
     let start = (page.max(1) as usize - 1).saturating_mul(size);
     let data = items.iter().skip(start).take(size).cloned().collect();
     let total = items.len();
-    (data, Metadata { total_count: Some(total as i32), total_pages: Some(total.div_ceil(size) as i32) })
+    (data, Metadata::default().with_total_count(total as i32).with_total_pages(total.div_ceil(size) as i32))
 }
 
 /// `*` matches any run of characters; matching ignores case.
@@ -180,17 +181,15 @@ fn wildcard(pattern: &str, text: &str) -> bool {
 
 fn holding_security(index: usize) -> HoldingSecurity {
     let (_, code, description, class, _) = SECURITIES[index];
-    HoldingSecurity {
-        code: Some(code.into()),
-        exchange: Some("ASX".into()),
-        asset_class_description: Some(class.into()),
-        type_description: Some(description.into()),
-        ..Default::default()
-    }
+    HoldingSecurity::default()
+        .with_code(code.into())
+        .with_exchange("ASX".into())
+        .with_asset_class_description(class.into())
+        .with_type_description(description.into())
 }
 
 fn security(index: usize) -> Security {
-    Security { code: Some(SECURITIES[index].1.into()), exchange: Some("ASX".into()) }
+    Security::default().with_code(SECURITIES[index].1.into()).with_exchange("ASX".into())
 }
 
 fn holdings_of(account: &AccountData, date: &DateTime) -> HoldingData {
@@ -200,32 +199,26 @@ fn holdings_of(account: &AccountData, date: &DateTime) -> HoldingData {
         .iter()
         .map(|(s, q)| {
             let value = q * SECURITIES[*s].4;
-            Holding {
-                security: Some(holding_security(*s)),
-                quantity: Some(*q),
-                unit_value: Some(SECURITIES[*s].4),
-                value: Some(value),
-                cost: Some(value * 0.9),
-                gain_or_loss: Some(value * 0.1),
-                percent_total_value: Some(100.0 * value / total),
-                unit_price_date: Some(utc(date)),
-                ..Default::default()
-            }
+            Holding::default()
+                .with_security(holding_security(*s))
+                .with_quantity(*q)
+                .with_unit_value(SECURITIES[*s].4)
+                .with_value(value)
+                .with_cost(value * 0.9)
+                .with_gain_or_loss(value * 0.1)
+                .with_percent_total_value(100.0 * value / total)
+                .with_unit_price_date(utc(date))
         })
         .collect();
-    HoldingData {
-        account_id: account.account.id.clone(),
-        valuation: Some(Valuation {
-            valuation_date: Some(utc(date)),
-            total_value: Some(total),
-            total_cost: Some(total * 0.9),
-            net_value: Some(total),
-            total_gain_or_loss: Some(total * 0.1),
-            ..Default::default()
-        }),
-        holdings: Some(holdings),
-        ..Default::default()
-    }
+    let valuation = Valuation::default()
+        .with_valuation_date(utc(date))
+        .with_total_value(total)
+        .with_total_cost(total * 0.9)
+        .with_net_value(total)
+        .with_total_gain_or_loss(total * 0.1);
+    let mut data = HoldingData::default().with_valuation(valuation).with_holdings(holdings);
+    data.account_id = account.account.id.clone();
+    data
 }
 
 /// A deterministic return for a label, so repeated calls agree.
@@ -255,7 +248,7 @@ impl PortfolioApi for Sandbox {
             .users
             .get(&input.username)
             .ok_or_else(|| ApiError::not_found(format!("no user `{}`", input.username)))?;
-        Ok(User { user_id: Some(*id) })
+        Ok(User::default().with_user_id(*id))
     }
 
     async fn create_user(&self, ctx: RequestContext, input: CreateUserInput) -> Result<UserCreationResponse, ApiError> {
@@ -276,7 +269,9 @@ impl PortfolioApi for Sandbox {
             }
         }
         let token = input.body.is_some_and(|b| b.generate_get_started_token).then(|| format!("start-{id}"));
-        Ok(UserCreationResponse { id: Some(id), get_started_token: token })
+        let mut created = UserCreationResponse::default().with_id(id);
+        created.get_started_token = token;
+        Ok(created)
     }
 
     async fn link_user_accounts(&self, ctx: RequestContext, input: LinkUserAccountsInput) -> Result<(), ApiError> {
@@ -302,8 +297,8 @@ impl PortfolioApi for Sandbox {
             let accounts =
                 ids.iter().map(|id| store.account(id).map(|a| a.account.clone())).collect::<Result<Vec<_>, _>>()?;
             let total = accounts.len() as i32;
-            let metadata = Metadata { total_count: Some(total), total_pages: Some(i32::from(total > 0)) };
-            return Ok(vec![AccountIEnumerablePagedResponse { data: Some(accounts), metadata: Some(metadata) }]);
+            let metadata = Metadata::default().with_total_count(total).with_total_pages(i32::from(total > 0));
+            return Ok(vec![AccountIEnumerablePagedResponse::default().with_data(accounts).with_metadata(metadata)]);
         }
         let matching: Vec<Account> = store
             .accounts
@@ -316,7 +311,7 @@ impl PortfolioApi for Sandbox {
             .cloned()
             .collect();
         let (data, metadata) = page(&matching, input.page, input.size);
-        Ok(vec![AccountIEnumerablePagedResponse { data: Some(data), metadata: Some(metadata) }])
+        Ok(vec![AccountIEnumerablePagedResponse::default().with_data(data).with_metadata(metadata)])
     }
 
     async fn get_au_child_accounts(
@@ -329,7 +324,7 @@ impl PortfolioApi for Sandbox {
             .account(&input.account_id)?
             .children
             .iter()
-            .map(|id| ChildAccountAu { id: Some(id.clone()) })
+            .map(|id| ChildAccountAu::default().with_id(id.clone()))
             .collect())
     }
 
@@ -375,24 +370,24 @@ impl PortfolioApi for Sandbox {
             .unwrap_or_default()
             .iter()
             .enumerate()
-            .map(|(i, _)| ApplicationAccountStatus {
-                account_code: Some(format!("DRAFT{i:03}")),
-                status: Some(AccountLifeCycle::Draft),
+            .map(|(i, _)| {
+                ApplicationAccountStatus::default()
+                    .with_account_code(format!("DRAFT{i:03}"))
+                    .with_status(AccountLifeCycle::Draft)
             })
             .collect();
         store.applications.insert(
             id,
-            ApplicationStatus {
-                application_id: Some(id),
-                status: Some("Draft".into()),
-                accounts_status: Some(accounts),
-            },
+            ApplicationStatus::default()
+                .with_application_id(id)
+                .with_status("Draft".into())
+                .with_accounts_status(accounts),
         );
         // Ids rise with each draft, so the first in order is the oldest.
         while store.applications.len() > self.max_entries {
             store.applications.pop_first();
         }
-        Ok(ApplicationUploadResult { application_id: Some(id) })
+        Ok(ApplicationUploadResult::default().with_application_id(id))
     }
 
     async fn get_draft_application_status(
@@ -410,14 +405,14 @@ impl PortfolioApi for Sandbox {
 
     async fn get_pds(&self, ctx: RequestContext, _input: GetPdsInput) -> Result<Vec<PdsDetail>, ApiError> {
         self.authorize(&ctx)?;
-        let pds = |id: &str, name: &str, region: ApplicantRegion| PdsDetail {
-            id: Some(id.into()),
-            name: Some(name.into()),
-            status: Some("Active".into()),
-            region: Some(region),
-            currency_code: Some("AUD".into()),
-            max_no_of_bank_accounts: Some(2),
-            ..Default::default()
+        let pds = |id: &str, name: &str, region: ApplicantRegion| {
+            PdsDetail::default()
+                .with_id(id.into())
+                .with_name(name.into())
+                .with_status("Active".into())
+                .with_region(region)
+                .with_currency_code("AUD".into())
+                .with_max_no_of_bank_accounts(2)
         };
         Ok(vec![
             pds("PDS1", "Managed Portfolio Service", ApplicantRegion::Australia),
@@ -438,10 +433,11 @@ impl PortfolioApi for Sandbox {
         Ok(parties
             .iter()
             .filter(|(_, name, _, kind)| wildcard(&input.search, name) && input.account_type.is_none_or(|t| t == *kind))
-            .map(|(id, name, electronic, _)| CedingPartyResponse {
-                ceding_party_id: Some(id.to_string()),
-                ceding_party_name: Some(name.to_string()),
-                accepts_electronic_transfer: Some(*electronic),
+            .map(|(id, name, electronic, _)| {
+                CedingPartyResponse::default()
+                    .with_ceding_party_id(id.to_string())
+                    .with_ceding_party_name(name.to_string())
+                    .with_accepts_electronic_transfer(*electronic)
             })
             .collect())
     }
@@ -467,14 +463,14 @@ impl PortfolioApi for Sandbox {
         Ok(SECURITIES
             .iter()
             .filter(|s| keep(s))
-            .map(|(id, code, description, _, _)| SecurityResponse {
-                id: Some(id.to_string()),
-                code: Some(code.to_string()),
-                description: Some(description.to_string()),
-                exchange: Some("ASX".into()),
-                currency: Some("AUD".into()),
-                is_allowed_by_apl: Some(true),
-                ..Default::default()
+            .map(|(id, code, description, _, _)| {
+                SecurityResponse::default()
+                    .with_id(id.to_string())
+                    .with_code(code.to_string())
+                    .with_description(description.to_string())
+                    .with_exchange("ASX".into())
+                    .with_currency("AUD".into())
+                    .with_is_allowed_by_apl(true)
             })
             .collect())
     }
@@ -485,7 +481,7 @@ impl PortfolioApi for Sandbox {
         _input: GetAuRecalcStatusInput,
     ) -> Result<ServiceRecalcStatus, ApiError> {
         self.authorize(&ctx)?;
-        Ok(ServiceRecalcStatus { recalc_as_at_date: Some(at(time::macros::date!(2024 - 12 - 31))) })
+        Ok(ServiceRecalcStatus::default().with_recalc_as_at_date(at(time::macros::date!(2024 - 12 - 31))))
     }
 
     async fn get_au_holdings(
@@ -507,24 +503,27 @@ impl PortfolioApi for Sandbox {
         let values: Vec<HoldingValuePerModel> = account
             .holdings
             .iter()
-            .map(|(s, q)| HoldingValuePerModel {
-                security: Some(security(*s)),
-                quantity: Some(*q),
-                value: Some(q * SECURITIES[*s].4),
+            .map(|(s, q)| {
+                HoldingValuePerModel::default()
+                    .with_security(security(*s))
+                    .with_quantity(*q)
+                    .with_value(q * SECURITIES[*s].4)
             })
             .collect();
         let total = values.iter().filter_map(|v| v.value).sum();
         Ok([&input.from_date, &input.to_date]
             .into_iter()
-            .map(|date| HoldingsHistoryPerModel {
-                date: Some(utc(date)),
-                total_value: Some(total),
-                holdings_in_model: Some(vec![HoldingsPerModel {
-                    model_code: Some("GROWTH".into()),
-                    model_percentage: Some(100.0),
-                    holdings: Some(values.clone()),
-                }]),
-                holdings_not_in_model: Some(Vec::new()),
+            .map(|date| {
+                HoldingsHistoryPerModel::default()
+                    .with_date(utc(date))
+                    .with_total_value(total)
+                    .with_holdings_in_model(vec![
+                        HoldingsPerModel::default()
+                            .with_model_code("GROWTH".into())
+                            .with_model_percentage(100.0)
+                            .with_holdings(values.clone()),
+                    ])
+                    .with_holdings_not_in_model(Vec::new())
             })
             .collect())
     }
@@ -540,16 +539,15 @@ impl PortfolioApi for Sandbox {
         if input.include_loans {
             total -= 1_000.0;
         }
-        Ok(AssetClassSummary {
-            valuation: Some(AssetClassValuation {
-                total_value: Some(total),
-                total_cost: Some(total * 0.9),
-                net_value: Some(total),
-                total_gain_or_loss: Some(total * 0.1),
-            }),
-            asset_classes: Some(Vec::new()),
-            receivables_and_payables: Some(Vec::new()),
-        })
+        let valuation = AssetClassValuation::default()
+            .with_total_value(total)
+            .with_total_cost(total * 0.9)
+            .with_net_value(total)
+            .with_total_gain_or_loss(total * 0.1);
+        Ok(AssetClassSummary::default()
+            .with_valuation(valuation)
+            .with_asset_classes(Vec::new())
+            .with_receivables_and_payables(Vec::new()))
     }
 
     async fn get_au_transactions(
@@ -576,14 +574,15 @@ impl PortfolioApi for Sandbox {
                 let code = |t: &Transaction| t.security.as_ref().and_then(|s| s.code.clone());
                 code(a).cmp(&code(b)).then_with(|| a.transaction_id.cmp(&b.transaction_id))
             }),
-            // The router refuses values the spec does not list, so these never arrive.
-            TransactionOrderBy::Unknown(other) => return Err(unlisted("OrderBy", other)),
+            // The router refuses values the spec does not list, so only a value a newer spec adds
+            // could get here.
+            other => return Err(unlisted("OrderBy", other)),
         }
         if input.order == SortOrder::Desc {
             rows.reverse();
         }
         let (data, metadata) = page(&rows, input.page, input.size);
-        Ok(TransactionIEnumerablePagedResponse { data: Some(data), metadata: Some(metadata) })
+        Ok(TransactionIEnumerablePagedResponse::default().with_data(data).with_metadata(metadata))
     }
 
     async fn get_au_cash_transactions(
@@ -600,26 +599,23 @@ impl PortfolioApi for Sandbox {
             .cloned()
             .collect();
         if input.include_pending_unsettled {
-            rows.push(CashTransaction {
-                transaction_id: Some(format!("C-{}-PENDING", input.account_id)),
-                transaction_date: Some(utc(&input.to_date)),
-                transaction_type_description: Some("Pending settlement".into()),
-                withdrawal: Some(125.0),
-                ..Default::default()
-            });
+            rows.push(
+                CashTransaction::default()
+                    .with_transaction_id(format!("C-{}-PENDING", input.account_id))
+                    .with_transaction_date(utc(&input.to_date))
+                    .with_transaction_type_description("Pending settlement".into())
+                    .with_withdrawal(125.0),
+            );
         }
         let (data, metadata) = page(&rows, input.page, input.size);
-        let summary = CashSummary {
-            cash_book_code: Some(format!("{}-CASH", input.account_id)),
-            currency: Some("AUD".into()),
-            deposits: Some(data.iter().filter_map(|c| c.deposit).sum()),
-            withdrawals: Some(data.iter().filter_map(|c| c.withdrawal).sum()),
-            ..Default::default()
-        };
-        Ok(CashBookIEnumerablePagedResponse {
-            data: Some(vec![CashBook { summary: Some(summary), transactions: Some(data) }]),
-            metadata: Some(metadata),
-        })
+        let summary = CashSummary::default()
+            .with_cash_book_code(format!("{}-CASH", input.account_id))
+            .with_currency("AUD".into())
+            .with_deposits(data.iter().filter_map(|c| c.deposit).sum())
+            .with_withdrawals(data.iter().filter_map(|c| c.withdrawal).sum());
+        Ok(CashBookIEnumerablePagedResponse::default()
+            .with_data(vec![CashBook::default().with_summary(summary).with_transactions(data)])
+            .with_metadata(metadata))
     }
 
     async fn get_au_unsettled_transactions(
@@ -633,15 +629,16 @@ impl PortfolioApi for Sandbox {
             .transactions
             .iter()
             .filter(|t| t.unconfirmed == Some(true) && within(&t.transaction_date, &input.from_date, &input.to_date))
-            .map(|t| UnsettledTransaction {
-                security: t.security.clone(),
-                transaction_date: t.transaction_date,
-                settlement_date: t.settlement_date,
-                transaction_type_description: t.transaction_type_description.clone(),
-                quantity: t.quantity,
-                net_amount: t.net_amount,
-                average_price: t.average_price,
-                ..Default::default()
+            .map(|t| {
+                let mut row = UnsettledTransaction::default();
+                row.security = t.security.clone();
+                row.transaction_date = t.transaction_date;
+                row.settlement_date = t.settlement_date;
+                row.transaction_type_description = t.transaction_type_description.clone();
+                row.quantity = t.quantity;
+                row.net_amount = t.net_amount;
+                row.average_price = t.average_price;
+                row
             })
             .collect();
         Ok(page(&rows, input.page, input.size).0)
@@ -658,12 +655,12 @@ impl PortfolioApi for Sandbox {
             .holdings
             .iter()
             .take(2)
-            .map(|(s, _)| DividendReinvestmentDetail {
-                security: Some(security(*s)),
-                drp_type: Some(DrpType::Drp),
-                percent_shares_participating: Some(100.0),
-                exclude_from_drp: Some(false),
-                ..Default::default()
+            .map(|(s, _)| {
+                DividendReinvestmentDetail::default()
+                    .with_security(security(*s))
+                    .with_drp_type(DrpType::Drp)
+                    .with_percent_shares_participating(100.0)
+                    .with_exclude_from_drp(false)
             })
             .collect())
     }
@@ -675,14 +672,14 @@ impl PortfolioApi for Sandbox {
     ) -> Result<Vec<IncomeDetail>, ApiError> {
         let store = self.open(&ctx)?;
         Ok(of_kinds(store.account(&input.account_id)?, &["Dividend"], &input.from_date, &input.to_date)
-            .map(|t| IncomeDetail {
-                income_id: t.transaction_id.clone(),
-                security: t.security.clone(),
-                payment_date: t.transaction_date,
-                cash_amount: t.net_amount.map(|a| a * 0.02),
-                income_total: t.net_amount.map(|a| a * 0.02),
-                income_type_description: Some("Dividend".into()),
-                ..Default::default()
+            .map(|t| {
+                let mut detail = IncomeDetail::default().with_income_type_description("Dividend".into());
+                detail.income_id = t.transaction_id.clone();
+                detail.security = t.security.clone();
+                detail.payment_date = t.transaction_date;
+                detail.cash_amount = t.net_amount.map(|a| a * 0.02);
+                detail.income_total = t.net_amount.map(|a| a * 0.02);
+                detail
             })
             .collect())
     }
@@ -707,7 +704,7 @@ impl PortfolioApi for Sandbox {
             .iter()
             .map(|id| {
                 let schedules = income_schedules(store.account(id)?, &input.from_date, &input.to_date);
-                Ok(BulkIncomeScheduleData { account_id: Some(id.clone()), income_schedules: Some(schedules) })
+                Ok(BulkIncomeScheduleData::default().with_account_id(id.clone()).with_income_schedules(schedules))
             })
             .collect()
     }
@@ -719,14 +716,15 @@ impl PortfolioApi for Sandbox {
     ) -> Result<Vec<Expense>, ApiError> {
         let store = self.open(&ctx)?;
         Ok(of_kinds(store.account(&input.account_id)?, &["Management fee"], &input.from_date, &input.to_date)
-            .map(|t| Expense {
-                expense_id: t.transaction_id.clone(),
-                effective_date: t.transaction_date,
-                payment_date: t.transaction_date,
-                expense_including_gst: Some(55.0),
-                expense_excluding_gst: Some(50.0),
-                expense_type_description: Some("Management fee".into()),
-                ..Default::default()
+            .map(|t| {
+                let mut expense = Expense::default()
+                    .with_expense_including_gst(55.0)
+                    .with_expense_excluding_gst(50.0)
+                    .with_expense_type_description("Management fee".into());
+                expense.expense_id = t.transaction_id.clone();
+                expense.effective_date = t.transaction_date;
+                expense.payment_date = t.transaction_date;
+                expense
             })
             .collect())
     }
@@ -739,12 +737,11 @@ impl PortfolioApi for Sandbox {
             .enumerate()
             .map(|(i, id)| {
                 store.account(id)?;
-                Ok(BpayInfo {
-                    account_id: Some(id.clone()),
-                    biller_code: Some(123_456),
-                    reference_number: Some(format!("9000{i:04}")),
-                    bpay_type: Some(BpayType::Personal),
-                })
+                Ok(BpayInfo::default()
+                    .with_account_id(id.clone())
+                    .with_biller_code(123_456)
+                    .with_reference_number(format!("9000{i:04}"))
+                    .with_bpay_type(BpayType::Personal))
             })
             .collect()
     }
@@ -759,25 +756,22 @@ impl PortfolioApi for Sandbox {
         let value: f64 = account.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
         let returns = periods(&input.account_id, &input.from_date, &input.to_date, input.multiple_periods)
             .into_iter()
-            .map(|(name, r)| PerformanceReturn {
-                period_description: Some(name),
-                gross_percent_return: (input.display_returns != DisplayReturns::AfterExpenses).then_some(r),
-                net_percent_return: (input.display_returns != DisplayReturns::BeforeExpenses).then_some(r - 0.5),
+            .map(|(name, r)| {
+                let mut row = PerformanceReturn::default().with_period_description(name);
+                row.gross_percent_return = (input.display_returns != DisplayReturns::AfterExpenses).then_some(r);
+                row.net_percent_return = (input.display_returns != DisplayReturns::BeforeExpenses).then_some(r - 0.5);
+                row
             })
             .collect();
         let income = if input.include_tax_credits { 420.0 } else { 380.0 };
-        Ok(Performance {
-            holdings_excluded: Some(!input.include_excluded_securities),
-            beginning_market_value: Some(value * 0.95),
-            ending_market_value: Some(value + if input.include_cash { 10_000.0 } else { 0.0 }),
-            dollar_return: Some(DollarReturnData {
-                total_income: Some(income),
-                capital_appreciation: Some(value * 0.05),
-                ..Default::default()
-            }),
-            percent_returns: Some(returns),
-            ..Default::default()
-        })
+        Ok(Performance::default()
+            .with_holdings_excluded(!input.include_excluded_securities)
+            .with_beginning_market_value(value * 0.95)
+            .with_ending_market_value(value + if input.include_cash { 10_000.0 } else { 0.0 })
+            .with_dollar_return(
+                DollarReturnData::default().with_total_income(income).with_capital_appreciation(value * 0.05),
+            )
+            .with_percent_returns(returns))
     }
 
     async fn get_au_asset_class_performance(
@@ -800,13 +794,11 @@ impl PortfolioApi for Sandbox {
                     &format!("{}{class}{method}", input.account_id),
                     months_between(&input.from_date, &input.to_date),
                 );
-                AssetClassInvestment {
-                    asset_class_description: Some(class.into()),
-                    start_value: Some(value / (1.0 + r / 100.0)),
-                    end_value: Some(value),
-                    total_return_percent: Some(r),
-                    ..Default::default()
-                }
+                AssetClassInvestment::default()
+                    .with_asset_class_description(class.into())
+                    .with_start_value(value / (1.0 + r / 100.0))
+                    .with_end_value(value)
+                    .with_total_return_percent(r)
             })
             .collect())
     }
@@ -831,7 +823,7 @@ impl PortfolioApi for Sandbox {
         }
         Ok(periods(&input.benchmark_id, &input.from_date, &input.to_date, input.multiple_periods)
             .into_iter()
-            .map(|(name, r)| BenchmarkReturn { period_description: Some(name), percentage_return: Some(r) })
+            .map(|(name, r)| BenchmarkReturn::default().with_period_description(name).with_percentage_return(r))
             .collect())
     }
 
@@ -854,21 +846,20 @@ impl PortfolioApi for Sandbox {
             .filter_map(|a| {
                 let weight = a.model_weightings.iter().find(|w| w.model_code == code)?.percentage?;
                 let total: f64 = a.holdings.iter().map(|(s, q)| q * SECURITIES[*s].4).sum();
-                Some(AccountApproximateFum {
-                    account_id: a.account.id.clone(),
-                    total_value: Some(total),
-                    model_weight: Some(weight),
-                    approximate_fum: Some(total * weight / 100.0),
-                    target_fum: Some(total * weight / 100.0),
-                })
+                let mut fum = AccountApproximateFum::default()
+                    .with_total_value(total)
+                    .with_model_weight(weight)
+                    .with_approximate_fum(total * weight / 100.0)
+                    .with_target_fum(total * weight / 100.0);
+                fum.account_id = a.account.id.clone();
+                Some(fum)
             })
             .collect();
-        Ok(ModelApproximateFum {
-            number_of_accounts_linked: Some(linked.len() as i32),
-            total_approximate_fum: Some(linked.iter().filter_map(|a| a.approximate_fum).sum()),
-            total_target_fum: Some(linked.iter().filter_map(|a| a.target_fum).sum()),
-            approximate_fum_for_accounts: Some(linked),
-        })
+        Ok(ModelApproximateFum::default()
+            .with_number_of_accounts_linked(linked.len() as i32)
+            .with_total_approximate_fum(linked.iter().filter_map(|a| a.approximate_fum).sum())
+            .with_total_target_fum(linked.iter().filter_map(|a| a.target_fum).sum())
+            .with_approximate_fum_for_accounts(linked))
     }
 
     async fn get_au_model_performance(
@@ -880,14 +871,15 @@ impl PortfolioApi for Sandbox {
         store.model(&input.model_id)?;
         let returns = periods(&input.model_id, &input.from_date, &input.to_date, -1)
             .into_iter()
-            .map(|(name, r)| PercentageReturn {
-                period_description: Some(name),
-                gross_percentage_return: Some(r),
-                net_percentage_return: Some(r - 0.4),
-                annualised: Some(false),
+            .map(|(name, r)| {
+                PercentageReturn::default()
+                    .with_period_description(name)
+                    .with_gross_percentage_return(r)
+                    .with_net_percentage_return(r - 0.4)
+                    .with_annualised(false)
             })
             .collect();
-        Ok(ModelPerformance { daily_percentage_returns: Some(Vec::new()), percentage_returns: Some(returns) })
+        Ok(ModelPerformance::default().with_daily_percentage_returns(Vec::new()).with_percentage_returns(returns))
     }
 
     async fn get_au_model_holdings(
@@ -899,11 +891,11 @@ impl PortfolioApi for Sandbox {
         let (_, holdings) = store.model(&input.model_id)?;
         Ok(holdings
             .iter()
-            .map(|(s, w)| ModelHolding {
-                security: Some(security(*s)),
-                target_value_percentage: Some(*w),
-                actual_value_percentage: Some(*w),
-                ..Default::default()
+            .map(|(s, w)| {
+                ModelHolding::default()
+                    .with_security(security(*s))
+                    .with_target_value_percentage(*w)
+                    .with_actual_value_percentage(*w)
             })
             .collect())
     }
@@ -932,14 +924,11 @@ impl PortfolioApi for Sandbox {
                 return Err(ApiError::not_found(format!("no security `{}`", adjustment.security_id))
                     .with_error(format!("body.ModelWeightAdjustments[{i}].SecurityId"), "names no security"));
             };
-            adjustments.push(ModelWeightAdjustmentResponse {
-                security: Some(ModelWeightAdjustmentSecurity {
-                    code: Some(code.to_string()),
-                    exchange: Some("ASX".into()),
-                    isin: None,
-                }),
-                target: adjustment.target,
-            });
+            let security =
+                ModelWeightAdjustmentSecurity::default().with_code(code.to_string()).with_exchange("ASX".into());
+            let mut response = ModelWeightAdjustmentResponse::default().with_security(security);
+            response.target = adjustment.target;
+            adjustments.push(response);
         }
         store.adjustments.insert(body.model_id, adjustments);
         Ok(())
@@ -1032,18 +1021,17 @@ impl PortfolioApi for Sandbox {
         let kind = match body.cashflow_instruction_type {
             OneOffCashflowInstructionType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
             OneOffCashflowInstructionType::OneOffWithdrawal => CashflowInstructionType::OneOffWithdrawal,
-            OneOffCashflowInstructionType::Unknown(other) => return Err(unlisted("CashflowInstructionType", other)),
+            other => return Err(unlisted("CashflowInstructionType", other)),
         };
         let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
-        instructions.push(CashflowInstruction {
-            id: Some(id),
-            cashflow_instruction_type: Some(kind),
-            frequency_type: Some(FrequencyType::Adhoc),
-            value: body.amount,
-            tax_type: body.tax_type,
-            allocations: Some(body.allocations),
-            ..Default::default()
-        });
+        let mut instruction = CashflowInstruction::default()
+            .with_id(id)
+            .with_cashflow_instruction_type(kind)
+            .with_frequency_type(FrequencyType::Adhoc)
+            .with_allocations(body.allocations);
+        instruction.value = body.amount;
+        instruction.tax_type = body.tax_type;
+        instructions.push(instruction);
         keep_newest(instructions, self.max_entries);
         Ok(())
     }
@@ -1056,7 +1044,7 @@ impl PortfolioApi for Sandbox {
         let mut store = self.open(&ctx)?;
         let kind = match input.cashflow_instruction_type {
             OneOffCashflowInstructionDeleteType::OneOffDirectDebit => CashflowInstructionType::OneOffDirectDebit,
-            OneOffCashflowInstructionDeleteType::Unknown(other) => {
+            other => {
                 return Err(unlisted("CashflowInstructionType", other));
             }
         };
@@ -1085,16 +1073,15 @@ impl PortfolioApi for Sandbox {
         let id = format!("CF-{}-{}", body.account_id, store.next_instruction);
         let instructions = &mut store.account_mut(&body.account_id)?.cashflow_instructions;
         instructions.retain(|c| c.cashflow_instruction_type != Some(kind));
-        instructions.push(CashflowInstruction {
-            id: Some(id),
-            cashflow_instruction_type: Some(kind),
-            frequency_type: Some(frequency),
-            start_date: body.start_date.as_ref().map(utc),
-            end_date: body.end_date.as_ref().map(utc),
-            value: body.amount,
-            allocations: Some(body.allocations),
-            ..Default::default()
-        });
+        let mut instruction = CashflowInstruction::default()
+            .with_id(id)
+            .with_cashflow_instruction_type(kind)
+            .with_frequency_type(frequency)
+            .with_allocations(body.allocations);
+        instruction.start_date = body.start_date.as_ref().map(utc);
+        instruction.end_date = body.end_date.as_ref().map(utc);
+        instruction.value = body.amount;
+        instructions.push(instruction);
         Ok(())
     }
 
@@ -1107,7 +1094,7 @@ impl PortfolioApi for Sandbox {
         let kind = match input.cashflow_instruction_type {
             RegularCashflowInstructionDeleteType::RegularContribution => CashflowInstructionType::RegularContribution,
             RegularCashflowInstructionDeleteType::RegularWithdrawal => CashflowInstructionType::RegularWithdrawal,
-            RegularCashflowInstructionDeleteType::Unknown(other) => {
+            other => {
                 return Err(unlisted("CashflowInstructionType", other));
             }
         };
@@ -1178,14 +1165,15 @@ fn of_kinds<'a>(
 
 fn income_schedules(account: &AccountData, from: &DateTime, to: &DateTime) -> Vec<IncomeSchedule> {
     of_kinds(account, &["Dividend", "Interest"], from, to)
-        .map(|t| IncomeSchedule {
-            income_id: t.transaction_id.clone(),
-            security: t.security.clone(),
-            tax_date: t.transaction_date,
-            income_total: t.net_amount.map(|a| a * 0.02),
-            cash_amount: t.net_amount.map(|a| a * 0.02),
-            income_type_description: t.transaction_type_description.clone(),
-            ..Default::default()
+        .map(|t| {
+            let mut schedule = IncomeSchedule::default();
+            schedule.income_id = t.transaction_id.clone();
+            schedule.security = t.security.clone();
+            schedule.tax_date = t.transaction_date;
+            schedule.income_total = t.net_amount.map(|a| a * 0.02);
+            schedule.cash_amount = t.net_amount.map(|a| a * 0.02);
+            schedule.income_type_description = t.transaction_type_description.clone();
+            schedule
         })
         .collect()
 }

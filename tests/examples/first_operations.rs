@@ -19,11 +19,11 @@ impl PartialPortfolioApi for FirstOperations {
         _: RequestContext,
         _: inputs::GetAuModelsInput,
     ) -> Result<Vec<types::Model>, ApiError> {
-        Ok(vec![types::Model { code: Some("GROWTH".into()), ..Default::default() }])
+        Ok(vec![types::Model::default().with_code("GROWTH".into())])
     }
 
     async fn get_user(&self, _: RequestContext, input: inputs::GetUserInput) -> Result<types::User, ApiError> {
-        Ok(types::User { user_id: Some(input.username.len() as i32) })
+        Ok(types::User::default().with_user_id(input.username.len() as i32))
     }
 }
 
@@ -46,7 +46,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The same downstream code against the mock, as a test would run it.
     let mock = MockApi::new();
-    mock.returns_get_au_models(Ok(vec![types::Model { code: Some("INCOME".into()), ..Default::default() }]));
+    mock.returns_get_au_models(Ok(vec![types::Model::default().with_code("INCOME".into())]));
     let client = Client::new(&mock.serve().await?, Credentials::new("token", "key"))?;
     assert_eq!(model_codes(&client).await?, ["INCOME"]);
     println!("mock: calls {:?}", mock.calls());

@@ -118,11 +118,11 @@ async fn an_absent_optional_body_is_no_body_at_all() {
 #[tokio::test]
 async fn bodies_are_json_with_integer_enums() {
     let server = RawServer::start(RawReply::empty(204)).await;
-    let body = PutAccountModelWeightingRequest {
-        account_id: "A1".into(),
-        rebalance_type: RebalanceType::Fixed,
-        account_model_weightings: vec![AccountModelWeighting { model_code: Some("M1".into()), ..Default::default() }],
-    };
+    let body = PutAccountModelWeightingRequest::new(
+        "A1".into(),
+        RebalanceType::Fixed,
+        vec![AccountModelWeighting::default().with_model_code("M1".into())],
+    );
     client(&server).replace_account_model_weightings().body(body).await.unwrap();
     let request = server.only_request();
     assert_eq!(request.header("content-type"), Some("application/json"));

@@ -49,88 +49,75 @@ fn dt(text: &str) -> DateTime {
 }
 
 fn account(id: &str) -> Account {
-    Account {
-        id: Some(id.into()),
-        code: Some(format!("{id}-CODE")),
-        status: Some(AccountStatus::Closed),
-        valuation_date: Some(dt("2024-06-30T00:00:00")),
-        ..Default::default()
-    }
+    Account::default()
+        .with_id(id.into())
+        .with_code(format!("{id}-CODE"))
+        .with_status(AccountStatus::Closed)
+        .with_valuation_date(dt("2024-06-30T00:00:00"))
 }
 
 fn holdings() -> Vec<HoldingData> {
-    vec![HoldingData {
-        account_id: Some("A1".into()),
-        holdings: Some(vec![Holding {
-            quantity: Some(12.5),
-            unit_price_date: Some(dt("2024-06-28T16:00:00+10:00")),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    }]
+    vec![HoldingData::default().with_account_id("A1".into()).with_holdings(vec![
+        Holding::default().with_quantity(12.5).with_unit_price_date(dt("2024-06-28T16:00:00+10:00")),
+    ])]
 }
 
 fn transactions() -> TransactionIEnumerablePagedResponse {
-    TransactionIEnumerablePagedResponse {
-        data: Some(vec![Transaction {
-            transaction_id: Some("T1".into()),
-            net_amount: Some(-20.5),
-            ..Default::default()
-        }]),
-        metadata: Some(Metadata { total_count: Some(41), total_pages: Some(5) }),
-    }
+    TransactionIEnumerablePagedResponse::default()
+        .with_data(vec![Transaction::default().with_transaction_id("T1".into()).with_net_amount(-20.5)])
+        .with_metadata(Metadata::default().with_total_count(41).with_total_pages(5))
 }
 
 const FILE: &[u8] = b"%PDF-1.4 sample";
 
 recorder! {
-    get_user(GetUserInput) -> User = User { user_id: Some(7) };
-    create_user(CreateUserInput) -> UserCreationResponse = UserCreationResponse { id: Some(8), get_started_token: Some("tok".into()) };
+    get_user(GetUserInput) -> User = User::default().with_user_id(7);
+    create_user(CreateUserInput) -> UserCreationResponse = UserCreationResponse::default().with_id(8).with_get_started_token("tok".into());
     link_user_accounts(LinkUserAccountsInput) -> () = ();
-    get_au_accounts(GetAuAccountsInput) -> Vec<AccountIEnumerablePagedResponse> = vec![AccountIEnumerablePagedResponse { data: Some(vec![account("A1")]), metadata: Some(Metadata { total_count: Some(1), total_pages: Some(1) }) }];
-    get_au_child_accounts(GetAuChildAccountsInput) -> Vec<ChildAccountAu> = vec![ChildAccountAu { id: Some("A2".into()) }];
-    get_account_model_weightings(GetAccountModelWeightingsInput) -> Vec<AccountModelWeighting> = vec![AccountModelWeighting { model_code: Some("M".into()), percentage: Some(100.0) }];
+    get_au_accounts(GetAuAccountsInput) -> Vec<AccountIEnumerablePagedResponse> = vec![AccountIEnumerablePagedResponse::default().with_data(vec![account("A1")]).with_metadata(Metadata::default().with_total_count(1).with_total_pages(1))];
+    get_au_child_accounts(GetAuChildAccountsInput) -> Vec<ChildAccountAu> = vec![ChildAccountAu::default().with_id("A2".into())];
+    get_account_model_weightings(GetAccountModelWeightingsInput) -> Vec<AccountModelWeighting> = vec![AccountModelWeighting::default().with_model_code("M".into()).with_percentage(100.0)];
     replace_account_model_weightings(ReplaceAccountModelWeightingsInput) -> () = ();
     get_au_app_form(GetAuAppFormInput) -> FileDownload = FileDownload::new(FILE).with_file_name("form.pdf");
-    create_draft_application(CreateDraftApplicationInput) -> ApplicationUploadResult = ApplicationUploadResult { application_id: Some(uuid::Uuid::from_u128(42)) };
-    get_draft_application_status(GetDraftApplicationStatusInput) -> ApplicationStatus = ApplicationStatus { application_id: Some(uuid::Uuid::from_u128(42)), status: Some("Draft".into()), accounts_status: Some(vec![ApplicationAccountStatus { account_code: Some("X".into()), status: Some(AccountLifeCycle::AwaitingFund) }]) };
-    get_pds(GetPdsInput) -> Vec<PdsDetail> = vec![PdsDetail { id: Some("P1".into()), region: Some(ApplicantRegion::International), ..Default::default() }];
-    get_uk_ceding_parties(GetUkCedingPartiesInput) -> Vec<CedingPartyResponse> = vec![CedingPartyResponse { ceding_party_id: Some("C1".into()), ..Default::default() }];
-    find_au_securities(FindAuSecuritiesInput) -> Vec<SecurityResponse> = vec![SecurityResponse { code: Some("BHP".into()), ..Default::default() }];
-    get_au_recalc_status(GetAuRecalcStatusInput) -> ServiceRecalcStatus = ServiceRecalcStatus { recalc_as_at_date: Some(dt("2024-07-01T02:03:04.5Z")) };
+    create_draft_application(CreateDraftApplicationInput) -> ApplicationUploadResult = ApplicationUploadResult::default().with_application_id(uuid::Uuid::from_u128(42));
+    get_draft_application_status(GetDraftApplicationStatusInput) -> ApplicationStatus = ApplicationStatus::default().with_application_id(uuid::Uuid::from_u128(42)).with_status("Draft".into()).with_accounts_status(vec![ApplicationAccountStatus::default().with_account_code("X".into()).with_status(AccountLifeCycle::AwaitingFund)]);
+    get_pds(GetPdsInput) -> Vec<PdsDetail> = vec![PdsDetail::default().with_id("P1".into()).with_region(ApplicantRegion::International)];
+    get_uk_ceding_parties(GetUkCedingPartiesInput) -> Vec<CedingPartyResponse> = vec![CedingPartyResponse::default().with_ceding_party_id("C1".into())];
+    find_au_securities(FindAuSecuritiesInput) -> Vec<SecurityResponse> = vec![SecurityResponse::default().with_code("BHP".into())];
+    get_au_recalc_status(GetAuRecalcStatusInput) -> ServiceRecalcStatus = ServiceRecalcStatus::default().with_recalc_as_at_date(dt("2024-07-01T02:03:04.5Z"));
     get_au_holdings(GetAuHoldingsInput) -> Vec<HoldingData> = holdings();
-    get_au_holdings_per_model(GetAuHoldingsPerModelInput) -> Vec<HoldingsHistoryPerModel> = vec![HoldingsHistoryPerModel { total_value: Some(1.0), ..Default::default() }];
-    get_au_asset_class_summary(GetAuAssetClassSummaryInput) -> AssetClassSummary = AssetClassSummary { valuation: Some(AssetClassValuation { total_value: Some(9.0), ..Default::default() }), ..Default::default() };
+    get_au_holdings_per_model(GetAuHoldingsPerModelInput) -> Vec<HoldingsHistoryPerModel> = vec![HoldingsHistoryPerModel::default().with_total_value(1.0)];
+    get_au_asset_class_summary(GetAuAssetClassSummaryInput) -> AssetClassSummary = AssetClassSummary::default().with_valuation(AssetClassValuation::default().with_total_value(9.0));
     get_au_transactions(GetAuTransactionsInput) -> TransactionIEnumerablePagedResponse = transactions();
-    get_au_cash_transactions(GetAuCashTransactionsInput) -> CashBookIEnumerablePagedResponse = CashBookIEnumerablePagedResponse { data: Some(vec![CashBook::default()]), metadata: None };
-    get_au_unsettled_transactions(GetAuUnsettledTransactionsInput) -> Vec<UnsettledTransaction> = vec![UnsettledTransaction { quantity: Some(3.0), ..Default::default() }];
-    get_au_dividend_reinvestment_details(GetAuDividendReinvestmentDetailsInput) -> Vec<DividendReinvestmentDetail> = vec![DividendReinvestmentDetail { drp_type: Some(DrpType::Bsp), ..Default::default() }];
-    get_au_income_detail(GetAuIncomeDetailInput) -> Vec<IncomeDetail> = vec![IncomeDetail { income_total: Some(4.25), ..Default::default() }];
-    get_au_income_schedules(GetAuIncomeSchedulesInput) -> Vec<IncomeSchedule> = vec![IncomeSchedule { interest: Some(1.5), ..Default::default() }];
-    get_au_income_schedules_bulk(GetAuIncomeSchedulesBulkInput) -> Vec<BulkIncomeScheduleData> = vec![BulkIncomeScheduleData { account_id: Some("A1".into()), income_schedules: Some(vec![]) }];
-    get_au_expense_detail(GetAuExpenseDetailInput) -> Vec<Expense> = vec![Expense { expense_id: Some("E1".into()), ..Default::default() }];
-    get_au_bpay(GetAuBpayInput) -> Vec<BpayInfo> = vec![BpayInfo { bpay_type: Some(BpayType::SpecialPersonal), biller_code: Some(1234), ..Default::default() }];
-    get_au_performance(GetAuPerformanceInput) -> Performance = Performance { percent_returns: Some(vec![PerformanceReturn { period_description: Some("1 yr".into()), gross_percent_return: Some(7.5), net_percent_return: None }]), ..Default::default() };
-    get_au_asset_class_performance(GetAuAssetClassPerformanceInput) -> Vec<AssetClassInvestment> = vec![AssetClassInvestment { total_return_percent: Some(-1.25), ..Default::default() }];
-    get_au_benchmarks(GetAuBenchmarksInput) -> Vec<Benchmark> = vec![Benchmark { id: Some("B1".into()), ..Default::default() }];
-    get_au_benchmark_performance(GetAuBenchmarkPerformanceInput) -> Vec<BenchmarkReturn> = vec![BenchmarkReturn { period_description: Some("3 mths".into()), percentage_return: Some(2.0) }];
-    get_au_models(GetAuModelsInput) -> Vec<Model> = vec![Model { id: Some("M1".into()), status: Some(ModelStatus::Closing), ..Default::default() }];
-    get_au_aproximate_fum(GetAuAproximateFumInput) -> ModelApproximateFum = ModelApproximateFum { number_of_accounts_linked: Some(3), ..Default::default() };
-    get_au_model_performance(GetAuModelPerformanceInput) -> ModelPerformance = ModelPerformance { daily_percentage_returns: Some(vec![ModelDailyPercentageReturn { date: Some(dt("2024-01-02")), percentage_return: Some(0.1), cumulative_percentage_return: Some(0.1) }]), percentage_returns: None };
-    get_au_model_holdings(GetAuModelHoldingsInput) -> Vec<ModelHolding> = vec![ModelHolding { target_value_percentage: Some(50.0), ..Default::default() }];
-    get_au_model_weight_adjustment(GetAuModelWeightAdjustmentInput) -> Vec<ModelWeightAdjustmentResponse> = vec![ModelWeightAdjustmentResponse { target: Some(0.2), security: None }];
+    get_au_cash_transactions(GetAuCashTransactionsInput) -> CashBookIEnumerablePagedResponse = CashBookIEnumerablePagedResponse::default().with_data(vec![CashBook::default()]);
+    get_au_unsettled_transactions(GetAuUnsettledTransactionsInput) -> Vec<UnsettledTransaction> = vec![UnsettledTransaction::default().with_quantity(3.0)];
+    get_au_dividend_reinvestment_details(GetAuDividendReinvestmentDetailsInput) -> Vec<DividendReinvestmentDetail> = vec![DividendReinvestmentDetail::default().with_drp_type(DrpType::Bsp)];
+    get_au_income_detail(GetAuIncomeDetailInput) -> Vec<IncomeDetail> = vec![IncomeDetail::default().with_income_total(4.25)];
+    get_au_income_schedules(GetAuIncomeSchedulesInput) -> Vec<IncomeSchedule> = vec![IncomeSchedule::default().with_interest(1.5)];
+    get_au_income_schedules_bulk(GetAuIncomeSchedulesBulkInput) -> Vec<BulkIncomeScheduleData> = vec![BulkIncomeScheduleData::default().with_account_id("A1".into()).with_income_schedules(vec![])];
+    get_au_expense_detail(GetAuExpenseDetailInput) -> Vec<Expense> = vec![Expense::default().with_expense_id("E1".into())];
+    get_au_bpay(GetAuBpayInput) -> Vec<BpayInfo> = vec![BpayInfo::default().with_bpay_type(BpayType::SpecialPersonal).with_biller_code(1234)];
+    get_au_performance(GetAuPerformanceInput) -> Performance = Performance::default().with_percent_returns(vec![PerformanceReturn::default().with_period_description("1 yr".into()).with_gross_percent_return(7.5)]);
+    get_au_asset_class_performance(GetAuAssetClassPerformanceInput) -> Vec<AssetClassInvestment> = vec![AssetClassInvestment::default().with_total_return_percent(-1.25)];
+    get_au_benchmarks(GetAuBenchmarksInput) -> Vec<Benchmark> = vec![Benchmark::default().with_id("B1".into())];
+    get_au_benchmark_performance(GetAuBenchmarkPerformanceInput) -> Vec<BenchmarkReturn> = vec![BenchmarkReturn::default().with_period_description("3 mths".into()).with_percentage_return(2.0)];
+    get_au_models(GetAuModelsInput) -> Vec<Model> = vec![Model::default().with_id("M1".into()).with_status(ModelStatus::Closing)];
+    get_au_aproximate_fum(GetAuAproximateFumInput) -> ModelApproximateFum = ModelApproximateFum::default().with_number_of_accounts_linked(3);
+    get_au_model_performance(GetAuModelPerformanceInput) -> ModelPerformance = ModelPerformance::default().with_daily_percentage_returns(vec![ModelDailyPercentageReturn::default().with_date(dt("2024-01-02")).with_percentage_return(0.1).with_cumulative_percentage_return(0.1)]);
+    get_au_model_holdings(GetAuModelHoldingsInput) -> Vec<ModelHolding> = vec![ModelHolding::default().with_target_value_percentage(50.0)];
+    get_au_model_weight_adjustment(GetAuModelWeightAdjustmentInput) -> Vec<ModelWeightAdjustmentResponse> = vec![ModelWeightAdjustmentResponse::default().with_target(0.2)];
     replace_au_model_weight_adjustment(ReplaceAuModelWeightAdjustmentInput) -> () = ();
     get_au_account_esg_categories(GetAuAccountEsgCategoriesInput) -> Vec<String> = vec!["ESG1".into(), "ESG2".into()];
     add_au_account_esg_categories(AddAuAccountEsgCategoriesInput) -> () = ();
     replace_au_account_esg_categories(ReplaceAuAccountEsgCategoriesInput) -> () = ();
     delete_au_account_esg_categories(DeleteAuAccountEsgCategoriesInput) -> () = ();
-    get_au_cashflow_instructions(GetAuCashflowInstructionsInput) -> Vec<CashflowInstruction> = vec![CashflowInstruction { cashflow_instruction_type: Some(CashflowInstructionType::InsurancePremiums), ..Default::default() }];
+    get_au_cashflow_instructions(GetAuCashflowInstructionsInput) -> Vec<CashflowInstruction> = vec![CashflowInstruction::default().with_cashflow_instruction_type(CashflowInstructionType::InsurancePremiums)];
     add_au_one_off_cashflow_instructions(AddAuOneOffCashflowInstructionsInput) -> () = ();
     delete_au_one_off_cashflow_instructions(DeleteAuOneOffCashflowInstructionsInput) -> () = ();
     update_au_regular_cashflow_instructions(UpdateAuRegularCashflowInstructionsInput) -> () = ();
     delete_au_regular_cashflow_instructions(DeleteAuRegularCashflowInstructionsInput) -> () = ();
-    get_au_publisher_events(GetAuPublisherEventsInput) -> Vec<PublisherEvent> = vec![PublisherEvent { id: Some("E1".into()), ..Default::default() }];
-    get_au_publisher_event_detail(GetAuPublisherEventDetailInput) -> Vec<PublisherEventDetail> = vec![PublisherEventDetail { file_id: Some("F1".into()), ..Default::default() }];
+    get_au_publisher_events(GetAuPublisherEventsInput) -> Vec<PublisherEvent> = vec![PublisherEvent::default().with_id("E1".into())];
+    get_au_publisher_event_detail(GetAuPublisherEventDetailInput) -> Vec<PublisherEventDetail> = vec![PublisherEventDetail::default().with_file_id("F1".into())];
     download_au_file(DownloadAuFileInput) -> FileDownload = FileDownload::new(FILE).with_file_name("report.pdf").with_content_type("application/pdf");
 }
 
@@ -173,80 +160,64 @@ async fn every_operation_round_trips() {
     let c = &h.client;
 
     // Accounts, users and applications
-    assert_eq!(&c.get_user("alex").await.unwrap(), &User { user_id: Some(7) });
-    assert_eq!(h.last::<GetUserInput>("get_user"), GetUserInput { username: "alex".into() });
+    assert_eq!(&c.get_user("alex").await.unwrap(), &User::default().with_user_id(7));
+    assert_eq!(h.last::<GetUserInput>("get_user").username, "alex");
 
-    let user = PostUserRequest {
-        name: IndividualName { title: Some(Title::Dr), first_name: "Ada".into(), last_name: "Lee".into() },
-        gender: None,
-        email: "ada@example.com".into(),
-        date_of_birth: Some(dt("1990-02-03T00:00:00")),
-        mothers_maiden_name: None,
-        addresses: vec![Address {
-            r#type: AddressType::Mailing,
-            line1: "1 Main St".into(),
-            line2: None,
-            line3: None,
-            suburb_or_county: "Town".into(),
-            town_or_city_or_state: "NSW".into(),
-            postcode: "2000".into(),
-            country: "AUS".into(),
-        }],
-        phone: "0400000000".into(),
-        phone_other: None,
-        job_title: None,
-        adviser_id: 12,
-        generate_get_started_token: true,
-    };
+    let user = PostUserRequest::new(
+        IndividualName::new("Ada".into(), "Lee".into()).with_title(Title::Dr),
+        "ada@example.com".into(),
+        vec![Address::new(
+            AddressType::Mailing,
+            "1 Main St".into(),
+            "Town".into(),
+            "NSW".into(),
+            "2000".into(),
+            "AUS".into(),
+        )],
+        "0400000000".into(),
+        12,
+        true,
+    )
+    .with_date_of_birth(dt("1990-02-03T00:00:00"));
     assert_eq!(
         &c.create_user().body(user.clone()).await.unwrap(),
-        &UserCreationResponse { id: Some(8), get_started_token: Some("tok".into()) },
+        &UserCreationResponse::default().with_id(8).with_get_started_token("tok".into()),
     );
     assert_eq!(&h.last::<CreateUserInput>("create_user").body, &Some(user));
 
-    let link = PatchUserAccountRequest {
-        user_id: 5,
-        account_ids: vec!["A1".into()],
-        user_role: Some(LinkType::Owner),
-        access: None,
-    };
+    let link = PatchUserAccountRequest::new(5, vec!["A1".into()]).with_user_role(LinkType::Owner);
     c.link_user_accounts().body(link.clone()).await.unwrap();
     assert_eq!(&h.last::<LinkUserAccountsInput>("link_user_accounts").body, &Some(link));
 
     c.get_au_accounts().await.unwrap();
-    assert_eq!(
-        h.last::<GetAuAccountsInput>("get_au_accounts"),
-        GetAuAccountsInput { search: None, account_ids: None, page: 1, size: 100 }
-    );
+    let input = h.last::<GetAuAccountsInput>("get_au_accounts");
+    assert_eq!((input.search, input.account_ids, input.page, input.size), (None, None, 1, 100));
     let accounts = c.get_au_accounts().search("sm*").account_ids(["A1", "A2"]).page(3).size(7).await.unwrap();
     assert_eq!(
         &accounts,
-        &vec![AccountIEnumerablePagedResponse {
-            data: Some(vec![account("A1")]),
-            metadata: Some(Metadata { total_count: Some(1), total_pages: Some(1) }),
-        }],
+        &vec![
+            AccountIEnumerablePagedResponse::default()
+                .with_data(vec![account("A1")])
+                .with_metadata(Metadata::default().with_total_count(1).with_total_pages(1))
+        ],
     );
+    let input = h.last::<GetAuAccountsInput>("get_au_accounts");
     assert_eq!(
-        h.last::<GetAuAccountsInput>("get_au_accounts"),
-        GetAuAccountsInput {
-            search: Some("sm*".into()),
-            account_ids: Some(vec!["A1".into(), "A2".into()]),
-            page: 3,
-            size: 7
-        }
+        (input.search, input.account_ids, input.page, input.size),
+        (Some("sm*".into()), Some(vec!["A1".into(), "A2".into()]), 3, 7)
     );
 
-    assert_eq!(&c.get_au_child_accounts("A1").await.unwrap(), &vec![ChildAccountAu { id: Some("A2".into()) }]);
+    assert_eq!(&c.get_au_child_accounts("A1").await.unwrap(), &vec![ChildAccountAu::default().with_id("A2".into())]);
     assert_eq!(h.last::<GetAuChildAccountsInput>("get_au_child_accounts").account_id, "A1");
 
     c.get_account_model_weightings("A1").await.unwrap();
     assert_eq!(h.last::<GetAccountModelWeightingsInput>("get_account_model_weightings").account_id, "A1");
 
-    let weightings = PutAccountModelWeightingRequest {
-        account_id: "A1".into(),
-        rebalance_type: RebalanceType::Floating,
-        account_model_weightings: vec![AccountModelWeighting { model_code: Some("M".into()), percentage: Some(100.0) }],
-    };
+    let weightings = PutAccountModelWeightingRequest::new(
+        "A1".into(),
+        RebalanceType::Floating,
+        vec![AccountModelWeighting::default().with_model_code("M".into()).with_percentage(100.0)],
+    );
     c.replace_account_model_weightings().body(weightings.clone()).await.unwrap();
     assert_eq!(
         &h.last::<ReplaceAccountModelWeightingsInput>("replace_account_model_weightings").body,
@@ -263,20 +234,16 @@ async fn every_operation_round_trips() {
     assert_eq!(form.file_name.as_deref(), Some("form.pdf"));
     assert_eq!(form.content_type.as_deref(), Some("application/octet-stream"));
     assert_eq!(form.body.collect().await.unwrap(), FILE);
+    let input = h.last::<GetAuAppFormInput>("get_au_app_form");
     assert_eq!(
-        h.last::<GetAuAppFormInput>("get_au_app_form"),
-        GetAuAppFormInput { account_id: "A1".into(), recipient: Some(AppFormRecipient::Investor), form_type: None }
+        (input.account_id.as_str(), input.recipient, input.form_type),
+        ("A1", Some(AppFormRecipient::Investor), None)
     );
 
-    let draft = DraftApplication {
-        adviser_id: 3,
-        owner_adviser_id: None,
-        applicants: vec![DraftApplicant::default()],
-        accounts: None,
-    };
+    let draft = DraftApplication::new(3, vec![DraftApplicant::default()]);
     assert_eq!(
         &c.create_draft_application().body(draft.clone()).await.unwrap(),
-        &ApplicationUploadResult { application_id: Some(uuid::Uuid::from_u128(42)) },
+        &ApplicationUploadResult::default().with_application_id(uuid::Uuid::from_u128(42)),
     );
     assert_eq!(&h.last::<CreateDraftApplicationInput>("create_draft_application").body, &Some(draft));
 
@@ -293,20 +260,14 @@ async fn every_operation_round_trips() {
     h.last::<GetPdsInput>("get_pds");
 
     c.get_uk_ceding_parties("north").account_type(CedingPartyAccountType::Gia).await.unwrap();
-    assert_eq!(
-        h.last::<GetUkCedingPartiesInput>("get_uk_ceding_parties"),
-        GetUkCedingPartiesInput { account_type: Some(CedingPartyAccountType::Gia), search: "north".into() }
-    );
+    let input = h.last::<GetUkCedingPartiesInput>("get_uk_ceding_parties");
+    assert_eq!((input.account_type, input.search.as_str()), (Some(CedingPartyAccountType::Gia), "north"));
 
     c.find_au_securities().security_codes(["BHP", "CBA"]).pds_id("P1").await.unwrap();
+    let input = h.last::<FindAuSecuritiesInput>("find_au_securities");
     assert_eq!(
-        h.last::<FindAuSecuritiesInput>("find_au_securities"),
-        FindAuSecuritiesInput {
-            search: None,
-            pds_id: Some("P1".into()),
-            security_ids: None,
-            security_codes: Some(vec!["BHP".into(), "CBA".into()])
-        }
+        (input.search, input.pds_id, input.security_ids, input.security_codes),
+        (None, Some("P1".into()), None, Some(vec!["BHP".into(), "CBA".into()]))
     );
 
     let recalc = c.get_au_recalc_status().await.unwrap();
@@ -317,45 +278,29 @@ async fn every_operation_round_trips() {
     let held =
         c.get_au_holdings(["A1", "A2"], dt("2024-06-30"), ClassificationType::AssetClassPrimaryClass).await.unwrap();
     assert_eq!(&held, &holdings());
+    let input = h.last::<GetAuHoldingsInput>("get_au_holdings");
     assert_eq!(
-        h.last::<GetAuHoldingsInput>("get_au_holdings"),
-        GetAuHoldingsInput {
-            account_ids: vec!["A1".into(), "A2".into()],
-            valuation_date: dt("2024-06-30"),
-            classification_type: ClassificationType::AssetClassPrimaryClass
-        }
+        (input.account_ids, input.valuation_date, input.classification_type),
+        (vec!["A1".into(), "A2".into()], dt("2024-06-30"), ClassificationType::AssetClassPrimaryClass)
     );
 
     c.get_au_holdings_per_model("A1", dt("2024-01-01T00:00:00+10:00"), dt("2024-06-30T00:00:00Z")).await.unwrap();
+    let input = h.last::<GetAuHoldingsPerModelInput>("get_au_holdings_per_model");
     assert_eq!(
-        h.last::<GetAuHoldingsPerModelInput>("get_au_holdings_per_model"),
-        GetAuHoldingsPerModelInput {
-            account_id: "A1".into(),
-            from_date: dt("2024-01-01T00:00:00+10:00"),
-            to_date: dt("2024-06-30T00:00:00Z")
-        }
+        (input.account_id.as_str(), input.from_date, input.to_date),
+        ("A1", dt("2024-01-01T00:00:00+10:00"), dt("2024-06-30T00:00:00Z"))
     );
 
     c.get_au_asset_class_summary("A1", dt("2024-06-30")).await.unwrap();
-    assert_eq!(
-        h.last::<GetAuAssetClassSummaryInput>("get_au_asset_class_summary"),
-        GetAuAssetClassSummaryInput { account_id: "A1".into(), include_loans: false, valuation_date: dt("2024-06-30") }
-    );
+    let input = h.last::<GetAuAssetClassSummaryInput>("get_au_asset_class_summary");
+    assert_eq!((input.account_id.as_str(), input.include_loans, input.valuation_date), ("A1", false, dt("2024-06-30")));
 
     assert_eq!(&c.get_au_transactions("A1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap(), &transactions());
+    let input = h.last::<GetAuTransactionsInput>("get_au_transactions");
+    assert_eq!((input.account_id.as_str(), input.from_date, input.to_date), ("A1", dt("2024-01-01"), dt("2024-12-31")));
     assert_eq!(
-        h.last::<GetAuTransactionsInput>("get_au_transactions"),
-        GetAuTransactionsInput {
-            account_id: "A1".into(),
-            from_date: dt("2024-01-01"),
-            to_date: dt("2024-12-31"),
-            buys_and_sells_only: false,
-            show_unconfirmed: false,
-            page: 1,
-            size: 100,
-            order_by: TransactionOrderBy::TransactionDate,
-            order: SortOrder::Desc,
-        },
+        (input.buys_and_sells_only, input.show_unconfirmed, input.page, input.size, input.order_by, input.order),
+        (false, false, 1, 100, TransactionOrderBy::TransactionDate, SortOrder::Desc),
         "defaults are applied by the server"
     );
     c.get_au_transactions("A1", dt("2024-01-01"), dt("2024-12-31"))
@@ -375,17 +320,9 @@ async fn every_operation_round_trips() {
     );
 
     c.get_au_cash_transactions("A1", dt("2024-01-01"), dt("2024-02-01")).include_pending_unsettled(true).await.unwrap();
-    assert_eq!(
-        h.last::<GetAuCashTransactionsInput>("get_au_cash_transactions"),
-        GetAuCashTransactionsInput {
-            include_pending_unsettled: true,
-            page: 1,
-            size: 100,
-            account_id: "A1".into(),
-            from_date: dt("2024-01-01"),
-            to_date: dt("2024-02-01")
-        }
-    );
+    let input = h.last::<GetAuCashTransactionsInput>("get_au_cash_transactions");
+    assert_eq!((input.include_pending_unsettled, input.page, input.size), (true, 1, 100));
+    assert_eq!((input.account_id.as_str(), input.from_date, input.to_date), ("A1", dt("2024-01-01"), dt("2024-02-01")));
 
     c.get_au_unsettled_transactions("A1", dt("2024-01-01"), dt("2024-02-01")).size(5).await.unwrap();
     let input = h.last::<GetAuUnsettledTransactionsInput>("get_au_unsettled_transactions");
@@ -417,20 +354,15 @@ async fn every_operation_round_trips() {
     // Performance
     let performance = c.get_au_performance("A1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
     assert_eq!(performance.percent_returns.unwrap()[0].gross_percent_return, Some(7.5));
+    let input = h.last::<GetAuPerformanceInput>("get_au_performance");
+    assert_eq!((input.account_id.as_str(), input.from_date, input.to_date), ("A1", dt("2024-01-01"), dt("2024-12-31")));
     assert_eq!(
-        h.last::<GetAuPerformanceInput>("get_au_performance"),
-        GetAuPerformanceInput {
-            account_id: "A1".into(),
-            from_date: dt("2024-01-01"),
-            to_date: dt("2024-12-31"),
-            include_cash: false,
-            include_loans: false,
-            include_excluded_securities: false,
-            include_tax_credits: false,
-            display_returns: DisplayReturns::Both,
-            multiple_periods: -1,
-            calculation_method: CalculationMethod::TimeWeightedReturn,
-        }
+        (input.include_cash, input.include_loans, input.include_excluded_securities, input.include_tax_credits),
+        (false, false, false, false)
+    );
+    assert_eq!(
+        (input.display_returns, input.multiple_periods, input.calculation_method),
+        (DisplayReturns::Both, -1, CalculationMethod::TimeWeightedReturn)
     );
     c.get_au_performance("A1", dt("2024-01-01"), dt("2024-12-31"))
         .include_cash(true)
@@ -458,14 +390,10 @@ async fn every_operation_round_trips() {
     h.last::<GetAuBenchmarksInput>("get_au_benchmarks");
 
     c.get_au_benchmark_performance("B1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
+    let input = h.last::<GetAuBenchmarkPerformanceInput>("get_au_benchmark_performance");
     assert_eq!(
-        h.last::<GetAuBenchmarkPerformanceInput>("get_au_benchmark_performance"),
-        GetAuBenchmarkPerformanceInput {
-            benchmark_id: "B1".into(),
-            multiple_periods: -1,
-            from_date: dt("2024-01-01"),
-            to_date: dt("2024-12-31")
-        }
+        (input.benchmark_id.as_str(), input.multiple_periods, input.from_date, input.to_date),
+        ("B1", -1, dt("2024-01-01"), dt("2024-12-31"))
     );
 
     // Models
@@ -474,10 +402,8 @@ async fn every_operation_round_trips() {
     h.last::<GetAuModelsInput>("get_au_models");
 
     c.get_au_aproximate_fum("M1", dt("2024-06-30")).await.unwrap();
-    assert_eq!(
-        h.last::<GetAuAproximateFumInput>("get_au_aproximate_fum"),
-        GetAuAproximateFumInput { model_id: "M1".into(), valuation_date: dt("2024-06-30") }
-    );
+    let input = h.last::<GetAuAproximateFumInput>("get_au_aproximate_fum");
+    assert_eq!((input.model_id.as_str(), input.valuation_date), ("M1", dt("2024-06-30")));
 
     let perf = c.get_au_model_performance("M1", dt("2024-01-01"), dt("2024-12-31")).await.unwrap();
     assert_eq!(perf.daily_percentage_returns.unwrap()[0].date.as_ref().unwrap().as_str(), "2024-01-02");
@@ -489,10 +415,10 @@ async fn every_operation_round_trips() {
     c.get_au_model_weight_adjustment("M1").await.unwrap();
     assert_eq!(h.last::<GetAuModelWeightAdjustmentInput>("get_au_model_weight_adjustment").model_id, "M1");
 
-    let adjustment = PutModelWeightAdjustmentRequest {
-        model_id: "M1".into(),
-        model_weight_adjustments: vec![ModelWeightAdjustment { security_id: "S1".into(), target: Some(0.25) }],
-    };
+    let adjustment = PutModelWeightAdjustmentRequest::new(
+        "M1".into(),
+        vec![ModelWeightAdjustment::new("S1".into()).with_target(0.25)],
+    );
     c.replace_au_model_weight_adjustment().body(adjustment.clone()).await.unwrap();
     assert_eq!(
         &h.last::<ReplaceAuModelWeightAdjustmentInput>("replace_au_model_weight_adjustment").body,
@@ -503,36 +429,30 @@ async fn every_operation_round_trips() {
     assert_eq!(c.get_au_account_esg_categories("A1").await.unwrap(), ["ESG1", "ESG2"]);
     assert_eq!(h.last::<GetAuAccountEsgCategoriesInput>("get_au_account_esg_categories").account_id, "A1");
 
-    let add = PostEsgCategoryRequest { account_id: "A1".into(), category_ids: vec!["ESG3".into()] };
+    let add = PostEsgCategoryRequest::new("A1".into(), vec!["ESG3".into()]);
     c.add_au_account_esg_categories().body(add.clone()).await.unwrap();
     assert_eq!(&h.last::<AddAuAccountEsgCategoriesInput>("add_au_account_esg_categories").body, &Some(add));
 
-    let replace = PutEsgCategoryRequest { account_id: "A1".into(), category_ids: None };
+    let replace = PutEsgCategoryRequest::new("A1".into());
     c.replace_au_account_esg_categories().body(replace.clone()).await.unwrap();
     assert_eq!(&h.last::<ReplaceAuAccountEsgCategoriesInput>("replace_au_account_esg_categories").body, &Some(replace));
 
     c.delete_au_account_esg_categories("A1").category_id("ESG1").await.unwrap();
-    assert_eq!(
-        h.last::<DeleteAuAccountEsgCategoriesInput>("delete_au_account_esg_categories"),
-        DeleteAuAccountEsgCategoriesInput { account_id: "A1".into(), category_id: Some("ESG1".into()) }
-    );
+    let input = h.last::<DeleteAuAccountEsgCategoriesInput>("delete_au_account_esg_categories");
+    assert_eq!((input.account_id.as_str(), input.category_id.as_deref()), ("A1", Some("ESG1")));
 
     // Cashflow instructions
     let instructions = c.get_au_cashflow_instructions("A1").await.unwrap();
     assert_eq!(instructions[0].cashflow_instruction_type, Some(CashflowInstructionType::InsurancePremiums));
     assert_eq!(h.last::<GetAuCashflowInstructionsInput>("get_au_cashflow_instructions").account_id, "A1");
 
-    let one_off = PostOneOffCashflowInstructionRequest {
-        cashflow_instruction_type: OneOffCashflowInstructionType::OneOffWithdrawal,
-        amount: Some(250.0),
-        tax_type: Some(SuperannuationContributionType::Downsizer),
-        account_id: "A1".into(),
-        allocations: vec![CashflowInstructionDetail {
-            model_code: "M".into(),
-            sequence: Some(1),
-            percentage: Some(100.0),
-        }],
-    };
+    let one_off = PostOneOffCashflowInstructionRequest::new(
+        OneOffCashflowInstructionType::OneOffWithdrawal,
+        "A1".into(),
+        vec![CashflowInstructionDetail::new("M".into()).with_sequence(1).with_percentage(100.0)],
+    )
+    .with_amount(250.0)
+    .with_tax_type(SuperannuationContributionType::Downsizer);
     c.add_au_one_off_cashflow_instructions().body(one_off.clone()).await.unwrap();
     assert_eq!(
         &h.last::<AddAuOneOffCashflowInstructionsInput>("add_au_one_off_cashflow_instructions").body,
@@ -542,24 +462,20 @@ async fn every_operation_round_trips() {
     c.delete_au_one_off_cashflow_instructions("A1", "CF1", OneOffCashflowInstructionDeleteType::OneOffDirectDebit)
         .await
         .unwrap();
+    let input = h.last::<DeleteAuOneOffCashflowInstructionsInput>("delete_au_one_off_cashflow_instructions");
     assert_eq!(
-        h.last::<DeleteAuOneOffCashflowInstructionsInput>("delete_au_one_off_cashflow_instructions"),
-        DeleteAuOneOffCashflowInstructionsInput {
-            account_id: "A1".into(),
-            cashflow_instruction_id: "CF1".into(),
-            cashflow_instruction_type: OneOffCashflowInstructionDeleteType::OneOffDirectDebit
-        }
+        (input.account_id.as_str(), input.cashflow_instruction_id.as_str(), input.cashflow_instruction_type),
+        ("A1", "CF1", OneOffCashflowInstructionDeleteType::OneOffDirectDebit)
     );
 
-    let regular = PutRegularCashflowInstructionRequest {
-        cashflow_instruction_type: RegularCashflowInstructionType::RegularWithdrawal,
-        frequency_type: RegularWithdrawalFrequencyType::Quarterly,
-        start_date: Some(dt("2025-01-01T00:00:00")),
-        end_date: None,
-        amount: Some(1000.0),
-        account_id: "A1".into(),
-        allocations: vec![CashflowInstructionDetail::new("M".into())],
-    };
+    let regular = PutRegularCashflowInstructionRequest::new(
+        RegularCashflowInstructionType::RegularWithdrawal,
+        RegularWithdrawalFrequencyType::Quarterly,
+        "A1".into(),
+        vec![CashflowInstructionDetail::new("M".into())],
+    )
+    .with_start_date(dt("2025-01-01T00:00:00"))
+    .with_amount(1000.0);
     c.update_au_regular_cashflow_instructions().body(regular.clone()).await.unwrap();
     assert_eq!(
         &h.last::<UpdateAuRegularCashflowInstructionsInput>("update_au_regular_cashflow_instructions").body,

@@ -28,6 +28,7 @@ impl FeaturesApi for Fixture {
             let (name, kind) = match p {
                 server_types::Pet::Cat(c) => (&c.name, &c.pet_type),
                 server_types::Pet::Dog(d) => (&d.name, &d.pet_type),
+                other => panic!("unexpected {other:?}"),
             };
             filter.name.as_ref().is_none_or(|n| n == name) && filter.pet_type.as_ref().is_none_or(|t| t == kind)
         };
@@ -48,6 +49,7 @@ impl FeaturesApi for Fixture {
         let name = |p: &P| match p {
             P::Cat(c) => c.name.clone(),
             P::Dog(d) => d.name.clone(),
+            other => panic!("unexpected {other:?}"),
         };
         let mut pets = self.pets.lock().unwrap();
         match pets.iter_mut().find(|p| name(p) == input.name) {
@@ -57,8 +59,8 @@ impl FeaturesApi for Fixture {
                 pets.push(input.body);
                 let location = format!("/pets/{}", input.name);
                 Ok(R::Created(
-                    server_types::PutPetReply201 { created: input.name },
-                    server_types::PutPetReply201Headers { location },
+                    server_types::PutPetReply201::new(input.name),
+                    server_types::PutPetReply201Headers::new(location),
                 ))
             }
         }
@@ -70,13 +72,12 @@ impl FeaturesApi for Fixture {
         input: inputs::AddVisitInput,
     ) -> Result<server_types::Visit, ApiError> {
         let b = input.body;
-        Ok(server_types::Visit {
-            urgent: b.urgent,
-            kind: b.kind,
-            notes: b.notes,
-            owner: b.owner,
-            ..server_types::Visit::new(input.name, b.reason, b.minutes)
-        })
+        let mut visit = server_types::Visit::new(input.name, b.reason, b.minutes);
+        visit.urgent = b.urgent;
+        visit.kind = b.kind;
+        visit.notes = b.notes;
+        visit.owner = b.owner;
+        Ok(visit)
     }
 
     async fn put_note_text(&self, _: RequestContext, input: inputs::PutNoteTextInput) -> Result<String, ApiError> {
@@ -108,10 +109,10 @@ impl FeaturesApi for Fixture {
         match input.id.as_str() {
             "text" => Ok(S::String("round".into())),
             "number" => Ok(S::Integer(7)),
-            "circle" => Ok(S::Circle(server_types::Circle {
-                label: Some(input.label.unwrap_or_else(|| "c".into())),
-                ..server_types::Circle::new(1.5 * f64::from(input.scale))
-            })),
+            "circle" => Ok(S::Circle(
+                server_types::Circle::new(1.5 * f64::from(input.scale))
+                    .with_label(input.label.unwrap_or_else(|| "c".into())),
+            )),
             "square" => Ok(S::Square(server_types::Square::new(2.0))),
             "teapot" => {
                 Err(server_types::GetShapeError::Other(418, server_types::Failure::new(7, "short and stout".into()))
@@ -151,7 +152,7 @@ impl FeaturesApi for Fixture {
         input: inputs::FollowInput,
     ) -> Result<server_types::FollowReplyHeaders, ApiError> {
         // A target with a line break cannot be a header value: the server must refuse to send it.
-        Ok(server_types::FollowReplyHeaders { location: format!("/to/{}", input.target), x_hops: Some(1) })
+        Ok(server_types::FollowReplyHeaders::new(format!("/to/{}", input.target)).with_x_hops(1))
     }
 
     async fn read_counter(
@@ -159,7 +160,7 @@ impl FeaturesApi for Fixture {
         _: RequestContext,
         _: inputs::ReadCounterInput,
     ) -> Result<(i64, server_types::ReadCounterReplyHeaders), ApiError> {
-        let headers = server_types::ReadCounterReplyHeaders { x_count: 42, x_kind: Some(server_types::LabelKind::V1) };
+        let headers = server_types::ReadCounterReplyHeaders::new(42).with_x_kind(server_types::LabelKind::V1);
         Ok((7, headers))
     }
 
@@ -174,12 +175,11 @@ impl FeaturesApi for Fixture {
             format!("{name} {} {}", f.content_type.as_deref().unwrap_or("-"), f.bytes.len())
         };
         let files = std::iter::once(&album.cover).chain(album.extras.iter().flatten()).map(describe).collect();
-        Ok(server_types::AlbumReceipt {
-            rating: album.rating,
-            tags: album.tags,
-            owner: album.owner,
-            ..server_types::AlbumReceipt::new(input.name, album.caption, files)
-        })
+        let mut receipt = server_types::AlbumReceipt::new(input.name, album.caption, files);
+        receipt.rating = album.rating;
+        receipt.tags = album.tags;
+        receipt.owner = album.owner;
+        Ok(receipt)
     }
 
     async fn attach_to_note(&self, _: RequestContext, input: inputs::AttachToNoteInput) -> Result<i64, ApiError> {
@@ -214,11 +214,8 @@ impl FeaturesApi for Fixture {
         input: inputs::PatchPetDetailsInput,
     ) -> Result<server_types::PetDetails, ApiError> {
         // Stored details, changed by the patch: `null` clears, absent keeps.
-        let mut details = server_types::PetDetails {
-            nickname: features_server::Nullable::Value("Rexy".into()),
-            age: features_server::Nullable::Value(3),
-            color: Some("brown".into()),
-        };
+        let mut details =
+            server_types::PetDetails::default().with_nickname("Rexy".into()).with_age(3).with_color("brown".into());
         let patch = input.body;
         if !patch.nickname.is_absent() {
             details.nickname = patch.nickname;
@@ -248,13 +245,11 @@ impl FeaturesApi for Fixture {
         _: RequestContext,
         input: inputs::ListNotesInput,
     ) -> Result<Vec<server_types::Note>, ApiError> {
-        let note = server_types::Note {
-            id: Some("n1".into()),
-            tags: Some(vec!["a".into()]),
-            day: Some("2024-06-30".into()),
-            attachment: Some("aGk=".into()),
-            ..server_types::Note::new(input.x_greeting.unwrap_or_else(|| "hello".into()))
-        };
+        let note = server_types::Note::new(input.x_greeting.unwrap_or_else(|| "hello".into()))
+            .with_id("n1".into())
+            .with_tags(vec!["a".into()])
+            .with_day("2024-06-30".into())
+            .with_attachment("aGk=".into());
         let count = input.window.map_or(1, |w| w.limit - w.offset.unwrap_or(0));
         Ok(vec![note; count.max(0) as usize])
     }
@@ -306,17 +301,17 @@ fn client(base: &str) -> Client {
 async fn discriminated_unions_of_merged_structs_round_trip() {
     let (base, fixture) = start().await;
     let client = client(&base);
-    let cat = Pet::Cat(Cat { meows: Some(true), ..Cat::new("cat".into(), "Tom".into()) });
-    let owner = Owner { name: Some("Ann".into()), pets: Some(vec![cat.clone()]) };
-    let dog = Pet::Dog(Dog { owner: owner.into(), ..Dog::new("dog".into(), "Rex".into(), 3) });
+    let cat = Pet::Cat(Cat::new("cat".into(), "Tom".into()).with_meows(true));
+    let owner = Owner::default().with_name("Ann".into()).with_pets(vec![cat.clone()]);
+    let dog = Pet::Dog(Dog::new("dog".into(), "Rex".into(), 3).with_owner(owner));
     assert_eq!(client.add_pet(cat.clone()).await.unwrap(), cat);
     assert_eq!(client.add_pet(dog.clone()).await.unwrap(), dog);
     assert_eq!(client.list_pets().await.unwrap(), vec![cat.clone(), dog.clone()]);
     // A deepObject filter: `filter[name]=Rex`, read back into its struct by the server.
     use features_client::types::ListPetsFilter;
-    let rex = ListPetsFilter { name: Some("Rex".into()), pet_type: None };
+    let rex = ListPetsFilter::default().with_name("Rex".into());
     assert_eq!(client.list_pets().filter(rex).await.unwrap(), vec![dog.clone()]);
-    let cats = ListPetsFilter { name: None, pet_type: Some("cat".into()) };
+    let cats = ListPetsFilter::default().with_pet_type("cat".into());
     assert_eq!(client.list_pets().filter(cats).await.unwrap(), vec![cat]);
     assert!(fixture.seen.lock().unwrap().contains(&"bearer=tok".to_string()), "the server strips `Bearer `");
 
@@ -360,10 +355,10 @@ async fn several_success_statuses_are_one_reply_enum() {
     let client = client(&base);
     let tom = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
     let created = client.put_pet("Tom", tom.clone()).await.unwrap();
-    let location = PutPetReply201Headers { location: "/pets/Tom".into() };
-    assert_eq!(created, PutPetReply::Created(PutPetReply201 { created: "Tom".into() }, location));
+    let location = PutPetReply201Headers::new("/pets/Tom".into());
+    assert_eq!(created, PutPetReply::Created(PutPetReply201::new("Tom".into()), location));
     assert_eq!(client.put_pet("Tom", tom.clone()).await.unwrap(), PutPetReply::NoContent);
-    let loud = Pet::Cat(Cat { meows: Some(true), ..Cat::new("cat".into(), "Tom".into()) });
+    let loud = Pet::Cat(Cat::new("cat".into(), "Tom".into()).with_meows(true));
     assert_eq!(client.put_pet("Tom", loud).await.unwrap(), PutPetReply::Ok(tom));
     let raw = reqwest::Client::new()
         .put(format!("{base}/pets/Tom"))
@@ -381,28 +376,25 @@ async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
     use features_client::types::{AddVisitBody, Visit};
     let (base, _) = start().await;
     let client = client(&base);
-    let owner = Owner { name: Some("Ann & Bo".into()), pets: None };
-    let body = AddVisitBody {
-        urgent: Some(true),
-        kind: Some(LabelKind::InProgress),
-        notes: Some(vec!["limps a bit".into(), "a+b=c".into()]),
-        owner: Some(owner.clone()),
-        signature: Some("Dr. Vet".into()),
-        ..AddVisitBody::new("check up".into(), 30)
-    };
+    let owner = Owner::default().with_name("Ann & Bo".into());
+    let body = AddVisitBody::new("check up".into(), 30)
+        .with_urgent(true)
+        .with_kind(LabelKind::InProgress)
+        .with_notes(vec!["limps a bit".into(), "a+b=c".into()])
+        .with_owner(owner.clone())
+        .with_signature("Dr. Vet".into());
     // The signature is write-only and required: optional in the type, which replies share, but
     // a request without it is refused.
-    let unsigned = AddVisitBody { signature: None, ..body.clone() };
+    let mut unsigned = body.clone();
+    unsigned.signature = None;
     let refused = client.add_visit("Rex", unsigned).await.expect_err("unsigned");
     assert!(format!("{refused:?}").contains("body.signature"), "{refused:?}");
     let visit = client.add_visit("Rex", body).await.unwrap();
-    let expected = Visit {
-        urgent: Some(true),
-        kind: Some(LabelKind::InProgress),
-        notes: Some(vec!["limps a bit".into(), "a+b=c".into()]),
-        owner: Some(owner),
-        ..Visit::new("Rex".into(), "check up".into(), 30)
-    };
+    let expected = Visit::new("Rex".into(), "check up".into(), 30)
+        .with_urgent(true)
+        .with_kind(LabelKind::InProgress)
+        .with_notes(vec!["limps a bit".into(), "a+b=c".into()])
+        .with_owner(owner);
     assert_eq!(visit, expected);
 
     // The server reads plain form text, and names the field whose value does not fit.
@@ -497,7 +489,7 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     let client = client(&base);
     assert_eq!(client.get_shape("text", 1).await.unwrap(), Shape::String("round".into()));
     assert_eq!(client.get_shape("number", 1).await.unwrap(), Shape::Integer(7));
-    let circle = Circle { label: Some("c".into()), ..Circle::new(1.5) };
+    let circle = Circle::new(1.5).with_label("c".into());
     assert_eq!(client.get_shape("circle", 1).await.unwrap(), Shape::Circle(circle));
     assert_eq!(client.get_shape("square", 1).await.unwrap(), Shape::Square(Square::new(2.0)));
     // Documented error bodies: typed on both sides, plain JSON on the wire.
@@ -527,7 +519,7 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     assert!(fixture.seen.lock().unwrap().contains(&"session=s1".to_string()), "the cookie credential arrives");
     // Cookie parameters travel beside the cookie credential, percent-encoded and decoded again.
     let labelled = client.get_shape("circle", 2).label("x y; z=1").await.unwrap();
-    assert_eq!(labelled, Shape::Circle(Circle { label: Some("x y; z=1".into()), ..Circle::new(3.0) }));
+    assert_eq!(labelled, Shape::Circle(Circle::new(3.0).with_label("x y; z=1".into())));
 
     // Enums with odd values come first; any other string falls through to the text member.
     #[allow(deprecated)]
@@ -561,7 +553,7 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
 
     // An exploded object: `offset=1&limit=3`, each property a parameter of its own.
     use features_client::types::ListNotesWindow;
-    let window = ListNotesWindow { offset: Some(1), ..ListNotesWindow::new(3) };
+    let window = ListNotesWindow::new(3).with_offset(1);
     assert_eq!(client.list_notes().window(window).await.unwrap().len(), 2);
     let other = reqwest::Client::new().get(format!("{base}/notes?unrelated=1")).send().await.unwrap();
     assert_eq!(other.status(), 200, "pairs that are not the object's properties are not read into it");
@@ -573,14 +565,14 @@ async fn unions_without_a_discriminator_are_read_by_shape() {
     // `id` is required but read-only: the constructor leaves it out, the reply carries it.
     assert_eq!(
         notes,
-        vec![Note {
-            id: Some("n1".into()),
-            tags: Some(vec!["a".into()]),
-            priority: Some(3),
-            day: Some("2024-06-30".into()),
-            attachment: Some("aGk=".into()),
-            ..Note::new("hello".into())
-        }]
+        vec![
+            Note::new("hello".into())
+                .with_id("n1".into())
+                .with_tags(vec!["a".into()])
+                .with_priority(3)
+                .with_day("2024-06-30".into())
+                .with_attachment("aGk=".into())
+        ]
     );
     // A header parameter: set on the builder, arrives as sent; a line break is refused unsent.
     let greeted = client.list_notes().x_greeting("hi there").await.unwrap();
@@ -656,7 +648,7 @@ async fn a_documented_redirect_is_the_reply_with_its_headers() {
     let (base, _) = start().await;
     let client = client(&base);
     let headers = client.follow("home").await.unwrap();
-    assert_eq!(headers, FollowReplyHeaders { location: "/to/home".into(), x_hops: Some(1) });
+    assert_eq!(headers, FollowReplyHeaders::new("/to/home".into()).with_x_hops(1));
     let raw = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -694,7 +686,7 @@ async fn a_default_only_reply_is_read_as_200_with_typed_headers() {
     let client = client(&base);
     let (count, headers) = client.read_counter().await.unwrap();
     assert_eq!(count, 7);
-    assert_eq!(headers, ReadCounterReplyHeaders { x_count: 42, x_kind: Some(LabelKind::V1) });
+    assert_eq!(headers, ReadCounterReplyHeaders::new(42).with_x_kind(LabelKind::V1));
     let raw = reqwest::get(format!("{base}/counter")).await.unwrap();
     assert_eq!(raw.status(), 200);
     assert_eq!(raw.headers()["x-count"], "42");
@@ -744,24 +736,20 @@ async fn multipart_bodies_carry_fields_and_files() {
     let cover = File::new("cover.png", b"\x89PNG\r\n--boundary-0\r\n".to_vec()).with_content_type("image/png");
     let cover_entry = format!("cover.png image/png {}", cover.bytes.len());
     let extras = vec![File::new("a.txt", "a"), File { name: None, content_type: None, bytes: vec![0; 3].into() }];
-    let album = Album {
-        rating: Some(5),
-        tags: Some(vec!["x".into(), "y z".into()]),
-        owner: Some(Owner { name: Some("Ann".into()), pets: None }),
-        extras: Some(extras),
-        ..Album::new("On the \"beach\"".into(), cover)
-    };
+    let album = Album::new("On the \"beach\"".into(), cover)
+        .with_rating(5)
+        .with_tags(vec!["x".into(), "y z".into()])
+        .with_owner(Owner::default().with_name("Ann".into()))
+        .with_extras(extras);
     let receipt = client.upload_album("Rex", album).await.unwrap();
     let files = vec![cover_entry, "a.txt application/octet-stream 1".into(), "file application/octet-stream 3".into()];
-    let expected = AlbumReceipt {
-        rating: Some(5),
-        tags: Some(vec!["x".into(), "y z".into()]),
-        owner: Some(Owner { name: Some("Ann".into()), pets: None }),
-        ..AlbumReceipt::new("Rex".into(), "On the \"beach\"".into(), files)
-    };
+    let expected = AlbumReceipt::new("Rex".into(), "On the \"beach\"".into(), files)
+        .with_rating(5)
+        .with_tags(vec!["x".into(), "y z".into()])
+        .with_owner(Owner::default().with_name("Ann".into()));
     assert_eq!(receipt, expected);
     // An optional multipart body, with and without its optional file.
-    let with_file = AttachToNoteBody { file: Some(File::new("n.txt", "four")), comment: Some("ab".into()) };
+    let with_file = AttachToNoteBody::default().with_file(File::new("n.txt", "four")).with_comment("ab".into());
     assert_eq!(client.attach_to_note("n1").body(with_file).await.unwrap(), 6);
     assert_eq!(client.attach_to_note("n1").body(AttachToNoteBody::default()).await.unwrap(), -1);
     assert_eq!(client.attach_to_note("n1").await.unwrap(), -1);
@@ -835,15 +823,14 @@ async fn every_limit_of_a_body_schema_is_enforced_and_named() {
     use features_client::types::Limits;
     let (base, _) = start().await;
     let client = client(&base);
-    let within = Limits {
-        code: Some("ABC-12".into()),
-        step: Some(15),
-        ratio: Some(0.5),
-        tags: Some(vec!["a".into(), "bc".into()]),
-        grid: Some(vec![vec![0, 1], vec![2]]),
-        country: Some("AU".into()),
-        visited: Some(vec!["NZ".into()]),
-    };
+    let within = Limits::default()
+        .with_code("ABC-12".into())
+        .with_step(15)
+        .with_ratio(0.5)
+        .with_tags(vec!["a".into(), "bc".into()])
+        .with_grid(vec![vec![0, 1], vec![2]])
+        .with_country("AU".into())
+        .with_visited(vec!["NZ".into()]);
     client.check_limits(within).await.unwrap();
     let post = |body: &'static str| {
         reqwest::Client::new()
@@ -945,8 +932,8 @@ async fn rejections_take_the_documented_error_body_and_the_client_reads_it_as_th
     let Some(CheckParameterLimitsError::ClientError(400, body)) = CheckParameterLimitsError::from_error(&error) else {
         panic!("not the documented 4XX body: {error}");
     };
-    let page = LimitErrorFieldsItem { field: "page".into(), reason: "must have between 1 and 100, has 101".into() };
-    assert_eq!(body, LimitError { code: 400, message: body.message.clone(), fields: Some(vec![page]) });
+    let page = LimitErrorFieldsItem::new("page".into(), "must have between 1 and 100, has 101".into());
+    assert_eq!(body, LimitError::new(400, body.message.clone()).with_fields(vec![page]));
     assert!(body.message.contains("invalid"), "{}", body.message);
     // The one place errors are written saw it, with the operation that answered.
     let raw = reqwest::get(format!("{base}/limits/ABC?page=0")).await.unwrap();
@@ -970,9 +957,12 @@ async fn a_patch_sends_null_to_clear_and_leaves_out_what_it_keeps() {
     use features_client::Nullable;
     use features_client::types::PetDetails;
     let (base, _) = start().await;
-    let patch = PetDetails { nickname: Nullable::Null, age: Nullable::Absent, color: Some("black".into()) };
+    let mut patch = PetDetails::default().with_color("black".into());
+    patch.nickname = Nullable::Null;
     let now = client(&base).patch_pet_details("Rex", patch.clone()).await.unwrap();
-    assert_eq!(now, PetDetails { nickname: Nullable::Null, age: Nullable::Value(3), color: Some("black".into()) });
+    let mut expected = PetDetails::default().with_age(3).with_color("black".into());
+    expected.nickname = Nullable::Null;
+    assert_eq!(now, expected);
     // On the wire: `null` for the cleared detail, nothing at all for the kept one.
     let wire = portfolio_tests::RawServer::start(portfolio_tests::RawReply::json(200, "{}")).await;
     let _ = client(&wire.base_url()).patch_pet_details("Rex", patch).await;
@@ -993,7 +983,7 @@ async fn a_patch_sends_null_to_clear_and_leaves_out_what_it_keeps() {
     let read: PetDetails = serde_json::from_str(r#"{"color":null}"#).unwrap();
     assert_eq!(read.color, None);
     // A value that is present is still checked against its limits.
-    let long = PetDetails { nickname: Nullable::Value("a very long nickname".into()), ..PetDetails::default() };
+    let long = PetDetails::default().with_nickname("a very long nickname".into());
     let refused = client(&base).patch_pet_details("Rex", long).await.unwrap_err();
     assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused}");
 }

@@ -8,7 +8,7 @@ use portfolio_server::{MockApi, Partial, PartialPortfolioApi, inputs, types};
 #[tokio::test]
 async fn a_downstream_test_against_the_mock() {
     let mock = MockApi::new();
-    mock.returns_get_au_models(Ok(vec![types::Model { code: Some("GROWTH".into()), ..Default::default() }]));
+    mock.returns_get_au_models(Ok(vec![types::Model::default().with_code("GROWTH".into())]));
     let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
 
     let models: Vec<Model> = client.get_au_models().await.unwrap();
@@ -21,10 +21,9 @@ async fn the_mock_validates_requests_records_calls_and_answers_501_for_the_rest(
     let mock = MockApi::new();
     // A handler sees the validated, typed input, defaults applied.
     mock.on_get_au_transactions(|_, input: inputs::GetAuTransactionsInput| async move {
-        Ok(types::TransactionIEnumerablePagedResponse {
-            data: Some(vec![]),
-            metadata: Some(types::Metadata { total_count: Some(input.page), total_pages: Some(input.size) }),
-        })
+        Ok(types::TransactionIEnumerablePagedResponse::default()
+            .with_data(vec![])
+            .with_metadata(types::Metadata::default().with_total_count(input.page).with_total_pages(input.size)))
     });
     let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
     let from = portfolio_client::DateTime::parse("2024-01-01").unwrap();
@@ -52,7 +51,7 @@ impl PartialPortfolioApi for TwoOperations {
         _: portfolio_server::RequestContext,
         _: inputs::GetAuModelsInput,
     ) -> Result<Vec<types::Model>, portfolio_server::ApiError> {
-        Ok(vec![types::Model { code: Some("INCOME".into()), ..Default::default() }])
+        Ok(vec![types::Model::default().with_code("INCOME".into())])
     }
 
     async fn get_user(
@@ -60,7 +59,7 @@ impl PartialPortfolioApi for TwoOperations {
         _: portfolio_server::RequestContext,
         input: inputs::GetUserInput,
     ) -> Result<types::User, portfolio_server::ApiError> {
-        Ok(types::User { user_id: Some(input.username.len() as i32) })
+        Ok(types::User::default().with_user_id(input.username.len() as i32))
     }
 }
 
@@ -88,10 +87,7 @@ async fn replies_keep_enum_values_the_spec_does_not_list_and_requests_may_not_ca
 
     // A service newer than the spec answers with a status this client has never heard of.
     let mock = MockApi::new();
-    mock.returns_get_au_models(Ok(vec![types::Model {
-        status: Some(types::ModelStatus::Unknown(7)),
-        ..Default::default()
-    }]));
+    mock.returns_get_au_models(Ok(vec![types::Model::default().with_status(types::ModelStatus::Unknown(7))]));
     let client = Client::new(&mock.serve().await.unwrap(), Credentials::new("t", "k")).unwrap();
     let status = client.get_au_models().await.unwrap()[0].status.unwrap();
     assert_eq!(status, ModelStatus::Unknown(7));

@@ -136,9 +136,9 @@ async fn the_query_method_is_served_beside_other_methods_and_alone() {
         Ok(vec![line(Level::Info, &format!("has {contains}"))])
     });
     mock.on_count_logs(|_, input| async move { Ok(if input.body.level == Some(Level::Error) { 3 } else { 0 }) });
-    let query = LogQuery { contains: Some("disk".into()), ..LogQuery::default() };
+    let query = LogQuery::default().with_contains("disk".into());
     assert_eq!(client.search_logs(query).await.expect("lines"), vec![line(Level::Info, "has disk")]);
-    let query = LogQuery { level: Some(Level::Error), ..LogQuery::default() };
+    let query = LogQuery::default().with_level(Level::Error);
     assert_eq!(client.count_logs(query).await.expect("a count"), 3);
 
     // Other methods are turned away where no operation takes them, and the body is validated.

@@ -68,8 +68,7 @@ fn explain(err: &Error) -> String {
 /// Calls every operation once with valid arguments; returns the operations that failed.
 async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     let (from, to, on) = (d("2024-01-01T00:00:00Z"), d("2024-12-31T00:00:00+10:00"), d("2024-06-30T00:00:00Z"));
-    let allocation =
-        vec![CashflowInstructionDetail { model_code: "GROWTH".into(), sequence: Some(1), percentage: Some(100.0) }];
+    let allocation = vec![CashflowInstructionDetail::new("GROWTH".into()).with_sequence(1).with_percentage(100.0)];
     let user = PostUserRequest::new(
         IndividualName::new("Ada".into(), "Lee".into()),
         "ada@example.com".into(),
@@ -102,7 +101,7 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
         c.replace_account_model_weightings().body(PutAccountModelWeightingRequest::new(
             "A1".into(),
             RebalanceType::Fixed,
-            vec![AccountModelWeighting { model_code: Some("M".into()), percentage: Some(100.0) }]
+            vec![AccountModelWeighting::default().with_model_code("M".into()).with_percentage(100.0)]
         ))
     );
     results.push((
@@ -176,7 +175,7 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
         "ReplaceAUModelWeightAdjustment",
         c.replace_au_model_weight_adjustment().body(PutModelWeightAdjustmentRequest::new(
             "M1".into(),
-            vec![ModelWeightAdjustment { security_id: "S1".into(), target: Some(0.5) }]
+            vec![ModelWeightAdjustment::new("S1".into()).with_target(0.5)]
         ))
     );
     call!("GetAUAccountEsgCategories", c.get_au_account_esg_categories("A1"));
@@ -192,15 +191,15 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     call!("GetAUCashflowInstructions", c.get_au_cashflow_instructions("A1"));
     call!(
         "AddAUOneOffCashflowInstructions",
-        c.add_au_one_off_cashflow_instructions().body(PostOneOffCashflowInstructionRequest {
-            amount: Some(100.0),
-            tax_type: Some(SuperannuationContributionType::Spouse),
-            ..PostOneOffCashflowInstructionRequest::new(
+        c.add_au_one_off_cashflow_instructions().body(
+            PostOneOffCashflowInstructionRequest::new(
                 OneOffCashflowInstructionType::OneOffWithdrawal,
                 "A1".into(),
                 allocation.clone()
             )
-        })
+            .with_amount(100.0)
+            .with_tax_type(SuperannuationContributionType::Spouse)
+        )
     );
     call!(
         "DeleteAUOneOffCashflowInstructions",
@@ -208,16 +207,16 @@ async fn call_every_operation(c: &Client) -> (usize, Vec<String>) {
     );
     call!(
         "UpdateAURegularCashflowInstructions",
-        c.update_au_regular_cashflow_instructions().body(PutRegularCashflowInstructionRequest {
-            start_date: Some(from),
-            amount: Some(250.0),
-            ..PutRegularCashflowInstructionRequest::new(
+        c.update_au_regular_cashflow_instructions().body(
+            PutRegularCashflowInstructionRequest::new(
                 RegularCashflowInstructionType::RegularContribution,
                 RegularWithdrawalFrequencyType::Monthly,
                 "A1".into(),
                 allocation
             )
-        })
+            .with_start_date(from)
+            .with_amount(250.0)
+        )
     );
     call!(
         "DeleteAURegularCashflowInstructions",

@@ -125,12 +125,12 @@ async fn transactions_filter_order_and_page() {
 async fn esg_categories_cashflows_and_weightings_change_state() {
     let c = client().await;
     c.add_au_account_esg_categories()
-        .body(PostEsgCategoryRequest { account_id: "A200".into(), category_ids: vec!["ESG-WATER".into()] })
+        .body(PostEsgCategoryRequest::new("A200".into(), vec!["ESG-WATER".into()]))
         .await
         .unwrap();
     assert_eq!(c.get_au_account_esg_categories("A200").await.unwrap(), ["ESG-CLIMATE", "ESG-WATER"]);
     c.replace_au_account_esg_categories()
-        .body(PutEsgCategoryRequest { account_id: "A200".into(), category_ids: Some(vec!["ESG-X".into()]) })
+        .body(PutEsgCategoryRequest::new("A200".into()).with_category_ids(vec!["ESG-X".into()]))
         .await
         .unwrap();
     assert_eq!(c.get_au_account_esg_categories("A200").await.unwrap(), ["ESG-X"]);
@@ -138,16 +138,16 @@ async fn esg_categories_cashflows_and_weightings_change_state() {
     assert!(c.get_au_account_esg_categories("A200").await.unwrap().is_empty());
     assert_eq!(status(c.delete_au_account_esg_categories("A200").category_id("ESG-X").await.unwrap_err()), 404);
 
-    let allocation =
-        vec![CashflowInstructionDetail { model_code: "GROWTH".into(), sequence: Some(1), percentage: Some(100.0) }];
+    let allocation = vec![CashflowInstructionDetail::new("GROWTH".into()).with_sequence(1).with_percentage(100.0)];
     c.add_au_one_off_cashflow_instructions()
-        .body(PostOneOffCashflowInstructionRequest {
-            cashflow_instruction_type: OneOffCashflowInstructionType::OneOffDirectDebit,
-            amount: Some(900.0),
-            tax_type: None,
-            account_id: "A300".into(),
-            allocations: allocation.clone(),
-        })
+        .body(
+            PostOneOffCashflowInstructionRequest::new(
+                OneOffCashflowInstructionType::OneOffDirectDebit,
+                "A300".into(),
+                allocation.clone(),
+            )
+            .with_amount(900.0),
+        )
         .await
         .unwrap();
     let instructions = c.get_au_cashflow_instructions("A300").await.unwrap();
@@ -162,15 +162,15 @@ async fn esg_categories_cashflows_and_weightings_change_state() {
     assert_eq!(c.get_au_cashflow_instructions("A300").await.unwrap().len(), 1);
 
     c.update_au_regular_cashflow_instructions()
-        .body(PutRegularCashflowInstructionRequest {
-            cashflow_instruction_type: RegularCashflowInstructionType::RegularContribution,
-            frequency_type: RegularWithdrawalFrequencyType::Quarterly,
-            start_date: None,
-            end_date: None,
-            amount: Some(1500.0),
-            account_id: "A300".into(),
-            allocations: allocation,
-        })
+        .body(
+            PutRegularCashflowInstructionRequest::new(
+                RegularCashflowInstructionType::RegularContribution,
+                RegularWithdrawalFrequencyType::Quarterly,
+                "A300".into(),
+                allocation,
+            )
+            .with_amount(1500.0),
+        )
         .await
         .unwrap();
     let regular = c.get_au_cashflow_instructions("A300").await.unwrap();
@@ -181,22 +181,18 @@ async fn esg_categories_cashflows_and_weightings_change_state() {
         .unwrap();
     assert!(c.get_au_cashflow_instructions("A300").await.unwrap().is_empty());
 
-    let weights = vec![AccountModelWeighting { model_code: Some("BALANCED".into()), percentage: Some(100.0) }];
+    let weights = vec![AccountModelWeighting::default().with_model_code("BALANCED".into()).with_percentage(100.0)];
     c.replace_account_model_weightings()
-        .body(PutAccountModelWeightingRequest {
-            account_id: "A100".into(),
-            rebalance_type: RebalanceType::Fixed,
-            account_model_weightings: weights.clone(),
-        })
+        .body(PutAccountModelWeightingRequest::new("A100".into(), RebalanceType::Fixed, weights.clone()))
         .await
         .unwrap();
     assert_eq!(c.get_account_model_weightings("A100").await.unwrap(), weights);
 
     c.replace_au_model_weight_adjustment()
-        .body(PutModelWeightAdjustmentRequest {
-            model_id: "M1".into(),
-            model_weight_adjustments: vec![ModelWeightAdjustment { security_id: "S2".into(), target: Some(0.3) }],
-        })
+        .body(PutModelWeightAdjustmentRequest::new(
+            "M1".into(),
+            vec![ModelWeightAdjustment::new("S2".into()).with_target(0.3)],
+        ))
         .await
         .unwrap();
     let adjustments = c.get_au_model_weight_adjustment("M1").await.unwrap();
@@ -207,12 +203,8 @@ async fn esg_categories_cashflows_and_weightings_change_state() {
 #[tokio::test]
 async fn draft_applications_and_users_can_be_read_back() {
     let c = client().await;
-    let draft = DraftApplication {
-        adviser_id: 1,
-        owner_adviser_id: None,
-        applicants: vec![DraftApplicant::default()],
-        accounts: Some(vec![DraftAccount::new(DraftAccountType::Individual)]),
-    };
+    let draft = DraftApplication::new(1, vec![DraftApplicant::default()])
+        .with_accounts(vec![DraftAccount::new(DraftAccountType::Individual)]);
     let id = c.create_draft_application().body(draft).await.unwrap().application_id.unwrap();
     let status_of = c.get_draft_application_status(id).await.unwrap();
     assert_eq!(status_of.status.as_deref(), Some("Draft"));
@@ -303,7 +295,7 @@ async fn a_hundred_thousand_esg_categories_neither_take_long_nor_stall_other_req
     let ids: Vec<String> = (0..200_000).map(|i| format!("E{:06}", i % 100_000)).collect();
     let add = c
         .add_au_account_esg_categories()
-        .body(PostEsgCategoryRequest { account_id: "A200".into(), category_ids: ids })
+        .body(PostEsgCategoryRequest::new("A200".into(), ids))
         .timeout(std::time::Duration::from_secs(10));
     let other = c.clone();
     // Meanwhile another request must still be answered promptly.
@@ -341,17 +333,17 @@ async fn every_growing_collection_keeps_only_its_newest_entries() {
         c.create_user().await.unwrap();
     }
     assert_eq!(status(c.get_user("alex.lee").await.unwrap_err()), 404, "the sample users were the oldest");
-    let allocation =
-        vec![CashflowInstructionDetail { model_code: "GROWTH".into(), sequence: Some(1), percentage: Some(100.0) }];
+    let allocation = vec![CashflowInstructionDetail::new("GROWTH".into()).with_sequence(1).with_percentage(100.0)];
     for amount in 0..5 {
         c.add_au_one_off_cashflow_instructions()
-            .body(PostOneOffCashflowInstructionRequest {
-                cashflow_instruction_type: OneOffCashflowInstructionType::OneOffDirectDebit,
-                amount: Some(f64::from(amount)),
-                tax_type: None,
-                account_id: "A300".into(),
-                allocations: allocation.clone(),
-            })
+            .body(
+                PostOneOffCashflowInstructionRequest::new(
+                    OneOffCashflowInstructionType::OneOffDirectDebit,
+                    "A300".into(),
+                    allocation.clone(),
+                )
+                .with_amount(f64::from(amount)),
+            )
             .await
             .unwrap();
     }

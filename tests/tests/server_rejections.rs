@@ -28,10 +28,9 @@ impl PortfolioApi for Api {
         _: RequestContext,
         input: GetAuTransactionsInput,
     ) -> Result<TransactionIEnumerablePagedResponse, ApiError> {
-        Ok(TransactionIEnumerablePagedResponse {
-            data: Some(vec![]),
-            metadata: Some(Metadata { total_count: Some(input.page), total_pages: Some(input.size) }),
-        })
+        Ok(TransactionIEnumerablePagedResponse::default()
+            .with_data(vec![])
+            .with_metadata(Metadata::default().with_total_count(input.page).with_total_pages(input.size)))
     }
     async fn add_au_account_esg_categories(
         &self,
@@ -62,7 +61,7 @@ impl PortfolioApi for Api {
         _: RequestContext,
         input: GetDraftApplicationStatusInput,
     ) -> Result<ApplicationStatus, ApiError> {
-        Ok(ApplicationStatus { application_id: Some(input.application_id), ..Default::default() })
+        Ok(ApplicationStatus::default().with_application_id(input.application_id))
     }
     unused! {
         get_user(GetUserInput) -> User;

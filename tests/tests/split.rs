@@ -17,7 +17,7 @@ fn rex() -> Pet {
     // `Category` is the root's own schema, reached from `schemas/Pet.yaml` by `../openapi.yaml#/…`.
     pet.category = Some(Category::Dog);
     // `Tag` is `schemas/Tag.yaml`, reached from `schemas/Pet.yaml` by `./Tag.yaml`.
-    pet.tag = Some(Tag { label: Some("good".into()) });
+    pet.tag = Some(Tag::default().with_label("good".into()));
     pet
 }
 
@@ -32,7 +32,7 @@ async fn path_items_parameters_bodies_and_replies_from_other_files_round_trip() 
     // from a pointer into a plain YAML map one directory up.
     mock.on_list_pets(|_, input| {
         assert_eq!((input.limit, input.category), (Some(2), Some(Category::Dog)));
-        std::future::ready(Ok((vec![rex()], ListPetsReplyHeaders { x_rate_limit_limit: Some(60) })))
+        std::future::ready(Ok((vec![rex()], ListPetsReplyHeaders::default().with_x_rate_limit_limit(60))))
     });
     let (pets, headers) = client.list_pets().limit(2).category(Category::Dog).await.expect("listed");
     assert_eq!((pets, headers.x_rate_limit_limit), (vec![rex()], Some(60)));
@@ -42,7 +42,7 @@ async fn path_items_parameters_bodies_and_replies_from_other_files_round_trip() 
     assert_eq!(client.get_pet(41).await.expect("found").id, 41);
 
     // A tree whose schema's file refers to itself, under an item named by a JSON file.
-    let tree = Owner::new("Ann".into(), vec![Node { pet: rex(), children: Some(vec![Node::new(rex())]) }]);
+    let tree = Owner::new("Ann".into(), vec![Node::new(rex()).with_children(vec![Node::new(rex())])]);
     let answer = tree.clone();
     mock.on_list_owners(move |_, _| std::future::ready(Ok(vec![answer.clone()])));
     assert_eq!(client.list_owners().await.expect("owners"), vec![tree]);
@@ -63,12 +63,7 @@ async fn limits_and_errors_written_in_other_files_hold() {
     assert!(mock.calls().is_empty(), "refused before the implementation: {:?}", mock.calls());
 
     // The 404 of `responses/Problem.yaml`, whose body is `Error` of `components.yaml`.
-    mock.on_get_pet(|_, _| {
-        std::future::ready(Err(GetPetError::NotFound(Error { code: 44, message: "no such pet".into() }).into()))
-    });
+    mock.on_get_pet(|_, _| std::future::ready(Err(GetPetError::NotFound(Error::new(44, "no such pet".into())).into())));
     let error = client.get_pet(1).await.expect_err("not found");
-    assert_eq!(
-        GetPetError::from_error(&error),
-        Some(GetPetError::NotFound(Error { code: 44, message: "no such pet".into() }))
-    );
+    assert_eq!(GetPetError::from_error(&error), Some(GetPetError::NotFound(Error::new(44, "no such pet".into()))));
 }

@@ -162,26 +162,26 @@ async fn repaired_schemas_round_trip_and_their_limits_hold() {
 
     // The exclusive minimum written as a number, and the limits of a referenced string.
     for (bad, field) in [
-        (Reading { positive: Some(0), ..reading.clone() }, "positive"),
-        (Reading { code: Some(Code::from("ABCD")), ..reading.clone() }, "code"),
-        (Reading { note: Some("eleven chars".into()), ..reading.clone() }, "note"),
-        (Reading { score: Nullable::Value(0.0), ..reading.clone() }, "score"),
-        (Reading { score: Nullable::Value(1.5), ..reading.clone() }, "score"),
-        (Reading { alias: Nullable::Value("fives".into()), ..reading.clone() }, "alias"),
+        (reading.clone().with_positive(0), "positive"),
+        (reading.clone().with_code(Code::from("ABCD")), "code"),
+        (reading.clone().with_note("eleven chars".into()), "note"),
+        (reading.clone().with_score(0.0), "score"),
+        (reading.clone().with_score(1.5), "score"),
+        (reading.clone().with_alias("fives".into()), "alias"),
         // Formats the value stays text in: the server checks them.
-        (Reading { taken: Some("2023-02-29".into()), ..reading.clone() }, "taken"),
-        (Reading { contact: Some("someone at example.com".into()), ..reading.clone() }, "contact"),
-        (Reading { owner: Some("zoë".into()), ..reading.clone() }, "owner"),
+        (reading.clone().with_taken("2023-02-29".into()), "taken"),
+        (reading.clone().with_contact("someone at example.com".into()), "contact"),
+        (reading.clone().with_owner("zoë".into()), "owner"),
         // The forbidden prefix, and a handle without the digit the look-ahead asks for.
-        (Reading { handle: Some("tmp_1".into()), ..reading.clone() }, "handle"),
-        (Reading { handle: Some("ab_c".into()), ..reading.clone() }, "handle"),
-        (Reading { batch: Some(Code::from("ABCD")), ..reading.clone() }, "batch"),
-        (Reading { sizes: Some(ReadingSizes::Integer(-1)), ..reading.clone() }, "sizes"),
-        (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 10])), ..reading.clone() }, "sizes[1]"),
-        (Reading { sizes: Some(ReadingSizes::IntegerList(vec![1, 2, 3, 4])), ..reading.clone() }, "sizes"),
+        (reading.clone().with_handle("tmp_1".into()), "handle"),
+        (reading.clone().with_handle("ab_c".into()), "handle"),
+        (reading.clone().with_batch(Code::from("ABCD")), "batch"),
+        (reading.clone().with_sizes(ReadingSizes::Integer(-1)), "sizes"),
+        (reading.clone().with_sizes(ReadingSizes::IntegerList(vec![1, 10])), "sizes[1]"),
+        (reading.clone().with_sizes(ReadingSizes::IntegerList(vec![1, 2, 3, 4])), "sizes"),
         // `[]` is a list of token texts and a token text of no integers: two members of a
         // `oneOf`, which takes values of exactly one.
-        (Reading { tokens: Some(Tokens::TokenTextList(Vec::new())), ..reading.clone() }, "tokens"),
+        (reading.clone().with_tokens(Tokens::TokenTextList(Vec::new())), "tokens"),
     ] {
         let refused = client.add_reading(bad).await.expect_err(field);
         assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{field}: {refused:?}");
@@ -286,8 +286,8 @@ async fn zero_based_pages_with_reply_headers_stream_every_item() {
         record.lock().unwrap().push(input.page);
         let reading = Reading::new(uuid::Uuid::from_u128(input.page as u128));
         let content = if input.page < 2 { vec![reading] } else { Vec::new() };
-        let reply = ListReadingPagesReply { content: Some(content), total_pages: Some(2) };
-        std::future::ready(Ok((reply, ListReadingPagesReplyHeaders { e_tag: Some(format!("p{}", input.page)) })))
+        let reply = ListReadingPagesReply::default().with_content(content).with_total_pages(2);
+        std::future::ready(Ok((reply, ListReadingPagesReplyHeaders::default().with_e_tag(format!("p{}", input.page)))))
     });
     // Full pages of one item: the walk goes on until a page comes back empty.
     let mut stream = client.list_reading_pages().size(1).into_stream();
@@ -304,8 +304,11 @@ async fn an_object_in_the_path_a_list_in_a_header_and_one_or_many_in_the_query()
     use unseen_client::types::{Found, Place};
     let (mock, client) = serve().await;
     mock.on_find_place(|_, input| async move {
-        let (place, origin) = (Some(input.place), input.x_origin);
-        Ok(Found { place, origin, tags: input.x_tags, ids: input.ids, ..Found::default() })
+        let mut found = Found::default().with_place(input.place);
+        found.origin = input.x_origin;
+        found.tags = input.x_tags;
+        found.ids = input.ids;
+        Ok(found)
     });
     // A comma inside a value is percent-encoded by the client, and the place still round-trips
     // when its values have none.
@@ -393,10 +396,15 @@ async fn enums_without_a_type_or_with_null_and_a_reply_written_as_a_request_body
             (Some(ListAlertsBy::Rules), Some(By::AutoPause)) => Nullable::Value(AlertGrouping::Time),
             _ => Nullable::Absent,
         };
-        Ok(vec![Alert { grouping, mode: Nullable::Null }])
+        let mut alert = Alert::default();
+        alert.grouping = grouping;
+        alert.mode = Nullable::Null;
+        Ok(vec![alert])
     });
     let alerts = client.list_alerts().by(ListAlertsBy::Rules).not_by(By::AutoPause).await.expect("alerts");
-    assert_eq!(alerts, vec![Alert { grouping: Nullable::Value(AlertGrouping::Time), mode: Nullable::Null }]);
+    let mut expected = Alert::default().with_grouping(AlertGrouping::Time);
+    expected.mode = Nullable::Null;
+    assert_eq!(alerts, vec![expected]);
     // A value outside the enum is refused, as for any typed enum.
     let base = mock.serve().await.expect("serve");
     let http = reqwest::Client::new();
@@ -404,7 +412,7 @@ async fn enums_without_a_type_or_with_null_and_a_reply_written_as_a_request_body
     assert_eq!(reply.status(), 400);
     // The nullable enums tell `null` from absent.
     let read: Alert = serde_json::from_str(r#"{"grouping":null}"#).expect("nulls");
-    assert_eq!(read, Alert { grouping: Nullable::Null, mode: Nullable::Absent });
+    assert_eq!((read.grouping, read.mode), (Nullable::Null, Nullable::Absent));
 }
 
 #[tokio::test]
@@ -445,7 +453,7 @@ async fn a_body_offered_as_json_or_multipart_with_a_file_is_a_case_each() {
             Body::Json(json) => format!("json {json}"),
         })
     });
-    let body = NamedFile { name: Some("notes.txt".into()), file: File::new("notes.txt", "twelve bytes") };
+    let body = NamedFile::new(File::new("notes.txt", "twelve bytes")).with_name("notes.txt".into());
     assert_eq!(client.add_file(AddFileBody::Multipart(body)).await.expect("stored"), "notes.txt:12");
     // JSON has no file parts: its case is the value as it came.
     let json = AddFileBody::Json(serde_json::json!({"name": "notes.txt"}));
@@ -464,16 +472,15 @@ async fn swagger_2_spellings_in_an_openapi_3_document_work_on_the_wire() {
         let body = input.body.expect("a body");
         assert_eq!(body.attachment.expect("a file").bytes.as_ref(), b"x");
         assert_eq!(body.note, Some(serde_json::json!(3)));
-        let note = server_types::LegacyNote { kind: Some(server_types::LegacyNoteKind::Final) };
-        Ok(server_types::PostLegacyReply::Ok(note, server_types::PostLegacyReply200Headers { x_rate: Some(7) }))
+        let note = server_types::LegacyNote::default().with_kind(server_types::LegacyNoteKind::Final);
+        Ok(server_types::PostLegacyReply::Ok(note, server_types::PostLegacyReply200Headers::default().with_x_rate(7)))
     });
-    let body = PostLegacyBody {
-        attachment: Some(unseen_client::File::new("a.txt", b"x".to_vec())),
-        note: Some(serde_json::json!(3)),
-    };
+    let body = PostLegacyBody::default()
+        .with_attachment(unseen_client::File::new("a.txt", b"x".to_vec()))
+        .with_note(serde_json::json!(3));
     let reply = client.post_legacy().kind(PostLegacyKind::B).body(body).await.expect("a reply");
     let unseen_client::types::PostLegacyReply::Ok(note, headers) = reply else { panic!("{reply:?}") };
-    assert_eq!(note, LegacyNote { kind: Some(LegacyNoteKind::Final) });
+    assert_eq!(note, LegacyNote::default().with_kind(LegacyNoteKind::Final));
     assert_eq!(headers.x_rate, Some(7));
 }
 
@@ -642,7 +649,7 @@ async fn an_express_style_parameter_is_a_parameter_and_a_star_segment_is_literal
     assert_eq!(client.get_legacy("AB").send().await.expect("echoed"), "AB");
     let view = unseen_client::types::GetWildView::default();
     assert_eq!(client.get_wild(view.clone()).send().await.expect("a count"), 7);
-    let second = unseen_client::types::GetWildView { page: Some(2), ..view };
+    let second = view.with_page(2);
     assert_eq!(client.get_wild(second.clone()).send().await.expect("the page"), 2);
     assert_eq!(client.get_wild(second).x_trace("abc").send().await.expect("a text header"), 302);
     let base = mock.serve().await.expect("serve");
@@ -812,7 +819,7 @@ async fn a_body_with_a_schema_per_media_type_is_read_as_the_request_names_it() {
     let (mock, client) = serve().await;
     mock.on_add_memo(|_, input| async move {
         use unseen_server::types::AddMemoBody as Body;
-        let revision = unseen_server::types::AddMemoReplyHeaders { x_revision: Some(7) };
+        let revision = unseen_server::types::AddMemoReplyHeaders::default().with_x_revision(7);
         let text = match input.body {
             Body::Json(json) => format!("json: {}", json.text),
             Body::Multipart(form) => {
@@ -1109,13 +1116,12 @@ async fn what_is_read_looser_still_works_on_the_wire() {
         let read = (input.note.as_deref(), input.single, input.flat.as_deref());
         assert!(read == (Some("n"), Some(7), Some("f")) || read == (None, None, None), "{read:?}");
         let body = input.body.unwrap_or_else(|| b"none".to_vec());
-        Ok(Loose {
-            day: input.tag,
-            rows: Some(vec![serde_json::json!(1), serde_json::json!("b")]),
-            level: Some(LooseLevel::Value3),
-            shape: Some(LooseShape::String(String::from_utf8(body).expect("text"))),
-            ..Loose::default()
-        })
+        let mut loose = Loose::default()
+            .with_rows(vec![serde_json::json!(1), serde_json::json!("b")])
+            .with_level(LooseLevel::Value3)
+            .with_shape(LooseShape::String(String::from_utf8(body).expect("text")));
+        loose.day = input.tag;
+        Ok(loose)
     });
     let loose = client
         .put_loose("x")
@@ -1247,7 +1253,7 @@ async fn a_nullable_body_may_be_null() {
     let (mock, client) = serve().await;
     mock.on_clear_kennel(|_, input| std::future::ready(Ok(input.body.is_some())));
     assert!(!client.clear_kennel(None).await.expect("null"));
-    assert!(client.clear_kennel(Some(Toy { kind: Some("ball".into()) })).await.expect("a toy"));
+    assert!(client.clear_kennel(Some(Toy::default().with_kind("ball".into()))).await.expect("a toy"));
     let raw = reqwest::Client::new().put(format!("{}/kennel/clear", client.base_url()));
     let reply = raw.header("X-Key", "key").send().await.expect("sent");
     assert_eq!(reply.status(), 400, "a required body, not sent");

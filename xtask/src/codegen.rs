@@ -31,6 +31,7 @@ pub fn project_config() -> Config {
         strict: true,
         tag_features: false,
         mock_seed: 0,
+        crate_version: "0.1.0".to_string(),
     }
 }
 
@@ -63,6 +64,7 @@ pub fn fixture_config(name: &str) -> Config {
         strict: name != "unseen",
         tag_features: name == "features",
         mock_seed: 0,
+        crate_version: "0.1.0".to_string(),
     }
 }
 
@@ -130,6 +132,7 @@ pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), Str
     for mut config in std::iter::once(project_config()).chain(fixtures) {
         config.strict = config.strict && strictness.strict(true);
         let spec_file = root.join(&config.spec_path);
+        config.crate_version = crate_version(&spec_file)?;
         let generated = generate_from_disk(&spec_file, false, &[], &config).map_err(|d| strict_failure(&config, &d))?;
         if strictness == Strictness::Lenient {
             for warning in &generated.warnings {
@@ -279,7 +282,7 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
     }
-    let config = spec_config(spec, name, &options);
+    let config = Config { crate_version: crate_version(spec)?, ..spec_config(spec, name, &options) };
     let label = config.spec_path.clone();
     let generated = generate_from_disk(spec, options.allow_outside_refs, &options.overlays, &config)
         .map_err(|d| strict_failure(&config, &d))?;
@@ -288,6 +291,21 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
     }
     let dirs = vec![format!("{name}-client"), format!("{name}-server"), format!("{name}-types"), config.runtime_dir];
     Ok((generated.files, dirs))
+}
+
+/// The version the crates of `spec` get: `crate-version` in `CHANGES.yaml` beside it, else the first.
+pub fn crate_version(spec: &Path) -> Result<String, String> {
+    Ok(changes_beside(spec)?.version().to_string())
+}
+
+/// What `CHANGES.yaml` beside `spec` says; nothing when there is none.
+pub fn changes_beside(spec: &Path) -> Result<portfolio_codegen::diff::Acceptance, String> {
+    let file = spec.parent().unwrap_or(Path::new(".")).join(crate::diff::ACCEPTED_FILE);
+    match fs::read_to_string(&file) {
+        Ok(text) => portfolio_codegen::diff::Acceptance::parse(&text).map_err(|e| format!("{}: {e}", file.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Default::default()),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
 }
 
 /// How the crates of any document are generated: standalone, named `NAME-client` and so on.
@@ -304,6 +322,7 @@ pub fn spec_config(spec: &Path, name: &str, options: &SpecOptions) -> Config {
         strict: options.strictness.strict(false),
         tag_features: options.tag_features,
         mock_seed: options.seed,
+        crate_version: "0.1.0".to_string(),
     }
 }
 

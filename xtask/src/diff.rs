@@ -32,9 +32,18 @@ pub struct DiffOptions {
     pub accepted: Option<PathBuf>,
 }
 
-/// Compares, prints the report, and says whether every breaking change is accepted.
+/// The generated crates' version before and after, and the least the change asks for.
+#[derive(Debug, Clone)]
+struct Versions {
+    old: String,
+    new: String,
+    least: String,
+}
+
+/// Compares, prints the report, and says whether every breaking change is accepted and the crates'
+/// version moved as far as their API did.
 pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
-    let (report, notes) = match sides {
+    let (report, notes, versions) = match sides {
         Sides::Files { old, new } => compare_files(old, new, options)?,
         Sides::Base { rev, spec } => {
             let Some(old_tree) = checkout(rev, spec)? else {
@@ -46,14 +55,23 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
             result?
         }
     };
-    let passes = report.unaccepted().next().is_none();
+    let version_moved = portfolio_codegen::diff::at_least(&versions.new, &versions.least)?;
+    let passes = report.unaccepted().next().is_none() && version_moved;
     if options.json {
-        let json = serde_json::json!({ "report": report, "notes": notes, "passes": passes });
+        let json = serde_json::json!({ "report": report, "notes": notes, "crate_version": { "old": versions.old, "new": versions.new, "least": versions.least }, "passes": passes });
         println!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
     } else {
         print!("{report}");
         for note in &notes {
             println!("note: {note}");
+        }
+        if !version_moved {
+            println!(
+                "\nThe generated crates' API moves past version {}: raise `crate-version` in {} to {} or beyond.",
+                versions.old,
+                accepted_path(sides, options).display(),
+                versions.least
+            );
         }
         let unaccepted: Vec<_> = report.unaccepted().collect();
         if !unaccepted.is_empty() {
@@ -73,21 +91,24 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
 }
 
 /// Lowers both specs and compares them, applying the acknowledgements.
-fn compare_files(old: &Path, new: &Path, options: &DiffOptions) -> Result<(Report, Vec<String>), String> {
+fn compare_files(old: &Path, new: &Path, options: &DiffOptions) -> Result<(Report, Vec<String>, Versions), String> {
     let config = config_for(new);
     let lowered = |spec: &Path| -> Result<portfolio_codegen::ir::Api, String> {
         let loaded = codegen::load_from_disk(spec, false, &[])?;
         portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| format!("{}: {d}", spec.display()))
     };
     let mut report = diff::compare(&lowered(old)?, &lowered(new)?);
-    let file = options.accepted.clone().unwrap_or_else(|| beside(new));
-    let acceptance = match fs::read_to_string(&file) {
-        Ok(text) => Acceptance::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?,
-        Err(_) if options.accepted.is_none() => Acceptance::default(),
-        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+    let acceptance = match &options.accepted {
+        Some(file) => fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))
+            .and_then(|text| Acceptance::parse(&text).map_err(|e| format!("{}: {e}", file.display())))?,
+        None => codegen::changes_beside(new)?,
     };
     let notes = acceptance.apply(&mut report);
-    Ok((report, notes))
+    let old_version = codegen::changes_beside(old)?.version().to_string();
+    let least = portfolio_codegen::diff::next_version(&old_version, report.crates.level())?;
+    let versions = Versions { old: old_version, new: acceptance.version().to_string(), least };
+    Ok((report, notes, versions))
 }
 
 /// The project's configuration for its own spec (so names match what `codegen` writes), else the

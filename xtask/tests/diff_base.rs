@@ -77,14 +77,21 @@ fn a_breaking_change_fails_until_accepted_for_the_version_that_announces_it() {
     assert!(report.contains("- change: \"Pet.name: field removed\""), "the fix is spelled out: {report}");
 
     // Accepted, but for a version the spec does not declare: still failing, and saying why.
-    let accepted = "- change: \"Pet.name: field removed\"\n  version: \"2.0.0\"\n  why: names move to a profile\n";
+    let accepted = "accepted:\n  - change: \"Pet.name: field removed\"\n    version: \"2.0.0\"\n    why: names move to a profile\n";
     fs::write(dir.join("spec/CHANGES.yaml"), accepted).unwrap();
     let unannounced = diff(&dir, &[]);
     assert_eq!(unannounced.status.code(), Some(1), "{}", text(&unannounced));
     assert!(text(&unannounced).contains("the spec now declares 1.0.0"), "{}", text(&unannounced));
 
-    // Announced: the check passes, and the JSON says so.
+    // Announced, but the crates' version has not moved with their API (a field gone).
     fs::write(dir.join("spec/openapi.yaml"), V1.replace("1.0.0", "2.0.0")).unwrap();
+    let same_crates = diff(&dir, &[]);
+    assert_eq!(same_crates.status.code(), Some(1), "{}", text(&same_crates));
+    assert!(text(&same_crates).contains("raise `crate-version`"), "{}", text(&same_crates));
+    assert!(text(&same_crates).contains("to 0.2.0 or beyond"), "{}", text(&same_crates));
+
+    // Both raised: the check passes, and the JSON says so.
+    fs::write(dir.join("spec/CHANGES.yaml"), format!("crate-version: 0.2.0\n{accepted}")).unwrap();
     let passing = diff(&dir, &["--json"]);
     assert!(passing.status.success(), "{}", text(&passing));
     let json: serde_json::Value = serde_json::from_slice(&passing.stdout).expect("JSON");
@@ -93,12 +100,19 @@ fn a_breaking_change_fails_until_accepted_for_the_version_that_announces_it() {
     assert_eq!(change["id"], "Pet.name: field removed");
     assert_eq!((change["breaks_clients"].as_bool(), change["accepted"].as_str()), (Some(true), Some("2.0.0")));
     assert_eq!(json["report"]["crates"]["types"], "major");
+    assert_eq!(json["crate_version"], serde_json::json!({"old": "0.1.0", "new": "0.2.0", "least": "0.2.0"}));
 }
 
 #[test]
 fn a_compatible_change_passes_and_a_bad_revision_is_named() {
     let dir = repository("compatible");
     fs::write(dir.join("spec/schemas/Pet.yaml"), format!("{PET}  tag: {{type: string}}\n")).unwrap();
+    // A field and its setter added: the crates' version must move by a minor step (a patch
+    // below 1.0).
+    let output = diff(&dir, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(text(&output).contains("to 0.1.1 or beyond"), "{}", text(&output));
+    fs::write(dir.join("spec/CHANGES.yaml"), "crate-version: 0.1.1\n").unwrap();
     let output = diff(&dir, &[]);
     assert!(output.status.success(), "{}", text(&output));
     assert!(

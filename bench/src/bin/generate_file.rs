@@ -21,6 +21,7 @@ fn main() {
         strict: true,
         tag_features: false,
         mock_seed: 0,
+        crate_version: "0.1.0".to_string(),
     };
     let started = Instant::now();
     let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;

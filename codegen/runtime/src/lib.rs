@@ -21,6 +21,7 @@ mod object_only;
 #[cfg(feature = "pattern")]
 mod pattern;
 mod request_json;
+mod setters;
 #[cfg(feature = "xml")]
 mod xml;
 
@@ -57,6 +58,7 @@ pub mod codegen {
         framing = crate::framing;
         object_only = crate::object_only;
         request_json = crate::request_json;
+        setters = crate::setters;
         #[cfg(feature = "json-schema")]
         json_schema = crate::json_schema;
         #[cfg(feature = "pattern")]

@@ -13,7 +13,7 @@ mod walk;
 
 use serde::Serialize;
 
-pub use accept::{Acceptance, Accepted};
+pub use accept::{Acceptance, Accepted, FIRST_VERSION, at_least, next_version};
 
 use crate::ir::Api;
 
@@ -105,6 +105,13 @@ pub fn compare(old: &Api, new: &Api) -> Report {
     changes.sort_by(|a, b| b.breaks().cmp(&a.breaks()).then_with(|| a.at.cmp(&b.at)).then_with(|| a.what.cmp(&b.what)));
     let crates = changes.iter().fold(Crates::default(), |all, change| all.max(change.rust));
     Report { old_version: old.version.clone(), new_version: new.version.clone(), changes, crates }
+}
+
+impl Crates {
+    /// The furthest any of the crates moves: they share one version.
+    pub fn level(self) -> Semver {
+        self.types.max(self.client).max(self.server)
+    }
 }
 
 impl Report {

@@ -67,27 +67,55 @@ fn by_place<'p>(path: &str, params: &'p [Param]) -> BTreeMap<String, (String, &'
         .collect()
 }
 
-/// What each kind of change does to the generated Rust API.
+/// What each kind of change does to each generated crate's own public API (the client and server
+/// re-export the types crate, and all three share one version, so the version moves as far as the
+/// furthest). Generated structs and enums are `#[non_exhaustive]`, built with `new(required…)` and
+/// `with_<field>` setters, so a member that may be left out (an optional field, an enum value, an
+/// error) is an addition; one every value must name (a required field: a constructor argument) or
+/// a removal is not.
 mod rust {
     use super::{Crates, Semver};
 
-    /// A type's shape changed (a field, a variant, a field's type): the types crate, and the
-    /// client and server through their signatures.
-    pub const SHAPE: Crates = Crates { types: Semver::Major, client: Semver::Major, server: Semver::Major };
+    /// A named type's shape changed (a field removed or retyped, a required field added, a
+    /// variant removed).
+    pub const SHAPE: Crates = Crates { types: Semver::Major, client: Semver::None, server: Semver::None };
+    /// A member added to a named type where values may leave it out: an optional field and its
+    /// setter, a variant.
+    pub const ADDITION: Crates = Crates { types: Semver::Minor, client: Semver::None, server: Semver::None };
     /// Only what servers check changed (a limit, a pattern).
     pub const CHECKS: Crates = Crates { types: Semver::Patch, client: Semver::Patch, server: Semver::Patch };
     /// An operation's inputs changed: the client's builder and the server's input struct.
     pub const INPUTS: Crates = Crates { types: Semver::None, client: Semver::Major, server: Semver::Major };
     /// An optional input added: a new builder setter, and a new field of the server's input.
-    pub const OPTIONAL_INPUT: Crates = Crates { types: Semver::None, client: Semver::Minor, server: Semver::Major };
+    pub const OPTIONAL_INPUT: Crates = Crates { types: Semver::None, client: Semver::Minor, server: Semver::Minor };
+    /// A required input added: an argument of the client's method, a new field of the server's
+    /// input.
+    pub const REQUIRED_INPUT: Crates = Crates { types: Semver::None, client: Semver::Major, server: Semver::Minor };
     /// An operation added: a new client method, and a new trait method every server must write.
     pub const OPERATION_ADDED: Crates = Crates { types: Semver::None, client: Semver::Minor, server: Semver::Major };
 }
 
 pub(super) fn changes(old: &Api, new: &Api) -> Vec<Change> {
-    let mut walker = Walker { old, new, found: BTreeMap::new(), seen: HashSet::new(), from: String::new() };
+    let mut walker =
+        Walker { old, new, found: BTreeMap::new(), seen: HashSet::new(), from: String::new(), surface: rust::INPUTS };
     walker.operations();
+    walker.type_names();
+    walker.credential_schemes();
     walker.found.into_values().collect()
+}
+
+/// The names of every type the types crate declares for `api`.
+fn type_names(api: &Api) -> BTreeSet<&str> {
+    let per_operation = api.operations.iter().flat_map(|op| {
+        let errors = op.errors.iter().map(|e| e.name.as_str());
+        let replies = match &op.reply {
+            Reply::Several(replies) => Some(replies.name.as_str()),
+            _ => None,
+        };
+        let bodies = op.body.as_ref().and_then(|b| b.choice.as_ref()).map(|c| c.name.as_str());
+        errors.chain(replies).chain(bodies)
+    });
+    api.types.iter().map(TypeDef::name).chain(per_operation).collect()
 }
 
 struct Walker<'a> {
@@ -99,6 +127,10 @@ struct Walker<'a> {
     seen: HashSet<(TypeId, TypeId, Direction)>,
     /// The operation being walked.
     from: String,
+    /// The crates whose public API holds the value being compared: the client's and server's
+    /// signatures for an operation's parameters, body and reply; the types crate too for the
+    /// members of a named type.
+    surface: Crates,
 }
 
 /// An operation's identity on the wire: its method and path, parameters' names left out.
@@ -152,22 +184,55 @@ impl Walker<'_> {
         }
     }
 
+    /// Types the types crate gains or loses (a schema no operation reaches any more, an error
+    /// enum of an operation removed).
+    fn type_names(&mut self) {
+        let (old, new) = (type_names(self.old), type_names(self.new));
+        for name in old.difference(&new) {
+            self.record(name, "type removed".into(), false, false, rust::SHAPE, None);
+        }
+        for name in new.difference(&old) {
+            self.record(name, "type added".into(), false, false, rust::ADDITION, None);
+        }
+    }
+
+    /// Credentials the API takes: the client's `Credentials` and the server's request context
+    /// have a field per scheme.
+    fn credential_schemes(&mut self) {
+        let schemes = |api: &Api| -> BTreeSet<String> { api.credentials.iter().map(|c| c.scheme.clone()).collect() };
+        let (old, new) = (schemes(self.old), schemes(self.new));
+        for scheme in old.difference(&new) {
+            self.record("credentials", format!("scheme `{scheme}` removed"), false, false, rust::INPUTS, None);
+        }
+        for scheme in new.difference(&old) {
+            self.record("credentials", format!("scheme `{scheme}` added"), false, false, rust::INPUTS, None);
+        }
+    }
+
     fn operations(&mut self) {
         fn by_key(api: &Api) -> BTreeMap<String, &Operation> {
             api.operations.iter().map(|op| (key(op), op)).collect()
         }
         let (old, new) = (by_key(self.old), by_key(self.new));
+        // In Rust an operation is its method's name: one moved to another path or HTTP method
+        // keeps it.
+        let names = |ops: &BTreeMap<String, &Operation>| -> BTreeSet<String> {
+            ops.values().map(|op| op.fn_name.clone()).collect()
+        };
+        let (old_names, new_names) = (names(&old), names(&new));
         for (key, op) in &old {
             if !new.contains_key(key) {
                 let what = format!("operation `{}` removed", op.id);
-                self.record(key, what, true, false, Crates::all(Semver::Major), None);
+                let rust = if new_names.contains(&op.fn_name) { Crates::default() } else { rust::INPUTS };
+                self.record(key, what, true, false, rust, None);
             }
         }
         for (key, op) in &new {
             match old.get(key) {
                 None => {
                     let what = format!("operation `{}` added", op.id);
-                    self.record(key, what, false, false, rust::OPERATION_ADDED, None);
+                    let rust = if old_names.contains(&op.fn_name) { Crates::default() } else { rust::OPERATION_ADDED };
+                    self.record(key, what, false, false, rust, None);
                 }
                 Some(old_op) => self.operation(key, old_op, op),
             }
@@ -177,6 +242,7 @@ impl Walker<'_> {
     fn operation(&mut self, at: &str, old: &Operation, new: &Operation) {
         self.from = at.to_string();
         self.seen.clear();
+        self.surface = rust::INPUTS;
         if old.fn_name != new.fn_name {
             let what = format!("renamed in Rust from `{}` to `{}`", old.fn_name, new.fn_name);
             self.record(at, what, false, false, rust::INPUTS, None);
@@ -206,7 +272,7 @@ impl Walker<'_> {
             let here = format!("{at} › {name}");
             let Some((_, was)) = old.get(place) else {
                 let (shift, rust) = if param.required {
-                    (Shift::Narrowed, rust::INPUTS)
+                    (Shift::Narrowed, rust::REQUIRED_INPUT)
                 } else {
                     (Shift::Neutral, rust::OPTIONAL_INPUT)
                 };
@@ -214,17 +280,26 @@ impl Walker<'_> {
                 self.shift(&here, what.into(), shift, request, rust);
                 continue;
             };
-            self.required(&here, "parameter", was.required, param.required, request);
+            if was.name != param.name {
+                let what = format!("renamed in Rust from `{}` to `{}`", was.name, param.name);
+                // A path parameter is an argument of the client's method, whose name is not API.
+                let rust = match param.location {
+                    Location::Path => Crates { client: Semver::None, ..rust::INPUTS },
+                    _ => rust::INPUTS,
+                };
+                self.record(&here, what, false, false, rust, None);
+            }
+            self.required(&here, "parameter", was.required, param.required, request, rust::INPUTS);
             self.types(&was.ty, &param.ty, request, &here);
             self.constraints(&was.constraints, &param.constraints, request, &here);
         }
     }
 
     /// A member made required or optional.
-    fn required(&mut self, at: &str, member: &str, was: bool, is: bool, direction: Direction) {
+    fn required(&mut self, at: &str, member: &str, was: bool, is: bool, direction: Direction, rust: Crates) {
         match (was, is) {
-            (false, true) => self.shift(at, format!("{member} made required"), Shift::Narrowed, direction, rust::SHAPE),
-            (true, false) => self.shift(at, format!("{member} made optional"), Shift::Widened, direction, rust::SHAPE),
+            (false, true) => self.shift(at, format!("{member} made required"), Shift::Narrowed, direction, rust),
+            (true, false) => self.shift(at, format!("{member} made optional"), Shift::Widened, direction, rust),
             _ => {}
         }
     }
@@ -235,21 +310,26 @@ impl Walker<'_> {
         match (old, new) {
             (None, None) => {}
             (None, Some(body)) => {
-                let shift = if body.required { Shift::Narrowed } else { Shift::Neutral };
-                self.shift(&here, "request body added".into(), shift, request, rust::INPUTS);
+                let (shift, rust) = match body.required {
+                    true => (Shift::Narrowed, rust::REQUIRED_INPUT),
+                    false => (Shift::Neutral, rust::OPTIONAL_INPUT),
+                };
+                self.shift(&here, "request body added".into(), shift, request, rust);
             }
             (Some(body), None) => {
                 let shift = if body.required { Shift::Widened } else { Shift::Neutral };
                 self.shift(&here, "request body removed".into(), shift, request, rust::INPUTS);
             }
             (Some(old), Some(new)) => {
-                self.required(&here, "request body", old.required, new.required, request);
+                self.required(&here, "request body", old.required, new.required, request, rust::INPUTS);
                 let (was, is) = (media_types(old), media_types(new));
+                // A body the document describes per media type is an enum with a case for each.
+                let rust = if old.choice.is_some() || new.choice.is_some() { rust::SHAPE } else { rust::CHECKS };
                 for media in was.difference(&is) {
-                    self.shift(&here, format!("`{media}` no longer accepted"), Shift::Narrowed, request, rust::CHECKS);
+                    self.shift(&here, format!("`{media}` no longer accepted"), Shift::Narrowed, request, rust);
                 }
                 for media in is.difference(&was) {
-                    self.shift(&here, format!("`{media}` accepted"), Shift::Widened, request, rust::CHECKS);
+                    self.shift(&here, format!("`{media}` accepted"), Shift::Widened, request, rust);
                 }
                 self.types(&old.ty, &new.ty, request, &here);
             }
@@ -314,13 +394,14 @@ impl Walker<'_> {
                 }
                 for case in b.cases.iter().filter(|c| a.cases.iter().all(|o| o.status != c.status)) {
                     let what = format!("reply {} added", case.status);
+                    // The replies' enum is exhaustive: the generated crates match every case.
                     self.shift(&here, what, Shift::Widened, reply, rust::SHAPE);
                 }
             }
             (Reply::Upgrade { .. }, Reply::Upgrade { .. }) => {}
             (a, b) => {
                 let what = format!("changed from {} to {}", reply_kind(a), reply_kind(b));
-                self.shift(&here, what, Shift::Changed, reply, rust::SHAPE);
+                self.shift(&here, what, Shift::Changed, reply, rust::INPUTS);
             }
         }
     }
@@ -333,13 +414,24 @@ impl Walker<'_> {
         }
     }
 
+    /// A reply's documented headers. The first or the last of them changes the reply's Rust type
+    /// (a tuple with the headers' struct), so that is a change of the client and server.
     fn headers(&mut self, at: &str, old: Option<&StructDef>, new: Option<&StructDef>) {
-        let empty = StructDef { name: String::new(), doc: None, fields: Vec::new(), extra: None, closed: false };
-        let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
-        if old.fields.is_empty() && new.fields.is_empty() {
-            return;
+        let reply = Direction::Reply;
+        let here = format!("{at} headers");
+        match (old, new) {
+            (None, None) => {}
+            (None, Some(new)) => {
+                // Old servers do not send a header the reply now requires.
+                let shift = if new.fields.iter().any(|f| f.required) { Shift::Narrowed } else { Shift::Neutral };
+                self.shift(&here, format!("`{}` added", new.name), shift, reply, rust::INPUTS);
+            }
+            (Some(old), None) => {
+                let shift = if old.fields.iter().any(|f| f.required) { Shift::Widened } else { Shift::Neutral };
+                self.shift(&here, format!("`{}` removed", old.name), shift, reply, rust::INPUTS);
+            }
+            (Some(old), Some(new)) => self.structs(&here, old, new, reply),
         }
-        self.structs(&format!("{at} headers"), old, new, Direction::Reply);
     }
 
     fn errors(&mut self, at: &str, old: &Operation, new: &Operation) {
@@ -359,7 +451,7 @@ impl Walker<'_> {
         }
         for (code, body) in &b {
             match a.get(code) {
-                None => self.record(&here, format!("error {code} added"), false, false, rust::SHAPE, None),
+                None => self.record(&here, format!("error {code} added"), false, false, rust::ADDITION, None),
                 Some(was) => self.types(was, body, Direction::Reply, &format!("{here} {code}")),
             }
         }
@@ -403,18 +495,18 @@ impl Walker<'_> {
             (TypeRef::Map(a), TypeRef::Map(b)) => self.types(a, b, direction, &format!("{at}{{}}")),
             (TypeRef::Nullable(a), TypeRef::Nullable(b)) => self.types(a, b, direction, at),
             (TypeRef::Nullable(a), b) => {
-                self.shift(at, "no longer null".into(), Shift::Narrowed, direction, rust::SHAPE);
+                self.shift(at, "no longer null".into(), Shift::Narrowed, direction, self.surface);
                 self.types(a, b, direction, at);
             }
             (a, TypeRef::Nullable(b)) => {
-                self.shift(at, "may be null".into(), Shift::Widened, direction, rust::SHAPE);
+                self.shift(at, "may be null".into(), Shift::Widened, direction, self.surface);
                 self.types(a, b, direction, at);
             }
             (a, b) if a == b => {}
             (a, b) => {
                 let what =
                     format!("type changed from {} to {}", self.describe(self.old, a), self.describe(self.new, b));
-                self.shift(at, what, primitive_shift(a, b), direction, rust::SHAPE);
+                self.shift(at, what, primitive_shift(a, b), direction, self.surface);
             }
         }
     }
@@ -444,6 +536,12 @@ impl Walker<'_> {
         if !self.seen.insert((a, b, direction)) {
             return;
         }
+        let outer = std::mem::replace(&mut self.surface, rust::SHAPE);
+        self.named_members(a, b, direction);
+        self.surface = outer;
+    }
+
+    fn named_members(&mut self, a: TypeId, b: TypeId, direction: Direction) {
         let (old, new) = (self.old.ty(a), self.new.ty(b));
         let name = new.name().to_string();
         if old.name() != new.name() {
@@ -474,7 +572,7 @@ impl Walker<'_> {
                 }
                 for variant in b.variants.iter().filter(|v| a.variants.iter().all(|o| o.name != v.name)) {
                     let what = format!("variant `{}` added", variant.name);
-                    self.shift(&name, what, Shift::Widened, direction, rust::SHAPE);
+                    self.shift(&name, what, Shift::Widened, direction, rust::ADDITION);
                 }
             }
             (a, b) => {
@@ -490,7 +588,7 @@ impl Walker<'_> {
             self.shift(at, format!("value {value} removed"), Shift::Narrowed, direction, rust::SHAPE);
         }
         for value in new.difference(&old) {
-            self.shift(at, format!("value {value} added"), Shift::Widened, direction, rust::SHAPE);
+            self.shift(at, format!("value {value} added"), Shift::Widened, direction, rust::ADDITION);
         }
     }
 
@@ -519,10 +617,12 @@ impl Walker<'_> {
                     (false, true) => (Shift::Widened, "optional field added"),
                     (false, false) => (Shift::Neutral, "optional field added"),
                 };
-                self.shift(&at, what.into(), shift, direction, rust::SHAPE);
+                // A required field that may be null is no constructor argument.
+                let rust = if field.required && !field.nullable { rust::SHAPE } else { rust::ADDITION };
+                self.shift(&at, what.into(), shift, direction, rust);
                 continue;
             };
-            self.required(&at, "field", was.required, field.required, direction);
+            self.required(&at, "field", was.required, field.required, direction, rust::SHAPE);
             match (was.nullable, field.nullable) {
                 (false, true) => self.shift(&at, "may be null".into(), Shift::Widened, direction, rust::SHAPE),
                 (true, false) => self.shift(&at, "no longer null".into(), Shift::Narrowed, direction, rust::SHAPE),
@@ -544,7 +644,7 @@ impl Walker<'_> {
         }
         match (&old.extra, &new.extra) {
             (None, Some(_)) => {
-                self.shift(name, "takes other properties".into(), Shift::Widened, direction, rust::SHAPE)
+                self.shift(name, "takes other properties".into(), Shift::Widened, direction, rust::ADDITION)
             }
             (Some(_), None) => {
                 self.shift(name, "keeps no other properties".into(), Shift::Narrowed, direction, rust::SHAPE)

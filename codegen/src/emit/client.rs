@@ -843,19 +843,43 @@ fn read_several(replies: &RepliesDef) -> TokenStream {
     }
 }
 
-/// A struct literal of the reply headers `s`, read from `reply`.
+/// The reply headers `s`, read from `reply`: built with the struct's constructor, as the types
+/// crate may add fields to it in a compatible release (`#[non_exhaustive]`).
 fn read_headers(s: &StructDef) -> TokenStream {
     let ty = ident(&s.name);
-    let fields = s.fields.iter().map(|f| {
-        let (field, wire) = (ident(&f.name), f.wire.to_ascii_lowercase());
-        let read = if f.required {
-            quote! { required_header }
-        } else {
-            quote! { header }
-        };
-        quote! { #field: reply.#read(#wire)? }
-    });
-    quote! { types::#ty { #(#fields),* } }
+    let wire = |f: &crate::ir::Field| f.wire.to_ascii_lowercase();
+    let required: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| {
+            let wire = wire(f);
+            quote! { reply.required_header(#wire)? }
+        })
+        .collect();
+    let optional: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| !f.required)
+        .map(|f| {
+            let (field, wire) = (ident(&f.name), wire(f));
+            quote! { headers.#field = reply.header(#wire)?; }
+        })
+        .collect();
+    let start = if required.is_empty() {
+        quote! { types::#ty::default() }
+    } else {
+        quote! { types::#ty::new(#(#required),*) }
+    };
+    if optional.is_empty() {
+        start
+    } else {
+        quote! {{
+            let mut headers = #start;
+            #(#optional)*
+            headers
+        }}
+    }
 }
 
 /// The docs of `into_stream()`.

@@ -141,18 +141,35 @@ fn sample_expr(op: &Operation, reader: &proc_macro2::Ident) -> Option<TokenStrea
     Some(quote! { Ok(#expr) })
 }
 
-/// A reply's header struct with each header sampled (an optional one without a sample is `None`).
+/// A reply's header struct with each header sampled (an optional one without a sample is left
+/// empty), built with its constructor: the struct is `#[non_exhaustive]` in the types crate.
 fn headers(h: &StructDef, sample: &ReplySample, reader: &proc_macro2::Ident) -> Option<TokenStream> {
     let name = ident(&h.name);
-    let fields = h.fields.iter().map(|field| {
-        let value = sample.headers.iter().find(|(name, _)| *name == field.name).map(|(_, text)| text);
-        let field_name = ident(&field.name);
-        match value {
-            Some(text) => Some(quote! { #field_name: #reader(#text)? }),
-            None if !field.required => Some(quote! { #field_name: None }),
-            None => None,
-        }
-    });
-    let fields: Vec<TokenStream> = fields.collect::<Option<_>>()?;
-    Some(quote! { types::#name { #(#fields),* } })
+    let sampled = |field: &crate::ir::Field| {
+        sample.headers.iter().find(|(name, _)| *name == field.name).map(|(_, text)| quote! { #reader(#text)? })
+    };
+    let required: Vec<TokenStream> = h.fields.iter().filter(|f| f.required).map(sampled).collect::<Option<_>>()?;
+    let optional: Vec<TokenStream> = h
+        .fields
+        .iter()
+        .filter(|f| !f.required)
+        .filter_map(|f| {
+            let (field, value) = (ident(&f.name), sampled(f)?);
+            Some(quote! { headers.#field = #value; })
+        })
+        .collect();
+    let start = if required.is_empty() {
+        quote! { types::#name::default() }
+    } else {
+        quote! { types::#name::new(#(#required),*) }
+    };
+    Some(if optional.is_empty() {
+        start
+    } else {
+        quote! {{
+            let mut headers = #start;
+            #(#optional)*
+            headers
+        }}
+    })
 }

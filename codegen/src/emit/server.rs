@@ -610,6 +610,7 @@ pub fn input_struct(api: &Api, op: &Operation) -> TokenStream {
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub struct #name { #(#params)* #body }
     }
 }

@@ -62,7 +62,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, object_only, request_json};
+        use portfolio_runtime::codegen::{enums, object_only, request_json, setters};
 
         pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
@@ -287,6 +287,7 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         }
     });
     let constructor = (!derive_default).then(|| constructor(api, s));
+    let setters = setters(api, s);
     // Absent optional properties with a spec default read as that default.
     let defaults: Vec<TokenStream> = s
         .fields
@@ -313,11 +314,13 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         #docs
         #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
         #[serde(remote = "Self")]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
             #extra
         }
         #constructor
+        #setters
         #defaults
         crate::object_only::object_only!(#name);
     }
@@ -341,16 +344,36 @@ fn headers_struct(api: &Api, s: &StructDef) -> TokenStream {
     });
     let name = ident(&s.name);
     let constructor = (!derive_default).then(|| constructor(api, s));
+    let setters = setters(api, s);
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq #default)]
+        #[non_exhaustive]
         pub struct #name { #(#fields)* }
         #constructor
+        #setters
     }
 }
 
+/// `with_<field>` for every field the constructor does not take, so other crates build the
+/// `#[non_exhaustive]` struct in one expression.
+fn setters(api: &Api, s: &StructDef) -> Option<TokenStream> {
+    let fields: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| !f.required || f.nullable)
+        .map(|f| {
+            let (field, setter) = (ident(&f.name), ident(&format!("with_{}", f.name)));
+            let ty = own_type(api, &f.ty);
+            quote! { #setter(#field: #ty) }
+        })
+        .collect();
+    let name = ident(&s.name);
+    (!fields.is_empty()).then(|| quote! { crate::setters::setters!(#name { #(#fields),* }); })
+}
+
 /// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
-/// empty, so callers can write `Name { optional: Some(x), ..Name::new(required) }`.
+/// empty, for the setters to fill: `Name::new(required).with_optional(x)`.
 fn constructor(api: &Api, s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     let takes = |f: &&Field| f.required && !f.nullable;
@@ -516,6 +539,7 @@ fn wire_enum<'a>(
     quote! {
         #docs
         #[derive(Debug, Clone, #copy PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #(#declared)*
             #unlisted_doc
@@ -702,6 +726,7 @@ fn union(api: &Api, u: &UnionDef) -> TokenStream {
         #docs
         #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(untagged)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
         }
@@ -796,12 +821,14 @@ fn errors(api: &Api, e: &ErrorsDef) -> TokenStream {
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum #name { #(#cases)* }
     }
 }
 
 /// The request body of one operation that the document describes differently per media type, a
-/// variant per media type.
+/// variant per media type./// Exhaustive, unlike the schemas' enums: the server's router matches every case, so a new media
+/// type changes the generated crates together.
 fn bodies(api: &Api, b: &BodiesDef) -> TokenStream {
     let docs = super::doc(&format!(
         "The request body of `{}`, a variant per media type: the client sends the variant's media type, \
@@ -833,7 +860,8 @@ fn bodies(api: &Api, b: &BodiesDef) -> TokenStream {
     }
 }
 
-/// The success replies of one operation, a variant per status.
+/// The success replies of one operation, a variant per status./// Exhaustive, unlike the schemas' enums: the client's builder and the server's router match every
+/// case.
 fn replies(api: &Api, r: &RepliesDef) -> TokenStream {
     let docs = super::doc(&format!("The success replies of `{}`, one variant per status.", r.operation));
     let cases = r.cases.iter().map(|case| {

@@ -17,5 +17,6 @@ pub fn config(prefix: &str, spec_path: &str) -> Config {
         strict: true,
         tag_features: false,
         mock_seed: 0,
+        crate_version: "0.1.0".to_string(),
     }
 }

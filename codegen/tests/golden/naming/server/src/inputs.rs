@@ -6,6 +6,7 @@ use crate::types;
 
 /// Input of `GET /items/{item-id}/parts/{part}` (operation `get-item.part`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GetItemPartInput {
     /// The `{part}` path segment.
     pub part: i64,
@@ -21,6 +22,7 @@ pub struct GetItemPartInput {
 
 /// Input of `POST /items` (operation `post_items`), validated, with defaults applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PostItemsInput {
     /// The JSON body.
     pub body: types::Account2,
