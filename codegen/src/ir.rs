@@ -823,6 +823,18 @@ pub enum Location {
     Cookie,
 }
 
+impl Location {
+    /// As OpenAPI's `in` names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
     pub wire: String,

@@ -50,12 +50,7 @@ fn by_place<'p>(path: &str, params: &'p [Param]) -> BTreeMap<String, (String, &'
     params
         .iter()
         .map(|p| {
-            let location = match p.location {
-                Location::Path => "path",
-                Location::Query => "query",
-                Location::Header => "header",
-                Location::Cookie => "cookie",
-            };
+            let location = p.location.as_str();
             let label = format!("{location} {}", p.wire);
             let position = path.find(&format!("{{{}}}", p.wire)).map(|at| path[..at].matches('{').count());
             let place = match (p.location, position) {

@@ -857,29 +857,16 @@ fn read_headers(s: &StructDef) -> TokenStream {
             quote! { reply.required_header(#wire)? }
         })
         .collect();
-    let optional: Vec<TokenStream> = s
+    let optional: Vec<(proc_macro2::Ident, TokenStream)> = s
         .fields
         .iter()
         .filter(|f| !f.required)
         .map(|f| {
-            let (field, wire) = (ident(&f.name), wire(f));
-            quote! { headers.#field = reply.header(#wire)?; }
+            let wire = wire(f);
+            (ident(&f.name), quote! { reply.header(#wire)? })
         })
         .collect();
-    let start = if required.is_empty() {
-        quote! { types::#ty::default() }
-    } else {
-        quote! { types::#ty::new(#(#required),*) }
-    };
-    if optional.is_empty() {
-        start
-    } else {
-        quote! {{
-            let mut headers = #start;
-            #(#optional)*
-            headers
-        }}
-    }
+    super::build_headers(quote! { types::#ty }, &required, &optional)
 }
 
 /// The docs of `into_stream()`.

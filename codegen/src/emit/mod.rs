@@ -12,7 +12,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ir::{
-    Api, Body, BodyEncoding, Constraints, DefaultValue, Field, Framing, Location, Operation, Reply, TypeDef, TypeRef,
+    Api, Body, BodyEncoding, Constraints, DefaultValue, Field, Framing, Operation, Reply, TypeDef, TypeRef,
 };
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
@@ -289,12 +289,7 @@ pub fn operation_doc(api: &Api, op: &Operation, body_note: &str) -> String {
         .params
         .iter()
         .map(|p| {
-            let location = match p.location {
-                Location::Path => "path",
-                Location::Query => "query",
-                Location::Header => "header",
-                Location::Cookie => "cookie",
-            };
+            let location = p.location.as_str();
             let mut line = format!("- `{}` (`{}` in {location}", p.name, p.wire);
             if p.required {
                 line.push_str(", required");
@@ -563,4 +558,24 @@ pub fn framing_variant(framing: Framing) -> proc_macro2::Ident {
         Framing::JsonLines => format_ident!("JsonLines"),
         Framing::EventStream => format_ident!("EventStream"),
     }
+}
+
+/// A reply's header struct `ty` (a path such as `types::PetHeaders`) built from `required`, the
+/// constructor's arguments, then `optional`, each field and the value it is set to: the struct is
+/// `#[non_exhaustive]` in the types crate, so no literal.
+pub fn build_headers(ty: TokenStream, required: &[TokenStream], optional: &[(Ident, TokenStream)]) -> TokenStream {
+    let start = if required.is_empty() {
+        quote! { #ty::default() }
+    } else {
+        quote! { #ty::new(#(#required),*) }
+    };
+    if optional.is_empty() {
+        return start;
+    }
+    let (fields, values): (Vec<&Ident>, Vec<&TokenStream>) = optional.iter().map(|(f, v)| (f, v)).unzip();
+    quote! {{
+        let mut headers = #start;
+        #(headers.#fields = #values;)*
+        headers
+    }}
 }

@@ -149,27 +149,7 @@ fn headers(h: &StructDef, sample: &ReplySample, reader: &proc_macro2::Ident) -> 
         sample.headers.iter().find(|(name, _)| *name == field.name).map(|(_, text)| quote! { #reader(#text)? })
     };
     let required: Vec<TokenStream> = h.fields.iter().filter(|f| f.required).map(sampled).collect::<Option<_>>()?;
-    let optional: Vec<TokenStream> = h
-        .fields
-        .iter()
-        .filter(|f| !f.required)
-        .filter_map(|f| {
-            let (field, value) = (ident(&f.name), sampled(f)?);
-            Some(quote! { headers.#field = #value; })
-        })
-        .collect();
-    let start = if required.is_empty() {
-        quote! { types::#name::default() }
-    } else {
-        quote! { types::#name::new(#(#required),*) }
-    };
-    Some(if optional.is_empty() {
-        start
-    } else {
-        quote! {{
-            let mut headers = #start;
-            #(#optional)*
-            headers
-        }}
-    })
+    let optional: Vec<(proc_macro2::Ident, TokenStream)> =
+        h.fields.iter().filter(|f| !f.required).filter_map(|f| Some((ident(&f.name), sampled(f)?))).collect();
+    Some(super::build_headers(quote! { types::#name }, &required, &optional))
 }
