@@ -293,6 +293,9 @@ fn spec_files(spec: &Path, name: &str, options: SpecOptions) -> Result<(Vec<Gene
     Ok((generated.files, dirs))
 }
 
+/// The file beside a spec that holds its crates' version and the breaking changes it accepts.
+pub const CHANGES_FILE: &str = "CHANGES.yaml";
+
 /// The version the crates of `spec` get: `crate-version` in `CHANGES.yaml` beside it, else the first.
 pub fn crate_version(spec: &Path) -> Result<String, String> {
     Ok(changes_beside(spec)?.version().to_string())
@@ -300,7 +303,7 @@ pub fn crate_version(spec: &Path) -> Result<String, String> {
 
 /// What `CHANGES.yaml` beside `spec` says; nothing when there is none.
 pub fn changes_beside(spec: &Path) -> Result<portfolio_codegen::diff::Acceptance, String> {
-    let file = spec.parent().unwrap_or(Path::new(".")).join(crate::diff::ACCEPTED_FILE);
+    let file = spec.parent().unwrap_or(Path::new(".")).join(CHANGES_FILE);
     match fs::read_to_string(&file) {
         Ok(text) => portfolio_codegen::diff::Acceptance::parse(&text).map_err(|e| format!("{}: {e}", file.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Default::default()),

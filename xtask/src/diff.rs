@@ -11,9 +11,6 @@ use portfolio_codegen::diff::{self, Acceptance, Report};
 
 use crate::codegen::{self, SpecOptions};
 
-/// The file beside the spec that accepts breaking changes.
-pub const ACCEPTED_FILE: &str = "CHANGES.yaml";
-
 /// What to compare.
 #[derive(Debug, Clone)]
 pub enum Sides {
@@ -123,7 +120,7 @@ fn config_for(spec: &Path) -> Config {
 }
 
 fn beside(spec: &Path) -> PathBuf {
-    spec.parent().unwrap_or(Path::new(".")).join(ACCEPTED_FILE)
+    spec.parent().unwrap_or(Path::new(".")).join(codegen::CHANGES_FILE)
 }
 
 fn accepted_path(sides: &Sides, options: &DiffOptions) -> PathBuf {
