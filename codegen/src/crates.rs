@@ -38,7 +38,6 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
     ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
-    ("src/setters.rs", include_str!("../runtime/src/setters.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
     ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
@@ -56,6 +55,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
     ("src/server/stream.rs", include_str!("../runtime/src/server/stream.rs")),
     ("src/server/upgrade.rs", include_str!("../runtime/src/server/upgrade.rs")),
+    ("src/setters.rs", include_str!("../runtime/src/setters.rs")),
     ("src/xml.rs", include_str!("../runtime/src/xml.rs")),
 ];
 
