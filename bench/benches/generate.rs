@@ -1,6 +1,6 @@
 //! `cargo bench -p portfolio-bench --bench generate`: the generator's stages on the project spec.
 
-use portfolio_codegen::{Config, CrateConfig, VersionHeader};
+use apigen::{Config, CrateConfig, Runtime, VersionHeader};
 
 // As in the xtask binary, so the stages are timed as the real command runs them.
 #[global_allocator]
@@ -22,36 +22,34 @@ fn config() -> Config {
         server: Some(CrateConfig { name: "portfolio-server".into(), dir: "generated-server-stubs".into() }),
         types: Some(CrateConfig { name: "portfolio-types".into(), dir: "generated-types".into() }),
         standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
+        runtime: Runtime::Path { dir: "codegen/runtime".into(), vendored: false },
         strict: true,
-        tag_features: false,
-        mock_seed: 0,
-        crate_version: "0.1.0".to_string(),
+        ..Config::new("portfolio")
     }
 }
 
 #[divan::bench(sample_count = 20)]
 fn load(bencher: divan::Bencher) {
     let text = spec();
-    bencher.bench(|| portfolio_codegen::load(divan::black_box(&text)).unwrap());
+    bencher.bench(|| apigen::load(divan::black_box(&text)).unwrap());
 }
 
 #[divan::bench(sample_count = 20)]
 fn lower(bencher: divan::Bencher) {
-    let doc = portfolio_codegen::load(&spec()).unwrap().doc;
+    let doc = apigen::load(&spec()).unwrap().doc;
     let config = config();
-    bencher.bench(|| portfolio_codegen::lower(divan::black_box(&doc), &config).unwrap());
+    bencher.bench(|| apigen::lower(divan::black_box(&doc), &config).unwrap());
 }
 
 #[divan::bench(sample_count = 20)]
 fn emit_and_render(bencher: divan::Bencher) {
     let config = config();
-    let api = portfolio_codegen::lower(&portfolio_codegen::load(&spec()).unwrap().doc, &config).unwrap();
-    bencher.bench(|| portfolio_codegen::emit(divan::black_box(&api), &config).unwrap());
+    let api = apigen::lower(&apigen::load(&spec()).unwrap().doc, &config).unwrap();
+    bencher.bench(|| apigen::emit(divan::black_box(&api), &config).unwrap());
 }
 
 #[divan::bench(sample_count = 20)]
 fn generate(bencher: divan::Bencher) {
     let (text, config) = (spec(), config());
-    bencher.bench(|| portfolio_codegen::generate(divan::black_box(&text), &config).unwrap());
+    bencher.bench(|| apigen::generate(divan::black_box(&text), &config).unwrap());
 }

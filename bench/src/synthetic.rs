@@ -74,20 +74,15 @@ pub fn spec(operations: usize) -> String {
 mod tests {
     #[test]
     fn synthetic_specs_generate() {
-        let config = portfolio_codegen::Config {
+        let config = apigen::Config {
             spec_path: "synthetic.json".into(),
-            version_header: None,
-            client: Some(portfolio_codegen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
-            server: Some(portfolio_codegen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
-            types: Some(portfolio_codegen::CrateConfig { name: "s-types".into(), dir: "t".into() }),
-            standalone: false,
-            runtime_dir: "codegen/runtime".to_string(),
+            client: Some(apigen::CrateConfig { name: "s-client".into(), dir: "c".into() }),
+            server: Some(apigen::CrateConfig { name: "s-server".into(), dir: "s".into() }),
+            types: Some(apigen::CrateConfig { name: "s-types".into(), dir: "t".into() }),
             strict: true,
-            tag_features: false,
-            mock_seed: 0,
-            crate_version: "0.1.0".to_string(),
+            ..apigen::Config::new("s")
         };
-        let files = portfolio_codegen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
+        let files = apigen::generate(&super::spec(10), &config).unwrap_or_else(|d| panic!("{d}")).files;
         assert!(files.iter().any(|f| f.path == "c/src/builders.rs" && f.contents.contains("GetThing9")));
     }
 }

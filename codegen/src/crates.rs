@@ -3,7 +3,7 @@
 use crate::emit::{client, server};
 use crate::ir::{Api, TagFeatures};
 use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
-use crate::{Config, CrateConfig};
+use crate::{Config, CrateConfig, Runtime};
 
 /// What one crate needs: files ready as they are, and Rust modules still to emit and format.
 pub struct Plan<'a> {
@@ -67,6 +67,42 @@ pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
     RUNTIME_FILES.iter().map(|(path, contents)| render::plain(format!("{dir}/{path}"), contents)).collect()
 }
 
+/// The name of the list of files the generator wrote, in each directory it owns.
+pub const WRITTEN_LIST: &str = ".apigen-files";
+
+/// `dir/.apigen-files`: the files of `files` under `dir`, relative to it, one per line. Regenerating
+/// removes a file only when the list says the generator wrote it and it is no longer generated; any
+/// other file in the directory is the user's.
+pub fn written_list(dir: &str, files: &[GeneratedFile]) -> GeneratedFile {
+    let prefix = format!("{dir}/");
+    let mut paths: Vec<&str> = files.iter().filter_map(|f| f.path.strip_prefix(&prefix)).collect();
+    paths.push(WRITTEN_LIST);
+    paths.sort_unstable();
+    let mut contents =
+        "# The files apigen wrote here. Regenerating removes only these, and only when they are no longer generated.\n"
+            .to_string();
+    for path in paths {
+        contents.push_str(path);
+        contents.push('\n');
+    }
+    GeneratedFile { path: format!("{prefix}{WRITTEN_LIST}"), contents }
+}
+
+/// The dependency of a crate written at `crate_dir` on the runtime, with `features`.
+fn runtime_dependency(crate_dir: &str, runtime: &Runtime, features: &[&str]) -> String {
+    match runtime {
+        Runtime::Path { dir, .. } => path_dependency(crate_dir, dir, RUNTIME_VERSION, features, true),
+        Runtime::Git { url, rev } => {
+            let rev = rev.as_ref().map(|rev| format!(", rev = \"{rev}\"")).unwrap_or_default();
+            let features = match features {
+                [] => String::new(),
+                _ => format!(", features = {}", feature_list(features.iter().map(|f| f.to_string()))),
+            };
+            format!("{{ git = \"{url}\"{rev}, version = \"={RUNTIME_VERSION}\"{features} }}")
+        }
+    }
+}
+
 /// A path dependency of a crate written at `crate_dir` on the crate at `target_dir` (both relative
 /// to the output root), pinned to `version`, with `features`, and with its default features only
 /// when `defaults` says so.
@@ -91,8 +127,8 @@ fn shared_dependencies(
 ) -> Vec<(String, String)> {
     let features: Vec<&str> = feature.into_iter().collect();
     let runtime_features: Vec<&str> = feature.into_iter().chain(runtime_feature).collect();
-    let runtime = path_dependency(crate_dir, &options.runtime_dir, RUNTIME_VERSION, &runtime_features, true);
-    let mut out = vec![("portfolio-runtime".to_string(), runtime)];
+    let runtime = runtime_dependency(crate_dir, &options.runtime, &runtime_features);
+    let mut out = vec![("apigen-runtime".to_string(), runtime)];
     if let (Some(types), Some(side)) = (&options.types, feature) {
         // The client turns on the types of the tags it is built with, not all of them.
         let defaults = !(options.tag_features && side == "client");
@@ -166,15 +202,15 @@ const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
 /// Features of the client crate: TLS is on by default and can be left out (and its build time
 /// saved) by callers who bring their own `reqwest::Client` or call plain HTTP.
 const CLIENT_FEATURES: &[(&str, &str)] =
-    &[("default", "[\"rustls\"]"), ("rustls", "[\"portfolio-runtime/rustls\"]"), ("time", TIME_FEATURE)];
+    &[("default", "[\"rustls\"]"), ("rustls", "[\"apigen-runtime/rustls\"]"), ("time", TIME_FEATURE)];
 
 /// A feature of the client and server crates: `DateTime`'s conversions to and from the `time`
 /// crate, and `time` re-exported. Off by default, since most callers never need it and it is a
 /// large part of a cold build.
-const TIME_FEATURE: &str = "[\"portfolio-runtime/time\"]";
+const TIME_FEATURE: &str = "[\"apigen-runtime/time\"]";
 
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
-    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
+    let standalone = options.standalone;
     let dir = &config.dir;
     let shared = shared_dependencies(dir, options, Some("client"), None);
     let types_ident = types_ident(options)?;
@@ -201,7 +237,6 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let mut files = vec![render::template(
         format!("{dir}/Cargo.toml"),
         &CargoToml {
-            spec_path,
             name: &config.name,
             version: &options.crate_version,
             description: &description,
@@ -211,7 +246,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             standalone,
         },
     )?];
-    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
     let usual = crate::emit::facts::usual_credentials(api);
     let jobs = vec![
         RustJob::chunked(
@@ -243,29 +278,29 @@ const TYPES_DEPENDENCIES: &[(&str, &str)] = &[
 /// The types crate: one Rust type per schema, which the client and server crates both re-export.
 /// The impls that need the client's or the server's runtime are behind features of those names.
 pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Result<Plan<'a>, String> {
-    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
+    let standalone = options.standalone;
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let shared = shared_dependencies(dir, options, None, None);
     let dependencies = all_dependencies(TYPES_DEPENDENCIES, &shared);
     let tags = api.tag_features.as_ref();
-    let mut server = vec!["portfolio-runtime/server".to_string()];
+    let mut server = vec!["apigen-runtime/server".to_string()];
     // Regular expressions only for a spec with patterns for the server to check.
     if server::has_patterns(api) || api.schema_checks.is_some() {
-        server.push(format!("portfolio-runtime/{}", pattern_feature(api)));
+        server.push(format!("apigen-runtime/{}", pattern_feature(api)));
     }
     if api.schema_checks.is_some() {
-        server.push("portfolio-runtime/json-schema".to_string());
+        server.push("apigen-runtime/json-schema".to_string());
     }
     // The server crate reads XML bodies through the runtime too, which this turns on for it.
     if api.reads_xml() {
-        server.push("portfolio-runtime/xml".to_string());
+        server.push("apigen-runtime/xml".to_string());
     }
     // The server implements every operation, so it needs every type.
     if tags.is_some() {
         server.push("all-tags".to_string());
     }
-    let mut features = vec![("client".to_string(), feature_list(["portfolio-runtime/client".to_string()]))];
+    let mut features = vec![("client".to_string(), feature_list(["apigen-runtime/client".to_string()]))];
     features.push(("server".to_string(), feature_list(server)));
     if let Some(tags) = tags {
         features.insert(0, ("default".to_string(), feature_list(["all-tags".to_string()])));
@@ -281,7 +316,6 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     let mut files = vec![render::template(
         format!("{dir}/Cargo.toml"),
         &CargoToml {
-            spec_path,
             name: &config.name,
             version: &options.crate_version,
             description: &description,
@@ -291,7 +325,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
             standalone,
         },
     )?];
-    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
     if let Some(checks) = &api.schema_checks {
         let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
         files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
@@ -331,7 +365,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
 fn readme_and_rustfmt(
     api: &Api,
     config: &CrateConfig,
-    spec_path: &str,
+    options: &Config,
     description: &str,
     usage: &str,
 ) -> Result<[GeneratedFile; 2], String> {
@@ -339,7 +373,8 @@ fn readme_and_rustfmt(
     let readme = render::template(
         format!("{dir}/README.md"),
         &Readme {
-            spec_path,
+            spec_path: &options.spec_path,
+            command: &options.command,
             name: &config.name,
             summary: description,
             title: &api.title,
@@ -352,14 +387,14 @@ fn readme_and_rustfmt(
     Ok([readme, render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)])
 }
 
-/// The trait name for a server crate: `portfolio-server` → `PortfolioApi`.
+/// The trait name for a server crate: `petstore-server` → `PetstoreApi`.
 pub fn trait_name(crate_name: &str) -> String {
     let base = crate_name.strip_suffix("-server").or_else(|| crate_name.strip_suffix("_server")).unwrap_or(crate_name);
     format!("{}Api", crate::naming::camel(base))
 }
 
 pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
-    let (spec_path, standalone) = (options.spec_path.as_str(), options.standalone);
+    let standalone = options.standalone;
     let dir = &config.dir;
     // Regular expressions only for a spec whose parameters have patterns to check (a body's are
     // checked in the types crate).
@@ -380,7 +415,6 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let mut files = vec![render::template(
         format!("{dir}/Cargo.toml"),
         &CargoToml {
-            spec_path,
             name: &config.name,
             version: &options.crate_version,
             description: &description,
@@ -390,7 +424,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             standalone,
         },
     )?];
-    files.extend(readme_and_rustfmt(api, config, spec_path, &description, &usage)?);
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
     let (for_api, for_mock, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = crate::emit::facts::validated_types(api);

@@ -306,7 +306,7 @@ pub struct Constraints {
     pub pattern: Option<String>,
     /// A format the string must be written in (`date`, `email`, …), for strings that stay
     /// strings.
-    pub format: Option<portfolio_runtime::Format>,
+    pub format: Option<apigen_runtime::Format>,
     /// Limits on each item of an array.
     pub items: Option<Box<Constraints>>,
     /// `minProperties` and `maxProperties` of a map: how many entries it may have.

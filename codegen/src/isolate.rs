@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The extension a set-aside schema or operation carries, with the reason it could not be read.
-pub(crate) const UNREADABLE: &str = "x-portfolio-unreadable";
+pub(crate) const UNREADABLE: &str = "x-apigen-unreadable";
 
 /// HTTP methods a path item may hold operations under.
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

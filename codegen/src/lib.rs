@@ -1,14 +1,18 @@
-//! OpenAPI 3.0 → Rust client and server crates.
+//! apigen: an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) → a typed reqwest client crate, an
+//! axum server crate and the types crate they share.
 //!
-//! One direction, no disk I/O: [`load`] parses the text, `lower` resolves it into a small IR and
-//! decides every Rust name, the emitters turn the IR into Rust tokens, and `render` prints and
-//! assembles them into files. [`generate`] runs all of it; the caller decides where the
-//! files go.
+//! [`Generator`] writes the crates of a document on disk, as the `apigen` tool does. Below it the
+//! library runs in one direction on text: [`load`] parses it, `lower` resolves it into a small IR
+//! and decides every Rust name, the emitters turn the IR into Rust tokens, and `render` prints and
+//! assembles them into files. [`generate`] runs all of that and leaves where the files go to its
+//! caller; [`disk`] is the only module that reads or writes files.
 
 mod bundle;
 mod diagnostic;
 pub mod diff;
+pub mod disk;
 mod emit;
+mod generator;
 pub mod ir;
 mod isolate;
 mod jsonpath;
@@ -25,6 +29,7 @@ pub mod sample;
 mod swagger2;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use generator::{Generator, Outcome, Placement};
 pub use load::{LoadError, Loaded, Sources, SpecFiles, load, load_files};
 /// How generated code spells a name decided during lowering (a keyword is written raw).
 pub use naming::rust_ident;
@@ -33,27 +38,32 @@ pub use repair::CONTRADICTED;
 pub use swagger2::ASSUMED_MEDIA_TYPE;
 
 /// What to generate and where, relative to the output root.
+///
+/// [`Config::new`] gives the usual configuration for an API of one's own name; change its fields
+/// from there.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// How generated files name their source in their header line, e.g. `spec/openapi.yaml`.
+    /// How the crates' READMEs name their source, e.g. `spec/openapi.yaml`. Only the READMEs name
+    /// it, so moving the spec changes nothing else.
     pub spec_path: String,
+    /// The command that regenerates the crates, named in their READMEs, e.g. `cargo xtask codegen`.
+    pub command: String,
     /// A header parameter that carries the API version: the client sends `info.version` in it
     /// unless told otherwise, instead of taking it on every call.
     pub version_header: Option<VersionHeader>,
     /// The client crate, if one is wanted.
     pub client: Option<CrateConfig>,
-    /// The server crate, if one is wanted. Its trait is named after the crate: `portfolio-server`
-    /// gets `PortfolioApi`.
+    /// The server crate, if one is wanted. Its trait is named after the crate: `petstore-server`
+    /// gets `PetstoreApi`.
     pub server: Option<CrateConfig>,
     /// The crate of the types the client and server share; needed when either is wanted.
     pub types: Option<CrateConfig>,
-    /// The crates stand alone: their manifests declare an empty workspace, so they build where
-    /// they are written even inside another workspace, and a copy of the runtime crate is
-    /// written at `runtime_dir`.
+    /// The crates stand alone: their manifests declare an empty `[workspace]`, so they build where
+    /// they are written. Off for crates placed in a workspace of their user's, which they then
+    /// join (as path dependencies of its members, or listed in its `members`).
     pub standalone: bool,
-    /// Where the runtime crate the generated crates depend on is, relative to the output root:
-    /// `codegen/runtime` in this workspace, or where the copy goes for standalone crates.
-    pub runtime_dir: String,
+    /// Where the crates find the runtime crate they all depend on.
+    pub runtime: Runtime,
     /// Strict: every warning is an error, and nothing is left out. Otherwise (lenient) an
     /// operation or schema that cannot be put on the wire is left out with a located warning in
     /// [`Generated::warnings`], and the rest is generated. Strict suits a contract of one's own,
@@ -70,6 +80,65 @@ pub struct Config {
     pub crate_version: String,
 }
 
+impl Config {
+    /// `NAME-client`, `NAME-server` and `NAME-types` in directories of those names, standalone,
+    /// with a copy of the runtime in `apigen-runtime/`, generated leniently from `openapi.yaml` at
+    /// version `0.1.0`.
+    pub fn new(name: &str) -> Config {
+        let side = |side: &str| Some(CrateConfig { name: format!("{name}-{side}"), dir: format!("{name}-{side}") });
+        Config {
+            spec_path: "openapi.yaml".to_string(),
+            command: "apigen generate".to_string(),
+            version_header: None,
+            client: side("client"),
+            server: side("server"),
+            types: side("types"),
+            standalone: true,
+            runtime: Runtime::Path { dir: RUNTIME_CRATE.to_string(), vendored: true },
+            strict: false,
+            tag_features: false,
+            mock_seed: 0,
+            crate_version: "0.1.0".to_string(),
+        }
+    }
+
+    /// The directories the generator owns under the output root: the crates', and the runtime's
+    /// when it writes a copy of it.
+    pub fn owned_dirs(&self) -> Vec<&str> {
+        let crates = [&self.client, &self.server, &self.types].into_iter().flatten().map(|c| c.dir.as_str());
+        let runtime = match &self.runtime {
+            Runtime::Path { dir, vendored: true } => Some(dir.as_str()),
+            _ => None,
+        };
+        crates.chain(runtime).collect()
+    }
+}
+
+/// The package name of the runtime crate, and the directory its copy goes to by default.
+pub const RUNTIME_CRATE: &str = "apigen-runtime";
+
+/// Where generated crates find the runtime crate. Every API used in one build must find the same
+/// one: one copy per output root, or one git dependency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// A path dependency on the runtime at `dir`, relative to the output root (it may lead out of
+    /// it with `..`). With `vendored`, the generator writes a copy of the runtime there, byte for
+    /// byte the one it was built with.
+    Path {
+        /// The runtime crate's directory.
+        dir: String,
+        /// Whether the generator writes the runtime there.
+        vendored: bool,
+    },
+    /// A git dependency on the repository this generator comes from, at `rev` (a commit) when given.
+    Git {
+        /// The repository's URL.
+        url: String,
+        /// The commit to pin.
+        rev: Option<String>,
+    },
+}
+
 /// A header every operation takes that carries the API version, and what the crates call it.
 #[derive(Debug, Clone)]
 pub struct VersionHeader {
@@ -83,9 +152,9 @@ pub struct VersionHeader {
 /// Name and directory of one generated crate.
 #[derive(Debug, Clone)]
 pub struct CrateConfig {
-    /// Package name, e.g. `portfolio-client`.
+    /// Package name, e.g. `petstore-client`.
     pub name: String,
-    /// Directory relative to the output root, e.g. `generated-client`.
+    /// Directory relative to the output root, e.g. `petstore-client`.
     pub dir: String,
 }
 
@@ -166,7 +235,10 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
     if let Some(server) = &config.server {
         plans.push((server, crates::server(api, server, config).map_err(bug)?));
     }
-    let mut files = if config.standalone { crates::vendored_runtime(&config.runtime_dir) } else { Vec::new() };
+    let mut files = match &config.runtime {
+        Runtime::Path { dir, vendored: true } => crates::vendored_runtime(dir),
+        _ => Vec::new(),
+    };
     let mut jobs = Vec::new();
     if let Some(types) = &config.types {
         plans.push((types, crates::types(api, types, config).map_err(bug)?));
@@ -175,7 +247,10 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
         files.extend(plan.files);
         jobs.extend(plan.jobs);
     }
-    files.extend(render::rust_jobs(jobs, &config.spec_path).map_err(bug)?);
+    files.extend(render::rust_jobs(jobs).map_err(bug)?);
+    let lists: Vec<GeneratedFile> =
+        config.owned_dirs().into_iter().map(|dir| crates::written_list(dir, &files)).collect();
+    files.extend(lists);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

@@ -966,19 +966,19 @@ fn oauth_flow_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
 
 /// Where a schema's `xml` object is kept through the typed model.
-pub(crate) const XML: &str = "x-portfolio-xml";
+pub(crate) const XML: &str = "x-apigen-xml";
 /// Where a `oneOf` or `anyOf` whose members only narrow the value is kept, as `{key: members}`,
 /// once the schema is read as its plain type: servers check values against it, and samples
 /// meet it.
-pub const NARROWED: &str = "x-portfolio-narrowed";
+pub const NARROWED: &str = "x-apigen-narrowed";
 /// Marks a schema that allows only `null`, read as any JSON value, nullable ([`null_only`]):
 /// samples of it are `null`.
-pub const NULL_ONLY: &str = "x-portfolio-null-only";
+pub const NULL_ONLY: &str = "x-apigen-null-only";
 /// Marks a schema that, as written, allows no value at all (its keywords contradict each other),
 /// with why and how it was read instead. A peer reading the document as written (a mock, a
 /// validator) refuses every value there: oracles use the mark to tell the document's slip from a
 /// fault of the generated code.
-pub const CONTRADICTED: &str = "x-portfolio-contradicted";
+pub const CONTRADICTED: &str = "x-apigen-contradicted";
 
 fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {

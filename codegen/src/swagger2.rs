@@ -8,10 +8,10 @@ use crate::diagnostic::{Diagnostic, Pointer};
 
 /// Whether a parsed document is Swagger 2.0.
 /// What a Swagger 2.0 operation's `produces` lists, kept on the converted operation.
-pub(crate) const PRODUCES: &str = "x-portfolio-produces";
+pub(crate) const PRODUCES: &str = "x-apigen-produces";
 /// Marks a request body whose media type no `consumes` names, read as JSON: an oracle reading
 /// the document as written may take no body at all there.
-pub const ASSUMED_MEDIA_TYPE: &str = "x-portfolio-assumed-media-type";
+pub const ASSUMED_MEDIA_TYPE: &str = "x-apigen-assumed-media-type";
 
 pub(crate) fn is_swagger2(doc: &Value) -> bool {
     doc.get("swagger").and_then(Value::as_str).is_some_and(|v| v.starts_with("2."))

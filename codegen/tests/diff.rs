@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use portfolio_codegen::diff::{Change, Report, Semver, compare};
-use portfolio_codegen::{Config, load, lower};
+use apigen::diff::{Change, Report, Semver, compare};
+use apigen::{Config, load, lower};
 use serde::Deserialize;
 
 mod common;

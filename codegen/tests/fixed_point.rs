@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use portfolio_codegen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
+use apigen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
 
 mod common;
 use serde_json::{Value, json};

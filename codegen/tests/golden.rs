@@ -1,12 +1,12 @@
 //! Golden tests: the emitted code for small fixture specs, compared with files under `tests/golden/`.
-//! Refresh them after an intended change with `UPDATE_EXPECT=1 cargo test -p portfolio-codegen`.
+//! Refresh them after an intended change with `UPDATE_EXPECT=1 cargo test -p apigen`.
 
+use apigen::generate;
 use expect_test::expect_file;
-use portfolio_codegen::generate;
 
 mod common;
 
-fn files_of(fixture: &str) -> Vec<portfolio_codegen::GeneratedFile> {
+fn files_of(fixture: &str) -> Vec<apigen::GeneratedFile> {
     let path = format!("{}/tests/fixtures/{fixture}.yaml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let config = common::config(fixture, &format!("{fixture}.yaml"));

@@ -1,23 +1,18 @@
 //! Lowering: names, references, enums, nullability and the diagnostics for what is unsupported.
 
-use portfolio_codegen::ir::{
+use apigen::ir::{
     Api, BodyEncoding, Carrier, DefaultValue, Dispatch, ErrorStatus, Location, Reply, Shape, TypeDef, TypeId, TypeRef,
 };
-use portfolio_codegen::{Config, Diagnostics, VersionHeader, load, lower};
+use apigen::{Config, Diagnostics, VersionHeader, load, lower};
 
 fn config() -> Config {
     Config {
         spec_path: "spec.yaml".into(),
-        version_header: None,
         client: None,
         server: None,
         types: None,
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
         strict: true,
-        tag_features: false,
-        mock_seed: 0,
-        crate_version: "0.1.0".to_string(),
+        ..Config::new("api")
     }
 }
 
@@ -259,11 +254,11 @@ components:
 #[test]
 fn malformed_specs_name_the_line() {
     let config = Config { client: None, ..config() };
-    let err = portfolio_codegen::generate("openapi: 3.0.3\ninfo:\n  title: [unclosed\n", &config).unwrap_err();
+    let err = apigen::generate("openapi: 3.0.3\ninfo:\n  title: [unclosed\n", &config).unwrap_err();
     assert_eq!(err.0.len(), 1);
     assert!(err.0[0].line.is_some(), "{err}");
     assert!(err.to_string().contains("does not parse"), "{err}");
-    let err = portfolio_codegen::generate("openapi: 3.0.3\ninfo: {title: t}\npaths: {}\n", &config).unwrap_err();
+    let err = apigen::generate("openapi: 3.0.3\ninfo: {title: t}\npaths: {}\n", &config).unwrap_err();
     assert!(err.to_string().contains("version"), "a missing required field is named: {err}");
 }
 
@@ -702,9 +697,9 @@ fn swagger_2_documents_are_converted_with_notes_on_what_changed() {
     assert_eq!(shapes, ["text/plain"]);
     // Form data with a file is multipart; without one, a form. A `file` reply is a download.
     let upload = op("uploadPhoto");
-    assert!(matches!(&upload.body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Multipart));
+    assert!(matches!(&upload.body, Some(b) if b.encoding == apigen::ir::BodyEncoding::Multipart));
     assert!(matches!(&upload.reply, Reply::Download { content_type, .. } if content_type == "application/json"));
-    assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == portfolio_codegen::ir::BodyEncoding::Form));
+    assert!(matches!(&op("renameDog").body, Some(b) if b.encoding == apigen::ir::BodyEncoding::Form));
     let TypeRef::Named(rename) = &op("renameDog").body.as_ref().unwrap().ty else { panic!("a named body") };
     let TypeDef::Struct(rename) = api.ty(*rename) else { panic!("a struct") };
     assert_eq!(rename.fields.iter().map(|f| f.wire.as_str()).collect::<Vec<_>>(), ["name", "nick"]);
@@ -798,7 +793,7 @@ components:
 
 #[test]
 fn spec_mistakes_are_located_where_they_are_made() {
-    use portfolio_codegen::load;
+    use apigen::load;
     let header = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n";
 
     // A repeated operationId is a warning at the second use, naming the first and the Rust name
@@ -832,7 +827,7 @@ fn spec_mistakes_are_located_where_they_are_made() {
     // The rest of the document still loads: the slip is set aside where it is, read leniently
     // as any JSON value, and an error of a strict run.
     assert!(load(&slip).is_ok());
-    let err = portfolio_codegen::generate(&slip, &config()).unwrap_err().to_string();
+    let err = apigen::generate(&slip, &config()).unwrap_err().to_string();
     assert!(
         err.contains(
             "#/components/schemas/Outer/properties/inner/properties/nullable (line 13): this is not a valid schema (property `nullable` must be a schema"
@@ -844,7 +839,7 @@ fn spec_mistakes_are_located_where_they_are_made() {
     // A misspelt type is not a missing feature: leniently any JSON value, strictly an error,
     // located either way.
     let typo = format!("{header}paths: {{}}\ncomponents:\n  schemas:\n    Code: {{type: strin}}\n");
-    let err = portfolio_codegen::generate(&typo, &config()).unwrap_err().to_string();
+    let err = apigen::generate(&typo, &config()).unwrap_err().to_string();
     assert!(
         err.contains("#/components/schemas/Code/type (line 6): `strin` is not a JSON Schema type (string, number, integer, boolean, array or object); the value is read as any JSON value"),
         "{err}"
@@ -870,7 +865,7 @@ components:
         at: {type: string, format: date-time, pattern: "^2"}
 "##;
     // The limits a date-time and a UUID cannot have are warned about: a lenient run.
-    let generated = portfolio_codegen::generate(text, &Config { strict: false, ..config() }).unwrap();
+    let generated = apigen::generate(text, &Config { strict: false, ..config() }).unwrap();
     let api = lowered(text).unwrap();
     let TypeDef::Struct(holder) = ty(&api, "Holder") else { panic!() };
     let field = |wire: &str| &holder.fields.iter().find(|f| f.wire == wire).unwrap().constraints;
@@ -1070,9 +1065,9 @@ paths:
       responses:
         "200": {description: the document, schema: {type: file}}
 "##;
-    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let named = |side: &str| Some(apigen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
     let config = Config { server: named("server"), types: named("types"), ..config() };
-    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let files = apigen::generate(text, &config).unwrap().files;
     let samples = &files.iter().find(|f| f.path == "server/src/samples.rs").unwrap().contents;
     assert!(samples.contains(r#"FileDownload::new("\"sample\"").with_content_type("application/json")"#), "{samples}");
 }
@@ -1132,9 +1127,9 @@ paths:
       responses:
         "204": {description: ok}
 "##;
-    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let named = |side: &str| Some(apigen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
     let config = Config { server: named("server"), types: named("types"), strict: false, ..config() };
-    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let files = apigen::generate(text, &config).unwrap().files;
     let router = &files.iter().find(|f| f.path == "server/src/router.rs").unwrap().contents;
     assert!(router.contains("types::check_schema(0, value, at, problems);"), "{router}");
     assert!(!router.contains("Validate"), "{router}");
@@ -1185,7 +1180,7 @@ components:
 
 #[test]
 fn versions_other_than_2_0_and_3_0_to_3_2_are_refused_by_name() {
-    use portfolio_codegen::load;
+    use apigen::load;
     let body = "info: {title: t, version: '1'}\npaths: {}\n";
     for version in ["3.0.3", "3.1.0", "3.2.0"] {
         assert!(load(&format!("openapi: {version}\n{body}")).is_ok(), "{version}");
@@ -1257,9 +1252,9 @@ components:
     assert_eq!(format!("{:?}", a.operations), format!("{:?}", b.operations));
     // And the crates written from each are the same, file for file.
     let crates = |text: &str| {
-        let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+        let named = |side: &str| Some(apigen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
         let config = Config { client: named("client"), server: named("server"), types: named("types"), ..config() };
-        portfolio_codegen::generate(text, &config).unwrap().files
+        apigen::generate(text, &config).unwrap().files
     };
     let (a, b) = (crates(v31), crates(v30));
     assert!(a.len() > 10 && a == b, "the crates differ");
@@ -1288,7 +1283,7 @@ components:
         ]
     );
     let TypeDef::Union(event) = ty(&api, "Event") else { panic!() };
-    assert!(matches!(event.dispatch, portfolio_codegen::ir::Dispatch::Shape(_)), "{:?}", event.dispatch);
+    assert!(matches!(event.dispatch, apigen::ir::Dispatch::Shape(_)), "{:?}", event.dispatch);
 }
 
 #[test]
@@ -1316,10 +1311,10 @@ paths:
     assert!(!tags.children.contains_key("loop"), "a tag is not its own child");
     assert!(api.warnings.iter().any(|w| w.pointer == "#/tags/3/parent"), "{:?}", api.warnings);
     // The manifests say the same to cargo.
-    let named = |side: &str| Some(portfolio_codegen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
+    let named = |side: &str| Some(apigen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
     // The tag that is its own parent is warned about: a lenient run.
     let config = Config { client: named("client"), types: named("types"), strict: false, ..config };
-    let files = portfolio_codegen::generate(text, &config).unwrap().files;
+    let files = apigen::generate(text, &config).unwrap().files;
     let manifest = &files.iter().find(|f| f.path == "client/Cargo.toml").unwrap().contents;
     assert!(manifest.contains("pets = [\"cats\", \"dogs\", \"t-types/pets\"]"), "{manifest}");
     assert!(manifest.contains("animals = [\"pets\", \"t-types/animals\"]"), "{manifest}");
@@ -1856,10 +1851,10 @@ fn a_value_that_is_always_null_is_read_looser_with_a_warning_in_every_version_an
         });
         assert!(warned, "{version} {schema}: {:?} {:?}", loaded.notes, api.warnings);
         let doc = serde_json::to_value(&loaded.doc).unwrap();
-        let schemas = portfolio_codegen::sample::Schemas::of(&loaded.doc);
+        let schemas = apigen::sample::Schemas::of(&loaded.doc);
         let member = serde_json::json!({"$ref": "#/components/schemas/Member"});
-        let options = portfolio_codegen::sample::Options { seed: 1, full: true };
-        let value = portfolio_codegen::sample::sample(&schemas, &member, options).unwrap();
+        let options = apigen::sample::Options { seed: 1, full: true };
+        let value = apigen::sample::sample(&schemas, &member, options).unwrap();
         assert_eq!(value, serde_json::json!({"avatar": null}), "{version} {schema} in {doc}");
     }
 }
@@ -1940,8 +1935,8 @@ paths:
         let op = loaded.doc.paths.paths[path].as_item().and_then(|p| p.post.clone()).expect("an operation");
         op.request_body.and_then(|b| b.into_item()).expect("a body")
     };
-    assert!(body("/jobs").extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE));
-    assert!(!body("/typed").extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE));
+    assert!(body("/jobs").extensions.contains_key(apigen::ASSUMED_MEDIA_TYPE));
+    assert!(!body("/typed").extensions.contains_key(apigen::ASSUMED_MEDIA_TYPE));
     assert_eq!(body("/jobs").content.keys().collect::<Vec<_>>(), ["application/json"]);
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use portfolio_codegen::{Config, Diagnostics, Generated, SpecFiles, generate_files};
+use apigen::{Config, Diagnostics, Generated, SpecFiles, generate_files};
 
 mod common;
 

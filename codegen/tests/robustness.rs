@@ -5,16 +5,16 @@
 //! Whatever it generates must also compile: a sample of the mutated specs that generate is written
 //! out and `cargo check`ed with warnings denied.
 //!
-//! `cargo test -p portfolio-codegen --test robustness` runs a bounded number of cases and compiles
+//! `cargo test -p apigen --test robustness` runs a bounded number of cases and compiles
 //! two of them (a different two each day);
-//! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p portfolio-codegen --test robustness -- --nocapture`
+//! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p apigen --test robustness -- --nocapture`
 //! runs a long campaign, and `FUZZ_COMPILE_CASES=20 FUZZ_COMPILE_SEED=7` a longer compile sample.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::Command;
 
-use portfolio_codegen::{Config, CrateConfig, VersionHeader, generate};
+use apigen::{Config, CrateConfig, VersionHeader, generate};
 
 mod common;
 use serde_json::{Value, json};
@@ -308,7 +308,7 @@ fn standalone_config() -> Config {
         server: named("server"),
         types: named("types"),
         standalone: true,
-        runtime_dir: "portfolio-runtime".to_string(),
+        runtime: apigen::Runtime::Path { dir: apigen::RUNTIME_CRATE.to_string(), vendored: true },
         ..config(true)
     }
 }

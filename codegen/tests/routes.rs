@@ -2,7 +2,7 @@
 //! or a refused segment, into the router axum builds routes with (axum panics on either as the
 //! router is built, which `cargo check` cannot see).
 
-use portfolio_codegen::{Config, generate};
+use apigen::{Config, generate};
 
 mod common;
 

@@ -510,7 +510,7 @@ async fn every_operation_round_trips() {
     // Every operation of the spec was called: a new operation without a test fails here.
     let spec = portfolio_tests::spec_text();
     let config = xtask::codegen::project_config();
-    let api = portfolio_codegen::lower(&portfolio_codegen::load(&spec).unwrap().doc, &config).unwrap();
+    let api = apigen::lower(&apigen::load(&spec).unwrap().doc, &config).unwrap();
     let expected: BTreeSet<String> = api.operations.iter().map(|op| op.fn_name.clone()).collect();
     assert_eq!(expected.len(), 48);
     assert_eq!(h.operations(), expected);

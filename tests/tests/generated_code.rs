@@ -25,8 +25,8 @@ fn generated_manifests_use_the_crate_version_beside_the_spec_not_the_api_version
 fn generation_is_deterministic() {
     let spec = portfolio_tests::spec_text();
     let config = xtask::codegen::project_config();
-    let first = portfolio_codegen::generate(&spec, &config).unwrap().files;
-    let second = portfolio_codegen::generate(&spec, &config).unwrap().files;
+    let first = apigen::generate(&spec, &config).unwrap().files;
+    let second = apigen::generate(&spec, &config).unwrap().files;
     assert_eq!(first, second);
 }
 
@@ -91,8 +91,8 @@ fn an_unresolved_reference_is_an_error_strictly_and_a_located_warning_leniently(
     // Leniently the crates are written, and the warning is there for the caller to show.
     xtask::codegen::run_spec(&spec, &dir.join("out"), "typo", Mode::Write, Default::default()).unwrap();
     let text = std::fs::read_to_string(&spec).unwrap();
-    let config = portfolio_codegen::Config { strict: false, ..xtask::codegen::project_config() };
-    let generated = portfolio_codegen::generate(&text, &config).unwrap();
+    let config = apigen::Config { strict: false, ..xtask::codegen::project_config() };
+    let generated = apigen::generate(&text, &config).unwrap();
     assert!(
         generated.warnings.iter().any(|w| w.message.contains("read as any JSON value")),
         "{:?}",
@@ -106,9 +106,9 @@ fn a_reference_to_another_file_is_never_read_as_any_value() {
     let dir = std::env::temp_dir().join(format!("portfolio-file-ref-{}", std::process::id()));
     let spec = spec_referring_to(&dir, "./schemas/Pet.yaml");
     let text = std::fs::read_to_string(&spec).unwrap();
-    let config = portfolio_codegen::Config { strict: false, ..xtask::codegen::project_config() };
+    let config = apigen::Config { strict: false, ..xtask::codegen::project_config() };
     // Leniently, the operation that needs it is left out, with the reason; the rest generates.
-    let generated = portfolio_codegen::generate(&text, &config).unwrap();
+    let generated = apigen::generate(&text, &config).unwrap();
     let left_out: Vec<&str> = generated.warnings.iter().map(|w| w.message.as_str()).collect();
     assert!(
         left_out.iter().any(|m| m.contains("getA") && m.contains("./schemas/Pet.yaml is to another file")),
@@ -117,8 +117,8 @@ fn a_reference_to_another_file_is_never_read_as_any_value() {
     let client = generated.files.iter().find(|f| f.path.ends_with("client/src/client.rs")).unwrap();
     assert!(client.contents.contains("fn get_b") && !client.contents.contains("fn get_a"));
     // Strictly it is an error, as any warning is.
-    let config = portfolio_codegen::Config { strict: true, ..config };
-    let err = portfolio_codegen::generate(&text, &config).unwrap_err().to_string();
+    let config = apigen::Config { strict: true, ..config };
+    let err = apigen::generate(&text, &config).unwrap_err().to_string();
     assert!(err.contains("./schemas/Pet.yaml is to another file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,10 +7,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use apigen::CONTRADICTED;
+use apigen::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, TypeRef};
+use apigen::sample::{self, Options, Schemas, sample};
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
-use portfolio_codegen::CONTRADICTED;
-use portfolio_codegen::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, TypeRef};
-use portfolio_codegen::sample::{self, Options, Schemas, sample};
 use serde_json::Value;
 
 use crate::codegen::{SpecOptions, Strictness, workspace_root};
@@ -22,11 +22,16 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     let base = dir.unwrap_or_else(|| root.join("target").join("client-probe"));
     let name = crate::serve_mock::crate_name(spec);
     let out = base.join(&name);
-    let options = SpecOptions { strictness: Strictness::Lenient, ..SpecOptions::default() };
+    let options = SpecOptions {
+        strictness: Strictness::Lenient,
+        // A helper build of its own, even when `--dir` is inside a workspace.
+        placement: apigen::Placement::Standalone,
+        ..SpecOptions::default()
+    };
     eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options.clone())?);
     let loaded = crate::codegen::load_from_disk(spec, options.allow_outside_refs, &options.overlays)?;
     let config = crate::codegen::spec_config(spec, &name, &options);
-    let api = portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
+    let api = apigen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
     let probe = out.join("probe");
     write_probe(&probe, &name, &loaded, &api)?;
     let target = base.join("target");
@@ -40,14 +45,14 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     }
 }
 
-fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: &Api) -> Result<(), String> {
+fn write_probe(dir: &Path, name: &str, loaded: &apigen::Loaded, api: &Api) -> Result<(), String> {
     let doc = &loaded.doc;
     let client = format!("{}_client", name.replace('-', "_"));
     let manifest = format!(
         "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          [workspace]\n\n\
          [dependencies]\n{name}-client = {{ path = \"../{name}-client\" }}\n\
-         portfolio-runtime = {{ path = \"../portfolio-runtime\", features = [\"json-schema\"] }}\n\
+         apigen-runtime = {{ path = \"../apigen-runtime\", features = [\"json-schema\"] }}\n\
          serde_json = \"1\"\n\
          tokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n"
     );
@@ -99,7 +104,7 @@ fn write_probe(dir: &Path, name: &str, loaded: &portfolio_codegen::Loaded, api: 
         "//! Calls every operation the probe could make arguments for; prints one line each.\n\n\
          #![allow(unused_imports, unused_labels, clippy::all)]\n\n\
          use {client}::{{Client, Credentials, DateTime, Error, types, uuid}};\n\
-         use portfolio_runtime::codegen::json_schema::JsonSchemas;\n\n\
+         use apigen_runtime::codegen::json_schema::JsonSchemas;\n\n\
          #[tokio::main]\nasync fn main() {{\n    \
          let base = std::env::args().nth(1).expect(\"the base URL\");\n    \
          // Prism takes minutes to write an example of a schema of thousands of properties.\n    \
@@ -273,7 +278,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
         let doc_body = doc_op.request_body.as_ref().and_then(|b| resolve_body(doc, b));
         // The document names no media type for it: a mock reading the document as written takes
         // no body there, so the call tells nothing about the client.
-        if doc_body.is_some_and(|b| b.extensions.contains_key(portfolio_codegen::ASSUMED_MEDIA_TYPE)) {
+        if doc_body.is_some_and(|b| b.extensions.contains_key(apigen::ASSUMED_MEDIA_TYPE)) {
             return Err("the document names no media type for the body (read as JSON, with a warning)".into());
         }
         let media = doc_body
@@ -308,7 +313,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
     let set: String = setters
         .iter()
         .zip(names.drain(positional..))
-        .map(|((setter, ..), value)| format!(".{}({value})", portfolio_codegen::rust_ident(setter)))
+        .map(|((setter, ..), value)| format!(".{}({value})", apigen::rust_ident(setter)))
         .collect();
     if let (Some(wrap), Some(last)) = (wrap, names.last()) {
         let _ = writeln!(out, "        let {last} = {wrap}({last});");
@@ -343,7 +348,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
          None => match narrowed(\"{id}\", &e) {{\n                    \
          Some(why) => println!(\"narrowed {id}: {{e}}: {{why}}\"),\n                    \
          None => {{\n                        println!(\"FAIL {id}: {{e}}\");\n                        failed += 1;\n                    }}\n                }},\n            }},\n        }}\n    }}",
-        portfolio_codegen::rust_ident(&op.fn_name),
+        apigen::rust_ident(&op.fn_name),
         names.join(", ")
     );
     Ok(out)

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use portfolio_codegen::Config;
-use portfolio_codegen::diff::{self, Acceptance, Report};
+use apigen::Config;
+use apigen::diff::{self, Acceptance, Report};
 
 use crate::codegen::{self, SpecOptions};
 
@@ -52,7 +52,7 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
             result?
         }
     };
-    let version_moved = portfolio_codegen::diff::at_least(&versions.new, &versions.least)?;
+    let version_moved = apigen::diff::at_least(&versions.new, &versions.least)?;
     let passes = report.unaccepted().next().is_none() && version_moved;
     if options.json {
         let json = serde_json::json!({ "report": report, "notes": notes, "crate_version": { "old": versions.old, "new": versions.new, "least": versions.least }, "passes": passes });
@@ -90,9 +90,9 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
 /// Lowers both specs and compares them, applying the acknowledgements.
 fn compare_files(old: &Path, new: &Path, options: &DiffOptions) -> Result<(Report, Vec<String>, Versions), String> {
     let config = config_for(new);
-    let lowered = |spec: &Path| -> Result<portfolio_codegen::ir::Api, String> {
+    let lowered = |spec: &Path| -> Result<apigen::ir::Api, String> {
         let loaded = codegen::load_from_disk(spec, false, &[])?;
-        portfolio_codegen::lower(&loaded.doc, &config).map_err(|d| format!("{}: {d}", spec.display()))
+        apigen::lower(&loaded.doc, &config).map_err(|d| format!("{}: {d}", spec.display()))
     };
     let mut report = diff::compare(&lowered(old)?, &lowered(new)?);
     let acceptance = match &options.accepted {
@@ -103,7 +103,7 @@ fn compare_files(old: &Path, new: &Path, options: &DiffOptions) -> Result<(Repor
     };
     let notes = acceptance.apply(&mut report);
     let old_version = codegen::changes_beside(old)?.version().to_string();
-    let least = portfolio_codegen::diff::next_version(&old_version, report.crates.level())?;
+    let least = apigen::diff::next_version(&old_version, report.crates.level())?;
     let versions = Versions { old: old_version, new: acceptance.version().to_string(), least };
     Ok((report, notes, versions))
 }

@@ -38,7 +38,13 @@ pub fn build_mock(options: &MockOptions) -> Result<PathBuf, String> {
     let base = options.dir.clone().unwrap_or_else(|| root.join("target").join("serve-mock"));
     let name = crate_name(&options.spec);
     let out = base.join(&name);
-    let spec_options = SpecOptions { strictness: Strictness::Lenient, seed: options.seed, ..SpecOptions::default() };
+    let spec_options = SpecOptions {
+        strictness: Strictness::Lenient,
+        seed: options.seed,
+        // A helper build of its own, even when `--dir` is inside a workspace.
+        placement: apigen::Placement::Standalone,
+        ..SpecOptions::default()
+    };
     let summary = crate::codegen::write_spec(&options.spec, &out, &name, spec_options)?;
     eprintln!("{summary}");
     let bin = out.join("mock");

@@ -10,21 +10,16 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let path = std::env::args().nth(1).expect("usage: generate_file SPEC");
     let text = std::fs::read_to_string(&path).expect("readable spec");
-    let config = portfolio_codegen::Config {
+    let config = apigen::Config {
         spec_path: path.clone(),
-        version_header: None,
-        client: Some(portfolio_codegen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
-        server: Some(portfolio_codegen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
-        types: Some(portfolio_codegen::CrateConfig { name: "bench-types".into(), dir: "types".into() }),
-        standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
+        client: Some(apigen::CrateConfig { name: "bench-client".into(), dir: "client".into() }),
+        server: Some(apigen::CrateConfig { name: "bench-server".into(), dir: "server".into() }),
+        types: Some(apigen::CrateConfig { name: "bench-types".into(), dir: "types".into() }),
         strict: true,
-        tag_features: false,
-        mock_seed: 0,
-        crate_version: "0.1.0".to_string(),
+        ..apigen::Config::new("bench")
     };
     let started = Instant::now();
-    let files = portfolio_codegen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;
+    let files = apigen::generate(&text, &config).unwrap_or_else(|d| panic!("{d}")).files;
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     println!("{:.1} ms, {} files, {lines} lines", started.elapsed().as_secs_f64() * 1e3, files.len());
 }

@@ -1,4 +1,4 @@
-//! What every crate written by `portfolio-codegen` shares and nothing in a spec changes: date-times,
+//! What every crate written by `apigen` shares and nothing in a spec changes: date-times,
 //! enum support and files for the types; the transport, errors, retries and paging of clients
 //! (feature `client`); extraction, validation, problem replies and serving for servers (feature
 //! `server`).

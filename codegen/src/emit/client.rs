@@ -147,17 +147,17 @@ fn client_head(api: &Api) -> TokenStream {
         }
     }
     let mut imports = Imports::default();
-    imports.add("std::fmt").add("portfolio_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
+    imports.add("std::fmt").add("apigen_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
     let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
     let is_query = |c: &&Credential| matches!(c.carrier, Carrier::Query(_));
     if credentials.iter().any(|c| !is_cookie(c) && !is_query(c)) {
-        imports.add("portfolio_runtime::codegen::client::header_value");
+        imports.add("apigen_runtime::codegen::client::header_value");
     }
     if credentials.iter().any(is_cookie) {
-        imports.add("portfolio_runtime::codegen::client::cookie_credential");
+        imports.add("apigen_runtime::codegen::client::cookie_credential");
     }
     if credentials.iter().any(is_query) {
-        imports.add("portfolio_runtime::codegen::client::query_credential");
+        imports.add("apigen_runtime::codegen::client::query_credential");
     }
     if !credentials.is_empty() {
         imports.add("reqwest::header::HeaderValue");
@@ -210,7 +210,7 @@ fn client_head(api: &Api) -> TokenStream {
         }
 
         /// Builds a [`Client`]; start with [`Client::builder`].
-        pub type ClientBuilder = portfolio_runtime::client::ClientBuilder<Client>;
+        pub type ClientBuilder = apigen_runtime::client::ClientBuilder<Client>;
 
         /// A client for the API: a base URL, credentials and a connection pool.
         ///
@@ -311,7 +311,7 @@ fn client_methods(api: &Api) -> TokenStream {
 
             #http_builder_doc
             pub fn http_client_builder() -> reqwest::ClientBuilder {
-                portfolio_runtime::codegen::client::http_client_builder_for::<Client>()
+                apigen_runtime::codegen::client::http_client_builder_for::<Client>()
             }
 
             /// The base URL requests are sent to, without a trailing slash.
@@ -759,7 +759,7 @@ pub fn error_readers(api: &Api) -> Option<TokenStream> {
         quote! {
             //! Reading the documented error replies out of the client's errors.
 
-            use portfolio_runtime::client::Error;
+            use apigen_runtime::client::Error;
 
             use crate::types;
 
@@ -1365,18 +1365,18 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::client::{download, encoding, multipart, operation, paging, policy, stream, transport, upgrade};
+        use apigen_runtime::codegen::client::{download, encoding, multipart, operation, paging, policy, stream, transport, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, framing, object_only};
+        use apigen_runtime::codegen::{enums, framing, object_only};
 
         pub use client::*;
         pub use #types_crate::types;
-        pub use portfolio_runtime::client::{
+        pub use apigen_runtime::client::{
             #download_use #paging_use #stream_use #upgrade_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
             BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, Sending, StatusError, TimeoutKind,
         };
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
+        pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
 
         pub use reqwest;
         /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and
@@ -1384,7 +1384,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         /// what they expand to, so they need `time` (0.3) as a direct dependency of the crate
         /// that uses them.
         #[cfg(feature = "time")]
-        pub use portfolio_runtime::time;
+        pub use apigen_runtime::time;
         pub use uuid;
     }
 }

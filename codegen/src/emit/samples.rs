@@ -68,9 +68,9 @@ pub fn samples_module(api: &Api) -> TokenStream {
     // Only replies with a body or headers read a sample; an empty one or a download does not.
     if text.contains(&format!("{reader} (")) {
         let path = if reader == "sample" {
-            "portfolio_runtime::codegen::server::mock::sample".to_string()
+            "apigen_runtime::codegen::server::mock::sample".to_string()
         } else {
-            format!("portfolio_runtime::codegen::server::mock::sample as {reader}")
+            format!("apigen_runtime::codegen::server::mock::sample as {reader}")
         };
         imports.add(&path);
     }

@@ -285,7 +285,7 @@ fn mock_head(api: &Api, trait_name: &str) -> TokenStream {
         .add("std::sync::Arc")
         .add("crate::api::RequestContext")
         .add("crate::{ApiResult, ServerConfig, inputs}")
-        .add("portfolio_runtime::codegen::server::mock::MockState")
+        .add("apigen_runtime::codegen::server::mock::MockState")
         .add(&format!("crate::{trait_name}"));
     if api.operations.iter().any(super::samples::has_sample) {
         imports.add("crate::samples");
@@ -338,7 +338,7 @@ fn mock_constructors() -> TokenStream {
         /// and returns its base URL, such as `http://127.0.0.1:49152`.
         pub async fn serve(self: &Arc<Self>) -> std::io::Result<String> {
             let router = crate::router_with(self.clone(), ServerConfig::default());
-            portfolio_runtime::codegen::server::serve::serve_on_loopback(router, crate::errors::UNROUTED).await
+            apigen_runtime::codegen::server::serve::serve_on_loopback(router, crate::errors::UNROUTED).await
         }
 
         /// The operations called so far, by operationId, in the order they were called.
@@ -502,8 +502,8 @@ pub fn error_replies(api: &Api) -> Option<TokenStream> {
         quote! {
             //! The documented error replies, returned by a server implementation as an `ApiError`.
 
-            use portfolio_runtime::codegen::server::reply;
-            use portfolio_runtime::server::ApiError;
+            use apigen_runtime::codegen::server::reply;
+            use apigen_runtime::server::ApiError;
 
             use crate::types;
 
@@ -707,7 +707,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("axum::body::Body")
         .add("crate::reply::{self, Route}")
         .add("axum::extract::{Request, State}")
-        .add("portfolio_runtime::codegen::server::{Shared, unrouted}")
+        .add("apigen_runtime::codegen::server::{Shared, unrouted}")
         .add("crate::{ErrorReply, errors}")
         .add("crate::ServerConfig")
         .add("axum::http::HeaderMap")
@@ -777,7 +777,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     }
     if param_uses(&|c| c.pattern.is_some()) {
         imports.add("std::sync::OnceLock");
-        imports.add("portfolio_runtime::codegen::pattern::Pattern");
+        imports.add("apigen_runtime::codegen::pattern::Pattern");
     }
     let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
     let casts = numeric.then(|| {
@@ -1166,7 +1166,7 @@ fn struct_properties<'a>(api: &'a Api, ty: &TypeRef) -> Vec<&'a str> {
 }
 
 /// The router's handler of `op`: what it reads from the request, how it checks it, the trait
-/// call and the reply; [`reply::serve`](portfolio_runtime) does the rest (span, panics, error
+/// call and the reply; [`reply::serve`](apigen_runtime) does the rest (span, panics, error
 /// replies).
 pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet<TypeId>) -> TokenStream {
     let (trait_ident, name, method) = (ident(trait_name), handler_name(op), ident(&op.fn_name));
@@ -1630,7 +1630,7 @@ pub fn errors_module(api: &Api) -> TokenStream {
         //! The error bodies the document gives, in which the server writes its own rejections and
         //! an implementation's errors ([`ErrorReply::render`](crate::ErrorReply::render)).
 
-        use portfolio_runtime::server::{#(#imports),*};
+        use apigen_runtime::server::{#(#imports),*};
 
         #(#per_operation)*
 
@@ -1682,16 +1682,16 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream, upgrade};
+        use apigen_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, framing, object_only};
+        use apigen_runtime::codegen::{enums, framing, object_only};
 
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
-        pub use portfolio_runtime::server::{
+        pub use apigen_runtime::server::{
             #download_use #stream_use #upgrade_use ApiError, ApiResult, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
         };
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
+        pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{router, router_with};
         pub use #types_crate::types;
 
@@ -1700,13 +1700,13 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         /// what they expand to, so they need `time` (0.3) as a direct dependency of the crate
         /// that uses them.
         #[cfg(feature = "time")]
-        pub use portfolio_runtime::time;
+        pub use apigen_runtime::time;
         pub use axum;
 
         /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
         /// completes; see [`serve_with`].
         pub async fn serve(
-            listener: portfolio_runtime::codegen::server::TcpListener,
+            listener: apigen_runtime::codegen::server::TcpListener,
             router: axum::Router,
             shutdown: impl std::future::Future<Output = ()> + Send + 'static,
         ) -> std::io::Result<()> {
@@ -1718,13 +1718,13 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         /// malformed to reach the router is answered in the document's error body for requests
         /// no operation serves.
         pub async fn serve_with(
-            listener: portfolio_runtime::codegen::server::TcpListener,
+            listener: apigen_runtime::codegen::server::TcpListener,
             router: axum::Router,
             shutdown: impl std::future::Future<Output = ()> + Send + 'static,
             config: ServeConfig,
         ) -> std::io::Result<()> {
             let config = config.with_unrouted(errors::UNROUTED);
-            portfolio_runtime::server::serve_with(listener, router, shutdown, config).await
+            apigen_runtime::server::serve_with(listener, router, shutdown, config).await
         }
     }
 }
@@ -1939,7 +1939,7 @@ pub fn validate_header(api: &Api) -> TokenStream {
         quote! {
             use std::sync::OnceLock;
 
-            use portfolio_runtime::codegen::pattern::Pattern;
+            use apigen_runtime::codegen::pattern::Pattern;
         }
     });
     let more = [

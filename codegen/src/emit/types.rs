@@ -41,7 +41,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
             #[cfg(feature = "server")]
             mod validate;
             #[cfg(feature = "server")]
-            use portfolio_runtime::codegen::server::extract;
+            use apigen_runtime::codegen::server::extract;
         }
     });
     let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
@@ -62,9 +62,9 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use portfolio_runtime::codegen::{enums, object_only, request_json, setters};
+        use apigen_runtime::codegen::{enums, object_only, request_json, setters};
 
-        pub use portfolio_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
+        pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
 }
 
@@ -195,7 +195,7 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
                 problems: &mut Problems,
             ) {
                 let value = serde_json::to_value(value).unwrap_or_default();
-                let at = portfolio_runtime::codegen::server::extract::located(at, name);
+                let at = apigen_runtime::codegen::server::extract::located(at, name);
                 check(index, &value, &at, problems);
             }
         }
@@ -206,7 +206,7 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
             /// `index` for XML bodies describes it.
             pub fn read_xml(index: usize, text: &str) -> Result<serde_json::Value, String> {
                 match SCHEMAS.resolve(&format!("#/xml/{index}")) {
-                    Some(schema) => portfolio_runtime::codegen::xml::to_json(text, schema, &SCHEMAS),
+                    Some(schema) => apigen_runtime::codegen::xml::to_json(text, schema, &SCHEMAS),
                     None => Err(format!("no schema numbered {index} for XML bodies")),
                 }
             }
@@ -220,8 +220,8 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
 
         use std::sync::LazyLock;
 
-        use portfolio_runtime::codegen::json_schema::JsonSchemas;
-        use portfolio_runtime::codegen::server::extract::Problems;
+        use apigen_runtime::codegen::json_schema::JsonSchemas;
+        use apigen_runtime::codegen::server::extract::Problems;
 
         /// Read on first use.
         static SCHEMAS: LazyLock<JsonSchemas> = LazyLock::new(|| JsonSchemas::from_json(include_str!("schema_checks.json")));

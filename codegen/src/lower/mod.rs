@@ -16,7 +16,7 @@ pub(crate) use operation::ITEM_SCHEMA;
 
 /// The extension loading keeps a path's `query` operation (OpenAPI 3.2) under, for want of a
 /// slot in the typed model.
-pub(crate) const QUERY_OPERATION: &str = "x-portfolio-query";
+pub(crate) const QUERY_OPERATION: &str = "x-apigen-query";
 
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
@@ -120,7 +120,7 @@ fn renumber(api: &mut Api, names: &[String]) -> Result<(), Diagnostics> {
 pub(crate) const NULL_MEANS_ABSENT: &str = "x-null-means-absent";
 
 /// The extension the 3.1/3.2 converter keeps a tag's `parent` (OpenAPI 3.2) under.
-pub(crate) const TAG_PARENT: &str = "x-portfolio-parent";
+pub(crate) const TAG_PARENT: &str = "x-apigen-parent";
 
 /// (child, parent) for every tag nested in another (OpenAPI 3.2), in document order.
 fn tag_parents(doc: &OpenAPI) -> Vec<(String, String)> {
@@ -413,7 +413,7 @@ impl<'a> Lowerer<'a> {
     /// `written` spelled for the servers' regex engines when one of them reads it (noting when
     /// only `fancy-regex` does), else why neither does.
     pub(crate) fn readable_pattern(&mut self, written: &str) -> Result<String, String> {
-        use portfolio_runtime::codegen::pattern::{Pattern, Support};
+        use apigen_runtime::codegen::pattern::{Pattern, Support};
         let spelled = crate::sample::pattern::for_rust(written).into_owned();
         let support = Pattern::support(&spelled)?;
         self.fancy_patterns |= support == Support::Fancy;
@@ -583,7 +583,7 @@ where
 }
 
 /// Where the 3.1 conversion keeps a schema's `propertyNames`, which the 3.0 model lacks.
-pub(crate) const PROPERTY_NAMES: &str = "x-portfolio-property-names";
+pub(crate) const PROPERTY_NAMES: &str = "x-apigen-property-names";
 
 /// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,
 /// renumbers the operations' references to them, and marks as optional those that every operation

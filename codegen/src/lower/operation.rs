@@ -1977,7 +1977,7 @@ fn is_form(content_type: &str) -> bool {
 
 /// The extension the 3.1/3.2 converter marks a media type with when its schema was an
 /// `itemSchema`: the schema of each item of a stream, not of the whole body.
-pub(crate) const ITEM_SCHEMA: &str = "x-portfolio-item-schema";
+pub(crate) const ITEM_SCHEMA: &str = "x-apigen-item-schema";
 
 /// What a reply the document names but never describes may be: any bytes.
 static UNDESCRIBED_REPLY: std::sync::LazyLock<openapiv3::Response> = std::sync::LazyLock::new(|| openapiv3::Response {

@@ -982,8 +982,8 @@ impl Lowerer<'_> {
                     }
                 });
                 let format = match &s.format {
-                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some(portfolio_runtime::Format::Date),
-                    VariantOrUnknownOrEmpty::Unknown(name) => portfolio_runtime::Format::named(name),
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some(apigen_runtime::Format::Date),
+                    VariantOrUnknownOrEmpty::Unknown(name) => apigen_runtime::Format::named(name),
                     _ => None,
                 };
                 Constraints {

@@ -8,13 +8,13 @@
 mod error_body;
 pub(crate) mod pattern;
 
-use portfolio_runtime::codegen::json_schema::{Budget, JsonSchemas};
+use apigen_runtime::codegen::json_schema::{Budget, JsonSchemas};
 use serde_json::{Map, Value, json};
 
-pub use error_body::error_body;
 /// How a schema bundle's root says which numbers `type: integer` allows (see
 /// [`JsonSchemas`]).
-pub use portfolio_runtime::codegen::json_schema::{AS_WRITTEN, INTEGERS};
+pub use apigen_runtime::codegen::json_schema::{AS_WRITTEN, INTEGERS};
+pub use error_body::error_body;
 
 /// The component schemas that references point into, and compiled patterns.
 pub struct Schemas(JsonSchemas);
@@ -39,7 +39,7 @@ impl Schemas {
 
     /// The compiled `pattern`, or `None` when the regex engine cannot read it (then it is not
     /// checked here; the generated code reports it).
-    fn regex(&self, pattern: &str) -> Option<portfolio_runtime::codegen::pattern::Pattern> {
+    fn regex(&self, pattern: &str) -> Option<apigen_runtime::codegen::pattern::Pattern> {
         self.0.regex(pattern)
     }
 }
@@ -547,7 +547,7 @@ mod tests {
         let names = ["date", "time", "date-time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4"];
         let more = ["ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "json-pointer"];
         for name in names.into_iter().chain(more).chain(["relative-json-pointer", "uri-template"]) {
-            assert!(portfolio_runtime::Format::named(name).is_some(), "{name} is checked");
+            assert!(apigen_runtime::Format::named(name).is_some(), "{name} is checked");
             let schema = json!({"type": "string", "format": name});
             let value = sample(&schemas, &schema, FULL).unwrap();
             assert!(super::check(&schemas, &schema, &value).is_ok(), "{name}: {value}");

@@ -1,6 +1,6 @@
 //! What the integration tests share.
 
-use portfolio_codegen::{Config, CrateConfig};
+use apigen::{Config, CrateConfig, Runtime};
 
 /// Generates all three crates from `spec_path` (as the headers name it), strictly, in this
 /// workspace's layout: `{prefix}-client` in `client/`, and so for `server` and `types`.
@@ -8,15 +8,12 @@ pub fn config(prefix: &str, spec_path: &str) -> Config {
     let crate_config = |side: &str| Some(CrateConfig { name: format!("{prefix}-{side}"), dir: side.to_string() });
     Config {
         spec_path: spec_path.to_string(),
-        version_header: None,
         client: crate_config("client"),
         server: crate_config("server"),
         types: crate_config("types"),
         standalone: false,
-        runtime_dir: "codegen/runtime".to_string(),
+        runtime: Runtime::Path { dir: "codegen/runtime".to_string(), vendored: false },
         strict: true,
-        tag_features: false,
-        mock_seed: 0,
-        crate_version: "0.1.0".to_string(),
+        ..Config::new(prefix)
     }
 }

@@ -1,0 +1,238 @@
+//! [`Generator`]: the crates of one document, written to a directory. `apigen generate` is this
+//! type behind a command line; a build script or a tool of one's own calls it directly.
+
+use std::path::{Path, PathBuf};
+
+use crate::disk::{self, Checked, Written};
+use crate::{Config, Diagnostic, Diagnostics, Generated, GeneratedFile, RUNTIME_CRATE, Runtime};
+
+/// Whether generated crates declare a workspace of their own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// Standalone unless the output directory is inside a Cargo workspace (and not in its
+    /// `target` directory): there the crates join it.
+    #[default]
+    Auto,
+    /// Each crate declares an empty `[workspace]` and builds where it is, even inside another
+    /// workspace.
+    Standalone,
+    /// The crates join the workspace they are in, as path dependencies of its members or listed in
+    /// its `members`.
+    Member,
+}
+
+/// Where the generated crates find the runtime crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RuntimeSource {
+    /// A copy written beside the crates, in `OUT/apigen-runtime`.
+    Beside,
+    /// A copy written to (and shared by every API generated with) this directory.
+    Dir(PathBuf),
+    /// A git dependency on this generator's repository.
+    Git { url: String, rev: Option<String> },
+}
+
+/// Generates `NAME-client`, `NAME-server` and `NAME-types` from an OpenAPI document (3.0, 3.1,
+/// 3.2 or Swagger 2.0; YAML or JSON; one file or a tree of them) into a directory.
+///
+/// ```no_run
+/// // build.rs of a crate that keeps generated crates beside it, or a tool of one's own
+/// let outcome = apigen::Generator::new("petstore.yaml", "generated", "petstore")?.write()?;
+/// for warning in &outcome.warnings {
+///     println!("cargo:warning={warning}");
+/// }
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Generator {
+    spec: PathBuf,
+    out: PathBuf,
+    name: String,
+    strict: bool,
+    tag_features: bool,
+    mock_seed: u64,
+    allow_outside_refs: bool,
+    overlays: Vec<PathBuf>,
+    placement: Placement,
+    runtime: RuntimeSource,
+    command: Option<String>,
+}
+
+/// What a run wrote or found, and what it left out of the document on the way.
+#[derive(Debug, Clone)]
+pub struct Outcome<T> {
+    /// What was written ([`Written`]) or found stale ([`Checked`]).
+    pub files: T,
+    /// What was repaired or left out, each located in the document; empty when it was generated whole.
+    pub warnings: Vec<Diagnostic>,
+    /// The workspace the crates joined, when they did.
+    pub workspace: Option<PathBuf>,
+    /// The command that regenerates the crates as this run did.
+    pub command: String,
+}
+
+impl Generator {
+    /// The crates of the document at `spec`, named `NAME-client`, `NAME-server` and `NAME-types`,
+    /// under `out`; generated leniently, with the runtime's copy in `out/apigen-runtime`.
+    pub fn new(spec: impl Into<PathBuf>, out: impl Into<PathBuf>, name: &str) -> Result<Generator, String> {
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(format!("`{name}` is not a crate name: use letters, digits, `-` and `_`"));
+        }
+        Ok(Generator {
+            spec: spec.into(),
+            out: out.into(),
+            name: name.to_string(),
+            strict: false,
+            tag_features: false,
+            mock_seed: 0,
+            allow_outside_refs: false,
+            overlays: Vec::new(),
+            placement: Placement::Auto,
+            runtime: RuntimeSource::Beside,
+            command: None,
+        })
+    }
+
+    /// Every warning is an error: nothing is loosened or left out.
+    pub fn strict(mut self, strict: bool) -> Generator {
+        self.strict = strict;
+        self
+    }
+
+    /// A cargo feature per tag in the client and types crates.
+    pub fn tag_features(mut self, on: bool) -> Generator {
+        self.tag_features = on;
+        self
+    }
+
+    /// The seed of the values the mock answers with where the document gives no example.
+    pub fn mock_seed(mut self, seed: u64) -> Generator {
+        self.mock_seed = seed;
+        self
+    }
+
+    /// Lets the document's `$ref`s reach files outside its directory (refused by default).
+    pub fn allow_outside_refs(mut self, allow: bool) -> Generator {
+        self.allow_outside_refs = allow;
+        self
+    }
+
+    /// Applies an OpenAPI Overlay document, after those in the `overlays/` folder beside the spec.
+    pub fn overlay(mut self, overlay: impl Into<PathBuf>) -> Generator {
+        self.overlays.push(overlay.into());
+        self
+    }
+
+    /// Whether the crates declare a workspace of their own ([`Placement::Auto`] by default).
+    pub fn placement(mut self, placement: Placement) -> Generator {
+        self.placement = placement;
+        self
+    }
+
+    /// Writes the runtime to `dir` instead of beside the crates: every API generated with the same
+    /// `dir` shares one runtime, so they can be used in one build.
+    pub fn runtime_dir(mut self, dir: impl Into<PathBuf>) -> Generator {
+        self.runtime = RuntimeSource::Dir(dir.into());
+        self
+    }
+
+    /// Depends on the runtime in the git repository at `url` (this generator's), at commit `rev`
+    /// when given, instead of writing a copy.
+    pub fn runtime_git(mut self, url: &str, rev: Option<&str>) -> Generator {
+        self.runtime = RuntimeSource::Git { url: url.to_string(), rev: rev.map(str::to_string) };
+        self
+    }
+
+    /// The command the crates' READMEs and `check`'s report give for regenerating them, instead of
+    /// the `apigen generate` line that repeats this run.
+    pub fn command(mut self, command: &str) -> Generator {
+        self.command = Some(command.to_string());
+        self
+    }
+
+    /// The configuration this run generates with: placement and runtime resolved against `out`.
+    pub fn config(&self) -> Result<Config, String> {
+        let standalone = match self.placement {
+            Placement::Auto => disk::enclosing_workspace(&self.out).is_none(),
+            Placement::Standalone => true,
+            Placement::Member => false,
+        };
+        let runtime = match &self.runtime {
+            RuntimeSource::Beside => Runtime::Path { dir: RUNTIME_CRATE.to_string(), vendored: true },
+            RuntimeSource::Dir(dir) => Runtime::Path { dir: disk::relative_path(&self.out, dir)?, vendored: true },
+            RuntimeSource::Git { url, rev } => Runtime::Git { url: url.clone(), rev: rev.clone() },
+        };
+        let spec_path =
+            self.spec.file_name().map_or_else(|| self.spec.display().to_string(), |f| f.to_string_lossy().into_owned());
+        Ok(Config {
+            spec_path,
+            command: self.command.clone().unwrap_or_else(|| self.command_line()),
+            standalone,
+            runtime,
+            strict: self.strict,
+            tag_features: self.tag_features,
+            mock_seed: self.mock_seed,
+            crate_version: disk::crate_version(&self.spec)?,
+            ..Config::new(&self.name)
+        })
+    }
+
+    /// The `apigen generate` line that repeats this run.
+    fn command_line(&self) -> String {
+        let shown = |path: &Path| {
+            let text = path.display().to_string();
+            if text.contains(char::is_whitespace) { format!("'{text}'") } else { text }
+        };
+        let mut line =
+            format!("apigen generate --spec {} --out {} --name {}", shown(&self.spec), shown(&self.out), self.name);
+        for (on, flag) in [(self.strict, " --strict"), (self.tag_features, " --tag-features")] {
+            if on {
+                line.push_str(flag);
+            }
+        }
+        match &self.runtime {
+            RuntimeSource::Beside => {}
+            RuntimeSource::Dir(dir) => line.push_str(&format!(" --runtime-dir {}", shown(dir))),
+            RuntimeSource::Git { url, rev: None } => line.push_str(&format!(" --runtime-git {url}")),
+            RuntimeSource::Git { url, rev: Some(rev) } => line.push_str(&format!(" --runtime-git {url}#{rev}")),
+        }
+        line
+    }
+
+    /// The files this run would write (paths relative to `out`) and its warnings, writing nothing.
+    pub fn generate(&self) -> Result<(Config, Generated), String> {
+        let config = self.config()?;
+        let generated = disk::generate_from_disk(&self.spec, self.allow_outside_refs, &self.overlays, &config)
+            .map_err(|problems| failure(&self.spec, config.strict, &problems))?;
+        Ok((config, generated))
+    }
+
+    /// Writes the crates: only files whose contents changed, and removes only files an earlier run
+    /// wrote that are no longer generated. Any other file under `out` is left as it is.
+    pub fn write(&self) -> Result<Outcome<Written>, String> {
+        self.run(|config, files| disk::write(&self.out, &config.owned_dirs(), files))
+    }
+
+    /// Compares the crates under `out` with what the document generates, writing nothing.
+    pub fn check(&self) -> Result<Outcome<Checked>, String> {
+        self.run(|config, files| disk::check(&self.out, &config.owned_dirs(), files))
+    }
+
+    fn run<T>(&self, act: impl FnOnce(&Config, &[GeneratedFile]) -> Result<T, String>) -> Result<Outcome<T>, String> {
+        let (config, generated) = self.generate()?;
+        let files = act(&config, &generated.files)?;
+        let workspace = if config.standalone { None } else { disk::enclosing_workspace(&self.out) };
+        Ok(Outcome { files, warnings: generated.warnings, workspace, command: config.command })
+    }
+}
+
+/// Why a run failed: every problem, and for a strict run, how to see what a lenient one makes of
+/// them.
+pub fn failure(spec: &Path, strict: bool, problems: &Diagnostics) -> String {
+    let hint = if strict {
+        "\nThis run is strict: every warning is an error. Without `--strict` what can be generated is, and the rest is listed."
+    } else {
+        ""
+    };
+    format!("{}: {problems}{hint}", spec.display())
+}

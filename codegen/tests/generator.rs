@@ -1,0 +1,147 @@
+//! `Generator` on disk: what it writes, what it leaves alone, and what `check` says.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use apigen::{Generator, Placement};
+
+const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/oai-petstore.yaml");
+
+/// A fresh directory under the system's temporary one, outside any workspace.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("apigen-generator-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn read(path: impl AsRef<Path>) -> String {
+    fs::read_to_string(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
+}
+
+#[test]
+fn files_the_generator_did_not_write_survive_regeneration() {
+    let out = scratch("survive");
+    let generator = Generator::new(SPEC, &out, "petstore").unwrap();
+    let first = generator.write().unwrap();
+    assert_eq!((first.files.written, first.files.removed), (first.files.generated, 0));
+    // What a user or a tool adds beside the generated files.
+    fs::write(out.join("petstore-client/Cargo.lock"), "# made by cargo doc\n").unwrap();
+    fs::write(out.join("petstore-client/src/extra.rs"), "// mine\n").unwrap();
+    fs::write(out.join("notes.md"), "mine\n").unwrap();
+    // A file an earlier run wrote that this one no longer generates.
+    let list = out.join("petstore-server/.apigen-files");
+    fs::write(&list, read(&list) + "src/retired.rs\n").unwrap();
+    fs::write(out.join("petstore-server/src/retired.rs"), "// generated once\n").unwrap();
+
+    let check = generator.check().unwrap();
+    assert_eq!(check.files.extra, ["petstore-server/src/retired.rs"]);
+    let again = generator.write().unwrap();
+    assert_eq!((again.files.written, again.files.removed), (1, 1), "the list is rewritten, the retired file removed");
+    assert!(!out.join("petstore-server/src/retired.rs").exists());
+    for kept in ["petstore-client/Cargo.lock", "petstore-client/src/extra.rs", "notes.md"] {
+        assert!(out.join(kept).is_file(), "{kept} was removed");
+    }
+    assert!(generator.check().unwrap().files.is_current());
+    fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn a_listed_name_cannot_reach_outside_its_directory() {
+    let out = scratch("escape");
+    let generator = Generator::new(SPEC, out.join("gen"), "petstore").unwrap();
+    generator.write().unwrap();
+    fs::write(out.join("precious.txt"), "keep\n").unwrap();
+    let list = out.join("gen/petstore-types/.apigen-files");
+    fs::write(&list, read(&list) + "../../precious.txt\n/etc/hostname\n").unwrap();
+    generator.write().unwrap();
+    assert!(out.join("precious.txt").is_file());
+    fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn check_names_the_items_that_changed_and_the_command_that_fixes_them() {
+    let out = scratch("check");
+    let generator = Generator::new(SPEC, &out, "petstore").unwrap();
+    generator.write().unwrap();
+    let types = out.join("petstore-types/src/types.rs");
+    let text = read(&types);
+    let edited = text.replacen("pub name: String,", "pub name: u64,", 1);
+    assert_ne!(edited, text, "the fixture has a `name` field");
+    fs::write(&types, edited).unwrap();
+    fs::remove_file(out.join("petstore-client/src/builders.rs")).unwrap();
+
+    let outcome = generator.check().unwrap();
+    let report = outcome.files.report();
+    assert!(report.contains("stale:   petstore-types/src/types.rs (struct Pet)"), "{report}");
+    assert!(report.contains("-     pub name: u64,\n") && report.contains("+     pub name: String,\n"), "{report}");
+    assert!(report.contains("missing: petstore-client/src/builders.rs"), "{report}");
+    assert!(outcome.command.starts_with("apigen generate --spec ") && outcome.command.ends_with(" --name petstore"));
+    fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn renaming_the_spec_changes_only_the_readmes() {
+    let out = scratch("rename");
+    let (old, new) = (out.join("petstore.yaml"), out.join("renamed.yaml"));
+    fs::copy(SPEC, &old).unwrap();
+    fs::copy(SPEC, &new).unwrap();
+    let gen_dir = out.join("gen");
+    Generator::new(&old, &gen_dir, "petstore").unwrap().command("regenerate").write().unwrap();
+    let checked = Generator::new(&new, &gen_dir, "petstore").unwrap().command("regenerate").check().unwrap().files;
+    let stale: Vec<&str> = checked.stale.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(stale, ["petstore-client/README.md", "petstore-server/README.md", "petstore-types/README.md"]);
+    assert!(checked.missing.is_empty() && checked.extra.is_empty());
+    fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn crates_inside_a_workspace_join_it_and_others_stand_alone() {
+    let out = scratch("placement");
+    fs::write(out.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
+    let manifest = |dir: &str| read(out.join(dir).join("petstore-types/Cargo.toml"));
+
+    Generator::new(SPEC, out.join("inside"), "petstore").unwrap().write().unwrap();
+    assert!(!manifest("inside").contains("[workspace]"));
+    let forced = Generator::new(SPEC, out.join("forced"), "petstore").unwrap().placement(Placement::Standalone);
+    forced.write().unwrap();
+    assert!(manifest("forced").contains("\n[workspace]\n"));
+    let alone = scratch("placement-alone");
+    Generator::new(SPEC, &alone, "petstore").unwrap().write().unwrap();
+    assert!(read(alone.join("petstore-types/Cargo.toml")).contains("\n[workspace]\n"));
+    fs::remove_dir_all(out).unwrap();
+    fs::remove_dir_all(alone).unwrap();
+}
+
+#[test]
+fn the_runtime_can_be_shared_or_taken_from_git() {
+    let out = scratch("runtime");
+    let shared = Generator::new(SPEC, out.join("a"), "petstore").unwrap().runtime_dir(out.join("runtime"));
+    shared.write().unwrap();
+    let manifest = read(out.join("a/petstore-client/Cargo.toml"));
+    assert!(manifest.contains("apigen-runtime = { path = \"../../runtime\", version = \"=0.1.0\""), "{manifest}");
+    assert!(out.join("runtime/src/lib.rs").is_file() && !out.join("a/apigen-runtime").exists());
+
+    let git = Generator::new(SPEC, out.join("b"), "petstore")
+        .unwrap()
+        .runtime_git("https://example.com/apigen.git", Some("0123abc"));
+    git.write().unwrap();
+    let manifest = read(out.join("b/petstore-server/Cargo.toml"));
+    assert!(
+        manifest.contains(
+            "apigen-runtime = { git = \"https://example.com/apigen.git\", rev = \"0123abc\", version = \"=0.1.0\""
+        ),
+        "{manifest}"
+    );
+    assert!(!out.join("b/apigen-runtime").exists());
+    fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn a_bad_name_or_spec_is_named_in_the_error() {
+    assert!(Generator::new(SPEC, "out", "no spaces").unwrap_err().contains("`no spaces` is not a crate name"));
+    let out = scratch("bad");
+    let err = Generator::new(out.join("absent.yaml"), &out, "x").unwrap().write().unwrap_err();
+    assert!(err.contains("absent.yaml"), "{err}");
+    fs::remove_dir_all(out).unwrap();
+}
