@@ -56,6 +56,7 @@ pub use portfolio_types::types;
 #[cfg(feature = "time")]
 pub use apigen_runtime::time;
 pub use axum;
+pub use uuid;
 
 /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
 /// completes; see [`serve_with`].

@@ -28,10 +28,11 @@ pub fn router<A: PortfolioApi>(api: A) -> Router {
     router_with(Arc::new(api), ServerConfig::default())
 }
 
-/// A router serving a shared implementation with `config`. Add tower layers (timeouts,
+/// A router serving a shared implementation with `config`, under its
+/// [`base_path`](ServerConfig::base_path) when it has one. Add tower layers (timeouts,
 /// tracing, authentication, rate limits) with `Router::layer` as usual.
 pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/api/users", get(handle_get_user::<A>))
         .route("/api/user", post(handle_create_user::<A>))
         .route("/api/useraccounts", patch(handle_link_user_accounts::<A>))
@@ -119,9 +120,13 @@ pub fn router_with<A: PortfolioApi>(api: Arc<A>, config: ServerConfig) -> Router
             get(handle_get_au_publisher_event_detail::<A>),
         )
         .route("/api/file", get(handle_download_au_file::<A>))
-        .fallback(not_found::<A>)
-        .method_not_allowed_fallback(method_not_allowed::<A>)
-        .with_state(Shared::new(api, config))
+        .method_not_allowed_fallback(method_not_allowed::<A>);
+    let routes = match config.base_path.as_str() {
+        "" => routes,
+        base => Router::new().nest(base, routes),
+    };
+
+    routes.fallback(not_found::<A>).with_state(Shared::new(api, config))
 }
 
 /// A path no operation is served at: 404.

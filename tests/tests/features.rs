@@ -1107,3 +1107,27 @@ async fn a_sampled_mock_answers_with_the_documents_example_else_a_valid_sample()
     assert_eq!(tunnel.status(), 501);
     assert_eq!(mock.calls(), ["listNotes", "listPets", "readCounter", "putPet", "listPets", "openTunnel"]);
 }
+
+/// Mounted at the path of the document's server URL, the router serves every operation there,
+/// and a request outside it gets the document's 404 reply.
+#[tokio::test]
+async fn the_router_serves_under_the_documents_base_path_when_asked() {
+    assert_eq!(features_server::BASE_PATH, "/v1");
+    let fixture = std::sync::Arc::new(Fixture::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let config = features_server::ServerConfig::default().with_base_path(features_server::BASE_PATH);
+    let app = features_server::router_with(fixture, config);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let client = client(&format!("{base}{}", features_server::BASE_PATH));
+    let cat = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
+    assert_eq!(client.add_pet(cat.clone()).await.unwrap(), cat);
+    assert_eq!(client.list_pets().await.unwrap(), vec![cat]);
+    let outside = reqwest::Client::new().get(format!("{base}/pets")).bearer_auth("tok").send().await.unwrap();
+    assert_eq!(outside.status(), 404);
+    let problem = outside.text().await.unwrap();
+    assert!(problem.contains(r#""suggestions":[]"#), "the 404 takes the document's error shape: {problem}");
+    // The server re-exports what its signatures name, as the client does.
+    let _: features_server::uuid::Uuid = features_client::uuid::Uuid::nil();
+}

@@ -152,6 +152,16 @@ impl DateTime {
         self.instant().0
     }
 
+    /// The current time in UTC, e.g. `2026-11-29T04:45:12.123456789Z`, from the system clock (a
+    /// clock set past the year 9999 reads as its last nanosecond).
+    pub fn now() -> DateTime {
+        DateTime::try_from(SystemTime::now()).unwrap_or_else(|_| {
+            let last =
+                Local { year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, nanosecond: 999_999_999 };
+            DateTime::formatted(last, Some(0))
+        })
+    }
+
     /// The instant as a [`SystemTime`], reading a value without an offset as UTC.
     pub fn to_system_time(&self) -> SystemTime {
         let (seconds, nanos) = self.instant();
@@ -190,6 +200,13 @@ impl DateTime {
             nanosecond,
         };
         Some(DateTime::formatted(local, Some(0)))
+    }
+}
+
+impl From<DateTime> for SystemTime {
+    /// The instant, reading a value without an offset as UTC (see [`DateTime::to_system_time`]).
+    fn from(value: DateTime) -> SystemTime {
+        value.to_system_time()
     }
 }
 
@@ -477,6 +494,19 @@ mod with_time {
 
     #[cfg(test)]
     mod tests {
+        #[test]
+        fn now_is_the_system_clock_in_utc_and_system_time_converts_both_ways() {
+            let before = std::time::SystemTime::now();
+            let now = super::DateTime::now();
+            let after = std::time::SystemTime::now();
+            assert_eq!(now.offset_minutes(), Some(0));
+            let instant = std::time::SystemTime::from(now);
+            assert!(before <= instant && instant <= after, "{now}");
+            assert_eq!(super::DateTime::try_from(instant).unwrap(), now);
+            let text = now.to_string();
+            assert!(text.ends_with('Z') && text.len() >= 20, "{text}");
+        }
+
         use super::*;
 
         #[test]

@@ -19,7 +19,7 @@ pub struct FileChange {
     /// `fn get_account`, `[dependencies]`.
     pub items: Vec<String>,
     /// The differing lines, each starting with `-` (on disk) or `+` (generated), at most
-    /// [`SHOWN_LINES`].
+    /// twelve.
     pub lines: Vec<String>,
     /// How many differing lines there are in all.
     pub changed: usize,

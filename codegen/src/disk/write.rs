@@ -10,7 +10,7 @@ use super::explain::{FileChange, explain};
 use crate::GeneratedFile;
 use crate::crates::WRITTEN_LIST;
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Written {
     /// Files generated.
@@ -52,7 +52,7 @@ pub fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<Writ
     Ok(Written { generated: files.len(), written, removed: leftovers.len() })
 }
 
-/// What [`check`] found: every file that differs from what the spec generates.
+/// What [`check()`] found: every file that differs from what the spec generates.
 #[derive(Debug, Clone, Default)]
 pub struct Checked {
     /// Files generated.

@@ -809,15 +809,19 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
             router_with(Arc::new(api), ServerConfig::default())
         }
 
-        /// A router serving a shared implementation with `config`. Add tower layers (timeouts,
+        /// A router serving a shared implementation with `config`, under its
+        /// [`base_path`](ServerConfig::base_path) when it has one. Add tower layers (timeouts,
         /// tracing, authentication, rate limits) with `Router::layer` as usual.
         pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
-            Router::new()
+            let routes = Router::new()
                 #literal_colons
                 #(#routes)*
-                .fallback(not_found::<A>)
-                .method_not_allowed_fallback(method_not_allowed::<A>)
-                .with_state(Shared::new(api, config))
+                .method_not_allowed_fallback(method_not_allowed::<A>);
+            let routes = match config.base_path.as_str() {
+                "" => routes,
+                base => Router::new().nest(base, routes),
+            };
+            routes.fallback(not_found::<A>).with_state(Shared::new(api, config))
         }
 
         /// A path no operation is served at: 404.
@@ -1640,6 +1644,20 @@ pub fn errors_module(api: &Api) -> TokenStream {
 }
 
 /// `lib.rs` of the server crate.
+/// The path of the document's (first) server URL, such as `/v1` of `https://{region}.example.com/v1`,
+/// with the URL; nothing for a URL without one or one whose path is a variable.
+fn base_path(api: &Api) -> Option<(String, &str)> {
+    let url = api.default_base_url.as_deref()?;
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = match url.contains("://") {
+        true => after_scheme.find('/').map_or("", |at| &after_scheme[at..]),
+        false => after_scheme,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    let plain = path.starts_with('/') && !path.contains(['{', '}', ' ']);
+    plain.then(|| (path.to_string(), url))
+}
+
 pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &str) -> TokenStream {
     let types_crate = ident(types_crate);
     let trait_ident = ident(trait_name);
@@ -1667,6 +1685,17 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
     let _ = &trait_ident;
+    let base_path = base_path(api).map(|(path, url)| {
+        let doc = super::doc(&format!(
+            "The path of the document's server URL (`{url}`). The router serves the operations at the \
+             paths the document gives them; `ServerConfig::default().with_base_path(BASE_PATH)` serves \
+             them under this one, as the document describes them."
+        ));
+        quote! {
+            #doc
+            pub const BASE_PATH: &str = #path;
+        }
+    });
     quote! {
         #crate_doc
         #example
@@ -1702,6 +1731,9 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         #[cfg(feature = "time")]
         pub use apigen_runtime::time;
         pub use axum;
+        pub use uuid;
+
+        #base_path
 
         /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
         /// completes; see [`serve_with`].

@@ -11,7 +11,15 @@ use futures_core::Stream;
 use crate::client::transport::{BodyLimits, Received};
 use crate::client::{Error, TimeoutKind};
 
-/// A file being downloaded: what the headers said about it, and its body as a stream.
+/// A file being downloaded: what the headers said about it, and its bytes in [`body`](Self::body),
+/// a stream.
+///
+/// ```no_run
+/// # async fn save(download: apigen_runtime::client::Download) -> Result<(), apigen_runtime::client::Error> {
+/// let bytes = download.body.collect().await?; // the whole file, up to `max_reply_size`
+/// # let _ = bytes; Ok(())
+/// # }
+/// ```
 ///
 /// Nothing is buffered beyond what the connection delivers; read the body with
 /// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`]. The call's timeout ends when the
@@ -33,7 +41,8 @@ pub struct Download {
     /// may hold path separators, `..` or control characters: never join it to a local path; use
     /// [`Download::safe_file_name`] for that.
     pub file_name: Option<String>,
-    /// The body.
+    /// The file's bytes, as they arrive: [`ByteStream::collect`] reads them all,
+    /// [`ByteStream::next_chunk`] one chunk at a time.
     pub body: ByteStream,
 }
 

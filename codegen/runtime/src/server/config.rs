@@ -40,6 +40,11 @@ pub struct ServerConfig {
     /// (the default) accepts every value and leaves the decision to the implementation. An API
     /// without a version header ignores it.
     pub supported_versions: Option<Vec<String>>,
+    /// The path the operations are served under, such as the path of the document's server URL
+    /// (the generated crate's `BASE_PATH`, e.g. `/v1`): a request for `/v1/pets` reaches the
+    /// operation at `/pets`, and a request outside it gets the document's 404 reply. Empty (the
+    /// default) serves the operations at the paths the document gives them.
+    pub base_path: String,
 }
 
 impl Default for ServerConfig {
@@ -52,6 +57,7 @@ impl Default for ServerConfig {
             max_uri_length: 8 * 1024,
             max_header_bytes: 32 * 1024,
             supported_versions: None,
+            base_path: String::new(),
         }
     }
 }
@@ -90,6 +96,19 @@ impl ServerConfig {
     /// Sets the most bytes of request headers accepted.
     pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
         self.max_header_bytes = bytes;
+        self
+    }
+
+    /// Serves the operations under `path` (e.g. `/v1`; a trailing `/` is dropped, and an empty
+    /// path or `/` serves them where the document puts them).
+    pub fn with_base_path(mut self, path: impl Into<String>) -> Self {
+        let path = path.into();
+        let path = path.trim_end_matches('/');
+        self.base_path = match path {
+            "" => String::new(),
+            path if path.starts_with('/') => path.to_string(),
+            path => format!("/{path}"),
+        };
         self
     }
 

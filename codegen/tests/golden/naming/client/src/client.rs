@@ -43,7 +43,25 @@ pub struct CredentialHeaders {
     pub(crate) key: HeaderValue,
 }
 
-/// Builds a [`Client`]; start with [`Client::builder`].
+/// Builds a [`Client`]; start with [`Client::builder`], set what differs from the
+/// defaults, then call `build()`.
+///
+/// | method | sets |
+/// |---|---|
+/// | `timeout(Duration)`, `no_timeout()` | the deadline of every call ([`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT)) |
+/// | `connect_timeout(Duration)` | how long to wait for a connection ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)) |
+/// | `read_timeout(Duration)` | how long a reply may send nothing ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)) |
+/// | `max_reply_size(usize)` | the largest reply body read into memory ([`DEFAULT_MAX_REPLY_SIZE`](crate::DEFAULT_MAX_REPLY_SIZE)) |
+/// | `max_error_body(usize)` | how much of an error reply is kept ([`DEFAULT_MAX_ERROR_BODY`](crate::DEFAULT_MAX_ERROR_BODY)) |
+/// | `stream_idle_timeout`, `stream_timeout`, `max_stream_size` | the bounds of downloads and item streams |
+/// | `retry(RetryPolicy)` | which calls are retried, and how ([`RetryPolicy`](crate::RetryPolicy)) |
+/// | `rate_limit(f64)` | the most requests a second, across clones |
+/// | `request_ids()` | a fresh `x-request-id` on every request |
+/// | `version_header(&str)` | the value of the API's version header, where it has one |
+/// | `credentials_provider(..)` | credentials asked for per request ([`CredentialsProvider`](crate::CredentialsProvider)) |
+/// | `http_client(reqwest::Client)` | your own `reqwest::Client`, from [`Client::http_client_builder`] |
+///
+/// Each is documented in full on `apigen_runtime::client::ClientBuilder`.
 pub type ClientBuilder = apigen_runtime::client::ClientBuilder<Client>;
 
 /// A client for the API: a base URL, credentials and a connection pool.
@@ -117,7 +135,7 @@ impl Client {
         ClientBuilder::new(base_url, credentials)
     }
 
-    /// A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS, proxy or pool settings to before passing the result to [`ClientBuilder::http_client`]: the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)), the read timeout ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)), no `Referer` header, and this policy:
+    /// A `reqwest::ClientBuilder` with the settings this client relies on, to add TLS, proxy or pool settings to before passing the result to `http_client` on [`ClientBuilder`]: the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`](crate::DEFAULT_CONNECT_TIMEOUT)), the read timeout ([`DEFAULT_READ_TIMEOUT`](crate::DEFAULT_READ_TIMEOUT)), no `Referer` header, and this policy:
     ///
     /// Redirects are followed only within the origin of the request (at most 10); one to another origin ends the call with its 3xx status, so no credential, body or query ever reaches a host the caller did not name.
     pub fn http_client_builder() -> reqwest::ClientBuilder {

@@ -23,15 +23,20 @@ pub fn router<A: NamingApi>(api: A) -> Router {
     router_with(Arc::new(api), ServerConfig::default())
 }
 
-/// A router serving a shared implementation with `config`. Add tower layers (timeouts,
+/// A router serving a shared implementation with `config`, under its
+/// [`base_path`](ServerConfig::base_path) when it has one. Add tower layers (timeouts,
 /// tracing, authentication, rate limits) with `Router::layer` as usual.
 pub fn router_with<A: NamingApi>(api: Arc<A>, config: ServerConfig) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/items/{item-id}/parts/{part}", get(handle_get_item_part::<A>))
         .route("/items", post(handle_post_items::<A>))
-        .fallback(not_found::<A>)
-        .method_not_allowed_fallback(method_not_allowed::<A>)
-        .with_state(Shared::new(api, config))
+        .method_not_allowed_fallback(method_not_allowed::<A>);
+    let routes = match config.base_path.as_str() {
+        "" => routes,
+        base => Router::new().nest(base, routes),
+    };
+
+    routes.fallback(not_found::<A>).with_state(Shared::new(api, config))
 }
 
 /// A path no operation is served at: 404.
