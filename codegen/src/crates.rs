@@ -420,11 +420,14 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             description: &description,
             dependencies: &server_dependencies,
             dev_dependencies: SERVER_DEV_DEPENDENCIES,
-            features: &[("time", TIME_FEATURE)],
+            features: &[("document", "[]"), ("time", TIME_FEATURE)],
             standalone,
         },
     )?];
     files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
+    if let Some(document) = &api.document {
+        files.push(render::plain(src(server::document_file(document)), &document.text));
+    }
     let (for_api, for_mock, for_lib, for_router, for_handlers) =
         (trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name.clone(), trait_name);
     let validated = crate::emit::facts::validated_types(api);

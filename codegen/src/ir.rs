@@ -31,6 +31,19 @@ pub struct Api {
     /// Some pattern uses what only `fancy-regex` reads (look-around, back-references): the
     /// generated crates turn on the runtime's `fancy-pattern` feature.
     pub fancy_patterns: bool,
+    /// The document as the generator read it, which the server crate can serve (feature
+    /// `document`); set by [`crate::generate_files`], not by lowering.
+    pub document: Option<Document>,
+}
+
+/// A document's text and its media type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// The text: the file as written when it stands alone, else the tree bundled (and the overlays
+    /// applied) as JSON.
+    pub text: String,
+    /// `application/json` or `application/yaml`.
+    pub media_type: &'static str,
 }
 
 /// The document's schemas for the values the generated types hold as any JSON (see

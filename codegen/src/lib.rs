@@ -199,7 +199,10 @@ pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated
         diagnostics
     };
     let unfollowed = || sources.unfollowed().iter().cloned();
-    let api = lower(&doc, config).map_err(|d| Diagnostics(unfollowed().chain(located(d.0)).collect()))?;
+    let mut api = lower(&doc, config).map_err(|d| Diagnostics(unfollowed().chain(located(d.0)).collect()))?;
+    if config.server.is_some() {
+        api.document = Some(sources.document());
+    }
     // The IR holds all that emitting needs: the document's memory is free for the output.
     drop(doc);
     let mut warnings = notes;

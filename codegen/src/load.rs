@@ -88,6 +88,8 @@ pub struct Sources {
     origins: Origins,
     texts: BTreeMap<String, String>,
     unfollowed: Vec<Diagnostic>,
+    /// The document bundled from several files or changed by overlays, as JSON.
+    bundled: Option<String>,
 }
 
 impl Sources {
@@ -96,6 +98,20 @@ impl Sources {
     /// is written. It was left as written: what uses it is left out, with its own warning.
     pub fn unfollowed(&self) -> &[Diagnostic] {
         &self.unfollowed
+    }
+
+    /// The document as read: the root file's text when it stands alone, else the bundled tree as
+    /// JSON.
+    pub fn document(&self) -> crate::ir::Document {
+        let (text, json) = match &self.bundled {
+            Some(bundled) => (bundled.clone(), true),
+            None => {
+                let text = self.texts.get(&self.root).cloned().unwrap_or_default();
+                let json = text.trim_start().starts_with('{');
+                (text, json)
+            }
+        };
+        crate::ir::Document { text, media_type: if json { "application/json" } else { "application/yaml" } }
     }
 
     /// How many files besides the root document were read.
@@ -168,7 +184,9 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
         overlay::apply(&mut value, &overlays)?;
     }
     texts.insert(files.root.to_string(), text);
-    let sources = Sources { root: files.root.to_string(), origins, texts, unfollowed };
+    let changed = !origins.is_empty() || !files.overlays.is_empty();
+    let bundled = changed.then(|| serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
+    let sources = Sources { root: files.root.to_string(), origins, texts, unfollowed, bundled };
     let text = &sources.texts[files.root];
     // Typing again after a failure needs the document again: a copy is kept only when it was
     // made from several files or changed by overlays (one file is parsed again instead).

@@ -1254,7 +1254,9 @@ components:
     let crates = |text: &str| {
         let named = |side: &str| Some(apigen::CrateConfig { name: format!("t-{side}"), dir: side.into() });
         let config = Config { client: named("client"), server: named("server"), types: named("types"), ..config() };
-        apigen::generate(text, &config).unwrap().files
+        let files = apigen::generate(text, &config).unwrap().files;
+        // The server's copy of the document is the one difference there is.
+        files.into_iter().filter(|f| f.path != "server/src/openapi.yaml").collect::<Vec<_>>()
     };
     let (a, b) = (crates(v31), crates(v30));
     assert!(a.len() > 10 && a == b, "the crates differ");

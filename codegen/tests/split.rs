@@ -61,6 +61,11 @@ fn schemas_are_named_by_their_files_and_same_names_in_other_directories_stay_apa
     // Each crate's README names the tree it comes from.
     let readme = generated.files.iter().find(|f| f.path.ends_with("types/README.md")).expect("a README");
     assert!(readme.contents.contains("from openapi.yaml and the 2 files it refers to"), "{}", readme.contents);
+    // The server's copy of the document is the tree bundled into one JSON document.
+    let document = generated.files.iter().find(|f| f.path == "server/src/openapi.json").expect("the document");
+    let bundled: serde_json::Value = serde_json::from_str(&document.contents).expect("JSON");
+    assert!(bundled.pointer("/paths").is_some(), "{bundled}");
+    assert!(!document.contents.contains("v1/Pet.yaml"), "no reference to another file is left: {bundled}");
     // The same tree gives the same names every time.
     let again = self::generated(&files, true, false).expect("generates");
     assert_eq!(types_rs(&again), types);

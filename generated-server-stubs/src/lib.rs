@@ -58,6 +58,15 @@ pub use apigen_runtime::time;
 pub use axum;
 pub use uuid;
 
+/// The OpenAPI document this crate was generated from (feature `document`), which the
+/// router serves at [`ServerConfig::document_route`] when one is set.
+#[cfg(feature = "document")]
+pub const DOCUMENT: &str = include_str!("openapi.yaml");
+
+/// The media type of [`DOCUMENT`].
+#[cfg(feature = "document")]
+pub const DOCUMENT_MEDIA_TYPE: &str = "application/yaml";
+
 /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
 /// completes; see [`serve_with`].
 pub async fn serve(

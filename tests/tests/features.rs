@@ -1131,3 +1131,31 @@ async fn the_router_serves_under_the_documents_base_path_when_asked() {
     // The server re-exports what its signatures name, as the client does.
     let _: features_server::uuid::Uuid = features_client::uuid::Uuid::nil();
 }
+
+/// With feature `document` and a route set, the router serves the document it was generated from;
+/// without the route, the path is like any other no operation serves.
+#[tokio::test]
+async fn the_router_serves_its_document_where_asked() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../codegen/tests/fixtures/features.yaml"));
+    assert_eq!(features_server::DOCUMENT, text.unwrap());
+    assert_eq!(features_server::DOCUMENT_MEDIA_TYPE, "application/yaml");
+    for route in [Some("/openapi.yaml"), None] {
+        let mut config = features_server::ServerConfig::default();
+        if let Some(route) = route {
+            config = config.with_document_route(route);
+        }
+        let app = features_server::router_with(std::sync::Arc::new(Fixture::default()), config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let reply = reqwest::get(format!("{base}/openapi.yaml")).await.unwrap();
+        match route {
+            Some(_) => {
+                assert_eq!(reply.status(), 200);
+                assert_eq!(reply.headers()["content-type"], "application/yaml");
+                assert_eq!(reply.text().await.unwrap(), features_server::DOCUMENT);
+            }
+            None => assert_eq!(reply.status(), 404),
+        }
+    }
+}

@@ -789,6 +789,16 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     // unless told they are meant.
     let literal = |path: &str| path.split('/').any(|segment| segment.starts_with([':', '*']));
     let literal_colons = api.operations.iter().any(|op| literal(&op.path)).then(|| quote! { .without_v07_checks() });
+    let serve_document = api.document.is_some().then(|| {
+        quote! {
+            #[cfg(feature = "document")]
+            if let Some(document) =
+                unrouted::document(&state.config, &request, crate::DOCUMENT, crate::DOCUMENT_MEDIA_TYPE)
+            {
+                return document;
+            }
+        }
+    });
     let closed = closed_in_bodies(api);
     let closed = (!closed.is_empty()).then(|| {
         quote! {
@@ -826,6 +836,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 
         /// A path no operation is served at: 404.
         async fn not_found<A: #trait_ident>(State(state): State<Shared<A>>, request: Request) -> Response {
+            #serve_document
             let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
             state.api.error_reply(unrouted::not_found(&request), reply)
         }
@@ -1644,6 +1655,11 @@ pub fn errors_module(api: &Api) -> TokenStream {
 }
 
 /// `lib.rs` of the server crate.
+/// The server crate's copy of the document, beside its `lib.rs`: `openapi.json` or `openapi.yaml`.
+pub fn document_file(document: &crate::ir::Document) -> &'static str {
+    if document.media_type == "application/json" { "openapi.json" } else { "openapi.yaml" }
+}
+
 /// The path of the document's (first) server URL, such as `/v1` of `https://{region}.example.com/v1`,
 /// with the URL; nothing for a URL without one or one whose path is a variable.
 fn base_path(api: &Api) -> Option<(String, &str)> {
@@ -1696,6 +1712,19 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
             pub const BASE_PATH: &str = #path;
         }
     });
+    let document = api.document.as_ref().map(|document| {
+        let file = document_file(document);
+        let media_type = document.media_type;
+        quote! {
+            /// The OpenAPI document this crate was generated from (feature `document`), which the
+            /// router serves at [`ServerConfig::document_route`] when one is set.
+            #[cfg(feature = "document")]
+            pub const DOCUMENT: &str = include_str!(#file);
+            /// The media type of [`DOCUMENT`].
+            #[cfg(feature = "document")]
+            pub const DOCUMENT_MEDIA_TYPE: &str = #media_type;
+        }
+    });
     quote! {
         #crate_doc
         #example
@@ -1734,6 +1763,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use uuid;
 
         #base_path
+        #document
 
         /// Serves `router` on `listener` with the default [`ServeConfig`] until `shutdown`
         /// completes; see [`serve_with`].

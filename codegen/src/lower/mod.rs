@@ -407,6 +407,7 @@ impl<'a> Lowerer<'a> {
             tag_features: None,
             schema_checks,
             fancy_patterns: self.fancy_patterns,
+            document: None,
         }
     }
 

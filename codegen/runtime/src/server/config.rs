@@ -45,6 +45,11 @@ pub struct ServerConfig {
     /// operation at `/pets`, and a request outside it gets the document's 404 reply. Empty (the
     /// default) serves the operations at the paths the document gives them.
     pub base_path: String,
+    /// Where the router serves the OpenAPI document it was generated from, to `GET` and `HEAD`
+    /// (e.g. `/openapi.json`); `None` (the default) serves it nowhere. Only a server crate built
+    /// with its feature `document` holds the document; without it the route is not served. An
+    /// operation at the same path takes precedence.
+    pub document_route: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -58,6 +63,7 @@ impl Default for ServerConfig {
             max_header_bytes: 32 * 1024,
             supported_versions: None,
             base_path: String::new(),
+            document_route: None,
         }
     }
 }
@@ -112,6 +118,13 @@ impl ServerConfig {
         self
     }
 
+    /// Serves the document the router was generated from at `path` (see
+    /// [`ServerConfig::document_route`]).
+    pub fn with_document_route(mut self, path: impl Into<String>) -> Self {
+        self.document_route = Some(path.into());
+        self
+    }
+
     /// Serves only these values of the API's version header.
     pub fn with_supported_versions(mut self, versions: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.supported_versions = Some(versions.into_iter().map(Into::into).collect());
@@ -151,9 +164,22 @@ impl<A> Clone for Shared<A> {
 #[doc(hidden)]
 pub mod unrouted {
     use axum::extract::Request;
-    use axum::http::StatusCode;
+    use axum::http::{Method, StatusCode, header};
+    use axum::response::{IntoResponse, Response};
 
-    use crate::server::ApiError;
+    use crate::server::{ApiError, ServerConfig};
+
+    /// The document, when `request` asks for it where `config` serves it.
+    pub fn document(
+        config: &ServerConfig,
+        request: &Request,
+        text: &'static str,
+        media_type: &'static str,
+    ) -> Option<Response> {
+        let route = config.document_route.as_deref()?;
+        let asked = request.uri().path() == route && matches!(*request.method(), Method::GET | Method::HEAD);
+        asked.then(|| ([(header::CONTENT_TYPE, media_type)], text).into_response())
+    }
 
     /// 404 naming the path no operation is served at.
     pub fn not_found(request: &Request) -> ApiError {

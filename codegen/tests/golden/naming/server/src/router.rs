@@ -44,6 +44,16 @@ async fn not_found<A: NamingApi>(
     State(state): State<Shared<A>>,
     request: Request,
 ) -> Response {
+    #[cfg(feature = "document")]
+    if let Some(document) = unrouted::document(
+        &state.config,
+        &request,
+        crate::DOCUMENT,
+        crate::DOCUMENT_MEDIA_TYPE,
+    ) {
+        return document;
+    }
+
     let reply = ErrorReply::unrouted(request.uri().path(), errors::UNROUTED);
     state.api.error_reply(unrouted::not_found(&request), reply)
 }
