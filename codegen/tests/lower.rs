@@ -2052,3 +2052,30 @@ components:
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_propertys_example_is_shown_in_its_docs() {
+    let text = r##"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {type: string, description: What it answers to., example: Tom}
+        tags:
+          type: array
+          items: {type: string}
+          example: [indoor, "a long tag that makes the example too long", "for one line of the docs"]
+        plain: {type: integer}
+"##;
+    let api = lowered(text).unwrap();
+    let Some(TypeDef::Struct(pet)) = api.types.iter().find(|t| t.name() == "Pet") else { panic!("no Pet") };
+    let doc = |name: &str| pet.fields.iter().find(|f| f.name == name).unwrap().doc.clone();
+    assert_eq!(doc("name").as_deref(), Some("What it answers to.\n\nExample: `\"Tom\"`."));
+    let tags = doc("tags").unwrap();
+    assert!(tags.starts_with("Example:\n\n```json\n[\n  \"indoor\","), "{tags}");
+    assert_eq!(doc("plain"), None);
+}

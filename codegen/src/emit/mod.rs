@@ -278,8 +278,9 @@ impl Imports {
     }
 }
 
-/// Operation docs: summary, description, method and path, parameters with their defaults.
-pub fn operation_doc(api: &Api, op: &Operation, body_note: &str) -> String {
+/// Operation docs: summary, description, method and path, parameters with their defaults, then
+/// `notes` (the body, the error replies) when there are any.
+pub fn operation_doc(api: &Api, op: &Operation, notes: &str) -> String {
     let mut text = paragraphs([op.summary.as_deref(), op.description.as_deref()]);
     if !text.is_empty() {
         text.push_str("\n\n");
@@ -309,9 +310,9 @@ pub fn operation_doc(api: &Api, op: &Operation, body_note: &str) -> String {
         text.push_str("\n\n# Parameters\n\n");
         text.push_str(&params.join("\n"));
     }
-    if op.body.is_some() && !body_note.is_empty() {
+    if !notes.is_empty() {
         text.push_str("\n\n");
-        text.push_str(body_note);
+        text.push_str(notes);
     }
     text
 }

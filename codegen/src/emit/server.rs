@@ -205,8 +205,10 @@ fn api_method(api: &Api, op: &Operation) -> TokenStream {
                                   [`Switch`]'s handler once the reply has left."
             .to_string(),
     };
-    let docs =
-        doc(&format!("{}\n\n{reply_note}", operation_doc(api, op, "The request body, when sent, is in `input.body`.")));
+    let docs = doc(&format!(
+        "{}\n\n{reply_note}",
+        operation_doc(api, op, if op.body.is_some() { "The request body, when sent, is in `input.body`." } else { "" })
+    ));
     let (attributes, signature) = (method_attributes(op), method_signature(api, op));
     quote! { #docs #attributes #signature; }
 }

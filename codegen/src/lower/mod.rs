@@ -613,6 +613,31 @@ pub(crate) fn only_used(credentials: Vec<Credential>, operations: &mut [crate::i
 
 /// A description as doc text: `None` when the spec gives none or only blanks, so emitters fall
 /// back to a generated sentence rather than an empty doc comment.
+/// `Example: `"Tom"``, or a JSON block for a longer example; nothing for one over 30 lines, which
+/// would bury the rest of the docs.
+pub(crate) fn example_note(example: &serde_json::Value) -> Option<String> {
+    let compact = serde_json::to_string(example).ok()?;
+    if compact.len() <= 80 && !compact.contains('`') {
+        return Some(format!("Example: `{compact}`."));
+    }
+    let pretty = serde_json::to_string_pretty(example).ok()?;
+    (pretty.lines().count() <= 30 && !pretty.contains("```")).then(|| format!("Example:\n\n```json\n{pretty}\n```"))
+}
+
+/// `description` as prose, followed by the example's note when there is one; `inline` keeps to a
+/// note of one line, for docs that are one item of a list.
+pub(crate) fn described(
+    description: &Option<String>,
+    example: Option<&serde_json::Value>,
+    inline: bool,
+) -> Option<String> {
+    let note = example.and_then(example_note).filter(|note| !inline || !note.contains('\n'));
+    match (prose(description), note) {
+        (Some(text), Some(note)) => Some(format!("{text}\n\n{note}")),
+        (text, note) => text.or(note),
+    }
+}
+
 pub(crate) fn prose(description: &Option<String>) -> Option<String> {
     description.clone().filter(|d| !d.trim().is_empty())
 }

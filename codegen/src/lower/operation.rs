@@ -536,7 +536,7 @@ impl<'a> Lowerer<'a> {
                 json,
                 path_prefix,
                 empty_is_absent,
-                doc: super::prose(&data.description),
+                doc: super::described(&data.description, data.example.as_ref(), true),
             });
         }
         self.check_path_template(ctx, &mut params, &declared, &mut scope);

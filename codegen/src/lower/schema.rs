@@ -104,7 +104,7 @@ impl<'a> Lowerer<'a> {
             self.warn(ptr, format!("this is not a valid schema ({reason}); the value is read as any JSON value"));
             return Some(TypeRef::Json);
         }
-        let doc = super::prose(&schema.schema_data.description);
+        let doc = super::described(&schema.schema_data.description, schema.schema_data.example.as_ref(), false);
         match &schema.schema_kind {
             SchemaKind::Type(Type::String(s)) => {
                 if !s.enumeration.is_empty() {
@@ -419,7 +419,11 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => {
                     // A wrapped reference to a component that may be `null` may be too.
                     let nullable = s.schema_data.nullable || (self.may_be_null(s, 0) && !self.takes_null(&ty, 0));
-                    (nullable, super::prose(&s.schema_data.description), self.constraints(s, prop_ptr))
+                    (
+                        nullable,
+                        super::described(&s.schema_data.description, s.schema_data.example.as_ref(), false),
+                        self.constraints(s, prop_ptr),
+                    )
                 }
                 // The limits of a referenced schema hold wherever it is used, and so does its
                 // `nullable` (a component `anyOf` of a map and `null`, read as a map): the property
