@@ -193,6 +193,38 @@ async fn posts_are_not_retried_unless_asked() {
     assert_eq!(hits.count(), 2);
 }
 
+/// With `idempotency_keys` on, a POST the document gives no key to is sent with one of the
+/// client's own, the same on its retry, and retried; without it, no key is sent and no POST retried.
+#[tokio::test]
+async fn configured_idempotency_keys_make_posts_retryable() {
+    let keys = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = keys.clone();
+    let app = Router::new().route(
+        "/api/esgcategories",
+        post(move |headers: HeaderMap| {
+            let mut keys = seen.lock().unwrap();
+            keys.push(headers.get("idempotency-key").map(|v| v.to_str().unwrap().to_string()));
+            let status = if keys.len() % 2 == 1 { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::NO_CONTENT };
+            async move { status }
+        }),
+    );
+    let base = serve(app).await;
+    let policy =
+        RetryPolicy { idempotency_keys: true, initial_backoff: Duration::from_millis(10), ..RetryPolicy::default() };
+    let client = Client::builder(&base, Credentials::new("t", "k")).retry(policy).build().unwrap();
+    client.add_au_account_esg_categories().await.unwrap();
+    let sent = std::mem::take(&mut *keys.lock().unwrap());
+    assert_eq!(sent.len(), 2);
+    assert!(sent[0].is_some() && sent[0] == sent[1], "{sent:?}");
+
+    let client = Client::new(&base, Credentials::new("t", "k")).unwrap();
+    assert_eq!(
+        client.add_au_account_esg_categories().await.unwrap_err().status(),
+        Some(StatusCode::SERVICE_UNAVAILABLE)
+    );
+    assert_eq!(*keys.lock().unwrap(), [None], "no key, and no retry, unless asked");
+}
+
 #[tokio::test]
 async fn the_rate_limit_spaces_requests() {
     let hits = Counter::default();

@@ -1383,3 +1383,34 @@ fn request_futures_are_send_and_nameable() {
     send(&future);
     send(&std::future::IntoFuture::into_future(client.delete_loose()));
 }
+
+/// An operation that declares `Idempotency-Key` gets a key of the client's own when the caller sets
+/// none, the same on the retry, so the POST is retried; a key the caller sets is sent as it is.
+#[tokio::test]
+async fn a_declared_idempotency_key_is_sent_and_kept_across_retries() {
+    let (mock, client) = serve().await;
+    let keys = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = keys.clone();
+    mock.on_create_payment(move |_, input| {
+        let mut keys = seen.lock().unwrap();
+        keys.push(input.idempotency_key);
+        let first = keys.len() == 1;
+        async move {
+            match first {
+                true => Err(unseen_server::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE)),
+                false => Ok(()),
+            }
+        }
+    });
+    client.create_payment().await.expect("the retry succeeds");
+    let sent = keys.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "one attempt and one retry");
+    let key = sent[0].clone().expect("a key of the client's own");
+    assert_eq!(key.len(), 36, "{key}");
+    assert_eq!(sent[1].as_deref(), Some(key.as_str()), "the same key on the retry");
+
+    keys.lock().unwrap().clear();
+    client.create_payment().idempotency_key("mine").await.expect("the retry succeeds");
+    let sent = keys.lock().unwrap().clone();
+    assert_eq!(sent, [Some("mine".to_string()), Some("mine".to_string())]);
+}

@@ -655,6 +655,12 @@ fn operation_impl(
     let unversioned = (!api.common_headers.is_empty() && op.common_headers.is_empty())
         .then(|| quote! { const VERSIONED: bool = false; });
     let request = request_statements(api, op, signs_usually);
+    // An operation that takes an `Idempotency-Key` gets one on every call, and may be retried.
+    let keyed = op
+        .params
+        .iter()
+        .any(|p| p.location == Location::Header && p.wire.eq_ignore_ascii_case("idempotency-key"))
+        .then(|| quote! { .keyed() });
     let (read, answer) = read_reply(op);
     let reply_param = match matches!(op.reply, Reply::Empty { headers: None, .. }) {
         true => quote! { _ },
@@ -664,7 +670,7 @@ fn operation_impl(
         impl Operation<Client> for #name<'_> {
             type Reply = #reply;
             type Read = #read;
-            const CALL: Call = Call::new(#id, #method, #path, &[#(#statuses),*]);
+            const CALL: Call = Call::new(#id, #method, #path, &[#(#statuses),*]) #keyed;
             #signing
             #unversioned
 

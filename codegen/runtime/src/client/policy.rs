@@ -31,7 +31,9 @@ pub const DEFAULT_MAX_ERROR_BODY: u64 = 64 * 1024;
 /// and giving up once the waits would add up to more than 30 seconds. A retry never comes sooner
 /// than the server asked: when `Retry-After` asks for longer than [`RetryPolicy::max_backoff`], the
 /// waits allow, or the call's timeout leaves, the call ends at once with the status it got. Other
-/// methods are retried only with [`RetryPolicy::retry_non_idempotent`].
+/// methods are retried only when the request carries an `Idempotency-Key` (which the client sends
+/// where the document declares one, and on every `POST` and `PATCH` with
+/// [`RetryPolicy::idempotency_keys`]), or with [`RetryPolicy::retry_non_idempotent`].
 #[derive(Debug, Clone)]
 pub struct RetryPolicy {
     /// Retries after the first attempt; 0 disables retrying.
@@ -45,6 +47,11 @@ pub struct RetryPolicy {
     pub max_total_wait: Duration,
     /// Also retry `POST`, `PUT`, `PATCH` and `DELETE`, which may repeat their effect.
     pub retry_non_idempotent: bool,
+    /// Send a fresh `Idempotency-Key` with every `POST`, `PUT`, `PATCH` and `DELETE` that has
+    /// none, the same on each attempt, and retry them like `GET`: for servers that honour the key
+    /// whether or not their document declares it. Operations whose document declares the header
+    /// get a key without this.
+    pub idempotency_keys: bool,
 }
 
 impl Default for RetryPolicy {
@@ -55,6 +62,7 @@ impl Default for RetryPolicy {
             max_backoff: Duration::from_secs(10),
             max_total_wait: Duration::from_secs(30),
             retry_non_idempotent: false,
+            idempotency_keys: false,
         }
     }
 }
@@ -77,8 +85,21 @@ impl RetryPolicy {
         remaining: Option<Duration>,
     ) -> Option<Duration> {
         let idempotent = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+        self.wait_if(idempotent || self.retry_non_idempotent, status, headers, retry, waited, remaining)
+    }
+
+    /// [`RetryPolicy::wait`] for a request that may (`repeatable`) or may not be sent again.
+    pub(crate) fn wait_if(
+        &self,
+        repeatable: bool,
+        status: StatusCode,
+        headers: &HeaderMap,
+        retry: u32,
+        waited: Duration,
+        remaining: Option<Duration>,
+    ) -> Option<Duration> {
         let retryable = status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE;
-        if !retryable || retry > self.max_retries || !(idempotent || self.retry_non_idempotent) {
+        if !retryable || retry > self.max_retries || !repeatable {
             return None;
         }
         let wait = match retry_after(headers) {

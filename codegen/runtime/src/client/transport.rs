@@ -68,6 +68,9 @@ pub struct Call {
     path: &'static str,
     /// The documented success statuses; any other is an [`Error::Status`].
     pub success: &'static [u16],
+    /// The operation takes an `Idempotency-Key` header: one is sent when the caller sets none, the
+    /// same on every attempt, and the request is retried whatever its method.
+    keyed: bool,
 }
 
 impl Call {
@@ -79,7 +82,12 @@ impl Call {
         path: &'static str,
         success: &'static [u16],
     ) -> Self {
-        Call { operation, method, path, success }
+        Call { operation, method, path, success, keyed: false }
+    }
+
+    /// The call, for an operation whose document declares an `Idempotency-Key` header.
+    pub const fn keyed(self) -> Self {
+        Call { keyed: true, ..self }
     }
 
     /// The HTTP method; `QUERY` (OpenAPI 3.2) has no constant of its own.
@@ -241,6 +249,14 @@ pub async fn send(
     let clock = Clock::start(operation, timeout.or(transport.timeout));
     let mut request =
         request.build().map_err(|source| Error::Transport { operation, source: without_query(source) })?;
+    // A key makes a repeated request harmless, so the request may be retried whatever its method.
+    let idempotent = matches!(call.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if (call.keyed || (transport.retry.idempotency_keys && !idempotent))
+        && !request.headers().contains_key(IDEMPOTENCY_KEY)
+        && let Ok(key) = HeaderValue::from_str(&fresh_key())
+    {
+        request.headers_mut().insert(IDEMPOTENCY_KEY, key);
+    }
     let request_id = transport.request_ids.as_ref().map(|counter| {
         let id = format!("{:016x}", counter.fetch_add(1, Ordering::Relaxed));
         if let Ok(value) = HeaderValue::from_str(&id) {
@@ -276,9 +292,10 @@ async fn attempts(
     clock: Clock,
     mut request: reqwest::Request,
 ) -> Result<Response, Error> {
-    let may_retry = transport.retry.max_retries > 0
-        && (matches!(call.method(), Method::GET | Method::HEAD | Method::OPTIONS)
-            || transport.retry.retry_non_idempotent);
+    let repeatable = matches!(call.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        || transport.retry.retry_non_idempotent
+        || request.headers().contains_key(IDEMPOTENCY_KEY);
+    let may_retry = transport.retry.max_retries > 0 && repeatable;
     let mut waited = Duration::ZERO;
     let mut attempt = 1;
     loop {
@@ -296,7 +313,7 @@ async fn attempts(
         tracing::Span::current().record("attempts", attempt);
         let remaining = clock.remaining();
         let wait = spare.as_ref().and_then(|_| {
-            transport.retry.wait(&call.method(), response.status(), response.headers(), attempt, waited, remaining)
+            transport.retry.wait_if(repeatable, response.status(), response.headers(), attempt, waited, remaining)
         });
         match (wait, spare) {
             (Some(wait), Some(next)) => {
@@ -507,7 +524,52 @@ async fn read_at_most(mut response: Received, limit: u64) -> Result<(Bytes, bool
 /// from there as bytes actually arrive.
 const PREALLOCATE_AT_MOST: u64 = 256 * 1024;
 
+/// The header that tells a server a request repeats an earlier one (IETF `Idempotency-Key`).
+const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// A key no other request of any client is likely to send: 128 bits from hashers seeded by the
+/// process's random keys (new ones each call), a counter and the clock, written as a UUID.
+fn fresh_key() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let half = |salt: u64| {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(count);
+        hasher.write_u128(nanos);
+        hasher.write_u64(salt);
+        hasher.finish()
+    };
+    let (high, low) = (half(1), half(2));
+    // Version 4 and the RFC 4122 variant, so the key reads as a random UUID.
+    let high = (high & !0xf000) | 0x4000;
+    let low = (low & !(0b11 << 62)) | (0b10 << 62);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        high >> 32,
+        (high >> 16) & 0xffff,
+        high & 0xffff,
+        low >> 48,
+        low & 0xffff_ffff_ffff
+    )
+}
+
 async fn next_chunk(response: &mut Received) -> Result<Option<Bytes>, Error> {
     let clock = response.clock;
     clock.within(response.response.chunk()).await
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fresh_keys_are_distinct_version_4_uuids() {
+        let keys: std::collections::BTreeSet<String> = (0..1000).map(|_| super::fresh_key()).collect();
+        assert_eq!(keys.len(), 1000);
+        for key in &keys {
+            let parts: Vec<&str> = key.split('-').collect();
+            assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [8, 4, 4, 4, 12], "{key}");
+            assert!(parts[2].starts_with('4') && matches!(&parts[3][..1], "8" | "9" | "a" | "b"), "{key}");
+        }
+    }
 }
