@@ -56,7 +56,7 @@ pub use portfolio_types::types;
 pub use apigen_runtime::client::{
     ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
     DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, BoxError,
-    CredentialsProvider, Error, ProblemDetails, RetryPolicy, Sending, StatusError,
+    CredentialsProvider, Error, Hooks, ProblemDetails, RetryPolicy, Sending, StatusError,
     TimeoutKind,
 };
 

@@ -390,3 +390,60 @@ async fn credentials_providers_are_asked_per_request_and_their_errors_surface() 
         "each request asked the provider; the failed one sent nothing"
     );
 }
+
+/// Hooks see every attempt: the request hook signs it (the server sees the signature on the
+/// retry too), the response hook sees each reply's status, and a hook's error stops the call.
+#[tokio::test]
+async fn hooks_sign_every_attempt_and_see_every_reply() {
+    struct Signer {
+        statuses: Arc<std::sync::Mutex<Vec<u16>>>,
+        refuse: bool,
+    }
+    impl portfolio_client::Hooks for Signer {
+        fn on_request(
+            &self,
+            operation: &'static str,
+            request: &mut reqwest::Request,
+        ) -> Result<(), portfolio_client::BoxError> {
+            if self.refuse {
+                return Err("no signing key".into());
+            }
+            let signature = format!("{operation}:{}", request.url().path());
+            request.headers_mut().insert("x-signature", signature.parse().unwrap());
+            Ok(())
+        }
+        fn on_response(&self, _: &'static str, response: &reqwest::Response) {
+            self.statuses.lock().unwrap().push(response.status().as_u16());
+        }
+    }
+    let signatures = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = signatures.clone();
+    let hits = Counter::default();
+    let app = Router::new().route(
+        "/api/models",
+        get(move |headers: HeaderMap| {
+            seen.lock().unwrap().push(headers.get("x-signature").map(|v| v.to_str().unwrap().to_string()));
+            let first = hits.hit() == 1;
+            async move {
+                match first {
+                    true => (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "0")], "busy").into_response(),
+                    false => json("[]"),
+                }
+            }
+        }),
+    );
+    let base = serve(app).await;
+    let statuses = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let hooks = Signer { statuses: statuses.clone(), refuse: false };
+    let client = Client::builder(&base, Credentials::new("t", "k")).hooks(hooks).build().unwrap();
+    client.get_au_models().await.unwrap();
+    let signed = Some("GetAUModels:/api/models".to_string());
+    assert_eq!(*signatures.lock().unwrap(), [signed.clone(), signed]);
+    assert_eq!(*statuses.lock().unwrap(), [503, 200]);
+
+    let refusing = Signer { statuses, refuse: true };
+    let client = Client::builder(&base, Credentials::new("t", "k")).hooks(refusing).build().unwrap();
+    let err = client.get_au_models().await.unwrap_err();
+    assert!(matches!(err, Error::Hook { operation: "GetAUModels", .. }), "{err:?}");
+    assert_eq!(signatures.lock().unwrap().len(), 2, "a refused request is not sent");
+}

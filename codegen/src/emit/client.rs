@@ -225,6 +225,7 @@ fn client_head(api: &Api) -> TokenStream {
         /// | `request_ids()` | a fresh `x-request-id` on every request |
         /// | `version_header(&str)` | the value of the API's version header, where it has one |
         /// | `credentials_provider(..)` | credentials asked for per request ([`CredentialsProvider`](crate::CredentialsProvider)) |
+        /// | `hooks(..)` | your code around every attempt: signing, tracing ([`Hooks`](crate::Hooks)) |
         /// | `http_client(reqwest::Client)` | your own `reqwest::Client`, from [`Client::http_client_builder`] |
         ///
         /// Each is documented in full on `apigen_runtime::client::ClientBuilder`.
@@ -1398,7 +1399,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         pub use apigen_runtime::client::{
             #download_use #paging_use #stream_use #upgrade_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
-            BoxError, CredentialsProvider, Error, ProblemDetails, RetryPolicy, Sending, StatusError, TimeoutKind,
+            BoxError, CredentialsProvider, Error, Hooks, ProblemDetails, RetryPolicy, Sending, StatusError, TimeoutKind,
         };
         pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
 

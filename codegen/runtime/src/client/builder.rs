@@ -43,6 +43,32 @@ pub trait ApiClient: Sized {
     fn from_connection(connection: Connection<Self>) -> Self;
 }
 
+/// Code of the caller's that sees every attempt of every call: to sign requests, add tracing
+/// headers or count replies. Each method has a default that does nothing; set the hooks with the
+/// client builder's `hooks`.
+pub trait Hooks: Send + Sync + 'static {
+    /// Called with each attempt's request just before it is sent, once credentials, the version
+    /// header and any idempotency key are on it, so a signature made here covers them; a retry
+    /// calls it again with the request as first built. An error ends the call with
+    /// [`Error::Hook`], and the request is not sent.
+    fn on_request(&self, operation: &'static str, request: &mut reqwest::Request) -> Result<(), BoxError> {
+        let _ = (operation, request);
+        Ok(())
+    }
+
+    /// Called with the head of each reply as it arrives, before its body is read (a reply that is
+    /// retried included).
+    fn on_response(&self, operation: &'static str, response: &reqwest::Response) {
+        let _ = (operation, response);
+    }
+}
+
+impl fmt::Debug for dyn Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Hooks")
+    }
+}
+
 /// Supplies the credentials of each request, for example to refresh an expiring access token.
 /// Any `Fn() -> impl Future<Output = Result<C, BoxError>>` is one; its errors come back as
 /// [`Error::Credentials`].
@@ -117,6 +143,7 @@ pub struct ClientBuilder<A: ApiClient> {
     rate_limit: Option<f64>,
     request_ids: bool,
     version: Option<String>,
+    hooks: Option<Arc<dyn Hooks>>,
 }
 
 impl<A: ApiClient> fmt::Debug for ClientBuilder<A> {
@@ -154,6 +181,7 @@ impl<A: ApiClient> ClientBuilder<A> {
             rate_limit: None,
             request_ids: false,
             version: None,
+            hooks: None,
         }
     }
 
@@ -269,6 +297,12 @@ impl<A: ApiClient> ClientBuilder<A> {
         self
     }
 
+    /// Runs `hooks` around every attempt of every call (see [`Hooks`]).
+    pub fn hooks(mut self, hooks: impl Hooks) -> Self {
+        self.hooks = Some(Arc::new(hooks));
+        self
+    }
+
     /// Asks `provider` for the credentials of every request instead of sending fixed ones.
     pub fn credentials_provider(mut self, provider: impl CredentialsProvider<A::Credentials>) -> Self {
         self.credentials = Err(Arc::new(provider));
@@ -329,6 +363,7 @@ impl<A: ApiClient> ClientBuilder<A> {
             retry: self.retry,
             rate_limit,
             request_ids: self.request_ids.then(|| AtomicU64::new(1)),
+            hooks: self.hooks,
             limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body, stream: self.stream },
         };
         Ok(A::from_connection(Connection {

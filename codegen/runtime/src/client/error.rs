@@ -59,6 +59,14 @@ pub enum Error {
         /// What the provider reported.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A request hook ([`Hooks::on_request`](crate::client::Hooks::on_request)) refused the
+    /// request; it was not sent.
+    Hook {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// What the hook reported.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The operation accepts several sets of credentials and none of them is set in the
     /// client's credentials; nothing was sent.
     MissingCredentials {
@@ -97,6 +105,7 @@ impl fmt::Display for Error {
             Error::Credentials { operation, source } => {
                 write!(f, "{operation}: the credentials provider failed: {source}")
             }
+            Error::Hook { operation, source } => write!(f, "{operation}: a request hook refused the request: {source}"),
             Error::MissingCredentials { operation, accepted } => {
                 write!(f, "{operation}: none of the credentials it accepts is set; it accepts {accepted}")
             }
@@ -193,6 +202,9 @@ impl fmt::Debug for Error {
             Error::Status(status) => f.debug_tuple("Status").field(status).finish(),
             Error::Credentials { operation, source } => {
                 f.debug_struct("Credentials").field("operation", operation).field("source", source).finish()
+            }
+            Error::Hook { operation, source } => {
+                f.debug_struct("Hook").field("operation", operation).field("source", source).finish()
             }
             Error::MissingCredentials { operation, accepted } => {
                 f.debug_struct("MissingCredentials").field("operation", operation).field("accepted", accepted).finish()

@@ -13,7 +13,7 @@ pub(crate) mod stream;
 pub(crate) mod transport;
 pub(crate) mod upgrade;
 
-pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
+pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, Hooks, http_client_builder};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
 pub use operation::Sending;

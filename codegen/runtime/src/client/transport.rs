@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use crate::client::builder::Hooks;
 use crate::client::policy::{RateLimiter, RetryPolicy};
 use crate::client::{Error, ProblemDetails, StatusError, TimeoutKind};
 
@@ -31,6 +32,8 @@ pub struct Transport {
     pub rate_limit: Option<RateLimiter>,
     /// Next `x-request-id`, when the client sends them.
     pub request_ids: Option<AtomicU64>,
+    /// The caller's code around every attempt, when set.
+    pub hooks: Option<Arc<dyn Hooks>>,
     /// The limits on the bodies of replies.
     pub limits: BodyLimits,
 }
@@ -309,7 +312,15 @@ async fn attempts(
         }
         // Keep a copy only when a retry could need it (bodies here are bytes, so it always clones).
         let spare = if may_retry { request.try_clone() } else { None };
+        if let Some(hooks) = &transport.hooks {
+            hooks
+                .on_request(call.operation, &mut request)
+                .map_err(|source| Error::Hook { operation: call.operation, source })?;
+        }
         let response = clock.within(transport.http.execute(request)).await?;
+        if let Some(hooks) = &transport.hooks {
+            hooks.on_response(call.operation, &response);
+        }
         tracing::Span::current().record("attempts", attempt);
         let remaining = clock.remaining();
         let wait = spare.as_ref().and_then(|_| {
