@@ -48,6 +48,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/server/mock.rs", include_str!("../runtime/src/server/mock.rs")),
     ("src/server/mod.rs", include_str!("../runtime/src/server/mod.rs")),
     ("src/server/multipart.rs", include_str!("../runtime/src/server/multipart.rs")),
+    ("src/server/operation.rs", include_str!("../runtime/src/server/operation.rs")),
     ("src/server/pairs.rs", include_str!("../runtime/src/server/pairs.rs")),
     ("src/server/problem.rs", include_str!("../runtime/src/server/problem.rs")),
     ("src/server/problems.rs", include_str!("../runtime/src/server/problems.rs")),

@@ -41,12 +41,12 @@ use apigen_runtime::codegen::{enums, framing, object_only};
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;
 pub use apigen_runtime::server::{
-    FileDownload, ApiError, ApiResult, ErrorReply, ServeConfig, ServerConfig, bind,
-    problem_types, shutdown_signal,
+    FileDownload, ApiError, ApiResult, ErrorReply, Operation, ServeConfig, ServerConfig,
+    bind, problem_types, shutdown_signal,
 };
 
 pub use apigen_runtime::{DateTime, DateTimeError, UnknownVariant};
-pub use router::{router, router_with};
+pub use router::{OPERATIONS, operation_of, router, router_with};
 pub use portfolio_types::types;
 
 /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and

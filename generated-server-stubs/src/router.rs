@@ -20,7 +20,8 @@ use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams, Validate, check_bounds};
 use crate::reply::{self, Route};
 use crate::{
-    ApiError, DateTime, ErrorReply, PortfolioApi, ServerConfig, errors, inputs, types,
+    ApiError, DateTime, ErrorReply, Operation, PortfolioApi, ServerConfig, errors,
+    inputs, types,
 };
 
 /// A router serving `api` with the default [`ServerConfig`].
@@ -202,6 +203,259 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
 fn missing_credential(message: &str) -> ApiError {
     ApiError::unauthorized(message)
         .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
+}
+
+/// Every operation of the document: its `operationId`, method and path as the router
+/// matches it.
+pub const OPERATIONS: &[Operation] = &[
+    Operation {
+        id: "GetUser",
+        method: "GET",
+        path: "/api/users",
+    },
+    Operation {
+        id: "CreateUser",
+        method: "POST",
+        path: "/api/user",
+    },
+    Operation {
+        id: "LinkUserAccounts",
+        method: "PATCH",
+        path: "/api/useraccounts",
+    },
+    Operation {
+        id: "GetAUAccounts",
+        method: "GET",
+        path: "/api/accounts",
+    },
+    Operation {
+        id: "GetAUChildAccounts",
+        method: "GET",
+        path: "/api/childaccounts",
+    },
+    Operation {
+        id: "GetAccountModelWeightings",
+        method: "GET",
+        path: "/api/accountmodelweightings",
+    },
+    Operation {
+        id: "ReplaceAccountModelWeightings",
+        method: "PUT",
+        path: "/api/accountmodelweightings",
+    },
+    Operation {
+        id: "GetAUAppForm",
+        method: "GET",
+        path: "/api/appform",
+    },
+    Operation {
+        id: "CreateDraftApplication",
+        method: "POST",
+        path: "/api/application",
+    },
+    Operation {
+        id: "GetDraftApplicationStatus",
+        method: "GET",
+        path: "/api/application/{ApplicationId}/status",
+    },
+    Operation {
+        id: "GetPDS",
+        method: "GET",
+        path: "/api/pds",
+    },
+    Operation {
+        id: "GetUKCedingParties",
+        method: "GET",
+        path: "/api/cedingparties",
+    },
+    Operation {
+        id: "FindAUSecurities",
+        method: "GET",
+        path: "/api/securities",
+    },
+    Operation {
+        id: "GetAURecalcStatus",
+        method: "GET",
+        path: "/api/recalc/status",
+    },
+    Operation {
+        id: "GetAUHoldings",
+        method: "GET",
+        path: "/api/holdings",
+    },
+    Operation {
+        id: "GetAUHoldingsPerModel",
+        method: "GET",
+        path: "/api/holdingspermodel",
+    },
+    Operation {
+        id: "GetAUAssetClassSummary",
+        method: "GET",
+        path: "/api/assetclasssummary",
+    },
+    Operation {
+        id: "GetAUTransactions",
+        method: "GET",
+        path: "/api/transactions",
+    },
+    Operation {
+        id: "GetAUCashTransactions",
+        method: "GET",
+        path: "/api/cashtransactions",
+    },
+    Operation {
+        id: "GetAUUnsettledTransactions",
+        method: "GET",
+        path: "/api/unsettledtransactions",
+    },
+    Operation {
+        id: "GetAUDividendReinvestmentDetails",
+        method: "GET",
+        path: "/api/dividendreinvestmentdetails",
+    },
+    Operation {
+        id: "GetAUIncomeDetail",
+        method: "GET",
+        path: "/api/incomedetail",
+    },
+    Operation {
+        id: "GetAUIncomeSchedules",
+        method: "GET",
+        path: "/api/incomeschedules",
+    },
+    Operation {
+        id: "GetAUIncomeSchedulesBulk",
+        method: "GET",
+        path: "/api/incomeschedules/bulk",
+    },
+    Operation {
+        id: "GetAUExpenseDetail",
+        method: "GET",
+        path: "/api/expensedetail",
+    },
+    Operation {
+        id: "GetAUBpay",
+        method: "GET",
+        path: "/api/bpay",
+    },
+    Operation {
+        id: "GetAUPerformance",
+        method: "GET",
+        path: "/api/performance",
+    },
+    Operation {
+        id: "GetAUAssetClassPerformance",
+        method: "GET",
+        path: "/api/assetclassperformance",
+    },
+    Operation {
+        id: "GetAUBenchmarks",
+        method: "GET",
+        path: "/api/benchmarks",
+    },
+    Operation {
+        id: "GetAUBenchmarkPerformance",
+        method: "GET",
+        path: "/api/benchmarkperformance",
+    },
+    Operation {
+        id: "GetAUModels",
+        method: "GET",
+        path: "/api/models",
+    },
+    Operation {
+        id: "GetAUAproximateFum",
+        method: "GET",
+        path: "/api/modelapproximatefum",
+    },
+    Operation {
+        id: "GetAUModelPerformance",
+        method: "GET",
+        path: "/api/modelperformance",
+    },
+    Operation {
+        id: "GetAUModelHoldings",
+        method: "GET",
+        path: "/api/modelholdings",
+    },
+    Operation {
+        id: "GetAUModelWeightAdjustment",
+        method: "GET",
+        path: "/api/modelweightadjustment",
+    },
+    Operation {
+        id: "ReplaceAUModelWeightAdjustment",
+        method: "PUT",
+        path: "/api/modelweightadjustment",
+    },
+    Operation {
+        id: "GetAUAccountEsgCategories",
+        method: "GET",
+        path: "/api/esgcategories",
+    },
+    Operation {
+        id: "ReplaceAUAccountEsgCategories",
+        method: "PUT",
+        path: "/api/esgcategories",
+    },
+    Operation {
+        id: "AddAUAccountEsgCategories",
+        method: "POST",
+        path: "/api/esgcategories",
+    },
+    Operation {
+        id: "DeleteAUAccountEsgCategories",
+        method: "DELETE",
+        path: "/api/esgcategories",
+    },
+    Operation {
+        id: "GetAUCashflowInstructions",
+        method: "GET",
+        path: "/api/cashflowinstructions",
+    },
+    Operation {
+        id: "AddAUOneOffCashflowInstructions",
+        method: "POST",
+        path: "/api/cashflowinstructions/oneoff",
+    },
+    Operation {
+        id: "DeleteAUOneOffCashflowInstructions",
+        method: "DELETE",
+        path: "/api/cashflowinstructions/oneoff",
+    },
+    Operation {
+        id: "UpdateAURegularCashflowInstructions",
+        method: "PUT",
+        path: "/api/cashflowinstructions/regular",
+    },
+    Operation {
+        id: "DeleteAURegularCashflowInstructions",
+        method: "DELETE",
+        path: "/api/cashflowinstructions/regular",
+    },
+    Operation {
+        id: "GetAUPublisherEvents",
+        method: "GET",
+        path: "/api/publisherevents",
+    },
+    Operation {
+        id: "GetAUPublisherEventDetail",
+        method: "GET",
+        path: "/api/publishereventdetail",
+    },
+    Operation {
+        id: "DownloadAUFile",
+        method: "GET",
+        path: "/api/file",
+    },
+];
+
+/// The operation `request` was routed to, for a tower layer added to the router
+/// (`Router::layer` and `Router::route_layer` run once the route is matched): to log,
+/// meter or authorise per operation. `None` for a request no operation serves, and for
+/// operations that share a route and are told apart by their handler.
+pub fn operation_of<B>(request: &axum::http::Request<B>) -> Option<&'static Operation> {
+    Operation::of(OPERATIONS, request)
 }
 
 /// `GET /api/users`: extracts and validates, then calls [`PortfolioApi::get_user`].

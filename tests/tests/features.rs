@@ -1159,3 +1159,31 @@ async fn the_router_serves_its_document_where_asked() {
         }
     }
 }
+
+/// A tower layer around the router learns which operation each request was routed to, under a
+/// base path too; a request no operation serves has none.
+#[tokio::test]
+async fn layers_around_the_router_learn_each_requests_operation() {
+    let seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let config = features_server::ServerConfig::default().with_base_path(features_server::BASE_PATH);
+    let app = features_server::router_with(std::sync::Arc::new(Fixture::default()), config).layer(
+        axum::middleware::from_fn(move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let operation = features_server::operation_of(&request).map(|op| (op.id, op.method, op.path));
+            record.lock().unwrap().push(operation);
+            next.run(request)
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let client = client(&format!("{base}/v1"));
+    client.list_pets().await.unwrap();
+    let _ = reqwest::get(format!("{base}/v1/nowhere")).await.unwrap();
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen[0], Some(("listPets", "GET", "/pets")));
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[1], None, "no operation serves it");
+    assert!(features_server::OPERATIONS.iter().any(|op| op.id == "addPet" && op.method == "POST"));
+}

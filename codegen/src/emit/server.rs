@@ -700,6 +700,23 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         });
         quote! { .route(#path, #(#methods)* #query) }
     });
+    let operations = api.operations.iter().map(|op| {
+        let (id, method, path) = (&op.id, op.method.as_str(), routes::route(op));
+        quote! { Operation { id: #id, method: #method, path: #path } }
+    });
+    let operations = quote! {
+        /// Every operation of the document: its `operationId`, method and path as the router
+        /// matches it.
+        pub const OPERATIONS: &[Operation] = &[#(#operations),*];
+
+        /// The operation `request` was routed to, for a tower layer added to the router
+        /// (`Router::layer` and `Router::route_layer` run once the route is matched): to log,
+        /// meter or authorise per operation. `None` for a request no operation serves, and for
+        /// operations that share a route and are told apart by their handler.
+        pub fn operation_of<B>(request: &axum::http::Request<B>) -> Option<&'static Operation> {
+            Operation::of(OPERATIONS, request)
+        }
+    };
     let validated = validated_types(api);
     let context = context_fn(api);
     let mut imports = Imports::default();
@@ -719,6 +736,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         .add("crate::api::RequestContext")
         .add("crate::extract")
         .add("crate::inputs")
+        .add("crate::Operation")
         .add(&format!("crate::{trait_name}"));
     // Header names are constants only where an API key header or a version header is read.
     if api.credentials.iter().any(|c| matches!(c.carrier, Carrier::Header(_))) || !api.common_headers.is_empty() {
@@ -852,6 +870,8 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         #context
 
         #closed
+
+        #operations
     }
 }
 
@@ -1749,10 +1769,10 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;
         pub use apigen_runtime::server::{
-            #download_use #stream_use #upgrade_use ApiError, ApiResult, ErrorReply, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
+            #download_use #stream_use #upgrade_use ApiError, ApiResult, ErrorReply, Operation, ServeConfig, ServerConfig, bind, problem_types, shutdown_signal,
         };
         pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
-        pub use router::{router, router_with};
+        pub use router::{OPERATIONS, operation_of, router, router_with};
         pub use #types_crate::types;
 
         /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and

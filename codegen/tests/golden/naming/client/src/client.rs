@@ -59,6 +59,7 @@ pub struct CredentialHeaders {
 /// | `request_ids()` | a fresh `x-request-id` on every request |
 /// | `version_header(&str)` | the value of the API's version header, where it has one |
 /// | `credentials_provider(..)` | credentials asked for per request ([`CredentialsProvider`](crate::CredentialsProvider)) |
+/// | `hooks(..)` | your code around every attempt: signing, tracing ([`Hooks`](crate::Hooks)) |
 /// | `http_client(reqwest::Client)` | your own `reqwest::Client`, from [`Client::http_client_builder`] |
 ///
 /// Each is documented in full on `apigen_runtime::client::ClientBuilder`.

@@ -16,7 +16,9 @@ use axum::routing::{get, post};
 use crate::api::RequestContext;
 use crate::extract::{self, Problems, QueryParams};
 use crate::reply::{self, Route};
-use crate::{ApiError, ErrorReply, NamingApi, ServerConfig, errors, inputs, types};
+use crate::{
+    ApiError, ErrorReply, NamingApi, Operation, ServerConfig, errors, inputs, types,
+};
 
 /// A router serving `api` with the default [`ServerConfig`].
 pub fn router<A: NamingApi>(api: A) -> Router {
@@ -84,6 +86,29 @@ fn context(parts: &Parts, config: &ServerConfig) -> Result<RequestContext, ApiEr
 fn missing_credential(message: &str) -> ApiError {
     ApiError::unauthorized(message)
         .with_type(crate::problem::problem_types::MISSING_CREDENTIALS)
+}
+
+/// Every operation of the document: its `operationId`, method and path as the router
+/// matches it.
+pub const OPERATIONS: &[Operation] = &[
+    Operation {
+        id: "get-item.part",
+        method: "GET",
+        path: "/items/{item-id}/parts/{part}",
+    },
+    Operation {
+        id: "post_items",
+        method: "POST",
+        path: "/items",
+    },
+];
+
+/// The operation `request` was routed to, for a tower layer added to the router
+/// (`Router::layer` and `Router::route_layer` run once the route is matched): to log,
+/// meter or authorise per operation. `None` for a request no operation serves, and for
+/// operations that share a route and are told apart by their handler.
+pub fn operation_of<B>(request: &axum::http::Request<B>) -> Option<&'static Operation> {
+    Operation::of(OPERATIONS, request)
 }
 
 /// `GET /items/{item-id}/parts/{part}`: extracts and validates, then calls [`NamingApi::get_item_part`].
