@@ -19,6 +19,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/client/download.rs", include_str!("../runtime/src/client/download.rs")),
     ("src/client/encoding.rs", include_str!("../runtime/src/client/encoding.rs")),
     ("src/client/error.rs", include_str!("../runtime/src/client/error.rs")),
+    ("src/client/hooks.rs", include_str!("../runtime/src/client/hooks.rs")),
     ("src/client/mod.rs", include_str!("../runtime/src/client/mod.rs")),
     ("src/client/multipart.rs", include_str!("../runtime/src/client/multipart.rs")),
     ("src/client/operation.rs", include_str!("../runtime/src/client/operation.rs")),

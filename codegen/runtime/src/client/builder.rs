@@ -12,6 +12,7 @@ use std::time::Duration;
 use reqwest::header::HeaderValue;
 
 use crate::client::Error;
+use crate::client::hooks::Hooks;
 use crate::client::policy::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,
     DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy,
@@ -41,32 +42,6 @@ pub trait ApiClient: Sized {
 
     /// The client around a built connection.
     fn from_connection(connection: Connection<Self>) -> Self;
-}
-
-/// Code of the caller's that sees every attempt of every call: to sign requests, add tracing
-/// headers or count replies. Each method has a default that does nothing; set the hooks with the
-/// client builder's `hooks`.
-pub trait Hooks: Send + Sync + 'static {
-    /// Called with each attempt's request just before it is sent, once credentials, the version
-    /// header and any idempotency key are on it, so a signature made here covers them; a retry
-    /// calls it again with the request as first built. An error ends the call with
-    /// [`Error::Hook`], and the request is not sent.
-    fn on_request(&self, operation: &'static str, request: &mut reqwest::Request) -> Result<(), BoxError> {
-        let _ = (operation, request);
-        Ok(())
-    }
-
-    /// Called with the head of each reply as it arrives, before its body is read (a reply that is
-    /// retried included).
-    fn on_response(&self, operation: &'static str, response: &reqwest::Response) {
-        let _ = (operation, response);
-    }
-}
-
-impl fmt::Debug for dyn Hooks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Hooks")
-    }
 }
 
 /// Supplies the credentials of each request, for example to refresh an expiring access token.

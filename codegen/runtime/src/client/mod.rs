@@ -5,6 +5,7 @@ pub(crate) mod builder;
 pub(crate) mod download;
 pub(crate) mod encoding;
 mod error;
+pub(crate) mod hooks;
 pub(crate) mod multipart;
 pub(crate) mod operation;
 pub(crate) mod paging;
@@ -13,9 +14,10 @@ pub(crate) mod stream;
 pub(crate) mod transport;
 pub(crate) mod upgrade;
 
-pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, Hooks, http_client_builder};
+pub use builder::{ApiClient, BoxError, ClientBuilder, Connection, CredentialsProvider, http_client_builder};
 pub use download::{ByteStream, Download};
 pub use error::{Error, ProblemDetails, StatusError, TimeoutKind};
+pub use hooks::Hooks;
 pub use operation::Sending;
 pub use paging::Items;
 pub use policy::{

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 use tracing::field::Empty;
 
-use crate::client::builder::Hooks;
+use crate::client::hooks::Hooks;
 use crate::client::policy::{RateLimiter, RetryPolicy};
 use crate::client::{Error, ProblemDetails, StatusError, TimeoutKind};
 
