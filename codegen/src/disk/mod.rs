@@ -14,13 +14,17 @@ pub use write::{Checked, Written, check, write};
 use std::path::{Component, Path, PathBuf};
 
 /// The Cargo workspace whose root manifest is at or above `dir` and would take crates written
-/// there as members: not when `dir` is inside that workspace's `target` directory, where build
-/// output goes. `dir` need not exist yet.
+/// there as members: not when `dir` is inside that workspace's `target` directory (or
+/// `CARGO_TARGET_DIR`), where build output goes. `dir` need not exist yet.
 pub fn enclosing_workspace(dir: &Path) -> Option<PathBuf> {
     let dir = absolute(dir).ok()?;
     let root = dir.ancestors().skip(1).find(|ancestor| declares_workspace(&ancestor.join("Cargo.toml")))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |t| root.join(t));
-    (!dir.starts_with(target)).then(|| root.to_path_buf())
+    // Build output goes to `target/` unless `CARGO_TARGET_DIR` says otherwise; neither is the
+    // workspace's own.
+    let targets =
+        std::iter::once(root.join("target")).chain(std::env::var_os("CARGO_TARGET_DIR").map(|t| root.join(t)));
+    let in_target = targets.into_iter().any(|target| dir.starts_with(target));
+    (!in_target).then(|| root.to_path_buf())
 }
 
 /// Whether the manifest at `path` has a `[workspace]` table.
@@ -78,9 +82,7 @@ mod tests {
         std::fs::write(root.join("member/Cargo.toml"), "[package]\nname = \"member\"\n").unwrap();
         assert_eq!(enclosing_workspace(&root.join("member/gen")), Some(root.clone()));
         assert_eq!(enclosing_workspace(&root.join("gen/not/yet/made")), Some(root.clone()));
-        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
-            assert_eq!(enclosing_workspace(&root.join("target/gen")), None);
-        }
+        assert_eq!(enclosing_workspace(&root.join("target/gen")), None);
         assert_eq!(enclosing_workspace(&std::env::temp_dir().join("apigen-no-workspace-here")), None);
         std::fs::remove_dir_all(root).unwrap();
     }
