@@ -228,7 +228,7 @@ impl Generator {
 
 /// Why a run failed: every problem, and for a strict run, how to see what a lenient one makes of
 /// them.
-pub fn failure(spec: &Path, strict: bool, problems: &Diagnostics) -> String {
+fn failure(spec: &Path, strict: bool, problems: &Diagnostics) -> String {
     let hint = if strict {
         "\nThis run is strict: every warning is an error. Without `--strict` what can be generated is, and the rest is listed."
     } else {

@@ -33,7 +33,7 @@ impl std::fmt::Display for Written {
 /// the lists in `dirs` name that are no longer generated.
 pub fn write(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<Written, String> {
     // Read before writing, which replaces the lists.
-    let leftovers = leftovers(root, dirs, files)?;
+    let leftovers = leftovers(root, dirs, files);
     let mut written = 0;
     for file in files {
         let path = root.join(&file.path);
@@ -97,14 +97,14 @@ pub fn check(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<Chec
             Err(_) => checked.missing.push(file.path.clone()),
         }
     }
-    checked.extra = leftovers(root, dirs, files)?;
+    checked.extra = leftovers(root, dirs, files);
     Ok(checked)
 }
 
 /// Files that the lists of `dirs` on disk name, that exist, and that `files` no longer holds,
 /// relative to `root`. A listed name that is not a plain relative path is ignored, so an edited
 /// list cannot reach outside its directory.
-fn leftovers(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<Vec<String>, String> {
+fn leftovers(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Vec<String> {
     let generated: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut out = Vec::new();
     for dir in dirs {
@@ -119,5 +119,5 @@ fn leftovers(root: &Path, dirs: &[&str], files: &[GeneratedFile]) -> Result<Vec<
         }
     }
     out.sort();
-    Ok(out)
+    out
 }
