@@ -88,8 +88,8 @@ pub struct Sources {
     origins: Origins,
     texts: BTreeMap<String, String>,
     unfollowed: Vec<Diagnostic>,
-    /// The document bundled from several files or changed by overlays, as JSON.
-    bundled: Option<String>,
+    /// The document bundled from several files or changed by overlays, before conversion.
+    bundled: Option<Value>,
 }
 
 impl Sources {
@@ -104,7 +104,8 @@ impl Sources {
     /// JSON.
     pub fn document(&self) -> crate::ir::Document {
         let (text, json) = match &self.bundled {
-            Some(bundled) => (bundled.clone(), true),
+            // Written out only when a server crate asks for it.
+            Some(bundled) => (serde_json::to_string_pretty(bundled).unwrap_or_default() + "\n", true),
             None => {
                 let text = self.texts.get(&self.root).cloned().unwrap_or_default();
                 let json = text.trim_start().starts_with('{');
@@ -184,12 +185,11 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
         overlay::apply(&mut value, &overlays)?;
     }
     texts.insert(files.root.to_string(), text);
-    let changed = !origins.is_empty() || !files.overlays.is_empty();
-    let bundled = changed.then(|| serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
-    let sources = Sources { root: files.root.to_string(), origins, texts, unfollowed, bundled };
+    let mut sources = Sources { root: files.root.to_string(), origins, texts, unfollowed, bundled: None };
     let text = &sources.texts[files.root];
     // Typing again after a failure needs the document again: a copy is kept only when it was
-    // made from several files or changed by overlays (one file is parsed again instead).
+    // made from several files or changed by overlays (one file is parsed again instead). The same
+    // copy is the document a server crate serves.
     let copy = (!sources.origins.is_empty() || !files.overlays.is_empty()).then(|| value.clone());
     let again = || match &copy {
         Some(value) => Ok((value.clone(), notes.clone())),
@@ -205,7 +205,9 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
         sources.locate(&mut diagnostics);
         diagnostics
     });
-    Ok((loaded?, sources))
+    let loaded = loaded?;
+    sources.bundled = copy;
+    Ok((loaded, sources))
 }
 
 /// The typed document from a parsed one (`first`), converted and repaired; `again` parses it anew
