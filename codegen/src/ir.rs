@@ -761,26 +761,91 @@ pub enum ErrorList {
     MapOfLists,
 }
 
-/// A paged operation: page and size parameters, and where the items and totals are in its reply.
+/// A paged operation: which parameter selects a page, how the next one is found, and where a
+/// reply keeps its items.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paging {
-    /// The page-number parameter: an index into [`Operation::params`].
-    pub page: usize,
-    /// The page-size parameter: an index into [`Operation::params`].
-    pub size: usize,
+    pub kind: PageKind,
+    /// The page-size parameter, when there is one: an index into [`Operation::params`].
+    pub size: Option<usize>,
     /// The spec's default page size, to recognise a short (last) page.
     pub default_size: Option<i64>,
-    /// The number of the first page: 0 where the page parameter defaults to 0 or allows it as its
-    /// minimum (zero-based paging), else 1.
-    pub first_page: i64,
+    /// Where the key of the next page is read; `None` for numbered and offset pages, whose next
+    /// key is counted.
+    pub next: Option<NextKey>,
     /// Type of one item.
     pub item: TypeRef,
     pub shape: PageShape,
 }
 
+/// What the paging parameter holds. Each names its parameter by an index into
+/// [`Operation::params`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageKind {
+    /// A page number; the first page is `first` (0 or 1).
+    Number { param: usize, first: i64 },
+    /// How many items to skip.
+    Offset { param: usize },
+    /// An opaque value the previous reply gave; absent for the first page.
+    Cursor { param: usize },
+}
+
+impl PageKind {
+    /// The paging parameter's index into [`Operation::params`].
+    pub fn param(&self) -> usize {
+        match self {
+            PageKind::Number { param, .. } | PageKind::Offset { param } | PageKind::Cursor { param } => *param,
+        }
+    }
+}
+
+/// Where a reply gives the key of the next page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NextKey {
+    /// A value in the body, by this path from the reply (or from each wrapper).
+    Body(FieldPath),
+    /// A documented reply header holding the key itself: its field in the headers struct.
+    Header(FieldPath),
+    /// A documented `Link` header (RFC 8288): the paging parameter's value in the query of its
+    /// `rel="next"` URL.
+    Link(FieldPath),
+}
+
+/// A value inside a reply or its headers: the Rust fields that lead to it, each with how it
+/// holds its value, and its type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldPath {
+    pub fields: Vec<(String, Holder)>,
+    pub ty: TypeRef,
+}
+
+/// How a struct field holds its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    /// As it is.
+    Plain,
+    /// In an `Option`.
+    Option,
+    /// In a `Nullable`, which tells `null` from absent.
+    Nullable,
+}
+
+impl Holder {
+    /// How `field` holds its value.
+    pub fn of(field: &Field) -> Holder {
+        if field.tristate {
+            Holder::Nullable
+        } else if !field.required || field.nullable {
+            Holder::Option
+        } else {
+            Holder::Plain
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageShape {
-    /// The reply is the array of items; an empty or short page is the last.
+    /// The reply is the array of items.
     Array,
     /// The reply is one wrapper object.
     Wrapper(PageWrapper),
@@ -788,14 +853,12 @@ pub enum PageShape {
     ArrayOfWrappers(PageWrapper),
 }
 
-/// Where a paged wrapper keeps its items and its page count.
+/// Where a paged wrapper keeps its items and, when it says, the total that ends the walk: the
+/// number of pages for numbered pages, of items for offsets.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageWrapper {
-    /// Rust name of the items field and whether it is an `Option`.
-    pub items: (String, bool),
-    /// Rust names of the metadata field and its total-pages field, each with whether it is an
-    /// `Option`; `None` when the wrapper has no page count.
-    pub total_pages: Option<((String, bool), (String, bool))>,
+    pub items: FieldPath,
+    pub total: Option<FieldPath>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -202,36 +202,38 @@ impl<'a> GetAuAccounts<'a> {
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
-    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    /// read. Starts at the page set with `.page(..)` (default 1) and moves on one page at a time. Ends
+    /// after an empty page, at the reply's page count, or when the reply gives no count, at a page
+    /// shorter than `.size(..)` (default 100).
+    ///
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
+    /// does a reply that names the page just read as the next.
     pub fn into_stream(self) -> Items<'a, types::Account> {
-        let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
-            first,
-            1,
-            size,
-            move |number| {
-                let request = self.clone().page(number);
+            "GetAUAccounts",
+            self.page.map_or(1, i64::from),
+            move |key| {
+                let mut request = self.clone();
                 async move {
+                    request.page = Some(paging::narrow("page", key)?);
                     let reply = request.send().await?;
-                    let mut page = Page {
-                        items: Vec::new(),
-                        total_pages: None,
-                    };
+                    let (mut items, mut total) = (Vec::new(), None);
                     for wrapper in reply {
-                        page.total_pages = page
-                            .total_pages
+                        total = total
                             .max(
                                 wrapper
                                     .metadata
                                     .as_ref()
-                                    .and_then(|m| m.total_pages)
+                                    .and_then(|v| v.total_pages)
                                     .map(i64::from),
                             );
-                        page.items.extend(wrapper.data.unwrap_or_default());
+                        items.extend(wrapper.data.unwrap_or_default());
                     }
-                    Ok(page)
+                    Ok(Page {
+                        next: paging::next_number(key, 1, items.len(), total, size),
+                        items,
+                    })
                 }
             },
         )
@@ -997,28 +999,32 @@ impl<'a> GetAuTransactions<'a> {
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
-    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    /// read. Starts at the page set with `.page(..)` (default 1) and moves on one page at a time. Ends
+    /// after an empty page, at the reply's page count, or when the reply gives no count, at a page
+    /// shorter than `.size(..)` (default 100).
+    ///
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
+    /// does a reply that names the page just read as the next.
     pub fn into_stream(self) -> Items<'a, types::Transaction> {
-        let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
-            first,
-            1,
-            size,
-            move |number| {
-                let request = self.clone().page(number);
+            "GetAUTransactions",
+            self.page.map_or(1, i64::from),
+            move |key| {
+                let mut request = self.clone();
                 async move {
+                    request.page = Some(paging::narrow("Page", key)?);
                     let reply = request.send().await?;
-                    let page = Page {
-                        total_pages: reply
-                            .metadata
-                            .as_ref()
-                            .and_then(|m| m.total_pages)
-                            .map(i64::from),
-                        items: reply.data.unwrap_or_default(),
-                    };
-                    Ok(page)
+                    let total = reply
+                        .metadata
+                        .as_ref()
+                        .and_then(|v| v.total_pages)
+                        .map(i64::from);
+                    let items = reply.data.unwrap_or_default();
+                    Ok(Page {
+                        next: paging::next_number(key, 1, items.len(), total, size),
+                        items,
+                    })
                 }
             },
         )
@@ -1116,28 +1122,32 @@ impl<'a> GetAuCashTransactions<'a> {
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
-    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    /// read. Starts at the page set with `.page(..)` (default 1) and moves on one page at a time. Ends
+    /// after an empty page, at the reply's page count, or when the reply gives no count, at a page
+    /// shorter than `.size(..)` (default 100).
+    ///
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
+    /// does a reply that names the page just read as the next.
     pub fn into_stream(self) -> Items<'a, types::CashBook> {
-        let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
-            first,
-            1,
-            size,
-            move |number| {
-                let request = self.clone().page(number);
+            "GetAUCashTransactions",
+            self.page.map_or(1, i64::from),
+            move |key| {
+                let mut request = self.clone();
                 async move {
+                    request.page = Some(paging::narrow("Page", key)?);
                     let reply = request.send().await?;
-                    let page = Page {
-                        total_pages: reply
-                            .metadata
-                            .as_ref()
-                            .and_then(|m| m.total_pages)
-                            .map(i64::from),
-                        items: reply.data.unwrap_or_default(),
-                    };
-                    Ok(page)
+                    let total = reply
+                        .metadata
+                        .as_ref()
+                        .and_then(|v| v.total_pages)
+                        .map(i64::from);
+                    let items = reply.data.unwrap_or_default();
+                    Ok(Page {
+                        next: paging::next_number(key, 1, items.len(), total, size),
+                        items,
+                    })
                 }
             },
         )
@@ -1222,24 +1232,27 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     }
 
     /// Every item of this page and the pages after it, fetched one page at a time as the stream is
-    /// read. Starts at the page set with `.page(..)` (default 1); `.size(..)` sets the page size.
-    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream.
+    /// read. Starts at the page set with `.page(..)` (default 1) and moves on one page at a time. Ends
+    /// after an empty page, at the reply's page count, or when the reply gives no count, at a page
+    /// shorter than `.size(..)` (default 100).
+    ///
+    /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
+    /// does a reply that names the page just read as the next.
     pub fn into_stream(self) -> Items<'a, types::UnsettledTransaction> {
-        let first = self.page.unwrap_or(1);
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
-            first,
-            1,
-            size,
-            move |number| {
-                let request = self.clone().page(number);
+            "GetAUUnsettledTransactions",
+            self.page.map_or(1, i64::from),
+            move |key| {
+                let mut request = self.clone();
                 async move {
+                    request.page = Some(paging::narrow("Page", key)?);
                     let reply = request.send().await?;
-                    let page = Page {
-                        items: reply,
-                        total_pages: None,
-                    };
-                    Ok(page)
+                    let (items, total) = (reply, None);
+                    Ok(Page {
+                        next: paging::next_number(key, 1, items.len(), total, size),
+                        items,
+                    })
                 }
             },
         )

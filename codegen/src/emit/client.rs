@@ -5,10 +5,12 @@ use quote::{format_ident, quote};
 
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 use crate::ir::{
-    Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Location, ObjectStyle, Operation, PageShape,
-    PageWrapper, Paging, Param, RepliesDef, Reply, StructDef, TypeRef,
+    Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Location, ObjectStyle, Operation, Param,
+    RepliesDef, Reply, StructDef, TypeRef,
 };
 use crate::render::{Block, Part};
+
+mod paging;
 
 /// `client.rs`: the client, its credentials and one method per operation. The builder and the
 /// connection are the runtime's; only what the spec decides is written here.
@@ -550,7 +552,7 @@ pub fn builder(api: &Api, usual: &[usize], op: &Operation) -> TokenStream {
         .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
     let setters = setters(api, op);
     let operation = operation_impl(api, usual, op, &name, &reply);
-    let paging = op.paging.as_ref().map(|paging| paging_method(api, op, paging));
+    let paging = op.paging.as_ref().map(|paging| paging::into_stream(api, op, paging));
     quote! {
         #docs
         #cfg
@@ -892,97 +894,6 @@ fn read_headers(s: &StructDef) -> TokenStream {
         })
         .collect();
     super::build_headers(quote! { types::#ty }, &required, &optional)
-}
-
-/// The docs of `into_stream()`.
-fn paging_doc(op: &Operation, paging: &Paging) -> String {
-    format!(
-        "Every item of this page and the pages after it, fetched one page at a time as the stream is\n\
-         read. Starts at the page set with `.{page}(..)` (default {first}); `.{size}(..)` sets the page size.\n\
-         Read it with `while let Some(item) = stream.next().await`; an error ends the stream.",
-        page = op.params[paging.page].name,
-        size = op.params[paging.size].name,
-        first = paging.first_page,
-    )
-}
-
-/// `into_stream()` for a paged operation: the items of this and every later page.
-fn paging_method(api: &Api, op: &Operation, paging: &Paging) -> TokenStream {
-    let (page_param, size_param) = (&op.params[paging.page], &op.params[paging.size]);
-    let (page, size) = (ident(&page_param.name), ident(&size_param.name));
-    let item = rust_type(api, &paging.item, &quote! { types:: });
-    let default_size = match paging.default_size {
-        Some(n) => {
-            let n = proc_macro2::Literal::i64_unsuffixed(n);
-            quote! { .or(Some(#n)) }
-        }
-        None => TokenStream::new(),
-    };
-    let base = proc_macro2::Literal::i32_unsuffixed(i32::try_from(paging.first_page).unwrap_or(1));
-    let (first, set_page) = match page_param.ty {
-        TypeRef::I64 => {
-            (quote! { i32::try_from(self.#page.unwrap_or(#base)).unwrap_or(i32::MAX) }, quote! { i64::from(number) })
-        }
-        _ => (quote! { self.#page.unwrap_or(#base) }, quote! { number }),
-    };
-    let take = |field: &(String, bool), from: TokenStream| {
-        let f = ident(&field.0);
-        if field.1 {
-            quote! { #from.#f.unwrap_or_default() }
-        } else {
-            quote! { #from.#f }
-        }
-    };
-    let total_of = |wrapper: &PageWrapper, from: TokenStream| match &wrapper.total_pages {
-        Some((meta, total)) => {
-            let (m, t) = (ident(&meta.0), ident(&total.0));
-            match (meta.1, total.1) {
-                (true, true) => quote! { #from.#m.as_ref().and_then(|m| m.#t).map(i64::from) },
-                (true, false) => quote! { #from.#m.as_ref().map(|m| i64::from(m.#t)) },
-                (false, true) => quote! { #from.#m.#t.map(i64::from) },
-                (false, false) => quote! { Some(i64::from(#from.#m.#t)) },
-            }
-        }
-        None => quote! { None },
-    };
-    let split = match &paging.shape {
-        PageShape::Array => quote! { let page = Page { items: reply, total_pages: None }; },
-        PageShape::Wrapper(w) => {
-            let total = total_of(w, quote! { reply });
-            let items = take(&w.items, quote! { reply });
-            quote! { let page = Page { total_pages: #total, items: #items }; }
-        }
-        PageShape::ArrayOfWrappers(w) => {
-            let total = total_of(w, quote! { wrapper });
-            let items = take(&w.items, quote! { wrapper });
-            quote! {
-                let mut page = Page { items: Vec::new(), total_pages: None };
-                for wrapper in reply {
-                    page.total_pages = page.total_pages.max(#total);
-                    page.items.extend(#items);
-                }
-            }
-        }
-    };
-    let docs = doc(&paging_doc(op, paging));
-    // A reply with documented headers is `(body, headers)`; the pages are in the body.
-    let without_headers = op.reply.headers().is_some().then(|| quote! { let (reply, _) = reply; });
-    quote! {
-        #docs
-        pub fn into_stream(self) -> Items<'a, #item> {
-            let first = #first;
-            let size = self.#size.map(i64::from) #default_size;
-            paging::items(first, #base, size, move |number| {
-                let request = self.clone().#page(#set_page);
-                async move {
-                    let reply = request.send().await?;
-                    #without_headers
-                    #split
-                    Ok(page)
-                }
-            })
-        }
-    }
 }
 
 /// Code that writes the URL: base, path with encoded parameters, query string.

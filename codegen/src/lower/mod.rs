@@ -6,6 +6,7 @@ mod boxing;
 mod checks;
 mod examples;
 mod operation;
+mod paging;
 mod prune;
 mod samples;
 mod schema;

@@ -11,8 +11,8 @@ use super::prune::Unit;
 use crate::diagnostic::Pointer;
 use crate::ir::{
     BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase,
-    ErrorShape, ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, PageShape,
-    PageWrapper, Paging, Param, RepliesDef, Reply, ReplyCase, StructDef, TypeDef, TypeRef, XmlRead,
+    ErrorShape, ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, Param, RepliesDef,
+    Reply, ReplyCase, StructDef, TypeDef, TypeRef, XmlRead,
 };
 use crate::naming::{Scope, camel, snake};
 
@@ -235,7 +235,7 @@ impl<'a> Lowerer<'a> {
                 else {
                     continue;
                 };
-                let paging = self.paging(&params, &reply);
+                let paging = self.paging(&ptr, &op.extensions, &params, &reply);
                 let sample = self.reply_sample(&ptr, &op.responses, &reply, self.seed);
                 let params = upgrade_header(params, &reply);
                 shapes.entry(shape).or_default().push(out.len());
@@ -1768,57 +1768,6 @@ impl<'a> Lowerer<'a> {
 }
 
 impl Lowerer<'_> {
-    /// An operation is paged when it takes integer `page` and `size` query parameters (any case)
-    /// and replies with an array, a wrapper holding an array, or an array of such wrappers.
-    fn paging(&self, params: &[Param], reply: &Reply) -> Option<Paging> {
-        let find = |wire: &str| {
-            params.iter().position(|p| {
-                p.location == Location::Query
-                    && p.wire.eq_ignore_ascii_case(wire)
-                    && matches!(p.ty, TypeRef::I32 | TypeRef::I64)
-            })
-        };
-        let (page_at, size_at) = (find("page")?, find("size")?);
-        let (page, size) = (&params[page_at], &params[size_at]);
-        let Reply::Json { ty, .. } = reply else { return None };
-        let (item, shape) = match ty {
-            TypeRef::Vec(inner) => match self.page_wrapper(inner) {
-                Some((item, wrapper)) => (item, PageShape::ArrayOfWrappers(wrapper)),
-                None => ((**inner).clone(), PageShape::Array),
-            },
-            other => {
-                let (item, wrapper) = self.page_wrapper(other)?;
-                (item, PageShape::Wrapper(wrapper))
-            }
-        };
-        let default_size = match &size.default {
-            Some(DefaultValue::Int(n)) => Some(*n),
-            _ => None,
-        };
-        let zero_based = matches!(page.default, Some(DefaultValue::Int(0))) || page.constraints.minimum == Some(0.0);
-        let first_page = if zero_based { 0 } else { 1 };
-        Some(Paging { page: page_at, size: size_at, default_size, first_page, item, shape })
-    }
-
-    /// A struct with exactly one array field (the items), and optionally a metadata struct with a
-    /// total page count.
-    fn page_wrapper(&self, ty: &TypeRef) -> Option<(TypeRef, PageWrapper)> {
-        let s = self.struct_named(ty)?;
-        let arrays: Vec<_> = s.fields.iter().filter(|f| matches!(f.ty, TypeRef::Vec(_))).collect();
-        let [items] = arrays.as_slice() else { return None };
-        let TypeRef::Vec(item) = &items.ty else { return None };
-        let optional = |f: &crate::ir::Field| !f.required || f.nullable;
-        let total_pages = s.fields.iter().find_map(|meta| {
-            let total = self
-                .struct_named(&meta.ty)?
-                .fields
-                .iter()
-                .find(|f| f.name == "total_pages" && matches!(f.ty, TypeRef::I32 | TypeRef::I64))?;
-            Some(((meta.name.clone(), optional(meta)), (total.name.clone(), optional(total))))
-        });
-        Some(((**item).clone(), PageWrapper { items: (items.name.clone(), optional(items)), total_pages }))
-    }
-
     /// A choice between one value and a list of such values (`oneOf: [string, array of string]`)
     /// is the list: in a query or a header, one value is written exactly as a list of one.
     fn one_or_many(&self, ty: TypeRef) -> TypeRef {
@@ -1888,7 +1837,7 @@ impl Lowerer<'_> {
         matches!(self.unaliased(ty), TypeRef::Map(_)) || self.is_struct(ty)
     }
 
-    fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
+    pub(super) fn struct_named(&self, ty: &TypeRef) -> Option<&StructDef> {
         let TypeRef::Named(id) = ty else { return None };
         match self.def(*id)? {
             TypeDef::Struct(s) => Some(s),
