@@ -37,6 +37,7 @@ pub fn spec(operations: usize) -> String {
             json!({
                 "operationId": format!("GetThing{i}"),
                 "summary": format!("Read thing {i}."),
+                "x-apigen-pagination": {"page": "page", "size": "size"},
                 "parameters": [
                     {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
                     {"name": "page", "in": "query", "schema": {"type": "integer", "format": "int32", "default": 1, "minimum": 1}},
