@@ -110,18 +110,19 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for MapOnly<V> {
     }
 }
 
-/// `Serialize` and `Deserialize` for a struct that derives them with `#[serde(remote = "Self")]`:
-/// the derived code, read through [`ObjectOnly`].
+/// `Serialize` and `Deserialize` for a struct from those of its wire twin, a private struct with
+/// the same fields that derives them with `#[serde(remote = "Struct")]`: the derived code, read
+/// through [`ObjectOnly`]. The twin keeps serde's helper functions off the struct's own page.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __object_only {
-    ($name:ident) => {
+    ($name:ident, $wire:ident) => {
         impl $crate::codegen::serde::Serialize for $name {
             fn serialize<S: $crate::codegen::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                $name::serialize(self, serializer)
+                $wire::serialize(self, serializer)
             }
         }
 
@@ -129,7 +130,7 @@ macro_rules! __object_only {
             fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                $name::deserialize($crate::codegen::object_only::ObjectOnly(deserializer))
+                $wire::deserialize($crate::codegen::object_only::ObjectOnly(deserializer))
             }
         }
     };

@@ -276,16 +276,19 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
     // A required field that may be `null` starts as `None`, as an optional one does.
     let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
     let docs = super::doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
-    let default = derive_default.then(|| quote! { Default, });
-    let fields = s.fields.iter().map(|f| field(api, &s.name, f));
-    let extra = s.extra.as_ref().map(|(field, ty)| {
+    let default = derive_default.then(|| quote! { Default });
+    let (mut fields, mut wire): (Vec<_>, Vec<_>) = s.fields.iter().map(|f| field(api, &s.name, f)).unzip();
+    if let Some((field, ty)) = &s.extra {
         let (field, ty) = (ident(field), own_type(api, ty));
-        quote! {
+        fields.push(quote! {
             /// Properties not listed in the schema, by name.
-            #[serde(flatten)]
             pub #field: BTreeMap<String, #ty>,
-        }
-    });
+        });
+        wire.push(quote! {
+            #[serde(flatten)]
+            #field: BTreeMap<String, #ty>,
+        });
+    }
     let constructor = (!derive_default).then(|| constructor(api, s));
     let setters = setters(api, s);
     // Absent optional properties with a spec default read as that default.
@@ -310,19 +313,31 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         })
         .collect();
     let defaults = (!defaults.is_empty()).then(|| quote! { impl #name { #(#defaults)* } });
+    let remote = s.name.as_str();
+    let wire_doc = super::doc(&format!(
+        "`{}` on the wire: serde's derive on a private twin, read through `object_only`\n\
+         so that a JSON array is refused where the schema wants an object.",
+        s.name
+    ));
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
-        #[serde(remote = "Self")]
+        #[derive(Debug, Clone, PartialEq, #default)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
-            #extra
         }
         #constructor
         #setters
         #defaults
-        crate::object_only::object_only!(#name);
+        const _: () = {
+            #wire_doc
+            #[derive(Serialize, Deserialize)]
+            #[serde(remote = #remote, rename = #remote)]
+            struct Wire {
+                #(#wire)*
+            }
+            crate::object_only::object_only!(#name, Wire);
+        };
     }
 }
 
@@ -426,7 +441,9 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
     ident(&format!("default_{}", f.name))
 }
 
-fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
+/// A struct's field as its users see it (with its docs), and as its wire twin declares it (with
+/// its serde attributes).
+fn field(api: &Api, struct_name: &str, f: &Field) -> (TokenStream, TokenStream) {
     let mut ty = own_type(api, &f.ty);
     if f.boxed {
         ty = quote! { Box<#ty> };
@@ -488,7 +505,7 @@ fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
     }
     let serde = (!serde.is_empty()).then(|| quote! { #[serde(#(#serde),*)] });
     let name = ident(&f.name);
-    quote! { #docs #serde pub #name: #ty, }
+    (quote! { #docs pub #name: #ty, }, quote! { #serde #name: #ty, })
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each
