@@ -106,11 +106,7 @@ impl Lowerer<'_> {
         {
             return Err(format!("the page size `{}` is not an integer", size.wire));
         }
-        // In a reply that is an array of objects, pointers are into each object.
-        let root = match reply {
-            TypeRef::Vec(inner) => &**inner,
-            _ => reply,
-        };
+        let root = each(reply);
         let (item, shape) = match declared.items {
             None => self.page_shape(reply).ok_or("the reply is neither an array nor an object with one array property, so `items` must say where the items are")?,
             Some(pointer) => {
@@ -224,14 +220,7 @@ impl Lowerer<'_> {
         };
         let mut paging = paging(kind, None);
         if let PageShape::Wrapper(wrapper) | PageShape::ArrayOfWrappers(wrapper) = &mut paging.shape {
-            let root = match &shape {
-                PageShape::ArrayOfWrappers(_) => match reply {
-                    TypeRef::Vec(inner) => inner,
-                    _ => reply,
-                },
-                _ => reply,
-            };
-            wrapper.total = self.find_field(root, totals, is_integer);
+            wrapper.total = self.find_field(each(reply), totals, is_integer);
         }
         Some(paging)
     }
@@ -349,6 +338,15 @@ fn body_pointer(expression: &str) -> Result<Vec<String>, String> {
     }
     let pointer = pointer.strip_prefix('/').ok_or_else(|| format!("`{expression}` has no `/` after `#`"))?;
     Ok(pointer.split('/').map(|part| part.replace("~1", "/").replace("~0", "~")).collect())
+}
+
+/// What the pointers of a reply start from: each object of a reply that is an array of them,
+/// else the reply itself.
+fn each(reply: &TypeRef) -> &TypeRef {
+    match reply {
+        TypeRef::Vec(inner) => inner,
+        _ => reply,
+    }
 }
 
 /// Whether the paging parameter has a type its kind can walk.

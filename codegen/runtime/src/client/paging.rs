@@ -138,10 +138,9 @@ fn next_target(header: &str) -> Option<&str> {
         let close = after.find('>')?;
         let target = &after[..close];
         // The parameters run to the next link, which starts with `<` after a comma.
-        let params = &after[close + 1..];
-        let end = params.find('<').unwrap_or(params.len());
-        // What separates this link from the next is a comma.
-        let params = params[..end].trim_end().trim_end_matches(',');
+        let tail = &after[close + 1..];
+        let end = tail.find('<').unwrap_or(tail.len());
+        let params = tail[..end].trim_end().trim_end_matches(',');
         let is_next = params.split(';').any(|param| {
             let Some((name, value)) = param.split_once('=') else { return false };
             name.trim().eq_ignore_ascii_case("rel")
@@ -150,7 +149,7 @@ fn next_target(header: &str) -> Option<&str> {
         if is_next {
             return Some(target);
         }
-        rest = &after[close + 1 + end..];
+        rest = &tail[end..];
     }
     None
 }

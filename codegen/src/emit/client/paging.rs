@@ -48,61 +48,14 @@ pub(super) fn into_stream(api: &Api, op: &Operation, paging: &Paging) -> TokenSt
                 })
             }
         }
-        PageKind::Number { .. } | PageKind::Offset { .. } => {
-            let first = match &paging.kind {
-                PageKind::Number { first, .. } => *first,
-                _ => 0,
-            };
-            let first = proc_macro2::Literal::i64_unsuffixed(first);
-            let start = match (param.required, param.ty == TypeRef::I32) {
-                (true, true) => quote! { i64::from(self.#field) },
-                (true, false) => quote! { self.#field },
-                (false, true) => quote! { self.#field.map_or(#first, i64::from) },
-                (false, false) => quote! { self.#field.unwrap_or(#first) },
-            };
-            let size = paging.size.map(|at| &op.params[at]);
-            let size = match (size, paging.default_size) {
-                (None, _) => quote! { None },
-                (Some(size), default) => {
-                    let field = ident(&size.name);
-                    let read = match (size.required, size.ty == TypeRef::I32) {
-                        (true, true) => quote! { Some(i64::from(self.#field)) },
-                        (true, false) => quote! { Some(self.#field) },
-                        (false, true) => quote! { self.#field.map(i64::from) },
-                        (false, false) => quote! { self.#field },
-                    };
-                    match default.filter(|_| !size.required) {
-                        Some(n) => {
-                            let n = proc_macro2::Literal::i64_unsuffixed(n);
-                            quote! { #read.or(Some(#n)) }
-                        }
-                        None => read,
-                    }
-                }
-            };
-            let name = &param.wire;
-            let set = if param.required {
-                quote! { request.#field = paging::narrow(#name, key)?; }
-            } else {
-                quote! { request.#field = Some(paging::narrow(#name, key)?); }
-            };
-            let next = match &paging.kind {
-                PageKind::Number { .. } => quote! { paging::next_number(key, #first, items.len(), total, size) },
-                _ => quote! { paging::next_offset(key, items.len(), total, size) },
-            };
-            quote! {
-                let size = #size;
-                paging::items(#operation, #start, move |key| {
-                    let mut request = self.clone();
-                    async move {
-                        #set
-                        let reply = request.send().await?;
-                        #headers
-                        #items
-                        Ok(Page { next: #next, items })
-                    }
-                })
-            }
+        PageKind::Number { first, .. } => {
+            let first = proc_macro2::Literal::i64_unsuffixed(*first);
+            let next = quote! { paging::next_number(key, #first, items.len(), total, size) };
+            counted_walk(op, paging, first, next, headers, items)
+        }
+        PageKind::Offset { .. } => {
+            let next = quote! { paging::next_offset(key, items.len(), total, size) };
+            counted_walk(op, paging, proc_macro2::Literal::i64_unsuffixed(0), next, headers, items)
         }
     };
     quote! {
@@ -110,6 +63,65 @@ pub(super) fn into_stream(api: &Api, op: &Operation, paging: &Paging) -> TokenSt
         pub fn into_stream(self) -> Items<'a, #item> {
             #walk
         }
+    }
+}
+
+/// The walk of numbered pages or offsets, from the parameter's value (or `first`) on, each next
+/// key counted by `next`.
+fn counted_walk(
+    op: &Operation,
+    paging: &Paging,
+    first: proc_macro2::Literal,
+    next: TokenStream,
+    headers: Option<TokenStream>,
+    items: TokenStream,
+) -> TokenStream {
+    let param = &op.params[paging.kind.param()];
+    let field = ident(&param.name);
+    let start = match (param.required, param.ty == TypeRef::I32) {
+        (true, true) => quote! { i64::from(self.#field) },
+        (true, false) => quote! { self.#field },
+        (false, true) => quote! { self.#field.map_or(#first, i64::from) },
+        (false, false) => quote! { self.#field.unwrap_or(#first) },
+    };
+    let size = match paging.size.map(|at| &op.params[at]) {
+        None => quote! { None },
+        Some(size) => {
+            let field = ident(&size.name);
+            let read = match (size.required, size.ty == TypeRef::I32) {
+                (true, true) => quote! { Some(i64::from(self.#field)) },
+                (true, false) => quote! { Some(self.#field) },
+                (false, true) => quote! { self.#field.map(i64::from) },
+                (false, false) => quote! { self.#field },
+            };
+            match paging.default_size.filter(|_| !size.required) {
+                Some(n) => {
+                    let n = proc_macro2::Literal::i64_unsuffixed(n);
+                    quote! { #read.or(Some(#n)) }
+                }
+                None => read,
+            }
+        }
+    };
+    let name = &param.wire;
+    let set = if param.required {
+        quote! { request.#field = paging::narrow(#name, key)?; }
+    } else {
+        quote! { request.#field = Some(paging::narrow(#name, key)?); }
+    };
+    let operation = &op.id;
+    quote! {
+        let size = #size;
+        paging::items(#operation, #start, move |key| {
+            let mut request = self.clone();
+            async move {
+                #set
+                let reply = request.send().await?;
+                #headers
+                #items
+                Ok(Page { next: #next, items })
+            }
+        })
     }
 }
 
