@@ -1,8 +1,10 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
 use crate::emit::{client, server};
+use crate::encode::markdown;
+use crate::encode::toml::{self, Value};
 use crate::ir::{Api, TagFeatures};
-use crate::render::{self, CargoToml, GeneratedFile, Readme, RustJob};
+use crate::render::{self, GeneratedFile, RustJob};
 use crate::{Config, CrateConfig, Runtime};
 
 /// What one crate needs: files ready as they are, and Rust modules still to emit and format.
@@ -91,16 +93,17 @@ pub fn written_list(dir: &str, files: &[GeneratedFile]) -> GeneratedFile {
 }
 
 /// The dependency of a crate written at `crate_dir` on the runtime, with `features`.
-fn runtime_dependency(crate_dir: &str, runtime: &Runtime, features: &[&str]) -> String {
+fn runtime_dependency(crate_dir: &str, runtime: &Runtime, features: &[&str]) -> Value {
     match runtime {
         Runtime::Path { dir, .. } => path_dependency(crate_dir, dir, RUNTIME_VERSION, features, true),
         Runtime::Git { url, rev } => {
-            let rev = rev.as_ref().map(|rev| format!(", rev = \"{rev}\"")).unwrap_or_default();
-            let features = match features {
-                [] => String::new(),
-                _ => format!(", features = {}", feature_list(features.iter().map(|f| f.to_string()))),
-            };
-            format!("{{ git = \"{url}\"{rev}, version = \"={RUNTIME_VERSION}\"{features} }}")
+            let mut table = vec![("git".to_string(), Value::str(url))];
+            table.extend(rev.iter().map(|rev| ("rev".to_string(), Value::str(rev))));
+            table.push(("version".to_string(), Value::str(format!("={RUNTIME_VERSION}"))));
+            if !features.is_empty() {
+                table.push(("features".to_string(), Value::list(features.iter().copied())));
+            }
+            Value::Table(table)
         }
     }
 }
@@ -108,14 +111,35 @@ fn runtime_dependency(crate_dir: &str, runtime: &Runtime, features: &[&str]) -> 
 /// A path dependency of a crate written at `crate_dir` on the crate at `target_dir` (both relative
 /// to the output root), pinned to `version`, with `features`, and with its default features only
 /// when `defaults` says so.
-fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &[&str], defaults: bool) -> String {
+fn path_dependency(crate_dir: &str, target_dir: &str, version: &str, features: &[&str], defaults: bool) -> Value {
     let up = "../".repeat(crate_dir.split('/').filter(|part| !part.is_empty()).count());
-    let features = match features {
-        [] => String::new(),
-        _ => format!(", features = {}", feature_list(features.iter().map(|f| f.to_string()))),
-    };
-    let defaults = if defaults { "" } else { ", default-features = false" };
-    format!("{{ path = \"{up}{target_dir}\", version = \"={version}\"{features}{defaults} }}")
+    let mut table = vec![
+        ("path".to_string(), Value::str(format!("{up}{target_dir}"))),
+        ("version".to_string(), Value::str(format!("={version}"))),
+    ];
+    if !features.is_empty() {
+        table.push(("features".to_string(), Value::list(features.iter().copied())));
+    }
+    if !defaults {
+        table.push(("default-features".to_string(), Value::Bool(false)));
+    }
+    Value::Table(table)
+}
+
+/// A dependency from crates.io: `version`, with `features`, and with its default features only
+/// when `defaults` says so.
+fn registry(version: &str, features: &[&str], defaults: bool) -> Value {
+    if features.is_empty() && defaults {
+        return Value::str(version);
+    }
+    let mut table = vec![("version".to_string(), Value::str(version))];
+    if !defaults {
+        table.push(("default-features".to_string(), Value::Bool(false)));
+    }
+    if !features.is_empty() {
+        table.push(("features".to_string(), Value::list(features.iter().copied())));
+    }
+    Value::Table(table)
 }
 
 /// The dependencies a crate of a spec has on the runtime and, for client and server, on the
@@ -126,7 +150,7 @@ fn shared_dependencies(
     options: &Config,
     feature: Option<&str>,
     runtime_feature: Option<&str>,
-) -> Vec<(String, String)> {
+) -> Vec<(String, Value)> {
     let features: Vec<&str> = feature.into_iter().collect();
     let runtime_features: Vec<&str> = feature.into_iter().chain(runtime_feature).collect();
     let runtime = runtime_dependency(crate_dir, &options.runtime, &runtime_features);
@@ -149,31 +173,68 @@ fn pattern_feature(api: &Api) -> &'static str {
 }
 
 /// `dependencies` and `shared`, in name order.
-fn all_dependencies<'a>(
-    dependencies: &[(&'a str, &'a str)],
-    shared: &'a [(String, String)],
-) -> Vec<(&'a str, &'a str)> {
-    let mut all = dependencies.to_vec();
-    all.extend(shared.iter().map(|(name, value)| (name.as_str(), value.as_str())));
-    all.sort();
-    all
+fn all_dependencies(mut dependencies: Vec<(String, Value)>, shared: Vec<(String, Value)>) -> Vec<(String, Value)> {
+    dependencies.extend(shared);
+    dependencies.sort_by(|a, b| a.0.cmp(&b.0));
+    dependencies
 }
 
-/// A feature's list in TOML: `["a", "b"]`.
-fn feature_list(features: impl IntoIterator<Item = String>) -> String {
-    format!("[{}]", features.into_iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(", "))
-}
+/// A feature and what it turns on.
+type Feature = (String, Vec<String>);
 
 /// `all-tags` turning on every tag, then one feature per tag with what `enables`
 /// says it turns on elsewhere, for manifests with [`Config::tag_features`].
-fn tag_features(tags: &TagFeatures, enables: impl Fn(&str) -> Vec<String>) -> Vec<(String, String)> {
-    let mut out = vec![("all-tags".to_string(), feature_list(tags.features.iter().cloned()))];
+fn tag_features(tags: &TagFeatures, enables: impl Fn(&str) -> Vec<String>) -> Vec<Feature> {
+    let mut out = vec![("all-tags".to_string(), tags.features.clone())];
     out.extend(tags.features.iter().map(|tag| {
         // A parent tag (OpenAPI 3.2) turns on its children.
         let children = tags.children.get(tag).into_iter().flatten().cloned();
-        (tag.clone(), feature_list(children.chain(enables(tag))))
+        (tag.clone(), children.chain(enables(tag)).collect())
     }));
     out
+}
+
+/// A generated crate's `Cargo.toml`.
+struct Manifest<'a> {
+    name: &'a str,
+    version: &'a str,
+    description: &'a str,
+    dependencies: Vec<(String, Value)>,
+    dev_dependencies: Vec<(String, Value)>,
+    features: Vec<Feature>,
+    /// Declares an empty `[workspace]`, so the crate builds where it is written.
+    standalone: bool,
+}
+
+impl Manifest<'_> {
+    /// The manifest as a file at `path`: every value encoded as TOML, so nothing a document says
+    /// (its title and version are in the description) can add a key.
+    fn file(self, path: String) -> GeneratedFile {
+        let mut doc = toml::Document::default();
+        doc.comment("Generated by apigen from the OpenAPI document named in README.md. Do not edit by hand.");
+        doc.table(
+            "package",
+            vec![
+                ("name".to_string(), Value::str(self.name)),
+                ("version".to_string(), Value::str(self.version)),
+                ("edition".to_string(), Value::str("2024")),
+                ("description".to_string(), Value::str(self.description)),
+                ("publish".to_string(), Value::Bool(false)),
+            ],
+        );
+        if self.standalone {
+            doc.table("workspace", Vec::new());
+        }
+        doc.table("dependencies", self.dependencies);
+        if !self.dev_dependencies.is_empty() {
+            doc.table("dev-dependencies", self.dev_dependencies);
+        }
+        if !self.features.is_empty() {
+            let features = self.features.into_iter().map(|(name, on)| (name, Value::List(on))).collect();
+            doc.table("features", features);
+        }
+        GeneratedFile { path, contents: doc.render() }
+    }
 }
 
 /// Generated code is formatted by prettyplease; `cargo fmt` leaves it alone so the check stays exact.
@@ -181,74 +242,83 @@ const RUSTFMT_TOML: &str =
     "# Generated code is formatted by the generator; cargo fmt leaves it as it is.\ndisable_all_formatting = true\n";
 
 /// Dependencies of the server crate besides the runtime: what its generated code names.
-const SERVER_DEPENDENCIES: &[(&str, &str)] = &[
-    ("axum", "{ version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }"),
-    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
-    ("serde_json", "\"1\""),
-    ("tracing", "{ version = \"0.1\", default-features = false, features = [\"std\"] }"),
-    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
-];
+fn server_dependencies() -> Vec<(String, Value)> {
+    vec![
+        ("axum".to_string(), registry("0.8", &["http1", "tokio"], false)),
+        ("serde".to_string(), registry("1", &["derive"], true)),
+        ("serde_json".to_string(), registry("1", &[], true)),
+        ("tracing".to_string(), registry("0.1", &["std"], false)),
+        ("uuid".to_string(), registry("1", &["serde"], true)),
+    ]
+}
 
 /// Dependencies of the server crate's doctests.
-const SERVER_DEV_DEPENDENCIES: &[(&str, &str)] =
-    &[("tokio", "{ version = \"1\", features = [\"macros\", \"net\", \"rt-multi-thread\"] }")];
+fn server_dev_dependencies() -> Vec<(String, Value)> {
+    vec![("tokio".to_string(), registry("1", &["macros", "net", "rt-multi-thread"], true))]
+}
 
 /// Dependencies of the client crate besides the runtime: what its generated code names.
-const CLIENT_DEPENDENCIES: &[(&str, &str)] = &[
-    ("reqwest", "{ version = \"0.13\", default-features = false }"),
-    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
-    ("serde_json", "\"1\""),
-    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
-];
+fn client_dependencies() -> Vec<(String, Value)> {
+    vec![
+        ("reqwest".to_string(), registry("0.13", &[], false)),
+        ("serde".to_string(), registry("1", &["derive"], true)),
+        ("serde_json".to_string(), registry("1", &[], true)),
+        ("uuid".to_string(), registry("1", &["serde"], true)),
+    ]
+}
+
+/// `(name, turns on)` as a [`Feature`].
+fn feature(name: &str, on: &[&str]) -> Feature {
+    (name.to_string(), on.iter().map(|f| f.to_string()).collect())
+}
 
 /// Features of the client crate: TLS is on by default and can be left out (and its build time
 /// saved) by callers who bring their own `reqwest::Client` or call plain HTTP.
-const CLIENT_FEATURES: &[(&str, &str)] =
-    &[("default", "[\"rustls\"]"), ("rustls", "[\"apigen-runtime/rustls\"]"), ("time", TIME_FEATURE)];
+fn client_features() -> Vec<Feature> {
+    vec![feature("default", &["rustls"]), feature("rustls", &["apigen-runtime/rustls"]), time_feature()]
+}
 
 /// A feature of the client and server crates: `DateTime`'s conversions to and from the `time`
 /// crate, and `time` re-exported. Off by default, since most callers never need it and it is a
 /// large part of a cold build.
-const TIME_FEATURE: &str = "[\"apigen-runtime/time\"]";
+fn time_feature() -> Feature {
+    feature("time", &["apigen-runtime/time"])
+}
 
 pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
     let dir = &config.dir;
     let shared = shared_dependencies(dir, options, Some("client"), None);
     let types_ident = types_ident(options)?;
-    let dependencies = all_dependencies(CLIENT_DEPENDENCIES, &shared);
-    let mut client_features: Vec<(String, String)> =
-        CLIENT_FEATURES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let dependencies = all_dependencies(client_dependencies(), shared);
+    let mut features = client_features();
     if let (Some(tags), Some(types)) = (&api.tag_features, &options.types) {
-        let default = feature_list(["all-tags".to_string(), "rustls".to_string()]);
-        client_features.retain(|(name, _)| name != "default");
-        client_features.insert(0, ("default".to_string(), default));
-        client_features.extend(tag_features(tags, |tag| vec![format!("{}/{tag}", types.name)]));
+        features.retain(|(name, _)| name != "default");
+        features.insert(0, feature("default", &["all-tags", "rustls"]));
+        features.extend(tag_features(tags, |tag| vec![format!("{}/{tag}", types.name)]));
     }
-    let client_features: Vec<(&str, &str)> = client_features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
         "Typed async client for {} (API version {}), generated from its OpenAPI document.",
         api.title, api.version
     );
+    let credentials: Vec<String> = api.credentials.iter().map(|c| rust_string(&c.field)).collect();
     let usage = format!(
         "## Use\n\n```rust,no_run\nuse {crate_ident}::{{Client, Credentials}};\n\n# async fn run() -> Result<(), {crate_ident}::Error> {{\nlet client = Client::new(\"https://api.example.com\", Credentials::new({}))?;\n# Ok(())\n# }}\n```\n\nEach operation is a method of `Client` named after its operationId in snake_case; see the crate docs.",
-        api.credentials.iter().map(|c| format!("\"{}\"", c.field)).collect::<Vec<_>>().join(", ")
+        credentials.join(", ")
     );
-    let mut files = vec![render::template(
-        format!("{dir}/Cargo.toml"),
-        &CargoToml {
-            name: &config.name,
-            version: &options.crate_version,
-            description: &description,
-            dependencies: &dependencies,
-            dev_dependencies: &[],
-            features: &client_features,
-            standalone,
-        },
-    )?];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
+    let manifest = Manifest {
+        name: &config.name,
+        version: &options.crate_version,
+        description: &description,
+        dependencies,
+        dev_dependencies: Vec::new(),
+        features,
+        standalone,
+    };
+    let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
     let usual = crate::emit::facts::usual_credentials(api);
     let jobs = vec![
         RustJob::chunked(
@@ -271,11 +341,13 @@ fn types_ident(options: &Config) -> Result<String, String> {
 }
 
 /// Dependencies of the types crate besides the runtime.
-const TYPES_DEPENDENCIES: &[(&str, &str)] = &[
-    ("serde", "{ version = \"1\", features = [\"derive\"] }"),
-    ("serde_json", "\"1\""),
-    ("uuid", "{ version = \"1\", features = [\"serde\"] }"),
-];
+fn types_dependencies() -> Vec<(String, Value)> {
+    vec![
+        ("serde".to_string(), registry("1", &["derive"], true)),
+        ("serde_json".to_string(), registry("1", &[], true)),
+        ("uuid".to_string(), registry("1", &["serde"], true)),
+    ]
+}
 
 /// The types crate: one Rust type per schema, which the client and server crates both re-export.
 /// The impls that need the client's or the server's runtime are behind features of those names.
@@ -284,7 +356,7 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     let dir = &config.dir;
     let src = |name: &str| format!("{dir}/src/{name}");
     let shared = shared_dependencies(dir, options, None, None);
-    let dependencies = all_dependencies(TYPES_DEPENDENCIES, &shared);
+    let dependencies = all_dependencies(types_dependencies(), shared);
     let tags = api.tag_features.as_ref();
     let mut server = vec!["apigen-runtime/server".to_string()];
     // Regular expressions only for a spec with patterns for the server to check.
@@ -302,32 +374,27 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     if tags.is_some() {
         server.push("all-tags".to_string());
     }
-    let mut features = vec![("client".to_string(), feature_list(["apigen-runtime/client".to_string()]))];
-    features.push(("server".to_string(), feature_list(server)));
+    let mut features = vec![feature("client", &["apigen-runtime/client"]), ("server".to_string(), server)];
     if let Some(tags) = tags {
-        features.insert(0, ("default".to_string(), feature_list(["all-tags".to_string()])));
+        features.insert(0, feature("default", &["all-tags"]));
         features.extend(tag_features(tags, |_| Vec::new()));
     }
-    let features: Vec<(&str, &str)> = features.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let features = features.as_slice();
     let description = format!(
         "Request and reply types of {} (API version {}), shared by its client and server crates.",
         api.title, api.version
     );
     let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
-    let mut files = vec![render::template(
-        format!("{dir}/Cargo.toml"),
-        &CargoToml {
-            name: &config.name,
-            version: &options.crate_version,
-            description: &description,
-            dependencies: &dependencies,
-            dev_dependencies: &[],
-            features,
-            standalone,
-        },
-    )?];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
+    let manifest = Manifest {
+        name: &config.name,
+        version: &options.crate_version,
+        description: &description,
+        dependencies,
+        dev_dependencies: Vec::new(),
+        features,
+        standalone,
+    };
+    let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
     if let Some(checks) = &api.schema_checks {
         let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
         files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
@@ -363,30 +430,35 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     Ok(Plan { files, jobs })
 }
 
-/// A generated crate's `README.md` (what it is, how to use it) and its `rustfmt.toml`.
+/// A generated crate's `README.md` (what it is, how to use it) and its `rustfmt.toml`. Every value
+/// from the document or the configuration is encoded for where it stands in the Markdown; `usage`
+/// is the generator's own.
 fn readme_and_rustfmt(
     api: &Api,
     config: &CrateConfig,
     options: &Config,
     description: &str,
     usage: &str,
-) -> Result<[GeneratedFile; 2], String> {
+) -> [GeneratedFile; 2] {
     let dir = &config.dir;
-    let readme = render::template(
-        format!("{dir}/README.md"),
-        &Readme {
-            spec_path: &options.spec_path,
-            command: &options.command,
-            name: &config.name,
-            summary: description,
-            title: &api.title,
-            api_version: &api.version,
-            operation_count: api.operations.len(),
-            type_count: crate::emit::types::items(api).len(),
-            usage,
-        },
-    )?;
-    Ok([readme, render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)])
+    let readme = format!(
+        "<!-- Generated by apigen from {}. Do not edit by hand. -->\n# {}\n\n{}\n\n- API: {}, version {}\n- Operations: {}\n- Types: {}\n\n{usage}\n\nThis crate is generated by apigen from {}; {} regenerates it.\nEdits made here are overwritten: change the spec (or the generator) and regenerate.",
+        markdown::comment(&options.spec_path),
+        markdown::text(&config.name),
+        markdown::text(description),
+        markdown::text(&api.title),
+        markdown::code(&api.version),
+        api.operations.len(),
+        crate::emit::types::items(api).len(),
+        markdown::code(&options.spec_path),
+        markdown::code(&options.command),
+    );
+    [render::plain(format!("{dir}/README.md"), &readme), render::plain(format!("{dir}/rustfmt.toml"), RUSTFMT_TOML)]
+}
+
+/// `text` as a Rust string literal, quotes and all.
+fn rust_string(text: &str) -> String {
+    proc_macro2::Literal::string(text).to_string()
 }
 
 /// The trait name for a server crate: `petstore-server` → `PetstoreApi`.
@@ -413,20 +485,17 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
     let usage = format!(
         "## Use\n\nImplement `{trait_name}` (one method per operation) and serve it with `{crate_ident}::router(api)`;\nsee the crate docs."
     );
-    let server_dependencies = all_dependencies(SERVER_DEPENDENCIES, &shared);
-    let mut files = vec![render::template(
-        format!("{dir}/Cargo.toml"),
-        &CargoToml {
-            name: &config.name,
-            version: &options.crate_version,
-            description: &description,
-            dependencies: &server_dependencies,
-            dev_dependencies: SERVER_DEV_DEPENDENCIES,
-            features: &[("document", "[]"), ("time", TIME_FEATURE)],
-            standalone,
-        },
-    )?];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage)?);
+    let manifest = Manifest {
+        name: &config.name,
+        version: &options.crate_version,
+        description: &description,
+        dependencies: all_dependencies(server_dependencies(), shared),
+        dev_dependencies: server_dev_dependencies(),
+        features: vec![feature("document", &[]), time_feature()],
+        standalone,
+    };
+    let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
     if let Some(document) = &api.document {
         files.push(render::plain(src(server::document_file(document)), &document.text));
     }

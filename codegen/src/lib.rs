@@ -12,6 +12,7 @@ mod diagnostic;
 pub mod diff;
 pub mod disk;
 mod emit;
+mod encode;
 mod generator;
 pub mod ir;
 mod isolate;
@@ -112,6 +113,26 @@ impl Config {
         };
         crates.chain(runtime).collect()
     }
+
+    /// Why the configuration cannot be generated, if it cannot: each crate needs a package name of
+    /// letters, digits, `-` and `_` (it is a manifest key, a feature's prefix and, with `-` as
+    /// `_`, a Rust path), and `crate_version` must be one line.
+    pub fn check(&self) -> Result<(), String> {
+        for krate in [&self.client, &self.server, &self.types].into_iter().flatten() {
+            let name = &krate.name;
+            let valid = name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(format!(
+                    "`{name}` is not a crate name: start with a letter, then letters, digits, `-` and `_`"
+                ));
+            }
+        }
+        if self.crate_version.is_empty() || self.crate_version.contains(char::is_control) {
+            return Err(format!("`{}` is not a crate version", self.crate_version.escape_debug()));
+        }
+        Ok(())
+    }
 }
 
 /// The package name of the runtime crate, and the directory its copy goes to by default.
@@ -187,6 +208,8 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
 /// Returns every file to write, in a fixed order, or every problem found in the spec, each named
 /// by the file (other than the root) and pointer of the node it is about.
 pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated, Diagnostics> {
+    let refused = |message| Diagnostics(vec![Diagnostic { pointer: "#".to_string(), line: None, message }]);
+    config.check().map_err(|message| refused(format!("the configuration cannot be generated: {message}")))?;
     let (Loaded { doc, notes, converted, .. }, sources) = load_files(files).map_err(Diagnostics)?;
     let located = |mut diagnostics: Vec<Diagnostic>| {
         // A converted Swagger document is named by the pointers of what the user wrote.

@@ -1,7 +1,6 @@
-//! Tokens and templates → file contents: formatted Rust with a header line, `Cargo.toml` and
-//! `README.md` from askama templates. The output depends only on the input, byte for byte.
+//! Tokens → file contents: formatted Rust with a header line. The output depends only on the
+//! input, byte for byte.
 
-use askama::Template;
 use proc_macro2::TokenStream;
 
 /// One file of a generated crate.
@@ -300,38 +299,6 @@ fn import_group(line: &str) -> u8 {
 
 fn indent(line: &str) -> usize {
     line.len() - line.trim_start().len()
-}
-
-#[derive(Template)]
-#[template(path = "Cargo.toml.txt", escape = "none")]
-pub struct CargoToml<'a> {
-    pub name: &'a str,
-    pub version: &'a str,
-    pub description: &'a str,
-    pub dependencies: &'a [(&'a str, &'a str)],
-    pub dev_dependencies: &'a [(&'a str, &'a str)],
-    pub features: &'a [(&'a str, &'a str)],
-    pub standalone: bool,
-}
-
-#[derive(Template)]
-#[template(path = "README.md.txt", escape = "none")]
-pub struct Readme<'a> {
-    pub spec_path: &'a str,
-    pub command: &'a str,
-    pub name: &'a str,
-    pub summary: &'a str,
-    pub title: &'a str,
-    pub api_version: &'a str,
-    pub operation_count: usize,
-    pub type_count: usize,
-    pub usage: &'a str,
-}
-
-/// Renders a template into a file.
-pub fn template(path: String, template: &impl Template) -> Result<GeneratedFile, String> {
-    let contents = template.render().map_err(|e| format!("generator bug: cannot render {path}: {e}"))?;
-    Ok(GeneratedFile { path, contents })
 }
 
 #[cfg(test)]

@@ -145,3 +145,16 @@ fn a_bad_name_or_spec_is_named_in_the_error() {
     assert!(err.contains("absent.yaml"), "{err}");
     fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn a_configuration_that_cannot_be_a_manifest_is_refused() {
+    let spec = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+    let mut config = apigen::Config::new("ok");
+    config.crate_version = "0.1.0\nbuild = \"x\"".to_string();
+    let err = apigen::generate(spec, &config).unwrap_err().to_string();
+    assert!(err.contains("is not a crate version"), "{err}");
+    let mut config = apigen::Config::new("ok");
+    config.client.as_mut().unwrap().name = "a\"b".to_string();
+    let err = apigen::generate(spec, &config).unwrap_err().to_string();
+    assert!(err.contains("is not a crate name"), "{err}");
+}

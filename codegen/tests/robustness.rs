@@ -369,3 +369,155 @@ fn mutated_specs_that_generate_compile() {
     println!("seed {seed}: {compiled} generated specs compiled, of {attempts} tried");
     assert_eq!(compiled, cases, "too few mutated specs generated to compile {cases}");
 }
+
+/// Pieces of text that mean something in TOML, Markdown, HTML or Rust docs.
+const HOSTILE: &[&str] = &[
+    "\"",
+    "\\",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "'''",
+    "\"\"\"",
+    "[",
+    "]",
+    "=",
+    "#",
+    "\nbuild = \"../x/src/openapi.yaml\"\n#",
+    "\n[dependencies]\nevil = { path = \"/tmp\" }\n",
+    "`",
+    "```rust\nfn main() {}\n```",
+    "\n    indented()\n",
+    "<!--",
+    "-->",
+    "<script>alert(1)</script>",
+    "*",
+    "_",
+    "[x](javascript:alert(1))",
+    "\u{0}",
+    "\u{7f}",
+    "\u{2028}",
+    "é",
+    "1.",
+    "- ",
+    " ",
+    "plain",
+];
+
+/// A string of a few hostile pieces.
+fn hostile(rng: &mut Rng) -> String {
+    (0..1 + rng.below(6)).map(|_| *rng.pick(HOSTILE)).collect()
+}
+
+/// The text of every inline leaf of a Markdown document (text and code spans), and how many raw
+/// HTML nodes and code blocks it holds.
+fn markdown_parts(text: &str) -> (Vec<String>, Vec<String>, usize, usize) {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let (mut texts, mut codes, mut html, mut blocks) = (Vec::new(), Vec::new(), 0, 0);
+    for event in Parser::new(text) {
+        match event {
+            Event::Text(t) => texts.push(t.to_string()),
+            Event::Code(c) => codes.push(c.to_string()),
+            Event::Html(_) | Event::InlineHtml(_) => html += 1,
+            Event::Start(Tag::CodeBlock(_)) => blocks += 1,
+            _ => {}
+        }
+    }
+    (texts, codes, html, blocks)
+}
+
+#[test]
+fn hostile_strings_stay_values_in_every_manifest_and_readme() {
+    let mut rng = Rng(0x5eed_cafe);
+    for case in 0..200 {
+        let (title, version, mut tag) = (hostile(&mut rng), hostile(&mut rng), hostile(&mut rng));
+        // A tag named like a feature the manifests define for themselves.
+        if case % 3 == 0 {
+            tag = ["Time", "default", "all tags", "Rustls"][case / 3 % 4].to_string();
+        }
+        let spec = json!({
+            "openapi": "3.0.3",
+            "info": {"title": title, "version": version, "description": hostile(&mut rng)},
+            "paths": {"/a": {"get": {
+                "operationId": "getA",
+                "tags": [tag],
+                "description": hostile(&mut rng),
+                "responses": {"200": {"description": hostile(&mut rng)}},
+            }}},
+        });
+        let mut config = Config {
+            spec_path: hostile(&mut rng),
+            command: hostile(&mut rng),
+            // One line: a version with a line break is refused (tested in `generator.rs`).
+            crate_version: format!("0.1.0{}", hostile(&mut rng).replace(char::is_control, "")),
+            strict: false,
+            ..config(true)
+        };
+        if case % 2 == 1 {
+            config.runtime = apigen::Runtime::Git { url: hostile(&mut rng), rev: Some(hostile(&mut rng)) };
+        }
+        let generated = generate(&spec.to_string(), &config).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for file in &generated.files {
+            let context = format!("case {case}, {}:\n{}", file.path, file.contents);
+            if file.path.ends_with("Cargo.toml") {
+                let manifest: toml::Table = toml::from_str(&file.contents).unwrap_or_else(|e| panic!("{context}\n{e}"));
+                let keys: Vec<&str> = manifest.keys().map(String::as_str).collect();
+                let allowed = ["package", "workspace", "dependencies", "dev-dependencies", "features"];
+                assert!(keys.iter().all(|k| allowed.contains(k)), "{context}\n{keys:?}");
+                let package = manifest["package"].as_table().unwrap();
+                let keys: Vec<&str> = package.keys().map(String::as_str).collect();
+                assert_eq!(keys, ["description", "edition", "name", "publish", "version"], "{context}");
+                assert_eq!(package["version"].as_str(), Some(config.crate_version.as_str()), "{context}");
+                let description = package["description"].as_str().unwrap();
+                assert!(description.contains(&title) && description.contains(&version), "{context}");
+                for section in ["dependencies", "dev-dependencies"] {
+                    for (name, dependency) in manifest.get(section).and_then(|d| d.as_table()).into_iter().flatten() {
+                        let known = [
+                            "apigen-runtime",
+                            "fuzz-types",
+                            "axum",
+                            "reqwest",
+                            "serde",
+                            "serde_json",
+                            "tokio",
+                            "tracing",
+                            "uuid",
+                        ];
+                        assert!(known.contains(&name.as_str()), "{context}\nan unknown dependency {name}");
+                        let Some(table) = dependency.as_table() else { continue };
+                        let fields = ["path", "git", "rev", "version", "features", "default-features"];
+                        assert!(table.keys().all(|k| fields.contains(&k.as_str())), "{context}");
+                        if let (Some(url), apigen::Runtime::Git { url: given, .. }) =
+                            (table.get("git"), &config.runtime)
+                        {
+                            assert_eq!(url.as_str(), Some(given.as_str()), "{context}");
+                        }
+                    }
+                }
+                for (name, on) in manifest.get("features").and_then(|f| f.as_table()).into_iter().flatten() {
+                    let ok =
+                        |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || "-_/".contains(c));
+                    assert!(ok(name), "{context}\nfeature {name:?}");
+                    assert!(on.as_array().unwrap().iter().all(|f| ok(f.as_str().unwrap())), "{context}");
+                }
+            } else if file.path.ends_with("README.md") {
+                let (texts, codes, html, blocks) = markdown_parts(&file.contents);
+                assert_eq!(html, 1, "{context}\nonly the header comment is HTML");
+                assert!(file.contents.starts_with("<!-- ") && file.contents.lines().next().unwrap().ends_with(" -->"));
+                let own_blocks = usize::from(file.path.starts_with("client/"));
+                assert_eq!(blocks, own_blocks, "{context}\nonly the generator's example is a code block");
+                let shown = texts.concat();
+                assert!(shown.contains(&format!("API: {}, version", words(&title))), "{context}\n{shown:?}\n{title:?}");
+                let line = |text: &str| text.replace(['\r', '\n'], " ");
+                for value in [&version, &config.spec_path, &config.command] {
+                    assert!(
+                        codes.iter().any(|c| c == &line(value) || c.trim() == line(value).trim()),
+                        "{context}\n{value:?} in {codes:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -3,7 +3,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
+use super::{
+    Imports, Uses, default_text, doc, example_inner_doc, ident, inner_doc, names_type, operation_doc, paragraphs,
+    rust_string, rust_type,
+};
 use crate::ir::{
     Api, Body, BodyEncoding, Carrier, Credential, ErrorStatus, ErrorsDef, Location, ObjectStyle, Operation, Param,
     RepliesDef, Reply, StructDef, TypeRef,
@@ -1332,9 +1335,9 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         .iter()
         .find(|op| op.body.is_none() && required_params(op).all(|p| p.ty == TypeRef::String))
         .unwrap_or(first);
-    let args: Vec<String> = required_params(op).map(|p| format!("\"{}\"", p.wire)).collect();
+    let args: Vec<String> = required_params(op).map(|p| rust_string(&p.wire)).collect();
     let creds: Vec<String> =
-        api.client_credentials().iter().filter(|c| !c.optional).map(|c| format!("\"{}\"", c.field)).collect();
+        api.client_credentials().iter().filter(|c| !c.optional).map(|c| rust_string(&c.field)).collect();
     let call = format!("client.{}({})", op.fn_name, args.join(", "));
     let handle = match &op.reply {
         Reply::Download { .. } => "let mut download = reply;\nwhile let Some(chunk) = download.body.next_chunk().await {\n    let _bytes = chunk?;\n}".to_string(),
@@ -1346,7 +1349,7 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
     let paged =
         api.operations.iter().find(|op| op.paging.is_some() && required_params(op).all(|p| p.ty == TypeRef::String));
     let stream = paged.map(|op| {
-        let args: Vec<String> = required_params(op).map(|p| format!("\"{}\"", p.wire)).collect();
+        let args: Vec<String> = required_params(op).map(|p| rust_string(&p.wire)).collect();
         format!(
             "\n// Paged operations also stream their items, fetching pages as they are read.\nlet mut items = client.{}({}).into_stream();\nwhile let Some(item) = items.next().await {{\n    println!(\"{{:?}}\", item?);\n}}",
             op.fn_name,
@@ -1358,5 +1361,5 @@ fn example_doc(api: &Api, first: &Operation, crate_ident: &str) -> TokenStream {
         creds.join(", "),
         stream.unwrap_or_default()
     );
-    inner_doc(&text)
+    example_inner_doc(&text)
 }

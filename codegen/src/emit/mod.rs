@@ -11,6 +11,7 @@ pub mod types;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::encode::markdown;
 use crate::ir::{
     Api, Body, BodyEncoding, Constraints, DefaultValue, Field, Framing, Operation, Reply, TypeDef, TypeRef,
 };
@@ -24,17 +25,32 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-/// `#[doc]` attributes, one per line, so prettyplease prints them as `///` comments.
+/// `#[doc]` attributes, one per line, so prettyplease prints them as `///` comments. `text` may
+/// hold a document's own words, so its code blocks are shown as text, never compiled as doctests,
+/// and its raw HTML is shown as written (see [`markdown::doc_text`]).
 pub fn doc(text: &str) -> TokenStream {
-    let lines = doc_lines(text.trim());
+    let lines = doc_lines(&markdown::doc_text(text.trim()));
     quote! { #(#[doc = #lines])* }
 }
 
 /// Inner `#![doc]` attributes for module and crate docs, one per line, each block followed by an
-/// empty line so consecutive blocks read as separate paragraphs.
+/// empty line so consecutive blocks read as separate paragraphs. Made safe as [`doc`] is.
 pub fn inner_doc(text: &str) -> TokenStream {
+    let lines = doc_lines(&markdown::doc_text(text.trim_end()));
+    quote! { #(#![doc = #lines])* #![doc = ""] }
+}
+
+/// Inner `#![doc]` attributes for an example the generator writes, whose code blocks are its own
+/// and compiled as doctests: nothing in `text` may come from the document but through
+/// [`rust_string`] or an identifier.
+pub fn example_inner_doc(text: &str) -> TokenStream {
     let lines = doc_lines(text.trim_end());
     quote! { #(#![doc = #lines])* #![doc = ""] }
+}
+
+/// `text` as a Rust string literal, for code the generator writes into its doc examples.
+pub fn rust_string(text: &str) -> String {
+    Literal::string(text).to_string()
 }
 
 /// The lines of a doc comment, each after a space; a lone carriage return, which a doc comment may

@@ -1719,7 +1719,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })).then(|| quote! { Switch, Upgraded, });
     let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
     let nullable_use = super::facts::has_tristate(api).then(|| quote! { Nullable, });
-    let example = inner_doc(&format!(
+    let example = super::example_inner_doc(&format!(
         "# Example\n\n```no_run\nuse {crate_ident}::{{router, {trait_name}}};\n\n# async fn serve(api: impl {trait_name}) -> std::io::Result<()> {{\nlet listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n{crate_ident}::serve(listener, router(api), {crate_ident}::shutdown_signal()).await\n# }}\n```"
     ));
     let _ = &trait_ident;

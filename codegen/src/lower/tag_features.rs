@@ -10,7 +10,7 @@ use heck::ToKebabCase;
 use crate::naming::Scope;
 
 /// Features the generated manifests define for themselves, which no tag may take.
-const RESERVED: &[&str] = &["all-tags", "client", "default", "rustls", "server"];
+const RESERVED: &[&str] = &["all-tags", "client", "default", "document", "rustls", "server", "time"];
 
 /// Names a feature for every tag the operations use and records, on each operation and in
 /// [`Api::tag_features`], which features compile what. `parents` (child tag, parent tag) are
