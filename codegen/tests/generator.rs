@@ -158,3 +158,113 @@ fn a_configuration_that_cannot_be_a_manifest_is_refused() {
     let err = apigen::generate(spec, &config).unwrap_err().to_string();
     assert!(err.contains("is not a crate name"), "{err}");
 }
+
+/// Runs the installed tool's `generate` in `dir`, as a user would there.
+fn apigen_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .current_dir(dir)
+        .arg("generate")
+        .args(args)
+        .output()
+        .expect("apigen runs")
+}
+
+/// A spec whose schema `Secret` is the file `target` names, by a reference.
+fn spec_referring_to(target: &str) -> String {
+    format!(
+        "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{$ref: '{target}'}}\n"
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_tree_are_refused_however_the_spec_is_named() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("links");
+    let (tree, outside) = (root.join("tree"), root.join("outside"));
+    fs::create_dir_all(&tree).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+    let secret = "type: object\ndescription: TOP-SECRET-TEXT\nproperties: {x: {type: string}}\n";
+    fs::write(outside.join("secret.yaml"), secret).unwrap();
+    symlink(outside.join("secret.yaml"), tree.join("linked.yaml")).unwrap();
+    symlink(&outside, tree.join("linked-dir")).unwrap();
+    for target in ["linked.yaml", "linked-dir/secret.yaml"] {
+        fs::write(tree.join("openapi.yaml"), spec_referring_to(target)).unwrap();
+        // The spec named without a directory, as `Generator::new("openapi.yaml", ..)` is; and with one.
+        for spec in ["openapi.yaml", "./openapi.yaml"] {
+            let out = root.join("out");
+            let _ = fs::remove_dir_all(&out);
+            let run = apigen_in(&tree, &["--spec", spec, "--out", out.to_str().unwrap(), "--name", "t"]);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(stderr.contains("leads outside the spec's directory"), "{target} from {spec}: {stderr}");
+            let written: String = walk(&out).iter().map(|f| fs::read_to_string(f).unwrap_or_default()).collect();
+            assert!(!written.contains("TOP-SECRET-TEXT"), "{target} from {spec}: the outside file was read");
+        }
+    }
+    fs::remove_dir_all(root).unwrap();
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() { out.extend(walk(&path)) } else { out.push(path) }
+    }
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn overlays_and_referenced_files_must_be_regular_files_of_a_bounded_size_inside_the_tree() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("overlay-files");
+    let tree = root.join("tree");
+    fs::create_dir_all(tree.join("overlays")).unwrap();
+    fs::write(tree.join("openapi.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n").unwrap();
+    fs::write(root.join("outside.yaml"), "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions: []\n").unwrap();
+    let fifo = tree.join("overlays/fifo.yaml");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let big = fs::File::create(tree.join("big.yaml")).unwrap();
+    big.set_len(apigen::disk::MOST_FILE_BYTES + 1).unwrap();
+    // A device is outside the tree too: it is refused as such, and with outside references allowed.
+    let cases: [(&str, &dyn Fn(&Path), &str); 5] = [
+        ("a link to a device", &|link| symlink("/dev/zero", link).unwrap(), "leads outside"),
+        ("a link to a device, outside allowed", &|link| symlink("/dev/zero", link).unwrap(), "is not a regular file"),
+        ("a FIFO", &|link| symlink(&fifo, link).unwrap(), "is not a regular file"),
+        ("a link out of the tree", &|link| symlink(root.join("outside.yaml"), link).unwrap(), "leads outside"),
+        ("a file too large", &|link| symlink(tree.join("big.yaml"), link).unwrap(), "is larger than"),
+    ];
+    fs::remove_file(&fifo).unwrap();
+    for (what, make, expected) in cases {
+        if what == "a FIFO" {
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        }
+        let link = tree.join("overlays/evil.yaml");
+        make(&link);
+        let started = std::time::Instant::now();
+        let out = root.join("out");
+        let mut args = vec!["--spec", "openapi.yaml", "--out", out.to_str().unwrap(), "--name", "t"];
+        if what.ends_with("outside allowed") {
+            args.push("--allow-outside-refs");
+        }
+        let run = apigen_in(&tree, &args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && stderr.contains(expected), "{what}: {stderr}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{what}: took {:?}", started.elapsed());
+        fs::remove_file(&link).unwrap();
+        let _ = fs::remove_file(&fifo);
+        // The same file reached by a reference is refused for the same reason.
+        if what != "a FIFO" {
+            make(&tree.join("ref.yaml"));
+            fs::write(tree.join("openapi.yaml"), spec_referring_to("ref.yaml")).unwrap();
+            let run = apigen_in(&tree, &args);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(stderr.contains(expected), "{what} by reference: {stderr}");
+            fs::remove_file(tree.join("ref.yaml")).unwrap();
+            fs::write(tree.join("openapi.yaml"), "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n")
+                .unwrap();
+        }
+    }
+    fs::remove_dir_all(root).unwrap();
+}

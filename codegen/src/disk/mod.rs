@@ -8,7 +8,9 @@ mod read;
 mod write;
 
 pub use explain::{FileChange, explain};
-pub use read::{CHANGES_FILE, changes_beside, crate_version, generate_from_disk, load_from_disk};
+pub use read::{
+    CHANGES_FILE, MOST_FILE_BYTES, MOST_TREE_BYTES, changes_beside, crate_version, generate_from_disk, load_from_disk,
+};
 pub use write::{Checked, Written, check, write};
 
 use std::path::{Component, Path, PathBuf};
