@@ -228,7 +228,8 @@ fn overlays_and_referenced_files_must_be_regular_files_of_a_bounded_size_inside_
     let big = fs::File::create(tree.join("big.yaml")).unwrap();
     big.set_len(apigen::disk::MOST_FILE_BYTES + 1).unwrap();
     // A device is outside the tree too: it is refused as such, and with outside references allowed.
-    let cases: [(&str, &dyn Fn(&Path), &str); 5] = [
+    type MakeLink<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, MakeLink, &str); 5] = [
         ("a link to a device", &|link| symlink("/dev/zero", link).unwrap(), "leads outside"),
         ("a link to a device, outside allowed", &|link| symlink("/dev/zero", link).unwrap(), "is not a regular file"),
         ("a FIFO", &|link| symlink(&fifo, link).unwrap(), "is not a regular file"),
