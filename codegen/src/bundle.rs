@@ -33,6 +33,36 @@ const MOST_DEPTH: usize = 512;
 /// twenty times what the largest public tree needs (DigitalOcean's: about 47,000).
 const MOST_VISITED: usize = 1_000_000;
 
+/// How much the nodes references copy may weigh (a node counts one, a string its length too),
+/// beyond [`LEAST_COPY_ROOM`], as a multiple of the bytes of the files read: the same text
+/// brought in many times (a Markdown description referred to from every operation) makes the
+/// document, and every crate generated from it, grow with the product of the two.
+const MOST_COPY_FACTOR: usize = 8;
+
+/// The weight copies may reach however small the tree: 16 million nodes and bytes.
+const LEAST_COPY_ROOM: usize = 16 << 20;
+
+/// What `value` weighs: each node one, each string and key its length too.
+pub fn weight(value: &Value) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        total = total.saturating_add(1);
+        match value {
+            Value::String(text) => total = total.saturating_add(text.len()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (key, value) in map {
+                    total = total.saturating_add(key.len());
+                    stack.push(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
 /// Reads a file of the spec by its path relative to the spec's directory, `/`-separated and
 /// normalised (no `.` segments; `..` only at the start, and only when reaching outside is allowed).
 pub type ReadFile<'a> = &'a dyn Fn(&str) -> Result<String, String>;
@@ -120,6 +150,8 @@ pub fn bundle(
         errors: Vec::new(),
         too_many: false,
         visited: 0,
+        copied: 0,
+        read_bytes: 0,
         swagger2,
     };
     // The root's own components keep their names, and an entry that is a reference to another
@@ -427,6 +459,10 @@ struct Bundler<'a> {
     too_many: bool,
     /// Nodes walked so far, against [`MOST_VISITED`].
     visited: usize,
+    /// What the nodes copied from files so far weigh (see [`weight`]).
+    copied: usize,
+    /// Bytes of the files read so far.
+    read_bytes: usize,
     swagger2: bool,
 }
 
@@ -633,7 +669,11 @@ impl Bundler<'_> {
                 self.refuse(file, src, format!("the spec is split into more than {MOST_FILES} files"));
                 return None;
             }
-            let parsed = match (self.read)(target_file) {
+            let read = (self.read)(target_file);
+            if let Ok(text) = &read {
+                self.read_bytes = self.read_bytes.saturating_add(text.len());
+            }
+            let parsed = match read {
                 Err(message) => {
                     self.fail(file, src, format!("`{reference}` cannot be read: {message}"));
                     None
@@ -669,7 +709,18 @@ impl Bundler<'_> {
             Some(path) => document.pointer(path),
         };
         match found {
-            Some(value) => Some(value.clone()),
+            Some(value) => {
+                self.copied = self.copied.saturating_add(weight(value));
+                let room = self.read_bytes.saturating_mul(MOST_COPY_FACTOR).max(LEAST_COPY_ROOM);
+                if self.copied > room {
+                    let message = format!(
+                        "references copy more than {MOST_COPY_FACTOR} times what the spec's files hold (`{reference}` is copied here once more)"
+                    );
+                    self.refuse(file, src, message);
+                    return None;
+                }
+                Some(value.clone())
+            }
             None => {
                 self.fail(file, src, format!("`{reference}` names nothing: `{target_file}` has no `{pointer}`"));
                 None

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -12,6 +13,39 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Query {
     segments: Vec<Segment>,
+}
+
+/// The work queries may do: a node visited or a filter tested is a step. A bound on what a
+/// query (nested descendant filters cost the document's size to the power of their depth) can
+/// make the generator do.
+#[derive(Debug)]
+pub struct Steps {
+    left: std::cell::Cell<u64>,
+    exhausted: std::cell::Cell<bool>,
+}
+
+impl Steps {
+    pub fn new(most: u64) -> Steps {
+        Steps { left: std::cell::Cell::new(most), exhausted: std::cell::Cell::new(false) }
+    }
+
+    /// Takes one step; `false` once there are none left.
+    fn spend(&self) -> bool {
+        match self.left.get().checked_sub(1) {
+            Some(left) => {
+                self.left.set(left);
+                true
+            }
+            None => {
+                self.exhausted.set(true);
+                false
+            }
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.exhausted.get()
+    }
 }
 
 /// One step of a node's location: a member's name or an element's index.
@@ -96,24 +130,32 @@ impl Query {
         Ok(query)
     }
 
-    /// The locations of the nodes the query selects in `root`, in document order, each once.
-    pub fn locate(&self, root: &Value) -> Vec<Vec<Step>> {
-        self.select(root, root).into_iter().map(|(_, path)| path).collect()
+    /// The locations of the nodes the query selects in `root`, in document order, each once; or
+    /// `None` when finding them would take more than `steps` has left.
+    pub fn locate(&self, root: &Value, steps: &Steps) -> Option<Vec<Vec<Step>>> {
+        let found = self.select(root, root, steps);
+        (!steps.exhausted()).then(|| found.into_iter().map(|(_, at)| path_of(&at)).collect())
     }
 
-    fn select<'v>(&self, start: &'v Value, root: &'v Value) -> Vec<(&'v Value, Vec<Step>)> {
-        let mut nodes = vec![(start, Vec::new())];
+    fn select<'v>(&self, start: &'v Value, root: &'v Value, steps: &Steps) -> Vec<(&'v Value, Loc<'v>)> {
+        let mut nodes = vec![(start, None)];
         for segment in &self.segments {
             let mut next = Vec::new();
-            for (node, path) in nodes {
+            for (node, at) in nodes {
+                if !steps.spend() {
+                    return Vec::new();
+                }
                 match segment {
-                    Segment::Child(selectors) => apply(selectors, node, &path, root, &mut next),
+                    Segment::Child(selectors) => apply(selectors, node, &at, root, &mut next, steps),
                     Segment::Descendant(selectors) => {
-                        let mut stack = vec![(node, path)];
+                        let mut stack = vec![(node, at)];
                         // Pre-order: a node, then its children in order.
-                        while let Some((node, path)) = stack.pop() {
-                            apply(selectors, node, &path, root, &mut next);
-                            let mut children = children(node, &path);
+                        while let Some((node, at)) = stack.pop() {
+                            if !steps.spend() {
+                                return Vec::new();
+                            }
+                            apply(selectors, node, &at, root, &mut next, steps);
+                            let mut children = children(node, &at);
                             children.reverse();
                             stack.extend(children);
                         }
@@ -121,25 +163,56 @@ impl Query {
                 }
             }
             // Each node once per segment, so chained descendant segments (`$..*..*`) stay
-            // bounded by the document's size instead of multiplying.
+            // bounded by the document's size instead of multiplying. A node is where it is in
+            // memory: one location, one address.
             let mut seen = HashSet::new();
-            next.retain(|(_, path)| seen.insert(path.clone()));
+            next.retain(|(node, _)| seen.insert(std::ptr::from_ref(*node)));
             nodes = next;
         }
         nodes
     }
 }
 
+/// Where a node stands: the step from its parent, and the parent's location (`None` for the
+/// node a query starts from). Shared, so a child's location costs one link, whatever its depth.
+type Loc<'v> = Option<Rc<Link<'v>>>;
+
+struct Link<'v> {
+    parent: Loc<'v>,
+    step: StepRef<'v>,
+}
+
+/// A [`Step`] borrowing the document's key.
+#[derive(Clone, Copy)]
+enum StepRef<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn at<'v>(parent: &Loc<'v>, step: StepRef<'v>) -> Loc<'v> {
+    Some(Rc::new(Link { parent: parent.clone(), step }))
+}
+
+/// The steps from the start to `loc`.
+fn path_of(loc: &Loc<'_>) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut link = loc.as_deref();
+    while let Some(Link { parent, step }) = link {
+        steps.push(match step {
+            StepRef::Key(key) => Step::Key(key.to_string()),
+            StepRef::Index(i) => Step::Index(*i),
+        });
+        link = parent.as_deref();
+    }
+    steps.reverse();
+    steps
+}
+
 /// The members or elements of `node`, with their locations.
-fn children<'v>(node: &'v Value, path: &[Step]) -> Vec<(&'v Value, Vec<Step>)> {
-    let at = |step: Step| {
-        let mut path = path.to_vec();
-        path.push(step);
-        path
-    };
+fn children<'v>(node: &'v Value, loc: &Loc<'v>) -> Vec<(&'v Value, Loc<'v>)> {
     match node {
-        Value::Object(map) => map.iter().map(|(k, v)| (v, at(Step::Key(k.clone())))).collect(),
-        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (v, at(Step::Index(i)))).collect(),
+        Value::Object(map) => map.iter().map(|(k, v)| (v, at(loc, StepRef::Key(k)))).collect(),
+        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (v, at(loc, StepRef::Index(i)))).collect(),
         _ => Vec::new(),
     }
 }
@@ -147,39 +220,35 @@ fn children<'v>(node: &'v Value, path: &[Step]) -> Vec<(&'v Value, Vec<Step>)> {
 fn apply<'v>(
     selectors: &[Selector],
     node: &'v Value,
-    path: &[Step],
+    loc: &Loc<'v>,
     root: &'v Value,
-    out: &mut Vec<(&'v Value, Vec<Step>)>,
+    out: &mut Vec<(&'v Value, Loc<'v>)>,
+    steps: &Steps,
 ) {
-    let at = |step: Step| {
-        let mut path = path.to_vec();
-        path.push(step);
-        path
-    };
     for selector in selectors {
         match (selector, node) {
             (Selector::Name(name), Value::Object(map)) => {
-                if let Some(child) = map.get(name) {
-                    out.push((child, at(Step::Key(name.clone()))));
+                if let Some((key, child)) = map.get_key_value(name) {
+                    out.push((child, at(loc, StepRef::Key(key))));
                 }
             }
-            (Selector::Wildcard, _) => out.extend(children(node, path)),
+            (Selector::Wildcard, _) => out.extend(children(node, loc)),
             (Selector::Index(index), Value::Array(items)) => {
                 let len = items.len() as i64;
                 let index = if *index < 0 { len + index } else { *index };
                 if (0..len).contains(&index) {
-                    out.push((&items[index as usize], at(Step::Index(index as usize))));
+                    out.push((&items[index as usize], at(loc, StepRef::Index(index as usize))));
                 }
             }
             (Selector::Slice(start, end, step), Value::Array(items)) => {
                 for index in slice(items.len() as i64, *start, *end, step.unwrap_or(1)) {
-                    out.push((&items[index], at(Step::Index(index))));
+                    out.push((&items[index], at(loc, StepRef::Index(index))));
                 }
             }
             (Selector::Filter(expr), Value::Object(_) | Value::Array(_)) => {
-                for (child, path) in children(node, path) {
-                    if expr.holds(child, root) {
-                        out.push((child, path));
+                for (child, loc) in children(node, loc) {
+                    if steps.spend() && expr.holds(child, root, steps) {
+                        out.push((child, loc));
                     }
                 }
             }
@@ -215,14 +284,14 @@ fn slice(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize
 }
 
 impl Expr {
-    fn holds(&self, current: &Value, root: &Value) -> bool {
+    fn holds(&self, current: &Value, root: &Value, steps: &Steps) -> bool {
         match self {
-            Expr::Or(all) => all.iter().any(|e| e.holds(current, root)),
-            Expr::And(all) => all.iter().all(|e| e.holds(current, root)),
-            Expr::Not(inner) => !inner.holds(current, root),
-            Expr::Exists(relative, query) => !query.select(start(*relative, current, root), root).is_empty(),
+            Expr::Or(all) => all.iter().any(|e| e.holds(current, root, steps)),
+            Expr::And(all) => all.iter().all(|e| e.holds(current, root, steps)),
+            Expr::Not(inner) => !inner.holds(current, root, steps),
+            Expr::Exists(relative, query) => !query.select(start(*relative, current, root), root, steps).is_empty(),
             Expr::Compare(left, op, right) => {
-                let (left, right) = (left.value(current, root), right.value(current, root));
+                let (left, right) = (left.value(current, root, steps), right.value(current, root, steps));
                 match op {
                     Op::Eq => equal(left, right),
                     Op::Ne => !equal(left, right),
@@ -246,11 +315,11 @@ fn start<'v>(relative: Relative, current: &'v Value, root: &'v Value) -> &'v Val
 impl Comparable {
     /// The value compared: a literal, or the one node a query selects (none when it selects
     /// none or several).
-    fn value<'v>(&'v self, current: &'v Value, root: &'v Value) -> Option<&'v Value> {
+    fn value<'v>(&'v self, current: &'v Value, root: &'v Value, steps: &Steps) -> Option<&'v Value> {
         match self {
             Comparable::Literal(value) => Some(value),
             Comparable::Query(relative, query) => {
-                match query.select(start(*relative, current, root), root).as_slice() {
+                match query.select(start(*relative, current, root), root, steps).as_slice() {
                     [(value, _)] => Some(value),
                     _ => None,
                 }
@@ -583,12 +652,13 @@ impl Parser {
 mod tests {
     use serde_json::json;
 
-    use super::{Query, Step};
+    use super::{Query, Step, Steps};
 
     fn keys(query: &str, doc: &serde_json::Value) -> Vec<String> {
         let query = Query::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
         query
-            .locate(doc)
+            .locate(doc, &Steps::new(u64::MAX))
+            .unwrap()
             .iter()
             .map(|path| {
                 path.iter()
@@ -656,7 +726,7 @@ mod tests {
             chain = json!({"x": chain});
         }
         assert_eq!(keys("$..*..*..*", &json!({"c": {"d": {"e": {"f": 1}}}})).len(), 2);
-        assert_eq!(Query::parse("$..*..*..*..*").unwrap().locate(&chain).len(), 97);
+        assert_eq!(Query::parse("$..*..*..*..*").unwrap().locate(&chain, &Steps::new(u64::MAX)).unwrap().len(), 97);
     }
 
     fn deep_ok() -> String {

@@ -244,8 +244,24 @@ pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated
             emit(&api, &Config { spec_path, ..config.clone() })?
         }
     };
+    // Every stage is bounded on its own; this says so once more of the whole.
+    let read = sources.bytes_read();
+    let written: usize = files.iter().map(|f| f.contents.len()).sum();
+    let room = read.saturating_mul(MOST_OUTPUT_FACTOR).saturating_add(LEAST_OUTPUT_ROOM);
+    if written.saturating_sub(crates::RUNTIME_BYTES) > room {
+        return Err(refused(format!(
+            "the generated crates would hold {written} bytes, more than {MOST_OUTPUT_FACTOR} times the spec's {read}"
+        )));
+    }
     Ok(Generated { files, warnings })
 }
+
+/// How many times the bytes of its spec the generated crates may hold, beyond
+/// [`LEAST_OUTPUT_ROOM`]: GitHub's description gives about three.
+const MOST_OUTPUT_FACTOR: usize = 32;
+
+/// The bytes generated crates may hold however short their spec: 64 MiB.
+const LEAST_OUTPUT_ROOM: usize = 64 << 20;
 
 /// The lowering stage alone: resolves a parsed spec into the IR, or reports every problem.
 pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagnostics> {

@@ -115,6 +115,11 @@ impl Sources {
         crate::ir::Document { text, media_type: if json { "application/json" } else { "application/yaml" } }
     }
 
+    /// The bytes of every file read.
+    pub fn bytes_read(&self) -> usize {
+        self.texts.values().map(String::len).sum()
+    }
+
     /// How many files besides the root document were read.
     pub fn read_beside_root(&self) -> usize {
         self.texts.len().saturating_sub(1)
@@ -439,7 +444,43 @@ struct Strict<'a> {
     crumb: Crumb<'a>,
     duplicate: &'a RefCell<Option<(String, String)>>,
     yaml: bool,
+    size: &'a Size,
 }
+
+/// How much of the document has been read, in nodes and string bytes, against how much it may
+/// grow to: YAML aliases repeat what their anchor holds, so a short text can stand for a
+/// document far larger than itself. Without aliases a document weighs less than its text.
+struct Size {
+    weight: std::cell::Cell<usize>,
+    most: usize,
+}
+
+impl Size {
+    /// Room for a document expanded to [`MOST_EXPANSION`] times its text, and at least
+    /// [`LEAST_EXPANSION_ROOM`].
+    fn for_text(text: &str) -> Size {
+        let most = text.len().saturating_mul(MOST_EXPANSION).max(LEAST_EXPANSION_ROOM);
+        Size { weight: std::cell::Cell::new(0), most }
+    }
+
+    /// Counts a node holding `bytes` of text; past the room, the error that refuses the text.
+    fn add<E: serde::de::Error>(&self, bytes: usize) -> Result<(), E> {
+        let weight = self.weight.get().saturating_add(1).saturating_add(bytes);
+        self.weight.set(weight);
+        if weight > self.most {
+            return Err(E::custom(format!(
+                "the document's aliases expand it past {MOST_EXPANSION} times the size of its text; write the repeated parts once, as components"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// How many times the size of its text a document may weigh once YAML aliases are expanded.
+const MOST_EXPANSION: usize = 8;
+
+/// The weight any document may reach however short its text: a million nodes and bytes.
+const LEAST_EXPANSION_ROOM: usize = 1 << 20;
 
 /// YAML's merge key.
 const MERGE: &str = "<<";
@@ -478,45 +519,55 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
         f.write_str("a JSON or YAML value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(v.into())
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(v.into())
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(v.into())
     }
 
     /// An integer wider than 64 bits (`-9223372036854776000`, a float's spelling of `i64::MIN`)
     /// is kept as the nearest float; where it stands as a limit, the repairs say what it became.
-    fn visit_i128<E>(self, v: i128) -> Result<Value, E> {
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(i64::try_from(v).map_or_else(|_| float(v as f64), Value::from))
     }
 
-    fn visit_u128<E>(self, v: u128) -> Result<Value, E> {
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(u64::try_from(v).map_or_else(|_| float(v as f64), Value::from))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(float(v))
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
+        self.size.add(v.len())?;
         Ok(v.into())
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
+        self.size.add(v.len())?;
         Ok(v.into())
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(Value::Null)
     }
 
-    fn visit_none<E>(self) -> Result<Value, E> {
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.size.add(0)?;
         Ok(Value::Null)
     }
 
@@ -525,6 +576,7 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.size.add(0)?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
             let crumb = Crumb::Index(&self.crumb, items.len());
@@ -536,10 +588,12 @@ impl<'de> serde::de::Visitor<'de> for Strict<'_> {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.size.add(0)?;
         let mut object = serde_json::Map::new();
         // Keys that came from a merged mapping, which the mapping's own keys may replace.
         let mut merged = std::collections::HashSet::new();
         while let Some(Key(key)) = map.next_key()? {
+            self.size.add(key.len())?;
             // The value of a `<<` that is no merge, read already.
             let mut read = None;
             if self.yaml && key == MERGE {
@@ -592,7 +646,9 @@ struct Key(String);
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let unused = RefCell::new(None);
-        let seed = Strict { crumb: Crumb::Root, duplicate: &unused, yaml: false };
+        // A key is counted where it stands, by the mapping that holds it.
+        let unbounded = Size { weight: std::cell::Cell::new(0), most: usize::MAX };
+        let seed = Strict { crumb: Crumb::Root, duplicate: &unused, yaml: false, size: &unbounded };
         match serde::de::DeserializeSeed::deserialize(seed, deserializer)? {
             Value::String(text) => Ok(Key(text)),
             Value::Null => Ok(Key("null".to_string())),
@@ -610,7 +666,8 @@ fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let duplicate = RefCell::new(None);
     let json = text.trim_start().starts_with('{');
-    let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate, yaml: !json };
+    let size = Size::for_text(text);
+    let seed = Strict { crumb: Crumb::Root, duplicate: &duplicate, yaml: !json, size: &size };
     let result = if json {
         serde::de::DeserializeSeed::deserialize(seed, &mut serde_json::Deserializer::from_str(text))
             .map(|value| (value, Vec::new()))
@@ -620,6 +677,13 @@ fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
                 pointer: None,
                 message: e.to_string(),
             })
+    } else if let Some((line, column)) = flow_too_deep(text) {
+        Err(LoadError {
+            line: Some(line),
+            column: Some(column),
+            pointer: None,
+            message: format!("flow collections (`[` and `{{`) nest more than {MOST_FLOW_DEPTH} deep"),
+        })
     } else {
         yaml_stream(text, seed).map_err(|e| {
             let location = e.location();
@@ -646,6 +710,62 @@ fn parse(text: &str) -> Result<(Value, Vec<Diagnostic>), LoadError> {
             "the key `{key}` appears twice in {mapping}{lines}; a YAML or JSON parser would keep only the last"
         ),
     })
+}
+
+/// How deep YAML flow collections may nest: as deep as the YAML reader recurses. Checked before
+/// it reads the text, whose scanner slows with the square of the nesting (100,000 levels take
+/// it a minute).
+const MOST_FLOW_DEPTH: usize = 128;
+
+/// Where, if anywhere, YAML `text` opens a flow collection more than [`MOST_FLOW_DEPTH`] deep,
+/// as the line and column of its `[` or `{`.
+///
+/// A streaming YAML 1.2 reader follows the nesting exactly; it is stricter than the one that
+/// reads the document, and where it stops at something it refuses, the rest is counted bracket by
+/// bracket, which can only see nesting deeper than it is, never miss it where brackets are not
+/// quoted.
+fn flow_too_deep(text: &str) -> Option<(usize, usize)> {
+    use saphyr_parser::{Event, Parser};
+    let mut depth = 0usize;
+    for event in Parser::new_from_str(text) {
+        match event {
+            Ok((Event::SequenceStart(..) | Event::MappingStart(..), span)) => {
+                depth += 1;
+                if depth > MOST_FLOW_DEPTH {
+                    return Some((span.start.line(), span.start.col() + 1));
+                }
+            }
+            Ok((Event::SequenceEnd | Event::MappingEnd, _)) => depth = depth.saturating_sub(1),
+            Ok(_) => {}
+            Err(error) if error.info().contains("recursion limit") => {
+                return Some((error.marker().line(), error.marker().col() + 1));
+            }
+            Err(error) => return bracket_depth(text, error.marker().index(), depth),
+        }
+    }
+    None
+}
+
+/// Where brackets in `text` from byte `from` on, counted naively from `depth`, open deeper than
+/// [`MOST_FLOW_DEPTH`].
+fn bracket_depth(text: &str, from: usize, mut depth: usize) -> Option<(usize, usize)> {
+    let start = text.char_indices().map(|(at, _)| at).nth(from).unwrap_or(text.len());
+    for (at, c) in text[start..].char_indices() {
+        match c {
+            '[' | '{' => {
+                depth += 1;
+                if depth > MOST_FLOW_DEPTH {
+                    let before = &text[..start + at];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+                    return Some((line, column));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The document of a YAML stream. A stream may hold several (`---` between them): the first that

@@ -10,10 +10,22 @@
 use serde_json::Value;
 
 use crate::Diagnostic;
-use crate::jsonpath::{Query, Step};
+use crate::bundle::weight;
+use crate::jsonpath::{Query, Step, Steps};
 
 /// Most actions one overlay may hold: a bound on what a hostile overlay can make the generator do.
 const MOST_ACTIONS: usize = 10_000;
+
+/// Most steps (nodes visited, filters tested) the targets of all overlays together may take: five
+/// times the nodes of GitHub's description, a few seconds of work at most.
+pub const MOST_QUERY_STEPS: u64 = 10_000_000;
+
+/// How many times what the description and its overlays weigh (see [`weight`]) the updates may
+/// add to it: an update applied to every node (`$..*`) doubles the description each time.
+const MOST_GROWTH_FACTOR: usize = 8;
+
+/// What updates may add however small the description: a million nodes and bytes.
+const LEAST_GROWTH_ROOM: usize = 1 << 20;
 
 /// One overlay document: its path (for diagnostics) and its parsed content, or why it does not
 /// parse.
@@ -26,6 +38,10 @@ pub struct Overlay<'a> {
 /// Applies `overlays` to `doc` in order; every problem is reported, located in its overlay.
 pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagnostic>> {
     let mut problems = Vec::new();
+    let steps = Steps::new(MOST_QUERY_STEPS);
+    let texts: usize = overlays.iter().map(|o| o.text.len()).sum();
+    let room = weight(doc).saturating_add(texts).saturating_mul(MOST_GROWTH_FACTOR).max(LEAST_GROWTH_ROOM);
+    let mut grown = 0usize;
     for overlay in overlays {
         let mut fail = |pointer: String, message: String| {
             let line = crate::locate::line_of(overlay.text, &pointer);
@@ -77,7 +93,15 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
                 fail(at, "an action has an `update` or `remove: true`".into());
                 continue;
             }
-            let mut found = query.locate(doc);
+            let Some(mut found) = query.locate(doc, &steps) else {
+                fail(
+                    format!("{at}/target"),
+                    format!(
+                        "`{target}` takes the overlays' queries past {MOST_QUERY_STEPS} steps; target the nodes more directly"
+                    ),
+                );
+                return Err(problems);
+            };
             if found.is_empty() {
                 fail(format!("{at}/target"), format!("`{target}` selects nothing in the description"));
                 continue;
@@ -89,6 +113,17 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
                     remove_at(doc, path);
                 }
             } else if let Some(update) = update {
+                grown = grown.saturating_add(weight(update).saturating_mul(found.len()));
+                if grown > room {
+                    fail(
+                        format!("{at}/update"),
+                        format!(
+                            "the updates would make the description more than {MOST_GROWTH_FACTOR} times the size of it and its overlays (this one is applied to {} nodes)",
+                            found.len()
+                        ),
+                    );
+                    return Err(problems);
+                }
                 for path in &found {
                     if let Some(node) = node_at(doc, path) {
                         merge(node, update);

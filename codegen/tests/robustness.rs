@@ -521,3 +521,174 @@ fn hostile_strings_stay_values_in_every_manifest_and_readme() {
         }
     }
 }
+
+#[test]
+fn thousands_of_paths_generate_without_deep_recursion() {
+    // Large public APIs reach this many paths; the router's routes are many statements, not
+    // one chain of calls that printing it would recurse through.
+    let mut paths = serde_json::Map::new();
+    for i in 0..9_000 {
+        paths.insert(
+            format!("/r{i}/{{id}}"),
+            json!({"get": {"operationId": format!("get{i}"), "parameters": [
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}
+            ], "responses": {"204": {"description": "done"}}}}),
+        );
+    }
+    let spec = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths});
+    let generated = generate(&spec.to_string(), &config(true)).expect("generates");
+    let router = generated.files.iter().find(|f| f.path == "server/src/router.rs").unwrap();
+    assert_eq!(router.contents.matches(".route(").count(), 9_000);
+    syn::parse_file(&router.contents).expect("the router parses");
+}
+
+/// Generates leniently from `files` (path ↦ text, the root `openapi.yaml`) with `overlays`, and
+/// says how long it took.
+fn timed(
+    files: &[(String, String)],
+    overlays: &[(String, String)],
+) -> (Result<apigen::Generated, apigen::Diagnostics>, std::time::Duration) {
+    let files: std::collections::HashMap<String, String> = files.iter().cloned().collect();
+    let read = |path: &str| files.get(path).cloned().ok_or_else(|| "no such file".to_string());
+    let started = std::time::Instant::now();
+    let specs = apigen::SpecFiles { root: "openapi.yaml", read: &read, allow_outside: false, overlays };
+    let generated = apigen::generate_files(specs, &Config { strict: false, ..config(true) });
+    (generated, started.elapsed())
+}
+
+/// That `outcome` is a refusal saying `expected`, reached within seconds: the bounds are on work
+/// (nodes, bytes, steps), and the time only catches work that ran away (unbounded, it takes
+/// minutes; a debug build beside other tests takes up to about 15 s).
+fn refused_quickly(
+    what: &str,
+    outcome: (Result<apigen::Generated, apigen::Diagnostics>, std::time::Duration),
+    expected: &str,
+) {
+    let (generated, took) = outcome;
+    let error = match generated {
+        Ok(g) => panic!("{what}: generated {} files", g.files.len()),
+        Err(e) => e.to_string(),
+    };
+    assert!(error.contains(expected), "{what}: {error}");
+    assert!(took < std::time::Duration::from_secs(40), "{what}: refused only after {took:?}");
+}
+
+const EMPTY_API: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+
+#[test]
+fn yaml_aliases_and_deep_nesting_are_refused_before_they_grow() {
+    // Each alias repeats what its anchor holds: a few kilobytes standing for gigabytes.
+    let mut text = format!("{EMPTY_API}x-data:\n  a: &a [{}]\n", vec!["\"0123456789\""; 100].join(","));
+    text.push_str(&format!("  b: &b [{}]\n", vec!["*a"; 100].join(",")));
+    text.push_str(&format!("  c: [{}]\n", vec!["*b"; 1000].join(",")));
+    let files = [("openapi.yaml".to_string(), text)];
+    refused_quickly("anchors", timed(&files, &[]), "aliases expand it past 8 times the size of its text");
+    // The YAML reader slows with the square of the nesting: refused before it reads.
+    let files = [("openapi.yaml".to_string(), format!("{EMPTY_API}x-deep: {}\n", "[".repeat(100_000)))];
+    refused_quickly("nesting", timed(&files, &[]), "nest more than 128 deep");
+}
+
+#[test]
+fn references_that_copy_more_than_the_tree_holds_are_refused() {
+    // A diamond: each file refers twice to the next, so the last is copied 2^29 times.
+    let mut files = vec![("openapi.yaml".to_string(), format!("{EMPTY_API}x-data: {{$ref: 'l0.yaml'}}\n"))];
+    for k in 0..30 {
+        let body = if k == 29 {
+            format!("leaf: \"{}\"\n", "z".repeat(10_000))
+        } else {
+            format!("a: {{$ref: 'l{}.yaml'}}\nb: {{$ref: 'l{}.yaml'}}\n", k + 1, k + 1)
+        };
+        files.push((format!("l{k}.yaml"), body));
+    }
+    refused_quickly("a diamond", timed(&files, &[]), "references copy more than 8 times");
+    // One Markdown description brought in by every operation.
+    let mut text = EMPTY_API.replace("paths: {}\n", "paths:\n");
+    for i in 0..400 {
+        text.push_str(&format!(
+            "  /p{i}:\n    get:\n      operationId: op{i}\n      description: {{$ref: 'desc.md'}}\n      responses:\n        '204': {{description: {{$ref: 'desc.md'}}}}\n"
+        ));
+    }
+    let files = [("openapi.yaml".to_string(), text), ("desc.md".to_string(), "word ".repeat(40_000))];
+    refused_quickly("Markdown fan-out", timed(&files, &[]), "references copy more than 8 times");
+}
+
+#[test]
+fn overlays_cannot_grow_the_description_or_search_it_without_bound() {
+    let files = [("openapi.yaml".to_string(), format!("{EMPTY_API}x-a: {{b: {{c: 1}}}}\n"))];
+    let doubling = "  - target: '$..*'\n    update: {k: [1, 2, {m: x}]}\n".repeat(40);
+    let overlay = format!("overlay: 1.0.0\ninfo: {{title: o, version: '1'}}\nactions:\n{doubling}");
+    let overlays = [("overlays/o.yaml".to_string(), overlay)];
+    refused_quickly(
+        "an update of every node, again and again",
+        timed(&files, &overlays),
+        "the updates would make the description",
+    );
+    // Descendants inside filters inside descendants: the document's size to the fourth power.
+    let mut chain = json!({"a": 1});
+    for _ in 0..100 {
+        chain = json!({"a": chain, "b": 1, "c": 2, "d": 3, "e": 4});
+    }
+    let text = json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "x-t": chain});
+    let files = [("openapi.yaml".to_string(), text.to_string())];
+    let search = "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n  - target: '$..[?@..[?@..[?@..*]]]'\n    update: {z: 1}\n";
+    let overlays = [("overlays/o.yaml".to_string(), search.to_string())];
+    refused_quickly("nested descendant filters", timed(&files, &overlays), "steps; target the nodes more directly");
+}
+
+/// A document of `schemas` whose one operation replies with `reply`.
+fn with_schemas(schemas: serde_json::Map<String, Value>, reply: &str) -> String {
+    json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
+        "operationId": "a",
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{reply}")}}}}}
+    }}}, "components": {"schemas": schemas}})
+    .to_string()
+}
+
+/// That merging `text`'s `allOf`s stops at a bound, with a warning saying `why`, and what it
+/// generates stays within a multiple of its size.
+fn merges_within_a_bound(what: &str, text: String, why: &str) {
+    let files = [("openapi.yaml".to_string(), text.clone())];
+    let (generated, took) = timed(&files, &[]);
+    let generated = generated.unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(generated.warnings.iter().any(|w| w.message.contains(why)), "{what}: no warning says {why:?}");
+    let written: usize = generated.files.iter().map(|f| f.contents.len()).sum();
+    assert!(written < 40 * text.len() + (2 << 20), "{what}: {written} bytes from {}", text.len());
+    assert!(took < std::time::Duration::from_secs(20), "{what}: {took:?}");
+}
+
+#[test]
+fn all_of_merges_stay_within_a_bound_and_the_output_linear() {
+    // A chain: each schema adds one property to the one before, so merged whole the fields grow
+    // with the square of its length.
+    let mut schemas = serde_json::Map::new();
+    schemas.insert("S0".into(), json!({"type": "object", "properties": {"p0": {"type": "string"}}}));
+    for i in 1..2000 {
+        schemas.insert(
+            format!("S{i}"),
+            json!({"allOf": [
+                {"$ref": format!("#/components/schemas/S{}", i - 1)},
+                {"type": "object", "properties": {format!("p{i}"): {"type": "string"}}}
+            ]}),
+        );
+    }
+    merges_within_a_bound("a chain", with_schemas(schemas, "S1999"), "`allOf` members nest more than 64 deep");
+    // A star: a large base that thousands of schemas extend, each copying all of it.
+    let base: serde_json::Map<String, Value> =
+        (0..3000).map(|i| (format!("b{i}"), json!({"type": "string"}))).collect();
+    let mut schemas = serde_json::Map::new();
+    schemas.insert("Base".into(), json!({"type": "object", "properties": base}));
+    let mut all = serde_json::Map::new();
+    for i in 0..2000 {
+        let name = format!("E{i}");
+        schemas.insert(
+            name.clone(),
+            json!({"allOf": [
+                {"$ref": "#/components/schemas/Base"},
+                {"type": "object", "properties": {format!("e{i}"): {"type": "string"}}}
+            ]}),
+        );
+        all.insert(name.clone(), json!({"$ref": format!("#/components/schemas/{name}")}));
+    }
+    schemas.insert("All".into(), json!({"type": "object", "properties": all}));
+    merges_within_a_bound("a star", with_schemas(schemas, "All"), "merges have copied");
+}

@@ -53,6 +53,12 @@ impl Budget {
         self.spent.get() <= self.limit
     }
 
+    /// Counts `steps` steps at once; `false` once more than the limit have been taken.
+    pub fn spend_many(&self, steps: usize) -> bool {
+        self.spent.set(self.spent.get().saturating_add(steps));
+        self.spent.get() <= self.limit
+    }
+
     /// Whether more steps than the limit have been taken.
     pub fn exhausted(&self) -> bool {
         self.spent.get() > self.limit

@@ -42,12 +42,12 @@ fn on_disk<T>(
     use_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays })
 }
 
-/// The most bytes one file of a spec may hold: 64 MiB, five times GitHub's description (13 MB),
-/// the largest public one.
-pub const MOST_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// The most bytes one file of a spec may hold: 128 MiB, above the largest public descriptions
+/// (GitHub's is 13 MB, and 78 MB with every reference written out in place).
+pub const MOST_FILE_BYTES: u64 = 128 * 1024 * 1024;
 
-/// The most bytes all the files of one spec may hold together: 256 MiB.
-pub const MOST_TREE_BYTES: u64 = 256 * 1024 * 1024;
+/// The most bytes all the files of one spec may hold together: 512 MiB.
+pub const MOST_TREE_BYTES: u64 = 512 * 1024 * 1024;
 
 /// The directory a spec is read from, and what has been read from it so far.
 ///

@@ -648,6 +648,9 @@ fn dispatch(ops: &[&Operation]) -> TokenStream {
 
 /// The head of `router.rs`: configuration, the router and the shared checks; [`handler`] gives
 /// one operation's handler.
+/// Routes one statement of the router adds, at most.
+const ROUTES_PER_STATEMENT: usize = 100;
+
 pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
     // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
@@ -809,6 +812,19 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     // unless told they are meant.
     let literal = |path: &str| path.split('/').any(|segment| segment.starts_with([':', '*']));
     let literal_colons = api.operations.iter().any(|op| literal(&op.path)).then(|| quote! { .without_v07_checks() });
+    // A chain of calls nests once per call when it is parsed and printed: a few thousand routes
+    // would overflow the stack. Past one chunk, the routes are added a chunk per statement.
+    let routes: Vec<TokenStream> = routes.collect();
+    let routes = if routes.len() <= ROUTES_PER_STATEMENT {
+        quote! { let routes = Router::new() #literal_colons #(#routes)* .method_not_allowed_fallback(method_not_allowed::<A>); }
+    } else {
+        let chunks = routes.chunks(ROUTES_PER_STATEMENT).map(|chunk| quote! { let routes = routes #(#chunk)*; });
+        quote! {
+            let routes = Router::new() #literal_colons;
+            #(#chunks)*
+            let routes = routes.method_not_allowed_fallback(method_not_allowed::<A>);
+        }
+    };
     let serve_document = api.document.is_some().then(|| {
         quote! {
             #[cfg(feature = "document")]
@@ -843,10 +859,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         /// [`base_path`](ServerConfig::base_path) when it has one. Add tower layers (timeouts,
         /// tracing, authentication, rate limits) with `Router::layer` as usual.
         pub fn router_with<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> Router {
-            let routes = Router::new()
-                #literal_colons
-                #(#routes)*
-                .method_not_allowed_fallback(method_not_allowed::<A>);
+            #routes
             let routes = match config.base_path.as_str() {
                 "" => routes,
                 base => Router::new().nest(base, routes),

@@ -206,6 +206,9 @@ pub(crate) struct Lowerer<'a> {
     xml_reads: Vec<(serde_json::Value, Pointer)>,
     /// Some pattern kept is one only `fancy-regex` reads.
     fancy_patterns: bool,
+    /// Properties `allOf` merges have copied so far, and how many they may copy.
+    merged: std::cell::Cell<usize>,
+    most_merged: usize,
 }
 
 /// Where a unit started: the counts of diagnostics and types before it.
@@ -240,6 +243,8 @@ impl<'a> Lowerer<'a> {
             checks: Vec::new(),
             xml_reads: Vec::new(),
             fancy_patterns: false,
+            merged: std::cell::Cell::new(0),
+            most_merged: schema::merge_room(doc),
         }
     }
 

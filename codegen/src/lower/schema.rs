@@ -187,8 +187,8 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let mut parts = ObjectParts::default();
-                let mut seen = Vec::new();
-                if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen) {
+                let mut seen = std::collections::HashSet::new();
+                if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen, 0) {
                     self.warn(
                         &at,
                         format!("{why}; the `allOf` is read as any JSON value, which servers check against it"),
@@ -564,11 +564,16 @@ impl<'a> Lowerer<'a> {
         members: &'s [ReferenceOr<Schema>],
         ptr: &Pointer,
         parts: &mut ObjectParts<'s>,
-        seen: &mut Vec<&'s str>,
+        seen: &mut std::collections::HashSet<&'s str>,
+        depth: usize,
     ) -> Result<(), (Pointer, String)>
     where
         'a: 's,
     {
+        if depth > MOST_ALL_OF_DEPTH {
+            return Err((ptr.clone(), format!("`allOf` members nest more than {MOST_ALL_OF_DEPTH} deep")));
+        }
+        let before = parts.props.len();
         for (i, member) in members.iter().enumerate() {
             let (schema, at) = match member {
                 ReferenceOr::Item(s) => (s, ptr.push(i)),
@@ -591,18 +596,36 @@ impl<'a> Lowerer<'a> {
                             format!("the reference {reference} does not name a schema in #/components/schemas"),
                         ));
                     };
-                    if seen.contains(&name) {
+                    if !seen.insert(name) {
                         return Err((ptr.push(i), format!("`allOf` includes `{name}` within itself")));
                     }
-                    seen.push(name);
                     (s, Pointer::root().push("components").push("schemas").push(name))
                 }
             };
+            // Each merge copies its members' properties into a type of its own: a chain of `allOf`s,
+            // each adding to the one before, copies the square of its length.
+            let incoming = match &schema.schema_kind {
+                SchemaKind::Type(Type::Object(o)) => o.properties.len(),
+                SchemaKind::Any(any) => any.properties.len(),
+                _ => 0,
+            };
+            let copied = self.merged.get().saturating_add(parts.props.len()).saturating_add(incoming);
+            if copied > self.most_merged {
+                let declared = self.most_merged.saturating_sub(LEAST_MERGE_ROOM) / MERGE_FACTOR;
+                return Err((
+                    at,
+                    format!(
+                        "`allOf` merges have copied {copied} properties, more than {MERGE_FACTOR} times the {declared} the document declares allow"
+                    ),
+                ));
+            }
             match &schema.schema_kind {
                 SchemaKind::Type(Type::Object(o)) => {
                     parts.add(&o.properties, &o.required, o.additional_properties.as_ref(), &at)
                 }
-                SchemaKind::AllOf { all_of } => self.collect_all_of(all_of, &at.push("allOf"), parts, seen)?,
+                SchemaKind::AllOf { all_of } => {
+                    self.collect_all_of(all_of, &at.push("allOf"), parts, seen, depth + 1)?
+                }
                 SchemaKind::Any(any)
                     if any.one_of.is_empty()
                         && any.any_of.is_empty()
@@ -610,10 +633,13 @@ impl<'a> Lowerer<'a> {
                         && any.typ.as_deref().is_none_or(|t| t == "object") =>
                 {
                     parts.add(&any.properties, &any.required, any.additional_properties.as_ref(), &at);
-                    self.collect_all_of(&any.all_of, &at.push("allOf"), parts, seen)?;
+                    self.collect_all_of(&any.all_of, &at.push("allOf"), parts, seen, depth + 1)?;
                 }
                 _ => return Err((at, "this `allOf` member is not an object, as the others are".to_string())),
             }
+        }
+        if depth == 0 {
+            self.merged.set(self.merged.get().saturating_add(parts.props.len() - before));
         }
         Ok(())
     }
@@ -749,6 +775,10 @@ struct ObjectParts<'s> {
     extra: Option<(&'s AdditionalProperties, Pointer)>,
     /// How many schemas the properties were gathered from.
     schemas: usize,
+    /// Where each property's name stands in `props`, and which names `required` holds: a merge
+    /// of many members stays linear.
+    prop_index: std::collections::HashMap<&'s str, usize>,
+    required_names: std::collections::HashSet<String>,
 }
 
 impl<'s> ObjectParts<'s> {
@@ -763,13 +793,16 @@ impl<'s> ObjectParts<'s> {
         for (wire, prop) in properties {
             let prop_ptr = at.push("properties").push(wire);
             // A property named again by a later member keeps its place and takes the later schema.
-            match self.props.iter_mut().find(|(w, _, _)| w == wire) {
-                Some(existing) => *existing = (wire.clone(), prop, prop_ptr),
-                None => self.props.push((wire.clone(), prop, prop_ptr)),
+            match self.prop_index.get(wire.as_str()) {
+                Some(&i) => self.props[i] = (wire.clone(), prop, prop_ptr),
+                None => {
+                    self.prop_index.insert(wire, self.props.len());
+                    self.props.push((wire.clone(), prop, prop_ptr));
+                }
             }
         }
         for r in required {
-            if !self.required.iter().any(|(x, _)| x == r) {
+            if self.required_names.insert(r.clone()) {
                 self.required.push((r.clone(), at.push("required")));
             }
         }
@@ -777,6 +810,56 @@ impl<'s> ObjectParts<'s> {
             self.extra = Some((extra, at.clone()));
         }
     }
+}
+
+/// How deep `allOf` members may nest inside one another (a member that is itself an `allOf`):
+/// far beyond any inheritance a document describes, and a bound on the merge's recursion.
+const MOST_ALL_OF_DEPTH: usize = 64;
+
+/// How many times the properties a document declares its `allOf` merges may copy in all, beyond
+/// [`LEAST_MERGE_ROOM`]. Public documents copy at most one and a half times (GitHub's: 936 of
+/// 36,000).
+const MERGE_FACTOR: usize = 4;
+
+/// The properties merges may copy however few a document declares.
+const LEAST_MERGE_ROOM: usize = 10_000;
+
+/// How many properties the `allOf` merges of `doc` may copy: [`MERGE_FACTOR`] times those its
+/// schemas declare, and at least [`LEAST_MERGE_ROOM`].
+pub(crate) fn merge_room(doc: &openapiv3::OpenAPI) -> usize {
+    fn declared(schema: &Schema) -> usize {
+        let inline = |s: &ReferenceOr<Schema>| match s {
+            ReferenceOr::Item(s) => declared(s),
+            ReferenceOr::Reference { .. } => 0,
+        };
+        let boxed = |s: &ReferenceOr<Box<Schema>>| match s {
+            ReferenceOr::Item(s) => declared(s),
+            ReferenceOr::Reference { .. } => 0,
+        };
+        let properties = |props: &indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>| {
+            props.len() + props.values().map(boxed).sum::<usize>()
+        };
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(o)) => properties(&o.properties),
+            SchemaKind::Type(Type::Array(a)) => a.items.as_ref().map_or(0, boxed),
+            SchemaKind::AllOf { all_of: members }
+            | SchemaKind::OneOf { one_of: members }
+            | SchemaKind::AnyOf { any_of: members } => members.iter().map(inline).sum(),
+            SchemaKind::Any(any) => {
+                properties(&any.properties)
+                    + any.all_of.iter().chain(&any.one_of).chain(&any.any_of).map(inline).sum::<usize>()
+            }
+            _ => 0,
+        }
+    }
+    let schemas = doc.components.iter().flat_map(|c| c.schemas.values());
+    let declared: usize = schemas
+        .map(|s| match s {
+            ReferenceOr::Item(s) => declared(s),
+            ReferenceOr::Reference { .. } => 0,
+        })
+        .sum();
+    declared.saturating_mul(MERGE_FACTOR).saturating_add(LEAST_MERGE_ROOM)
 }
 
 /// Checks every property default against its field's type, now that every type is known: a

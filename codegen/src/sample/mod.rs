@@ -152,6 +152,11 @@ impl Sampler<'_> {
         }
         if s.contains_key("allOf") {
             let merged = merge_all_of(self.schemas, s, &mut self.open.to_vec())?;
+            // A merge copies its parts: a step for each property it holds.
+            let copied = merged.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+            if !self.budget.spend_many(copied) {
+                return None;
+            }
             return self.value(&Value::Object(merged), depth + 1);
         }
         if let Some(choices) = s.get("oneOf").or_else(|| s.get("anyOf")).and_then(Value::as_array) {
