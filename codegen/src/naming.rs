@@ -28,10 +28,15 @@ pub fn snake(wire: &str) -> String {
 }
 
 /// An UpperCamelCase identifier for a type or variant, e.g. `ChildAccountAU` → `ChildAccountAu`,
-/// `in-progress` → `InProgress`, `""` → `Empty`, `1` → `V1`.
+/// `in-progress` → `InProgress`, `""` → `Empty`, `1` → `V1`, `self` → `SelfValue` (an underscore
+/// would not be UpperCamelCase).
 pub fn camel(wire: &str) -> String {
     let name = ident_body(&wire.to_upper_camel_case(), "V");
-    if name.is_empty() { "Empty".to_string() } else { escape(name) }
+    match name.as_str() {
+        "" => "Empty".to_string(),
+        "Self" => "SelfValue".to_string(),
+        _ => escape(name),
+    }
 }
 
 /// Keeps only identifier characters, with no underscore doubled or at either end where others
@@ -120,7 +125,7 @@ mod tests {
         assert_eq!(snake("match"), "match");
         assert_eq!(snake("self"), "self_");
         assert_eq!(snake("Self"), "self_");
-        assert_eq!(camel("self"), "Self_");
+        assert_eq!(camel("self"), "SelfValue");
         assert_eq!(snake("async"), "async");
     }
 

@@ -1547,3 +1547,25 @@ async fn a_declared_idempotency_key_is_sent_and_kept_across_retries() {
     let sent = keys.lock().unwrap().clone();
     assert_eq!(sent, [Some("mine".to_string()), Some("mine".to_string())]);
 }
+
+#[tokio::test]
+async fn lists_behind_references_are_written_and_read_as_lists() {
+    let (mock, client) = serve().await;
+    mock.on_list_named(|_, input| {
+        let lists = [input.codes, input.labels.unwrap_or_default(), input.tags.unwrap_or_default()];
+        std::future::ready(Ok(lists.into_iter().chain([input.x_marks.unwrap_or_default()]).collect()))
+    });
+    let read = client
+        .list_named(["a", "b"])
+        .labels(["l 1", "l,2"])
+        .tags(["t1", "t|2"])
+        .x_marks(["m1", "m2"])
+        .await
+        .expect("every list is sent and read back");
+    let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let expected = [strings(&["a", "b"]), strings(&["l 1", "l,2"]), strings(&["t1", "t|2"]), strings(&["m1", "m2"])];
+    assert_eq!(read, expected);
+    // An item holding the list's delimiter would be read as two: it is refused before sending.
+    let refused = client.list_named(["a"]).labels(["l|2"]).await.expect_err("a delimiter inside an item");
+    assert!(refused.to_string().contains("joins the items"), "{refused}");
+}

@@ -41,37 +41,9 @@ const MAX_NAME: usize = 255;
 const MAX_EXTENSION: usize = 16;
 
 /// Names Windows gives to devices: a file called one of them, with or without an extension and in
-/// any case, opens the device instead (`CON`, `nul.txt`).
-const DEVICE_NAMES: [&str; 28] = [
-    "CON",
-    "PRN",
-    "AUX",
-    "NUL",
-    "COM1",
-    "COM2",
-    "COM3",
-    "COM4",
-    "COM5",
-    "COM6",
-    "COM7",
-    "COM8",
-    "COM9",
-    "COM\u{b9}",
-    "COM\u{b2}",
-    "COM\u{b3}",
-    "LPT1",
-    "LPT2",
-    "LPT3",
-    "LPT4",
-    "LPT5",
-    "LPT6",
-    "LPT7",
-    "LPT8",
-    "LPT9",
-    "LPT\u{b9}",
-    "LPT\u{b2}",
-    "LPT\u{b3}",
-];
+/// any case, opens the device instead (`CON`, `nul.txt`, `CONOUT$`); `COM` and `LPT` take a digit
+/// (0 to 9) or a superscript one, two or three after them.
+const DEVICE_NAMES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
 
 /// A file name from someone else reduced to one that is safe to join to a local directory, or
 /// `None` when nothing usable is left (no name, `..`, only dots or separators):
@@ -116,7 +88,14 @@ fn is_unsafe_in_name(c: char) -> bool {
 /// aside, is a device name.
 fn is_device_name(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name).trim_end();
-    DEVICE_NAMES.iter().any(|device| device.eq_ignore_ascii_case(stem))
+    let numbered = |prefix: &str| {
+        let Some(rest) = stem.get(..3).filter(|p| p.eq_ignore_ascii_case(prefix)).map(|_| &stem[3..]) else {
+            return false;
+        };
+        let mut chars = rest.chars();
+        matches!((chars.next(), chars.next()), (Some('0'..='9' | '\u{b9}' | '\u{b2}' | '\u{b3}'), None))
+    };
+    DEVICE_NAMES.iter().any(|device| device.eq_ignore_ascii_case(stem)) || numbered("COM") || numbered("LPT")
 }
 
 /// `name` cut to [`MAX_NAME`] bytes at a character boundary, before its extension when it has a
@@ -165,7 +144,21 @@ mod tests {
 
     #[test]
     fn device_names_and_invisible_reordering_do_not_pass() {
-        for device in ["CON", "nul.txt", "Aux.tar.gz", "com1.log", "LPT9", "con .txt", "COM\u{b9}.txt"] {
+        for device in [
+            "CON",
+            "nul.txt",
+            "Aux.tar.gz",
+            "com1.log",
+            "LPT9",
+            "con .txt",
+            "COM\u{b9}.txt",
+            "CONIN$",
+            "CONOUT$.txt",
+            "conout$",
+            "COM0",
+            "LPT0.log",
+            "lpt\u{b3}",
+        ] {
             let safe = safe_file_name(device).unwrap();
             assert!(safe.starts_with('_'), "{device} became {safe}");
         }

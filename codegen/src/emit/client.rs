@@ -993,20 +993,21 @@ fn query_step(p: &Param) -> TokenStream {
             quote! { if let Some(value) = &self.#field { query.push_object(#wire, #deep, value); } }
         };
     }
-    let (push, delimiter) = match (&p.ty, p.explode) {
-        (TypeRef::Vec(_), true) => (quote! { push_each }, None),
+    // A joined list refuses an item that holds its delimiter.
+    let (push, delimiter, fallible) = match (&p.ty, p.explode) {
+        (TypeRef::Vec(_), true) => (quote! { push_each }, None, None),
         (TypeRef::Vec(_), false) => {
             let delimiter = p.delimiter;
-            (quote! { push_joined }, Some(quote! { #delimiter, }))
+            (quote! { push_joined }, Some(quote! { #delimiter, }), Some(quote! { ? }))
         }
-        _ => (quote! { push }, None),
+        _ => (quote! { push }, None, None),
     };
     match (p.required, &p.ty, p.explode) {
-        (true, ..) => quote! { query.#push(#wire, #delimiter &self.#field); },
+        (true, ..) => quote! { query.#push(#wire, #delimiter &self.#field)#fallible; },
         // An unset parameter is no pair at all; a set one, a pair per value.
         (false, TypeRef::Vec(_), true) => quote! { query.push_all(#wire, self.#field.iter().flatten()); },
         (false, TypeRef::Vec(_), false) => {
-            quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value); } }
+            quote! { if let Some(value) = &self.#field { query.#push(#wire, #delimiter value)#fallible; } }
         }
         (false, ..) => quote! { query.push_all(#wire, self.#field.iter()); },
     }

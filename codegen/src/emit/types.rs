@@ -123,8 +123,9 @@ pub fn header(api: &Api) -> TokenStream {
     }
     let mut imports = Imports::default();
     // The types operations own (reply enums and reply headers) are not wire forms of their own,
-    // so serde has no part in them.
-    if !api.types.is_empty() {
+    // so serde has no part in them; enums take theirs from the runtime's macros, and aliases
+    // from what they name.
+    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_) | TypeDef::Union(_))) {
         imports.add("serde::{Deserialize, Serialize}");
     }
     // Enums get these from the runtime's macros; unions of text values write them here.

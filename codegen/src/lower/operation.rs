@@ -31,8 +31,40 @@ const RESERVED_FN_NAMES: &[&str] = &[
     "with_http_client",
 ];
 
-/// Names a request builder uses for itself.
-const RESERVED_PARAM_NAMES: &[&str] = &["body", "client", "into_future", "into_stream", "new", "send", "timeout"];
+/// Names a request builder uses for itself, and `clone`, which a paged walk calls on it.
+const RESERVED_PARAM_NAMES: &[&str] =
+    &["body", "client", "clone", "into_future", "into_stream", "new", "send", "timeout"];
+
+/// Methods of std's traits that a method called on a client (which derives `Clone` and `Debug`)
+/// or on the `Arc` a server holds its implementation in resolves to before the generated one:
+/// an operation named `drop` would call `Drop::drop`, `as_ref` `AsRef::as_ref`.
+const STD_METHOD_NAMES: &[&str] = &[
+    "as_mut",
+    "as_ref",
+    "clamp",
+    "clone",
+    "clone_from",
+    "clone_into",
+    "cmp",
+    "default",
+    "drop",
+    "eq",
+    "fmt",
+    "ge",
+    "gt",
+    "hash",
+    "into",
+    "into_future",
+    "le",
+    "lt",
+    "max",
+    "min",
+    "ne",
+    "partial_cmp",
+    "to_owned",
+    "to_string",
+    "try_into",
+];
 
 /// Names the builders module imports or takes from the prelude, which a request builder's type
 /// must not take (an operation `send` would otherwise shadow the `Send` its futures are bound by).
@@ -123,7 +155,7 @@ fn upgrade_header(mut params: Vec<Param>, reply: &Reply) -> Vec<Param> {
 impl<'a> Lowerer<'a> {
     pub(super) fn operations(&mut self, credentials: &[Credential], common: &[CommonHeader]) -> Vec<Operation> {
         let doc = self.doc;
-        let mut fn_scope = Scope::with_reserved(RESERVED_FN_NAMES);
+        let mut fn_scope = Scope::with_reserved(&[RESERVED_FN_NAMES, STD_METHOD_NAMES].concat());
         // The client's getter and setter of each common header.
         for header in common {
             fn_scope.claim(&header.field);
@@ -387,6 +419,12 @@ impl<'a> Lowerer<'a> {
             };
             let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
             let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
+            // A list behind a reference (`$ref: '#/components/schemas/Ids'`) is written and read
+            // exactly as the same list written inline.
+            let ty = match self.unaliased(&ty) {
+                TypeRef::Vec(_) => self.unaliased(&ty).clone(),
+                _ => ty,
+            };
             // A parameter cannot carry `null`, so items that may be `null` are plain items here.
             let ty = match ty {
                 TypeRef::Vec(item) => TypeRef::Vec(Box::new(non_null(*item))),

@@ -261,24 +261,38 @@ impl<'u> Query<'u> {
     }
 
     /// Appends an array as one value, its items joined by `delimiter` (`name=a,b` for `,`), as
-    /// `explode: false` says.
-    pub fn push_joined<T: std::fmt::Display>(&mut self, name: &str, delimiter: char, values: &[T]) {
+    /// `explode: false` says: `,` and `|` as themselves, a space as `%20`. Servers split the
+    /// value once it is decoded, so an item holding the delimiter cannot be sent: it is an
+    /// [`Error::InvalidArgument`] rather than two items on arrival.
+    pub fn push_joined<T: std::fmt::Display>(
+        &mut self,
+        name: &'static str,
+        delimiter: char,
+        values: &[T],
+    ) -> Result<(), Error> {
+        let mut joined = String::new();
+        let mut text = String::new();
+        for (i, value) in values.iter().enumerate() {
+            text.clear();
+            let _ = write!(text, "{value}");
+            if text.contains(delimiter) {
+                let reason = format!("item `{text}` holds `{delimiter}`, which joins the items of this list");
+                return Err(Error::InvalidArgument { name, reason });
+            }
+            if i > 0 {
+                match delimiter {
+                    ' ' => joined.push_str("%20"),
+                    delimiter => joined.push(delimiter),
+                }
+            }
+            joined.extend(utf8_percent_encode(&text, QUERY));
+        }
         self.url.push(if self.first { '?' } else { '&' });
         self.first = false;
         self.url.extend(utf8_percent_encode(name, QUERY));
         self.url.push('=');
-        let mut text = String::new();
-        for (i, value) in values.iter().enumerate() {
-            // Commas stay as they are, as servers expect; a comma inside an item is encoded.
-            if i > 0 && delimiter == ',' {
-                self.url.push(',');
-            } else if i > 0 {
-                self.url.extend(utf8_percent_encode(delimiter.encode_utf8(&mut [0; 4]), QUERY));
-            }
-            text.clear();
-            let _ = write!(text, "{value}");
-            self.url.extend(utf8_percent_encode(&text, QUERY));
-        }
+        self.url.push_str(&joined);
+        Ok(())
     }
 }
 
@@ -293,13 +307,20 @@ mod tests {
         q.push("search", "a b&c=d/é");
         q.push("ToDate", "2024-06-30T00:00:00+10:00");
         q.push_each("AccountIds", &["A1", "A 2"]);
-        q.push_joined("Codes", ',', &["x", "y,z"]);
-        q.push_joined("Pipes", '|', &[1, 2]);
-        q.push_joined("Spaces", ' ', &[3, 4]);
+        q.push_joined("Codes", ',', &["x", "y"]).unwrap();
+        q.push_joined("Pipes", '|', &[1, 2]).unwrap();
+        q.push_joined("Spaces", ' ', &["3", "4/5"]).unwrap();
         assert_eq!(
             url,
-            "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y%2Cz&Pipes=1%7C2&Spaces=3%204"
+            "/api/x?search=a%20b%26c%3Dd%2F%C3%A9&ToDate=2024-06-30T00:00:00%2B10:00&AccountIds=A1&AccountIds=A%202&Codes=x,y&Pipes=1|2&Spaces=3%204%2F5"
         );
+        // An item holding the delimiter would arrive as two.
+        let mut url = String::new();
+        let mut q = Query::new(&mut url);
+        for (delimiter, item) in [(',', "y,z"), ('|', "a|b"), (' ', "a b")] {
+            let error = q.push_joined("Items", delimiter, &["x", item]).unwrap_err();
+            assert!(error.to_string().contains("joins the items"), "{error}");
+        }
     }
 
     #[test]
