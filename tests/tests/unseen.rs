@@ -1569,3 +1569,14 @@ async fn lists_behind_references_are_written_and_read_as_lists() {
     let refused = client.list_named(["a"]).labels(["l|2"]).await.expect_err("a delimiter inside an item");
     assert!(refused.to_string().contains("joins the items"), "{refused}");
 }
+
+#[tokio::test]
+async fn path_parameters_axum_would_read_otherwise_are_captured_by_position() {
+    let (mock, client) = serve().await;
+    mock.on_get_key(|_, input| std::future::ready(Ok(input.empty)));
+    mock.on_get_file_meta(|_, input| std::future::ready(Ok(input.rest)));
+    assert_eq!(client.get_key("k 1").await.expect("an empty name"), "k 1");
+    // `{*rest}` is one segment here, not the rest of the path.
+    assert_eq!(client.get_file_meta("a.txt").await.expect("a starred name"), "a.txt");
+    assert_eq!(client.get_file_meta("a/b").await.expect("a slash, encoded"), "a/b");
+}

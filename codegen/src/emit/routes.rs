@@ -12,10 +12,13 @@ fn capture(index: usize) -> String {
     format!("__segment{index}")
 }
 
-/// A segment's parameter name when it is exactly one parameter (`{id}`).
+/// A segment's parameter name when it is exactly one parameter (`{id}`) whose name axum can
+/// capture it under. One it cannot (`{}`, or `{*rest}`, which axum reads as the rest of the path)
+/// is captured by position, as a mixed segment is.
 fn whole(segment: &str) -> Option<&str> {
     let name = segment.strip_prefix('{')?.strip_suffix('}')?;
-    (!name.contains(['{', '}'])).then_some(name)
+    let capturable = !name.is_empty() && !name.starts_with('*') && !name.starts_with("__segment");
+    (capturable && !name.contains(['{', '}', '/'])).then_some(name)
 }
 
 /// A segment that holds parameters among literal text.
@@ -103,6 +106,14 @@ mod tests {
         assert_eq!(split.capture, "__segment1");
         assert_eq!(split.literals, ["v", ".", ""]);
         assert_eq!(split.names, ["major", "minor"]);
+    }
+
+    #[test]
+    fn names_axum_reads_otherwise_are_captured_by_position() {
+        assert_eq!(axum_path("/k/{}"), "/k/{__segment2}");
+        assert_eq!(axum_path("/files/{*rest}/meta"), "/files/{__segment2}/meta");
+        assert_eq!(splits("/k/{}")[0].names, [""]);
+        assert_eq!(splits("/files/{*rest}")[0].names, ["*rest"]);
     }
 
     #[test]
