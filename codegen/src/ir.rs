@@ -1011,6 +1011,9 @@ pub struct Body {
     /// XML media types the document also takes for this JSON body, with the same schema: the
     /// server reads the XML as the schema's `xml` objects describe, the client sends JSON.
     pub xml: Option<XmlRead>,
+    /// The limits of a body that is no object (a list, a string): its own and its items', which
+    /// the server checks as it checks a parameter's. An object's are its type's own.
+    pub constraints: Constraints,
 }
 
 /// How a server reads a body sent as XML: the media types, and the index of the body's schema in

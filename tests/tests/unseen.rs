@@ -1580,3 +1580,50 @@ async fn path_parameters_axum_would_read_otherwise_are_captured_by_position() {
     assert_eq!(client.get_file_meta("a.txt").await.expect("a starred name"), "a.txt");
     assert_eq!(client.get_file_meta("a/b").await.expect("a slash, encoded"), "a/b");
 }
+
+#[tokio::test]
+async fn bodies_that_are_no_object_are_checked_against_their_limits() {
+    let (mock, client) = serve().await;
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (a, r, m) = (calls.clone(), calls.clone(), calls.clone());
+    mock.on_add_codes(move |_, _| {
+        a.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        std::future::ready(Ok(()))
+    });
+    mock.on_replace_codes(move |_, _| {
+        r.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        std::future::ready(Ok(()))
+    });
+    mock.on_set_motto(move |_, _| {
+        m.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        std::future::ready(Ok(()))
+    });
+    let base = mock.serve().await.expect("serve");
+    let send = |method: reqwest::Method, path: &str, content_type: &str, body: String| {
+        reqwest::Client::new()
+            .request(method, format!("{base}{path}"))
+            .header("x-key", "key")
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    client.add_codes(vec!["AB".into(), "C".into()]).await.expect("within the limits");
+    client.set_motto("keep it small".into()).await.expect("within the limits");
+    let many = serde_json::to_string(&vec!["x"; 5_000]).unwrap();
+    for (method, path, content_type, body, problem) in [
+        (reqwest::Method::POST, "/codes", "application/json", r#"["AB","CD","EF","GH"]"#.to_string(), "\"body\""),
+        (reqwest::Method::POST, "/codes", "application/json", r#"["AB","cd"]"#.to_string(), "body[1]"),
+        (reqwest::Method::POST, "/codes", "application/json", r#"["ABCDE"]"#.to_string(), "body[0]"),
+        (reqwest::Method::POST, "/codes", "application/json", many, "\"body\""),
+        (reqwest::Method::PUT, "/codes", "application/json", "[]".to_string(), "\"body\""),
+        (reqwest::Method::PUT, "/codes", "application/json", r#"["ok","x"]"#.to_string(), "body[1]"),
+        (reqwest::Method::PUT, "/motto", "text/plain", "SHOUTING".to_string(), "\"body\""),
+        (reqwest::Method::PUT, "/motto", "text/plain", "a".repeat(21), "\"body\""),
+    ] {
+        let refused = send(method.clone(), path, content_type, body.clone()).await.expect("send");
+        assert_eq!(refused.status(), 400, "{method} {path} {body:.40}");
+        let text = refused.text().await.expect("text");
+        assert!(text.contains(problem), "{method} {path} {body:.40}: {text}");
+    }
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2, "nothing invalid reached the implementation");
+}

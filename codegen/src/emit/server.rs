@@ -774,9 +774,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         imports.add("axum::extract::{FromRequestParts, RawPathParams}");
     }
     // The checks parameters' limits call, as `validate.rs` calls them for bodies.
-    let param_uses = |f: &dyn Fn(&Constraints) -> bool| {
-        api.operations.iter().flat_map(|op| &op.params).any(|p| p.constraints.any(f))
-    };
+    let param_uses = |f: &dyn Fn(&Constraints) -> bool| router_limits(api).any(|c| c.any(f));
     for (check, used) in [
         ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
         ("check_pattern", param_uses(&|c| c.pattern.is_some())),
@@ -1384,7 +1382,9 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         }
         let check = validate_value(api, &b.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
         let check = (!check.is_empty()).then(|| quote! { if let Some(body) = &body { let at = "body"; #check } });
-        return quote! { let body = #read; #check };
+        let limits = body_limits(&b.constraints, quote! { value })
+            .map(|limits| quote! { if let Some(value) = &body { #limits } });
+        return quote! { let body = #read; #check #limits };
     };
     // The case whose media types name the request's; with none, the first, told to accept every
     // case's types, answers as a body of no listed type is answered (415, or absent).
@@ -1397,6 +1397,8 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         let read = read_expr(api, &case.body, &case.body.accepted);
         branches.push(quote! { if extract::names_media_type(&parts.headers, &[#(#media),*]) { #read.map(types::#name::#variant) } });
         let check = validate_value(api, &case.body.ty, quote! { body }, "at", &quote! { &mut problems }, validated);
+        let limits = body_limits(&case.body.constraints, quote! { body });
+        let check = quote! { #check #limits };
         checked |= !check.is_empty();
         let bind = if check.is_empty() {
             quote! { _ }
@@ -1417,6 +1419,19 @@ fn read_body(api: &Api, b: &crate::ir::Body, validated: &std::collections::BTree
         let body = #(#branches else)* { #fallback.map(types::#name::#variant) };
         #check
     }
+}
+
+/// The checks of the limits of a body that is no object, once it has been read (`value`, a
+/// reference), naming it `body` (its items `body[0]`); none when its schema states none.
+fn body_limits(c: &Constraints, value: TokenStream) -> Option<TokenStream> {
+    if c.is_empty() {
+        return None;
+    }
+    let checks = constraint_checks(c, &value, &CheckedName::Wire("body"), 0);
+    Some(quote! {
+        let (at, problems) = ("", &mut problems);
+        #(#checks)*
+    })
 }
 
 /// The expression that reads a body of one media type, accepting `accepted` (and its forms), as
@@ -2151,7 +2166,14 @@ pub fn validate_item(api: &Api, validated: &std::collections::BTreeSet<TypeId>, 
 /// Whether a parameter has a pattern for the router to check: the server crate then needs the
 /// runtime's patterns itself.
 pub fn has_param_patterns(api: &Api) -> bool {
-    api.operations.iter().flat_map(|op| &op.params).any(|p| p.constraints.any(&|c| c.pattern.is_some()))
+    router_limits(api).any(|c| c.any(&|c| c.pattern.is_some()))
+}
+
+/// The limits the router checks: each parameter's, and those of bodies that are no object.
+fn router_limits(api: &Api) -> impl Iterator<Item = &Constraints> {
+    let params = api.operations.iter().flat_map(|op| &op.params).map(|p| &p.constraints);
+    let bodies = api.operations.iter().flat_map(|op| op.body.iter().flat_map(|b| b.cases())).map(|b| &b.constraints);
+    params.chain(bodies)
 }
 
 /// Whether the server crate needs regular expressions: a property with a `pattern`.

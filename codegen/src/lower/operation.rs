@@ -1100,6 +1100,21 @@ impl<'a> Lowerer<'a> {
             }
             ty => ty,
         };
+        // A list or a scalar has limits of its own (`maxItems`, its items' `pattern`), which no
+        // type carries; an object's are its struct's, and bytes have none to read.
+        let mut constraints = match (&media.schema, encoding) {
+            (Some(schema), BodyEncoding::Json | BodyEncoding::Text) if !self.is_struct(&ty) => match schema {
+                ReferenceOr::Item(item) => self.constraints(item, &media_ptr.push("schema")),
+                ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+            },
+            _ => Constraints::default(),
+        };
+        // Text is read as a string whatever its schema says: only a string's limits apply to it.
+        if encoding == BodyEncoding::Text {
+            let Constraints { min_length, max_length, pattern, format, .. } = constraints;
+            constraints = Constraints { min_length, max_length, pattern, format, ..Constraints::default() };
+        }
+        constraints.nullable = matches!(ty, TypeRef::Nullable(_)) && !constraints.is_empty();
         let body = Body {
             ty,
             required: body.required,
@@ -1110,6 +1125,7 @@ impl<'a> Lowerer<'a> {
             doc: None,
             choice: None,
             xml: None,
+            constraints,
         };
         Some(MediaBody { body, described })
     }
