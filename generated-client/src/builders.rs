@@ -207,11 +207,13 @@ impl<'a> GetAuAccounts<'a> {
     /// shorter than `.size(..)` (default 100).
     ///
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
-    /// does a reply that names the page just read as the next.
+    /// do a reply that names a page already read as the next and a walk past the client's
+    /// `max_pages` (10,000 unless set).
     pub fn into_stream(self) -> Items<'a, types::Account> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             "GetAUAccounts",
+            self.client.connection.max_pages(),
             self.page.map_or(1, i64::from),
             move |key| {
                 let mut request = self.clone();
@@ -1004,11 +1006,13 @@ impl<'a> GetAuTransactions<'a> {
     /// shorter than `.size(..)` (default 100).
     ///
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
-    /// does a reply that names the page just read as the next.
+    /// do a reply that names a page already read as the next and a walk past the client's
+    /// `max_pages` (10,000 unless set).
     pub fn into_stream(self) -> Items<'a, types::Transaction> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             "GetAUTransactions",
+            self.client.connection.max_pages(),
             self.page.map_or(1, i64::from),
             move |key| {
                 let mut request = self.clone();
@@ -1127,11 +1131,13 @@ impl<'a> GetAuCashTransactions<'a> {
     /// shorter than `.size(..)` (default 100).
     ///
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
-    /// does a reply that names the page just read as the next.
+    /// do a reply that names a page already read as the next and a walk past the client's
+    /// `max_pages` (10,000 unless set).
     pub fn into_stream(self) -> Items<'a, types::CashBook> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             "GetAUCashTransactions",
+            self.client.connection.max_pages(),
             self.page.map_or(1, i64::from),
             move |key| {
                 let mut request = self.clone();
@@ -1237,11 +1243,13 @@ impl<'a> GetAuUnsettledTransactions<'a> {
     /// shorter than `.size(..)` (default 100).
     ///
     /// Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so
-    /// does a reply that names the page just read as the next.
+    /// do a reply that names a page already read as the next and a walk past the client's
+    /// `max_pages` (10,000 unless set).
     pub fn into_stream(self) -> Items<'a, types::UnsettledTransaction> {
         let size = self.size.map(i64::from).or(Some(100));
         paging::items(
             "GetAUUnsettledTransactions",
+            self.client.connection.max_pages(),
             self.page.map_or(1, i64::from),
             move |key| {
                 let mut request = self.clone();

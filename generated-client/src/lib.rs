@@ -55,7 +55,8 @@ pub use client::*;
 pub use portfolio_types::types;
 pub use apigen_runtime::client::{
     ByteStream, Download, Items, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY,
-    DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, BoxError,
+    DEFAULT_MAX_PAGES, DEFAULT_MAX_REPLY_SIZE, DEFAULT_MIN_DOWNLOAD_RATE,
+    DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, DOWNLOAD_RATE_WINDOW, BoxError,
     CredentialsProvider, Error, Hooks, ProblemDetails, RetryPolicy, Sending, StatusError,
     TimeoutKind,
 };

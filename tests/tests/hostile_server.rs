@@ -177,3 +177,46 @@ async fn status_errors_print_their_field_errors_once_and_bounded() {
     assert!(message.contains("F00: xxx") && message.contains("; and 15 more"), "{message}");
     assert!(message.len() < 1200, "{} characters", message.len());
 }
+
+#[tokio::test]
+async fn a_download_that_trickles_ends_at_the_minimum_rate() {
+    // A head, then a byte every 20 ms for ever: each byte ends an idle wait, so only the rate
+    // can end it.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let _ = socket.read(&mut buf).await;
+                let head =
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                while socket.write_all(b"1\r\nx\r\n").await.is_ok() {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            });
+        }
+    });
+    let client = Client::builder(&base, Credentials::new("t", "k"))
+        .min_download_rate(1000, Duration::from_millis(400))
+        .build()
+        .unwrap();
+    let mut download = client.download_au_file("F1").await.expect("the head arrives");
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match download.body.next_chunk().await {
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => break e,
+                None => panic!("the trickle has no end"),
+            }
+        }
+    });
+    let error = ended.await.expect("ended by its rate, not by the test");
+    assert!(
+        matches!(error, Error::Timeout { kind: portfolio_client::TimeoutKind::DownloadRate(1000), .. }),
+        "{error:?}"
+    );
+}

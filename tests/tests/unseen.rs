@@ -427,9 +427,68 @@ async fn a_declared_walk_reads_items_deep_in_the_reply_and_refuses_a_repeated_cu
         }
     };
     assert_eq!(ids, [0, 1, 2], "the items before the repeat are read");
-    assert!(error.to_string().contains("names the page just read as the next"), "{error}");
+    assert!(error.to_string().contains("names a page already read as the next"), "{error}");
     assert!(items.next().await.is_none());
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+}
+
+/// The items of `items` up to the error that ends them, which there must be.
+async fn until_error<T>(mut items: unseen_client::Items<'_, T>) -> (usize, unseen_client::Error) {
+    let mut read = 0;
+    loop {
+        match items.next().await.expect("an error before the end") {
+            Ok(_) => read += 1,
+            Err(e) => {
+                assert!(items.next().await.is_none(), "an error ends the walk");
+                return (read, e);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn walks_that_would_never_end_are_ended() {
+    use unseen_client::types::{
+        ListLinkedReadingsReplyHeaders, ListResumedReadingsReply, ListResumedReadingsReplyResult,
+    };
+    let (mock, client) = serve().await;
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = calls.clone();
+    // Cursors that come round again, A → B → A, with empty pages.
+    mock.on_list_resumed_readings(move |_, input| {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let next = if input.from.as_deref() == Some("A") { "B" } else { "A" };
+        let reply = ListResumedReadingsReply::new(ListResumedReadingsReplyResult::new(Vec::new()))
+            .with_following(next.to_string());
+        std::future::ready(Ok(reply))
+    });
+    let walk = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        until_error(client.list_resumed_readings().into_stream()),
+    );
+    let (_, error) = walk.await.expect("the walk ends");
+    assert!(matches!(error, unseen_client::Error::Paging { .. }), "{error:?}");
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 3, "none, A and B are asked once each");
+
+    // A `Link` header that always names one more page: the client's `max_pages` ends the walk.
+    mock.on_list_linked_readings(|_, input| {
+        let page = input.p.unwrap_or(1);
+        let link = format!(r#"<https://api.example/readings/linked?p={}>; rel="next""#, page + 1);
+        let headers = ListLinkedReadingsReplyHeaders::default().with_link(link);
+        std::future::ready(Ok((readings(page as u128..page as u128 + 1), headers)))
+    });
+    let base = mock.serve().await.expect("serve");
+    let capped = Client::builder(&base, Credentials::new("response=abc", "key", "dXNlcjpwdw==", "t 1&x"))
+        .max_pages(25)
+        .build()
+        .expect("client");
+    let (read, error) = until_error(capped.list_linked_readings().into_stream()).await;
+    assert_eq!(read, 25, "the items of every page read come first");
+    assert!(error.to_string().contains("max_pages"), "{error}");
+    // The default bound holds too, without being set.
+    let started = std::time::Instant::now();
+    let (read, error) = until_error(client.list_linked_readings().into_stream()).await;
+    assert_eq!(read as u64, unseen_client::DEFAULT_MAX_PAGES, "{error} after {:?}", started.elapsed());
 }
 
 #[tokio::test]

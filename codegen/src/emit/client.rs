@@ -1313,7 +1313,8 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         pub use #types_crate::types;
         pub use apigen_runtime::client::{
             #download_use #paging_use #stream_use #upgrade_use
-            DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT,
+            DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_PAGES, DEFAULT_MAX_REPLY_SIZE,
+            DEFAULT_MIN_DOWNLOAD_RATE, DEFAULT_READ_TIMEOUT, DEFAULT_TIMEOUT, DOWNLOAD_RATE_WINDOW,
             BoxError, CredentialsProvider, Error, Hooks, ProblemDetails, RetryPolicy, Sending, StatusError, TimeoutKind,
         };
         pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};

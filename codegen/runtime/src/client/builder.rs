@@ -14,8 +14,9 @@ use reqwest::header::HeaderValue;
 use crate::client::Error;
 use crate::client::hooks::Hooks;
 use crate::client::policy::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_REPLY_SIZE, DEFAULT_READ_TIMEOUT,
-    DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT, RateLimiter, RetryPolicy,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_PAGES, DEFAULT_MAX_REPLY_SIZE,
+    DEFAULT_MIN_DOWNLOAD_RATE, DEFAULT_READ_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TIMEOUT,
+    DOWNLOAD_RATE_WINDOW, RateLimiter, RetryPolicy,
 };
 use crate::client::transport::{self, BodyLimits, Call, Received, StreamLimits, Transport, redirect_policy};
 
@@ -114,6 +115,7 @@ pub struct ClientBuilder<A: ApiClient> {
     max_reply_size: u64,
     max_error_body: u64,
     stream: StreamLimits,
+    max_pages: Option<u64>,
     retry: RetryPolicy,
     rate_limit: Option<f64>,
     request_ids: bool,
@@ -131,6 +133,7 @@ impl<A: ApiClient> fmt::Debug for ClientBuilder<A> {
             .field("max_reply_size", &self.max_reply_size)
             .field("max_error_body", &self.max_error_body)
             .field("stream", &self.stream)
+            .field("max_pages", &self.max_pages)
             .field("retry", &self.retry)
             .field("rate_limit", &self.rate_limit)
             .field("version", &self.version)
@@ -151,7 +154,13 @@ impl<A: ApiClient> ClientBuilder<A> {
             read_timeout: DEFAULT_READ_TIMEOUT,
             max_reply_size: DEFAULT_MAX_REPLY_SIZE,
             max_error_body: DEFAULT_MAX_ERROR_BODY,
-            stream: StreamLimits { idle: DEFAULT_STREAM_IDLE_TIMEOUT, total: None, max_bytes: None },
+            stream: StreamLimits {
+                idle: DEFAULT_STREAM_IDLE_TIMEOUT,
+                total: None,
+                max_bytes: None,
+                min_rate: Some((DEFAULT_MIN_DOWNLOAD_RATE, DOWNLOAD_RATE_WINDOW)),
+            },
+            max_pages: Some(DEFAULT_MAX_PAGES),
             retry: RetryPolicy::default(),
             rate_limit: None,
             request_ids: false,
@@ -238,6 +247,35 @@ impl<A: ApiClient> ClientBuilder<A> {
         self
     }
 
+    /// The fewest bytes a second a download's body must average over each window of `over`
+    /// ([`DEFAULT_MIN_DOWNLOAD_RATE`] over [`DOWNLOAD_RATE_WINDOW`] unless set); a slower one ends
+    /// with [`Error::Timeout`] ([`TimeoutKind::DownloadRate`](crate::client::TimeoutKind::DownloadRate)).
+    pub fn min_download_rate(mut self, bytes_per_second: u64, over: Duration) -> Self {
+        self.stream.min_rate = Some((bytes_per_second, over));
+        self
+    }
+
+    /// Lets a download's body come as slowly as the server sends it, for servers that send
+    /// slowly on purpose; the idle wait between chunks still applies.
+    pub fn no_min_download_rate(mut self) -> Self {
+        self.stream.min_rate = None;
+        self
+    }
+
+    /// The most pages a paged operation's walk (`into_stream()`) reads ([`DEFAULT_MAX_PAGES`]
+    /// unless set): when the reply of the last names another, the walk ends with
+    /// [`Error::Paging`] after that page's items.
+    pub fn max_pages(mut self, pages: u64) -> Self {
+        self.max_pages = Some(pages);
+        self
+    }
+
+    /// Lets paged walks read as many pages as the server hands out.
+    pub fn no_max_pages(mut self) -> Self {
+        self.max_pages = None;
+        self
+    }
+
     /// How much of an error reply's body is kept ([`DEFAULT_MAX_ERROR_BODY`] unless set); the rest
     /// is not read, and [`StatusError::truncated`](crate::client::StatusError::truncated) says so.
     pub fn max_error_body(mut self, bytes: u64) -> Self {
@@ -299,11 +337,16 @@ impl<A: ApiClient> ClientBuilder<A> {
             ("read_timeout", Some(self.read_timeout)),
             ("stream_idle_timeout", Some(self.stream.idle)),
             ("stream_timeout", self.stream.total),
+            ("min_download_rate", self.stream.min_rate.map(|(_, over)| over)),
         ] {
             if duration == Some(Duration::ZERO) {
                 let reason = "a zero timeout would end every call before it starts".to_string();
                 return Err(Error::InvalidArgument { name, reason });
             }
+        }
+        if self.max_pages == Some(0) {
+            let reason = "a walk of no pages would read nothing; `no_max_pages` lifts the limit".to_string();
+            return Err(Error::InvalidArgument { name: "max_pages", reason });
         }
         if self.max_reply_size == 0 {
             let reason = "a limit of 0 bytes would refuse every reply with a body".to_string();
@@ -340,6 +383,7 @@ impl<A: ApiClient> ClientBuilder<A> {
             request_ids: self.request_ids.then(|| AtomicU64::new(1)),
             hooks: self.hooks,
             limits: BodyLimits { reply: self.max_reply_size, error: self.max_error_body, stream: self.stream },
+            max_pages: self.max_pages,
         };
         Ok(A::from_connection(Connection {
             transport: Arc::new(transport),
@@ -399,6 +443,11 @@ impl<A: ApiClient> Connection<A> {
     /// The base URL requests are sent to, without a trailing slash.
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The most pages a paged walk reads, if limited (the client builder's `max_pages`).
+    pub fn max_pages(&self) -> Option<u64> {
+        self.transport.max_pages
     }
 
     /// The base URL followed by `path`, with room for parameters.

@@ -25,7 +25,8 @@ use crate::client::{Error, TimeoutKind};
 /// [`ByteStream::next_chunk`] or as a [`futures_core::Stream`]. The call's timeout ends when the
 /// reply's head has arrived; the body is bounded by the client builder's stream settings: a wait
 /// for the next chunk longer than `stream_idle_timeout` (60 s by default) ends it with
-/// [`Error::Timeout`], and so do `stream_timeout` and `max_stream_size` when set (neither is by
+/// [`Error::Timeout`], and so does a body slower than `min_download_rate` (1 KiB a second over
+/// each 30 s by default), and `stream_timeout` and `max_stream_size` when set (neither is by
 /// default). [`ByteStream::collect`] reads at most `max_reply_size`.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -106,6 +107,8 @@ pub struct ByteStream {
     waiting: bool,
     /// Whether waits are for whole items (an item stream ends them) rather than for chunks.
     per_item: bool,
+    /// When the current window of the download's rate began, and the bytes it has brought.
+    window: (tokio::time::Instant, u64),
     done: bool,
 }
 
@@ -132,8 +135,29 @@ impl ByteStream {
             timer: None,
             waiting: false,
             per_item: false,
+            window: (now, 0),
             done: false,
         }
+    }
+
+    /// Counts `bytes` towards the download's rate; the error once a window ends below the
+    /// minimum. Item streams count items, not bytes, as progress.
+    fn slow(&mut self, bytes: usize) -> Option<Error> {
+        let (rate, over) = self.limits.stream.min_rate.filter(|_| !self.per_item)?;
+        let (since, brought) = &mut self.window;
+        *brought = brought.saturating_add(bytes as u64);
+        let now = tokio::time::Instant::now();
+        let elapsed = now.duration_since(*since);
+        if elapsed < over {
+            return None;
+        }
+        if (*brought as f64) < rate as f64 * elapsed.as_secs_f64() {
+            self.done = true;
+            let kind = TimeoutKind::DownloadRate(rate);
+            return Some(Error::Timeout { operation: self.operation, elapsed: self.started.elapsed(), kind });
+        }
+        self.window = (now, 0);
+        None
     }
 
     /// The operationId of the call.
@@ -218,6 +242,9 @@ impl Stream for ByteStream {
                     self.done = true;
                     return Poll::Ready(Some(Err(Error::BodyTooLarge { operation: self.operation, limit })));
                 }
+                if let Some(slow) = self.slow(chunk.len()) {
+                    return Poll::Ready(Some(Err(slow)));
+                }
                 if !self.per_item {
                     self.end_wait();
                 }
@@ -264,7 +291,43 @@ fn file_name(disposition: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::file_name;
+    use super::*;
+    use crate::client::transport::StreamLimits;
+
+    /// A body that sends a byte each second of the (paused) clock, for `seconds`.
+    fn trickle(seconds: u64) -> Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send + Sync>> {
+        Box::pin(futures_util::stream::unfold(0, move |sent| async move {
+            if sent == seconds {
+                return None;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            Some((Ok(Bytes::from_static(b"x")), sent + 1))
+        }))
+    }
+
+    fn limits(min_rate: Option<(u64, std::time::Duration)>) -> BodyLimits {
+        let stream = StreamLimits { idle: std::time::Duration::from_secs(60), total: None, max_bytes: None, min_rate };
+        BodyLimits { reply: u64::MAX, error: 0, stream }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_trickling_download_ends_at_the_default_rate() {
+        let default = Some((crate::client::DEFAULT_MIN_DOWNLOAD_RATE, crate::client::DOWNLOAD_RATE_WINDOW));
+        let mut body = ByteStream::new("op", limits(default), trickle(3600));
+        let mut read = 0;
+        let error = loop {
+            match body.next_chunk().await.expect("an error before the end") {
+                Ok(chunk) => read += chunk.len(),
+                Err(e) => break e,
+            }
+        };
+        assert!(matches!(error, Error::Timeout { kind: TimeoutKind::DownloadRate(1024), .. }), "{error:?}");
+        assert_eq!(read, 29, "the first window's bytes, then the end: {error}");
+        assert!(body.next_chunk().await.is_none());
+        // Lifted, the same body is read to its end.
+        let body = ByteStream::new("op", limits(None), trickle(40));
+        assert_eq!(body.collect().await.expect("read whole").len(), 40);
+    }
 
     #[test]
     fn file_names_from_content_disposition() {

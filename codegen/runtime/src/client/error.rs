@@ -88,6 +88,15 @@ pub enum Error {
         /// What serde reported.
         source: serde_json::Error,
     },
+    /// A paged operation's walk (`into_stream()`) ended before the last page: a reply named a
+    /// page already read as the next one, or the walk reached the client builder's `max_pages`.
+    /// The items of the pages read came before it.
+    Paging {
+        /// The operationId of the call.
+        operation: &'static str,
+        /// Why the walk ended.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -112,6 +121,7 @@ impl fmt::Display for Error {
             Error::Decode { operation, path, source, .. } => {
                 write!(f, "{operation}: cannot decode the reply at `{path}`: {source}")
             }
+            Error::Paging { operation, reason } => write!(f, "{operation}: the walk of its pages ended: {reason}"),
         }
     }
 }
@@ -144,6 +154,10 @@ pub enum TimeoutKind {
     /// A download or item stream ran past this time since its head arrived (the client builder's
     /// `stream_timeout`).
     StreamTotal(Duration),
+    /// A download's body arrived more slowly than this many bytes a second, averaged over
+    /// [`DOWNLOAD_RATE_WINDOW`](crate::client::DOWNLOAD_RATE_WINDOW) (the client builder's
+    /// `min_download_rate`).
+    DownloadRate(u64),
 }
 
 impl fmt::Display for TimeoutKind {
@@ -154,6 +168,7 @@ impl fmt::Display for TimeoutKind {
             TimeoutKind::Read => f.write_str("no data from the server within the HTTP client's timeout"),
             TimeoutKind::StreamIdle(limit) => write!(f, "nothing new in the stream for {limit:?}"),
             TimeoutKind::StreamTotal(limit) => write!(f, "the stream ran past its time of {limit:?}"),
+            TimeoutKind::DownloadRate(rate) => write!(f, "the download came more slowly than {rate} bytes a second"),
         }
     }
 }
@@ -216,6 +231,9 @@ impl fmt::Debug for Error {
                 .field("body", &Excerpt(body))
                 .field("source", source)
                 .finish(),
+            Error::Paging { operation, reason } => {
+                f.debug_struct("Paging").field("operation", operation).field("reason", reason).finish()
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Walking a paged operation: one request per page, made only as the stream is read.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::future::Future;
+use std::hash::Hash;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::task::{Context, Poll};
@@ -19,24 +20,27 @@ pub struct Page<T, K> {
     pub next: Option<K>,
 }
 
-/// The items of every page from the one `first` selects on. `fetch` asks for the page a key
-/// selects and says which key selects the next. A page whose next key is the one just used ends
-/// the walk with an error rather than loop for ever.
-pub fn items<'a, T, K, F, Fut>(operation: &'static str, first: K, fetch: F) -> Items<'a, T>
+/// The items of every page from the one `first` selects on, for at most `max_pages` pages.
+/// `fetch` asks for the page a key selects and says which key selects the next. A page whose
+/// next key was requested already (`A → B → A`, or a page naming itself) ends the walk with an
+/// [`Error::Paging`] rather than loop for ever, and so does a next page past `max_pages`.
+pub fn items<'a, T, K, F, Fut>(operation: &'static str, max_pages: Option<u64>, first: K, fetch: F) -> Items<'a, T>
 where
     T: Send + 'a,
-    K: PartialEq + Clone + Send + 'a,
+    K: Hash + Eq + Clone + Send + 'a,
     F: FnMut(K) -> Fut + Send + 'a,
     Fut: Future<Output = Result<Page<T, K>, Error>> + Send + 'a,
 {
     struct Walk<T, K, F> {
         fetch: F,
         next: Option<K>,
+        // The keys requested so far: a next key among them would repeat the walk.
+        requested: HashSet<K>,
         buffer: VecDeque<T>,
         // Reported once the items before it are read.
         failed: Option<Error>,
     }
-    let walk = Walk { fetch, next: Some(first), buffer: VecDeque::new(), failed: None };
+    let walk = Walk { fetch, next: Some(first), requested: HashSet::new(), buffer: VecDeque::new(), failed: None };
     let stream = futures_util::stream::unfold(walk, move |mut walk| async move {
         loop {
             if let Some(item) = walk.buffer.pop_front() {
@@ -46,13 +50,24 @@ where
                 return Some((Err(e), walk));
             }
             let key = walk.next.take()?;
-            match (walk.fetch)(key.clone()).await {
+            walk.requested.insert(key.clone());
+            match (walk.fetch)(key).await {
                 Err(e) => walk.failed = Some(e),
                 Ok(page) => {
-                    if page.next.as_ref() == Some(&key) {
-                        walk.failed = Some(repeated(operation));
-                    } else {
-                        walk.next = page.next;
+                    match page.next {
+                        Some(next) if walk.requested.contains(&next) => {
+                            let reason =
+                                "a reply names a page already read as the next one; following it would never end";
+                            walk.failed = Some(Error::Paging { operation, reason: reason.to_string() });
+                        }
+                        Some(_) if max_pages.is_some_and(|most| walk.requested.len() as u64 >= most) => {
+                            let most = max_pages.unwrap_or_default();
+                            let reason = format!(
+                                "{most} pages were read and the reply names another; the client builder's `max_pages` sets how many a walk may read"
+                            );
+                            walk.failed = Some(Error::Paging { operation, reason });
+                        }
+                        next => walk.next = next,
                     }
                     walk.buffer.extend(page.items);
                 }
@@ -60,16 +75,6 @@ where
         }
     });
     Items { inner: Box::pin(stream) }
-}
-/// The error of a reply that names the page just read as the next one.
-fn repeated(operation: &'static str) -> Error {
-    let reason = "the reply names the page just read as the next one; following it would never end";
-    Error::Decode {
-        operation,
-        path: "next page".to_string(),
-        body: bytes::Bytes::new(),
-        source: serde::de::Error::custom(reason),
-    }
 }
 
 /// The number of the page after `page` (pages counted from `first`), unless `count` items show
@@ -238,7 +243,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_repeated_cursor_ends_the_walk_with_an_error_after_its_items() {
-        let mut items = items("op", None::<String>, |cursor| async move {
+        let mut items = items("op", None, None::<String>, |cursor| async move {
             let next = Some("again".to_string());
             Ok(Page { items: vec![cursor.unwrap_or_default()], next: Some(next) })
         });
@@ -246,6 +251,30 @@ mod tests {
         assert_eq!(items.next().await.unwrap().unwrap(), "again");
         let error = items.next().await.unwrap().unwrap_err();
         assert!(error.to_string().contains("never end"), "{error}");
+        assert!(items.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn cursors_that_come_round_again_end_the_walk() {
+        // A → B → A: each page names the other, never itself.
+        let mut items = items("op", None, "A".to_string(), |cursor| async move {
+            let next = if cursor == "A" { "B" } else { "A" };
+            Ok(Page { items: Vec::<u8>::new(), next: Some(next.to_string()) })
+        });
+        let error = items.next().await.unwrap().unwrap_err();
+        assert!(matches!(error, Error::Paging { .. }) && error.to_string().contains("never end"), "{error}");
+        assert!(items.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_walk_stops_at_its_most_pages() {
+        let mut items =
+            items("op", Some(5), 1i64, |page| async move { Ok(Page { items: vec![page], next: Some(page + 1) }) });
+        for page in 1..=5 {
+            assert_eq!(items.next().await.unwrap().unwrap(), page);
+        }
+        let error = items.next().await.unwrap().unwrap_err();
+        assert!(error.to_string().contains("`max_pages`"), "{error}");
         assert!(items.next().await.is_none());
     }
 }

@@ -156,6 +156,20 @@ fn jittered(base: Duration) -> Duration {
 /// item of a stream or the next chunk of a download.
 pub const DEFAULT_STREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The slowest a download's body may arrive unless the client builder's `min_download_rate`
+/// sets another: 1 KiB a second, averaged over each [`DOWNLOAD_RATE_WINDOW`]. A server that
+/// trickles a byte at a time would otherwise hold the download for ever, as each byte ends an
+/// idle wait.
+pub const DEFAULT_MIN_DOWNLOAD_RATE: u64 = 1024;
+
+/// The time over which a download's rate is measured against its minimum.
+pub const DOWNLOAD_RATE_WINDOW: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The most pages a paged operation's walk (`into_stream()`) reads unless the client builder's
+/// `max_pages` sets another: past it, the walk ends with an error, so a server whose pages never
+/// end cannot keep it going for ever.
+pub const DEFAULT_MAX_PAGES: u64 = 10_000;
+
 /// A client-side limit of requests per second, shared by clones of a client.
 #[derive(Debug)]
 pub struct RateLimiter {

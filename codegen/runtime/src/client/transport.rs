@@ -36,6 +36,8 @@ pub struct Transport {
     pub hooks: Option<Arc<dyn Hooks>>,
     /// The limits on the bodies of replies.
     pub limits: BodyLimits,
+    /// The most pages a paged walk reads, if limited.
+    pub max_pages: Option<u64>,
 }
 
 /// How much of a reply body the client holds in memory, and how long and how much a streamed
@@ -60,6 +62,9 @@ pub struct StreamLimits {
     pub total: Option<Duration>,
     /// Most bytes the whole body may hold, if limited.
     pub max_bytes: Option<u64>,
+    /// Fewest bytes a second a download's body must average over each window of the time given,
+    /// if limited. Item streams have no minimum: each whole item is progress.
+    pub min_rate: Option<(u64, Duration)>,
 }
 
 /// What a generated builder says about its operation, for the request, retries and the span.

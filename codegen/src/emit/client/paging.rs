@@ -35,7 +35,7 @@ pub(super) fn into_stream(api: &Api, op: &Operation, paging: &Paging) -> TokenSt
                 quote! { self.#field }
             };
             quote! {
-                paging::items(#operation, #first, move |cursor| {
+                paging::items(#operation, self.client.connection.max_pages(), #first, move |cursor| {
                     let mut request = self.clone();
                     request.#field = cursor;
                     async move {
@@ -112,7 +112,7 @@ fn counted_walk(
     let operation = &op.id;
     quote! {
         let size = #size;
-        paging::items(#operation, #start, move |key| {
+        paging::items(#operation, self.client.connection.max_pages(), #start, move |key| {
             let mut request = self.clone();
             async move {
                 #set
@@ -341,7 +341,8 @@ fn docs(op: &Operation, paging: &Paging) -> String {
     format!(
         "{}\n\n\
          Read it with `while let Some(item) = stream.next().await`; an error ends the stream, and so\n\
-         does a reply that names the page just read as the next.",
+         do a reply that names a page already read as the next and a walk past the client's\n\
+         `max_pages` (10,000 unless set).",
         wrapped(&first, 96)
     )
 }
