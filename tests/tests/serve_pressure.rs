@@ -259,3 +259,84 @@ async fn a_connection_that_switched_protocols_keeps_its_place_under_the_cap() {
     let (reply, _) = read_reply(&mut later).await;
     assert!(!reply.starts_with("http/1.1 503"), "{reply}");
 }
+
+#[tokio::test]
+async fn a_shutdown_gives_switched_connections_the_grace_period_then_ends_them() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mock = features_server::MockApi::new();
+    mock.on_open_tunnel(|_, input| async move {
+        Ok(features_server::Switch::new(input.protocol, |connection| async move {
+            let (mut read, mut write) = tokio::io::split(connection);
+            let _ = tokio::io::copy(&mut read, &mut write).await;
+        }))
+    });
+    let router = features_server::router_with(mock.clone(), ServerConfig::default());
+    let config = ServeConfig::default().with_grace_period(Duration::from_millis(800));
+    let listener = bind("127.0.0.1:0", &config).await.expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_with(listener, router, async move { drop(stopped.await) }, config));
+    let client =
+        features_client::Client::new(&format!("http://{addr}"), features_client::Credentials::new("t", "b", "s"))
+            .expect("client");
+    let mut tunnels = Vec::new();
+    for _ in 0..16 {
+        tunnels.push(client.open_tunnel("echo").await.expect("switched"));
+    }
+    let started = Instant::now();
+    stop.send(()).expect("the server listens for its shutdown");
+    // Within the grace period the switched connections are still served.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!server.is_finished(), "serve_with returned with 16 switched connections open");
+    for tunnel in &mut tunnels {
+        tunnel.write_all(b"ping").await.expect("write");
+        let mut echoed = [0u8; 4];
+        tunnel.read_exact(&mut echoed).await.expect("still served during the grace period");
+        assert_eq!(&echoed, b"ping");
+    }
+    // Then they are ended, and serve_with returns.
+    tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("serve_with returns")
+        .expect("joins")
+        .expect("ok");
+    assert!(started.elapsed() >= Duration::from_millis(700), "returned after {:?}", started.elapsed());
+    for tunnel in &mut tunnels {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(2), tunnel.read_to_end(&mut rest)).await;
+        assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "the switched connection is closed: {read:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_refused_early_is_answered_while_the_peer_is_still_sending() {
+    let mock = features_server::MockApi::new();
+    mock.on_put_photo(|_, input| async move { Ok(input.body.len() as i64) });
+    let router = features_server::router_with(mock.clone(), ServerConfig::default());
+    let addr = start(router, ServeConfig::default()).await;
+    // 3 MiB to a 2 MiB limit: refused from its declared length, before a byte of it is read.
+    const LENGTH: usize = 24 << 20;
+    let body: &'static [u8] = Box::leak(vec![7u8; LENGTH].into_boxed_slice());
+    let peers = (0..24).map(|_| {
+        tokio::spawn(async move {
+            let mut socket = TcpStream::connect(addr).await.expect("connect");
+            let head = format!(
+                "PUT /pets/Rex/photo HTTP/1.1\r\nhost: x\r\nauthorization: Bearer t\r\ncontent-type: image/png\r\ncontent-length: {LENGTH}\r\n\r\n"
+            );
+            socket.write_all(head.as_bytes()).await.expect("head");
+            // The whole body, as a client that does not read while it sends would send it: a
+            // server that closed at once would reset the connection under it, and many clients
+            // then report the reset, not the reply.
+            let sent = socket.write_all(body).await.map_err(|e| e.kind());
+            let mut reply = Vec::new();
+            let read = tokio::time::timeout(Duration::from_secs(10), socket.read_to_end(&mut reply)).await;
+            (sent, read.map(|r| r.map_err(|e| e.kind())), String::from_utf8_lossy(&reply).into_owned())
+        })
+    });
+    for peer in peers.collect::<Vec<_>>() {
+        let (sent, read, reply) = peer.await.expect("peer");
+        assert_eq!(sent, Ok(()), "the connection was reset while the body was sent");
+        assert!(matches!(read, Ok(Ok(_))), "the reply was lost: {read:?}");
+        assert!(reply.starts_with("HTTP/1.1 413"), "{reply:.200}");
+    }
+}

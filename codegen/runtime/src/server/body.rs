@@ -51,7 +51,7 @@ pub async fn read_body(
     if declared.is_some_and(|length| length > limit.bytes as u64) {
         return Err(too_large(limit.bytes));
     }
-    let bytes = Collect::new(body, limit, declared.unwrap_or(0) as usize).await?;
+    let bytes = Collect::new(body, limit, declared.map(|d| d as usize)).await?;
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     if bytes.is_empty() && content_type.is_empty() {
         if required {
@@ -89,17 +89,25 @@ pub(crate) fn accepts(accepted: &[&str], content_type: &str) -> bool {
 /// more than reading them.
 pub const UNCOUNTED: usize = 8 * 1024;
 
+/// The most one frame of a body can hold: what the connection reads at once (its read buffer,
+/// `serve`'s `max_buf_size`). A body of unknown length holds room for one more before it reads
+/// it, so a frame is never held without room.
+pub const FRAME_ROOM: usize = 128 * 1024;
+
 /// Room being waited for in the budget: rare, so it lives on the heap.
 type Waiting<'a> = Pin<Box<dyn Future<Output = Option<Reservation>> + Send + 'a>>;
 
 pin_project_lite::pin_project! {
     /// A body read frame by frame into room reserved in the budget: a declared length is
     /// reserved whole before a byte is read, so an admitted body never waits for room halfway;
-    /// one of unknown length reserves as it grows, by doubling. A body that arrives in one frame,
-    /// as most do, is not copied.
+    /// one of unknown length reserves room for its next frame before reading it, growing by
+    /// doubling, so every byte it holds is counted. A body that arrives in one frame, as most
+    /// do, is not copied.
     struct Collect<'a> {
         body: Body,
         limit: BodyLimit<'a>,
+        // The declared length, when the request gave one.
+        declared: Option<usize>,
         first: Option<Bytes>,
         joined: Option<BytesMut>,
         length: usize,
@@ -115,10 +123,13 @@ pin_project_lite::pin_project! {
 }
 
 impl<'a> Collect<'a> {
-    fn new(body: Body, limit: BodyLimit<'a>, declared: usize) -> Self {
+    fn new(body: Body, limit: BodyLimit<'a>, declared: Option<usize>) -> Self {
+        // A request with no body says so without a header.
+        let declared = declared.or_else(|| body.size_hint().exact().map(|n| n as usize));
         let mut collect = Collect {
             body,
             limit,
+            declared,
             first: None,
             joined: None,
             length: 0,
@@ -127,7 +138,7 @@ impl<'a> Collect<'a> {
             yielded: false,
             deadline: None,
         };
-        if declared > UNCOUNTED {
+        if let Some(declared) = declared.filter(|d| *d > UNCOUNTED) {
             collect.reserve(declared);
         }
         collect
@@ -174,6 +185,17 @@ impl Future for Collect<'_> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         loop {
+            // A body of unknown length takes room for the most its next frame can hold before
+            // reading it: what it holds is always counted.
+            if this.declared.is_none() && this.waiting.is_none() {
+                let held = this.reservation.as_ref().map_or(0, Reservation::bytes);
+                let next = this.length.saturating_add(FRAME_ROOM).min(this.limit.bytes);
+                if next > held {
+                    // Never past the body limit, which the length is within.
+                    let wanted = next.max(held.saturating_mul(2)).min(this.limit.bytes);
+                    reserve(this.limit.budget, this.reservation, this.waiting, wanted);
+                }
+            }
             if let Some(waiting) = this.waiting.as_mut() {
                 match waiting.as_mut().poll(cx) {
                     Poll::Ready(Some(room)) => {
@@ -198,12 +220,6 @@ impl Future for Collect<'_> {
             if *this.length > this.limit.bytes {
                 return Poll::Ready(Err(too_large(this.limit.bytes)));
             }
-            if *this.length > UNCOUNTED && *this.length > this.reservation.as_ref().map_or(0, Reservation::bytes) {
-                let held = this.reservation.as_ref().map_or(0, Reservation::bytes);
-                // Never past the body limit, which the length is within.
-                let wanted = (*this.length).max(held.saturating_mul(2)).max(64 * 1024).min(this.limit.bytes);
-                reserve(this.limit.budget, this.reservation, this.waiting, wanted);
-            }
             match (&mut *this.first, &mut *this.joined) {
                 (None, _) => *this.first = Some(data),
                 (Some(head), None) => {
@@ -220,8 +236,10 @@ impl Future for Collect<'_> {
             (Some(only), None) => only,
             (None, None) => Bytes::new(),
         };
+        // What was taken for frames that never came is given back; a small body, read within the
+        // connection's own buffer, holds none.
         Poll::Ready(Ok(match this.reservation.take() {
-            Some(held) if !bytes.is_empty() => held.hold(bytes),
+            Some(held) if bytes.len() > UNCOUNTED => held.shrink_to(bytes.len()).hold(bytes),
             _ => bytes,
         }))
     }
@@ -274,7 +292,49 @@ fn no_room() -> ApiError {
 
 #[cfg(test)]
 mod tests {
-    use super::accepts;
+    use super::*;
+
+    /// A body of unknown length (chunked) of `frames` frames of `size` bytes, counting in
+    /// `taken` the frames the reader took.
+    fn chunked(frames: usize, size: usize, taken: std::sync::Arc<std::sync::atomic::AtomicUsize>) -> Body {
+        let stream = futures_util::stream::unfold(0, move |sent| {
+            let taken = taken.clone();
+            async move {
+                (sent < frames).then(|| {
+                    taken.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    (Ok::<_, std::io::Error>(Bytes::from(vec![b'x'; size])), sent + 1)
+                })
+            }
+        });
+        Body::from_stream(stream)
+    }
+
+    #[tokio::test]
+    async fn a_body_of_unknown_length_takes_no_frame_without_room_for_it() {
+        let budget = BodyBudget::new(512 * 1024, Duration::from_millis(50));
+        let limit = BodyLimit { bytes: 4 << 20, timeout: Duration::from_secs(5), budget: &budget };
+        let read = |body| async move {
+            let mut problems = Problems::default();
+            read_body(&HeaderMap::new(), body, limit, &["*/*"], true, "a body", &mut problems).await
+        };
+        // With the budget taken, not a frame is read: the body waits in the connection, and is
+        // turned away once the wait is over.
+        let holder = budget.try_reserve(512 * 1024).expect("all of it");
+        let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let refused = read(chunked(3, 100 * 1024, taken.clone())).await.expect_err("no room");
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(taken.load(std::sync::atomic::Ordering::SeqCst), 0, "a frame was held without room");
+        // With room, every byte held is counted, and what its frames did not need is given back.
+        drop(holder);
+        let bytes = read(chunked(3, 100 * 1024, taken.clone())).await.expect("room").expect("a body");
+        assert_eq!(bytes.len(), 300 * 1024);
+        assert_eq!(budget.available(), budget.total() - 300 * 1024, "room for the body and no more");
+        drop(bytes);
+        assert_eq!(budget.available(), budget.total());
+        // A small body holds no room once read.
+        let small = read(chunked(1, 100, taken)).await.expect("room").expect("a body");
+        assert_eq!((small.len(), budget.available()), (100, budget.total()));
+    }
 
     #[test]
     fn content_types_match_with_wildcards_and_parameters() {

@@ -35,6 +35,16 @@ impl Reservation {
         self.permit.merge(more.permit);
     }
 
+    /// This reservation holding room for `bytes` (whole KiB) and no more: the rest is given back.
+    pub(crate) fn shrink_to(mut self, bytes: usize) -> Reservation {
+        let keep = kib(bytes);
+        let extra = self.permit.num_permits().saturating_sub(keep);
+        if extra > 0 {
+            drop(self.permit.split(extra));
+        }
+        self
+    }
+
     /// `bytes`, holding this reservation for as long as they (or any slice of them) live: a body
     /// handed on as a file keeps its room until the file is dropped.
     pub fn hold(self, bytes: Bytes) -> Bytes {
@@ -120,6 +130,13 @@ mod tests {
         // More than the whole budget waits for all of it, and then gets it.
         let all = budget.reserve(usize::MAX).await.expect("the whole budget");
         assert_eq!(all.bytes(), 64 * 1024);
+    }
+
+    #[tokio::test]
+    async fn a_reservation_gives_back_what_it_no_longer_needs() {
+        let budget = BodyBudget::new(100 * 1024, Duration::from_millis(20));
+        let held = budget.try_reserve(64 * 1024).expect("room").shrink_to(10 * 1024 + 1);
+        assert_eq!((held.bytes(), budget.available()), (11 * 1024, 89 * 1024));
     }
 
     #[tokio::test]

@@ -15,8 +15,9 @@ pub struct ServerConfig {
     pub body_limit: usize,
     /// Most bytes of request bodies held in memory at once, across every request the router
     /// serves (default 64 MiB). A body reserves room for its declared length before it is read
-    /// (one without a declared length reserves as it arrives, by doubling) and gives it back when
-    /// the request's data is dropped; a file part keeps its share until the file is. A request
+    /// (one without a declared length reserves room for its next frame, up to 128 KiB more,
+    /// before reading it, growing by doubling, and gives back what it did not use) and gives it
+    /// back when the request's data is dropped; a file part keeps its share until the file is. A request
     /// that finds no room within [`ServerConfig::body_budget_wait`] is answered 503 with
     /// `Retry-After`, and the bodies already admitted are not affected. A body larger than the
     /// whole budget waits for all of it. Bodies of at most 8 KiB are not counted: they fit in the

@@ -27,7 +27,7 @@ use tower_service::Service;
 
 use crate::server::error_reply::{ErrorReply, ErrorShape};
 use crate::server::problem::{ApiError, problem_types};
-use crate::server::upgrade::Slot;
+use crate::server::upgrade::{Slot, Task, Tasks};
 
 /// How [`serve_with`] treats connections. The defaults suit a service on the public internet;
 /// each can be changed with its `with_` method.
@@ -54,6 +54,11 @@ pub struct ServeConfig {
     /// Length of the queue of connections the kernel holds before they are accepted (default
     /// 4096; the kernel may cap it, on Linux at `net.core.somaxconn`). Used by [`bind`].
     pub backlog: u32,
+    /// How long a connection the server closes keeps reading, and throwing away, what the peer
+    /// still sends (default 5 s, and at most [`LINGER_BYTES`]): a reply given before the request
+    /// was read in full (413 for a body past its limit) then reaches a peer still sending,
+    /// instead of a reset that would lose it. `Duration::ZERO` closes at once.
+    pub linger: Duration,
     /// The document's error bodies for requests no operation serves, in which a request too
     /// large or malformed to reach the router is answered (problem details where it gives none).
     unrouted: &'static [ErrorShape],
@@ -67,6 +72,7 @@ impl Default for ServeConfig {
             idle_timeout: Duration::from_secs(60),
             grace_period: Duration::from_secs(10),
             backlog: 4096,
+            linger: Duration::from_secs(5),
             unrouted: &[],
         }
     }
@@ -100,6 +106,12 @@ impl ServeConfig {
     /// Sets [`ServeConfig::backlog`].
     pub fn with_backlog(mut self, backlog: u32) -> Self {
         self.backlog = backlog;
+        self
+    }
+
+    /// Sets [`ServeConfig::linger`].
+    pub fn with_linger(mut self, linger: Duration) -> Self {
+        self.linger = linger;
         self
     }
 
@@ -167,6 +179,8 @@ pub async fn serve_with(
     let permits = Arc::new(Semaphore::new(config.max_connections.clamp(1, Semaphore::MAX_PERMITS)));
     let config = Arc::new(config);
     let mut connections = JoinSet::new();
+    // Connections that switch protocols hand their tasks here, to be served among the others.
+    let (tasks, mut switched) = tokio::sync::mpsc::unbounded_channel::<Task>();
     let mut shed = Shed::default();
     let mut next_id = 0u64;
     let mut shutdown = pin!(shutdown);
@@ -174,6 +188,9 @@ pub async fn serve_with(
         tokio::select! {
             () = &mut shutdown => break,
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            Some(task) = switched.recv() => {
+                connections.spawn(task);
+            }
             accepted = listener.accept() => {
                 let stream = match accepted {
                     Ok((stream, _)) => stream,
@@ -196,6 +213,7 @@ pub async fn serve_with(
                     config: config.clone(),
                     registration: shared.register(next_id),
                     slot: Arc::new(permit),
+                    tasks: tasks.clone(),
                 };
                 connections.spawn(connection.run(stream));
             }
@@ -211,7 +229,28 @@ pub async fn serve_with(
         );
     }
     shared.stop();
-    let drained = async { while connections.join_next().await.is_some() {} };
+    drop(tasks);
+    // Requests in flight may still switch protocols: their connections are waited for too.
+    let drained = async {
+        loop {
+            tokio::select! {
+                biased;
+                Some(task) = switched.recv() => {
+                    connections.spawn(task);
+                }
+                joined = connections.join_next() => {
+                    // A connection that switched may have ended just after handing its task over.
+                    match (joined, switched.try_recv()) {
+                        (_, Ok(task)) => {
+                            connections.spawn(task);
+                        }
+                        (None, Err(_)) => break,
+                        (Some(_), Err(_)) => {}
+                    }
+                }
+            }
+        }
+    };
     tokio::select! {
         () = drained => {}
         () = tokio::time::sleep(config.grace_period) => {
@@ -221,6 +260,8 @@ pub async fn serve_with(
             tracing::warn!(open = connections.len(), "second signal; closing every connection now");
         }
     }
+    // Switched connections still open are ended with the rest, and no more are taken.
+    switched.close();
     connections.shutdown().await;
     Ok(())
 }
@@ -239,6 +280,9 @@ async fn admit(permits: &Arc<Semaphore>, shared: &Shared) -> Option<OwnedSemapho
     shared.press();
     tokio::time::timeout(Duration::from_millis(20), permits.clone().acquire_owned()).await.ok()?.ok()
 }
+
+/// The most bytes a closing connection reads and throws away (see [`ServeConfig::linger`]).
+pub const LINGER_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Connections turned away at the limit, and when that was last logged.
 #[derive(Default)]
@@ -324,6 +368,8 @@ struct Connection {
     registration: Registration,
     /// The connection's place under the cap, shared with a connection it switches to.
     slot: Arc<OwnedSemaphorePermit>,
+    /// Where a connection it switches to is handed, to be served among the others.
+    tasks: Tasks,
 }
 
 impl Connection {
@@ -332,14 +378,22 @@ impl Connection {
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::default());
         let unrouted = self.config.unrouted;
-        let io = TokioIo::new(Tracked { inner: stream, activity: activity.clone(), pending: None, unrouted });
-        let Connection { router, config, registration, slot } = self;
+        let linger = self.config.linger;
+        let io = TokioIo::new(Tracked {
+            inner: stream,
+            activity: activity.clone(),
+            pending: None,
+            unrouted,
+            linger,
+            lingering: None,
+        });
+        let Connection { router, config, registration, slot, tasks } = self;
         let handling = activity.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             handling.set(Phase::Handling);
             // A request that may switch protocols lends the switched connection this one's place.
             if request.headers().contains_key(hyper::header::UPGRADE) {
-                request.extensions_mut().insert(Slot(slot.clone()));
+                request.extensions_mut().insert(Slot { permit: slot.clone(), tasks: tasks.clone() });
             }
             Answer { reply: router.clone().call(request.map(Body::new)), activity: Some(handling.clone()) }
         });
@@ -619,6 +673,10 @@ struct Tracked {
     /// A replacement reply still to be written, and how much of it has been.
     pending: Option<(Vec<u8>, usize)>,
     unrouted: &'static [ErrorShape],
+    /// How long to read what the peer still sends once the server closes its side.
+    linger: Duration,
+    /// Once closing: until when, and how many more bytes, the peer's data is read and dropped.
+    lingering: Option<(Pin<Box<tokio::time::Sleep>>, u64)>,
 }
 
 impl Tracked {
@@ -755,9 +813,37 @@ impl AsyncWrite for Tracked {
         poll
     }
 
+    /// Ends the server's side, then reads and drops what the peer still sends, for a bounded time
+    /// and bytes ([`ServeConfig::linger`]): closing with unread data would reset the connection,
+    /// and a peer still sending a body refused early would lose the reply.
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         std::task::ready!(self.drain(cx))?;
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+        if self.lingering.is_none() {
+            std::task::ready!(Pin::new(&mut self.inner).poll_shutdown(cx))?;
+            if self.linger.is_zero() {
+                return Poll::Ready(Ok(()));
+            }
+            let until = Box::pin(tokio::time::sleep(self.linger.min(Duration::from_secs(3600))));
+            self.lingering = Some((until, LINGER_BYTES));
+        }
+        let Tracked { inner, lingering, .. } = &mut *self;
+        let Some((until, left)) = lingering else { return Poll::Ready(Ok(())) };
+        let mut scratch = [0u8; 8192];
+        loop {
+            let mut buf = ReadBuf::new(&mut scratch);
+            match Pin::new(&mut *inner).poll_read(cx, &mut buf) {
+                // The peer is done, or gone.
+                Poll::Ready(Ok(())) if buf.filled().is_empty() => return Poll::Ready(Ok(())),
+                Poll::Ready(Err(_)) => return Poll::Ready(Ok(())),
+                Poll::Ready(Ok(())) => {
+                    *left = left.saturating_sub(buf.filled().len() as u64);
+                    if *left == 0 {
+                        return Poll::Ready(Ok(()));
+                    }
+                }
+                Poll::Pending => return until.as_mut().poll(cx).map(Ok),
+            }
+        }
     }
 }
 

@@ -51,7 +51,8 @@ impl Switch {
 
 /// A connection that has switched protocols: the raw bytes both ways, whatever the peer had
 /// already sent after its request first. While it is open it keeps its place among the server's
-/// connections (`ServeConfig::max_connections`); it has no deadlines but the handler's own.
+/// connections (`ServeConfig::max_connections`); it has no deadlines but the handler's own, and a
+/// shutdown of `serve_with` gives it the grace period, as a request in flight gets, then ends it.
 pub struct Upgraded {
     io: TokioIo<hyper::upgrade::Upgraded>,
     _slot: Option<Arc<OwnedSemaphorePermit>>,
@@ -84,9 +85,19 @@ impl AsyncWrite for Upgraded {
 }
 
 /// A connection's place under `max_connections`, lent to a request that may switch protocols so
-/// the switched connection keeps it.
+/// the switched connection keeps it, and the server's way to run the switched connection among
+/// its own, so a shutdown waits for it as it waits for requests and then ends it.
 #[derive(Clone)]
-pub(crate) struct Slot(pub(crate) Arc<OwnedSemaphorePermit>);
+pub(crate) struct Slot {
+    pub(crate) permit: Arc<OwnedSemaphorePermit>,
+    pub(crate) tasks: Tasks,
+}
+
+/// A task a switched connection runs in.
+pub(crate) type Task = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Where `serve_with` takes the tasks of switched connections to run beside its connections.
+pub(crate) type Tasks = tokio::sync::mpsc::UnboundedSender<Task>;
 
 /// The `101` reply to a request, and the task that hands the switched connection to the
 /// implementation. A request whose connection cannot switch (one of HTTP/2, say; an HTTP/1.1
@@ -100,14 +111,25 @@ pub fn reply(parts: &mut Parts, switch: Switch) -> Result<Response, ApiError> {
     };
     let protocol = HeaderValue::from_str(&switch.protocol)
         .map_err(|_| ApiError::internal(format!("`{}` cannot be sent in `Upgrade`", switch.protocol)))?;
-    let slot = parts.extensions.remove::<Slot>().map(|slot| slot.0);
+    let slot = parts.extensions.remove::<Slot>();
+    let (permit, tasks) = slot.map(|slot| (slot.permit, slot.tasks)).unzip();
     let handler = switch.handler;
-    tokio::spawn(async move {
+    let task: Task = Box::pin(async move {
         match on_upgrade.await {
-            Ok(upgraded) => handler(Upgraded { io: TokioIo::new(upgraded), _slot: slot }).await,
+            Ok(upgraded) => handler(Upgraded { io: TokioIo::new(upgraded), _slot: permit }).await,
             Err(e) => tracing::debug!(error = %e, "a connection did not complete its protocol switch"),
         }
     });
+    // Served by `serve_with`, the task is one of its connections; a server that stopped takes
+    // none, and the switch is not made. Served otherwise, it runs on its own.
+    match tasks {
+        Some(tasks) => {
+            let _ = tasks.send(task);
+        }
+        None => {
+            tokio::spawn(task);
+        }
+    }
     let mut response = Response::new(Body::empty());
     *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
