@@ -9,6 +9,9 @@
 #   bench/run.sh memory       the client's peak memory while a 2 GiB reply arrives
 #   bench/run.sh bodies       the server's peak memory with 1,000 peers holding 2 MiB bodies, with and without the budget
 #   bench/run.sh cpu          the generated server's CPU time per request against the baseline's
+#   bench/run.sh large        GitHub's description, the 5,000-operation synthetic spec and the project
+#                             spec: generation, lines, and cold `cargo check` of each crate (with every
+#                             tag, and GitHub's with `issues` and `repos` alone), wall time and peak memory
 # Needs hyperfine and wrk (Debian packages) for generation and server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -215,7 +218,55 @@ PY
   done
 }
 
+# GitHub's description comes from the npm package `@octokit/openapi` (never checked in: 13 MB).
+# Each spec is generated with a feature per tag into a directory of its own, standalone; its
+# crates are checked cold in a target directory whose third-party dependencies an earlier check
+# built, as a user's second crate finds them. ONLY=github (or synthetic, project) runs one spec.
+large() {
+  cargo build --release -p apigen -p portfolio-bench
+  local out=target/large-bench
+  mkdir -p "$out"
+  if [ ! -f "$out/github.json" ]; then
+    (cd "$out" && npm pack --silent @octokit/openapi@23.0.2 > /dev/null &&
+      tar xzf octokit-openapi-23.0.2.tgz package/generated/api.github.com.json &&
+      mv package/generated/api.github.com.json github.json && rm -rf package octokit-openapi-23.0.2.tgz)
+  fi
+  target/release/synth_spec 5000 > "$out/synthetic.json"
+  cp spec/openapi.yaml "$out/project.yaml"
+  measure() {
+    if /usr/bin/time -f "%e s, %M KB" -o "$out/time" "$@" > "$out/log" 2>&1; then
+      awk '{ printf "%s s, %.0f MB\n", $1, $3 / 1024 }' "$out/time"
+    else
+      echo "failed after $(awk '{ print $1 }' "$out/time") s: $(grep -c '^error' "$out/log") errors, first: $(grep -m1 '^error' "$out/log")"
+    fi
+  }
+  for spec in github synthetic project; do
+    [ -n "${ONLY:-}" ] && [ "$ONLY" != "$spec" ] && continue
+    local file dir=$out/$spec target=$out/target-$spec
+    file=$(ls "$out/$spec".*)
+    rm -rf "$dir"
+    echo "$spec generate: $(measure target/release/apigen generate --spec "$file" --out "$dir" --name "$spec" --tag-features --standalone)"
+    echo "$spec lines: $(find "$dir" -path "$dir/apigen-runtime" -prune -o -name '*.rs' -print0 | xargs -0 cat | wc -l)"
+    local checks=("client" "server")
+    if [ "$spec" = github ]; then
+      checks+=("client:--no-default-features --features rustls,issues" "client:--no-default-features --features rustls,repos")
+    fi
+    for entry in "${checks[@]}"; do
+      local side=${entry%%:*} options=${entry#*:}
+      [ "$options" = "$entry" ] && options=
+      local manifest=$dir/$spec-$side/Cargo.toml
+      # The third-party dependencies first (built for the runtime with the features this crate
+      # turns on), then the generated crates and the runtime, cold.
+      # shellcheck disable=SC2086
+      CARGO_TARGET_DIR=$target cargo check --quiet $options --manifest-path "$manifest" -p apigen-runtime > /dev/null 2>&1 || true
+      CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" -p "$spec-$side" -p "$spec-types" -p apigen-runtime 2>/dev/null || true
+      # shellcheck disable=SC2086
+      echo "$spec $side${options:+ ($options)} cold check: $(CARGO_TARGET_DIR=$target measure cargo check $options --manifest-path "$manifest")"
+    done
+  done
+}
+
 case "${1:-}" in
-  generation | scaling | server | client | compile | load | memory | bodies | cpu) "$1" ;;
-  *) echo "usage: bench/run.sh generation|scaling|server|client|compile|load|memory|bodies|cpu" >&2; exit 2 ;;
+  generation | scaling | server | client | compile | load | memory | bodies | cpu | large) "$1" ;;
+  *) echo "usage: bench/run.sh generation|scaling|server|client|compile|load|memory|bodies|cpu|large" >&2; exit 2 ;;
 esac

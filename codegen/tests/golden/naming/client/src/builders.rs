@@ -78,7 +78,7 @@ impl Operation<Client> for GetItemPart<'_> {
         let mut query = Query::new(&mut url);
         query.push_all("type", self.r#type.iter());
         if let Some(value) = &self.tags {
-            query.push_joined("tags", ',', value);
+            query.push_joined("tags", ',', value)?;
         }
         let mut request = client.request(&Self::CALL, url, "application/json");
         if let Some(value) = &self.x_trace {
