@@ -194,7 +194,8 @@ fn all_dependencies(mut dependencies: Vec<(String, Value)>, shared: Vec<(String,
 type Feature = (String, Vec<String>);
 
 /// `all-tags` turning on every tag, then one feature per tag with what `enables`
-/// says it turns on elsewhere, for manifests with [`Config::tag_features`].
+/// says it turns on elsewhere, then the one for schemas no operation reaches, for manifests with
+/// [`Config::tag_features`].
 fn tag_features(tags: &TagFeatures, enables: impl Fn(&str) -> Vec<String>) -> Vec<Feature> {
     let mut out = vec![("all-tags".to_string(), tags.features.clone())];
     out.extend(tags.features.iter().map(|tag| {
@@ -202,6 +203,7 @@ fn tag_features(tags: &TagFeatures, enables: impl Fn(&str) -> Vec<String>) -> Ve
         let children = tags.children.get(tag).into_iter().flatten().cloned();
         (tag.clone(), children.chain(enables(tag)).collect())
     }));
+    out.extend(tags.unused.iter().map(|unused| (unused.clone(), enables(unused))));
     out
 }
 
@@ -478,6 +480,17 @@ pub fn trait_name(crate_name: &str) -> String {
     format!("{}Api", crate::naming::camel(base))
 }
 
+/// The server crate's features: the document, `time`, and the types crate's feature for schemas no
+/// operation reaches, which the server itself never needs.
+fn server_features(api: &Api, options: &Config) -> Vec<Feature> {
+    let mut features = vec![feature("document", &[]), time_feature()];
+    let unused = api.tag_features.as_ref().and_then(|tags| tags.unused.as_ref());
+    if let (Some(unused), Some(types)) = (unused, &options.types) {
+        features.push((unused.clone(), vec![format!("{}/{unused}", types.name)]));
+    }
+    features
+}
+
 pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
     let dir = &config.dir;
@@ -502,7 +515,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         description: &description,
         dependencies: all_dependencies(server_dependencies(), shared),
         dev_dependencies: server_dev_dependencies(),
-        features: vec![feature("document", &[]), time_feature()],
+        features: server_features(api, options),
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];

@@ -62,9 +62,12 @@ pub struct TagFeatures {
     pub features: Vec<String>,
     /// Features that turn on others: a parent tag's turns on its children's.
     pub children: std::collections::BTreeMap<String, Vec<String>>,
-    /// Named types reached only from tagged operations, with the features any of which compiles
-    /// them; a type not listed is always compiled.
+    /// Named types reached only from tagged operations, or from no operation, with the features
+    /// any of which compiles them; a type not listed is always compiled.
     pub types: std::collections::BTreeMap<TypeId, Vec<String>>,
+    /// The feature that compiles the schemas no operation reaches (off by default), when there
+    /// are such schemas.
+    pub unused: Option<String>,
 }
 
 impl TagFeatures {
@@ -247,6 +250,9 @@ pub enum TypeDef {
         /// For a value held as any JSON where the document says more than a Rust type can: the
         /// index of its schema in [`Api::schema_checks`], which servers check it against.
         check: Option<usize>,
+        /// Another name for a type of the same structure (see `lower::merge`), kept so that every
+        /// name the document gives names a type: compiled whenever its target is.
+        merged: bool,
     },
 }
 

@@ -900,6 +900,93 @@ fn tag_features_gate_operations_and_the_types_only_they_reach() {
     // Reached from an untagged operation (`checkLimits`): always compiled.
     assert!(tags.of_type(id(&api, "Limits")).is_empty());
     assert!(tags.of_type(id(&api, "CountryCode")).is_empty());
+    // A schema no operation reaches is compiled by a feature of its own, off by default.
+    assert_eq!(tags.unused.as_deref(), Some("unused-schemas"));
+    assert_eq!(tags.of_type(id(&api, "PetBase")), ["unused-schemas"]);
+}
+
+const REPEATED: &str = r##"
+openapi: 3.0.3
+info: { title: t, version: "1" }
+tags: [{ name: a }, { name: b }]
+paths:
+  /a:
+    get:
+      operationId: getA
+      tags: [a]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [owner]
+                properties:
+                  owner: { type: object, required: [login], properties: { login: { type: string } } }
+                  next: { $ref: "#/components/schemas/Node" }
+  /b:
+    get:
+      operationId: getB
+      tags: [b]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [owner]
+                properties:
+                  owner:
+                    description: described differently, the same on the wire
+                    type: object
+                    required: [login]
+                    properties: { login: { type: string, description: the login } }
+                  next: { $ref: "#/components/schemas/Copy" }
+  /c:
+    get:
+      operationId: getC
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { owner: { type: object, properties: { login: { type: integer } } } } }
+components:
+  schemas:
+    User: { type: object, required: [login], properties: { login: { type: string } } }
+    Node: { type: object, properties: { next: { $ref: "#/components/schemas/Node" } } }
+    Copy: { type: object, properties: { next: { $ref: "#/components/schemas/Copy" } } }
+    Unused: { type: object, properties: { user: { $ref: "#/components/schemas/User" }, size: { type: integer } } }
+"##;
+
+#[test]
+fn types_of_the_same_structure_become_one_and_the_other_names_stay_as_aliases() {
+    let api = lower(&load(REPEATED).unwrap().doc, &Config { tag_features: true, ..config() }).unwrap();
+    let alias_of = |name: &str| match ty(&api, name) {
+        TypeDef::Alias { target, merged: true, .. } => target.clone(),
+        other => panic!("{name} is not a merged alias: {other:?}"),
+    };
+    // The inline owners are the component `User`, which keeps its name: descriptions do not count.
+    assert!(matches!(ty(&api, "User"), TypeDef::Struct(_)));
+    assert_eq!(alias_of("GetAReplyOwner"), named(&api, "User"));
+    assert_eq!(alias_of("GetBReplyOwner"), named(&api, "User"));
+    // Recursive copies merge; of two component names the shorter is kept.
+    assert_eq!(alias_of("Node"), named(&api, "Copy"));
+    // The replies are the same in turn, and every reference points at the kept type.
+    assert_eq!(alias_of("GetBReply"), named(&api, "GetAReply"));
+    let TypeDef::Struct(reply) = ty(&api, "GetAReply") else { panic!("a struct") };
+    assert_eq!(reply.fields[0].ty, named(&api, "User"));
+    assert_eq!(reply.fields[1].ty, named(&api, "Copy"));
+    // A field of another type keeps a copy apart.
+    assert!(matches!(ty(&api, "GetCReplyOwner"), TypeDef::Struct(_)));
+    // A merged name is compiled with what it names; `User` is reached by both tags and by the
+    // schema no operation uses, so by any of their features.
+    let tags = api.tag_features.as_ref().unwrap();
+    assert_eq!(tags.of_type(id(&api, "GetBReplyOwner")), tags.of_type(id(&api, "User")));
+    assert_eq!(tags.of_type(id(&api, "User")), ["a", "b", "unused-schemas"]);
+    assert_eq!(tags.of_type(id(&api, "Unused")), ["unused-schemas"]);
 }
 
 /// Every repair and simplification the unseen fixture needs is a warning with its place; the list

@@ -2739,14 +2739,14 @@ const _: () = {
 #[non_exhaustive]
 pub struct DraftFee {
     pub id: Option<String>,
-    pub r#type: Option<DraftFeeType>,
+    pub r#type: Option<FeeType>,
     pub rate: Option<f64>,
     pub unit: Option<String>,
 }
 
 crate::setters::setters!(
-    DraftFee { with_id(id : String), with_type(r#type : DraftFeeType), with_rate(rate :
-    f64), with_unit(unit : String) }
+    DraftFee { with_id(id : String), with_type(r#type : FeeType), with_rate(rate : f64),
+    with_unit(unit : String) }
 );
 const _: () = {
     /// `DraftFee` on the wire: serde's derive on a private twin, read through `object_only`
@@ -2757,7 +2757,7 @@ const _: () = {
         #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
         id: Option<String>,
         #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<DraftFeeType>,
+        r#type: Option<FeeType>,
         #[serde(rename = "Rate", skip_serializing_if = "Option::is_none")]
         rate: Option<f64>,
         #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
@@ -2767,31 +2767,8 @@ const _: () = {
     crate::object_only::object_only!(DraftFee, Wire);
 };
 
-/// The `DraftFeeType` enum, written on the wire as an integer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DraftFeeType {
-    /// `0` on the wire.
-    FeeTable,
-    /// `1` on the wire.
-    Contribution,
-    /// `2` on the wire.
-    Establishment,
-    /// `3` on the wire.
-    Termination,
-    /// `4` on the wire.
-    Withdrawal,
-    /// `5` on the wire.
-    Ongoing,
-    /// A value the spec does not list, as written on the wire. A client reads it from a
-    /// service newer than its spec; a server generated from the spec refuses it in requests.
-    Unknown(i64),
-}
-
-crate::enums::int_enum!(
-    DraftFeeType, Unknown, [FeeTable(0), Contribution(1), Establishment(2),
-    Termination(3), Withdrawal(4), Ongoing(5)]
-);
+/// The same type as [`FeeType`]: the document describes it again under this name.
+pub type DraftFeeType = FeeType;
 
 /// The `DraftIdentifierType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5722,7 +5699,7 @@ const _: () = {
 #[non_exhaustive]
 pub struct PostUserRequest {
     pub name: IndividualName,
-    pub gender: Option<UserGender>,
+    pub gender: Option<Gender>,
     pub email: String,
     pub date_of_birth: Option<DateTime>,
     pub mothers_maiden_name: Option<String>,
@@ -5762,8 +5739,8 @@ impl PostUserRequest {
 }
 
 crate::setters::setters!(
-    PostUserRequest { with_gender(gender : UserGender), with_date_of_birth(date_of_birth
-    : DateTime), with_mothers_maiden_name(mothers_maiden_name : String),
+    PostUserRequest { with_gender(gender : Gender), with_date_of_birth(date_of_birth :
+    DateTime), with_mothers_maiden_name(mothers_maiden_name : String),
     with_phone_other(phone_other : String), with_job_title(job_title : String) }
 );
 const _: () = {
@@ -5775,7 +5752,7 @@ const _: () = {
         #[serde(rename = "Name")]
         name: IndividualName,
         #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
-        gender: Option<UserGender>,
+        gender: Option<Gender>,
         #[serde(rename = "Email")]
         email: String,
         #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
@@ -7042,20 +7019,8 @@ const _: () = {
     crate::object_only::object_only!(UserCreationResponse, Wire);
 };
 
-/// The `UserGender` enum, written on the wire as an integer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum UserGender {
-    /// `1` on the wire.
-    Male,
-    /// `2` on the wire.
-    Female,
-    /// A value the spec does not list, as written on the wire. A client reads it from a
-    /// service newer than its spec; a server generated from the spec refuses it in requests.
-    Unknown(i64),
-}
-
-crate::enums::int_enum!(UserGender, Unknown, [Male(1), Female(2)]);
+/// The same type as [`Gender`]: the document describes it again under this name.
+pub type UserGender = Gender;
 
 /// The `Valuation` schema.
 #[derive(Debug, Clone, PartialEq, Default)]

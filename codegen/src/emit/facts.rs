@@ -29,13 +29,15 @@ pub fn has_tristate(api: &Api) -> bool {
     api.types.iter().any(|t| matches!(t, TypeDef::Struct(s) if s.fields.iter().any(|f| f.tristate)))
 }
 
-/// The structs and unions whose values need checks beyond serde: a field with limits, or a field
-/// or union member holding such a struct.
+/// The structs and unions of requests whose values need checks beyond serde: a field with
+/// limits, or a field or union member holding such a struct. Replies are not checked, so their
+/// types need none.
 pub fn validated_types(api: &Api) -> BTreeSet<TypeId> {
+    let requested = request_types(api);
     let mut out = BTreeSet::new();
     loop {
         let before = out.len();
-        for (id, t) in api.types_with_ids() {
+        for (id, t) in api.types_with_ids().filter(|(id, _)| requested.contains(id)) {
             let checked = match t {
                 TypeDef::Struct(s) => {
                     s.fields.iter().any(|f| !f.constraints.is_empty() || holds_validated(api, &f.ty, &out))
@@ -53,6 +55,22 @@ pub fn validated_types(api: &Api) -> BTreeSet<TypeId> {
             return out;
         }
     }
+}
+
+/// The named types a request can hold: those of parameters and bodies, and what they reach.
+fn request_types(api: &Api) -> BTreeSet<TypeId> {
+    let mut stack = Vec::new();
+    for op in &api.operations {
+        op.params.iter().for_each(|p| p.ty.visit_types(&mut |id| stack.push(id)));
+        op.body.iter().flat_map(|b| b.cases()).for_each(|b| b.ty.visit_types(&mut |id| stack.push(id)));
+    }
+    let mut reached = BTreeSet::new();
+    while let Some(id) = stack.pop() {
+        if reached.insert(id) {
+            api.ty(id).visit_types(&mut |inner| stack.push(inner));
+        }
+    }
+    reached
 }
 
 /// Whether a value of `ty` contains a struct from `validated`, or a value checked against the

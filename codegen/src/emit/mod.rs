@@ -409,17 +409,27 @@ fn item_attrs(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
 }
 
 /// With [`crate::Config::tag_features`], the crate attribute and docs paragraph that go with them:
-/// a build with some tags off leaves imports and helpers of the others unused, which is expected.
+/// a build with some tags (or the unused schemas) off leaves imports and helpers of the others unused, which is expected.
 pub fn tag_features_note(api: &Api) -> Option<(TokenStream, String)> {
     let tags = api.tag_features.as_ref()?;
     let list = tags.features.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-    let note = format!(
+    let mut note = format!(
         "# Features per tag\n\n\
          Each tag of the spec is a cargo feature ({list}), all on by default through `all-tags`.\n\
          With `default-features = false` and only the tags you call, only their operations and\n\
          the types they reach are compiled."
     );
-    let attr = quote! { #![cfg_attr(not(feature = "all-tags"), allow(unused_imports, dead_code))] };
+    if let Some(unused) = &tags.unused {
+        note.push_str(&format!(
+            "\n\nThe schemas no operation uses are compiled only with the feature `{unused}`, which is off by default."
+        ));
+    }
+    let attr = match &tags.unused {
+        Some(unused) => quote! {
+            #![cfg_attr(not(all(feature = "all-tags", feature = #unused)), allow(unused_imports, dead_code))]
+        },
+        None => quote! { #![cfg_attr(not(feature = "all-tags"), allow(unused_imports, dead_code))] },
+    };
     Some((attr, note))
 }
 

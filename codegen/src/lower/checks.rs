@@ -23,7 +23,7 @@ impl Lowerer<'_> {
     ) -> TypeRef {
         let check = Some(self.register_check(as_json(schema), ptr));
         let name = self.claim(naming);
-        self.add_type(TypeDef::Alias { name: name.clone(), doc, target: TypeRef::Json, check });
+        self.add_type(TypeDef::Alias { name: name.clone(), doc, target: TypeRef::Json, check, merged: false });
         self.named(&name)
     }
 

@@ -38,7 +38,7 @@ impl<'a> Lowerer<'a> {
                 ReferenceOr::Item(s) => super::prose(&s.schema_data.description),
                 ReferenceOr::Reference { .. } => None,
             };
-            self.add_type(TypeDef::Alias { name: rust, doc, target: ty, check: None });
+            self.add_type(TypeDef::Alias { name: rust, doc, target: ty, check: None, merged: false });
         }
     }
 

@@ -1,16 +1,19 @@
 //! Cargo features per tag (`Config::tag_features`): each tag in use becomes a feature, each
 //! operation is compiled by the features of its tags, and each type by the features of every
-//! operation that reaches it.
+//! operation that reaches it; the schemas no operation reaches, by a feature of their own.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::ir::{Api, TagFeatures, TypeId};
+use crate::ir::{Api, TagFeatures, TypeDef, TypeId};
 use heck::ToKebabCase;
 
 use crate::naming::Scope;
 
 /// Features the generated manifests define for themselves, which no tag may take.
-const RESERVED: &[&str] = &["all-tags", "client", "default", "document", "rustls", "server", "time"];
+const RESERVED: &[&str] = &["all-tags", "client", "default", "document", "rustls", "server", "time", UNUSED_SCHEMAS];
+
+/// The feature that compiles the schemas no operation reaches.
+pub const UNUSED_SCHEMAS: &str = "unused-schemas";
 
 /// Names a feature for every tag the operations use and records, on each operation and in
 /// [`Api::tag_features`], which features compile what. `parents` (child tag, parent tag) are
@@ -39,35 +42,32 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
     let mut reached: BTreeMap<TypeId, Option<BTreeSet<String>>> = BTreeMap::new();
     for op in &api.operations {
         let gate: Option<BTreeSet<String>> = (!op.features.is_empty()).then(|| op.features.iter().cloned().collect());
-        let mut stack = Vec::new();
-        op.visit_types(&mut |id| stack.push(id));
-        while let Some(id) = stack.pop() {
-            let grew = match reached.get_mut(&id) {
-                None => {
-                    reached.insert(id, gate.clone());
-                    true
-                }
-                // Already always compiled: nothing to add.
-                Some(None) => false,
-                Some(Some(existing)) => match &gate {
-                    None => {
-                        reached.insert(id, None);
-                        true
-                    }
-                    Some(more) => {
-                        let before = existing.len();
-                        existing.extend(more.iter().cloned());
-                        existing.len() > before
-                    }
-                },
-            };
-            if grew {
-                api.ty(id).visit_types(&mut |inner| stack.push(inner));
-            }
+        let mut roots = Vec::new();
+        op.visit_types(&mut |id| roots.push(id));
+        spread(api, &mut reached, roots, gate);
+    }
+    // Schemas no operation reaches get a feature of their own, off by default: in a large
+    // description they are most of the types (GitHub's webhook payloads), and compiling them in
+    // every build would make a build with one tag as slow as one with all. What they refer to is
+    // compiled with them.
+    let merged = |t: &TypeDef| matches!(t, TypeDef::Alias { merged: true, .. });
+    let unused: Vec<TypeId> =
+        api.types_with_ids().filter(|(id, t)| !reached.contains_key(id) && !merged(t)).map(|(id, _)| id).collect();
+    let unused_feature = (!unused.is_empty()).then(|| UNUSED_SCHEMAS.to_string());
+    if let Some(feature) = &unused_feature {
+        spread(api, &mut reached, unused, Some(BTreeSet::from([feature.clone()])));
+    }
+    // A merged name is compiled with the type it names.
+    for (id, t) in api.types_with_ids() {
+        if let TypeDef::Alias { merged: true, target, .. } = t {
+            let mut gate = None;
+            target.visit_types(&mut |target| gate = reached.get(&target).cloned());
+            reached.insert(id, gate.flatten());
         }
     }
     // Features in the order they were named, so a type's cfg reads like the feature list.
-    let order: HashMap<&str, usize> = features.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
+    let order: HashMap<&str, usize> =
+        features.iter().chain(&unused_feature).enumerate().map(|(i, f)| (f.as_str(), i)).collect();
     let types = reached
         .into_iter()
         .filter_map(|(id, gate)| {
@@ -76,7 +76,41 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
             Some((id, gate))
         })
         .collect();
-    api.tag_features = Some(TagFeatures { features, types, children });
+    api.tag_features = Some(TagFeatures { features, types, children, unused: unused_feature });
+}
+
+/// Records that `gate` (any of its features; `None`: always) compiles each of `roots` and every
+/// type they reach, widening what was recorded before.
+fn spread(
+    api: &Api,
+    reached: &mut BTreeMap<TypeId, Option<BTreeSet<String>>>,
+    mut stack: Vec<TypeId>,
+    gate: Option<BTreeSet<String>>,
+) {
+    while let Some(id) = stack.pop() {
+        let grew = match reached.get_mut(&id) {
+            None => {
+                reached.insert(id, gate.clone());
+                true
+            }
+            // Already always compiled: nothing to add.
+            Some(None) => false,
+            Some(Some(existing)) => match &gate {
+                None => {
+                    reached.insert(id, None);
+                    true
+                }
+                Some(more) => {
+                    let before = existing.len();
+                    existing.extend(more.iter().cloned());
+                    existing.len() > before
+                }
+            },
+        };
+        if grew {
+            api.ty(id).visit_types(&mut |inner| stack.push(inner));
+        }
+    }
 }
 
 /// The features each parent tag's feature turns on, naming a feature for every parent above a

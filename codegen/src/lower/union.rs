@@ -378,7 +378,7 @@ pub(crate) fn finish_unions(lowerer: &mut Lowerer) {
                 );
                 lowerer.warn(&ptr, message);
                 let check = Some(lowerer.register_check(schema, &ptr));
-                lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json, check };
+                lowerer.types[index] = TypeDef::Alias { name, doc, target: TypeRef::Json, check, merged: false };
             }
         }
     }
