@@ -222,6 +222,28 @@ PY
 # Each spec is generated with a feature per tag into a directory of its own, standalone; its
 # crates are checked cold in a target directory whose third-party dependencies an earlier check
 # built, as a user's second crate finds them. ONLY=github (or synthetic, project) runs one spec.
+# Every tag of a client crate checked alone (the generated crates and the runtime cold each
+# time): how many compile, the slowest, and the first error of each that does not.
+tags_alone() {
+  local spec=$1 manifest=$2 target=$3 out=target/large-bench compiled=0 total=0 slowest=0 slowest_tag= failed=
+  for tag in $(sed -n 's/^all-tags = \[\(.*\)\]/\1/p' "$manifest" | tr -d '",'); do
+    total=$((total + 1))
+    CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" -p "$spec-client" -p "$spec-types" -p apigen-runtime 2>/dev/null || true
+    if CARGO_TARGET_DIR=$target /usr/bin/time -f "%e %M" -o "$out/time" \
+      cargo check --no-default-features --features "rustls $tag" --manifest-path "$manifest" > "$out/log" 2>&1; then
+      compiled=$((compiled + 1))
+      local seconds
+      seconds=$(awk '{ print $1 }' "$out/time")
+      if awk -v a="$seconds" -v b="$slowest" 'BEGIN { exit !(a > b) }'; then
+        slowest=$seconds slowest_tag="$tag ($(awk '{ printf "%.0f MB", $2 / 1024 }' "$out/time"))"
+      fi
+    else
+      failed="$failed $tag: $(grep -m1 '^error' "$out/log");"
+    fi
+  done
+  echo "tags alone: $compiled of $total compile; slowest $slowest s, $slowest_tag${failed:+; failing:$failed}"
+}
+
 large() {
   cargo build --release -p apigen -p portfolio-bench
   local out=target/large-bench
@@ -263,6 +285,9 @@ large() {
       # shellcheck disable=SC2086
       echo "$spec $side${options:+ ($options)} cold check: $(CARGO_TARGET_DIR=$target measure cargo check $options --manifest-path "$manifest")"
     done
+    if [ "$spec" = github ]; then
+      echo "$spec $(tags_alone "$spec" "$dir/$spec-client/Cargo.toml" "$target")"
+    fi
   done
 }
 

@@ -38,7 +38,6 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/json_schema.rs", include_str!("../runtime/src/json_schema.rs")),
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
-    ("src/object_only.rs", include_str!("../runtime/src/object_only.rs")),
     ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
     ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),

@@ -49,7 +49,7 @@ use apigen_runtime::codegen::client::{
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use apigen_runtime::codegen::{enums, framing, object_only};
+use apigen_runtime::codegen::{enums, framing};
 
 pub use client::*;
 pub use portfolio_types::types;

@@ -36,7 +36,7 @@ use apigen_runtime::codegen::server::{
 };
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use apigen_runtime::codegen::{enums, framing, object_only};
+use apigen_runtime::codegen::{enums, framing};
 
 pub use api::{Partial, RequestContext, PortfolioApi, PartialPortfolioApi};
 pub use mock::MockApi;

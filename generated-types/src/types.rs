@@ -12,32 +12,56 @@ use uuid::Uuid;
 use crate::DateTime;
 
 /// An investment account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "ConsolidationType", skip_serializing_if = "Option::is_none")]
     pub consolidation_type: Option<AccountConsolidationType>,
+    #[serde(rename = "AccountType", skip_serializing_if = "Option::is_none")]
     pub account_type: Option<AccountStructureType>,
+    #[serde(rename = "EntityType", skip_serializing_if = "Option::is_none")]
     pub entity_type: Option<AccountEntityType>,
+    #[serde(rename = "IsSma", skip_serializing_if = "Option::is_none")]
     pub is_sma: Option<bool>,
+    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountStatus>,
+    #[serde(rename = "RecalcType", skip_serializing_if = "Option::is_none")]
     pub recalc_type: Option<AccountRecalcType>,
+    #[serde(rename = "RecalcStatus", skip_serializing_if = "Option::is_none")]
     pub recalc_status: Option<AccountRecalcStatus>,
+    #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
+    #[serde(rename = "FirstTransactionDate", skip_serializing_if = "Option::is_none")]
     pub first_transaction_date: Option<DateTime>,
+    #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
+    #[serde(rename = "LastRecalcDate", skip_serializing_if = "Option::is_none")]
     pub last_recalc_date: Option<DateTime>,
+    #[serde(rename = "RecalcRequired", skip_serializing_if = "Option::is_none")]
     pub recalc_required: Option<bool>,
+    #[serde(rename = "MarketValue", skip_serializing_if = "Option::is_none")]
     pub market_value: Option<f64>,
+    #[serde(rename = "OwnerUserName", skip_serializing_if = "Option::is_none")]
     pub owner_user_name: Option<String>,
+    #[serde(rename = "Product", skip_serializing_if = "Option::is_none")]
     pub product: Option<String>,
+    #[serde(rename = "BenchmarkId1", skip_serializing_if = "Option::is_none")]
     pub benchmark_id1: Option<String>,
+    #[serde(rename = "Benchmark1", skip_serializing_if = "Option::is_none")]
     pub benchmark1: Option<String>,
+    #[serde(rename = "BenchmarkMargin1", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin1: Option<f64>,
+    #[serde(rename = "BenchmarkId2", skip_serializing_if = "Option::is_none")]
     pub benchmark_id2: Option<String>,
+    #[serde(rename = "Benchmark2", skip_serializing_if = "Option::is_none")]
     pub benchmark2: Option<String>,
+    #[serde(rename = "BenchmarkMargin2", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin2: Option<f64>,
 }
 
@@ -58,76 +82,20 @@ crate::setters::setters!(
     f64), with_benchmark_id2(benchmark_id2 : String), with_benchmark2(benchmark2 :
     String), with_benchmark_margin2(benchmark_margin2 : f64) }
 );
-const _: () = {
-    /// `Account` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Account", rename = "Account")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "ConsolidationType", skip_serializing_if = "Option::is_none")]
-        consolidation_type: Option<AccountConsolidationType>,
-        #[serde(rename = "AccountType", skip_serializing_if = "Option::is_none")]
-        account_type: Option<AccountStructureType>,
-        #[serde(rename = "EntityType", skip_serializing_if = "Option::is_none")]
-        entity_type: Option<AccountEntityType>,
-        #[serde(rename = "IsSma", skip_serializing_if = "Option::is_none")]
-        is_sma: Option<bool>,
-        #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
-        status: Option<AccountStatus>,
-        #[serde(rename = "RecalcType", skip_serializing_if = "Option::is_none")]
-        recalc_type: Option<AccountRecalcType>,
-        #[serde(rename = "RecalcStatus", skip_serializing_if = "Option::is_none")]
-        recalc_status: Option<AccountRecalcStatus>,
-        #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
-        valuation_date: Option<DateTime>,
-        #[serde(
-            rename = "FirstTransactionDate",
-            skip_serializing_if = "Option::is_none"
-        )]
-        first_transaction_date: Option<DateTime>,
-        #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
-        created_date: Option<DateTime>,
-        #[serde(rename = "LastRecalcDate", skip_serializing_if = "Option::is_none")]
-        last_recalc_date: Option<DateTime>,
-        #[serde(rename = "RecalcRequired", skip_serializing_if = "Option::is_none")]
-        recalc_required: Option<bool>,
-        #[serde(rename = "MarketValue", skip_serializing_if = "Option::is_none")]
-        market_value: Option<f64>,
-        #[serde(rename = "OwnerUserName", skip_serializing_if = "Option::is_none")]
-        owner_user_name: Option<String>,
-        #[serde(rename = "Product", skip_serializing_if = "Option::is_none")]
-        product: Option<String>,
-        #[serde(rename = "BenchmarkId1", skip_serializing_if = "Option::is_none")]
-        benchmark_id1: Option<String>,
-        #[serde(rename = "Benchmark1", skip_serializing_if = "Option::is_none")]
-        benchmark1: Option<String>,
-        #[serde(rename = "BenchmarkMargin1", skip_serializing_if = "Option::is_none")]
-        benchmark_margin1: Option<f64>,
-        #[serde(rename = "BenchmarkId2", skip_serializing_if = "Option::is_none")]
-        benchmark_id2: Option<String>,
-        #[serde(rename = "Benchmark2", skip_serializing_if = "Option::is_none")]
-        benchmark2: Option<String>,
-        #[serde(rename = "BenchmarkMargin2", skip_serializing_if = "Option::is_none")]
-        benchmark_margin2: Option<f64>,
-    }
-
-    crate::object_only::object_only!(Account, Wire);
-};
 
 /// The `AccountApproximateFum` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AccountApproximateFum {
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
+    #[serde(rename = "ModelWeight", skip_serializing_if = "Option::is_none")]
     pub model_weight: Option<f64>,
+    #[serde(rename = "TargetFum", skip_serializing_if = "Option::is_none")]
     pub target_fum: Option<f64>,
+    #[serde(rename = "ApproximateFum", skip_serializing_if = "Option::is_none")]
     pub approximate_fum: Option<f64>,
 }
 
@@ -136,26 +104,6 @@ crate::setters::setters!(
     with_total_value(total_value : f64), with_model_weight(model_weight : f64),
     with_target_fum(target_fum : f64), with_approximate_fum(approximate_fum : f64) }
 );
-const _: () = {
-    /// `AccountApproximateFum` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AccountApproximateFum", rename = "AccountApproximateFum")]
-    struct Wire {
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
-        total_value: Option<f64>,
-        #[serde(rename = "ModelWeight", skip_serializing_if = "Option::is_none")]
-        model_weight: Option<f64>,
-        #[serde(rename = "TargetFum", skip_serializing_if = "Option::is_none")]
-        target_fum: Option<f64>,
-        #[serde(rename = "ApproximateFum", skip_serializing_if = "Option::is_none")]
-        approximate_fum: Option<f64>,
-    }
-
-    crate::object_only::object_only!(AccountApproximateFum, Wire);
-};
 
 /// How an account consolidates its holdings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -210,12 +158,14 @@ crate::enums::int_enum!(
 );
 
 /// One page of accounts with paging totals.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AccountIEnumerablePagedResponse {
     /// The items of this page.
+    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Account>>,
     /// Totals across every page, to know when to stop.
+    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -223,23 +173,6 @@ crate::setters::setters!(
     AccountIEnumerablePagedResponse { with_data(data : Vec < Account >),
     with_metadata(metadata : Metadata) }
 );
-const _: () = {
-    /// `AccountIEnumerablePagedResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "AccountIEnumerablePagedResponse",
-        rename = "AccountIEnumerablePagedResponse"
-    )]
-    struct Wire {
-        #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
-        data: Option<Vec<Account>>,
-        #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
-        metadata: Option<Metadata>,
-    }
-
-    crate::object_only::object_only!(AccountIEnumerablePagedResponse, Wire);
-};
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -274,10 +207,12 @@ crate::enums::int_enum!(
 );
 
 /// Share of an account allocated to one investment model.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AccountModelWeighting {
+    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
+    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -285,20 +220,6 @@ crate::setters::setters!(
     AccountModelWeighting { with_model_code(model_code : String),
     with_percentage(percentage : f64) }
 );
-const _: () = {
-    /// `AccountModelWeighting` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AccountModelWeighting", rename = "AccountModelWeighting")]
-    struct Wire {
-        #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
-        model_code: Option<String>,
-        #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
-        percentage: Option<f64>,
-    }
-
-    crate::object_only::object_only!(AccountModelWeighting, Wire);
-};
 
 /// Outcome of the last recalculation of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -447,17 +368,25 @@ crate::enums::int_enum!(
 );
 
 /// The `Address` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Address {
+    #[serde(rename = "Type")]
     pub r#type: AddressType,
+    #[serde(rename = "Line1")]
     pub line1: String,
+    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
+    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
+    #[serde(rename = "SuburbOrCounty")]
     pub suburb_or_county: String,
+    #[serde(rename = "TownOrCityOrState")]
     pub town_or_city_or_state: String,
+    #[serde(rename = "Postcode")]
     pub postcode: String,
     /// At least 3 characters.
+    #[serde(rename = "Country")]
     pub country: String,
 }
 
@@ -487,32 +416,6 @@ impl Address {
 crate::setters::setters!(
     Address { with_line2(line2 : String), with_line3(line3 : String) }
 );
-const _: () = {
-    /// `Address` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Address", rename = "Address")]
-    struct Wire {
-        #[serde(rename = "Type")]
-        r#type: AddressType,
-        #[serde(rename = "Line1")]
-        line1: String,
-        #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
-        line2: Option<String>,
-        #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
-        line3: Option<String>,
-        #[serde(rename = "SuburbOrCounty")]
-        suburb_or_county: String,
-        #[serde(rename = "TownOrCityOrState")]
-        town_or_city_or_state: String,
-        #[serde(rename = "Postcode")]
-        postcode: String,
-        #[serde(rename = "Country")]
-        country: String,
-    }
-
-    crate::object_only::object_only!(Address, Wire);
-};
 
 /// The `AddressType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -602,10 +505,12 @@ pub enum ApplicantType {
 crate::enums::int_enum!(ApplicantType, Unknown, [Individual(0), Corporate(1), Trust(2)]);
 
 /// The `ApplicationAccountStatus` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ApplicationAccountStatus {
+    #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
     pub account_code: Option<String>,
+    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountLifeCycle>,
 }
 
@@ -613,27 +518,16 @@ crate::setters::setters!(
     ApplicationAccountStatus { with_account_code(account_code : String),
     with_status(status : AccountLifeCycle) }
 );
-const _: () = {
-    /// `ApplicationAccountStatus` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ApplicationAccountStatus", rename = "ApplicationAccountStatus")]
-    struct Wire {
-        #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
-        account_code: Option<String>,
-        #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
-        status: Option<AccountLifeCycle>,
-    }
-
-    crate::object_only::object_only!(ApplicationAccountStatus, Wire);
-};
 
 /// Status of a draft application and of the accounts it opens.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ApplicationStatus {
+    #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
+    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    #[serde(rename = "AccountsStatus", skip_serializing_if = "Option::is_none")]
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
@@ -641,57 +535,41 @@ crate::setters::setters!(
     ApplicationStatus { with_application_id(application_id : Uuid), with_status(status :
     String), with_accounts_status(accounts_status : Vec < ApplicationAccountStatus >) }
 );
-const _: () = {
-    /// `ApplicationStatus` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ApplicationStatus", rename = "ApplicationStatus")]
-    struct Wire {
-        #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
-        application_id: Option<Uuid>,
-        #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
-        status: Option<String>,
-        #[serde(rename = "AccountsStatus", skip_serializing_if = "Option::is_none")]
-        accounts_status: Option<Vec<ApplicationAccountStatus>>,
-    }
-
-    crate::object_only::object_only!(ApplicationStatus, Wire);
-};
 
 /// Outcome of submitting a draft application.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ApplicationUploadResult {
+    #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
 }
 
 crate::setters::setters!(
     ApplicationUploadResult { with_application_id(application_id : Uuid) }
 );
-const _: () = {
-    /// `ApplicationUploadResult` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ApplicationUploadResult", rename = "ApplicationUploadResult")]
-    struct Wire {
-        #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
-        application_id: Option<Uuid>,
-    }
-
-    crate::object_only::object_only!(ApplicationUploadResult, Wire);
-};
 
 /// The `AssetClassDetails` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassDetails {
+    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
+    #[serde(rename = "PercentNetValue", skip_serializing_if = "Option::is_none")]
     pub percent_net_value: Option<f64>,
+    #[serde(rename = "MinTargetAllocation", skip_serializing_if = "Option::is_none")]
     pub min_target_allocation: Option<f64>,
+    #[serde(rename = "MaxTargetAllocation", skip_serializing_if = "Option::is_none")]
     pub max_target_allocation: Option<f64>,
+    #[serde(
+        rename = "MidPointTargetAllocation",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub mid_point_target_allocation: Option<f64>,
+    #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
     pub variance: Option<f64>,
 }
 
@@ -704,49 +582,24 @@ crate::setters::setters!(
     with_mid_point_target_allocation(mid_point_target_allocation : f64),
     with_variance(variance : f64) }
 );
-const _: () = {
-    /// `AssetClassDetails` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AssetClassDetails", rename = "AssetClassDetails")]
-    struct Wire {
-        #[serde(
-            rename = "AssetClassDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        asset_class_description: Option<String>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
-        percent_total_value: Option<f64>,
-        #[serde(rename = "PercentNetValue", skip_serializing_if = "Option::is_none")]
-        percent_net_value: Option<f64>,
-        #[serde(rename = "MinTargetAllocation", skip_serializing_if = "Option::is_none")]
-        min_target_allocation: Option<f64>,
-        #[serde(rename = "MaxTargetAllocation", skip_serializing_if = "Option::is_none")]
-        max_target_allocation: Option<f64>,
-        #[serde(
-            rename = "MidPointTargetAllocation",
-            skip_serializing_if = "Option::is_none"
-        )]
-        mid_point_target_allocation: Option<f64>,
-        #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
-        variance: Option<f64>,
-    }
-
-    crate::object_only::object_only!(AssetClassDetails, Wire);
-};
 
 /// Performance of one asset class of an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassInvestment {
+    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
+    #[serde(rename = "Benchmark", skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
+    #[serde(rename = "StartValue", skip_serializing_if = "Option::is_none")]
     pub start_value: Option<f64>,
+    #[serde(rename = "EndValue", skip_serializing_if = "Option::is_none")]
     pub end_value: Option<f64>,
+    #[serde(rename = "TotalReturn", skip_serializing_if = "Option::is_none")]
     pub total_return: Option<f64>,
+    #[serde(rename = "TotalReturnPercent", skip_serializing_if = "Option::is_none")]
     pub total_return_percent: Option<f64>,
+    #[serde(rename = "BenchmarkReturnPercent", skip_serializing_if = "Option::is_none")]
     pub benchmark_return_percent: Option<f64>,
 }
 
@@ -757,43 +610,16 @@ crate::setters::setters!(
     with_total_return_percent(total_return_percent : f64),
     with_benchmark_return_percent(benchmark_return_percent : f64) }
 );
-const _: () = {
-    /// `AssetClassInvestment` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AssetClassInvestment", rename = "AssetClassInvestment")]
-    struct Wire {
-        #[serde(
-            rename = "AssetClassDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        asset_class_description: Option<String>,
-        #[serde(rename = "Benchmark", skip_serializing_if = "Option::is_none")]
-        benchmark: Option<String>,
-        #[serde(rename = "StartValue", skip_serializing_if = "Option::is_none")]
-        start_value: Option<f64>,
-        #[serde(rename = "EndValue", skip_serializing_if = "Option::is_none")]
-        end_value: Option<f64>,
-        #[serde(rename = "TotalReturn", skip_serializing_if = "Option::is_none")]
-        total_return: Option<f64>,
-        #[serde(rename = "TotalReturnPercent", skip_serializing_if = "Option::is_none")]
-        total_return_percent: Option<f64>,
-        #[serde(
-            rename = "BenchmarkReturnPercent",
-            skip_serializing_if = "Option::is_none"
-        )]
-        benchmark_return_percent: Option<f64>,
-    }
-
-    crate::object_only::object_only!(AssetClassInvestment, Wire);
-};
 
 /// The `AssetClassReceivableAndPayable` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassReceivableAndPayable {
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(rename = "TotalAmount", skip_serializing_if = "Option::is_none")]
     pub total_amount: Option<f64>,
+    #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -802,32 +628,16 @@ crate::setters::setters!(
     with_total_amount(total_amount : f64),
     with_included_in_net_value(included_in_net_value : bool) }
 );
-const _: () = {
-    /// `AssetClassReceivableAndPayable` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "AssetClassReceivableAndPayable",
-        rename = "AssetClassReceivableAndPayable"
-    )]
-    struct Wire {
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(rename = "TotalAmount", skip_serializing_if = "Option::is_none")]
-        total_amount: Option<f64>,
-        #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
-        included_in_net_value: Option<bool>,
-    }
-
-    crate::object_only::object_only!(AssetClassReceivableAndPayable, Wire);
-};
 
 /// Values of an account grouped by asset class.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassSummary {
+    #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<AssetClassValuation>,
+    #[serde(rename = "AssetClasses", skip_serializing_if = "Option::is_none")]
     pub asset_classes: Option<Vec<AssetClassDetails>>,
+    #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
@@ -837,33 +647,18 @@ crate::setters::setters!(
     with_receivables_and_payables(receivables_and_payables : Vec <
     AssetClassReceivableAndPayable >) }
 );
-const _: () = {
-    /// `AssetClassSummary` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AssetClassSummary", rename = "AssetClassSummary")]
-    struct Wire {
-        #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
-        valuation: Option<AssetClassValuation>,
-        #[serde(rename = "AssetClasses", skip_serializing_if = "Option::is_none")]
-        asset_classes: Option<Vec<AssetClassDetails>>,
-        #[serde(
-            rename = "ReceivablesAndPayables",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
-    }
-
-    crate::object_only::object_only!(AssetClassSummary, Wire);
-};
 
 /// The `AssetClassValuation` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassValuation {
+    #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
+    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
+    #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
+    #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
 }
 
@@ -872,32 +667,18 @@ crate::setters::setters!(
     : f64), with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss :
     f64) }
 );
-const _: () = {
-    /// `AssetClassValuation` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "AssetClassValuation", rename = "AssetClassValuation")]
-    struct Wire {
-        #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
-        total_cost: Option<f64>,
-        #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
-        total_value: Option<f64>,
-        #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
-        net_value: Option<f64>,
-        #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
-        total_gain_or_loss: Option<f64>,
-    }
-
-    crate::object_only::object_only!(AssetClassValuation, Wire);
-};
 
 /// The `BankAccountUsage` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BankAccountUsage {
+    #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
     pub usage: Option<String>,
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(rename = "IsMandatory", skip_serializing_if = "Option::is_none")]
     pub is_mandatory: Option<bool>,
+    #[serde(rename = "HelpText", skip_serializing_if = "Option::is_none")]
     pub help_text: Option<String>,
 }
 
@@ -905,31 +686,16 @@ crate::setters::setters!(
     BankAccountUsage { with_usage(usage : String), with_description(description :
     String), with_is_mandatory(is_mandatory : bool), with_help_text(help_text : String) }
 );
-const _: () = {
-    /// `BankAccountUsage` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "BankAccountUsage", rename = "BankAccountUsage")]
-    struct Wire {
-        #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
-        usage: Option<String>,
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(rename = "IsMandatory", skip_serializing_if = "Option::is_none")]
-        is_mandatory: Option<bool>,
-        #[serde(rename = "HelpText", skip_serializing_if = "Option::is_none")]
-        help_text: Option<String>,
-    }
-
-    crate::object_only::object_only!(BankAccountUsage, Wire);
-};
 
 /// A benchmark that performance can be compared with.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Benchmark {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
@@ -937,28 +703,14 @@ crate::setters::setters!(
     Benchmark { with_id(id : String), with_code(code : String), with_name(name : String)
     }
 );
-const _: () = {
-    /// `Benchmark` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Benchmark", rename = "Benchmark")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-    }
-
-    crate::object_only::object_only!(Benchmark, Wire);
-};
 
 /// Return of a benchmark over one period.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BenchmarkReturn {
+    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
+    #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
 }
 
@@ -966,20 +718,6 @@ crate::setters::setters!(
     BenchmarkReturn { with_period_description(period_description : String),
     with_percentage_return(percentage_return : f64) }
 );
-const _: () = {
-    /// `BenchmarkReturn` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "BenchmarkReturn", rename = "BenchmarkReturn")]
-    struct Wire {
-        #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
-        period_description: Option<String>,
-        #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
-        percentage_return: Option<f64>,
-    }
-
-    crate::object_only::object_only!(BenchmarkReturn, Wire);
-};
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1004,12 +742,16 @@ crate::enums::int_enum!(
 );
 
 /// BPAY biller details for paying into an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BpayInfo {
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "ReferenceNumber", skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
+    #[serde(rename = "BillerCode", skip_serializing_if = "Option::is_none")]
     pub biller_code: Option<i32>,
+    #[serde(rename = "BpayType", skip_serializing_if = "Option::is_none")]
     pub bpay_type: Option<BpayType>,
 }
 
@@ -1018,24 +760,6 @@ crate::setters::setters!(
     with_reference_number(reference_number : String), with_biller_code(biller_code :
     i32), with_bpay_type(bpay_type : BpayType) }
 );
-const _: () = {
-    /// `BpayInfo` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "BpayInfo", rename = "BpayInfo")]
-    struct Wire {
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "ReferenceNumber", skip_serializing_if = "Option::is_none")]
-        reference_number: Option<String>,
-        #[serde(rename = "BillerCode", skip_serializing_if = "Option::is_none")]
-        biller_code: Option<i32>,
-        #[serde(rename = "BpayType", skip_serializing_if = "Option::is_none")]
-        bpay_type: Option<BpayType>,
-    }
-
-    crate::object_only::object_only!(BpayInfo, Wire);
-};
 
 /// The `BpayType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1059,10 +783,12 @@ crate::enums::int_enum!(
 );
 
 /// Income schedule of one account in a bulk request.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BulkIncomeScheduleData {
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "IncomeSchedules", skip_serializing_if = "Option::is_none")]
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
 
@@ -1070,20 +796,6 @@ crate::setters::setters!(
     BulkIncomeScheduleData { with_account_id(account_id : String),
     with_income_schedules(income_schedules : Vec < IncomeSchedule >) }
 );
-const _: () = {
-    /// `BulkIncomeScheduleData` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "BulkIncomeScheduleData", rename = "BulkIncomeScheduleData")]
-    struct Wire {
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "IncomeSchedules", skip_serializing_if = "Option::is_none")]
-        income_schedules: Option<Vec<IncomeSchedule>>,
-    }
-
-    crate::object_only::object_only!(BulkIncomeScheduleData, Wire);
-};
 
 /// How returns are calculated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1103,10 +815,12 @@ crate::enums::int_enum!(
 );
 
 /// Cash summary and cash movements of an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashBook {
+    #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
     pub summary: Option<CashSummary>,
+    #[serde(rename = "Transactions", skip_serializing_if = "Option::is_none")]
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
@@ -1114,28 +828,16 @@ crate::setters::setters!(
     CashBook { with_summary(summary : CashSummary), with_transactions(transactions : Vec
     < CashTransaction >) }
 );
-const _: () = {
-    /// `CashBook` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashBook", rename = "CashBook")]
-    struct Wire {
-        #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
-        summary: Option<CashSummary>,
-        #[serde(rename = "Transactions", skip_serializing_if = "Option::is_none")]
-        transactions: Option<Vec<CashTransaction>>,
-    }
-
-    crate::object_only::object_only!(CashBook, Wire);
-};
 
 /// One page of cash transactions with paging totals.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashBookIEnumerablePagedResponse {
     /// The items of this page.
+    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<CashBook>>,
     /// Totals across every page, to know when to stop.
+    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -1143,56 +845,39 @@ crate::setters::setters!(
     CashBookIEnumerablePagedResponse { with_data(data : Vec < CashBook >),
     with_metadata(metadata : Metadata) }
 );
-const _: () = {
-    /// `CashBookIEnumerablePagedResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "CashBookIEnumerablePagedResponse",
-        rename = "CashBookIEnumerablePagedResponse"
-    )]
-    struct Wire {
-        #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
-        data: Option<Vec<CashBook>>,
-        #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
-        metadata: Option<Metadata>,
-    }
-
-    crate::object_only::object_only!(CashBookIEnumerablePagedResponse, Wire);
-};
 
 /// The `CashHub` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashHub {
+    #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
     pub aud: Option<f64>,
 }
 
 crate::setters::setters!(CashHub { with_aud(aud : f64) });
-const _: () = {
-    /// `CashHub` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashHub", rename = "CashHub")]
-    struct Wire {
-        #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
-        aud: Option<f64>,
-    }
-
-    crate::object_only::object_only!(CashHub, Wire);
-};
 
 /// The `CashSummary` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashSummary {
+    #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
     pub cash_book_code: Option<String>,
+    #[serde(rename = "CashBookDescription", skip_serializing_if = "Option::is_none")]
     pub cash_book_description: Option<String>,
+    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+    #[serde(rename = "OpeningBalance", skip_serializing_if = "Option::is_none")]
     pub opening_balance: Option<f64>,
+    #[serde(rename = "Deposits", skip_serializing_if = "Option::is_none")]
     pub deposits: Option<f64>,
+    #[serde(rename = "Withdrawals", skip_serializing_if = "Option::is_none")]
     pub withdrawals: Option<f64>,
+    #[serde(rename = "ClosingBalance", skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<f64>,
+    #[serde(
+        rename = "ClosingBalanceInAccountCurrency",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
@@ -1203,48 +888,31 @@ crate::setters::setters!(
     with_withdrawals(withdrawals : f64), with_closing_balance(closing_balance : f64),
     with_closing_balance_in_account_currency(closing_balance_in_account_currency : f64) }
 );
-const _: () = {
-    /// `CashSummary` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashSummary", rename = "CashSummary")]
-    struct Wire {
-        #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
-        cash_book_code: Option<String>,
-        #[serde(rename = "CashBookDescription", skip_serializing_if = "Option::is_none")]
-        cash_book_description: Option<String>,
-        #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
-        currency: Option<String>,
-        #[serde(rename = "OpeningBalance", skip_serializing_if = "Option::is_none")]
-        opening_balance: Option<f64>,
-        #[serde(rename = "Deposits", skip_serializing_if = "Option::is_none")]
-        deposits: Option<f64>,
-        #[serde(rename = "Withdrawals", skip_serializing_if = "Option::is_none")]
-        withdrawals: Option<f64>,
-        #[serde(rename = "ClosingBalance", skip_serializing_if = "Option::is_none")]
-        closing_balance: Option<f64>,
-        #[serde(
-            rename = "ClosingBalanceInAccountCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        closing_balance_in_account_currency: Option<f64>,
-    }
-
-    crate::object_only::object_only!(CashSummary, Wire);
-};
 
 /// The `CashTransaction` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashTransaction {
+    #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
+    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
+    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+    #[serde(
+        rename = "TransactionTypeDescription",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub transaction_type_description: Option<String>,
+    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
+    #[serde(rename = "Deposit", skip_serializing_if = "Option::is_none")]
     pub deposit: Option<f64>,
+    #[serde(rename = "Withdrawal", skip_serializing_if = "Option::is_none")]
     pub withdrawal: Option<f64>,
+    #[serde(rename = "ValueInAccountCurrency", skip_serializing_if = "Option::is_none")]
     pub value_in_account_currency: Option<f64>,
+    #[serde(rename = "Balance", skip_serializing_if = "Option::is_none")]
     pub balance: Option<f64>,
 }
 
@@ -1257,52 +925,26 @@ crate::setters::setters!(
     with_value_in_account_currency(value_in_account_currency : f64), with_balance(balance
     : f64) }
 );
-const _: () = {
-    /// `CashTransaction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashTransaction", rename = "CashTransaction")]
-    struct Wire {
-        #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
-        transaction_id: Option<String>,
-        #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
-        transaction_date: Option<DateTime>,
-        #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
-        currency: Option<String>,
-        #[serde(
-            rename = "TransactionTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        transaction_type_description: Option<String>,
-        #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
-        narration: Option<String>,
-        #[serde(rename = "Deposit", skip_serializing_if = "Option::is_none")]
-        deposit: Option<f64>,
-        #[serde(rename = "Withdrawal", skip_serializing_if = "Option::is_none")]
-        withdrawal: Option<f64>,
-        #[serde(
-            rename = "ValueInAccountCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        value_in_account_currency: Option<f64>,
-        #[serde(rename = "Balance", skip_serializing_if = "Option::is_none")]
-        balance: Option<f64>,
-    }
-
-    crate::object_only::object_only!(CashTransaction, Wire);
-};
 
 /// A standing or one-off instruction that moves cash in or out of an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashflowInstruction {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "CashflowInstructionType", skip_serializing_if = "Option::is_none")]
     pub cashflow_instruction_type: Option<CashflowInstructionType>,
+    #[serde(rename = "FrequencyType", skip_serializing_if = "Option::is_none")]
     pub frequency_type: Option<FrequencyType>,
+    #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
+    #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
+    #[serde(rename = "Allocations", skip_serializing_if = "Option::is_none")]
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
@@ -1314,42 +956,16 @@ crate::setters::setters!(
     with_tax_type(tax_type : SuperannuationContributionType),
     with_allocations(allocations : Vec < CashflowInstructionDetail >) }
 );
-const _: () = {
-    /// `CashflowInstruction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashflowInstruction", rename = "CashflowInstruction")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(
-            rename = "CashflowInstructionType",
-            skip_serializing_if = "Option::is_none"
-        )]
-        cashflow_instruction_type: Option<CashflowInstructionType>,
-        #[serde(rename = "FrequencyType", skip_serializing_if = "Option::is_none")]
-        frequency_type: Option<FrequencyType>,
-        #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
-        start_date: Option<DateTime>,
-        #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
-        end_date: Option<DateTime>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
-        tax_type: Option<SuperannuationContributionType>,
-        #[serde(rename = "Allocations", skip_serializing_if = "Option::is_none")]
-        allocations: Option<Vec<CashflowInstructionDetail>>,
-    }
-
-    crate::object_only::object_only!(CashflowInstruction, Wire);
-};
 
 /// The `CashflowInstructionDetail` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CashflowInstructionDetail {
+    #[serde(rename = "ModelCode")]
     pub model_code: String,
+    #[serde(rename = "Sequence", skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i32>,
+    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -1368,22 +984,6 @@ crate::setters::setters!(
     CashflowInstructionDetail { with_sequence(sequence : i32), with_percentage(percentage
     : f64) }
 );
-const _: () = {
-    /// `CashflowInstructionDetail` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CashflowInstructionDetail", rename = "CashflowInstructionDetail")]
-    struct Wire {
-        #[serde(rename = "ModelCode")]
-        model_code: String,
-        #[serde(rename = "Sequence", skip_serializing_if = "Option::is_none")]
-        sequence: Option<i32>,
-        #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
-        percentage: Option<f64>,
-    }
-
-    crate::object_only::object_only!(CashflowInstructionDetail, Wire);
-};
 
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1444,11 +1044,17 @@ pub enum CedingPartyAccountType {
 crate::enums::int_enum!(CedingPartyAccountType, Unknown, [Isa(15), Gia(16)]);
 
 /// A provider from which assets can be transferred in.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CedingPartyResponse {
+    #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
+    #[serde(rename = "CedingPartyName", skip_serializing_if = "Option::is_none")]
     pub ceding_party_name: Option<String>,
+    #[serde(
+        rename = "AcceptsElectronicTransfer",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub accepts_electronic_transfer: Option<bool>,
 }
 
@@ -1457,46 +1063,16 @@ crate::setters::setters!(
     with_ceding_party_name(ceding_party_name : String),
     with_accepts_electronic_transfer(accepts_electronic_transfer : bool) }
 );
-const _: () = {
-    /// `CedingPartyResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "CedingPartyResponse", rename = "CedingPartyResponse")]
-    struct Wire {
-        #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
-        ceding_party_id: Option<String>,
-        #[serde(rename = "CedingPartyName", skip_serializing_if = "Option::is_none")]
-        ceding_party_name: Option<String>,
-        #[serde(
-            rename = "AcceptsElectronicTransfer",
-            skip_serializing_if = "Option::is_none"
-        )]
-        accepts_electronic_transfer: Option<bool>,
-    }
-
-    crate::object_only::object_only!(CedingPartyResponse, Wire);
-};
 
 /// An account held under a parent account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ChildAccountAu {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
 crate::setters::setters!(ChildAccountAu { with_id(id : String) });
-const _: () = {
-    /// `ChildAccountAu` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ChildAccountAu", rename = "ChildAccountAu")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-    }
-
-    crate::object_only::object_only!(ChildAccountAu, Wire);
-};
 
 /// How holdings are grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1655,15 +1231,25 @@ crate::enums::int_enum!(
 );
 
 /// Dividend reinvestment or bonus share plan setting of one holding.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DividendReinvestmentDetail {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "DrpType", skip_serializing_if = "Option::is_none")]
     pub drp_type: Option<DrpType>,
+    #[serde(rename = "FromDate", skip_serializing_if = "Option::is_none")]
     pub from_date: Option<DateTime>,
+    #[serde(rename = "ToDate", skip_serializing_if = "Option::is_none")]
     pub to_date: Option<DateTime>,
+    #[serde(rename = "MaxSharesParticipating", skip_serializing_if = "Option::is_none")]
     pub max_shares_participating: Option<f64>,
+    #[serde(
+        rename = "PercentSharesParticipating",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub percent_shares_participating: Option<f64>,
+    #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
     pub exclude_from_drp: Option<bool>,
 }
 
@@ -1675,50 +1261,24 @@ crate::setters::setters!(
     with_percent_shares_participating(percent_shares_participating : f64),
     with_exclude_from_drp(exclude_from_drp : bool) }
 );
-const _: () = {
-    /// `DividendReinvestmentDetail` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DividendReinvestmentDetail",
-        rename = "DividendReinvestmentDetail"
-    )]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(rename = "DrpType", skip_serializing_if = "Option::is_none")]
-        drp_type: Option<DrpType>,
-        #[serde(rename = "FromDate", skip_serializing_if = "Option::is_none")]
-        from_date: Option<DateTime>,
-        #[serde(rename = "ToDate", skip_serializing_if = "Option::is_none")]
-        to_date: Option<DateTime>,
-        #[serde(
-            rename = "MaxSharesParticipating",
-            skip_serializing_if = "Option::is_none"
-        )]
-        max_shares_participating: Option<f64>,
-        #[serde(
-            rename = "PercentSharesParticipating",
-            skip_serializing_if = "Option::is_none"
-        )]
-        percent_shares_participating: Option<f64>,
-        #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
-        exclude_from_drp: Option<bool>,
-    }
-
-    crate::object_only::object_only!(DividendReinvestmentDetail, Wire);
-};
 
 /// The `DollarReturnData` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DollarReturnData {
+    #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
     pub capital_appreciation: Option<f64>,
+    #[serde(rename = "TotalIncome", skip_serializing_if = "Option::is_none")]
     pub total_income: Option<f64>,
+    #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
+    #[serde(rename = "ForexMovements", skip_serializing_if = "Option::is_none")]
     pub forex_movements: Option<f64>,
+    #[serde(rename = "GrossDollarReturn", skip_serializing_if = "Option::is_none")]
     pub gross_dollar_return: Option<f64>,
+    #[serde(rename = "TotalExpenses", skip_serializing_if = "Option::is_none")]
     pub total_expenses: Option<f64>,
+    #[serde(rename = "NetDollarReturn", skip_serializing_if = "Option::is_none")]
     pub net_dollar_return: Option<f64>,
 }
 
@@ -1730,68 +1290,84 @@ crate::setters::setters!(
     with_total_expenses(total_expenses : f64), with_net_dollar_return(net_dollar_return :
     f64) }
 );
-const _: () = {
-    /// `DollarReturnData` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DollarReturnData", rename = "DollarReturnData")]
-    struct Wire {
-        #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
-        capital_appreciation: Option<f64>,
-        #[serde(rename = "TotalIncome", skip_serializing_if = "Option::is_none")]
-        total_income: Option<f64>,
-        #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
-        tax_credits: Option<f64>,
-        #[serde(rename = "ForexMovements", skip_serializing_if = "Option::is_none")]
-        forex_movements: Option<f64>,
-        #[serde(rename = "GrossDollarReturn", skip_serializing_if = "Option::is_none")]
-        gross_dollar_return: Option<f64>,
-        #[serde(rename = "TotalExpenses", skip_serializing_if = "Option::is_none")]
-        total_expenses: Option<f64>,
-        #[serde(rename = "NetDollarReturn", skip_serializing_if = "Option::is_none")]
-        net_dollar_return: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DollarReturnData, Wire);
-};
 
 /// The `DraftAccount` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftAccount {
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "RegisteredName", skip_serializing_if = "Option::is_none")]
     pub registered_name: Option<String>,
+    #[serde(rename = "ShortName", skip_serializing_if = "Option::is_none")]
     pub short_name: Option<String>,
+    #[serde(rename = "AccountType")]
     pub account_type: DraftAccountType,
+    #[serde(rename = "PdsId", skip_serializing_if = "Option::is_none")]
     pub pds_id: Option<String>,
+    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftFee>>,
+    #[serde(rename = "FeeConsent", skip_serializing_if = "Option::is_none")]
     pub fee_consent: Option<FeeConsent>,
+    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<DraftModel>>,
+    #[serde(rename = "BankAccounts", skip_serializing_if = "Option::is_none")]
     pub bank_accounts: Option<Vec<DraftAccountBankAccount>>,
+    #[serde(rename = "Exclusions", skip_serializing_if = "Option::is_none")]
     pub exclusions: Option<Vec<DraftExclusion>>,
+    #[serde(rename = "InitialInvestment", skip_serializing_if = "Option::is_none")]
     pub initial_investment: Option<DraftInitialInvestment>,
+    #[serde(rename = "PensionPayment", skip_serializing_if = "Option::is_none")]
     pub pension_payment: Option<DraftPensionPayment>,
+    #[serde(rename = "TargetAllocation", skip_serializing_if = "Option::is_none")]
     pub target_allocation: Option<DraftTargetAllocation>,
+    #[serde(rename = "InitialInvestmentSuper", skip_serializing_if = "Option::is_none")]
     pub initial_investment_super: Option<DraftInitialInvestmentSuper>,
+    #[serde(rename = "ReversionaryBeneficiary", skip_serializing_if = "Option::is_none")]
     pub reversionary_beneficiary: Option<NominatedReversionaryBeneficiary>,
+    #[serde(rename = "Beneficiaries", skip_serializing_if = "Option::is_none")]
     pub beneficiaries: Option<Vec<DraftNominatedBeneficiary>>,
+    #[serde(rename = "IsBindingNomination", skip_serializing_if = "Option::is_none")]
     pub is_binding_nomination: Option<bool>,
+    #[serde(rename = "IsEmployerContributing", skip_serializing_if = "Option::is_none")]
     pub is_employer_contributing: Option<bool>,
+    #[serde(rename = "SourceOfFunds", skip_serializing_if = "Option::is_none")]
     pub source_of_funds: Option<String>,
+    #[serde(rename = "OngoingFeeAmount", skip_serializing_if = "Option::is_none")]
     pub ongoing_fee_amount: Option<f64>,
+    #[serde(rename = "ReinvestIncome", skip_serializing_if = "Option::is_none")]
     pub reinvest_income: Option<bool>,
+    #[serde(rename = "ProductId", skip_serializing_if = "Option::is_none")]
     pub product_id: Option<String>,
+    #[serde(
+        rename = "ProductProviderReference",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub product_provider_reference: Option<String>,
+    #[serde(rename = "RegularContribution", skip_serializing_if = "Option::is_none")]
     pub regular_contribution: Option<DraftRegularTransaction>,
+    #[serde(rename = "RegularWithdrawal", skip_serializing_if = "Option::is_none")]
     pub regular_withdrawal: Option<DraftRegularTransaction>,
+    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
+    #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<Region>,
+    #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
+    #[serde(rename = "AdviserReference", skip_serializing_if = "Option::is_none")]
     pub adviser_reference: Option<String>,
+    #[serde(
+        rename = "InSpecieCashStockTransfers",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
+    #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
     pub is_trade_freeze_on: Option<bool>,
+    #[serde(rename = "TradeFreezeReason", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_reason: Option<TradeFreezeReason>,
+    #[serde(rename = "TradeFreezeNote", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_note: Option<String>,
+    #[serde(rename = "IllustrationData", skip_serializing_if = "Option::is_none")]
     pub illustration_data: Option<DraftIllustrationData>,
 }
 
@@ -1865,111 +1441,26 @@ crate::setters::setters!(
     with_trade_freeze_note(trade_freeze_note : String),
     with_illustration_data(illustration_data : DraftIllustrationData) }
 );
-const _: () = {
-    /// `DraftAccount` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftAccount", rename = "DraftAccount")]
-    struct Wire {
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "RegisteredName", skip_serializing_if = "Option::is_none")]
-        registered_name: Option<String>,
-        #[serde(rename = "ShortName", skip_serializing_if = "Option::is_none")]
-        short_name: Option<String>,
-        #[serde(rename = "AccountType")]
-        account_type: DraftAccountType,
-        #[serde(rename = "PdsId", skip_serializing_if = "Option::is_none")]
-        pds_id: Option<String>,
-        #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
-        fees: Option<Vec<DraftFee>>,
-        #[serde(rename = "FeeConsent", skip_serializing_if = "Option::is_none")]
-        fee_consent: Option<FeeConsent>,
-        #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
-        models: Option<Vec<DraftModel>>,
-        #[serde(rename = "BankAccounts", skip_serializing_if = "Option::is_none")]
-        bank_accounts: Option<Vec<DraftAccountBankAccount>>,
-        #[serde(rename = "Exclusions", skip_serializing_if = "Option::is_none")]
-        exclusions: Option<Vec<DraftExclusion>>,
-        #[serde(rename = "InitialInvestment", skip_serializing_if = "Option::is_none")]
-        initial_investment: Option<DraftInitialInvestment>,
-        #[serde(rename = "PensionPayment", skip_serializing_if = "Option::is_none")]
-        pension_payment: Option<DraftPensionPayment>,
-        #[serde(rename = "TargetAllocation", skip_serializing_if = "Option::is_none")]
-        target_allocation: Option<DraftTargetAllocation>,
-        #[serde(
-            rename = "InitialInvestmentSuper",
-            skip_serializing_if = "Option::is_none"
-        )]
-        initial_investment_super: Option<DraftInitialInvestmentSuper>,
-        #[serde(
-            rename = "ReversionaryBeneficiary",
-            skip_serializing_if = "Option::is_none"
-        )]
-        reversionary_beneficiary: Option<NominatedReversionaryBeneficiary>,
-        #[serde(rename = "Beneficiaries", skip_serializing_if = "Option::is_none")]
-        beneficiaries: Option<Vec<DraftNominatedBeneficiary>>,
-        #[serde(rename = "IsBindingNomination", skip_serializing_if = "Option::is_none")]
-        is_binding_nomination: Option<bool>,
-        #[serde(
-            rename = "IsEmployerContributing",
-            skip_serializing_if = "Option::is_none"
-        )]
-        is_employer_contributing: Option<bool>,
-        #[serde(rename = "SourceOfFunds", skip_serializing_if = "Option::is_none")]
-        source_of_funds: Option<String>,
-        #[serde(rename = "OngoingFeeAmount", skip_serializing_if = "Option::is_none")]
-        ongoing_fee_amount: Option<f64>,
-        #[serde(rename = "ReinvestIncome", skip_serializing_if = "Option::is_none")]
-        reinvest_income: Option<bool>,
-        #[serde(rename = "ProductId", skip_serializing_if = "Option::is_none")]
-        product_id: Option<String>,
-        #[serde(
-            rename = "ProductProviderReference",
-            skip_serializing_if = "Option::is_none"
-        )]
-        product_provider_reference: Option<String>,
-        #[serde(rename = "RegularContribution", skip_serializing_if = "Option::is_none")]
-        regular_contribution: Option<DraftRegularTransaction>,
-        #[serde(rename = "RegularWithdrawal", skip_serializing_if = "Option::is_none")]
-        regular_withdrawal: Option<DraftRegularTransaction>,
-        #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
-        owner_adviser_id: Option<i32>,
-        #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
-        region: Option<Region>,
-        #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
-        currency_code: Option<String>,
-        #[serde(rename = "AdviserReference", skip_serializing_if = "Option::is_none")]
-        adviser_reference: Option<String>,
-        #[serde(
-            rename = "InSpecieCashStockTransfers",
-            skip_serializing_if = "Option::is_none"
-        )]
-        in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
-        #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
-        is_trade_freeze_on: Option<bool>,
-        #[serde(rename = "TradeFreezeReason", skip_serializing_if = "Option::is_none")]
-        trade_freeze_reason: Option<TradeFreezeReason>,
-        #[serde(rename = "TradeFreezeNote", skip_serializing_if = "Option::is_none")]
-        trade_freeze_note: Option<String>,
-        #[serde(rename = "IllustrationData", skip_serializing_if = "Option::is_none")]
-        illustration_data: Option<DraftIllustrationData>,
-    }
-
-    crate::object_only::object_only!(DraftAccount, Wire);
-};
 
 /// The `DraftAccountBankAccount` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftAccountBankAccount {
+    #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
     pub bsb: Option<String>,
+    #[serde(rename = "SortCode", skip_serializing_if = "Option::is_none")]
     pub sort_code: Option<String>,
+    #[serde(rename = "AccountNumber", skip_serializing_if = "Option::is_none")]
     pub account_number: Option<String>,
+    #[serde(rename = "AccountName", skip_serializing_if = "Option::is_none")]
     pub account_name: Option<String>,
+    #[serde(rename = "Usages", skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<String>>,
+    #[serde(rename = "Bic", skip_serializing_if = "Option::is_none")]
     pub bic: Option<String>,
+    #[serde(rename = "Iban", skip_serializing_if = "Option::is_none")]
     pub iban: Option<String>,
+    #[serde(rename = "RoutingNumber", skip_serializing_if = "Option::is_none")]
     pub routing_number: Option<String>,
 }
 
@@ -1979,32 +1470,6 @@ crate::setters::setters!(
     String), with_usages(usages : Vec < String >), with_bic(bic : String), with_iban(iban
     : String), with_routing_number(routing_number : String) }
 );
-const _: () = {
-    /// `DraftAccountBankAccount` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftAccountBankAccount", rename = "DraftAccountBankAccount")]
-    struct Wire {
-        #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
-        bsb: Option<String>,
-        #[serde(rename = "SortCode", skip_serializing_if = "Option::is_none")]
-        sort_code: Option<String>,
-        #[serde(rename = "AccountNumber", skip_serializing_if = "Option::is_none")]
-        account_number: Option<String>,
-        #[serde(rename = "AccountName", skip_serializing_if = "Option::is_none")]
-        account_name: Option<String>,
-        #[serde(rename = "Usages", skip_serializing_if = "Option::is_none")]
-        usages: Option<Vec<String>>,
-        #[serde(rename = "Bic", skip_serializing_if = "Option::is_none")]
-        bic: Option<String>,
-        #[serde(rename = "Iban", skip_serializing_if = "Option::is_none")]
-        iban: Option<String>,
-        #[serde(rename = "RoutingNumber", skip_serializing_if = "Option::is_none")]
-        routing_number: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftAccountBankAccount, Wire);
-};
 
 /// The `DraftAccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2063,16 +1528,24 @@ crate::enums::int_enum!(
 );
 
 /// The `DraftAddress` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftAddress {
+    #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
     pub addressee: Option<String>,
+    #[serde(rename = "Street", skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
+    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
+    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
+    #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
+    #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
+    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
+    #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
 
@@ -2082,43 +1555,24 @@ crate::setters::setters!(
     String), with_suburb(suburb : String), with_country_code(country_code : String),
     with_is_registered(is_registered : bool) }
 );
-const _: () = {
-    /// `DraftAddress` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftAddress", rename = "DraftAddress")]
-    struct Wire {
-        #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
-        addressee: Option<String>,
-        #[serde(rename = "Street", skip_serializing_if = "Option::is_none")]
-        street: Option<String>,
-        #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
-        line2: Option<String>,
-        #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
-        line3: Option<String>,
-        #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
-        postcode: Option<String>,
-        #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
-        suburb: Option<String>,
-        #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
-        country_code: Option<String>,
-        #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
-        is_registered: Option<bool>,
-    }
-
-    crate::object_only::object_only!(DraftAddress, Wire);
-};
 
 /// The `DraftAddressAu` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftAddressAu {
+    #[serde(rename = "Street")]
     pub street: String,
+    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
+    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
+    #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
+    #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
+    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
+    #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
 
@@ -2142,39 +1596,20 @@ crate::setters::setters!(
     with_postcode(postcode : String), with_suburb(suburb : String),
     with_country_code(country_code : String), with_is_registered(is_registered : bool) }
 );
-const _: () = {
-    /// `DraftAddressAu` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftAddressAu", rename = "DraftAddressAu")]
-    struct Wire {
-        #[serde(rename = "Street")]
-        street: String,
-        #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
-        line2: Option<String>,
-        #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
-        line3: Option<String>,
-        #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
-        postcode: Option<String>,
-        #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
-        suburb: Option<String>,
-        #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
-        country_code: Option<String>,
-        #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
-        is_registered: Option<bool>,
-    }
-
-    crate::object_only::object_only!(DraftAddressAu, Wire);
-};
 
 /// The `DraftApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftApplicant {
+    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
+    #[serde(rename = "ApplicantType", skip_serializing_if = "Option::is_none")]
     pub applicant_type: Option<ApplicantType>,
+    #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
     pub corporate_details: Option<Box<DraftCorporateApplicant>>,
+    #[serde(rename = "IndividualDetails", skip_serializing_if = "Option::is_none")]
     pub individual_details: Option<Box<DraftIndividualApplicant>>,
+    #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
@@ -2185,34 +1620,18 @@ crate::setters::setters!(
     with_individual_details(individual_details : DraftIndividualApplicant),
     with_trust_details(trust_details : DraftTrustApplicant) }
 );
-const _: () = {
-    /// `DraftApplicant` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftApplicant", rename = "DraftApplicant")]
-    struct Wire {
-        #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
-        owner_adviser_id: Option<i32>,
-        #[serde(rename = "ApplicantType", skip_serializing_if = "Option::is_none")]
-        applicant_type: Option<ApplicantType>,
-        #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
-        corporate_details: Option<Box<DraftCorporateApplicant>>,
-        #[serde(rename = "IndividualDetails", skip_serializing_if = "Option::is_none")]
-        individual_details: Option<Box<DraftIndividualApplicant>>,
-        #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
-        trust_details: Option<DraftTrustApplicant>,
-    }
-
-    crate::object_only::object_only!(DraftApplicant, Wire);
-};
 
 /// The `DraftApplicantIdentification` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftApplicantIdentification {
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<IdentificationType>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    #[serde(rename = "MissingReason", skip_serializing_if = "Option::is_none")]
     pub missing_reason: Option<MissingReason>,
+    #[serde(rename = "MissingReasonText", skip_serializing_if = "Option::is_none")]
     pub missing_reason_text: Option<String>,
 }
 
@@ -2221,36 +1640,20 @@ crate::setters::setters!(
     with_value(value : String), with_missing_reason(missing_reason : MissingReason),
     with_missing_reason_text(missing_reason_text : String) }
 );
-const _: () = {
-    /// `DraftApplicantIdentification` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftApplicantIdentification",
-        rename = "DraftApplicantIdentification"
-    )]
-    struct Wire {
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<IdentificationType>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<String>,
-        #[serde(rename = "MissingReason", skip_serializing_if = "Option::is_none")]
-        missing_reason: Option<MissingReason>,
-        #[serde(rename = "MissingReasonText", skip_serializing_if = "Option::is_none")]
-        missing_reason_text: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftApplicantIdentification, Wire);
-};
 
 /// The `DraftApplicantTaxResidence` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftApplicantTaxResidence {
+    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
+    #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<DateTime>,
+    #[serde(rename = "To", skip_serializing_if = "Option::is_none")]
     pub to: Option<DateTime>,
+    #[serde(rename = "Identification", skip_serializing_if = "Option::is_none")]
     pub identification: Option<String>,
+    #[serde(rename = "NoDocument", skip_serializing_if = "Option::is_none")]
     pub no_document: Option<bool>,
 }
 
@@ -2259,38 +1662,19 @@ crate::setters::setters!(
     : DateTime), with_to(to : DateTime), with_identification(identification : String),
     with_no_document(no_document : bool) }
 );
-const _: () = {
-    /// `DraftApplicantTaxResidence` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftApplicantTaxResidence",
-        rename = "DraftApplicantTaxResidence"
-    )]
-    struct Wire {
-        #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
-        country_code: Option<String>,
-        #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
-        from: Option<DateTime>,
-        #[serde(rename = "To", skip_serializing_if = "Option::is_none")]
-        to: Option<DateTime>,
-        #[serde(rename = "Identification", skip_serializing_if = "Option::is_none")]
-        identification: Option<String>,
-        #[serde(rename = "NoDocument", skip_serializing_if = "Option::is_none")]
-        no_document: Option<bool>,
-    }
-
-    crate::object_only::object_only!(DraftApplicantTaxResidence, Wire);
-};
 
 /// An application to open accounts, submitted as a draft.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftApplication {
+    #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
+    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
     /// At least 1 item.
+    #[serde(rename = "Applicants")]
     pub applicants: Vec<DraftApplicant>,
+    #[serde(rename = "Accounts", skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<DraftAccount>>,
 }
 
@@ -2310,39 +1694,38 @@ crate::setters::setters!(
     DraftApplication { with_owner_adviser_id(owner_adviser_id : i32),
     with_accounts(accounts : Vec < DraftAccount >) }
 );
-const _: () = {
-    /// `DraftApplication` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftApplication", rename = "DraftApplication")]
-    struct Wire {
-        #[serde(rename = "AdviserId")]
-        adviser_id: i32,
-        #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
-        owner_adviser_id: Option<i32>,
-        #[serde(rename = "Applicants")]
-        applicants: Vec<DraftApplicant>,
-        #[serde(rename = "Accounts", skip_serializing_if = "Option::is_none")]
-        accounts: Option<Vec<DraftAccount>>,
-    }
-
-    crate::object_only::object_only!(DraftApplication, Wire);
-};
 
 /// The `DraftContact` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftContact {
+    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
+    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
+    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
+    #[serde(
+        rename = "ReceiveCommunicationByPost",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub receive_communication_by_post: Option<bool>,
+    #[serde(
+        rename = "IsPoliticallyExposedPerson",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub is_politically_exposed_person: Option<bool>,
+    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -2355,67 +1738,57 @@ crate::setters::setters!(
     with_is_politically_exposed_person(is_politically_exposed_person : bool),
     with_pep_details(pep_details : String) }
 );
-const _: () = {
-    /// `DraftContact` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftContact", rename = "DraftContact")]
-    struct Wire {
-        #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
-        #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
-        first_name: Option<String>,
-        #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
-        last_name: Option<String>,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-        #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
-        email: Option<String>,
-        #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
-        phone: Option<String>,
-        #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
-        phone_other: Option<String>,
-        #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
-        national_identifier: Option<DraftNationalIdentifier>,
-        #[serde(
-            rename = "ReceiveCommunicationByPost",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receive_communication_by_post: Option<bool>,
-        #[serde(
-            rename = "IsPoliticallyExposedPerson",
-            skip_serializing_if = "Option::is_none"
-        )]
-        is_politically_exposed_person: Option<bool>,
-        #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
-        pep_details: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftContact, Wire);
-};
 
 /// The `DraftCorporateApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftCorporateApplicant {
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
+    #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
+    #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
+    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
+    #[serde(rename = "ContactIsSignatory", skip_serializing_if = "Option::is_none")]
     pub contact_is_signatory: Option<bool>,
+    #[serde(
+        rename = "ContactIsDirectorOrSignificantShareholder",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub contact_is_director_or_significant_shareholder: Option<bool>,
+    #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
     pub contact: Option<DraftContact>,
+    #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
+    #[serde(
+        rename = "CompanyRegistrationNumber",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub company_registration_number: Option<String>,
+    #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
+    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
+    #[serde(rename = "CountryOfIncorporation", skip_serializing_if = "Option::is_none")]
     pub country_of_incorporation: Option<String>,
+    #[serde(rename = "DateOfIncorporation", skip_serializing_if = "Option::is_none")]
     pub date_of_incorporation: Option<DateTime>,
+    #[serde(rename = "NatureOfActivities", skip_serializing_if = "Option::is_none")]
     pub nature_of_activities: Option<String>,
+    #[serde(rename = "BearerSharesAreInIssue", skip_serializing_if = "Option::is_none")]
     pub bearer_shares_are_in_issue: Option<bool>,
+    #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
+    #[serde(
+        rename = "RegulatorReferenceNumber",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub regulator_reference_number: Option<String>,
+    #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
 }
 
@@ -2437,84 +1810,38 @@ crate::setters::setters!(
     with_regulator_reference_number(regulator_reference_number : String),
     with_company_type(company_type : CompanyType) }
 );
-const _: () = {
-    /// `DraftCorporateApplicant` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftCorporateApplicant", rename = "DraftCorporateApplicant")]
-    struct Wire {
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
-        trading_name: Option<String>,
-        #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
-        identifications: Option<Vec<DraftApplicantIdentification>>,
-        #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
-        business_address: Option<DraftAddress>,
-        #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
-        mailing_address: Option<DraftAddress>,
-        #[serde(rename = "ContactIsSignatory", skip_serializing_if = "Option::is_none")]
-        contact_is_signatory: Option<bool>,
-        #[serde(
-            rename = "ContactIsDirectorOrSignificantShareholder",
-            skip_serializing_if = "Option::is_none"
-        )]
-        contact_is_director_or_significant_shareholder: Option<bool>,
-        #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
-        contact: Option<DraftContact>,
-        #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
-        signatories: Option<Vec<DraftSignatory>>,
-        #[serde(
-            rename = "CompanyRegistrationNumber",
-            skip_serializing_if = "Option::is_none"
-        )]
-        company_registration_number: Option<String>,
-        #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
-        tax_id: Option<String>,
-        #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
-        lei: Option<String>,
-        #[serde(
-            rename = "CountryOfIncorporation",
-            skip_serializing_if = "Option::is_none"
-        )]
-        country_of_incorporation: Option<String>,
-        #[serde(rename = "DateOfIncorporation", skip_serializing_if = "Option::is_none")]
-        date_of_incorporation: Option<DateTime>,
-        #[serde(rename = "NatureOfActivities", skip_serializing_if = "Option::is_none")]
-        nature_of_activities: Option<String>,
-        #[serde(
-            rename = "BearerSharesAreInIssue",
-            skip_serializing_if = "Option::is_none"
-        )]
-        bearer_shares_are_in_issue: Option<bool>,
-        #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
-        name_of_regulator: Option<String>,
-        #[serde(
-            rename = "RegulatorReferenceNumber",
-            skip_serializing_if = "Option::is_none"
-        )]
-        regulator_reference_number: Option<String>,
-        #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
-        company_type: Option<CompanyType>,
-    }
-
-    crate::object_only::object_only!(DraftCorporateApplicant, Wire);
-};
 
 /// The `DraftCorporateTrustee` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftCorporateTrustee {
+    #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
+    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
+    #[serde(
+        rename = "CompanyRegistrationNumber",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub company_registration_number: Option<String>,
+    #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
+    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
+    #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
+    #[serde(
+        rename = "RegulatorReferenceNumber",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub regulator_reference_number: Option<String>,
+    #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
     pub director: Option<Box<DraftDirector>>,
+    #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
+    #[serde(rename = "Name")]
     pub name: String,
+    #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
 }
 
@@ -2547,50 +1874,14 @@ crate::setters::setters!(
     with_director(director : DraftDirector), with_company_type(company_type :
     CompanyType), with_trading_name(trading_name : String) }
 );
-const _: () = {
-    /// `DraftCorporateTrustee` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftCorporateTrustee", rename = "DraftCorporateTrustee")]
-    struct Wire {
-        #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
-        business_address: Option<DraftAddress>,
-        #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
-        mailing_address: Option<DraftAddress>,
-        #[serde(
-            rename = "CompanyRegistrationNumber",
-            skip_serializing_if = "Option::is_none"
-        )]
-        company_registration_number: Option<String>,
-        #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
-        tax_id: Option<String>,
-        #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
-        lei: Option<String>,
-        #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
-        name_of_regulator: Option<String>,
-        #[serde(
-            rename = "RegulatorReferenceNumber",
-            skip_serializing_if = "Option::is_none"
-        )]
-        regulator_reference_number: Option<String>,
-        #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
-        director: Option<Box<DraftDirector>>,
-        #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
-        company_type: Option<CompanyType>,
-        #[serde(rename = "Name")]
-        name: String,
-        #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
-        trading_name: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftCorporateTrustee, Wire);
-};
 
 /// The `DraftCostAndCharge` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftCostAndCharge {
+    #[serde(rename = "Type")]
     pub r#type: CostAndChargeType,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
 
@@ -2605,37 +1896,42 @@ impl DraftCostAndCharge {
 }
 
 crate::setters::setters!(DraftCostAndCharge { with_amount(amount : f64) });
-const _: () = {
-    /// `DraftCostAndCharge` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftCostAndCharge", rename = "DraftCostAndCharge")]
-    struct Wire {
-        #[serde(rename = "Type")]
-        r#type: CostAndChargeType,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftCostAndCharge, Wire);
-};
 
 /// The `DraftDirector` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftDirector {
+    #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
+    #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
+    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
+    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
+    #[serde(
+        rename = "ReceiveCommunicationByPost",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub receive_communication_by_post: Option<bool>,
+    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(rename = "FirstName")]
     pub first_name: String,
+    #[serde(rename = "LastName")]
     pub last_name: String,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
+    #[serde(
+        rename = "IsPoliticallyExposedPerson",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub is_politically_exposed_person: Option<bool>,
 }
 
@@ -2670,77 +1966,28 @@ crate::setters::setters!(
     with_email(email : String), with_phone(phone : String), with_phone_other(phone_other
     : String), with_is_politically_exposed_person(is_politically_exposed_person : bool) }
 );
-const _: () = {
-    /// `DraftDirector` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftDirector", rename = "DraftDirector")]
-    struct Wire {
-        #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
-        tax_number: Option<String>,
-        #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
-        country_of_birth: Option<String>,
-        #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
-        address: Option<DraftAddress>,
-        #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
-        national_identifier: Option<DraftNationalIdentifier>,
-        #[serde(
-            rename = "ReceiveCommunicationByPost",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receive_communication_by_post: Option<bool>,
-        #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
-        #[serde(rename = "FirstName")]
-        first_name: String,
-        #[serde(rename = "LastName")]
-        last_name: String,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-        #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
-        email: Option<String>,
-        #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
-        phone: Option<String>,
-        #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
-        phone_other: Option<String>,
-        #[serde(
-            rename = "IsPoliticallyExposedPerson",
-            skip_serializing_if = "Option::is_none"
-        )]
-        is_politically_exposed_person: Option<bool>,
-    }
-
-    crate::object_only::object_only!(DraftDirector, Wire);
-};
 
 /// The `DraftExclusion` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftExclusion {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<DraftSecurity>,
 }
 
 crate::setters::setters!(DraftExclusion { with_security(security : DraftSecurity) });
-const _: () = {
-    /// `DraftExclusion` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftExclusion", rename = "DraftExclusion")]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<DraftSecurity>,
-    }
-
-    crate::object_only::object_only!(DraftExclusion, Wire);
-};
 
 /// The `DraftFee` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftFee {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeType>,
+    #[serde(rename = "Rate", skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
+    #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
 }
 
@@ -2748,24 +1995,6 @@ crate::setters::setters!(
     DraftFee { with_id(id : String), with_type(r#type : FeeType), with_rate(rate : f64),
     with_unit(unit : String) }
 );
-const _: () = {
-    /// `DraftFee` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftFee", rename = "DraftFee")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<FeeType>,
-        #[serde(rename = "Rate", skip_serializing_if = "Option::is_none")]
-        rate: Option<f64>,
-        #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
-        unit: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftFee, Wire);
-};
 
 /// The same type as [`FeeType`]: the document describes it again under this name.
 pub type DraftFeeType = FeeType;
@@ -2795,9 +2024,10 @@ crate::enums::int_enum!(
 );
 
 /// The `DraftIllustrationData` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftIllustrationData {
+    #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
@@ -2805,32 +2035,31 @@ crate::setters::setters!(
     DraftIllustrationData { with_costs_and_charges(costs_and_charges : Vec <
     DraftCostAndCharge >) }
 );
-const _: () = {
-    /// `DraftIllustrationData` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftIllustrationData", rename = "DraftIllustrationData")]
-    struct Wire {
-        #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
-        costs_and_charges: Option<Vec<DraftCostAndCharge>>,
-    }
-
-    crate::object_only::object_only!(DraftIllustrationData, Wire);
-};
 
 /// The `DraftInSpecieCashStockTransfer` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInSpecieCashStockTransfer {
+    #[serde(rename = "TransferType")]
     pub transfer_type: InSpecieCashStockTransferType,
+    #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
+    #[serde(rename = "CedingAccountNumber", skip_serializing_if = "Option::is_none")]
     pub ceding_account_number: Option<String>,
+    #[serde(
+        rename = "InSpecieCashStockTransferDetails",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub in_specie_cash_stock_transfer_details: Option<
         Vec<DraftInSpecieCashStockTransferDetails>,
     >,
+    #[serde(rename = "CashTransferAmount", skip_serializing_if = "Option::is_none")]
     pub cash_transfer_amount: Option<f64>,
+    #[serde(rename = "AmountUsedThisYear", skip_serializing_if = "Option::is_none")]
     pub amount_used_this_year: Option<f64>,
+    #[serde(rename = "FeeAmount", skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<f64>,
+    #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
 }
 
@@ -2859,47 +2088,16 @@ crate::setters::setters!(
     with_amount_used_this_year(amount_used_this_year : f64), with_fee_amount(fee_amount :
     f64), with_fee_percent(fee_percent : f64) }
 );
-const _: () = {
-    /// `DraftInSpecieCashStockTransfer` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInSpecieCashStockTransfer",
-        rename = "DraftInSpecieCashStockTransfer"
-    )]
-    struct Wire {
-        #[serde(rename = "TransferType")]
-        transfer_type: InSpecieCashStockTransferType,
-        #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
-        ceding_party_id: Option<String>,
-        #[serde(rename = "CedingAccountNumber", skip_serializing_if = "Option::is_none")]
-        ceding_account_number: Option<String>,
-        #[serde(
-            rename = "InSpecieCashStockTransferDetails",
-            skip_serializing_if = "Option::is_none"
-        )]
-        in_specie_cash_stock_transfer_details: Option<
-            Vec<DraftInSpecieCashStockTransferDetails>,
-        >,
-        #[serde(rename = "CashTransferAmount", skip_serializing_if = "Option::is_none")]
-        cash_transfer_amount: Option<f64>,
-        #[serde(rename = "AmountUsedThisYear", skip_serializing_if = "Option::is_none")]
-        amount_used_this_year: Option<f64>,
-        #[serde(rename = "FeeAmount", skip_serializing_if = "Option::is_none")]
-        fee_amount: Option<f64>,
-        #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
-        fee_percent: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftInSpecieCashStockTransfer, Wire);
-};
 
 /// The `DraftInSpecieCashStockTransferDetails` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInSpecieCashStockTransferDetails {
+    #[serde(rename = "SecurityIsin")]
     pub security_isin: String,
+    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
+    #[serde(rename = "BookCost", skip_serializing_if = "Option::is_none")]
     pub book_cost: Option<f64>,
 }
 
@@ -2918,54 +2116,66 @@ crate::setters::setters!(
     DraftInSpecieCashStockTransferDetails { with_quantity(quantity : f64),
     with_book_cost(book_cost : f64) }
 );
-const _: () = {
-    /// `DraftInSpecieCashStockTransferDetails` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInSpecieCashStockTransferDetails",
-        rename = "DraftInSpecieCashStockTransferDetails"
-    )]
-    struct Wire {
-        #[serde(rename = "SecurityIsin")]
-        security_isin: String,
-        #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
-        quantity: Option<f64>,
-        #[serde(rename = "BookCost", skip_serializing_if = "Option::is_none")]
-        book_cost: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftInSpecieCashStockTransferDetails, Wire);
-};
 
 /// The `DraftIndividualApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftIndividualApplicant {
+    #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
+    #[serde(rename = "TaxResidenceCountryCode", skip_serializing_if = "Option::is_none")]
     pub tax_residence_country_code: Option<String>,
+    #[serde(rename = "CitizenshipCountryCode", skip_serializing_if = "Option::is_none")]
     pub citizenship_country_code: Option<String>,
+    #[serde(rename = "BirthCountryCode", skip_serializing_if = "Option::is_none")]
     pub birth_country_code: Option<String>,
+    #[serde(rename = "HomeAddress", skip_serializing_if = "Option::is_none")]
     pub home_address: Option<DraftAddress>,
+    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
+    #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
+    #[serde(rename = "UserName", skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
+    #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
+    #[serde(rename = "TaxResidences", skip_serializing_if = "Option::is_none")]
     pub tax_residences: Option<Vec<DraftApplicantTaxResidence>>,
+    #[serde(rename = "UsPerson", skip_serializing_if = "Option::is_none")]
     pub us_person: Option<bool>,
+    #[serde(rename = "SourceOfWealth", skip_serializing_if = "Option::is_none")]
     pub source_of_wealth: Option<String>,
+    #[serde(rename = "Profession", skip_serializing_if = "Option::is_none")]
     pub profession: Option<String>,
+    #[serde(rename = "TaxFileNumber", skip_serializing_if = "Option::is_none")]
     pub tax_file_number: Option<String>,
+    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
+    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
+    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
+    #[serde(
+        rename = "ReceiveCommunicationByPost",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub receive_communication_by_post: Option<bool>,
+    #[serde(
+        rename = "IsPoliticallyExposedPerson",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub is_politically_exposed_person: Option<bool>,
+    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -2989,86 +2199,18 @@ crate::setters::setters!(
     with_is_politically_exposed_person(is_politically_exposed_person : bool),
     with_pep_details(pep_details : String) }
 );
-const _: () = {
-    /// `DraftIndividualApplicant` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftIndividualApplicant", rename = "DraftIndividualApplicant")]
-    struct Wire {
-        #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
-        identifications: Option<Vec<DraftApplicantIdentification>>,
-        #[serde(
-            rename = "TaxResidenceCountryCode",
-            skip_serializing_if = "Option::is_none"
-        )]
-        tax_residence_country_code: Option<String>,
-        #[serde(
-            rename = "CitizenshipCountryCode",
-            skip_serializing_if = "Option::is_none"
-        )]
-        citizenship_country_code: Option<String>,
-        #[serde(rename = "BirthCountryCode", skip_serializing_if = "Option::is_none")]
-        birth_country_code: Option<String>,
-        #[serde(rename = "HomeAddress", skip_serializing_if = "Option::is_none")]
-        home_address: Option<DraftAddress>,
-        #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
-        mailing_address: Option<DraftAddress>,
-        #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
-        gender: Option<Gender>,
-        #[serde(rename = "UserName", skip_serializing_if = "Option::is_none")]
-        user_name: Option<String>,
-        #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
-        user_id: Option<String>,
-        #[serde(rename = "TaxResidences", skip_serializing_if = "Option::is_none")]
-        tax_residences: Option<Vec<DraftApplicantTaxResidence>>,
-        #[serde(rename = "UsPerson", skip_serializing_if = "Option::is_none")]
-        us_person: Option<bool>,
-        #[serde(rename = "SourceOfWealth", skip_serializing_if = "Option::is_none")]
-        source_of_wealth: Option<String>,
-        #[serde(rename = "Profession", skip_serializing_if = "Option::is_none")]
-        profession: Option<String>,
-        #[serde(rename = "TaxFileNumber", skip_serializing_if = "Option::is_none")]
-        tax_file_number: Option<String>,
-        #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
-        #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
-        first_name: Option<String>,
-        #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
-        last_name: Option<String>,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-        #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
-        email: Option<String>,
-        #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
-        phone: Option<String>,
-        #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
-        phone_other: Option<String>,
-        #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
-        national_identifier: Option<DraftNationalIdentifier>,
-        #[serde(
-            rename = "ReceiveCommunicationByPost",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receive_communication_by_post: Option<bool>,
-        #[serde(
-            rename = "IsPoliticallyExposedPerson",
-            skip_serializing_if = "Option::is_none"
-        )]
-        is_politically_exposed_person: Option<bool>,
-        #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
-        pep_details: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftIndividualApplicant, Wire);
-};
 
 /// The `DraftInflowsContributionSource` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInflowsContributionSource {
+    #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
     pub member_number: Option<String>,
+    #[serde(rename = "SourceOfContribution", skip_serializing_if = "Option::is_none")]
     pub source_of_contribution: Option<InflowsContributionSourceFund>,
+    #[serde(rename = "EntireBalance", skip_serializing_if = "Option::is_none")]
     pub entire_balance: Option<bool>,
+    #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
 }
 
@@ -3078,37 +2220,16 @@ crate::setters::setters!(
     with_entire_balance(entire_balance : bool), with_expected_amount(expected_amount :
     f64) }
 );
-const _: () = {
-    /// `DraftInflowsContributionSource` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInflowsContributionSource",
-        rename = "DraftInflowsContributionSource"
-    )]
-    struct Wire {
-        #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
-        member_number: Option<String>,
-        #[serde(
-            rename = "SourceOfContribution",
-            skip_serializing_if = "Option::is_none"
-        )]
-        source_of_contribution: Option<InflowsContributionSourceFund>,
-        #[serde(rename = "EntireBalance", skip_serializing_if = "Option::is_none")]
-        entire_balance: Option<bool>,
-        #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
-        expected_amount: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftInflowsContributionSource, Wire);
-};
 
 /// The `DraftInflowsContributionTransfer` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInflowsContributionTransfer {
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "TransferMethod", skip_serializing_if = "Option::is_none")]
     pub transfer_method: Option<SmaTransferMethodType>,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
 
@@ -3117,32 +2238,19 @@ crate::setters::setters!(
     with_transfer_method(transfer_method : SmaTransferMethodType), with_amount(amount :
     f64) }
 );
-const _: () = {
-    /// `DraftInflowsContributionTransfer` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInflowsContributionTransfer",
-        rename = "DraftInflowsContributionTransfer"
-    )]
-    struct Wire {
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "TransferMethod", skip_serializing_if = "Option::is_none")]
-        transfer_method: Option<SmaTransferMethodType>,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftInflowsContributionTransfer, Wire);
-};
 
 /// The `DraftInflowsOtherContribution` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInflowsOtherContribution {
+    #[serde(rename = "ContributionType")]
     pub contribution_type: ContributionType,
+    #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
+    #[serde(
+        rename = "SuperSmaAccumulatedPaymentType",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
 }
 
@@ -3162,35 +2270,16 @@ crate::setters::setters!(
     with_super_sma_accumulated_payment_type(super_sma_accumulated_payment_type :
     SuperSmaAccumulatedPaymentType) }
 );
-const _: () = {
-    /// `DraftInflowsOtherContribution` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInflowsOtherContribution",
-        rename = "DraftInflowsOtherContribution"
-    )]
-    struct Wire {
-        #[serde(rename = "ContributionType")]
-        contribution_type: ContributionType,
-        #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
-        expected_amount: Option<f64>,
-        #[serde(
-            rename = "SuperSmaAccumulatedPaymentType",
-            skip_serializing_if = "Option::is_none"
-        )]
-        super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
-    }
-
-    crate::object_only::object_only!(DraftInflowsOtherContribution, Wire);
-};
 
 /// The `DraftInitialInvestment` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInitialInvestment {
+    #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
     pub cash: Option<f64>,
+    #[serde(rename = "Shares", skip_serializing_if = "Option::is_none")]
     pub shares: Option<f64>,
+    #[serde(rename = "Method")]
     pub method: PaymentMethods,
 }
 
@@ -3208,29 +2297,16 @@ impl DraftInitialInvestment {
 crate::setters::setters!(
     DraftInitialInvestment { with_cash(cash : f64), with_shares(shares : f64) }
 );
-const _: () = {
-    /// `DraftInitialInvestment` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftInitialInvestment", rename = "DraftInitialInvestment")]
-    struct Wire {
-        #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
-        cash: Option<f64>,
-        #[serde(rename = "Shares", skip_serializing_if = "Option::is_none")]
-        shares: Option<f64>,
-        #[serde(rename = "Method")]
-        method: PaymentMethods,
-    }
-
-    crate::object_only::object_only!(DraftInitialInvestment, Wire);
-};
 
 /// The `DraftInitialInvestmentSuper` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInitialInvestmentSuper {
+    #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
     pub contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
+    #[serde(rename = "Transfers", skip_serializing_if = "Option::is_none")]
     pub transfers: Option<Vec<DraftInflowsContributionTransfer>>,
+    #[serde(rename = "OtherContributions", skip_serializing_if = "Option::is_none")]
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
@@ -3240,31 +2316,14 @@ crate::setters::setters!(
     DraftInflowsContributionTransfer >), with_other_contributions(other_contributions :
     Vec < DraftInflowsOtherContribution >) }
 );
-const _: () = {
-    /// `DraftInitialInvestmentSuper` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftInitialInvestmentSuper",
-        rename = "DraftInitialInvestmentSuper"
-    )]
-    struct Wire {
-        #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
-        contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
-        #[serde(rename = "Transfers", skip_serializing_if = "Option::is_none")]
-        transfers: Option<Vec<DraftInflowsContributionTransfer>>,
-        #[serde(rename = "OtherContributions", skip_serializing_if = "Option::is_none")]
-        other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
-    }
-
-    crate::object_only::object_only!(DraftInitialInvestmentSuper, Wire);
-};
 
 /// The `DraftModel` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftModel {
+    #[serde(rename = "Code")]
     pub code: String,
+    #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
 }
 
@@ -3279,27 +2338,16 @@ impl DraftModel {
 }
 
 crate::setters::setters!(DraftModel { with_proportion(proportion : f64) });
-const _: () = {
-    /// `DraftModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftModel", rename = "DraftModel")]
-    struct Wire {
-        #[serde(rename = "Code")]
-        code: String,
-        #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
-        proportion: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftModel, Wire);
-};
 
 /// The `DraftNationalIdentifier` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftNationalIdentifier {
+    #[serde(rename = "CountryOfNationality", skip_serializing_if = "Option::is_none")]
     pub country_of_nationality: Option<String>,
+    #[serde(rename = "IdentifierType", skip_serializing_if = "Option::is_none")]
     pub identifier_type: Option<DraftIdentifierType>,
+    #[serde(rename = "IdentifierCode", skip_serializing_if = "Option::is_none")]
     pub identifier_code: Option<String>,
 }
 
@@ -3308,34 +2356,20 @@ crate::setters::setters!(
     String), with_identifier_type(identifier_type : DraftIdentifierType),
     with_identifier_code(identifier_code : String) }
 );
-const _: () = {
-    /// `DraftNationalIdentifier` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftNationalIdentifier", rename = "DraftNationalIdentifier")]
-    struct Wire {
-        #[serde(
-            rename = "CountryOfNationality",
-            skip_serializing_if = "Option::is_none"
-        )]
-        country_of_nationality: Option<String>,
-        #[serde(rename = "IdentifierType", skip_serializing_if = "Option::is_none")]
-        identifier_type: Option<DraftIdentifierType>,
-        #[serde(rename = "IdentifierCode", skip_serializing_if = "Option::is_none")]
-        identifier_code: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftNationalIdentifier, Wire);
-};
 
 /// The `DraftNominatedBeneficiary` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftNominatedBeneficiary {
+    #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
+    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddressAu>,
+    #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
+    #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
 
@@ -3344,34 +2378,18 @@ crate::setters::setters!(
     DraftAddressAu), with_full_name(full_name : String), with_relationship(relationship :
     BeneficiaryRelationship), with_date_of_birth(date_of_birth : DateTime) }
 );
-const _: () = {
-    /// `DraftNominatedBeneficiary` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftNominatedBeneficiary", rename = "DraftNominatedBeneficiary")]
-    struct Wire {
-        #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
-        proportion: Option<f64>,
-        #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
-        address: Option<DraftAddressAu>,
-        #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
-        full_name: Option<String>,
-        #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
-        relationship: Option<BeneficiaryRelationship>,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(DraftNominatedBeneficiary, Wire);
-};
 
 /// The `DraftPensionPayment` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftPensionPayment {
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<PensionPaymentType>,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+    #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
+    #[serde(rename = "CommencementDate", skip_serializing_if = "Option::is_none")]
     pub commencement_date: Option<DateTime>,
 }
 
@@ -3380,31 +2398,16 @@ crate::setters::setters!(
     f64), with_frequency(frequency : Frequency), with_commencement_date(commencement_date
     : DateTime) }
 );
-const _: () = {
-    /// `DraftPensionPayment` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftPensionPayment", rename = "DraftPensionPayment")]
-    struct Wire {
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<PensionPaymentType>,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-        #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
-        frequency: Option<Frequency>,
-        #[serde(rename = "CommencementDate", skip_serializing_if = "Option::is_none")]
-        commencement_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(DraftPensionPayment, Wire);
-};
 
 /// The `DraftRegularTransaction` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftRegularTransaction {
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+    #[serde(rename = "Method")]
     pub method: PaymentMethods,
+    #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
 }
 
@@ -3423,28 +2426,14 @@ crate::setters::setters!(
     DraftRegularTransaction { with_amount(amount : f64), with_frequency(frequency :
     Frequency) }
 );
-const _: () = {
-    /// `DraftRegularTransaction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftRegularTransaction", rename = "DraftRegularTransaction")]
-    struct Wire {
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-        #[serde(rename = "Method")]
-        method: PaymentMethods,
-        #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
-        frequency: Option<Frequency>,
-    }
-
-    crate::object_only::object_only!(DraftRegularTransaction, Wire);
-};
 
 /// The `DraftSecurity` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftSecurity {
+    #[serde(rename = "Code")]
     pub code: String,
+    #[serde(rename = "Exchange")]
     pub exchange: String,
 }
 
@@ -3455,39 +2444,45 @@ impl DraftSecurity {
     }
 }
 
-const _: () = {
-    /// `DraftSecurity` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftSecurity", rename = "DraftSecurity")]
-    struct Wire {
-        #[serde(rename = "Code")]
-        code: String,
-        #[serde(rename = "Exchange")]
-        exchange: String,
-    }
-
-    crate::object_only::object_only!(DraftSecurity, Wire);
-};
-
 /// The `DraftSignatory` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftSignatory {
+    #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CorporateCapacity>,
+    #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
+    #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
+    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
+    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
+    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
+    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
+    #[serde(
+        rename = "ReceiveCommunicationByPost",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub receive_communication_by_post: Option<bool>,
+    #[serde(
+        rename = "IsPoliticallyExposedPerson",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub is_politically_exposed_person: Option<bool>,
+    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -3503,60 +2498,18 @@ crate::setters::setters!(
     with_is_politically_exposed_person(is_politically_exposed_person : bool),
     with_pep_details(pep_details : String) }
 );
-const _: () = {
-    /// `DraftSignatory` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftSignatory", rename = "DraftSignatory")]
-    struct Wire {
-        #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
-        capacity: Option<CorporateCapacity>,
-        #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
-        tax_number: Option<String>,
-        #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
-        country_of_birth: Option<String>,
-        #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
-        address: Option<DraftAddress>,
-        #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
-        #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
-        first_name: Option<String>,
-        #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
-        last_name: Option<String>,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-        #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
-        email: Option<String>,
-        #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
-        phone: Option<String>,
-        #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
-        phone_other: Option<String>,
-        #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
-        national_identifier: Option<DraftNationalIdentifier>,
-        #[serde(
-            rename = "ReceiveCommunicationByPost",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receive_communication_by_post: Option<bool>,
-        #[serde(
-            rename = "IsPoliticallyExposedPerson",
-            skip_serializing_if = "Option::is_none"
-        )]
-        is_politically_exposed_person: Option<bool>,
-        #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
-        pep_details: Option<String>,
-    }
-
-    crate::object_only::object_only!(DraftSignatory, Wire);
-};
 
 /// The `DraftTargetAllocation` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftTargetAllocation {
+    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftTargetAllocationInstruction>>,
+    #[serde(rename = "Income", skip_serializing_if = "Option::is_none")]
     pub income: Option<Vec<DraftTargetAllocationInstruction>>,
+    #[serde(rename = "Payments", skip_serializing_if = "Option::is_none")]
     pub payments: Option<Vec<DraftTargetAllocationInstruction>>,
+    #[serde(rename = "Contributions", skip_serializing_if = "Option::is_none")]
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
@@ -3566,30 +2519,14 @@ crate::setters::setters!(
     with_payments(payments : Vec < DraftTargetAllocationInstruction >),
     with_contributions(contributions : Vec < DraftTargetAllocationInstruction >) }
 );
-const _: () = {
-    /// `DraftTargetAllocation` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftTargetAllocation", rename = "DraftTargetAllocation")]
-    struct Wire {
-        #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
-        fees: Option<Vec<DraftTargetAllocationInstruction>>,
-        #[serde(rename = "Income", skip_serializing_if = "Option::is_none")]
-        income: Option<Vec<DraftTargetAllocationInstruction>>,
-        #[serde(rename = "Payments", skip_serializing_if = "Option::is_none")]
-        payments: Option<Vec<DraftTargetAllocationInstruction>>,
-        #[serde(rename = "Contributions", skip_serializing_if = "Option::is_none")]
-        contributions: Option<Vec<DraftTargetAllocationInstruction>>,
-    }
-
-    crate::object_only::object_only!(DraftTargetAllocation, Wire);
-};
 
 /// The `DraftTargetAllocationInstruction` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftTargetAllocationInstruction {
+    #[serde(rename = "Code")]
     pub code: String,
+    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -3606,36 +2543,31 @@ impl DraftTargetAllocationInstruction {
 crate::setters::setters!(
     DraftTargetAllocationInstruction { with_percentage(percentage : f64) }
 );
-const _: () = {
-    /// `DraftTargetAllocationInstruction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "DraftTargetAllocationInstruction",
-        rename = "DraftTargetAllocationInstruction"
-    )]
-    struct Wire {
-        #[serde(rename = "Code")]
-        code: String,
-        #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
-        percentage: Option<f64>,
-    }
-
-    crate::object_only::object_only!(DraftTargetAllocationInstruction, Wire);
-};
 
 /// The `DraftTrustApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftTrustApplicant {
+    #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
     pub trust_name: Option<String>,
+    #[serde(rename = "NatureOfTrust", skip_serializing_if = "Option::is_none")]
     pub nature_of_trust: Option<TrustNature>,
+    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
+    #[serde(rename = "DateOfEstablishment", skip_serializing_if = "Option::is_none")]
     pub date_of_establishment: Option<DateTime>,
+    #[serde(rename = "TaxDomicile", skip_serializing_if = "Option::is_none")]
     pub tax_domicile: Option<String>,
+    #[serde(
+        rename = "BeneficiariesHaveVestedRights",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub beneficiaries_have_vested_rights: Option<bool>,
+    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
+    #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
+    #[serde(rename = "CorporateTrustees", skip_serializing_if = "Option::is_none")]
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
@@ -3649,37 +2581,6 @@ crate::setters::setters!(
     DraftSignatory >), with_corporate_trustees(corporate_trustees : Vec <
     DraftCorporateTrustee >) }
 );
-const _: () = {
-    /// `DraftTrustApplicant` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "DraftTrustApplicant", rename = "DraftTrustApplicant")]
-    struct Wire {
-        #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
-        trust_name: Option<String>,
-        #[serde(rename = "NatureOfTrust", skip_serializing_if = "Option::is_none")]
-        nature_of_trust: Option<TrustNature>,
-        #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
-        lei: Option<String>,
-        #[serde(rename = "DateOfEstablishment", skip_serializing_if = "Option::is_none")]
-        date_of_establishment: Option<DateTime>,
-        #[serde(rename = "TaxDomicile", skip_serializing_if = "Option::is_none")]
-        tax_domicile: Option<String>,
-        #[serde(
-            rename = "BeneficiariesHaveVestedRights",
-            skip_serializing_if = "Option::is_none"
-        )]
-        beneficiaries_have_vested_rights: Option<bool>,
-        #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
-        address: Option<DraftAddress>,
-        #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
-        signatories: Option<Vec<DraftSignatory>>,
-        #[serde(rename = "CorporateTrustees", skip_serializing_if = "Option::is_none")]
-        corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
-    }
-
-    crate::object_only::object_only!(DraftTrustApplicant, Wire);
-};
 
 /// The `DrpType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3697,20 +2598,35 @@ pub enum DrpType {
 crate::enums::int_enum!(DrpType, Unknown, [Drp(0), Bsp(1)]);
 
 /// An expense charged to an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Expense {
+    #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
     pub expense_id: Option<String>,
+    #[serde(rename = "EffectiveDate", skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<DateTime>,
+    #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
+    #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
+    #[serde(rename = "ExpenseIncludingGst", skip_serializing_if = "Option::is_none")]
     pub expense_including_gst: Option<f64>,
+    #[serde(rename = "ExpenseExcludingGst", skip_serializing_if = "Option::is_none")]
     pub expense_excluding_gst: Option<f64>,
+    #[serde(rename = "GstRefundableAmount", skip_serializing_if = "Option::is_none")]
     pub gst_refundable_amount: Option<f64>,
+    #[serde(rename = "DeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub deductible_amount: Option<f64>,
+    #[serde(rename = "NonDeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub non_deductible_amount: Option<f64>,
+    #[serde(rename = "ExpenseNarration", skip_serializing_if = "Option::is_none")]
     pub expense_narration: Option<String>,
+    #[serde(
+        rename = "ExpenseTypeGroupDescription",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub expense_type_group_description: Option<String>,
+    #[serde(rename = "ExpenseTypeDescription", skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
 }
 
@@ -3726,46 +2642,6 @@ crate::setters::setters!(
     with_expense_type_group_description(expense_type_group_description : String),
     with_expense_type_description(expense_type_description : String) }
 );
-const _: () = {
-    /// `Expense` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Expense", rename = "Expense")]
-    struct Wire {
-        #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
-        expense_id: Option<String>,
-        #[serde(rename = "EffectiveDate", skip_serializing_if = "Option::is_none")]
-        effective_date: Option<DateTime>,
-        #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
-        tax_date: Option<DateTime>,
-        #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
-        payment_date: Option<DateTime>,
-        #[serde(rename = "ExpenseIncludingGst", skip_serializing_if = "Option::is_none")]
-        expense_including_gst: Option<f64>,
-        #[serde(rename = "ExpenseExcludingGst", skip_serializing_if = "Option::is_none")]
-        expense_excluding_gst: Option<f64>,
-        #[serde(rename = "GstRefundableAmount", skip_serializing_if = "Option::is_none")]
-        gst_refundable_amount: Option<f64>,
-        #[serde(rename = "DeductibleAmount", skip_serializing_if = "Option::is_none")]
-        deductible_amount: Option<f64>,
-        #[serde(rename = "NonDeductibleAmount", skip_serializing_if = "Option::is_none")]
-        non_deductible_amount: Option<f64>,
-        #[serde(rename = "ExpenseNarration", skip_serializing_if = "Option::is_none")]
-        expense_narration: Option<String>,
-        #[serde(
-            rename = "ExpenseTypeGroupDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        expense_type_group_description: Option<String>,
-        #[serde(
-            rename = "ExpenseTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        expense_type_description: Option<String>,
-    }
-
-    crate::object_only::object_only!(Expense, Wire);
-};
 
 /// The `FeeClass` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3783,12 +2659,16 @@ pub enum FeeClass {
 crate::enums::int_enum!(FeeClass, Unknown, [Adviser(1), NonAdviser(2)]);
 
 /// The `FeeConsent` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct FeeConsent {
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeConsentType>,
+    #[serde(rename = "AnniversaryDate", skip_serializing_if = "Option::is_none")]
     pub anniversary_date: Option<DateTime>,
+    #[serde(rename = "TermStartDate", skip_serializing_if = "Option::is_none")]
     pub term_start_date: Option<DateTime>,
+    #[serde(rename = "TermEndDate", skip_serializing_if = "Option::is_none")]
     pub term_end_date: Option<DateTime>,
 }
 
@@ -3798,24 +2678,6 @@ crate::setters::setters!(
     with_term_start_date(term_start_date : DateTime), with_term_end_date(term_end_date :
     DateTime) }
 );
-const _: () = {
-    /// `FeeConsent` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "FeeConsent", rename = "FeeConsent")]
-    struct Wire {
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<FeeConsentType>,
-        #[serde(rename = "AnniversaryDate", skip_serializing_if = "Option::is_none")]
-        anniversary_date: Option<DateTime>,
-        #[serde(rename = "TermStartDate", skip_serializing_if = "Option::is_none")]
-        term_start_date: Option<DateTime>,
-        #[serde(rename = "TermEndDate", skip_serializing_if = "Option::is_none")]
-        term_end_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(FeeConsent, Wire);
-};
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3854,13 +2716,18 @@ pub enum FeeIndexationType {
 crate::enums::int_enum!(FeeIndexationType, Unknown, [None(0), Cpi(1), Custom(2)]);
 
 /// The `FeeOverride` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct FeeOverride {
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "IsTiered", skip_serializing_if = "Option::is_none")]
     pub is_tiered: Option<bool>,
+    #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<FeeTier>>,
 }
 
@@ -3868,52 +2735,20 @@ crate::setters::setters!(
     FeeOverride { with_name(name : String), with_id(id : String), with_value(value :
     f64), with_is_tiered(is_tiered : bool), with_tiers(tiers : Vec < FeeTier >) }
 );
-const _: () = {
-    /// `FeeOverride` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "FeeOverride", rename = "FeeOverride")]
-    struct Wire {
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "IsTiered", skip_serializing_if = "Option::is_none")]
-        is_tiered: Option<bool>,
-        #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
-        tiers: Option<Vec<FeeTier>>,
-    }
-
-    crate::object_only::object_only!(FeeOverride, Wire);
-};
 
 /// The `FeeTier` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct FeeTier {
+    #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<f64>,
+    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
 crate::setters::setters!(
     FeeTier { with_from(from : f64), with_percentage(percentage : f64) }
 );
-const _: () = {
-    /// `FeeTier` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "FeeTier", rename = "FeeTier")]
-    struct Wire {
-        #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
-        from: Option<f64>,
-        #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
-        percentage: Option<f64>,
-    }
-
-    crate::object_only::object_only!(FeeTier, Wire);
-};
 
 /// The `FeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4021,27 +2856,49 @@ pub enum Gender {
 crate::enums::int_enum!(Gender, Unknown, [Male(1), Female(2)]);
 
 /// A position in one security.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Holding {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<HoldingSecurity>,
+    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
+    #[serde(rename = "UnitCost", skip_serializing_if = "Option::is_none")]
     pub unit_cost: Option<f64>,
+    #[serde(rename = "Cost", skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
+    #[serde(rename = "UnitValue", skip_serializing_if = "Option::is_none")]
     pub unit_value: Option<f64>,
+    #[serde(rename = "UnitPriceDate", skip_serializing_if = "Option::is_none")]
     pub unit_price_date: Option<DateTime>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
+    #[serde(rename = "GainOrLoss", skip_serializing_if = "Option::is_none")]
     pub gain_or_loss: Option<f64>,
+    #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
+    #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
+    #[serde(rename = "PercentTotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub percent_total_gain_or_loss: Option<f64>,
+    #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
+    #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
+    #[serde(rename = "ValueInSecurityCurrency", skip_serializing_if = "Option::is_none")]
     pub value_in_security_currency: Option<f64>,
+    #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
+    #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
+    #[serde(
+        rename = "EstimatedFrankingCredits",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub estimated_franking_credits: Option<f64>,
+    #[serde(rename = "EstimatedGrossYield", skip_serializing_if = "Option::is_none")]
     pub estimated_gross_yield: Option<f64>,
 }
 
@@ -4059,78 +2916,20 @@ crate::setters::setters!(
     f64), with_estimated_franking_credits(estimated_franking_credits : f64),
     with_estimated_gross_yield(estimated_gross_yield : f64) }
 );
-const _: () = {
-    /// `Holding` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Holding", rename = "Holding")]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<HoldingSecurity>,
-        #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
-        quantity: Option<f64>,
-        #[serde(rename = "UnitCost", skip_serializing_if = "Option::is_none")]
-        unit_cost: Option<f64>,
-        #[serde(rename = "Cost", skip_serializing_if = "Option::is_none")]
-        cost: Option<f64>,
-        #[serde(rename = "UnitValue", skip_serializing_if = "Option::is_none")]
-        unit_value: Option<f64>,
-        #[serde(rename = "UnitPriceDate", skip_serializing_if = "Option::is_none")]
-        unit_price_date: Option<DateTime>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
-        percent_total_value: Option<f64>,
-        #[serde(rename = "GainOrLoss", skip_serializing_if = "Option::is_none")]
-        gain_or_loss: Option<f64>,
-        #[serde(
-            rename = "MarketValueGainOrLoss",
-            skip_serializing_if = "Option::is_none"
-        )]
-        market_value_gain_or_loss: Option<f64>,
-        #[serde(
-            rename = "ExchangeRateGainOrLoss",
-            skip_serializing_if = "Option::is_none"
-        )]
-        exchange_rate_gain_or_loss: Option<f64>,
-        #[serde(
-            rename = "PercentTotalGainOrLoss",
-            skip_serializing_if = "Option::is_none"
-        )]
-        percent_total_gain_or_loss: Option<f64>,
-        #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
-        estimated_income: Option<f64>,
-        #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
-        r#yield: Option<f64>,
-        #[serde(
-            rename = "ValueInSecurityCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        value_in_security_currency: Option<f64>,
-        #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
-        cost_base_unknown: Option<bool>,
-        #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
-        tax_credits: Option<f64>,
-        #[serde(
-            rename = "EstimatedFrankingCredits",
-            skip_serializing_if = "Option::is_none"
-        )]
-        estimated_franking_credits: Option<f64>,
-        #[serde(rename = "EstimatedGrossYield", skip_serializing_if = "Option::is_none")]
-        estimated_gross_yield: Option<f64>,
-    }
-
-    crate::object_only::object_only!(Holding, Wire);
-};
 
 /// Holdings, valuation and receivables of one account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingData {
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<Valuation>,
+    #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<Holding>>,
+    #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<ReceivableAndPayable>>,
+    #[serde(rename = "Subscriptions", skip_serializing_if = "Option::is_none")]
     pub subscriptions: Option<Subscription>,
 }
 
@@ -4140,40 +2939,24 @@ crate::setters::setters!(
     with_receivables_and_payables(receivables_and_payables : Vec < ReceivableAndPayable
     >), with_subscriptions(subscriptions : Subscription) }
 );
-const _: () = {
-    /// `HoldingData` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "HoldingData", rename = "HoldingData")]
-    struct Wire {
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
-        valuation: Option<Valuation>,
-        #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
-        holdings: Option<Vec<Holding>>,
-        #[serde(
-            rename = "ReceivablesAndPayables",
-            skip_serializing_if = "Option::is_none"
-        )]
-        receivables_and_payables: Option<Vec<ReceivableAndPayable>>,
-        #[serde(rename = "Subscriptions", skip_serializing_if = "Option::is_none")]
-        subscriptions: Option<Subscription>,
-    }
-
-    crate::object_only::object_only!(HoldingData, Wire);
-};
 
 /// The `HoldingSecurity` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingSecurity {
+    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
+    #[serde(rename = "AssetClassCode", skip_serializing_if = "Option::is_none")]
     pub asset_class_code: Option<String>,
+    #[serde(rename = "AssetClassCategory", skip_serializing_if = "Option::is_none")]
     pub asset_class_category: Option<String>,
+    #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
+    #[serde(rename = "GicsDescription", skip_serializing_if = "Option::is_none")]
     pub gics_description: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
@@ -4185,40 +2968,16 @@ crate::setters::setters!(
     with_gics_description(gics_description : String), with_code(code : String),
     with_exchange(exchange : String) }
 );
-const _: () = {
-    /// `HoldingSecurity` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "HoldingSecurity", rename = "HoldingSecurity")]
-    struct Wire {
-        #[serde(
-            rename = "AssetClassDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        asset_class_description: Option<String>,
-        #[serde(rename = "AssetClassCode", skip_serializing_if = "Option::is_none")]
-        asset_class_code: Option<String>,
-        #[serde(rename = "AssetClassCategory", skip_serializing_if = "Option::is_none")]
-        asset_class_category: Option<String>,
-        #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
-        type_description: Option<String>,
-        #[serde(rename = "GicsDescription", skip_serializing_if = "Option::is_none")]
-        gics_description: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
-        exchange: Option<String>,
-    }
-
-    crate::object_only::object_only!(HoldingSecurity, Wire);
-};
 
 /// The `HoldingValuePerModel` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingValuePerModel {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
 }
 
@@ -4226,30 +2985,18 @@ crate::setters::setters!(
     HoldingValuePerModel { with_security(security : Security), with_value(value : f64),
     with_quantity(quantity : f64) }
 );
-const _: () = {
-    /// `HoldingValuePerModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "HoldingValuePerModel", rename = "HoldingValuePerModel")]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
-        quantity: Option<f64>,
-    }
-
-    crate::object_only::object_only!(HoldingValuePerModel, Wire);
-};
 
 /// Holdings history of an account for one model.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingsHistoryPerModel {
+    #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
+    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
+    #[serde(rename = "HoldingsInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_in_model: Option<Vec<HoldingsPerModel>>,
+    #[serde(rename = "HoldingsNotInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
@@ -4258,31 +3005,16 @@ crate::setters::setters!(
     f64), with_holdings_in_model(holdings_in_model : Vec < HoldingsPerModel >),
     with_holdings_not_in_model(holdings_not_in_model : Vec < HoldingValuePerModel >) }
 );
-const _: () = {
-    /// `HoldingsHistoryPerModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "HoldingsHistoryPerModel", rename = "HoldingsHistoryPerModel")]
-    struct Wire {
-        #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
-        date: Option<DateTime>,
-        #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
-        total_value: Option<f64>,
-        #[serde(rename = "HoldingsInModel", skip_serializing_if = "Option::is_none")]
-        holdings_in_model: Option<Vec<HoldingsPerModel>>,
-        #[serde(rename = "HoldingsNotInModel", skip_serializing_if = "Option::is_none")]
-        holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
-    }
-
-    crate::object_only::object_only!(HoldingsHistoryPerModel, Wire);
-};
 
 /// The `HoldingsPerModel` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingsPerModel {
+    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
+    #[serde(rename = "ModelPercentage", skip_serializing_if = "Option::is_none")]
     pub model_percentage: Option<f64>,
+    #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
 
@@ -4291,22 +3023,6 @@ crate::setters::setters!(
     with_model_percentage(model_percentage : f64), with_holdings(holdings : Vec <
     HoldingValuePerModel >) }
 );
-const _: () = {
-    /// `HoldingsPerModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "HoldingsPerModel", rename = "HoldingsPerModel")]
-    struct Wire {
-        #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
-        model_code: Option<String>,
-        #[serde(rename = "ModelPercentage", skip_serializing_if = "Option::is_none")]
-        model_percentage: Option<f64>,
-        #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
-        holdings: Option<Vec<HoldingValuePerModel>>,
-    }
-
-    crate::object_only::object_only!(HoldingsPerModel, Wire);
-};
 
 /// The `IdentificationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4347,21 +3063,34 @@ crate::enums::int_enum!(
 );
 
 /// Income received from one security.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IncomeDetail {
+    #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
+    #[serde(rename = "Receivable", skip_serializing_if = "Option::is_none")]
     pub receivable: Option<f64>,
+    #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
+    #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
+    #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
+    #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
+    #[serde(rename = "ExecutionDate", skip_serializing_if = "Option::is_none")]
     pub execution_date: Option<DateTime>,
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
+    #[serde(rename = "IncomeSource", skip_serializing_if = "Option::is_none")]
     pub income_source: Option<String>,
+    #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
+    #[serde(rename = "ForeignTaxPay", skip_serializing_if = "Option::is_none")]
     pub foreign_tax_pay: Option<f64>,
+    #[serde(rename = "FrankingCredit", skip_serializing_if = "Option::is_none")]
     pub franking_credit: Option<f64>,
 }
 
@@ -4375,68 +3104,54 @@ crate::setters::setters!(
     with_foreign_tax_pay(foreign_tax_pay : f64), with_franking_credit(franking_credit :
     f64) }
 );
-const _: () = {
-    /// `IncomeDetail` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "IncomeDetail", rename = "IncomeDetail")]
-    struct Wire {
-        #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
-        tax_withheld: Option<f64>,
-        #[serde(rename = "Receivable", skip_serializing_if = "Option::is_none")]
-        receivable: Option<f64>,
-        #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
-        cash_amount: Option<f64>,
-        #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
-        drp: Option<f64>,
-        #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
-        income_total: Option<f64>,
-        #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
-        payment_date: Option<DateTime>,
-        #[serde(rename = "ExecutionDate", skip_serializing_if = "Option::is_none")]
-        execution_date: Option<DateTime>,
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(
-            rename = "IncomeTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        income_type_description: Option<String>,
-        #[serde(rename = "IncomeSource", skip_serializing_if = "Option::is_none")]
-        income_source: Option<String>,
-        #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
-        income_id: Option<String>,
-        #[serde(rename = "ForeignTaxPay", skip_serializing_if = "Option::is_none")]
-        foreign_tax_pay: Option<f64>,
-        #[serde(rename = "FrankingCredit", skip_serializing_if = "Option::is_none")]
-        franking_credit: Option<f64>,
-    }
-
-    crate::object_only::object_only!(IncomeDetail, Wire);
-};
 
 /// Scheduled income of one security.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IncomeSchedule {
+    #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
+    #[serde(rename = "TrustOtherExpenses", skip_serializing_if = "Option::is_none")]
     pub trust_other_expenses: Option<f64>,
+    #[serde(
+        rename = "ForeignIncomeTaxOffsetsTotal",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub foreign_income_tax_offsets_total: Option<f64>,
+    #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
+    #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
+    #[serde(rename = "NonAssessableTotal", skip_serializing_if = "Option::is_none")]
     pub non_assessable_total: Option<f64>,
+    #[serde(
+        rename = "TrustCgtDistributionsTotal",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub trust_cgt_distributions_total: Option<f64>,
+    #[serde(rename = "ForeignIncomeTotal", skip_serializing_if = "Option::is_none")]
     pub foreign_income_total: Option<f64>,
+    #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
+    #[serde(rename = "AustralianTrustOther", skip_serializing_if = "Option::is_none")]
     pub australian_trust_other: Option<f64>,
+    #[serde(rename = "FrankedTotal", skip_serializing_if = "Option::is_none")]
     pub franked_total: Option<f64>,
+    #[serde(rename = "UnfrankedTotal", skip_serializing_if = "Option::is_none")]
     pub unfranked_total: Option<f64>,
+    #[serde(rename = "Interest", skip_serializing_if = "Option::is_none")]
     pub interest: Option<f64>,
+    #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
+    #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
+    #[serde(rename = "FrankingCreditsTotal", skip_serializing_if = "Option::is_none")]
     pub franking_credits_total: Option<f64>,
+    #[serde(rename = "AccruedAmount", skip_serializing_if = "Option::is_none")]
     pub accrued_amount: Option<f64>,
 }
 
@@ -4457,76 +3172,16 @@ crate::setters::setters!(
     with_franking_credits_total(franking_credits_total : f64),
     with_accrued_amount(accrued_amount : f64) }
 );
-const _: () = {
-    /// `IncomeSchedule` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "IncomeSchedule", rename = "IncomeSchedule")]
-    struct Wire {
-        #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
-        cash_amount: Option<f64>,
-        #[serde(rename = "TrustOtherExpenses", skip_serializing_if = "Option::is_none")]
-        trust_other_expenses: Option<f64>,
-        #[serde(
-            rename = "ForeignIncomeTaxOffsetsTotal",
-            skip_serializing_if = "Option::is_none"
-        )]
-        foreign_income_tax_offsets_total: Option<f64>,
-        #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
-        tax_withheld: Option<f64>,
-        #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
-        income_total: Option<f64>,
-        #[serde(rename = "NonAssessableTotal", skip_serializing_if = "Option::is_none")]
-        non_assessable_total: Option<f64>,
-        #[serde(
-            rename = "TrustCgtDistributionsTotal",
-            skip_serializing_if = "Option::is_none"
-        )]
-        trust_cgt_distributions_total: Option<f64>,
-        #[serde(rename = "ForeignIncomeTotal", skip_serializing_if = "Option::is_none")]
-        foreign_income_total: Option<f64>,
-        #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
-        drp: Option<f64>,
-        #[serde(
-            rename = "AustralianTrustOther",
-            skip_serializing_if = "Option::is_none"
-        )]
-        australian_trust_other: Option<f64>,
-        #[serde(rename = "FrankedTotal", skip_serializing_if = "Option::is_none")]
-        franked_total: Option<f64>,
-        #[serde(rename = "UnfrankedTotal", skip_serializing_if = "Option::is_none")]
-        unfranked_total: Option<f64>,
-        #[serde(rename = "Interest", skip_serializing_if = "Option::is_none")]
-        interest: Option<f64>,
-        #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
-        tax_date: Option<DateTime>,
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(
-            rename = "IncomeTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        income_type_description: Option<String>,
-        #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
-        income_id: Option<String>,
-        #[serde(
-            rename = "FrankingCreditsTotal",
-            skip_serializing_if = "Option::is_none"
-        )]
-        franking_credits_total: Option<f64>,
-        #[serde(rename = "AccruedAmount", skip_serializing_if = "Option::is_none")]
-        accrued_amount: Option<f64>,
-    }
-
-    crate::object_only::object_only!(IncomeSchedule, Wire);
-};
 
 /// The `IndividualName` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IndividualName {
+    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<Title>,
+    #[serde(rename = "FirstName")]
     pub first_name: String,
+    #[serde(rename = "LastName")]
     pub last_name: String,
 }
 
@@ -4542,28 +3197,14 @@ impl IndividualName {
 }
 
 crate::setters::setters!(IndividualName { with_title(title : Title) });
-const _: () = {
-    /// `IndividualName` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "IndividualName", rename = "IndividualName")]
-    struct Wire {
-        #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
-        title: Option<Title>,
-        #[serde(rename = "FirstName")]
-        first_name: String,
-        #[serde(rename = "LastName")]
-        last_name: String,
-    }
-
-    crate::object_only::object_only!(IndividualName, Wire);
-};
 
 /// The `InflowsContributionSourceFund` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct InflowsContributionSourceFund {
+    #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
+    #[serde(rename = "Usi", skip_serializing_if = "Option::is_none")]
     pub usi: Option<String>,
 }
 
@@ -4571,23 +3212,6 @@ crate::setters::setters!(
     InflowsContributionSourceFund { with_product_name(product_name : String),
     with_usi(usi : String) }
 );
-const _: () = {
-    /// `InflowsContributionSourceFund` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "InflowsContributionSourceFund",
-        rename = "InflowsContributionSourceFund"
-    )]
-    struct Wire {
-        #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
-        product_name: Option<String>,
-        #[serde(rename = "Usi", skip_serializing_if = "Option::is_none")]
-        usi: Option<String>,
-    }
-
-    crate::object_only::object_only!(InflowsContributionSourceFund, Wire);
-};
 
 /// The `LinkAccess` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4633,32 +3257,20 @@ crate::enums::int_enum!(
 );
 
 /// Paging totals of a paged reply.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Metadata {
     /// Items across every page.
+    #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i32>,
     /// Pages at the requested page size.
+    #[serde(rename = "TotalPages", skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i32>,
 }
 
 crate::setters::setters!(
     Metadata { with_total_count(total_count : i32), with_total_pages(total_pages : i32) }
 );
-const _: () = {
-    /// `Metadata` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Metadata", rename = "Metadata")]
-    struct Wire {
-        #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
-        total_count: Option<i32>,
-        #[serde(rename = "TotalPages", skip_serializing_if = "Option::is_none")]
-        total_pages: Option<i32>,
-    }
-
-    crate::object_only::object_only!(Metadata, Wire);
-};
 
 /// The `MissingReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4680,16 +3292,24 @@ crate::enums::int_enum!(
 );
 
 /// An investment model.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Model {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<ModelStatus>,
+    #[serde(rename = "FactSheetUrl", skip_serializing_if = "Option::is_none")]
     pub fact_sheet_url: Option<String>,
+    #[serde(rename = "ProviderName", skip_serializing_if = "Option::is_none")]
     pub provider_name: Option<String>,
+    #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
+    #[serde(rename = "LastTransactionDate", skip_serializing_if = "Option::is_none")]
     pub last_transaction_date: Option<DateTime>,
 }
 
@@ -4699,40 +3319,21 @@ crate::setters::setters!(
     String), with_provider_name(provider_name : String), with_updated_date(updated_date :
     DateTime), with_last_transaction_date(last_transaction_date : DateTime) }
 );
-const _: () = {
-    /// `Model` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Model", rename = "Model")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
-        status: Option<ModelStatus>,
-        #[serde(rename = "FactSheetUrl", skip_serializing_if = "Option::is_none")]
-        fact_sheet_url: Option<String>,
-        #[serde(rename = "ProviderName", skip_serializing_if = "Option::is_none")]
-        provider_name: Option<String>,
-        #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
-        updated_date: Option<DateTime>,
-        #[serde(rename = "LastTransactionDate", skip_serializing_if = "Option::is_none")]
-        last_transaction_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(Model, Wire);
-};
 
 /// Approximate funds under management of a model, with the accounts that follow it.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelApproximateFum {
+    #[serde(rename = "NumberOfAccountsLinked", skip_serializing_if = "Option::is_none")]
     pub number_of_accounts_linked: Option<i32>,
+    #[serde(rename = "TotalTargetFum", skip_serializing_if = "Option::is_none")]
     pub total_target_fum: Option<f64>,
+    #[serde(rename = "TotalApproximateFum", skip_serializing_if = "Option::is_none")]
     pub total_approximate_fum: Option<f64>,
+    #[serde(
+        rename = "ApproximateFumForAccounts",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
@@ -4743,37 +3344,19 @@ crate::setters::setters!(
     with_approximate_fum_for_accounts(approximate_fum_for_accounts : Vec <
     AccountApproximateFum >) }
 );
-const _: () = {
-    /// `ModelApproximateFum` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ModelApproximateFum", rename = "ModelApproximateFum")]
-    struct Wire {
-        #[serde(
-            rename = "NumberOfAccountsLinked",
-            skip_serializing_if = "Option::is_none"
-        )]
-        number_of_accounts_linked: Option<i32>,
-        #[serde(rename = "TotalTargetFum", skip_serializing_if = "Option::is_none")]
-        total_target_fum: Option<f64>,
-        #[serde(rename = "TotalApproximateFum", skip_serializing_if = "Option::is_none")]
-        total_approximate_fum: Option<f64>,
-        #[serde(
-            rename = "ApproximateFumForAccounts",
-            skip_serializing_if = "Option::is_none"
-        )]
-        approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
-    }
-
-    crate::object_only::object_only!(ModelApproximateFum, Wire);
-};
 
 /// The `ModelDailyPercentageReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelDailyPercentageReturn {
+    #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
+    #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
+    #[serde(
+        rename = "CumulativePercentageReturn",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cumulative_percentage_return: Option<f64>,
 }
 
@@ -4782,36 +3365,18 @@ crate::setters::setters!(
     with_percentage_return(percentage_return : f64),
     with_cumulative_percentage_return(cumulative_percentage_return : f64) }
 );
-const _: () = {
-    /// `ModelDailyPercentageReturn` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "ModelDailyPercentageReturn",
-        rename = "ModelDailyPercentageReturn"
-    )]
-    struct Wire {
-        #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
-        date: Option<DateTime>,
-        #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
-        percentage_return: Option<f64>,
-        #[serde(
-            rename = "CumulativePercentageReturn",
-            skip_serializing_if = "Option::is_none"
-        )]
-        cumulative_percentage_return: Option<f64>,
-    }
-
-    crate::object_only::object_only!(ModelDailyPercentageReturn, Wire);
-};
 
 /// A security held by a model with its target weight.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelHolding {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "TargetValuePercentage", skip_serializing_if = "Option::is_none")]
     pub target_value_percentage: Option<f64>,
+    #[serde(rename = "ActualValuePercentage", skip_serializing_if = "Option::is_none")]
     pub actual_value_percentage: Option<f64>,
+    #[serde(rename = "EstimatedYield", skip_serializing_if = "Option::is_none")]
     pub estimated_yield: Option<f64>,
 }
 
@@ -4821,36 +3386,14 @@ crate::setters::setters!(
     with_actual_value_percentage(actual_value_percentage : f64),
     with_estimated_yield(estimated_yield : f64) }
 );
-const _: () = {
-    /// `ModelHolding` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ModelHolding", rename = "ModelHolding")]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(
-            rename = "TargetValuePercentage",
-            skip_serializing_if = "Option::is_none"
-        )]
-        target_value_percentage: Option<f64>,
-        #[serde(
-            rename = "ActualValuePercentage",
-            skip_serializing_if = "Option::is_none"
-        )]
-        actual_value_percentage: Option<f64>,
-        #[serde(rename = "EstimatedYield", skip_serializing_if = "Option::is_none")]
-        estimated_yield: Option<f64>,
-    }
-
-    crate::object_only::object_only!(ModelHolding, Wire);
-};
 
 /// Returns of a model over a period.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelPerformance {
+    #[serde(rename = "DailyPercentageReturns", skip_serializing_if = "Option::is_none")]
     pub daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
+    #[serde(rename = "PercentageReturns", skip_serializing_if = "Option::is_none")]
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
@@ -4859,23 +3402,6 @@ crate::setters::setters!(
     ModelDailyPercentageReturn >), with_percentage_returns(percentage_returns : Vec <
     PercentageReturn >) }
 );
-const _: () = {
-    /// `ModelPerformance` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ModelPerformance", rename = "ModelPerformance")]
-    struct Wire {
-        #[serde(
-            rename = "DailyPercentageReturns",
-            skip_serializing_if = "Option::is_none"
-        )]
-        daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
-        #[serde(rename = "PercentageReturns", skip_serializing_if = "Option::is_none")]
-        percentage_returns: Option<Vec<PercentageReturn>>,
-    }
-
-    crate::object_only::object_only!(ModelPerformance, Wire);
-};
 
 /// The `ModelStatus` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4895,10 +3421,12 @@ pub enum ModelStatus {
 crate::enums::int_enum!(ModelStatus, Unknown, [Open(0), Closing(1), Closed(2)]);
 
 /// The `ModelWeightAdjustment` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustment {
+    #[serde(rename = "SecurityId")]
     pub security_id: String,
+    #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
 
@@ -4913,26 +3441,14 @@ impl ModelWeightAdjustment {
 }
 
 crate::setters::setters!(ModelWeightAdjustment { with_target(target : f64) });
-const _: () = {
-    /// `ModelWeightAdjustment` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ModelWeightAdjustment", rename = "ModelWeightAdjustment")]
-    struct Wire {
-        #[serde(rename = "SecurityId")]
-        security_id: String,
-        #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
-        target: Option<f64>,
-    }
-
-    crate::object_only::object_only!(ModelWeightAdjustment, Wire);
-};
 
 /// A weight adjustment of a model.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustmentResponse {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<ModelWeightAdjustmentSecurity>,
+    #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
 
@@ -4940,30 +3456,16 @@ crate::setters::setters!(
     ModelWeightAdjustmentResponse { with_security(security :
     ModelWeightAdjustmentSecurity), with_target(target : f64) }
 );
-const _: () = {
-    /// `ModelWeightAdjustmentResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "ModelWeightAdjustmentResponse",
-        rename = "ModelWeightAdjustmentResponse"
-    )]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<ModelWeightAdjustmentSecurity>,
-        #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
-        target: Option<f64>,
-    }
-
-    crate::object_only::object_only!(ModelWeightAdjustmentResponse, Wire);
-};
 
 /// The `ModelWeightAdjustmentSecurity` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustmentSecurity {
+    #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
@@ -4971,33 +3473,18 @@ crate::setters::setters!(
     ModelWeightAdjustmentSecurity { with_isin(isin : String), with_code(code : String),
     with_exchange(exchange : String) }
 );
-const _: () = {
-    /// `ModelWeightAdjustmentSecurity` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "ModelWeightAdjustmentSecurity",
-        rename = "ModelWeightAdjustmentSecurity"
-    )]
-    struct Wire {
-        #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
-        isin: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
-        exchange: Option<String>,
-    }
-
-    crate::object_only::object_only!(ModelWeightAdjustmentSecurity, Wire);
-};
 
 /// The `NominatedReversionaryBeneficiary` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct NominatedReversionaryBeneficiary {
+    #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
     pub sex: Option<Gender>,
+    #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
+    #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
 
@@ -5006,27 +3493,6 @@ crate::setters::setters!(
     String), with_relationship(relationship : BeneficiaryRelationship),
     with_date_of_birth(date_of_birth : DateTime) }
 );
-const _: () = {
-    /// `NominatedReversionaryBeneficiary` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "NominatedReversionaryBeneficiary",
-        rename = "NominatedReversionaryBeneficiary"
-    )]
-    struct Wire {
-        #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
-        sex: Option<Gender>,
-        #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
-        full_name: Option<String>,
-        #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
-        relationship: Option<BeneficiaryRelationship>,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(NominatedReversionaryBeneficiary, Wire);
-};
 
 /// Kind of one-off instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5061,13 +3527,17 @@ crate::enums::int_enum!(
 );
 
 /// Accounts to link a user to, with the role and access granted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PatchUserAccountRequest {
+    #[serde(rename = "UserId")]
     pub user_id: i32,
     /// At least 1 item.
+    #[serde(rename = "AccountIds")]
     pub account_ids: Vec<String>,
+    #[serde(rename = "UserRole", skip_serializing_if = "Option::is_none")]
     pub user_role: Option<LinkType>,
+    #[serde(rename = "Access", skip_serializing_if = "Option::is_none")]
     pub access: Option<LinkAccess>,
 }
 
@@ -5087,24 +3557,6 @@ crate::setters::setters!(
     PatchUserAccountRequest { with_user_role(user_role : LinkType), with_access(access :
     LinkAccess) }
 );
-const _: () = {
-    /// `PatchUserAccountRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PatchUserAccountRequest", rename = "PatchUserAccountRequest")]
-    struct Wire {
-        #[serde(rename = "UserId")]
-        user_id: i32,
-        #[serde(rename = "AccountIds")]
-        account_ids: Vec<String>,
-        #[serde(rename = "UserRole", skip_serializing_if = "Option::is_none")]
-        user_role: Option<LinkType>,
-        #[serde(rename = "Access", skip_serializing_if = "Option::is_none")]
-        access: Option<LinkAccess>,
-    }
-
-    crate::object_only::object_only!(PatchUserAccountRequest, Wire);
-};
 
 /// The `PaymentMethods` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5131,23 +3583,38 @@ crate::enums::int_enum!(
 );
 
 /// A product disclosure statement with its fees, models and options.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsDetail {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "MaxNoOfBankAccounts", skip_serializing_if = "Option::is_none")]
     pub max_no_of_bank_accounts: Option<i32>,
+    #[serde(rename = "IsSuperSma", skip_serializing_if = "Option::is_none")]
     pub is_super_sma: Option<bool>,
+    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    #[serde(rename = "ServiceId", skip_serializing_if = "Option::is_none")]
     pub service_id: Option<String>,
+    #[serde(rename = "ServiceName", skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
+    #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<ApplicantRegion>,
+    #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
+    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<PdsFee>>,
+    #[serde(rename = "BankAccountUsages", skip_serializing_if = "Option::is_none")]
     pub bank_account_usages: Option<Vec<BankAccountUsage>>,
+    #[serde(rename = "TaxOptions", skip_serializing_if = "Option::is_none")]
     pub tax_options: Option<Vec<PdsTaxOption>>,
+    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PdsModel>>,
+    #[serde(rename = "AvailableAccountTypes", skip_serializing_if = "Option::is_none")]
     pub available_account_types: Option<Vec<AccountType>>,
+    #[serde(rename = "Products", skip_serializing_if = "Option::is_none")]
     pub products: Option<Vec<Product>>,
 }
 
@@ -5163,64 +3630,35 @@ crate::setters::setters!(
     with_available_account_types(available_account_types : Vec < AccountType >),
     with_products(products : Vec < Product >) }
 );
-const _: () = {
-    /// `PdsDetail` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsDetail", rename = "PdsDetail")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "MaxNoOfBankAccounts", skip_serializing_if = "Option::is_none")]
-        max_no_of_bank_accounts: Option<i32>,
-        #[serde(rename = "IsSuperSma", skip_serializing_if = "Option::is_none")]
-        is_super_sma: Option<bool>,
-        #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
-        status: Option<String>,
-        #[serde(rename = "ServiceId", skip_serializing_if = "Option::is_none")]
-        service_id: Option<String>,
-        #[serde(rename = "ServiceName", skip_serializing_if = "Option::is_none")]
-        service_name: Option<String>,
-        #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
-        region: Option<ApplicantRegion>,
-        #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
-        currency_code: Option<String>,
-        #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
-        fees: Option<Vec<PdsFee>>,
-        #[serde(rename = "BankAccountUsages", skip_serializing_if = "Option::is_none")]
-        bank_account_usages: Option<Vec<BankAccountUsage>>,
-        #[serde(rename = "TaxOptions", skip_serializing_if = "Option::is_none")]
-        tax_options: Option<Vec<PdsTaxOption>>,
-        #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
-        models: Option<Vec<PdsModel>>,
-        #[serde(
-            rename = "AvailableAccountTypes",
-            skip_serializing_if = "Option::is_none"
-        )]
-        available_account_types: Option<Vec<AccountType>>,
-        #[serde(rename = "Products", skip_serializing_if = "Option::is_none")]
-        products: Option<Vec<Product>>,
-    }
-
-    crate::object_only::object_only!(PdsDetail, Wire);
-};
 
 /// The `PdsFee` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsFee {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeType>,
+    #[serde(rename = "Class", skip_serializing_if = "Option::is_none")]
     pub class: Option<FeeClass>,
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<PdsFeeTier>>,
+    #[serde(rename = "DollarOverwriteSettings", skip_serializing_if = "Option::is_none")]
     pub dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
+    #[serde(
+        rename = "PercentOverwriteSettings",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
+    #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
     pub default_value: Option<f64>,
+    #[serde(rename = "DefaultValueWithTax", skip_serializing_if = "Option::is_none")]
     pub default_value_with_tax: Option<f64>,
+    #[serde(rename = "DefaultType", skip_serializing_if = "Option::is_none")]
     pub default_type: Option<FeeValueType>,
+    #[serde(rename = "IndexationSettings", skip_serializing_if = "Option::is_none")]
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
@@ -5234,52 +3672,18 @@ crate::setters::setters!(
     with_default_type(default_type : FeeValueType),
     with_indexation_settings(indexation_settings : PdsFeeIndexationSettings) }
 );
-const _: () = {
-    /// `PdsFee` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsFee", rename = "PdsFee")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<FeeType>,
-        #[serde(rename = "Class", skip_serializing_if = "Option::is_none")]
-        class: Option<FeeClass>,
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
-        tiers: Option<Vec<PdsFeeTier>>,
-        #[serde(
-            rename = "DollarOverwriteSettings",
-            skip_serializing_if = "Option::is_none"
-        )]
-        dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-        #[serde(
-            rename = "PercentOverwriteSettings",
-            skip_serializing_if = "Option::is_none"
-        )]
-        percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-        #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
-        default_value: Option<f64>,
-        #[serde(rename = "DefaultValueWithTax", skip_serializing_if = "Option::is_none")]
-        default_value_with_tax: Option<f64>,
-        #[serde(rename = "DefaultType", skip_serializing_if = "Option::is_none")]
-        default_type: Option<FeeValueType>,
-        #[serde(rename = "IndexationSettings", skip_serializing_if = "Option::is_none")]
-        indexation_settings: Option<PdsFeeIndexationSettings>,
-    }
-
-    crate::object_only::object_only!(PdsFee, Wire);
-};
 
 /// The `PdsFeeIndexationSettings` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsFeeIndexationSettings {
+    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeIndexationType>,
+    #[serde(rename = "TypeAllowed", skip_serializing_if = "Option::is_none")]
     pub type_allowed: Option<FeeIndexationType>,
+    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    #[serde(rename = "ValueMax", skip_serializing_if = "Option::is_none")]
     pub value_max: Option<f64>,
 }
 
@@ -5288,32 +3692,18 @@ crate::setters::setters!(
     with_type_allowed(type_allowed : FeeIndexationType), with_value(value : f64),
     with_value_max(value_max : f64) }
 );
-const _: () = {
-    /// `PdsFeeIndexationSettings` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsFeeIndexationSettings", rename = "PdsFeeIndexationSettings")]
-    struct Wire {
-        #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
-        r#type: Option<FeeIndexationType>,
-        #[serde(rename = "TypeAllowed", skip_serializing_if = "Option::is_none")]
-        type_allowed: Option<FeeIndexationType>,
-        #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
-        value: Option<f64>,
-        #[serde(rename = "ValueMax", skip_serializing_if = "Option::is_none")]
-        value_max: Option<f64>,
-    }
-
-    crate::object_only::object_only!(PdsFeeIndexationSettings, Wire);
-};
 
 /// The `PdsFeeOverwriteSettings` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsFeeOverwriteSettings {
+    #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
     pub min_amount: Option<f64>,
+    #[serde(rename = "MaxAmount", skip_serializing_if = "Option::is_none")]
     pub max_amount: Option<f64>,
+    #[serde(rename = "MinAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub min_amount_with_tax: Option<f64>,
+    #[serde(rename = "MaxAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub max_amount_with_tax: Option<f64>,
 }
 
@@ -5322,31 +3712,16 @@ crate::setters::setters!(
     with_max_amount(max_amount : f64), with_min_amount_with_tax(min_amount_with_tax :
     f64), with_max_amount_with_tax(max_amount_with_tax : f64) }
 );
-const _: () = {
-    /// `PdsFeeOverwriteSettings` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsFeeOverwriteSettings", rename = "PdsFeeOverwriteSettings")]
-    struct Wire {
-        #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
-        min_amount: Option<f64>,
-        #[serde(rename = "MaxAmount", skip_serializing_if = "Option::is_none")]
-        max_amount: Option<f64>,
-        #[serde(rename = "MinAmountWithTax", skip_serializing_if = "Option::is_none")]
-        min_amount_with_tax: Option<f64>,
-        #[serde(rename = "MaxAmountWithTax", skip_serializing_if = "Option::is_none")]
-        max_amount_with_tax: Option<f64>,
-    }
-
-    crate::object_only::object_only!(PdsFeeOverwriteSettings, Wire);
-};
 
 /// The `PdsFeeTier` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsFeeTier {
+    #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
     pub value_applied_from: Option<f64>,
+    #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
+    #[serde(rename = "FeePercentWithTax", skip_serializing_if = "Option::is_none")]
     pub fee_percent_with_tax: Option<f64>,
 }
 
@@ -5355,35 +3730,31 @@ crate::setters::setters!(
     with_fee_percent(fee_percent : f64), with_fee_percent_with_tax(fee_percent_with_tax :
     f64) }
 );
-const _: () = {
-    /// `PdsFeeTier` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsFeeTier", rename = "PdsFeeTier")]
-    struct Wire {
-        #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
-        value_applied_from: Option<f64>,
-        #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
-        fee_percent: Option<f64>,
-        #[serde(rename = "FeePercentWithTax", skip_serializing_if = "Option::is_none")]
-        fee_percent_with_tax: Option<f64>,
-    }
-
-    crate::object_only::object_only!(PdsFeeTier, Wire);
-};
 
 /// The `PdsModel` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsModel {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(rename = "Style", skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "ManagerName", skip_serializing_if = "Option::is_none")]
     pub manager_name: Option<String>,
+    #[serde(rename = "FeeOverride", skip_serializing_if = "Option::is_none")]
     pub fee_override: Option<FeeOverride>,
+    #[serde(rename = "TaxWrappers", skip_serializing_if = "Option::is_none")]
     pub tax_wrappers: Option<Vec<TaxWrapper>>,
+    #[serde(rename = "SingleAssetModelIsin", skip_serializing_if = "Option::is_none")]
     pub single_asset_model_isin: Option<String>,
+    #[serde(
+        rename = "SingleAssetModelCurrencyCode",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub single_asset_model_currency_code: Option<String>,
 }
 
@@ -5394,66 +3765,20 @@ crate::setters::setters!(
     TaxWrapper >), with_single_asset_model_isin(single_asset_model_isin : String),
     with_single_asset_model_currency_code(single_asset_model_currency_code : String) }
 );
-const _: () = {
-    /// `PdsModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsModel", rename = "PdsModel")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        #[serde(rename = "Style", skip_serializing_if = "Option::is_none")]
-        style: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "ManagerName", skip_serializing_if = "Option::is_none")]
-        manager_name: Option<String>,
-        #[serde(rename = "FeeOverride", skip_serializing_if = "Option::is_none")]
-        fee_override: Option<FeeOverride>,
-        #[serde(rename = "TaxWrappers", skip_serializing_if = "Option::is_none")]
-        tax_wrappers: Option<Vec<TaxWrapper>>,
-        #[serde(
-            rename = "SingleAssetModelIsin",
-            skip_serializing_if = "Option::is_none"
-        )]
-        single_asset_model_isin: Option<String>,
-        #[serde(
-            rename = "SingleAssetModelCurrencyCode",
-            skip_serializing_if = "Option::is_none"
-        )]
-        single_asset_model_currency_code: Option<String>,
-    }
-
-    crate::object_only::object_only!(PdsModel, Wire);
-};
 
 /// The `PdsTaxOption` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PdsTaxOption {
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
 crate::setters::setters!(
     PdsTaxOption { with_code(code : String), with_description(description : String) }
 );
-const _: () = {
-    /// `PdsTaxOption` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PdsTaxOption", rename = "PdsTaxOption")]
-    struct Wire {
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-    }
-
-    crate::object_only::object_only!(PdsTaxOption, Wire);
-};
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -5475,12 +3800,16 @@ crate::enums::int_enum!(
 );
 
 /// The `PercentageReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PercentageReturn {
+    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
+    #[serde(rename = "GrossPercentageReturn", skip_serializing_if = "Option::is_none")]
     pub gross_percentage_return: Option<f64>,
+    #[serde(rename = "NetPercentageReturn", skip_serializing_if = "Option::is_none")]
     pub net_percentage_return: Option<f64>,
+    #[serde(rename = "Annualised", skip_serializing_if = "Option::is_none")]
     pub annualised: Option<bool>,
 }
 
@@ -5490,40 +3819,28 @@ crate::setters::setters!(
     with_net_percentage_return(net_percentage_return : f64), with_annualised(annualised :
     bool) }
 );
-const _: () = {
-    /// `PercentageReturn` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PercentageReturn", rename = "PercentageReturn")]
-    struct Wire {
-        #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
-        period_description: Option<String>,
-        #[serde(
-            rename = "GrossPercentageReturn",
-            skip_serializing_if = "Option::is_none"
-        )]
-        gross_percentage_return: Option<f64>,
-        #[serde(rename = "NetPercentageReturn", skip_serializing_if = "Option::is_none")]
-        net_percentage_return: Option<f64>,
-        #[serde(rename = "Annualised", skip_serializing_if = "Option::is_none")]
-        annualised: Option<bool>,
-    }
-
-    crate::object_only::object_only!(PercentageReturn, Wire);
-};
 
 /// Returns of an account over a period.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Performance {
+    #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
     pub holdings_excluded: Option<bool>,
+    #[serde(rename = "BeginningMarketValue", skip_serializing_if = "Option::is_none")]
     pub beginning_market_value: Option<f64>,
+    #[serde(rename = "EndingMarketValue", skip_serializing_if = "Option::is_none")]
     pub ending_market_value: Option<f64>,
+    #[serde(rename = "NetCapitalMovement", skip_serializing_if = "Option::is_none")]
     pub net_capital_movement: Option<f64>,
+    #[serde(rename = "NetInternalTransfers", skip_serializing_if = "Option::is_none")]
     pub net_internal_transfers: Option<f64>,
+    #[serde(rename = "CashExpenses", skip_serializing_if = "Option::is_none")]
     pub cash_expenses: Option<f64>,
+    #[serde(rename = "UnallocatedAmount", skip_serializing_if = "Option::is_none")]
     pub unallocated_amount: Option<f64>,
+    #[serde(rename = "DollarReturn", skip_serializing_if = "Option::is_none")]
     pub dollar_return: Option<DollarReturnData>,
+    #[serde(rename = "PercentReturns", skip_serializing_if = "Option::is_none")]
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
@@ -5537,47 +3854,16 @@ crate::setters::setters!(
     f64), with_dollar_return(dollar_return : DollarReturnData),
     with_percent_returns(percent_returns : Vec < PerformanceReturn >) }
 );
-const _: () = {
-    /// `Performance` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Performance", rename = "Performance")]
-    struct Wire {
-        #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
-        holdings_excluded: Option<bool>,
-        #[serde(
-            rename = "BeginningMarketValue",
-            skip_serializing_if = "Option::is_none"
-        )]
-        beginning_market_value: Option<f64>,
-        #[serde(rename = "EndingMarketValue", skip_serializing_if = "Option::is_none")]
-        ending_market_value: Option<f64>,
-        #[serde(rename = "NetCapitalMovement", skip_serializing_if = "Option::is_none")]
-        net_capital_movement: Option<f64>,
-        #[serde(
-            rename = "NetInternalTransfers",
-            skip_serializing_if = "Option::is_none"
-        )]
-        net_internal_transfers: Option<f64>,
-        #[serde(rename = "CashExpenses", skip_serializing_if = "Option::is_none")]
-        cash_expenses: Option<f64>,
-        #[serde(rename = "UnallocatedAmount", skip_serializing_if = "Option::is_none")]
-        unallocated_amount: Option<f64>,
-        #[serde(rename = "DollarReturn", skip_serializing_if = "Option::is_none")]
-        dollar_return: Option<DollarReturnData>,
-        #[serde(rename = "PercentReturns", skip_serializing_if = "Option::is_none")]
-        percent_returns: Option<Vec<PerformanceReturn>>,
-    }
-
-    crate::object_only::object_only!(Performance, Wire);
-};
 
 /// The `PerformanceReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PerformanceReturn {
+    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
+    #[serde(rename = "GrossPercentReturn", skip_serializing_if = "Option::is_none")]
     pub gross_percent_return: Option<f64>,
+    #[serde(rename = "NetPercentReturn", skip_serializing_if = "Option::is_none")]
     pub net_percent_return: Option<f64>,
 }
 
@@ -5586,29 +3872,15 @@ crate::setters::setters!(
     with_gross_percent_return(gross_percent_return : f64),
     with_net_percent_return(net_percent_return : f64) }
 );
-const _: () = {
-    /// `PerformanceReturn` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PerformanceReturn", rename = "PerformanceReturn")]
-    struct Wire {
-        #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
-        period_description: Option<String>,
-        #[serde(rename = "GrossPercentReturn", skip_serializing_if = "Option::is_none")]
-        gross_percent_return: Option<f64>,
-        #[serde(rename = "NetPercentReturn", skip_serializing_if = "Option::is_none")]
-        net_percent_return: Option<f64>,
-    }
-
-    crate::object_only::object_only!(PerformanceReturn, Wire);
-};
 
 /// ESG categories to attach to an account.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PostEsgCategoryRequest {
+    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
+    #[serde(rename = "CategoryIds")]
     pub category_ids: Vec<String>,
 }
 
@@ -5622,30 +3894,20 @@ impl PostEsgCategoryRequest {
     }
 }
 
-const _: () = {
-    /// `PostEsgCategoryRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PostEsgCategoryRequest", rename = "PostEsgCategoryRequest")]
-    struct Wire {
-        #[serde(rename = "AccountId")]
-        account_id: String,
-        #[serde(rename = "CategoryIds")]
-        category_ids: Vec<String>,
-    }
-
-    crate::object_only::object_only!(PostEsgCategoryRequest, Wire);
-};
-
 /// A one-off cashflow instruction to add.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PostOneOffCashflowInstructionRequest {
+    #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: OneOffCashflowInstructionType,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+    #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
+    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
+    #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
 
@@ -5670,45 +3932,33 @@ crate::setters::setters!(
     PostOneOffCashflowInstructionRequest { with_amount(amount : f64),
     with_tax_type(tax_type : SuperannuationContributionType) }
 );
-const _: () = {
-    /// `PostOneOffCashflowInstructionRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "PostOneOffCashflowInstructionRequest",
-        rename = "PostOneOffCashflowInstructionRequest"
-    )]
-    struct Wire {
-        #[serde(rename = "CashflowInstructionType")]
-        cashflow_instruction_type: OneOffCashflowInstructionType,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-        #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
-        tax_type: Option<SuperannuationContributionType>,
-        #[serde(rename = "AccountId")]
-        account_id: String,
-        #[serde(rename = "Allocations")]
-        allocations: Vec<CashflowInstructionDetail>,
-    }
-
-    crate::object_only::object_only!(PostOneOffCashflowInstructionRequest, Wire);
-};
 
 /// Details of a user to create.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PostUserRequest {
+    #[serde(rename = "Name")]
     pub name: IndividualName,
+    #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
+    #[serde(rename = "Email")]
     pub email: String,
+    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
+    #[serde(rename = "MothersMaidenName", skip_serializing_if = "Option::is_none")]
     pub mothers_maiden_name: Option<String>,
     /// At least 1 item.
+    #[serde(rename = "Addresses")]
     pub addresses: Vec<Address>,
+    #[serde(rename = "Phone")]
     pub phone: String,
+    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
+    #[serde(rename = "JobTitle", skip_serializing_if = "Option::is_none")]
     pub job_title: Option<String>,
+    #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
+    #[serde(rename = "GenerateGetStartedToken")]
     pub generate_get_started_token: bool,
 }
 
@@ -5743,54 +3993,52 @@ crate::setters::setters!(
     DateTime), with_mothers_maiden_name(mothers_maiden_name : String),
     with_phone_other(phone_other : String), with_job_title(job_title : String) }
 );
-const _: () = {
-    /// `PostUserRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PostUserRequest", rename = "PostUserRequest")]
-    struct Wire {
-        #[serde(rename = "Name")]
-        name: IndividualName,
-        #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
-        gender: Option<Gender>,
-        #[serde(rename = "Email")]
-        email: String,
-        #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
-        date_of_birth: Option<DateTime>,
-        #[serde(rename = "MothersMaidenName", skip_serializing_if = "Option::is_none")]
-        mothers_maiden_name: Option<String>,
-        #[serde(rename = "Addresses")]
-        addresses: Vec<Address>,
-        #[serde(rename = "Phone")]
-        phone: String,
-        #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
-        phone_other: Option<String>,
-        #[serde(rename = "JobTitle", skip_serializing_if = "Option::is_none")]
-        job_title: Option<String>,
-        #[serde(rename = "AdviserId")]
-        adviser_id: i32,
-        #[serde(rename = "GenerateGetStartedToken")]
-        generate_get_started_token: bool,
-    }
-
-    crate::object_only::object_only!(PostUserRequest, Wire);
-};
 
 /// Error reply in the RFC 9457 problem details format.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Problem {
     /// URI reference naming the kind of problem.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub r#type: Option<String>,
     /// Short summary of the kind of problem.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// HTTP status code of the reply.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub status: Option<i32>,
     /// Explanation of this occurrence of the problem.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub detail: Option<String>,
     /// URI reference of this occurrence, usually the request path.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub instance: Option<String>,
     /// Validation failures: each key names a parameter or body path, each value lists what is wrong with it.
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
@@ -5799,64 +4047,29 @@ crate::setters::setters!(
     : i32), with_detail(detail : String), with_instance(instance : String),
     with_errors(errors : BTreeMap < String, Vec < String > >) }
 );
-const _: () = {
-    /// `Problem` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Problem", rename = "Problem")]
-    struct Wire {
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        r#type: Option<String>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        title: Option<String>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        status: Option<i32>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        detail: Option<String>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        instance: Option<String>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        errors: Option<BTreeMap<String, Vec<String>>>,
-    }
-
-    crate::object_only::object_only!(Problem, Wire);
-};
 
 /// The `Product` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Product {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "IsSingleBankAccount", skip_serializing_if = "Option::is_none")]
     pub is_single_bank_account: Option<bool>,
+    #[serde(rename = "ProductProviderName", skip_serializing_if = "Option::is_none")]
     pub product_provider_name: Option<String>,
+    #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
+    #[serde(rename = "TaxWrapperId", skip_serializing_if = "Option::is_none")]
     pub tax_wrapper_id: Option<i32>,
+    #[serde(rename = "AvailableModelCodes", skip_serializing_if = "Option::is_none")]
     pub available_model_codes: Option<Vec<String>>,
+    #[serde(rename = "DisableAdviserFeesUk", skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_uk: Option<bool>,
+    #[serde(
+        rename = "DisableAdviserFeesInternational",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub disable_adviser_fees_international: Option<bool>,
 }
 
@@ -5868,46 +4081,18 @@ crate::setters::setters!(
     with_disable_adviser_fees_uk(disable_adviser_fees_uk : bool),
     with_disable_adviser_fees_international(disable_adviser_fees_international : bool) }
 );
-const _: () = {
-    /// `Product` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Product", rename = "Product")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "IsSingleBankAccount", skip_serializing_if = "Option::is_none")]
-        is_single_bank_account: Option<bool>,
-        #[serde(rename = "ProductProviderName", skip_serializing_if = "Option::is_none")]
-        product_provider_name: Option<String>,
-        #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
-        product_name: Option<String>,
-        #[serde(rename = "TaxWrapperId", skip_serializing_if = "Option::is_none")]
-        tax_wrapper_id: Option<i32>,
-        #[serde(rename = "AvailableModelCodes", skip_serializing_if = "Option::is_none")]
-        available_model_codes: Option<Vec<String>>,
-        #[serde(
-            rename = "DisableAdviserFeesUk",
-            skip_serializing_if = "Option::is_none"
-        )]
-        disable_adviser_fees_uk: Option<bool>,
-        #[serde(
-            rename = "DisableAdviserFeesInternational",
-            skip_serializing_if = "Option::is_none"
-        )]
-        disable_adviser_fees_international: Option<bool>,
-    }
-
-    crate::object_only::object_only!(Product, Wire);
-};
 
 /// An entry of the publisher-event feed.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PublisherEvent {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "EventName", skip_serializing_if = "Option::is_none")]
     pub event_name: Option<String>,
+    #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
+    #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
 }
 
@@ -5916,33 +4101,20 @@ crate::setters::setters!(
     with_created_date(created_date : DateTime), with_updated_date(updated_date :
     DateTime) }
 );
-const _: () = {
-    /// `PublisherEvent` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PublisherEvent", rename = "PublisherEvent")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "EventName", skip_serializing_if = "Option::is_none")]
-        event_name: Option<String>,
-        #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
-        created_date: Option<DateTime>,
-        #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
-        updated_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(PublisherEvent, Wire);
-};
 
 /// A detail record of a publisher event, naming a downloadable file.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PublisherEventDetail {
+    #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
+    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    #[serde(rename = "FileName", skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
+    #[serde(rename = "GeneratedDate", skip_serializing_if = "Option::is_none")]
     pub generated_date: Option<DateTime>,
+    #[serde(rename = "PublishedDate", skip_serializing_if = "Option::is_none")]
     pub published_date: Option<DateTime>,
 }
 
@@ -5951,34 +4123,17 @@ crate::setters::setters!(
     String), with_file_name(file_name : String), with_generated_date(generated_date :
     DateTime), with_published_date(published_date : DateTime) }
 );
-const _: () = {
-    /// `PublisherEventDetail` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PublisherEventDetail", rename = "PublisherEventDetail")]
-    struct Wire {
-        #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
-        file_id: Option<String>,
-        #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
-        account_id: Option<String>,
-        #[serde(rename = "FileName", skip_serializing_if = "Option::is_none")]
-        file_name: Option<String>,
-        #[serde(rename = "GeneratedDate", skip_serializing_if = "Option::is_none")]
-        generated_date: Option<DateTime>,
-        #[serde(rename = "PublishedDate", skip_serializing_if = "Option::is_none")]
-        published_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(PublisherEventDetail, Wire);
-};
 
 /// The complete set of model weightings for an account.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PutAccountModelWeightingRequest {
+    #[serde(rename = "AccountId")]
     pub account_id: String,
+    #[serde(rename = "RebalanceType")]
     pub rebalance_type: RebalanceType,
     /// At least 1 item.
+    #[serde(rename = "AccountModelWeightings")]
     pub account_model_weightings: Vec<AccountModelWeighting>,
 }
 
@@ -5997,31 +4152,13 @@ impl PutAccountModelWeightingRequest {
     }
 }
 
-const _: () = {
-    /// `PutAccountModelWeightingRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "PutAccountModelWeightingRequest",
-        rename = "PutAccountModelWeightingRequest"
-    )]
-    struct Wire {
-        #[serde(rename = "AccountId")]
-        account_id: String,
-        #[serde(rename = "RebalanceType")]
-        rebalance_type: RebalanceType,
-        #[serde(rename = "AccountModelWeightings")]
-        account_model_weightings: Vec<AccountModelWeighting>,
-    }
-
-    crate::object_only::object_only!(PutAccountModelWeightingRequest, Wire);
-};
-
 /// The complete set of ESG categories of an account.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PutEsgCategoryRequest {
+    #[serde(rename = "AccountId")]
     pub account_id: String,
+    #[serde(rename = "CategoryIds", skip_serializing_if = "Option::is_none")]
     pub category_ids: Option<Vec<String>>,
 }
 
@@ -6038,27 +4175,15 @@ impl PutEsgCategoryRequest {
 crate::setters::setters!(
     PutEsgCategoryRequest { with_category_ids(category_ids : Vec < String >) }
 );
-const _: () = {
-    /// `PutEsgCategoryRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PutEsgCategoryRequest", rename = "PutEsgCategoryRequest")]
-    struct Wire {
-        #[serde(rename = "AccountId")]
-        account_id: String,
-        #[serde(rename = "CategoryIds", skip_serializing_if = "Option::is_none")]
-        category_ids: Option<Vec<String>>,
-    }
-
-    crate::object_only::object_only!(PutEsgCategoryRequest, Wire);
-};
 
 /// The complete set of weight adjustments for a model.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PutModelWeightAdjustmentRequest {
+    #[serde(rename = "ModelId")]
     pub model_id: String,
     /// At least 1 item.
+    #[serde(rename = "ModelWeightAdjustments")]
     pub model_weight_adjustments: Vec<ModelWeightAdjustment>,
 }
 
@@ -6075,35 +4200,24 @@ impl PutModelWeightAdjustmentRequest {
     }
 }
 
-const _: () = {
-    /// `PutModelWeightAdjustmentRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "PutModelWeightAdjustmentRequest",
-        rename = "PutModelWeightAdjustmentRequest"
-    )]
-    struct Wire {
-        #[serde(rename = "ModelId")]
-        model_id: String,
-        #[serde(rename = "ModelWeightAdjustments")]
-        model_weight_adjustments: Vec<ModelWeightAdjustment>,
-    }
-
-    crate::object_only::object_only!(PutModelWeightAdjustmentRequest, Wire);
-};
-
 /// A regular cashflow instruction to create or replace.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PutRegularCashflowInstructionRequest {
+    #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: RegularCashflowInstructionType,
+    #[serde(rename = "FrequencyType")]
     pub frequency_type: RegularWithdrawalFrequencyType,
+    #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
+    #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
+    #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
 
@@ -6131,33 +4245,6 @@ crate::setters::setters!(
     PutRegularCashflowInstructionRequest { with_start_date(start_date : DateTime),
     with_end_date(end_date : DateTime), with_amount(amount : f64) }
 );
-const _: () = {
-    /// `PutRegularCashflowInstructionRequest` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "PutRegularCashflowInstructionRequest",
-        rename = "PutRegularCashflowInstructionRequest"
-    )]
-    struct Wire {
-        #[serde(rename = "CashflowInstructionType")]
-        cashflow_instruction_type: RegularCashflowInstructionType,
-        #[serde(rename = "FrequencyType")]
-        frequency_type: RegularWithdrawalFrequencyType,
-        #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
-        start_date: Option<DateTime>,
-        #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
-        end_date: Option<DateTime>,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-        #[serde(rename = "AccountId")]
-        account_id: String,
-        #[serde(rename = "Allocations")]
-        allocations: Vec<CashflowInstructionDetail>,
-    }
-
-    crate::object_only::object_only!(PutRegularCashflowInstructionRequest, Wire);
-};
 
 /// The `RebalanceType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6175,13 +4262,18 @@ pub enum RebalanceType {
 crate::enums::int_enum!(RebalanceType, Unknown, [Floating(0), Fixed(1)]);
 
 /// The `ReceivableAndPayable` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ReceivableAndPayable {
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
+    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
+    #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -6190,26 +4282,6 @@ crate::setters::setters!(
     String), with_type_description(type_description : String), with_amount(amount : f64),
     with_included_in_net_value(included_in_net_value : bool) }
 );
-const _: () = {
-    /// `ReceivableAndPayable` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ReceivableAndPayable", rename = "ReceivableAndPayable")]
-    struct Wire {
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
-        type_description: Option<String>,
-        #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
-        amount: Option<f64>,
-        #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
-        included_in_net_value: Option<bool>,
-    }
-
-    crate::object_only::object_only!(ReceivableAndPayable, Wire);
-};
 
 /// The `Region` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6303,41 +4375,36 @@ crate::enums::int_enum!(
 );
 
 /// Identification of a security.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Security {
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
 crate::setters::setters!(
     Security { with_code(code : String), with_exchange(exchange : String) }
 );
-const _: () = {
-    /// `Security` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Security", rename = "Security")]
-    struct Wire {
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
-        exchange: Option<String>,
-    }
-
-    crate::object_only::object_only!(Security, Wire);
-};
 
 /// A security that matched a search.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SecurityResponse {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
+    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
+    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+    #[serde(rename = "IsAllowedByApl", skip_serializing_if = "Option::is_none")]
     pub is_allowed_by_apl: Option<bool>,
 }
 
@@ -6347,53 +4414,18 @@ crate::setters::setters!(
     with_exchange(exchange : String), with_currency(currency : String),
     with_is_allowed_by_apl(is_allowed_by_apl : bool) }
 );
-const _: () = {
-    /// `SecurityResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "SecurityResponse", rename = "SecurityResponse")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-        #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
-        isin: Option<String>,
-        #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
-        exchange: Option<String>,
-        #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
-        currency: Option<String>,
-        #[serde(rename = "IsAllowedByApl", skip_serializing_if = "Option::is_none")]
-        is_allowed_by_apl: Option<bool>,
-    }
-
-    crate::object_only::object_only!(SecurityResponse, Wire);
-};
 
 /// Progress of the service's account recalculation.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ServiceRecalcStatus {
+    #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
     pub recalc_as_at_date: Option<DateTime>,
 }
 
 crate::setters::setters!(
     ServiceRecalcStatus { with_recalc_as_at_date(recalc_as_at_date : DateTime) }
 );
-const _: () = {
-    /// `ServiceRecalcStatus` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "ServiceRecalcStatus", rename = "ServiceRecalcStatus")]
-    struct Wire {
-        #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
-        recalc_as_at_date: Option<DateTime>,
-    }
-
-    crate::object_only::object_only!(ServiceRecalcStatus, Wire);
-};
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6431,10 +4463,12 @@ pub enum SortOrder {
 crate::enums::int_enum!(SortOrder, Unknown, [Asc(0), Desc(1)]);
 
 /// The `Subscription` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Subscription {
+    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<SubscriptionModel>>,
+    #[serde(rename = "CashHub", skip_serializing_if = "Option::is_none")]
     pub cash_hub: Option<CashHub>,
 }
 
@@ -6442,26 +4476,14 @@ crate::setters::setters!(
     Subscription { with_models(models : Vec < SubscriptionModel >),
     with_cash_hub(cash_hub : CashHub) }
 );
-const _: () = {
-    /// `Subscription` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Subscription", rename = "Subscription")]
-    struct Wire {
-        #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
-        models: Option<Vec<SubscriptionModel>>,
-        #[serde(rename = "CashHub", skip_serializing_if = "Option::is_none")]
-        cash_hub: Option<CashHub>,
-    }
-
-    crate::object_only::object_only!(Subscription, Wire);
-};
 
 /// The `SubscriptionModel` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SubscriptionModel {
+    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
+    #[serde(rename = "Weighting", skip_serializing_if = "Option::is_none")]
     pub weighting: Option<f64>,
 }
 
@@ -6469,20 +4491,6 @@ crate::setters::setters!(
     SubscriptionModel { with_model_code(model_code : String), with_weighting(weighting :
     f64) }
 );
-const _: () = {
-    /// `SubscriptionModel` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "SubscriptionModel", rename = "SubscriptionModel")]
-    struct Wire {
-        #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
-        model_code: Option<String>,
-        #[serde(rename = "Weighting", skip_serializing_if = "Option::is_none")]
-        weighting: Option<f64>,
-    }
-
-    crate::object_only::object_only!(SubscriptionModel, Wire);
-};
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6655,33 +4663,70 @@ crate::enums::int_enum!(
 );
 
 /// A transaction of an account.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Transaction {
+    #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
+    #[serde(rename = "DeemedAmount", skip_serializing_if = "Option::is_none")]
     pub deemed_amount: Option<f64>,
+    #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
+    #[serde(rename = "BuyBack", skip_serializing_if = "Option::is_none")]
     pub buy_back: Option<bool>,
+    #[serde(
+        rename = "AveragePriceInTradedCurrency",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_price_in_traded_currency: Option<f64>,
+    #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
+    #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
+    #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
+    #[serde(
+        rename = "AveragePriceInSettlementCurrency",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_price_in_settlement_currency: Option<f64>,
+    #[serde(
+        rename = "AmountInSettlementCurrency",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub amount_in_settlement_currency: Option<f64>,
+    #[serde(rename = "SettlementCurrency", skip_serializing_if = "Option::is_none")]
     pub settlement_currency: Option<String>,
+    #[serde(rename = "Broker", skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
+    #[serde(rename = "GstClaimable", skip_serializing_if = "Option::is_none")]
     pub gst_claimable: Option<f64>,
+    #[serde(rename = "BrokerageGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_gst: Option<f64>,
+    #[serde(rename = "BrokerageIncludingGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_including_gst: Option<f64>,
+    #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
+    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
+    #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
+    #[serde(rename = "Unconfirmed", skip_serializing_if = "Option::is_none")]
     pub unconfirmed: Option<bool>,
+    #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
+    #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
+    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
+    #[serde(
+        rename = "TransactionTypeDescription",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub transaction_type_description: Option<String>,
 }
 
@@ -6705,95 +4750,16 @@ crate::setters::setters!(
     String), with_narration(narration : String),
     with_transaction_type_description(transaction_type_description : String) }
 );
-const _: () = {
-    /// `Transaction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Transaction", rename = "Transaction")]
-    struct Wire {
-        #[serde(
-            rename = "ContractNoteReference",
-            skip_serializing_if = "Option::is_none"
-        )]
-        contract_note_reference: Option<String>,
-        #[serde(rename = "DeemedAmount", skip_serializing_if = "Option::is_none")]
-        deemed_amount: Option<f64>,
-        #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
-        cost_base_unknown: Option<bool>,
-        #[serde(rename = "BuyBack", skip_serializing_if = "Option::is_none")]
-        buy_back: Option<bool>,
-        #[serde(
-            rename = "AveragePriceInTradedCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        average_price_in_traded_currency: Option<f64>,
-        #[serde(
-            rename = "AmountInTradedCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        amount_in_traded_currency: Option<f64>,
-        #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
-        traded_currency: Option<String>,
-        #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
-        settlement_date: Option<DateTime>,
-        #[serde(
-            rename = "AveragePriceInSettlementCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        average_price_in_settlement_currency: Option<f64>,
-        #[serde(
-            rename = "AmountInSettlementCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        amount_in_settlement_currency: Option<f64>,
-        #[serde(rename = "SettlementCurrency", skip_serializing_if = "Option::is_none")]
-        settlement_currency: Option<String>,
-        #[serde(rename = "Broker", skip_serializing_if = "Option::is_none")]
-        broker: Option<String>,
-        #[serde(rename = "GstClaimable", skip_serializing_if = "Option::is_none")]
-        gst_claimable: Option<f64>,
-        #[serde(rename = "BrokerageGst", skip_serializing_if = "Option::is_none")]
-        brokerage_gst: Option<f64>,
-        #[serde(
-            rename = "BrokerageIncludingGst",
-            skip_serializing_if = "Option::is_none"
-        )]
-        brokerage_including_gst: Option<f64>,
-        #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
-        transaction_id: Option<String>,
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
-        transaction_date: Option<DateTime>,
-        #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
-        quantity: Option<f64>,
-        #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
-        net_amount: Option<f64>,
-        #[serde(rename = "Unconfirmed", skip_serializing_if = "Option::is_none")]
-        unconfirmed: Option<bool>,
-        #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
-        average_price: Option<f64>,
-        #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
-        disposal_method: Option<String>,
-        #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
-        narration: Option<String>,
-        #[serde(
-            rename = "TransactionTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        transaction_type_description: Option<String>,
-    }
-
-    crate::object_only::object_only!(Transaction, Wire);
-};
 
 /// One page of transactions with paging totals.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TransactionIEnumerablePagedResponse {
     /// The items of this page.
+    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Transaction>>,
     /// Totals across every page, to know when to stop.
+    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -6801,23 +4767,6 @@ crate::setters::setters!(
     TransactionIEnumerablePagedResponse { with_data(data : Vec < Transaction >),
     with_metadata(metadata : Metadata) }
 );
-const _: () = {
-    /// `TransactionIEnumerablePagedResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(
-        remote = "TransactionIEnumerablePagedResponse",
-        rename = "TransactionIEnumerablePagedResponse"
-    )]
-    struct Wire {
-        #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
-        data: Option<Vec<Transaction>>,
-        #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
-        metadata: Option<Metadata>,
-    }
-
-    crate::object_only::object_only!(TransactionIEnumerablePagedResponse, Wire);
-};
 
 /// Sort key of transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6877,25 +4826,48 @@ crate::enums::int_enum!(
 );
 
 /// A transaction that has been placed but not yet settled.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct UnsettledTransaction {
+    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
+    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
+    #[serde(
+        rename = "TransactionTypeDescription",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub transaction_type_description: Option<String>,
+    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
+    #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
+    #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
+    #[serde(rename = "Brokerage", skip_serializing_if = "Option::is_none")]
     pub brokerage: Option<f64>,
+    #[serde(rename = "Gst", skip_serializing_if = "Option::is_none")]
     pub gst: Option<f64>,
+    #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
+    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
+    #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
+    #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
+    #[serde(
+        rename = "AveragePriceInTradedCurrency",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_price_in_traded_currency: Option<f64>,
+    #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
+    #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
+    #[serde(rename = "OtherCharges", skip_serializing_if = "Option::is_none")]
     pub other_charges: Option<f64>,
+    #[serde(rename = "OtherChargesGst", skip_serializing_if = "Option::is_none")]
     pub other_charges_gst: Option<f64>,
 }
 
@@ -6914,89 +4886,24 @@ crate::setters::setters!(
     with_other_charges(other_charges : f64), with_other_charges_gst(other_charges_gst :
     f64) }
 );
-const _: () = {
-    /// `UnsettledTransaction` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "UnsettledTransaction", rename = "UnsettledTransaction")]
-    struct Wire {
-        #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
-        security: Option<Security>,
-        #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
-        transaction_date: Option<DateTime>,
-        #[serde(
-            rename = "TransactionTypeDescription",
-            skip_serializing_if = "Option::is_none"
-        )]
-        transaction_type_description: Option<String>,
-        #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
-        quantity: Option<f64>,
-        #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
-        net_amount: Option<f64>,
-        #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
-        average_price: Option<f64>,
-        #[serde(rename = "Brokerage", skip_serializing_if = "Option::is_none")]
-        brokerage: Option<f64>,
-        #[serde(rename = "Gst", skip_serializing_if = "Option::is_none")]
-        gst: Option<f64>,
-        #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
-        disposal_method: Option<String>,
-        #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
-        narration: Option<String>,
-        #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
-        traded_currency: Option<String>,
-        #[serde(
-            rename = "AmountInTradedCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        amount_in_traded_currency: Option<f64>,
-        #[serde(
-            rename = "AveragePriceInTradedCurrency",
-            skip_serializing_if = "Option::is_none"
-        )]
-        average_price_in_traded_currency: Option<f64>,
-        #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
-        settlement_date: Option<DateTime>,
-        #[serde(
-            rename = "ContractNoteReference",
-            skip_serializing_if = "Option::is_none"
-        )]
-        contract_note_reference: Option<String>,
-        #[serde(rename = "OtherCharges", skip_serializing_if = "Option::is_none")]
-        other_charges: Option<f64>,
-        #[serde(rename = "OtherChargesGst", skip_serializing_if = "Option::is_none")]
-        other_charges_gst: Option<f64>,
-    }
-
-    crate::object_only::object_only!(UnsettledTransaction, Wire);
-};
 
 /// A user of the platform.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct User {
+    #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i32>,
 }
 
 crate::setters::setters!(User { with_user_id(user_id : i32) });
-const _: () = {
-    /// `User` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "User", rename = "User")]
-    struct Wire {
-        #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
-        user_id: Option<i32>,
-    }
-
-    crate::object_only::object_only!(User, Wire);
-};
 
 /// Outcome of creating a user.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct UserCreationResponse {
+    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<i32>,
+    #[serde(rename = "GetStartedToken", skip_serializing_if = "Option::is_none")]
     pub get_started_token: Option<String>,
 }
 
@@ -7004,36 +4911,31 @@ crate::setters::setters!(
     UserCreationResponse { with_id(id : i32), with_get_started_token(get_started_token :
     String) }
 );
-const _: () = {
-    /// `UserCreationResponse` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "UserCreationResponse", rename = "UserCreationResponse")]
-    struct Wire {
-        #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
-        id: Option<i32>,
-        #[serde(rename = "GetStartedToken", skip_serializing_if = "Option::is_none")]
-        get_started_token: Option<String>,
-    }
-
-    crate::object_only::object_only!(UserCreationResponse, Wire);
-};
 
 /// The same type as [`Gender`]: the document describes it again under this name.
 pub type UserGender = Gender;
 
 /// The `Valuation` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Valuation {
+    #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
+    #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
+    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
+    #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
+    #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
+    #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
+    #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
+    #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
+    #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
 }
 
@@ -7045,37 +4947,3 @@ crate::setters::setters!(
     with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
     with_estimated_income(estimated_income : f64), with_yield(r#yield : f64) }
 );
-const _: () = {
-    /// `Valuation` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Valuation", rename = "Valuation")]
-    struct Wire {
-        #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
-        valuation_date: Option<DateTime>,
-        #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
-        total_cost: Option<f64>,
-        #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
-        total_value: Option<f64>,
-        #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
-        net_value: Option<f64>,
-        #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
-        total_gain_or_loss: Option<f64>,
-        #[serde(
-            rename = "MarketValueGainOrLoss",
-            skip_serializing_if = "Option::is_none"
-        )]
-        market_value_gain_or_loss: Option<f64>,
-        #[serde(
-            rename = "ExchangeRateGainOrLoss",
-            skip_serializing_if = "Option::is_none"
-        )]
-        exchange_rate_gain_or_loss: Option<f64>,
-        #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
-        estimated_income: Option<f64>,
-        #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
-        r#yield: Option<f64>,
-    }
-
-    crate::object_only::object_only!(Valuation, Wire);
-};

@@ -221,6 +221,19 @@ async fn undecodable_replies_name_the_path() {
 }
 
 #[tokio::test]
+async fn a_struct_sent_as_an_array_of_its_values_is_a_decode_error() {
+    // serde's derive would read `["A1", [...]]` as a `HoldingData`; the runtime's reader wants
+    // an object wherever the document has one, however deep.
+    for body in [r#"[["A1", []]]"#, r#"[{"AccountId":"A1","Holdings":[[10.5]]}]"#] {
+        let server = RawServer::start(RawReply::json(200, body)).await;
+        let date = DateTime::parse("2024-06-30").unwrap();
+        let err = client(&server).get_au_holdings(["A1"], date, ClassificationType::MarketType).await.unwrap_err();
+        let Error::Decode { source, .. } = &err else { panic!("{body}: expected a decode error, got {err:?}") };
+        assert!(source.to_string().starts_with("invalid type: sequence, expected struct"), "{body}: {source}");
+    }
+}
+
+#[tokio::test]
 async fn enum_values_the_spec_does_not_list_are_kept_not_decode_errors() {
     let server = RawServer::start(RawReply::json(200, r#"[{"Status":7},{"Status":"7"}]"#)).await;
     let err = client(&server).get_au_models().await.unwrap_err();

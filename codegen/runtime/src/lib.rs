@@ -17,7 +17,6 @@ mod framing;
 #[cfg(feature = "json-schema")]
 mod json_schema;
 mod nullable;
-mod object_only;
 #[cfg(feature = "pattern")]
 mod pattern;
 mod request_json;
@@ -56,7 +55,6 @@ pub mod codegen {
     door! {
         enums = crate::enums;
         framing = crate::framing;
-        object_only = crate::object_only;
         request_json = crate::request_json;
         setters = crate::setters;
         #[cfg(feature = "json-schema")]

@@ -1,5 +1,9 @@
-//! What a server reads in a JSON request body beyond what the generated types' serde does.
+//! What the runtime reads in JSON beyond what the generated types' serde does.
 //!
+//! - Structs are JSON objects only: serde's derive also reads a struct from an array of its
+//!   field values (`[1, "a"]`), which no schema allows. Every reader of generated types (request
+//!   bodies and parameters, replies, error bodies, stream items) goes through [`RequestJson`],
+//!   so this is checked once here rather than in each type.
 //! - Objects the document closes (`additionalProperties: false`): the generated types ignore
 //!   unknown properties, so that a client keeps reading replies after the service adds one; for
 //!   each struct whose name is in a sorted list of closed ones, an unknown key is an error, as
@@ -7,7 +11,7 @@
 //! - Integers written with a fraction of zero (`6.0`): JSON Schema counts them as integers,
 //!   serde's integer types refuse them; read where an integer is expected, they are one.
 //!
-//! [`RequestJson`] wraps another deserializer to do both; everything else passes through. The
+//! [`RequestJson`] wraps another deserializer to do all three; everything else passes through. The
 //! members of a choice are read from a JSON value apart from the body: [`member`] reads them the
 //! same way, with the closed structs of the request being read ([`with_closed`]).
 
@@ -45,7 +49,17 @@ pub fn member(value: &serde_json::Value) -> RequestJson<'static, &serde_json::Va
     RequestJson::new(value, CLOSED.get())
 }
 
-/// A deserializer that refuses unknown keys in the structs named in `closed` (sorted).
+/// `bytes` read as a `T` in JSON as every reader of generated types reads it: structs from
+/// objects only, no struct closed (a client ignores properties its document does not list).
+pub fn from_slice<T: de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(RequestJson::new(&mut de, &[]))?;
+    de.end()?;
+    Ok(value)
+}
+
+/// A deserializer that reads structs from objects only and refuses unknown keys in the structs
+/// named in `closed` (sorted).
 pub struct RequestJson<'c, D> {
     inner: D,
     closed: &'c [&'c str],
@@ -68,6 +82,8 @@ struct Wrap<'c, V> {
     known: Known,
     /// An integer is expected: a float with no fraction is read as one.
     integral: bool,
+    /// A struct is expected: only an object is one.
+    object: bool,
 }
 
 macro_rules! forward {
@@ -75,7 +91,7 @@ macro_rules! forward {
         $(
             fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
                 let closed = self.closed;
-                self.inner.$method($($($arg,)*)? Wrap { inner: visitor, closed, known: None, integral: $integral })
+                self.inner.$method($($($arg,)*)? Wrap { inner: visitor, closed, known: None, integral: $integral, object: false })
             }
         )*
     };
@@ -108,7 +124,11 @@ impl<'de, 'c, D: Deserializer<'de>> Deserializer<'de> for RequestJson<'c, D> {
     ) -> Result<V::Value, D::Error> {
         let known = self.closed.binary_search(&name).is_ok().then_some(fields);
         let closed = self.closed;
-        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, closed, known, integral: false })
+        self.inner.deserialize_struct(
+            name,
+            fields,
+            Wrap { inner: visitor, closed, known, integral: false, object: true },
+        )
     }
 
     fn is_human_readable(&self) -> bool {
@@ -166,6 +186,9 @@ impl<'de, 'c, V: Visitor<'de>> Visitor<'de> for Wrap<'c, V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        if self.object {
+            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+        }
         self.inner.visit_seq(Items { inner: seq, closed: self.closed })
     }
 
@@ -350,6 +373,32 @@ mod tests {
         assert!(refused.contains("unknown property `b`"), "{refused}");
         let nested = read::<Shut>(r#"{"a": 1, "shut": {"a": 2, "c": 3}}"#).unwrap_err();
         assert!(nested.contains("unknown property `c`"), "{nested}");
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Point {
+        x: Option<i32>,
+        y: Option<i32>,
+    }
+
+    #[test]
+    fn structs_are_objects_only_at_every_depth() {
+        use std::collections::BTreeMap;
+        let read = super::from_slice::<Point>;
+        assert_eq!(read(br#"{"x":1}"#).unwrap(), Point { x: Some(1), y: None });
+        let refused = read(b"[1, 2]").unwrap_err().to_string();
+        assert!(refused.starts_with("invalid type: sequence, expected struct Point"), "{refused}");
+        assert!(super::from_slice::<Vec<Point>>(b"[[null, null]]").is_err());
+        assert!(super::from_slice::<Option<Box<Point>>>(b"[1, 2]").is_err());
+        assert!(super::from_slice::<BTreeMap<String, Point>>(br#"{"a": [1, 2]}"#).is_err());
+        assert!(super::from_slice::<Shut>(br#"{"a": 1, "shut": [2]}"#).is_err());
+        assert_eq!(super::from_slice::<Vec<Point>>(br#"[{"y":2}]"#).unwrap(), [Point { x: None, y: Some(2) }]);
+        // A list is still a list, and a choice's member read from a value is a struct too.
+        assert_eq!(super::from_slice::<Vec<i32>>(b"[1, 2]").unwrap(), [1, 2]);
+        let value = serde_json::json!([1, 2]);
+        assert!(Point::deserialize(super::member(&value)).is_err());
+        // Trailing text after the value is refused.
+        assert!(read(br#"{"x":1} 2"#).is_err());
     }
 
     /// A level of a large type: reading it keeps an 8 KiB field on the stack.

@@ -806,18 +806,18 @@ fn error_reader(errors: &ErrorsDef) -> TokenStream {
         match case.status {
             ErrorStatus::Exact(status) => {
                 let status = proc_macro2::Literal::u16_unsuffixed(status);
-                quote! { #status => serde_json::from_slice(&status_error.body).ok().map(Self::#variant), }
+                quote! { #status => crate::request_json::from_slice(&status_error.body).ok().map(Self::#variant), }
             }
             ErrorStatus::Class(class) => {
                 let (low, high) = (class * 100, class * 100 + 99);
                 quote! {
                     status @ #low..=#high => {
-                        serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
+                        crate::request_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
                     }
                 }
             }
             ErrorStatus::Default => quote! {
-                status => serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body)),
+                status => crate::request_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body)),
             },
         }
     });
@@ -828,7 +828,7 @@ fn error_reader(errors: &ErrorsDef) -> TokenStream {
             let variant = ident(&only.name);
             quote! {
                 let status = status_error.status.as_u16();
-                serde_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
+                crate::request_json::from_slice(&status_error.body).ok().map(|body| Self::#variant(status, body))
             }
         }
         _ => quote! { match status_error.status.as_u16() { #(#arms)* #fallback } },
@@ -1307,7 +1307,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use apigen_runtime::codegen::client::{download, encoding, multipart, operation, paging, policy, stream, transport, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use apigen_runtime::codegen::{enums, framing, object_only};
+        use apigen_runtime::codegen::{enums, framing};
 
         pub use client::*;
         pub use #types_crate::types;

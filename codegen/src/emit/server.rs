@@ -1792,7 +1792,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use apigen_runtime::codegen::server::{download, extract, form, multipart, problem, reply, stream, upgrade};
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use apigen_runtime::codegen::{enums, framing, object_only};
+        use apigen_runtime::codegen::{enums, framing};
 
         pub use api::{Partial, RequestContext, #trait_ident, #partial_ident};
         pub use mock::MockApi;

@@ -62,7 +62,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use apigen_runtime::codegen::{enums, object_only, request_json, setters};
+        use apigen_runtime::codegen::{enums, request_json, setters};
 
         pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
     }
@@ -277,17 +277,14 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
     // A required field that may be `null` starts as `None`, as an optional one does.
     let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
     let docs = super::doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
-    let default = derive_default.then(|| quote! { Default });
-    let (mut fields, mut wire): (Vec<_>, Vec<_>) = s.fields.iter().map(|f| field(api, &s.name, f)).unzip();
+    let default = derive_default.then(|| quote! { Default, });
+    let mut fields: Vec<TokenStream> = s.fields.iter().map(|f| field(api, &s.name, f)).collect();
     if let Some((field, ty)) = &s.extra {
         let (field, ty) = (ident(field), own_type(api, ty));
         fields.push(quote! {
             /// Properties not listed in the schema, by name.
-            pub #field: BTreeMap<String, #ty>,
-        });
-        wire.push(quote! {
             #[serde(flatten)]
-            #field: BTreeMap<String, #ty>,
+            pub #field: BTreeMap<String, #ty>,
         });
     }
     let constructor = (!derive_default).then(|| constructor(api, s));
@@ -314,15 +311,10 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         })
         .collect();
     let defaults = (!defaults.is_empty()).then(|| quote! { impl #name { #(#defaults)* } });
-    let remote = s.name.as_str();
-    let wire_doc = super::doc(&format!(
-        "`{}` on the wire: serde's derive on a private twin, read through `object_only`\n\
-         so that a JSON array is refused where the schema wants an object.",
-        s.name
-    ));
+    // Serde's derive reads a struct from an array too; the runtime's readers refuse that.
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, #default)]
+        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -330,15 +322,6 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         #constructor
         #setters
         #defaults
-        const _: () = {
-            #wire_doc
-            #[derive(Serialize, Deserialize)]
-            #[serde(remote = #remote, rename = #remote)]
-            struct Wire {
-                #(#wire)*
-            }
-            crate::object_only::object_only!(#name, Wire);
-        };
     }
 }
 
@@ -442,9 +425,8 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
     ident(&format!("default_{}", f.name))
 }
 
-/// A struct's field as its users see it (with its docs), and as its wire twin declares it (with
-/// its serde attributes).
-fn field(api: &Api, struct_name: &str, f: &Field) -> (TokenStream, TokenStream) {
+/// A struct's field: its docs, its serde attributes and its type.
+fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
     let mut ty = own_type(api, &f.ty);
     if f.boxed {
         ty = quote! { Box<#ty> };
@@ -506,7 +488,7 @@ fn field(api: &Api, struct_name: &str, f: &Field) -> (TokenStream, TokenStream) 
     }
     let serde = (!serde.is_empty()).then(|| quote! { #[serde(#(#serde),*)] });
     let name = ident(&f.name);
-    (quote! { #docs pub #name: #ty, }, quote! { #serde #name: #ty, })
+    quote! { #docs #serde pub #name: #ty, }
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each

@@ -161,7 +161,7 @@ impl<T: DeserializeOwned> ItemStream<T> {
     }
 
     fn decode(&mut self, text: &[u8]) -> Result<T, Error> {
-        serde_json::from_slice(text).map_err(|source| {
+        crate::request_json::from_slice(text).map_err(|source| {
             self.ended = true;
             self.buffer.clear();
             Error::Decode {

@@ -385,7 +385,7 @@ fn header_error(operation: &'static str, name: &str, reason: impl fmt::Display) 
 
 /// Decodes a JSON body; a failure names the path of the value that did not fit.
 pub fn decode<T: DeserializeOwned>(operation: &'static str, body: Bytes) -> Result<T, Error> {
-    match serde_json::from_slice(&body) {
+    match crate::request_json::from_slice(&body) {
         Ok(value) => Ok(value),
         Err(source) => {
             // Only now is the path needed, so the fast path pays nothing for it.

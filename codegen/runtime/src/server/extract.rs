@@ -194,7 +194,7 @@ impl QueryParams<'_> {
 
 /// `text` read as JSON into `T`, or a recorded problem naming `name`.
 fn json_value<T: DeserializeOwned>(text: &str, name: &str, problems: &mut Problems) -> Option<T> {
-    crate::enums::listed_only(|| serde_json::from_str(text))
+    crate::enums::listed_only(|| crate::request_json::from_slice(text.as_bytes()))
         .map_err(|e| problems.add(name, format!("is not the JSON text of a valid value: {e}")))
         .ok()
 }
@@ -206,7 +206,9 @@ impl<T: DeserializeOwned> FromStr for Json<T> {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        serde_json::from_str(text).map(Json).map_err(|e| format!("is not the JSON text of a valid value: {e}"))
+        crate::request_json::from_slice(text.as_bytes())
+            .map(Json)
+            .map_err(|e| format!("is not the JSON text of a valid value: {e}"))
     }
 }
 

@@ -40,6 +40,8 @@ pub fn read_pairs<T: DeserializeOwned>(
         })
         .collect();
     let fields = Fields { fields: fields.into_iter(), pending: None };
+    // Through the runtime's JSON reader, so that a value given as JSON text is a struct only as an object.
+    let fields = crate::request_json::RequestJson::new(fields, &[]);
     match crate::enums::listed_only(|| serde_path_to_error::deserialize::<_, T>(fields)) {
         Ok(value) => Some(value),
         Err(e) => {
