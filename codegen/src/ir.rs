@@ -483,6 +483,22 @@ pub struct ErrorsDef {
     pub operation: String,
     /// One per documented status, ascending, then classes (`4XX`), then `default` if it has a body.
     pub cases: Vec<ErrorCase>,
+    /// The enum of an earlier operation that documents the same cases, which this one's name
+    /// stands for (`pub type`): a large API documents the same few error replies on hundreds of
+    /// operations.
+    pub same_as: Option<String>,
+    /// How many operations' errors are another name for this enum.
+    pub shared: usize,
+    /// With features per tag, the features any of which compiles this enum: those of its
+    /// operation and of every operation whose `same_as` names it; empty when always compiled.
+    pub features: Vec<String>,
+}
+
+impl ErrorsDef {
+    /// Whether this is the enum itself rather than another name for an earlier operation's.
+    pub fn defines(&self) -> bool {
+        self.same_as.is_none()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -694,6 +710,9 @@ pub struct Operation {
     /// The bodies the document gives its error replies, in which the server writes its own
     /// rejections (exact statuses first, then classes, then `default`).
     pub error_shapes: Vec<ErrorShape>,
+    /// The index in [`Api::operations`] of an earlier operation with the same `error_shapes`,
+    /// whose list the server shares.
+    pub error_shapes_of: Option<usize>,
     /// What a mock answers when no handler is set; `None` when no valid reply could be made.
     pub sample: Option<ReplySample>,
 }

@@ -961,6 +961,54 @@ components:
     Unused: { type: object, properties: { user: { $ref: "#/components/schemas/User" }, size: { type: integer } } }
 "##;
 
+const SAME_ERRORS: &str = r##"
+openapi: 3.0.3
+info: { title: t, version: "1" }
+tags: [{ name: a }, { name: b }]
+paths:
+  /a:
+    get:
+      operationId: getA
+      tags: [a]
+      responses: { "204": { description: ok }, "404": { $ref: "#/components/responses/missing" } }
+  /b:
+    get:
+      operationId: getB
+      tags: [b]
+      responses: { "204": { description: ok }, "404": { $ref: "#/components/responses/missing" } }
+  /c:
+    get:
+      operationId: getC
+      tags: [b]
+      responses:
+        "204": { description: ok }
+        "404": { description: gone, content: { application/json: { schema: { $ref: "#/components/schemas/Problem" } } } }
+components:
+  responses:
+    missing: { description: not here, content: { application/json: { schema: { $ref: "#/components/schemas/Problem" } } } }
+  schemas:
+    Problem: { type: object, properties: { message: { type: string } } }
+"##;
+
+#[test]
+fn operations_documenting_the_same_errors_share_one_enum_and_one_list_of_bodies() {
+    let api = lower(&load(SAME_ERRORS).unwrap().doc, &Config { tag_features: true, ..config() }).unwrap();
+    let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap();
+    let errors = |id: &str| op(id).errors.as_ref().unwrap();
+    assert!(errors("getA").defines());
+    assert_eq!(errors("getA").shared, 1);
+    assert_eq!(errors("getB").same_as.as_deref(), Some("GetAError"));
+    // Another description is another enum: its variant's docs differ.
+    assert!(errors("getC").defines());
+    // Compiled by the features of every operation it serves.
+    assert_eq!(errors("getA").features, ["a", "b"]);
+    assert_eq!(errors("getC").features, ["b"]);
+    // The server's error bodies: the same for all three, so one list.
+    assert_eq!(op("getA").error_shapes_of, None);
+    assert_eq!(op("getB").error_shapes_of, Some(0));
+    assert_eq!(op("getC").error_shapes_of, Some(0));
+}
+
 #[test]
 fn types_of_the_same_structure_become_one_and_the_other_names_stay_as_aliases() {
     let api = lower(&load(REPEATED).unwrap().doc, &Config { tag_features: true, ..config() }).unwrap();

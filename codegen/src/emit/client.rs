@@ -782,8 +782,8 @@ pub fn error_readers(api: &Api) -> Option<TokenStream> {
     let readers: Vec<TokenStream> = api
         .operations
         .iter()
-        .filter_map(|op| Some((op, op.errors.as_ref()?)))
-        .map(|(op, e)| super::gated(error_reader(e), super::cfg_any(&op.features)))
+        .filter_map(|op| op.errors.as_ref().filter(|e| e.defines()))
+        .map(|e| super::gated(error_reader(e), super::cfg_any(&e.features)))
         .collect();
     (!readers.is_empty()).then(|| {
         quote! {

@@ -498,8 +498,13 @@ fn error_reply_method() -> TokenStream {
 /// The types crate's `server.rs`: `From<Errors> for ApiError` for every operation's error enum;
 /// `None` when no operation documents error replies.
 pub fn error_replies(api: &Api) -> Option<TokenStream> {
-    let impls: Vec<TokenStream> =
-        api.operations.iter().filter_map(|op| op.errors.as_ref()).map(error_into_api_error).collect();
+    let impls: Vec<TokenStream> = api
+        .operations
+        .iter()
+        .filter_map(|op| op.errors.as_ref())
+        .filter(|e| e.defines())
+        .map(error_into_api_error)
+        .collect();
     (!impls.is_empty()).then(|| {
         quote! {
             //! The documented error replies, returned by a server implementation as an `ApiError`.
@@ -1307,7 +1312,7 @@ pub fn handler(api: &Api, op: &Operation, trait_name: &str, validated: &BTreeSet
     let shapes = match op.error_shapes.is_empty() {
         true => quote! { &[] },
         false => {
-            let shapes = shapes_name(op);
+            let shapes = shapes_name(api, op);
             quote! { errors::#shapes }
         }
     };
@@ -1605,9 +1610,11 @@ fn with_headers(s: &StructDef, value: &TokenStream, response: TokenStream) -> To
     }
 }
 
-/// The name of the static holding an operation's error bodies in `errors.rs`.
-fn shapes_name(op: &Operation) -> proc_macro2::Ident {
-    format_ident!("{}", crate::naming::snake(&op.type_name).to_ascii_uppercase())
+/// The name of the static holding an operation's error bodies in `errors.rs`: that of the first
+/// operation with the same.
+fn shapes_name(api: &Api, op: &Operation) -> proc_macro2::Ident {
+    let owner = op.error_shapes_of.map_or(op, |index| &api.operations[index]);
+    format_ident!("{}", crate::naming::snake(&owner.type_name).to_ascii_uppercase())
 }
 
 /// `errors.rs`: the error bodies the document gives, per operation, and the ones used for
@@ -1659,9 +1666,16 @@ pub fn errors_module(api: &Api) -> TokenStream {
         });
         quote! { &[#(#items),*] }
     };
-    let per_operation = api.operations.iter().filter(|op| !op.error_shapes.is_empty()).map(|op| {
-        let name = shapes_name(op);
-        let docs = doc(&format!("`{} {}`.", op.method.as_str(), op.path));
+    let mut sharing = vec![0usize; api.operations.len()];
+    api.operations.iter().filter_map(|op| op.error_shapes_of).for_each(|owner| sharing[owner] += 1);
+    let owners = api.operations.iter().zip(sharing);
+    let owners = owners.filter(|(op, _)| !op.error_shapes.is_empty() && op.error_shapes_of.is_none());
+    let per_operation = owners.map(|(op, sharing)| {
+        let name = shapes_name(api, op);
+        let docs = doc(&match sharing {
+            0 => format!("`{} {}`.", op.method.as_str(), op.path),
+            n => format!("`{} {}`, and {n} more operations that document the same.", op.method.as_str(), op.path),
+        });
         let shapes = list(&op.error_shapes.iter().collect::<Vec<_>>());
         quote! { #docs pub(crate) static #name: &[ErrorShape] = #shapes; }
     });

@@ -247,6 +247,7 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
 pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
     let features = match t {
         TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(*id)),
+        TypeItem::Owned(OwnedType::Errors(e), _) if e.defines() => &e.features,
         TypeItem::Owned(_, op) => &op.features,
     };
     let items = match t {
@@ -797,8 +798,21 @@ fn text_union(api: &Api, u: &UnionDef) -> TokenStream {
 /// The documented error replies of one operation, a variant per status; the `default` reply's
 /// variant also carries the status.
 fn errors(api: &Api, e: &ErrorsDef) -> TokenStream {
+    if let Some(same_as) = &e.same_as {
+        let docs = super::doc(&format!(
+            "The documented error replies of `{}`: the same as [`{same_as}`], whose operation documents them too.",
+            e.operation
+        ));
+        let (name, same_as) = (ident(&e.name), ident(same_as));
+        return quote! { #docs pub type #name = #same_as; };
+    }
+    let also = match e.shared {
+        0 => String::new(),
+        1 => " and of one more operation, which documents the same".to_string(),
+        n => format!(" and of {n} more operations, which document the same"),
+    };
     let docs = super::doc(&format!(
-        "The documented error replies of `{}`, one variant per status. The client reads them from\n\
+        "The documented error replies of `{}`{also}, one variant per status. The client reads them from\n\
          its `Error` with `from_error`; a server implementation returns them as an `ApiError` with\n\
          `.into()`.",
         e.operation

@@ -49,6 +49,39 @@ pub(super) fn merge_identical(api: &mut Api, components: &BTreeSet<&str>) {
     }
 }
 
+/// Points every operation's documented errors at the first operation's, in document order,
+/// with the same: its error enum at the first with the same cases (statuses, variant names,
+/// descriptions and bodies, once the bodies' types are merged), and its error bodies for the
+/// server's own rejections at the first with the same bodies.
+pub(super) fn share_errors(api: &mut Api) {
+    // The cases' text → the index of the first operation with them.
+    let mut enums: HashMap<String, usize> = HashMap::new();
+    let mut shapes: HashMap<String, usize> = HashMap::new();
+    let mut shared = vec![0usize; api.operations.len()];
+    for index in 0..api.operations.len() {
+        if let Some(errors) = &api.operations[index].errors {
+            let first = *enums.entry(format!("{:?}", errors.cases)).or_insert(index);
+            if first != index {
+                let name = api.operations[first].errors.as_ref().map(|e| e.name.clone());
+                api.operations[index].errors.as_mut().expect("it has errors").same_as = name;
+                shared[first] += 1;
+            }
+        }
+        let op = &mut api.operations[index];
+        if !op.error_shapes.is_empty() {
+            op.error_shapes_of = shapes.get(&format!("{:?}", op.error_shapes)).copied();
+            if op.error_shapes_of.is_none() {
+                shapes.insert(format!("{:?}", op.error_shapes), index);
+            }
+        }
+    }
+    for (op, shared) in api.operations.iter_mut().zip(shared) {
+        if let Some(errors) = op.errors.as_mut() {
+            errors.shared = shared;
+        }
+    }
+}
+
 /// The description of a type.
 fn own_doc(t: &TypeDef) -> Option<String> {
     match t {

@@ -73,6 +73,7 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
         renumber(&mut api, &lowerer.type_names)?;
         let components: std::collections::BTreeSet<&str> = lowerer.schema_names.values().map(String::as_str).collect();
         merge::merge_identical(&mut api, &components);
+        merge::share_errors(&mut api);
         boxing::box_fields(&mut api.types);
         if config.tag_features {
             tag_features::assign(&mut api, &tag_parents(doc));

@@ -293,6 +293,7 @@ impl<'a> Lowerer<'a> {
                     common_headers,
                     paging,
                     error_shapes,
+                    error_shapes_of: None,
                     sample,
                 });
             }
@@ -1544,7 +1545,7 @@ impl<'a> Lowerer<'a> {
         }
         let name = self.claim(Naming::Derived(wanted));
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
-        Some(ErrorsDef { name, operation, cases })
+        Some(ErrorsDef { name, operation, cases, same_as: None, shared: 0, features: Vec::new() })
     }
 
     /// The documented body of an error reply ([`error_media`]); or else one whose schema describes

@@ -76,7 +76,34 @@ pub(super) fn assign(api: &mut Api, parents: &[(String, String)]) {
             Some((id, gate))
         })
         .collect();
+    errors_features(api, &features);
     api.tag_features = Some(TagFeatures { features, types, children, unused: unused_feature });
+}
+
+/// Gives each error enum the features of every operation it serves: its own, and those of the
+/// operations whose errors are another name for it.
+fn errors_features(api: &mut Api, named: &[String]) {
+    // `None`: some operation that needs it is always compiled.
+    let mut gates: HashMap<String, Option<BTreeSet<String>>> = HashMap::new();
+    for op in &api.operations {
+        let Some(errors) = &op.errors else { continue };
+        let name = errors.same_as.clone().unwrap_or_else(|| errors.name.clone());
+        let gate = gates.entry(name).or_insert_with(|| Some(BTreeSet::new()));
+        match (gate.as_mut(), op.features.is_empty()) {
+            (Some(_), true) => *gate = None,
+            (Some(features), false) => features.extend(op.features.iter().cloned()),
+            (None, _) => {}
+        }
+    }
+    let order: HashMap<&str, usize> = named.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
+    for op in &mut api.operations {
+        let Some(errors) = op.errors.as_mut().filter(|e| e.defines()) else { continue };
+        let Some(Some(gate)) = gates.get(&errors.name) else { continue };
+        // In the order features were named, so a cfg reads like the feature list.
+        let mut features: Vec<String> = gate.iter().cloned().collect();
+        features.sort_by_key(|f| order.get(f.as_str()).copied());
+        errors.features = features;
+    }
 }
 
 /// Records that `gate` (any of its features; `None`: always) compiles each of `roots` and every
