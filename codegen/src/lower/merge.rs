@@ -98,15 +98,28 @@ fn own_doc(t: &TypeDef) -> Option<String> {
 /// one group per shape until no group splits (as a finite automaton is minimised). Aliases the
 /// document writes keep a group of their own.
 fn classes(types: &[TypeDef]) -> Vec<u32> {
-    let mut class = vec![0u32; types.len()];
-    let mut count = 0;
+    // Each type's shape without the types it holds, written once, and those types in the order
+    // the shape holds them; a round compares the shapes and the groups of the held types.
+    let mut texts: HashMap<String, u32> = HashMap::new();
+    let shapes: Vec<(u32, Vec<u32>)> = types
+        .iter()
+        .enumerate()
+        .map(|(index, t)| {
+            let (text, held) = shape(t, index);
+            let fresh = texts.len() as u32;
+            (*texts.entry(text).or_insert(fresh), held)
+        })
+        .collect();
+    let mut class: Vec<u32> = shapes.iter().map(|(text, _)| *text).collect();
+    let mut count = texts.len();
     loop {
-        let mut keys: HashMap<String, u32> = HashMap::new();
-        let next: Vec<u32> = types
+        let mut keys: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+        let next: Vec<u32> = shapes
             .iter()
-            .enumerate()
-            .map(|(index, t)| {
-                let key = shape(t, index, &class);
+            .zip(&class)
+            .map(|((_, held), own)| {
+                // The type's own group is part of the key, so a group only ever splits.
+                let key = (*own, held.iter().map(|&i| class[i as usize]).collect());
                 let fresh = keys.len() as u32;
                 *keys.entry(key).or_insert(fresh)
             })
@@ -120,13 +133,15 @@ fn classes(types: &[TypeDef]) -> Vec<u32> {
     }
 }
 
-/// What `t` is made of, with the types it holds written as their groups: equal for two types
-/// exactly when they may merge in this round. The type's own group is part of it, so a group
-/// only ever splits.
-fn shape(t: &TypeDef, index: usize, class: &[u32]) -> String {
+/// What `t` is made of apart from its name, its descriptions and which types it holds, as text,
+/// and the types it holds, in order.
+fn shape(t: &TypeDef, index: usize) -> (String, Vec<u32>) {
     let mut t = t.clone();
-    t.handles_mut(&mut |id| *id = TypeId(class[id.index()]));
-    let own = class[index];
+    let mut held = Vec::new();
+    t.handles_mut(&mut |id| {
+        held.push(id.0);
+        *id = TypeId(0);
+    });
     match &mut t {
         TypeDef::Struct(s) => {
             s.name.clear();
@@ -146,9 +161,9 @@ fn shape(t: &TypeDef, index: usize, class: &[u32]) -> String {
             u.doc = None;
         }
         // Kept apart: an alias is already a name for something else.
-        TypeDef::Alias { .. } => return format!("alias {index}"),
+        TypeDef::Alias { .. } => return (format!("alias {index}"), held),
     }
-    format!("{own} {t:?}")
+    (format!("{t:?}"), held)
 }
 
 #[cfg(test)]

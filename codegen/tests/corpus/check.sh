@@ -7,6 +7,12 @@
 #                                           CORPUS_COMPILE (default 16) of those up to 300 KB and
 #                                           one larger one, a different set each day (what CI
 #                                           runs, to stay inside its time)
+#   CORPUS_TAGS=N codegen/tests/corpus/check.sh
+#                                           also generate N documents that have tags with a cargo
+#                                           feature per tag (a different set each day; `all` for
+#                                           every document) and check each one's client crate with
+#                                           each tag alone, and with only the schemas no operation
+#                                           uses
 # Each spec is generated as a new user would, leniently (what cannot be represented is left out
 # and listed, the rest generated); it is whole when nothing was left out, and it passes when the
 # crates compile. The run's time and peak memory are reported per spec, with the slowest five at
@@ -116,4 +122,41 @@ echo "generated whole (nothing left out): $whole of $total; generated and compil
 echo "operations generated: $ops_kept of $((ops_kept + ops_left)); panics: $panics; crates with compiler warnings: $warned"
 echo "(reasons for what was left out: $out/NAME.skip.log; compiler output: $out/NAME-client.check.log)"
 echo "slowest to generate: $(sort -rg "$out/times" | head -5 | awk '{ printf "%s%s %ss", sep, $2, $1; sep = ", " }')"
-[ $panics -eq 0 ] && [ $warned -eq 0 ] && [ $((passed * 10)) -ge $((checked * 9)) ]
+
+# Each tag alone, for documents that have tags.
+tag_docs=0 tags_checked=0 tags_failed=0
+if [ -n "${CORPUS_TAGS:-}" ]; then
+  echo
+  printf '%-30s %5s %s\n' spec tags "each alone"
+  day=$((10#$(date +%j)))
+  count=${#names[@]}
+  # A sample starts at a different document each day; `all` takes them in order.
+  start=$((day * 7))
+  [ "$CORPUS_TAGS" = all ] && start=0
+  for ((i = 0; i < count; i++)); do
+    [ "$CORPUS_TAGS" != all ] && [ "$tag_docs" -ge "$CORPUS_TAGS" ] && break
+    listed=${names[$(((start + i) % count))]}
+    spec=$(spec_of "$listed")
+    name=${listed//./-}-tags
+    "$xtask" codegen --spec "$spec" --out "$out" --name "$name" --lenient --tag-features > /dev/null 2>&1 || continue
+    manifest=$out/$name-client/Cargo.toml
+    tags=$(sed -n 's/^all-tags = \[\(.*\)\]/\1/p' "$manifest" | tr -d '",')
+    [ -n "$tags" ] || continue
+    grep -q '^unused-schemas = ' "$manifest" && tags="$tags unused-schemas"
+    tag_docs=$((tag_docs + 1))
+    failing=
+    for tag in $tags; do
+      tags_checked=$((tags_checked + 1))
+      log=$out/$name-client.$tag.check.log
+      if ! CARGO_TARGET_DIR=$target cargo check --quiet --no-default-features --features "rustls $tag" \
+        --manifest-path "$manifest" > "$log" 2>&1 || grep -q '^warning' "$log"; then
+        tags_failed=$((tags_failed + 1)) failing+=" $tag"
+      fi
+    done
+    printf '%-30s %5s %s\n' "$listed" "$(wc -w <<< "$tags")" "${failing:+failing:$failing}${failing:-all compile, lint-free}"
+  done
+  echo "tags checked alone: $tags_checked, of $tag_docs documents; failing or warning: $tags_failed"
+  echo "(compiler output: $out/NAME-tags-client.TAG.check.log)"
+fi
+
+[ $panics -eq 0 ] && [ $warned -eq 0 ] && [ $tags_failed -eq 0 ] && [ $((passed * 10)) -ge $((checked * 9)) ]
