@@ -65,23 +65,26 @@ pub struct Account {
     pub benchmark_margin2: Option<f64>,
 }
 
-crate::setters::setters!(
-    Account { with_id(id : String), with_code(code : String), with_name(name : String),
-    with_consolidation_type(consolidation_type : AccountConsolidationType),
-    with_account_type(account_type : AccountStructureType), with_entity_type(entity_type
-    : AccountEntityType), with_is_sma(is_sma : bool), with_status(status :
-    AccountStatus), with_recalc_type(recalc_type : AccountRecalcType),
-    with_recalc_status(recalc_status : AccountRecalcStatus),
-    with_valuation_date(valuation_date : DateTime),
-    with_first_transaction_date(first_transaction_date : DateTime),
-    with_created_date(created_date : DateTime), with_last_recalc_date(last_recalc_date :
-    DateTime), with_recalc_required(recalc_required : bool),
-    with_market_value(market_value : f64), with_owner_user_name(owner_user_name :
-    String), with_product(product : String), with_benchmark_id1(benchmark_id1 : String),
-    with_benchmark1(benchmark1 : String), with_benchmark_margin1(benchmark_margin1 :
-    f64), with_benchmark_id2(benchmark_id2 : String), with_benchmark2(benchmark2 :
-    String), with_benchmark_margin2(benchmark_margin2 : f64) }
-);
+impl Account {
+    crate::setters::setters! {
+        with_id(id : String), with_code(code : String), with_name(name : String),
+        with_consolidation_type(consolidation_type : AccountConsolidationType),
+        with_account_type(account_type : AccountStructureType),
+        with_entity_type(entity_type : AccountEntityType), with_is_sma(is_sma : bool),
+        with_status(status : AccountStatus), with_recalc_type(recalc_type :
+        AccountRecalcType), with_recalc_status(recalc_status : AccountRecalcStatus),
+        with_valuation_date(valuation_date : DateTime),
+        with_first_transaction_date(first_transaction_date : DateTime),
+        with_created_date(created_date : DateTime),
+        with_last_recalc_date(last_recalc_date : DateTime),
+        with_recalc_required(recalc_required : bool), with_market_value(market_value :
+        f64), with_owner_user_name(owner_user_name : String), with_product(product :
+        String), with_benchmark_id1(benchmark_id1 : String), with_benchmark1(benchmark1 :
+        String), with_benchmark_margin1(benchmark_margin1 : f64),
+        with_benchmark_id2(benchmark_id2 : String), with_benchmark2(benchmark2 : String),
+        with_benchmark_margin2(benchmark_margin2 : f64)
+    }
+}
 
 /// The `AccountApproximateFum` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -99,11 +102,13 @@ pub struct AccountApproximateFum {
     pub approximate_fum: Option<f64>,
 }
 
-crate::setters::setters!(
-    AccountApproximateFum { with_account_id(account_id : String),
-    with_total_value(total_value : f64), with_model_weight(model_weight : f64),
-    with_target_fum(target_fum : f64), with_approximate_fum(approximate_fum : f64) }
-);
+impl AccountApproximateFum {
+    crate::setters::setters! {
+        with_account_id(account_id : String), with_total_value(total_value : f64),
+        with_model_weight(model_weight : f64), with_target_fum(target_fum : f64),
+        with_approximate_fum(approximate_fum : f64)
+    }
+}
 
 /// How an account consolidates its holdings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -169,10 +174,11 @@ pub struct AccountIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-crate::setters::setters!(
-    AccountIEnumerablePagedResponse { with_data(data : Vec < Account >),
-    with_metadata(metadata : Metadata) }
-);
+impl AccountIEnumerablePagedResponse {
+    crate::setters::setters! {
+        with_data(data : Vec < Account >), with_metadata(metadata : Metadata)
+    }
+}
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -216,10 +222,11 @@ pub struct AccountModelWeighting {
     pub percentage: Option<f64>,
 }
 
-crate::setters::setters!(
-    AccountModelWeighting { with_model_code(model_code : String),
-    with_percentage(percentage : f64) }
-);
+impl AccountModelWeighting {
+    crate::setters::setters! {
+        with_model_code(model_code : String), with_percentage(percentage : f64)
+    }
+}
 
 /// Outcome of the last recalculation of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -411,11 +418,11 @@ impl Address {
             country,
         }
     }
-}
 
-crate::setters::setters!(
-    Address { with_line2(line2 : String), with_line3(line3 : String) }
-);
+    crate::setters::setters! {
+        with_line2(line2 : String), with_line3(line3 : String)
+    }
+}
 
 /// The `AddressType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -514,10 +521,11 @@ pub struct ApplicationAccountStatus {
     pub status: Option<AccountLifeCycle>,
 }
 
-crate::setters::setters!(
-    ApplicationAccountStatus { with_account_code(account_code : String),
-    with_status(status : AccountLifeCycle) }
-);
+impl ApplicationAccountStatus {
+    crate::setters::setters! {
+        with_account_code(account_code : String), with_status(status : AccountLifeCycle)
+    }
+}
 
 /// Status of a draft application and of the accounts it opens.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -531,10 +539,12 @@ pub struct ApplicationStatus {
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
-crate::setters::setters!(
-    ApplicationStatus { with_application_id(application_id : Uuid), with_status(status :
-    String), with_accounts_status(accounts_status : Vec < ApplicationAccountStatus >) }
-);
+impl ApplicationStatus {
+    crate::setters::setters! {
+        with_application_id(application_id : Uuid), with_status(status : String),
+        with_accounts_status(accounts_status : Vec < ApplicationAccountStatus >)
+    }
+}
 
 /// Outcome of submitting a draft application.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -544,9 +554,11 @@ pub struct ApplicationUploadResult {
     pub application_id: Option<Uuid>,
 }
 
-crate::setters::setters!(
-    ApplicationUploadResult { with_application_id(application_id : Uuid) }
-);
+impl ApplicationUploadResult {
+    crate::setters::setters! {
+        with_application_id(application_id : Uuid)
+    }
+}
 
 /// The `AssetClassDetails` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -573,15 +585,17 @@ pub struct AssetClassDetails {
     pub variance: Option<f64>,
 }
 
-crate::setters::setters!(
-    AssetClassDetails { with_asset_class_description(asset_class_description : String),
-    with_value(value : f64), with_percent_total_value(percent_total_value : f64),
-    with_percent_net_value(percent_net_value : f64),
-    with_min_target_allocation(min_target_allocation : f64),
-    with_max_target_allocation(max_target_allocation : f64),
-    with_mid_point_target_allocation(mid_point_target_allocation : f64),
-    with_variance(variance : f64) }
-);
+impl AssetClassDetails {
+    crate::setters::setters! {
+        with_asset_class_description(asset_class_description : String), with_value(value
+        : f64), with_percent_total_value(percent_total_value : f64),
+        with_percent_net_value(percent_net_value : f64),
+        with_min_target_allocation(min_target_allocation : f64),
+        with_max_target_allocation(max_target_allocation : f64),
+        with_mid_point_target_allocation(mid_point_target_allocation : f64),
+        with_variance(variance : f64)
+    }
+}
 
 /// Performance of one asset class of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -603,13 +617,15 @@ pub struct AssetClassInvestment {
     pub benchmark_return_percent: Option<f64>,
 }
 
-crate::setters::setters!(
-    AssetClassInvestment { with_asset_class_description(asset_class_description :
-    String), with_benchmark(benchmark : String), with_start_value(start_value : f64),
-    with_end_value(end_value : f64), with_total_return(total_return : f64),
-    with_total_return_percent(total_return_percent : f64),
-    with_benchmark_return_percent(benchmark_return_percent : f64) }
-);
+impl AssetClassInvestment {
+    crate::setters::setters! {
+        with_asset_class_description(asset_class_description : String),
+        with_benchmark(benchmark : String), with_start_value(start_value : f64),
+        with_end_value(end_value : f64), with_total_return(total_return : f64),
+        with_total_return_percent(total_return_percent : f64),
+        with_benchmark_return_percent(benchmark_return_percent : f64)
+    }
+}
 
 /// The `AssetClassReceivableAndPayable` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -623,11 +639,12 @@ pub struct AssetClassReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
-crate::setters::setters!(
-    AssetClassReceivableAndPayable { with_description(description : String),
-    with_total_amount(total_amount : f64),
-    with_included_in_net_value(included_in_net_value : bool) }
-);
+impl AssetClassReceivableAndPayable {
+    crate::setters::setters! {
+        with_description(description : String), with_total_amount(total_amount : f64),
+        with_included_in_net_value(included_in_net_value : bool)
+    }
+}
 
 /// Values of an account grouped by asset class.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -641,12 +658,14 @@ pub struct AssetClassSummary {
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
-crate::setters::setters!(
-    AssetClassSummary { with_valuation(valuation : AssetClassValuation),
-    with_asset_classes(asset_classes : Vec < AssetClassDetails >),
-    with_receivables_and_payables(receivables_and_payables : Vec <
-    AssetClassReceivableAndPayable >) }
-);
+impl AssetClassSummary {
+    crate::setters::setters! {
+        with_valuation(valuation : AssetClassValuation), with_asset_classes(asset_classes
+        : Vec < AssetClassDetails >),
+        with_receivables_and_payables(receivables_and_payables : Vec <
+        AssetClassReceivableAndPayable >)
+    }
+}
 
 /// The `AssetClassValuation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -662,11 +681,13 @@ pub struct AssetClassValuation {
     pub total_gain_or_loss: Option<f64>,
 }
 
-crate::setters::setters!(
-    AssetClassValuation { with_total_cost(total_cost : f64), with_total_value(total_value
-    : f64), with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss :
-    f64) }
-);
+impl AssetClassValuation {
+    crate::setters::setters! {
+        with_total_cost(total_cost : f64), with_total_value(total_value : f64),
+        with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss :
+        f64)
+    }
+}
 
 /// The `BankAccountUsage` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -682,10 +703,12 @@ pub struct BankAccountUsage {
     pub help_text: Option<String>,
 }
 
-crate::setters::setters!(
-    BankAccountUsage { with_usage(usage : String), with_description(description :
-    String), with_is_mandatory(is_mandatory : bool), with_help_text(help_text : String) }
-);
+impl BankAccountUsage {
+    crate::setters::setters! {
+        with_usage(usage : String), with_description(description : String),
+        with_is_mandatory(is_mandatory : bool), with_help_text(help_text : String)
+    }
+}
 
 /// A benchmark that performance can be compared with.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -699,10 +722,11 @@ pub struct Benchmark {
     pub name: Option<String>,
 }
 
-crate::setters::setters!(
-    Benchmark { with_id(id : String), with_code(code : String), with_name(name : String)
+impl Benchmark {
+    crate::setters::setters! {
+        with_id(id : String), with_code(code : String), with_name(name : String)
     }
-);
+}
 
 /// Return of a benchmark over one period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -714,10 +738,12 @@ pub struct BenchmarkReturn {
     pub percentage_return: Option<f64>,
 }
 
-crate::setters::setters!(
-    BenchmarkReturn { with_period_description(period_description : String),
-    with_percentage_return(percentage_return : f64) }
-);
+impl BenchmarkReturn {
+    crate::setters::setters! {
+        with_period_description(period_description : String),
+        with_percentage_return(percentage_return : f64)
+    }
+}
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -755,11 +781,13 @@ pub struct BpayInfo {
     pub bpay_type: Option<BpayType>,
 }
 
-crate::setters::setters!(
-    BpayInfo { with_account_id(account_id : String),
-    with_reference_number(reference_number : String), with_biller_code(biller_code :
-    i32), with_bpay_type(bpay_type : BpayType) }
-);
+impl BpayInfo {
+    crate::setters::setters! {
+        with_account_id(account_id : String), with_reference_number(reference_number :
+        String), with_biller_code(biller_code : i32), with_bpay_type(bpay_type :
+        BpayType)
+    }
+}
 
 /// The `BpayType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -792,10 +820,12 @@ pub struct BulkIncomeScheduleData {
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
 
-crate::setters::setters!(
-    BulkIncomeScheduleData { with_account_id(account_id : String),
-    with_income_schedules(income_schedules : Vec < IncomeSchedule >) }
-);
+impl BulkIncomeScheduleData {
+    crate::setters::setters! {
+        with_account_id(account_id : String), with_income_schedules(income_schedules :
+        Vec < IncomeSchedule >)
+    }
+}
 
 /// How returns are calculated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -824,10 +854,12 @@ pub struct CashBook {
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
-crate::setters::setters!(
-    CashBook { with_summary(summary : CashSummary), with_transactions(transactions : Vec
-    < CashTransaction >) }
-);
+impl CashBook {
+    crate::setters::setters! {
+        with_summary(summary : CashSummary), with_transactions(transactions : Vec <
+        CashTransaction >)
+    }
+}
 
 /// One page of cash transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -841,10 +873,11 @@ pub struct CashBookIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-crate::setters::setters!(
-    CashBookIEnumerablePagedResponse { with_data(data : Vec < CashBook >),
-    with_metadata(metadata : Metadata) }
-);
+impl CashBookIEnumerablePagedResponse {
+    crate::setters::setters! {
+        with_data(data : Vec < CashBook >), with_metadata(metadata : Metadata)
+    }
+}
 
 /// The `CashHub` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -854,7 +887,11 @@ pub struct CashHub {
     pub aud: Option<f64>,
 }
 
-crate::setters::setters!(CashHub { with_aud(aud : f64) });
+impl CashHub {
+    crate::setters::setters! {
+        with_aud(aud : f64)
+    }
+}
 
 /// The `CashSummary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -881,13 +918,17 @@ pub struct CashSummary {
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
-crate::setters::setters!(
-    CashSummary { with_cash_book_code(cash_book_code : String),
-    with_cash_book_description(cash_book_description : String), with_currency(currency :
-    String), with_opening_balance(opening_balance : f64), with_deposits(deposits : f64),
-    with_withdrawals(withdrawals : f64), with_closing_balance(closing_balance : f64),
-    with_closing_balance_in_account_currency(closing_balance_in_account_currency : f64) }
-);
+impl CashSummary {
+    crate::setters::setters! {
+        with_cash_book_code(cash_book_code : String),
+        with_cash_book_description(cash_book_description : String),
+        with_currency(currency : String), with_opening_balance(opening_balance : f64),
+        with_deposits(deposits : f64), with_withdrawals(withdrawals : f64),
+        with_closing_balance(closing_balance : f64),
+        with_closing_balance_in_account_currency(closing_balance_in_account_currency :
+        f64)
+    }
+}
 
 /// The `CashTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -916,15 +957,17 @@ pub struct CashTransaction {
     pub balance: Option<f64>,
 }
 
-crate::setters::setters!(
-    CashTransaction { with_transaction_id(transaction_id : String),
-    with_transaction_date(transaction_date : DateTime), with_currency(currency : String),
-    with_transaction_type_description(transaction_type_description : String),
-    with_narration(narration : String), with_deposit(deposit : f64),
-    with_withdrawal(withdrawal : f64),
-    with_value_in_account_currency(value_in_account_currency : f64), with_balance(balance
-    : f64) }
-);
+impl CashTransaction {
+    crate::setters::setters! {
+        with_transaction_id(transaction_id : String),
+        with_transaction_date(transaction_date : DateTime), with_currency(currency :
+        String), with_transaction_type_description(transaction_type_description :
+        String), with_narration(narration : String), with_deposit(deposit : f64),
+        with_withdrawal(withdrawal : f64),
+        with_value_in_account_currency(value_in_account_currency : f64),
+        with_balance(balance : f64)
+    }
+}
 
 /// A standing or one-off instruction that moves cash in or out of an account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -948,14 +991,16 @@ pub struct CashflowInstruction {
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
-crate::setters::setters!(
-    CashflowInstruction { with_id(id : String),
-    with_cashflow_instruction_type(cashflow_instruction_type : CashflowInstructionType),
-    with_frequency_type(frequency_type : FrequencyType), with_start_date(start_date :
-    DateTime), with_end_date(end_date : DateTime), with_value(value : f64),
-    with_tax_type(tax_type : SuperannuationContributionType),
-    with_allocations(allocations : Vec < CashflowInstructionDetail >) }
-);
+impl CashflowInstruction {
+    crate::setters::setters! {
+        with_id(id : String), with_cashflow_instruction_type(cashflow_instruction_type :
+        CashflowInstructionType), with_frequency_type(frequency_type : FrequencyType),
+        with_start_date(start_date : DateTime), with_end_date(end_date : DateTime),
+        with_value(value : f64), with_tax_type(tax_type :
+        SuperannuationContributionType), with_allocations(allocations : Vec <
+        CashflowInstructionDetail >)
+    }
+}
 
 /// The `CashflowInstructionDetail` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -978,12 +1023,11 @@ impl CashflowInstructionDetail {
             percentage: None,
         }
     }
-}
 
-crate::setters::setters!(
-    CashflowInstructionDetail { with_sequence(sequence : i32), with_percentage(percentage
-    : f64) }
-);
+    crate::setters::setters! {
+        with_sequence(sequence : i32), with_percentage(percentage : f64)
+    }
+}
 
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1058,11 +1102,13 @@ pub struct CedingPartyResponse {
     pub accepts_electronic_transfer: Option<bool>,
 }
 
-crate::setters::setters!(
-    CedingPartyResponse { with_ceding_party_id(ceding_party_id : String),
-    with_ceding_party_name(ceding_party_name : String),
-    with_accepts_electronic_transfer(accepts_electronic_transfer : bool) }
-);
+impl CedingPartyResponse {
+    crate::setters::setters! {
+        with_ceding_party_id(ceding_party_id : String),
+        with_ceding_party_name(ceding_party_name : String),
+        with_accepts_electronic_transfer(accepts_electronic_transfer : bool)
+    }
+}
 
 /// An account held under a parent account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1072,7 +1118,11 @@ pub struct ChildAccountAu {
     pub id: Option<String>,
 }
 
-crate::setters::setters!(ChildAccountAu { with_id(id : String) });
+impl ChildAccountAu {
+    crate::setters::setters! {
+        with_id(id : String)
+    }
+}
 
 /// How holdings are grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1253,14 +1303,15 @@ pub struct DividendReinvestmentDetail {
     pub exclude_from_drp: Option<bool>,
 }
 
-crate::setters::setters!(
-    DividendReinvestmentDetail { with_security(security : Security),
-    with_drp_type(drp_type : DrpType), with_from_date(from_date : DateTime),
-    with_to_date(to_date : DateTime),
-    with_max_shares_participating(max_shares_participating : f64),
-    with_percent_shares_participating(percent_shares_participating : f64),
-    with_exclude_from_drp(exclude_from_drp : bool) }
-);
+impl DividendReinvestmentDetail {
+    crate::setters::setters! {
+        with_security(security : Security), with_drp_type(drp_type : DrpType),
+        with_from_date(from_date : DateTime), with_to_date(to_date : DateTime),
+        with_max_shares_participating(max_shares_participating : f64),
+        with_percent_shares_participating(percent_shares_participating : f64),
+        with_exclude_from_drp(exclude_from_drp : bool)
+    }
+}
 
 /// The `DollarReturnData` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1282,14 +1333,16 @@ pub struct DollarReturnData {
     pub net_dollar_return: Option<f64>,
 }
 
-crate::setters::setters!(
-    DollarReturnData { with_capital_appreciation(capital_appreciation : f64),
-    with_total_income(total_income : f64), with_tax_credits(tax_credits : f64),
-    with_forex_movements(forex_movements : f64),
-    with_gross_dollar_return(gross_dollar_return : f64),
-    with_total_expenses(total_expenses : f64), with_net_dollar_return(net_dollar_return :
-    f64) }
-);
+impl DollarReturnData {
+    crate::setters::setters! {
+        with_capital_appreciation(capital_appreciation : f64),
+        with_total_income(total_income : f64), with_tax_credits(tax_credits : f64),
+        with_forex_movements(forex_movements : f64),
+        with_gross_dollar_return(gross_dollar_return : f64),
+        with_total_expenses(total_expenses : f64),
+        with_net_dollar_return(net_dollar_return : f64)
+    }
+}
 
 /// The `DraftAccount` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1411,36 +1464,38 @@ impl DraftAccount {
             illustration_data: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftAccount { with_name(name : String), with_registered_name(registered_name :
-    String), with_short_name(short_name : String), with_pds_id(pds_id : String),
-    with_fees(fees : Vec < DraftFee >), with_fee_consent(fee_consent : FeeConsent),
-    with_models(models : Vec < DraftModel >), with_bank_accounts(bank_accounts : Vec <
-    DraftAccountBankAccount >), with_exclusions(exclusions : Vec < DraftExclusion >),
-    with_initial_investment(initial_investment : DraftInitialInvestment),
-    with_pension_payment(pension_payment : DraftPensionPayment),
-    with_target_allocation(target_allocation : DraftTargetAllocation),
-    with_initial_investment_super(initial_investment_super :
-    DraftInitialInvestmentSuper), with_reversionary_beneficiary(reversionary_beneficiary
-    : NominatedReversionaryBeneficiary), with_beneficiaries(beneficiaries : Vec <
-    DraftNominatedBeneficiary >), with_is_binding_nomination(is_binding_nomination :
-    bool), with_is_employer_contributing(is_employer_contributing : bool),
-    with_source_of_funds(source_of_funds : String),
-    with_ongoing_fee_amount(ongoing_fee_amount : f64),
-    with_reinvest_income(reinvest_income : bool), with_product_id(product_id : String),
-    with_product_provider_reference(product_provider_reference : String),
-    with_regular_contribution(regular_contribution : DraftRegularTransaction),
-    with_regular_withdrawal(regular_withdrawal : DraftRegularTransaction),
-    with_owner_adviser_id(owner_adviser_id : i32), with_region(region : Region),
-    with_currency_code(currency_code : String), with_adviser_reference(adviser_reference
-    : String), with_in_specie_cash_stock_transfers(in_specie_cash_stock_transfers : Vec <
-    DraftInSpecieCashStockTransfer >), with_is_trade_freeze_on(is_trade_freeze_on :
-    bool), with_trade_freeze_reason(trade_freeze_reason : TradeFreezeReason),
-    with_trade_freeze_note(trade_freeze_note : String),
-    with_illustration_data(illustration_data : DraftIllustrationData) }
-);
+    crate::setters::setters! {
+        with_name(name : String), with_registered_name(registered_name : String),
+        with_short_name(short_name : String), with_pds_id(pds_id : String),
+        with_fees(fees : Vec < DraftFee >), with_fee_consent(fee_consent : FeeConsent),
+        with_models(models : Vec < DraftModel >), with_bank_accounts(bank_accounts : Vec
+        < DraftAccountBankAccount >), with_exclusions(exclusions : Vec < DraftExclusion
+        >), with_initial_investment(initial_investment : DraftInitialInvestment),
+        with_pension_payment(pension_payment : DraftPensionPayment),
+        with_target_allocation(target_allocation : DraftTargetAllocation),
+        with_initial_investment_super(initial_investment_super :
+        DraftInitialInvestmentSuper),
+        with_reversionary_beneficiary(reversionary_beneficiary :
+        NominatedReversionaryBeneficiary), with_beneficiaries(beneficiaries : Vec <
+        DraftNominatedBeneficiary >), with_is_binding_nomination(is_binding_nomination :
+        bool), with_is_employer_contributing(is_employer_contributing : bool),
+        with_source_of_funds(source_of_funds : String),
+        with_ongoing_fee_amount(ongoing_fee_amount : f64),
+        with_reinvest_income(reinvest_income : bool), with_product_id(product_id :
+        String), with_product_provider_reference(product_provider_reference : String),
+        with_regular_contribution(regular_contribution : DraftRegularTransaction),
+        with_regular_withdrawal(regular_withdrawal : DraftRegularTransaction),
+        with_owner_adviser_id(owner_adviser_id : i32), with_region(region : Region),
+        with_currency_code(currency_code : String),
+        with_adviser_reference(adviser_reference : String),
+        with_in_specie_cash_stock_transfers(in_specie_cash_stock_transfers : Vec <
+        DraftInSpecieCashStockTransfer >), with_is_trade_freeze_on(is_trade_freeze_on :
+        bool), with_trade_freeze_reason(trade_freeze_reason : TradeFreezeReason),
+        with_trade_freeze_note(trade_freeze_note : String),
+        with_illustration_data(illustration_data : DraftIllustrationData)
+    }
+}
 
 /// The `DraftAccountBankAccount` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1464,12 +1519,14 @@ pub struct DraftAccountBankAccount {
     pub routing_number: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftAccountBankAccount { with_bsb(bsb : String), with_sort_code(sort_code : String),
-    with_account_number(account_number : String), with_account_name(account_name :
-    String), with_usages(usages : Vec < String >), with_bic(bic : String), with_iban(iban
-    : String), with_routing_number(routing_number : String) }
-);
+impl DraftAccountBankAccount {
+    crate::setters::setters! {
+        with_bsb(bsb : String), with_sort_code(sort_code : String),
+        with_account_number(account_number : String), with_account_name(account_name :
+        String), with_usages(usages : Vec < String >), with_bic(bic : String),
+        with_iban(iban : String), with_routing_number(routing_number : String)
+    }
+}
 
 /// The `DraftAccountType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1549,12 +1606,14 @@ pub struct DraftAddress {
     pub is_registered: Option<bool>,
 }
 
-crate::setters::setters!(
-    DraftAddress { with_addressee(addressee : String), with_street(street : String),
-    with_line2(line2 : String), with_line3(line3 : String), with_postcode(postcode :
-    String), with_suburb(suburb : String), with_country_code(country_code : String),
-    with_is_registered(is_registered : bool) }
-);
+impl DraftAddress {
+    crate::setters::setters! {
+        with_addressee(addressee : String), with_street(street : String),
+        with_line2(line2 : String), with_line3(line3 : String), with_postcode(postcode :
+        String), with_suburb(suburb : String), with_country_code(country_code : String),
+        with_is_registered(is_registered : bool)
+    }
+}
 
 /// The `DraftAddressAu` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1589,13 +1648,13 @@ impl DraftAddressAu {
             is_registered: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftAddressAu { with_line2(line2 : String), with_line3(line3 : String),
-    with_postcode(postcode : String), with_suburb(suburb : String),
-    with_country_code(country_code : String), with_is_registered(is_registered : bool) }
-);
+    crate::setters::setters! {
+        with_line2(line2 : String), with_line3(line3 : String), with_postcode(postcode :
+        String), with_suburb(suburb : String), with_country_code(country_code : String),
+        with_is_registered(is_registered : bool)
+    }
+}
 
 /// The `DraftApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1613,13 +1672,15 @@ pub struct DraftApplicant {
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
-crate::setters::setters!(
-    DraftApplicant { with_owner_adviser_id(owner_adviser_id : i32),
-    with_applicant_type(applicant_type : ApplicantType),
-    with_corporate_details(corporate_details : DraftCorporateApplicant),
-    with_individual_details(individual_details : DraftIndividualApplicant),
-    with_trust_details(trust_details : DraftTrustApplicant) }
-);
+impl DraftApplicant {
+    crate::setters::setters! {
+        with_owner_adviser_id(owner_adviser_id : i32), with_applicant_type(applicant_type
+        : ApplicantType), with_corporate_details(corporate_details :
+        DraftCorporateApplicant), with_individual_details(individual_details :
+        DraftIndividualApplicant), with_trust_details(trust_details :
+        DraftTrustApplicant)
+    }
+}
 
 /// The `DraftApplicantIdentification` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1635,11 +1696,13 @@ pub struct DraftApplicantIdentification {
     pub missing_reason_text: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftApplicantIdentification { with_type(r#type : IdentificationType),
-    with_value(value : String), with_missing_reason(missing_reason : MissingReason),
-    with_missing_reason_text(missing_reason_text : String) }
-);
+impl DraftApplicantIdentification {
+    crate::setters::setters! {
+        with_type(r#type : IdentificationType), with_value(value : String),
+        with_missing_reason(missing_reason : MissingReason),
+        with_missing_reason_text(missing_reason_text : String)
+    }
+}
 
 /// The `DraftApplicantTaxResidence` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1657,11 +1720,13 @@ pub struct DraftApplicantTaxResidence {
     pub no_document: Option<bool>,
 }
 
-crate::setters::setters!(
-    DraftApplicantTaxResidence { with_country_code(country_code : String), with_from(from
-    : DateTime), with_to(to : DateTime), with_identification(identification : String),
-    with_no_document(no_document : bool) }
-);
+impl DraftApplicantTaxResidence {
+    crate::setters::setters! {
+        with_country_code(country_code : String), with_from(from : DateTime), with_to(to
+        : DateTime), with_identification(identification : String),
+        with_no_document(no_document : bool)
+    }
+}
 
 /// An application to open accounts, submitted as a draft.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1688,12 +1753,12 @@ impl DraftApplication {
             accounts: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftApplication { with_owner_adviser_id(owner_adviser_id : i32),
-    with_accounts(accounts : Vec < DraftAccount >) }
-);
+    crate::setters::setters! {
+        with_owner_adviser_id(owner_adviser_id : i32), with_accounts(accounts : Vec <
+        DraftAccount >)
+    }
+}
 
 /// The `DraftContact` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1729,15 +1794,18 @@ pub struct DraftContact {
     pub pep_details: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftContact { with_title(title : String), with_first_name(first_name : String),
-    with_last_name(last_name : String), with_date_of_birth(date_of_birth : DateTime),
-    with_email(email : String), with_phone(phone : String), with_phone_other(phone_other
-    : String), with_national_identifier(national_identifier : DraftNationalIdentifier),
-    with_receive_communication_by_post(receive_communication_by_post : bool),
-    with_is_politically_exposed_person(is_politically_exposed_person : bool),
-    with_pep_details(pep_details : String) }
-);
+impl DraftContact {
+    crate::setters::setters! {
+        with_title(title : String), with_first_name(first_name : String),
+        with_last_name(last_name : String), with_date_of_birth(date_of_birth : DateTime),
+        with_email(email : String), with_phone(phone : String),
+        with_phone_other(phone_other : String),
+        with_national_identifier(national_identifier : DraftNationalIdentifier),
+        with_receive_communication_by_post(receive_communication_by_post : bool),
+        with_is_politically_exposed_person(is_politically_exposed_person : bool),
+        with_pep_details(pep_details : String)
+    }
+}
 
 /// The `DraftCorporateApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1792,24 +1860,26 @@ pub struct DraftCorporateApplicant {
     pub company_type: Option<CompanyType>,
 }
 
-crate::setters::setters!(
-    DraftCorporateApplicant { with_name(name : String), with_trading_name(trading_name :
-    String), with_identifications(identifications : Vec < DraftApplicantIdentification
-    >), with_business_address(business_address : DraftAddress),
-    with_mailing_address(mailing_address : DraftAddress),
-    with_contact_is_signatory(contact_is_signatory : bool),
-    with_contact_is_director_or_significant_shareholder(contact_is_director_or_significant_shareholder
-    : bool), with_contact(contact : DraftContact), with_signatories(signatories : Vec <
-    DraftSignatory >), with_company_registration_number(company_registration_number :
-    String), with_tax_id(tax_id : String), with_lei(lei : String),
-    with_country_of_incorporation(country_of_incorporation : String),
-    with_date_of_incorporation(date_of_incorporation : DateTime),
-    with_nature_of_activities(nature_of_activities : String),
-    with_bearer_shares_are_in_issue(bearer_shares_are_in_issue : bool),
-    with_name_of_regulator(name_of_regulator : String),
-    with_regulator_reference_number(regulator_reference_number : String),
-    with_company_type(company_type : CompanyType) }
-);
+impl DraftCorporateApplicant {
+    crate::setters::setters! {
+        with_name(name : String), with_trading_name(trading_name : String),
+        with_identifications(identifications : Vec < DraftApplicantIdentification >),
+        with_business_address(business_address : DraftAddress),
+        with_mailing_address(mailing_address : DraftAddress),
+        with_contact_is_signatory(contact_is_signatory : bool),
+        with_contact_is_director_or_significant_shareholder(contact_is_director_or_significant_shareholder
+        : bool), with_contact(contact : DraftContact), with_signatories(signatories : Vec
+        < DraftSignatory >), with_company_registration_number(company_registration_number
+        : String), with_tax_id(tax_id : String), with_lei(lei : String),
+        with_country_of_incorporation(country_of_incorporation : String),
+        with_date_of_incorporation(date_of_incorporation : DateTime),
+        with_nature_of_activities(nature_of_activities : String),
+        with_bearer_shares_are_in_issue(bearer_shares_are_in_issue : bool),
+        with_name_of_regulator(name_of_regulator : String),
+        with_regulator_reference_number(regulator_reference_number : String),
+        with_company_type(company_type : CompanyType)
+    }
+}
 
 /// The `DraftCorporateTrustee` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1862,18 +1932,18 @@ impl DraftCorporateTrustee {
             trading_name: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftCorporateTrustee { with_business_address(business_address : DraftAddress),
-    with_mailing_address(mailing_address : DraftAddress),
-    with_company_registration_number(company_registration_number : String),
-    with_tax_id(tax_id : String), with_lei(lei : String),
-    with_name_of_regulator(name_of_regulator : String),
-    with_regulator_reference_number(regulator_reference_number : String),
-    with_director(director : DraftDirector), with_company_type(company_type :
-    CompanyType), with_trading_name(trading_name : String) }
-);
+    crate::setters::setters! {
+        with_business_address(business_address : DraftAddress),
+        with_mailing_address(mailing_address : DraftAddress),
+        with_company_registration_number(company_registration_number : String),
+        with_tax_id(tax_id : String), with_lei(lei : String),
+        with_name_of_regulator(name_of_regulator : String),
+        with_regulator_reference_number(regulator_reference_number : String),
+        with_director(director : DraftDirector), with_company_type(company_type :
+        CompanyType), with_trading_name(trading_name : String)
+    }
+}
 
 /// The `DraftCostAndCharge` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1893,9 +1963,11 @@ impl DraftCostAndCharge {
             amount: None,
         }
     }
-}
 
-crate::setters::setters!(DraftCostAndCharge { with_amount(amount : f64) });
+    crate::setters::setters! {
+        with_amount(amount : f64)
+    }
+}
 
 /// The `DraftDirector` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1954,18 +2026,18 @@ impl DraftDirector {
             is_politically_exposed_person: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftDirector { with_tax_number(tax_number : String),
-    with_country_of_birth(country_of_birth : String), with_address(address :
-    DraftAddress), with_national_identifier(national_identifier :
-    DraftNationalIdentifier),
-    with_receive_communication_by_post(receive_communication_by_post : bool),
-    with_title(title : String), with_date_of_birth(date_of_birth : DateTime),
-    with_email(email : String), with_phone(phone : String), with_phone_other(phone_other
-    : String), with_is_politically_exposed_person(is_politically_exposed_person : bool) }
-);
+    crate::setters::setters! {
+        with_tax_number(tax_number : String), with_country_of_birth(country_of_birth :
+        String), with_address(address : DraftAddress),
+        with_national_identifier(national_identifier : DraftNationalIdentifier),
+        with_receive_communication_by_post(receive_communication_by_post : bool),
+        with_title(title : String), with_date_of_birth(date_of_birth : DateTime),
+        with_email(email : String), with_phone(phone : String),
+        with_phone_other(phone_other : String),
+        with_is_politically_exposed_person(is_politically_exposed_person : bool)
+    }
+}
 
 /// The `DraftExclusion` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1975,7 +2047,11 @@ pub struct DraftExclusion {
     pub security: Option<DraftSecurity>,
 }
 
-crate::setters::setters!(DraftExclusion { with_security(security : DraftSecurity) });
+impl DraftExclusion {
+    crate::setters::setters! {
+        with_security(security : DraftSecurity)
+    }
+}
 
 /// The `DraftFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -1991,10 +2067,12 @@ pub struct DraftFee {
     pub unit: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftFee { with_id(id : String), with_type(r#type : FeeType), with_rate(rate : f64),
-    with_unit(unit : String) }
-);
+impl DraftFee {
+    crate::setters::setters! {
+        with_id(id : String), with_type(r#type : FeeType), with_rate(rate : f64),
+        with_unit(unit : String)
+    }
+}
 
 /// The same type as [`FeeType`]: the document describes it again under this name.
 pub type DraftFeeType = FeeType;
@@ -2031,10 +2109,11 @@ pub struct DraftIllustrationData {
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
-crate::setters::setters!(
-    DraftIllustrationData { with_costs_and_charges(costs_and_charges : Vec <
-    DraftCostAndCharge >) }
-);
+impl DraftIllustrationData {
+    crate::setters::setters! {
+        with_costs_and_charges(costs_and_charges : Vec < DraftCostAndCharge >)
+    }
+}
 
 /// The `DraftInSpecieCashStockTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2077,17 +2156,17 @@ impl DraftInSpecieCashStockTransfer {
             fee_percent: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftInSpecieCashStockTransfer { with_ceding_party_id(ceding_party_id : String),
-    with_ceding_account_number(ceding_account_number : String),
-    with_in_specie_cash_stock_transfer_details(in_specie_cash_stock_transfer_details :
-    Vec < DraftInSpecieCashStockTransferDetails >),
-    with_cash_transfer_amount(cash_transfer_amount : f64),
-    with_amount_used_this_year(amount_used_this_year : f64), with_fee_amount(fee_amount :
-    f64), with_fee_percent(fee_percent : f64) }
-);
+    crate::setters::setters! {
+        with_ceding_party_id(ceding_party_id : String),
+        with_ceding_account_number(ceding_account_number : String),
+        with_in_specie_cash_stock_transfer_details(in_specie_cash_stock_transfer_details
+        : Vec < DraftInSpecieCashStockTransferDetails >),
+        with_cash_transfer_amount(cash_transfer_amount : f64),
+        with_amount_used_this_year(amount_used_this_year : f64),
+        with_fee_amount(fee_amount : f64), with_fee_percent(fee_percent : f64)
+    }
+}
 
 /// The `DraftInSpecieCashStockTransferDetails` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2110,12 +2189,11 @@ impl DraftInSpecieCashStockTransferDetails {
             book_cost: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftInSpecieCashStockTransferDetails { with_quantity(quantity : f64),
-    with_book_cost(book_cost : f64) }
-);
+    crate::setters::setters! {
+        with_quantity(quantity : f64), with_book_cost(book_cost : f64)
+    }
+}
 
 /// The `DraftIndividualApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2179,26 +2257,28 @@ pub struct DraftIndividualApplicant {
     pub pep_details: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftIndividualApplicant { with_identifications(identifications : Vec <
-    DraftApplicantIdentification >),
-    with_tax_residence_country_code(tax_residence_country_code : String),
-    with_citizenship_country_code(citizenship_country_code : String),
-    with_birth_country_code(birth_country_code : String), with_home_address(home_address
-    : DraftAddress), with_mailing_address(mailing_address : DraftAddress),
-    with_gender(gender : Gender), with_user_name(user_name : String),
-    with_user_id(user_id : String), with_tax_residences(tax_residences : Vec <
-    DraftApplicantTaxResidence >), with_us_person(us_person : bool),
-    with_source_of_wealth(source_of_wealth : String), with_profession(profession :
-    String), with_tax_file_number(tax_file_number : String), with_title(title : String),
-    with_first_name(first_name : String), with_last_name(last_name : String),
-    with_date_of_birth(date_of_birth : DateTime), with_email(email : String),
-    with_phone(phone : String), with_phone_other(phone_other : String),
-    with_national_identifier(national_identifier : DraftNationalIdentifier),
-    with_receive_communication_by_post(receive_communication_by_post : bool),
-    with_is_politically_exposed_person(is_politically_exposed_person : bool),
-    with_pep_details(pep_details : String) }
-);
+impl DraftIndividualApplicant {
+    crate::setters::setters! {
+        with_identifications(identifications : Vec < DraftApplicantIdentification >),
+        with_tax_residence_country_code(tax_residence_country_code : String),
+        with_citizenship_country_code(citizenship_country_code : String),
+        with_birth_country_code(birth_country_code : String),
+        with_home_address(home_address : DraftAddress),
+        with_mailing_address(mailing_address : DraftAddress), with_gender(gender :
+        Gender), with_user_name(user_name : String), with_user_id(user_id : String),
+        with_tax_residences(tax_residences : Vec < DraftApplicantTaxResidence >),
+        with_us_person(us_person : bool), with_source_of_wealth(source_of_wealth :
+        String), with_profession(profession : String),
+        with_tax_file_number(tax_file_number : String), with_title(title : String),
+        with_first_name(first_name : String), with_last_name(last_name : String),
+        with_date_of_birth(date_of_birth : DateTime), with_email(email : String),
+        with_phone(phone : String), with_phone_other(phone_other : String),
+        with_national_identifier(national_identifier : DraftNationalIdentifier),
+        with_receive_communication_by_post(receive_communication_by_post : bool),
+        with_is_politically_exposed_person(is_politically_exposed_person : bool),
+        with_pep_details(pep_details : String)
+    }
+}
 
 /// The `DraftInflowsContributionSource` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2214,12 +2294,14 @@ pub struct DraftInflowsContributionSource {
     pub expected_amount: Option<f64>,
 }
 
-crate::setters::setters!(
-    DraftInflowsContributionSource { with_member_number(member_number : String),
-    with_source_of_contribution(source_of_contribution : InflowsContributionSourceFund),
-    with_entire_balance(entire_balance : bool), with_expected_amount(expected_amount :
-    f64) }
-);
+impl DraftInflowsContributionSource {
+    crate::setters::setters! {
+        with_member_number(member_number : String),
+        with_source_of_contribution(source_of_contribution :
+        InflowsContributionSourceFund), with_entire_balance(entire_balance : bool),
+        with_expected_amount(expected_amount : f64)
+    }
+}
 
 /// The `DraftInflowsContributionTransfer` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2233,11 +2315,12 @@ pub struct DraftInflowsContributionTransfer {
     pub amount: Option<f64>,
 }
 
-crate::setters::setters!(
-    DraftInflowsContributionTransfer { with_account_id(account_id : String),
-    with_transfer_method(transfer_method : SmaTransferMethodType), with_amount(amount :
-    f64) }
-);
+impl DraftInflowsContributionTransfer {
+    crate::setters::setters! {
+        with_account_id(account_id : String), with_transfer_method(transfer_method :
+        SmaTransferMethodType), with_amount(amount : f64)
+    }
+}
 
 /// The `DraftInflowsOtherContribution` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2263,13 +2346,13 @@ impl DraftInflowsOtherContribution {
             super_sma_accumulated_payment_type: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftInflowsOtherContribution { with_expected_amount(expected_amount : f64),
-    with_super_sma_accumulated_payment_type(super_sma_accumulated_payment_type :
-    SuperSmaAccumulatedPaymentType) }
-);
+    crate::setters::setters! {
+        with_expected_amount(expected_amount : f64),
+        with_super_sma_accumulated_payment_type(super_sma_accumulated_payment_type :
+        SuperSmaAccumulatedPaymentType)
+    }
+}
 
 /// The `DraftInitialInvestment` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2292,11 +2375,11 @@ impl DraftInitialInvestment {
             method,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftInitialInvestment { with_cash(cash : f64), with_shares(shares : f64) }
-);
+    crate::setters::setters! {
+        with_cash(cash : f64), with_shares(shares : f64)
+    }
+}
 
 /// The `DraftInitialInvestmentSuper` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2310,12 +2393,14 @@ pub struct DraftInitialInvestmentSuper {
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
-crate::setters::setters!(
-    DraftInitialInvestmentSuper { with_contribution_sources(contribution_sources : Vec <
-    DraftInflowsContributionSource >), with_transfers(transfers : Vec <
-    DraftInflowsContributionTransfer >), with_other_contributions(other_contributions :
-    Vec < DraftInflowsOtherContribution >) }
-);
+impl DraftInitialInvestmentSuper {
+    crate::setters::setters! {
+        with_contribution_sources(contribution_sources : Vec <
+        DraftInflowsContributionSource >), with_transfers(transfers : Vec <
+        DraftInflowsContributionTransfer >), with_other_contributions(other_contributions
+        : Vec < DraftInflowsOtherContribution >)
+    }
+}
 
 /// The `DraftModel` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2335,9 +2420,11 @@ impl DraftModel {
             proportion: None,
         }
     }
-}
 
-crate::setters::setters!(DraftModel { with_proportion(proportion : f64) });
+    crate::setters::setters! {
+        with_proportion(proportion : f64)
+    }
+}
 
 /// The `DraftNationalIdentifier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2351,11 +2438,13 @@ pub struct DraftNationalIdentifier {
     pub identifier_code: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftNationalIdentifier { with_country_of_nationality(country_of_nationality :
-    String), with_identifier_type(identifier_type : DraftIdentifierType),
-    with_identifier_code(identifier_code : String) }
-);
+impl DraftNationalIdentifier {
+    crate::setters::setters! {
+        with_country_of_nationality(country_of_nationality : String),
+        with_identifier_type(identifier_type : DraftIdentifierType),
+        with_identifier_code(identifier_code : String)
+    }
+}
 
 /// The `DraftNominatedBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2373,11 +2462,13 @@ pub struct DraftNominatedBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    DraftNominatedBeneficiary { with_proportion(proportion : f64), with_address(address :
-    DraftAddressAu), with_full_name(full_name : String), with_relationship(relationship :
-    BeneficiaryRelationship), with_date_of_birth(date_of_birth : DateTime) }
-);
+impl DraftNominatedBeneficiary {
+    crate::setters::setters! {
+        with_proportion(proportion : f64), with_address(address : DraftAddressAu),
+        with_full_name(full_name : String), with_relationship(relationship :
+        BeneficiaryRelationship), with_date_of_birth(date_of_birth : DateTime)
+    }
+}
 
 /// The `DraftPensionPayment` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2393,11 +2484,13 @@ pub struct DraftPensionPayment {
     pub commencement_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    DraftPensionPayment { with_type(r#type : PensionPaymentType), with_amount(amount :
-    f64), with_frequency(frequency : Frequency), with_commencement_date(commencement_date
-    : DateTime) }
-);
+impl DraftPensionPayment {
+    crate::setters::setters! {
+        with_type(r#type : PensionPaymentType), with_amount(amount : f64),
+        with_frequency(frequency : Frequency), with_commencement_date(commencement_date :
+        DateTime)
+    }
+}
 
 /// The `DraftRegularTransaction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2420,12 +2513,11 @@ impl DraftRegularTransaction {
             frequency: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftRegularTransaction { with_amount(amount : f64), with_frequency(frequency :
-    Frequency) }
-);
+    crate::setters::setters! {
+        with_amount(amount : f64), with_frequency(frequency : Frequency)
+    }
+}
 
 /// The `DraftSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2486,18 +2578,20 @@ pub struct DraftSignatory {
     pub pep_details: Option<String>,
 }
 
-crate::setters::setters!(
-    DraftSignatory { with_capacity(capacity : CorporateCapacity),
-    with_tax_number(tax_number : String), with_country_of_birth(country_of_birth :
-    String), with_address(address : DraftAddress), with_title(title : String),
-    with_first_name(first_name : String), with_last_name(last_name : String),
-    with_date_of_birth(date_of_birth : DateTime), with_email(email : String),
-    with_phone(phone : String), with_phone_other(phone_other : String),
-    with_national_identifier(national_identifier : DraftNationalIdentifier),
-    with_receive_communication_by_post(receive_communication_by_post : bool),
-    with_is_politically_exposed_person(is_politically_exposed_person : bool),
-    with_pep_details(pep_details : String) }
-);
+impl DraftSignatory {
+    crate::setters::setters! {
+        with_capacity(capacity : CorporateCapacity), with_tax_number(tax_number :
+        String), with_country_of_birth(country_of_birth : String), with_address(address :
+        DraftAddress), with_title(title : String), with_first_name(first_name : String),
+        with_last_name(last_name : String), with_date_of_birth(date_of_birth : DateTime),
+        with_email(email : String), with_phone(phone : String),
+        with_phone_other(phone_other : String),
+        with_national_identifier(national_identifier : DraftNationalIdentifier),
+        with_receive_communication_by_post(receive_communication_by_post : bool),
+        with_is_politically_exposed_person(is_politically_exposed_person : bool),
+        with_pep_details(pep_details : String)
+    }
+}
 
 /// The `DraftTargetAllocation` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2513,12 +2607,14 @@ pub struct DraftTargetAllocation {
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
-crate::setters::setters!(
-    DraftTargetAllocation { with_fees(fees : Vec < DraftTargetAllocationInstruction >),
-    with_income(income : Vec < DraftTargetAllocationInstruction >),
-    with_payments(payments : Vec < DraftTargetAllocationInstruction >),
-    with_contributions(contributions : Vec < DraftTargetAllocationInstruction >) }
-);
+impl DraftTargetAllocation {
+    crate::setters::setters! {
+        with_fees(fees : Vec < DraftTargetAllocationInstruction >), with_income(income :
+        Vec < DraftTargetAllocationInstruction >), with_payments(payments : Vec <
+        DraftTargetAllocationInstruction >), with_contributions(contributions : Vec <
+        DraftTargetAllocationInstruction >)
+    }
+}
 
 /// The `DraftTargetAllocationInstruction` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2538,11 +2634,11 @@ impl DraftTargetAllocationInstruction {
             percentage: None,
         }
     }
-}
 
-crate::setters::setters!(
-    DraftTargetAllocationInstruction { with_percentage(percentage : f64) }
-);
+    crate::setters::setters! {
+        with_percentage(percentage : f64)
+    }
+}
 
 /// The `DraftTrustApplicant` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2571,16 +2667,18 @@ pub struct DraftTrustApplicant {
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
-crate::setters::setters!(
-    DraftTrustApplicant { with_trust_name(trust_name : String),
-    with_nature_of_trust(nature_of_trust : TrustNature), with_lei(lei : String),
-    with_date_of_establishment(date_of_establishment : DateTime),
-    with_tax_domicile(tax_domicile : String),
-    with_beneficiaries_have_vested_rights(beneficiaries_have_vested_rights : bool),
-    with_address(address : DraftAddress), with_signatories(signatories : Vec <
-    DraftSignatory >), with_corporate_trustees(corporate_trustees : Vec <
-    DraftCorporateTrustee >) }
-);
+impl DraftTrustApplicant {
+    crate::setters::setters! {
+        with_trust_name(trust_name : String), with_nature_of_trust(nature_of_trust :
+        TrustNature), with_lei(lei : String),
+        with_date_of_establishment(date_of_establishment : DateTime),
+        with_tax_domicile(tax_domicile : String),
+        with_beneficiaries_have_vested_rights(beneficiaries_have_vested_rights : bool),
+        with_address(address : DraftAddress), with_signatories(signatories : Vec <
+        DraftSignatory >), with_corporate_trustees(corporate_trustees : Vec <
+        DraftCorporateTrustee >)
+    }
+}
 
 /// The `DrpType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2630,18 +2728,20 @@ pub struct Expense {
     pub expense_type_description: Option<String>,
 }
 
-crate::setters::setters!(
-    Expense { with_expense_id(expense_id : String), with_effective_date(effective_date :
-    DateTime), with_tax_date(tax_date : DateTime), with_payment_date(payment_date :
-    DateTime), with_expense_including_gst(expense_including_gst : f64),
-    with_expense_excluding_gst(expense_excluding_gst : f64),
-    with_gst_refundable_amount(gst_refundable_amount : f64),
-    with_deductible_amount(deductible_amount : f64),
-    with_non_deductible_amount(non_deductible_amount : f64),
-    with_expense_narration(expense_narration : String),
-    with_expense_type_group_description(expense_type_group_description : String),
-    with_expense_type_description(expense_type_description : String) }
-);
+impl Expense {
+    crate::setters::setters! {
+        with_expense_id(expense_id : String), with_effective_date(effective_date :
+        DateTime), with_tax_date(tax_date : DateTime), with_payment_date(payment_date :
+        DateTime), with_expense_including_gst(expense_including_gst : f64),
+        with_expense_excluding_gst(expense_excluding_gst : f64),
+        with_gst_refundable_amount(gst_refundable_amount : f64),
+        with_deductible_amount(deductible_amount : f64),
+        with_non_deductible_amount(non_deductible_amount : f64),
+        with_expense_narration(expense_narration : String),
+        with_expense_type_group_description(expense_type_group_description : String),
+        with_expense_type_description(expense_type_description : String)
+    }
+}
 
 /// The `FeeClass` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2672,12 +2772,13 @@ pub struct FeeConsent {
     pub term_end_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    FeeConsent { with_type(r#type : FeeConsentType),
-    with_anniversary_date(anniversary_date : DateTime),
-    with_term_start_date(term_start_date : DateTime), with_term_end_date(term_end_date :
-    DateTime) }
-);
+impl FeeConsent {
+    crate::setters::setters! {
+        with_type(r#type : FeeConsentType), with_anniversary_date(anniversary_date :
+        DateTime), with_term_start_date(term_start_date : DateTime),
+        with_term_end_date(term_end_date : DateTime)
+    }
+}
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2731,10 +2832,12 @@ pub struct FeeOverride {
     pub tiers: Option<Vec<FeeTier>>,
 }
 
-crate::setters::setters!(
-    FeeOverride { with_name(name : String), with_id(id : String), with_value(value :
-    f64), with_is_tiered(is_tiered : bool), with_tiers(tiers : Vec < FeeTier >) }
-);
+impl FeeOverride {
+    crate::setters::setters! {
+        with_name(name : String), with_id(id : String), with_value(value : f64),
+        with_is_tiered(is_tiered : bool), with_tiers(tiers : Vec < FeeTier >)
+    }
+}
 
 /// The `FeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2746,9 +2849,11 @@ pub struct FeeTier {
     pub percentage: Option<f64>,
 }
 
-crate::setters::setters!(
-    FeeTier { with_from(from : f64), with_percentage(percentage : f64) }
-);
+impl FeeTier {
+    crate::setters::setters! {
+        with_from(from : f64), with_percentage(percentage : f64)
+    }
+}
 
 /// The `FeeType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2902,20 +3007,23 @@ pub struct Holding {
     pub estimated_gross_yield: Option<f64>,
 }
 
-crate::setters::setters!(
-    Holding { with_security(security : HoldingSecurity), with_quantity(quantity : f64),
-    with_unit_cost(unit_cost : f64), with_cost(cost : f64), with_unit_value(unit_value :
-    f64), with_unit_price_date(unit_price_date : DateTime), with_value(value : f64),
-    with_percent_total_value(percent_total_value : f64), with_gain_or_loss(gain_or_loss :
-    f64), with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
-    with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
-    with_percent_total_gain_or_loss(percent_total_gain_or_loss : f64),
-    with_estimated_income(estimated_income : f64), with_yield(r#yield : f64),
-    with_value_in_security_currency(value_in_security_currency : f64),
-    with_cost_base_unknown(cost_base_unknown : bool), with_tax_credits(tax_credits :
-    f64), with_estimated_franking_credits(estimated_franking_credits : f64),
-    with_estimated_gross_yield(estimated_gross_yield : f64) }
-);
+impl Holding {
+    crate::setters::setters! {
+        with_security(security : HoldingSecurity), with_quantity(quantity : f64),
+        with_unit_cost(unit_cost : f64), with_cost(cost : f64),
+        with_unit_value(unit_value : f64), with_unit_price_date(unit_price_date :
+        DateTime), with_value(value : f64), with_percent_total_value(percent_total_value
+        : f64), with_gain_or_loss(gain_or_loss : f64),
+        with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
+        with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
+        with_percent_total_gain_or_loss(percent_total_gain_or_loss : f64),
+        with_estimated_income(estimated_income : f64), with_yield(r#yield : f64),
+        with_value_in_security_currency(value_in_security_currency : f64),
+        with_cost_base_unknown(cost_base_unknown : bool), with_tax_credits(tax_credits :
+        f64), with_estimated_franking_credits(estimated_franking_credits : f64),
+        with_estimated_gross_yield(estimated_gross_yield : f64)
+    }
+}
 
 /// Holdings, valuation and receivables of one account.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2933,12 +3041,14 @@ pub struct HoldingData {
     pub subscriptions: Option<Subscription>,
 }
 
-crate::setters::setters!(
-    HoldingData { with_account_id(account_id : String), with_valuation(valuation :
-    Valuation), with_holdings(holdings : Vec < Holding >),
-    with_receivables_and_payables(receivables_and_payables : Vec < ReceivableAndPayable
-    >), with_subscriptions(subscriptions : Subscription) }
-);
+impl HoldingData {
+    crate::setters::setters! {
+        with_account_id(account_id : String), with_valuation(valuation : Valuation),
+        with_holdings(holdings : Vec < Holding >),
+        with_receivables_and_payables(receivables_and_payables : Vec <
+        ReceivableAndPayable >), with_subscriptions(subscriptions : Subscription)
+    }
+}
 
 /// The `HoldingSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2960,14 +3070,16 @@ pub struct HoldingSecurity {
     pub exchange: Option<String>,
 }
 
-crate::setters::setters!(
-    HoldingSecurity { with_asset_class_description(asset_class_description : String),
-    with_asset_class_code(asset_class_code : String),
-    with_asset_class_category(asset_class_category : String),
-    with_type_description(type_description : String),
-    with_gics_description(gics_description : String), with_code(code : String),
-    with_exchange(exchange : String) }
-);
+impl HoldingSecurity {
+    crate::setters::setters! {
+        with_asset_class_description(asset_class_description : String),
+        with_asset_class_code(asset_class_code : String),
+        with_asset_class_category(asset_class_category : String),
+        with_type_description(type_description : String),
+        with_gics_description(gics_description : String), with_code(code : String),
+        with_exchange(exchange : String)
+    }
+}
 
 /// The `HoldingValuePerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -2981,10 +3093,12 @@ pub struct HoldingValuePerModel {
     pub quantity: Option<f64>,
 }
 
-crate::setters::setters!(
-    HoldingValuePerModel { with_security(security : Security), with_value(value : f64),
-    with_quantity(quantity : f64) }
-);
+impl HoldingValuePerModel {
+    crate::setters::setters! {
+        with_security(security : Security), with_value(value : f64),
+        with_quantity(quantity : f64)
+    }
+}
 
 /// Holdings history of an account for one model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3000,11 +3114,13 @@ pub struct HoldingsHistoryPerModel {
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
-crate::setters::setters!(
-    HoldingsHistoryPerModel { with_date(date : DateTime), with_total_value(total_value :
-    f64), with_holdings_in_model(holdings_in_model : Vec < HoldingsPerModel >),
-    with_holdings_not_in_model(holdings_not_in_model : Vec < HoldingValuePerModel >) }
-);
+impl HoldingsHistoryPerModel {
+    crate::setters::setters! {
+        with_date(date : DateTime), with_total_value(total_value : f64),
+        with_holdings_in_model(holdings_in_model : Vec < HoldingsPerModel >),
+        with_holdings_not_in_model(holdings_not_in_model : Vec < HoldingValuePerModel >)
+    }
+}
 
 /// The `HoldingsPerModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3018,11 +3134,12 @@ pub struct HoldingsPerModel {
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
 
-crate::setters::setters!(
-    HoldingsPerModel { with_model_code(model_code : String),
-    with_model_percentage(model_percentage : f64), with_holdings(holdings : Vec <
-    HoldingValuePerModel >) }
-);
+impl HoldingsPerModel {
+    crate::setters::setters! {
+        with_model_code(model_code : String), with_model_percentage(model_percentage :
+        f64), with_holdings(holdings : Vec < HoldingValuePerModel >)
+    }
+}
 
 /// The `IdentificationType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3094,16 +3211,18 @@ pub struct IncomeDetail {
     pub franking_credit: Option<f64>,
 }
 
-crate::setters::setters!(
-    IncomeDetail { with_tax_withheld(tax_withheld : f64), with_receivable(receivable :
-    f64), with_cash_amount(cash_amount : f64), with_drp(drp : f64),
-    with_income_total(income_total : f64), with_payment_date(payment_date : DateTime),
-    with_execution_date(execution_date : DateTime), with_security(security : Security),
-    with_income_type_description(income_type_description : String),
-    with_income_source(income_source : String), with_income_id(income_id : String),
-    with_foreign_tax_pay(foreign_tax_pay : f64), with_franking_credit(franking_credit :
-    f64) }
-);
+impl IncomeDetail {
+    crate::setters::setters! {
+        with_tax_withheld(tax_withheld : f64), with_receivable(receivable : f64),
+        with_cash_amount(cash_amount : f64), with_drp(drp : f64),
+        with_income_total(income_total : f64), with_payment_date(payment_date :
+        DateTime), with_execution_date(execution_date : DateTime), with_security(security
+        : Security), with_income_type_description(income_type_description : String),
+        with_income_source(income_source : String), with_income_id(income_id : String),
+        with_foreign_tax_pay(foreign_tax_pay : f64), with_franking_credit(franking_credit
+        : f64)
+    }
+}
 
 /// Scheduled income of one security.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3155,23 +3274,25 @@ pub struct IncomeSchedule {
     pub accrued_amount: Option<f64>,
 }
 
-crate::setters::setters!(
-    IncomeSchedule { with_cash_amount(cash_amount : f64),
-    with_trust_other_expenses(trust_other_expenses : f64),
-    with_foreign_income_tax_offsets_total(foreign_income_tax_offsets_total : f64),
-    with_tax_withheld(tax_withheld : f64), with_income_total(income_total : f64),
-    with_non_assessable_total(non_assessable_total : f64),
-    with_trust_cgt_distributions_total(trust_cgt_distributions_total : f64),
-    with_foreign_income_total(foreign_income_total : f64), with_drp(drp : f64),
-    with_australian_trust_other(australian_trust_other : f64),
-    with_franked_total(franked_total : f64), with_unfranked_total(unfranked_total : f64),
-    with_interest(interest : f64), with_tax_date(tax_date : DateTime),
-    with_security(security : Security),
-    with_income_type_description(income_type_description : String),
-    with_income_id(income_id : String),
-    with_franking_credits_total(franking_credits_total : f64),
-    with_accrued_amount(accrued_amount : f64) }
-);
+impl IncomeSchedule {
+    crate::setters::setters! {
+        with_cash_amount(cash_amount : f64),
+        with_trust_other_expenses(trust_other_expenses : f64),
+        with_foreign_income_tax_offsets_total(foreign_income_tax_offsets_total : f64),
+        with_tax_withheld(tax_withheld : f64), with_income_total(income_total : f64),
+        with_non_assessable_total(non_assessable_total : f64),
+        with_trust_cgt_distributions_total(trust_cgt_distributions_total : f64),
+        with_foreign_income_total(foreign_income_total : f64), with_drp(drp : f64),
+        with_australian_trust_other(australian_trust_other : f64),
+        with_franked_total(franked_total : f64), with_unfranked_total(unfranked_total :
+        f64), with_interest(interest : f64), with_tax_date(tax_date : DateTime),
+        with_security(security : Security),
+        with_income_type_description(income_type_description : String),
+        with_income_id(income_id : String),
+        with_franking_credits_total(franking_credits_total : f64),
+        with_accrued_amount(accrued_amount : f64)
+    }
+}
 
 /// The `IndividualName` schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3194,9 +3315,11 @@ impl IndividualName {
             last_name,
         }
     }
-}
 
-crate::setters::setters!(IndividualName { with_title(title : Title) });
+    crate::setters::setters! {
+        with_title(title : Title)
+    }
+}
 
 /// The `InflowsContributionSourceFund` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3208,10 +3331,11 @@ pub struct InflowsContributionSourceFund {
     pub usi: Option<String>,
 }
 
-crate::setters::setters!(
-    InflowsContributionSourceFund { with_product_name(product_name : String),
-    with_usi(usi : String) }
-);
+impl InflowsContributionSourceFund {
+    crate::setters::setters! {
+        with_product_name(product_name : String), with_usi(usi : String)
+    }
+}
 
 /// The `LinkAccess` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3268,9 +3392,11 @@ pub struct Metadata {
     pub total_pages: Option<i32>,
 }
 
-crate::setters::setters!(
-    Metadata { with_total_count(total_count : i32), with_total_pages(total_pages : i32) }
-);
+impl Metadata {
+    crate::setters::setters! {
+        with_total_count(total_count : i32), with_total_pages(total_pages : i32)
+    }
+}
 
 /// The `MissingReason` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3313,12 +3439,15 @@ pub struct Model {
     pub last_transaction_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    Model { with_id(id : String), with_code(code : String), with_description(description
-    : String), with_status(status : ModelStatus), with_fact_sheet_url(fact_sheet_url :
-    String), with_provider_name(provider_name : String), with_updated_date(updated_date :
-    DateTime), with_last_transaction_date(last_transaction_date : DateTime) }
-);
+impl Model {
+    crate::setters::setters! {
+        with_id(id : String), with_code(code : String), with_description(description :
+        String), with_status(status : ModelStatus), with_fact_sheet_url(fact_sheet_url :
+        String), with_provider_name(provider_name : String),
+        with_updated_date(updated_date : DateTime),
+        with_last_transaction_date(last_transaction_date : DateTime)
+    }
+}
 
 /// Approximate funds under management of a model, with the accounts that follow it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3337,13 +3466,15 @@ pub struct ModelApproximateFum {
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
-crate::setters::setters!(
-    ModelApproximateFum { with_number_of_accounts_linked(number_of_accounts_linked :
-    i32), with_total_target_fum(total_target_fum : f64),
-    with_total_approximate_fum(total_approximate_fum : f64),
-    with_approximate_fum_for_accounts(approximate_fum_for_accounts : Vec <
-    AccountApproximateFum >) }
-);
+impl ModelApproximateFum {
+    crate::setters::setters! {
+        with_number_of_accounts_linked(number_of_accounts_linked : i32),
+        with_total_target_fum(total_target_fum : f64),
+        with_total_approximate_fum(total_approximate_fum : f64),
+        with_approximate_fum_for_accounts(approximate_fum_for_accounts : Vec <
+        AccountApproximateFum >)
+    }
+}
 
 /// The `ModelDailyPercentageReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3360,11 +3491,12 @@ pub struct ModelDailyPercentageReturn {
     pub cumulative_percentage_return: Option<f64>,
 }
 
-crate::setters::setters!(
-    ModelDailyPercentageReturn { with_date(date : DateTime),
-    with_percentage_return(percentage_return : f64),
-    with_cumulative_percentage_return(cumulative_percentage_return : f64) }
-);
+impl ModelDailyPercentageReturn {
+    crate::setters::setters! {
+        with_date(date : DateTime), with_percentage_return(percentage_return : f64),
+        with_cumulative_percentage_return(cumulative_percentage_return : f64)
+    }
+}
 
 /// A security held by a model with its target weight.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3380,12 +3512,14 @@ pub struct ModelHolding {
     pub estimated_yield: Option<f64>,
 }
 
-crate::setters::setters!(
-    ModelHolding { with_security(security : Security),
-    with_target_value_percentage(target_value_percentage : f64),
-    with_actual_value_percentage(actual_value_percentage : f64),
-    with_estimated_yield(estimated_yield : f64) }
-);
+impl ModelHolding {
+    crate::setters::setters! {
+        with_security(security : Security),
+        with_target_value_percentage(target_value_percentage : f64),
+        with_actual_value_percentage(actual_value_percentage : f64),
+        with_estimated_yield(estimated_yield : f64)
+    }
+}
 
 /// Returns of a model over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3397,11 +3531,13 @@ pub struct ModelPerformance {
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
-crate::setters::setters!(
-    ModelPerformance { with_daily_percentage_returns(daily_percentage_returns : Vec <
-    ModelDailyPercentageReturn >), with_percentage_returns(percentage_returns : Vec <
-    PercentageReturn >) }
-);
+impl ModelPerformance {
+    crate::setters::setters! {
+        with_daily_percentage_returns(daily_percentage_returns : Vec <
+        ModelDailyPercentageReturn >), with_percentage_returns(percentage_returns : Vec <
+        PercentageReturn >)
+    }
+}
 
 /// The `ModelStatus` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3438,9 +3574,11 @@ impl ModelWeightAdjustment {
             target: None,
         }
     }
-}
 
-crate::setters::setters!(ModelWeightAdjustment { with_target(target : f64) });
+    crate::setters::setters! {
+        with_target(target : f64)
+    }
+}
 
 /// A weight adjustment of a model.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3452,10 +3590,12 @@ pub struct ModelWeightAdjustmentResponse {
     pub target: Option<f64>,
 }
 
-crate::setters::setters!(
-    ModelWeightAdjustmentResponse { with_security(security :
-    ModelWeightAdjustmentSecurity), with_target(target : f64) }
-);
+impl ModelWeightAdjustmentResponse {
+    crate::setters::setters! {
+        with_security(security : ModelWeightAdjustmentSecurity), with_target(target :
+        f64)
+    }
+}
 
 /// The `ModelWeightAdjustmentSecurity` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3469,10 +3609,12 @@ pub struct ModelWeightAdjustmentSecurity {
     pub exchange: Option<String>,
 }
 
-crate::setters::setters!(
-    ModelWeightAdjustmentSecurity { with_isin(isin : String), with_code(code : String),
-    with_exchange(exchange : String) }
-);
+impl ModelWeightAdjustmentSecurity {
+    crate::setters::setters! {
+        with_isin(isin : String), with_code(code : String), with_exchange(exchange :
+        String)
+    }
+}
 
 /// The `NominatedReversionaryBeneficiary` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3488,11 +3630,13 @@ pub struct NominatedReversionaryBeneficiary {
     pub date_of_birth: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    NominatedReversionaryBeneficiary { with_sex(sex : Gender), with_full_name(full_name :
-    String), with_relationship(relationship : BeneficiaryRelationship),
-    with_date_of_birth(date_of_birth : DateTime) }
-);
+impl NominatedReversionaryBeneficiary {
+    crate::setters::setters! {
+        with_sex(sex : Gender), with_full_name(full_name : String),
+        with_relationship(relationship : BeneficiaryRelationship),
+        with_date_of_birth(date_of_birth : DateTime)
+    }
+}
 
 /// Kind of one-off instruction that can be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3551,12 +3695,11 @@ impl PatchUserAccountRequest {
             access: None,
         }
     }
-}
 
-crate::setters::setters!(
-    PatchUserAccountRequest { with_user_role(user_role : LinkType), with_access(access :
-    LinkAccess) }
-);
+    crate::setters::setters! {
+        with_user_role(user_role : LinkType), with_access(access : LinkAccess)
+    }
+}
 
 /// The `PaymentMethods` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3618,18 +3761,20 @@ pub struct PdsDetail {
     pub products: Option<Vec<Product>>,
 }
 
-crate::setters::setters!(
-    PdsDetail { with_id(id : String), with_name(name : String),
-    with_max_no_of_bank_accounts(max_no_of_bank_accounts : i32),
-    with_is_super_sma(is_super_sma : bool), with_status(status : String),
-    with_service_id(service_id : String), with_service_name(service_name : String),
-    with_region(region : ApplicantRegion), with_currency_code(currency_code : String),
-    with_fees(fees : Vec < PdsFee >), with_bank_account_usages(bank_account_usages : Vec
-    < BankAccountUsage >), with_tax_options(tax_options : Vec < PdsTaxOption >),
-    with_models(models : Vec < PdsModel >),
-    with_available_account_types(available_account_types : Vec < AccountType >),
-    with_products(products : Vec < Product >) }
-);
+impl PdsDetail {
+    crate::setters::setters! {
+        with_id(id : String), with_name(name : String),
+        with_max_no_of_bank_accounts(max_no_of_bank_accounts : i32),
+        with_is_super_sma(is_super_sma : bool), with_status(status : String),
+        with_service_id(service_id : String), with_service_name(service_name : String),
+        with_region(region : ApplicantRegion), with_currency_code(currency_code :
+        String), with_fees(fees : Vec < PdsFee >),
+        with_bank_account_usages(bank_account_usages : Vec < BankAccountUsage >),
+        with_tax_options(tax_options : Vec < PdsTaxOption >), with_models(models : Vec <
+        PdsModel >), with_available_account_types(available_account_types : Vec <
+        AccountType >), with_products(products : Vec < Product >)
+    }
+}
 
 /// The `PdsFee` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3662,16 +3807,19 @@ pub struct PdsFee {
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
-crate::setters::setters!(
-    PdsFee { with_id(id : String), with_type(r#type : FeeType), with_class(class :
-    FeeClass), with_name(name : String), with_tiers(tiers : Vec < PdsFeeTier >),
-    with_dollar_overwrite_settings(dollar_overwrite_settings : PdsFeeOverwriteSettings),
-    with_percent_overwrite_settings(percent_overwrite_settings :
-    PdsFeeOverwriteSettings), with_default_value(default_value : f64),
-    with_default_value_with_tax(default_value_with_tax : f64),
-    with_default_type(default_type : FeeValueType),
-    with_indexation_settings(indexation_settings : PdsFeeIndexationSettings) }
-);
+impl PdsFee {
+    crate::setters::setters! {
+        with_id(id : String), with_type(r#type : FeeType), with_class(class : FeeClass),
+        with_name(name : String), with_tiers(tiers : Vec < PdsFeeTier >),
+        with_dollar_overwrite_settings(dollar_overwrite_settings :
+        PdsFeeOverwriteSettings),
+        with_percent_overwrite_settings(percent_overwrite_settings :
+        PdsFeeOverwriteSettings), with_default_value(default_value : f64),
+        with_default_value_with_tax(default_value_with_tax : f64),
+        with_default_type(default_type : FeeValueType),
+        with_indexation_settings(indexation_settings : PdsFeeIndexationSettings)
+    }
+}
 
 /// The `PdsFeeIndexationSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3687,11 +3835,12 @@ pub struct PdsFeeIndexationSettings {
     pub value_max: Option<f64>,
 }
 
-crate::setters::setters!(
-    PdsFeeIndexationSettings { with_type(r#type : FeeIndexationType),
-    with_type_allowed(type_allowed : FeeIndexationType), with_value(value : f64),
-    with_value_max(value_max : f64) }
-);
+impl PdsFeeIndexationSettings {
+    crate::setters::setters! {
+        with_type(r#type : FeeIndexationType), with_type_allowed(type_allowed :
+        FeeIndexationType), with_value(value : f64), with_value_max(value_max : f64)
+    }
+}
 
 /// The `PdsFeeOverwriteSettings` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3707,11 +3856,13 @@ pub struct PdsFeeOverwriteSettings {
     pub max_amount_with_tax: Option<f64>,
 }
 
-crate::setters::setters!(
-    PdsFeeOverwriteSettings { with_min_amount(min_amount : f64),
-    with_max_amount(max_amount : f64), with_min_amount_with_tax(min_amount_with_tax :
-    f64), with_max_amount_with_tax(max_amount_with_tax : f64) }
-);
+impl PdsFeeOverwriteSettings {
+    crate::setters::setters! {
+        with_min_amount(min_amount : f64), with_max_amount(max_amount : f64),
+        with_min_amount_with_tax(min_amount_with_tax : f64),
+        with_max_amount_with_tax(max_amount_with_tax : f64)
+    }
+}
 
 /// The `PdsFeeTier` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3725,11 +3876,12 @@ pub struct PdsFeeTier {
     pub fee_percent_with_tax: Option<f64>,
 }
 
-crate::setters::setters!(
-    PdsFeeTier { with_value_applied_from(value_applied_from : f64),
-    with_fee_percent(fee_percent : f64), with_fee_percent_with_tax(fee_percent_with_tax :
-    f64) }
-);
+impl PdsFeeTier {
+    crate::setters::setters! {
+        with_value_applied_from(value_applied_from : f64), with_fee_percent(fee_percent :
+        f64), with_fee_percent_with_tax(fee_percent_with_tax : f64)
+    }
+}
 
 /// The `PdsModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3758,13 +3910,16 @@ pub struct PdsModel {
     pub single_asset_model_currency_code: Option<String>,
 }
 
-crate::setters::setters!(
-    PdsModel { with_id(id : String), with_name(name : String), with_style(style :
-    String), with_code(code : String), with_manager_name(manager_name : String),
-    with_fee_override(fee_override : FeeOverride), with_tax_wrappers(tax_wrappers : Vec <
-    TaxWrapper >), with_single_asset_model_isin(single_asset_model_isin : String),
-    with_single_asset_model_currency_code(single_asset_model_currency_code : String) }
-);
+impl PdsModel {
+    crate::setters::setters! {
+        with_id(id : String), with_name(name : String), with_style(style : String),
+        with_code(code : String), with_manager_name(manager_name : String),
+        with_fee_override(fee_override : FeeOverride), with_tax_wrappers(tax_wrappers :
+        Vec < TaxWrapper >), with_single_asset_model_isin(single_asset_model_isin :
+        String), with_single_asset_model_currency_code(single_asset_model_currency_code :
+        String)
+    }
+}
 
 /// The `PdsTaxOption` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3776,9 +3931,11 @@ pub struct PdsTaxOption {
     pub description: Option<String>,
 }
 
-crate::setters::setters!(
-    PdsTaxOption { with_code(code : String), with_description(description : String) }
-);
+impl PdsTaxOption {
+    crate::setters::setters! {
+        with_code(code : String), with_description(description : String)
+    }
+}
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3813,12 +3970,14 @@ pub struct PercentageReturn {
     pub annualised: Option<bool>,
 }
 
-crate::setters::setters!(
-    PercentageReturn { with_period_description(period_description : String),
-    with_gross_percentage_return(gross_percentage_return : f64),
-    with_net_percentage_return(net_percentage_return : f64), with_annualised(annualised :
-    bool) }
-);
+impl PercentageReturn {
+    crate::setters::setters! {
+        with_period_description(period_description : String),
+        with_gross_percentage_return(gross_percentage_return : f64),
+        with_net_percentage_return(net_percentage_return : f64),
+        with_annualised(annualised : bool)
+    }
+}
 
 /// Returns of an account over a period.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3844,16 +4003,19 @@ pub struct Performance {
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
-crate::setters::setters!(
-    Performance { with_holdings_excluded(holdings_excluded : bool),
-    with_beginning_market_value(beginning_market_value : f64),
-    with_ending_market_value(ending_market_value : f64),
-    with_net_capital_movement(net_capital_movement : f64),
-    with_net_internal_transfers(net_internal_transfers : f64),
-    with_cash_expenses(cash_expenses : f64), with_unallocated_amount(unallocated_amount :
-    f64), with_dollar_return(dollar_return : DollarReturnData),
-    with_percent_returns(percent_returns : Vec < PerformanceReturn >) }
-);
+impl Performance {
+    crate::setters::setters! {
+        with_holdings_excluded(holdings_excluded : bool),
+        with_beginning_market_value(beginning_market_value : f64),
+        with_ending_market_value(ending_market_value : f64),
+        with_net_capital_movement(net_capital_movement : f64),
+        with_net_internal_transfers(net_internal_transfers : f64),
+        with_cash_expenses(cash_expenses : f64),
+        with_unallocated_amount(unallocated_amount : f64),
+        with_dollar_return(dollar_return : DollarReturnData),
+        with_percent_returns(percent_returns : Vec < PerformanceReturn >)
+    }
+}
 
 /// The `PerformanceReturn` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -3867,11 +4029,13 @@ pub struct PerformanceReturn {
     pub net_percent_return: Option<f64>,
 }
 
-crate::setters::setters!(
-    PerformanceReturn { with_period_description(period_description : String),
-    with_gross_percent_return(gross_percent_return : f64),
-    with_net_percent_return(net_percent_return : f64) }
-);
+impl PerformanceReturn {
+    crate::setters::setters! {
+        with_period_description(period_description : String),
+        with_gross_percent_return(gross_percent_return : f64),
+        with_net_percent_return(net_percent_return : f64)
+    }
+}
 
 /// ESG categories to attach to an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3926,12 +4090,12 @@ impl PostOneOffCashflowInstructionRequest {
             allocations,
         }
     }
-}
 
-crate::setters::setters!(
-    PostOneOffCashflowInstructionRequest { with_amount(amount : f64),
-    with_tax_type(tax_type : SuperannuationContributionType) }
-);
+    crate::setters::setters! {
+        with_amount(amount : f64), with_tax_type(tax_type :
+        SuperannuationContributionType)
+    }
+}
 
 /// Details of a user to create.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3986,13 +4150,13 @@ impl PostUserRequest {
             generate_get_started_token,
         }
     }
-}
 
-crate::setters::setters!(
-    PostUserRequest { with_gender(gender : Gender), with_date_of_birth(date_of_birth :
-    DateTime), with_mothers_maiden_name(mothers_maiden_name : String),
-    with_phone_other(phone_other : String), with_job_title(job_title : String) }
-);
+    crate::setters::setters! {
+        with_gender(gender : Gender), with_date_of_birth(date_of_birth : DateTime),
+        with_mothers_maiden_name(mothers_maiden_name : String),
+        with_phone_other(phone_other : String), with_job_title(job_title : String)
+    }
+}
 
 /// Error reply in the RFC 9457 problem details format.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4042,11 +4206,13 @@ pub struct Problem {
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
-crate::setters::setters!(
-    Problem { with_type(r#type : String), with_title(title : String), with_status(status
-    : i32), with_detail(detail : String), with_instance(instance : String),
-    with_errors(errors : BTreeMap < String, Vec < String > >) }
-);
+impl Problem {
+    crate::setters::setters! {
+        with_type(r#type : String), with_title(title : String), with_status(status :
+        i32), with_detail(detail : String), with_instance(instance : String),
+        with_errors(errors : BTreeMap < String, Vec < String > >)
+    }
+}
 
 /// The `Product` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4073,14 +4239,17 @@ pub struct Product {
     pub disable_adviser_fees_international: Option<bool>,
 }
 
-crate::setters::setters!(
-    Product { with_id(id : String), with_is_single_bank_account(is_single_bank_account :
-    bool), with_product_provider_name(product_provider_name : String),
-    with_product_name(product_name : String), with_tax_wrapper_id(tax_wrapper_id : i32),
-    with_available_model_codes(available_model_codes : Vec < String >),
-    with_disable_adviser_fees_uk(disable_adviser_fees_uk : bool),
-    with_disable_adviser_fees_international(disable_adviser_fees_international : bool) }
-);
+impl Product {
+    crate::setters::setters! {
+        with_id(id : String), with_is_single_bank_account(is_single_bank_account : bool),
+        with_product_provider_name(product_provider_name : String),
+        with_product_name(product_name : String), with_tax_wrapper_id(tax_wrapper_id :
+        i32), with_available_model_codes(available_model_codes : Vec < String >),
+        with_disable_adviser_fees_uk(disable_adviser_fees_uk : bool),
+        with_disable_adviser_fees_international(disable_adviser_fees_international :
+        bool)
+    }
+}
 
 /// An entry of the publisher-event feed.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4096,11 +4265,13 @@ pub struct PublisherEvent {
     pub updated_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    PublisherEvent { with_id(id : String), with_event_name(event_name : String),
-    with_created_date(created_date : DateTime), with_updated_date(updated_date :
-    DateTime) }
-);
+impl PublisherEvent {
+    crate::setters::setters! {
+        with_id(id : String), with_event_name(event_name : String),
+        with_created_date(created_date : DateTime), with_updated_date(updated_date :
+        DateTime)
+    }
+}
 
 /// A detail record of a publisher event, naming a downloadable file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4118,11 +4289,13 @@ pub struct PublisherEventDetail {
     pub published_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    PublisherEventDetail { with_file_id(file_id : String), with_account_id(account_id :
-    String), with_file_name(file_name : String), with_generated_date(generated_date :
-    DateTime), with_published_date(published_date : DateTime) }
-);
+impl PublisherEventDetail {
+    crate::setters::setters! {
+        with_file_id(file_id : String), with_account_id(account_id : String),
+        with_file_name(file_name : String), with_generated_date(generated_date :
+        DateTime), with_published_date(published_date : DateTime)
+    }
+}
 
 /// The complete set of model weightings for an account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4170,11 +4343,11 @@ impl PutEsgCategoryRequest {
             category_ids: None,
         }
     }
-}
 
-crate::setters::setters!(
-    PutEsgCategoryRequest { with_category_ids(category_ids : Vec < String >) }
-);
+    crate::setters::setters! {
+        with_category_ids(category_ids : Vec < String >)
+    }
+}
 
 /// The complete set of weight adjustments for a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4239,12 +4412,12 @@ impl PutRegularCashflowInstructionRequest {
             allocations,
         }
     }
-}
 
-crate::setters::setters!(
-    PutRegularCashflowInstructionRequest { with_start_date(start_date : DateTime),
-    with_end_date(end_date : DateTime), with_amount(amount : f64) }
-);
+    crate::setters::setters! {
+        with_start_date(start_date : DateTime), with_end_date(end_date : DateTime),
+        with_amount(amount : f64)
+    }
+}
 
 /// The `RebalanceType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4277,11 +4450,13 @@ pub struct ReceivableAndPayable {
     pub included_in_net_value: Option<bool>,
 }
 
-crate::setters::setters!(
-    ReceivableAndPayable { with_code(code : String), with_description(description :
-    String), with_type_description(type_description : String), with_amount(amount : f64),
-    with_included_in_net_value(included_in_net_value : bool) }
-);
+impl ReceivableAndPayable {
+    crate::setters::setters! {
+        with_code(code : String), with_description(description : String),
+        with_type_description(type_description : String), with_amount(amount : f64),
+        with_included_in_net_value(included_in_net_value : bool)
+    }
+}
 
 /// The `Region` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4384,9 +4559,11 @@ pub struct Security {
     pub exchange: Option<String>,
 }
 
-crate::setters::setters!(
-    Security { with_code(code : String), with_exchange(exchange : String) }
-);
+impl Security {
+    crate::setters::setters! {
+        with_code(code : String), with_exchange(exchange : String)
+    }
+}
 
 /// A security that matched a search.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4408,12 +4585,14 @@ pub struct SecurityResponse {
     pub is_allowed_by_apl: Option<bool>,
 }
 
-crate::setters::setters!(
-    SecurityResponse { with_id(id : String), with_code(code : String),
-    with_description(description : String), with_isin(isin : String),
-    with_exchange(exchange : String), with_currency(currency : String),
-    with_is_allowed_by_apl(is_allowed_by_apl : bool) }
-);
+impl SecurityResponse {
+    crate::setters::setters! {
+        with_id(id : String), with_code(code : String), with_description(description :
+        String), with_isin(isin : String), with_exchange(exchange : String),
+        with_currency(currency : String), with_is_allowed_by_apl(is_allowed_by_apl :
+        bool)
+    }
+}
 
 /// Progress of the service's account recalculation.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4423,9 +4602,11 @@ pub struct ServiceRecalcStatus {
     pub recalc_as_at_date: Option<DateTime>,
 }
 
-crate::setters::setters!(
-    ServiceRecalcStatus { with_recalc_as_at_date(recalc_as_at_date : DateTime) }
-);
+impl ServiceRecalcStatus {
+    crate::setters::setters! {
+        with_recalc_as_at_date(recalc_as_at_date : DateTime)
+    }
+}
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4472,10 +4653,12 @@ pub struct Subscription {
     pub cash_hub: Option<CashHub>,
 }
 
-crate::setters::setters!(
-    Subscription { with_models(models : Vec < SubscriptionModel >),
-    with_cash_hub(cash_hub : CashHub) }
-);
+impl Subscription {
+    crate::setters::setters! {
+        with_models(models : Vec < SubscriptionModel >), with_cash_hub(cash_hub :
+        CashHub)
+    }
+}
 
 /// The `SubscriptionModel` schema.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4487,10 +4670,11 @@ pub struct SubscriptionModel {
     pub weighting: Option<f64>,
 }
 
-crate::setters::setters!(
-    SubscriptionModel { with_model_code(model_code : String), with_weighting(weighting :
-    f64) }
-);
+impl SubscriptionModel {
+    crate::setters::setters! {
+        with_model_code(model_code : String), with_weighting(weighting : f64)
+    }
+}
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4730,26 +4914,29 @@ pub struct Transaction {
     pub transaction_type_description: Option<String>,
 }
 
-crate::setters::setters!(
-    Transaction { with_contract_note_reference(contract_note_reference : String),
-    with_deemed_amount(deemed_amount : f64), with_cost_base_unknown(cost_base_unknown :
-    bool), with_buy_back(buy_back : bool),
-    with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
-    with_amount_in_traded_currency(amount_in_traded_currency : f64),
-    with_traded_currency(traded_currency : String), with_settlement_date(settlement_date
-    : DateTime),
-    with_average_price_in_settlement_currency(average_price_in_settlement_currency :
-    f64), with_amount_in_settlement_currency(amount_in_settlement_currency : f64),
-    with_settlement_currency(settlement_currency : String), with_broker(broker : String),
-    with_gst_claimable(gst_claimable : f64), with_brokerage_gst(brokerage_gst : f64),
-    with_brokerage_including_gst(brokerage_including_gst : f64),
-    with_transaction_id(transaction_id : String), with_security(security : Security),
-    with_transaction_date(transaction_date : DateTime), with_quantity(quantity : f64),
-    with_net_amount(net_amount : f64), with_unconfirmed(unconfirmed : bool),
-    with_average_price(average_price : f64), with_disposal_method(disposal_method :
-    String), with_narration(narration : String),
-    with_transaction_type_description(transaction_type_description : String) }
-);
+impl Transaction {
+    crate::setters::setters! {
+        with_contract_note_reference(contract_note_reference : String),
+        with_deemed_amount(deemed_amount : f64), with_cost_base_unknown(cost_base_unknown
+        : bool), with_buy_back(buy_back : bool),
+        with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
+        with_amount_in_traded_currency(amount_in_traded_currency : f64),
+        with_traded_currency(traded_currency : String),
+        with_settlement_date(settlement_date : DateTime),
+        with_average_price_in_settlement_currency(average_price_in_settlement_currency :
+        f64), with_amount_in_settlement_currency(amount_in_settlement_currency : f64),
+        with_settlement_currency(settlement_currency : String), with_broker(broker :
+        String), with_gst_claimable(gst_claimable : f64),
+        with_brokerage_gst(brokerage_gst : f64),
+        with_brokerage_including_gst(brokerage_including_gst : f64),
+        with_transaction_id(transaction_id : String), with_security(security : Security),
+        with_transaction_date(transaction_date : DateTime), with_quantity(quantity :
+        f64), with_net_amount(net_amount : f64), with_unconfirmed(unconfirmed : bool),
+        with_average_price(average_price : f64), with_disposal_method(disposal_method :
+        String), with_narration(narration : String),
+        with_transaction_type_description(transaction_type_description : String)
+    }
+}
 
 /// One page of transactions with paging totals.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4763,10 +4950,11 @@ pub struct TransactionIEnumerablePagedResponse {
     pub metadata: Option<Metadata>,
 }
 
-crate::setters::setters!(
-    TransactionIEnumerablePagedResponse { with_data(data : Vec < Transaction >),
-    with_metadata(metadata : Metadata) }
-);
+impl TransactionIEnumerablePagedResponse {
+    crate::setters::setters! {
+        with_data(data : Vec < Transaction >), with_metadata(metadata : Metadata)
+    }
+}
 
 /// Sort key of transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -4871,21 +5059,22 @@ pub struct UnsettledTransaction {
     pub other_charges_gst: Option<f64>,
 }
 
-crate::setters::setters!(
-    UnsettledTransaction { with_security(security : Security),
-    with_transaction_date(transaction_date : DateTime),
-    with_transaction_type_description(transaction_type_description : String),
-    with_quantity(quantity : f64), with_net_amount(net_amount : f64),
-    with_average_price(average_price : f64), with_brokerage(brokerage : f64),
-    with_gst(gst : f64), with_disposal_method(disposal_method : String),
-    with_narration(narration : String), with_traded_currency(traded_currency : String),
-    with_amount_in_traded_currency(amount_in_traded_currency : f64),
-    with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
-    with_settlement_date(settlement_date : DateTime),
-    with_contract_note_reference(contract_note_reference : String),
-    with_other_charges(other_charges : f64), with_other_charges_gst(other_charges_gst :
-    f64) }
-);
+impl UnsettledTransaction {
+    crate::setters::setters! {
+        with_security(security : Security), with_transaction_date(transaction_date :
+        DateTime), with_transaction_type_description(transaction_type_description :
+        String), with_quantity(quantity : f64), with_net_amount(net_amount : f64),
+        with_average_price(average_price : f64), with_brokerage(brokerage : f64),
+        with_gst(gst : f64), with_disposal_method(disposal_method : String),
+        with_narration(narration : String), with_traded_currency(traded_currency :
+        String), with_amount_in_traded_currency(amount_in_traded_currency : f64),
+        with_average_price_in_traded_currency(average_price_in_traded_currency : f64),
+        with_settlement_date(settlement_date : DateTime),
+        with_contract_note_reference(contract_note_reference : String),
+        with_other_charges(other_charges : f64), with_other_charges_gst(other_charges_gst
+        : f64)
+    }
+}
 
 /// A user of the platform.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4895,7 +5084,11 @@ pub struct User {
     pub user_id: Option<i32>,
 }
 
-crate::setters::setters!(User { with_user_id(user_id : i32) });
+impl User {
+    crate::setters::setters! {
+        with_user_id(user_id : i32)
+    }
+}
 
 /// Outcome of creating a user.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -4907,10 +5100,11 @@ pub struct UserCreationResponse {
     pub get_started_token: Option<String>,
 }
 
-crate::setters::setters!(
-    UserCreationResponse { with_id(id : i32), with_get_started_token(get_started_token :
-    String) }
-);
+impl UserCreationResponse {
+    crate::setters::setters! {
+        with_id(id : i32), with_get_started_token(get_started_token : String)
+    }
+}
 
 /// The same type as [`Gender`]: the document describes it again under this name.
 pub type UserGender = Gender;
@@ -4939,11 +5133,13 @@ pub struct Valuation {
     pub r#yield: Option<f64>,
 }
 
-crate::setters::setters!(
-    Valuation { with_valuation_date(valuation_date : DateTime),
-    with_total_cost(total_cost : f64), with_total_value(total_value : f64),
-    with_net_value(net_value : f64), with_total_gain_or_loss(total_gain_or_loss : f64),
-    with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
-    with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
-    with_estimated_income(estimated_income : f64), with_yield(r#yield : f64) }
-);
+impl Valuation {
+    crate::setters::setters! {
+        with_valuation_date(valuation_date : DateTime), with_total_cost(total_cost :
+        f64), with_total_value(total_value : f64), with_net_value(net_value : f64),
+        with_total_gain_or_loss(total_gain_or_loss : f64),
+        with_market_value_gain_or_loss(market_value_gain_or_loss : f64),
+        with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
+        with_estimated_income(estimated_income : f64), with_yield(r#yield : f64)
+    }
+}

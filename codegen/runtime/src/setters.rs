@@ -35,21 +35,19 @@ impl<T> Fill<T> for Nullable<Box<T>> {
     }
 }
 
-/// `setters!(Name { with_field(field: Type), … })` writes each setter.
+/// `setters! { with_field(field: Type), … }` among a struct's methods writes each setter.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __setters {
-    ($name:ident { $($setter:ident($field:ident: $ty:ty)),* $(,)? }) => {
-        impl $name {
-            $(
-                #[doc = concat!("Sets `", stringify!($field), "`, for building a value in one expression.")]
-                #[must_use]
-                pub fn $setter(mut self, value: $ty) -> Self {
-                    self.$field = $crate::codegen::setters::Fill::fill(value);
-                    self
-                }
-            )*
-        }
+    ($($setter:ident($field:ident: $ty:ty)),* $(,)?) => {
+        $(
+            #[doc = concat!("Sets `", stringify!($field), "`, for building a value in one expression.")]
+            #[must_use]
+            pub fn $setter(mut self, value: $ty) -> Self {
+                self.$field = $crate::codegen::setters::Fill::fill(value);
+                self
+            }
+        )*
     };
 }
 

@@ -311,7 +311,7 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
             Some(quote! { fn #function() -> #wrapper<#ty> { #body } })
         })
         .collect();
-    let defaults = (!defaults.is_empty()).then(|| quote! { impl #name { #(#defaults)* } });
+    let methods = methods(&name, constructor, setters, defaults);
     // Serde's derive reads a struct from an array too; the runtime's readers refuse that.
     quote! {
         #docs
@@ -320,10 +320,20 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         pub struct #name {
             #(#fields)*
         }
-        #constructor
-        #setters
-        #defaults
+        #methods
     }
+}
+
+/// One `impl` block for a struct's constructor, setters and the default values serde reads, so
+/// that the features gating the struct are written once more at most.
+fn methods(
+    name: &proc_macro2::Ident,
+    constructor: Option<TokenStream>,
+    setters: Option<TokenStream>,
+    defaults: Vec<TokenStream>,
+) -> Option<TokenStream> {
+    (constructor.is_some() || setters.is_some() || !defaults.is_empty())
+        .then(|| quote! { impl #name { #constructor #setters #(#defaults)* } })
 }
 
 /// The headers of a reply: read and written by the client and server code, so no serde.
@@ -344,19 +354,18 @@ fn headers_struct(api: &Api, s: &StructDef) -> TokenStream {
     });
     let name = ident(&s.name);
     let constructor = (!derive_default).then(|| constructor(api, s));
-    let setters = setters(api, s);
+    let methods = methods(&name, constructor, setters(api, s), Vec::new());
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq #default)]
         #[non_exhaustive]
         pub struct #name { #(#fields)* }
-        #constructor
-        #setters
+        #methods
     }
 }
 
 /// `with_<field>` for every field the constructor does not take, so other crates build the
-/// `#[non_exhaustive]` struct in one expression.
+/// `#[non_exhaustive]` struct in one expression: a macro call among the struct's methods.
 fn setters(api: &Api, s: &StructDef) -> Option<TokenStream> {
     let fields: Vec<TokenStream> = s
         .fields
@@ -368,12 +377,11 @@ fn setters(api: &Api, s: &StructDef) -> Option<TokenStream> {
             quote! { #setter(#field: #ty) }
         })
         .collect();
-    let name = ident(&s.name);
-    (!fields.is_empty()).then(|| quote! { crate::setters::setters!(#name { #(#fields),* }); })
+    (!fields.is_empty()).then(|| quote! { crate::setters::setters! { #(#fields),* } })
 }
 
-/// `new(required fields)` for structs that cannot derive `Default`: every optional field starts
-/// empty, for the setters to fill: `Name::new(required).with_optional(x)`.
+/// `new(required fields)` for structs that cannot derive `Default`, a method of the struct: every
+/// optional field starts empty, for the setters to fill: `Name::new(required).with_optional(x)`.
 fn constructor(api: &Api, s: &StructDef) -> TokenStream {
     let name = ident(&s.name);
     let takes = |f: &&Field| f.required && !f.nullable;
@@ -406,12 +414,10 @@ fn constructor(api: &Api, s: &StructDef) -> TokenStream {
     let docs = super::doc(&format!("A `{}` with the required fields set and every optional field empty.", s.name));
     let many = (s.fields.iter().filter(takes).count() > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
     quote! {
-        impl #name {
-            #docs
-            #many
-            pub fn new(#(#params),*) -> Self {
-                #name { #(#inits),* }
-            }
+        #docs
+        #many
+        pub fn new(#(#params),*) -> Self {
+            #name { #(#inits),* }
         }
     }
 }
