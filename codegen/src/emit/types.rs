@@ -284,7 +284,7 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         let (field, ty) = (ident(field), own_type(api, ty));
         fields.push(quote! {
             /// Properties not listed in the schema, by name.
-            #[serde(flatten)]
+            #[serde(flatten, deserialize_with = "crate::request_json::extra")]
             pub #field: BTreeMap<String, #ty>,
         });
     }
