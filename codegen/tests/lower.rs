@@ -1020,7 +1020,7 @@ fn types_of_the_same_structure_become_one_and_the_other_names_stay_as_aliases() 
     assert!(matches!(ty(&api, "User"), TypeDef::Struct(_)));
     assert_eq!(alias_of("GetAReplyOwner"), named(&api, "User"));
     assert_eq!(alias_of("GetBReplyOwner"), named(&api, "User"));
-    // Recursive copies merge; of two component names the shorter is kept.
+    // Recursive copies merge; of two component names as long, the first in name order is kept.
     assert_eq!(alias_of("Node"), named(&api, "Copy"));
     // The replies are the same in turn, and every reference points at the kept type.
     assert_eq!(alias_of("GetBReply"), named(&api, "GetAReply"));
