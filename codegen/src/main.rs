@@ -31,7 +31,8 @@ Options:
                         changed in it and its first differing lines
   --strict              every warning is an error: nothing is loosened or left out (by default,
                         what cannot be represented is left out and each warning is printed)
-  --tag-features        a cargo feature per tag in the client and types crates
+  --tag-features        a cargo feature per tag in the client and types crates (all on by
+                        default); schemas no operation uses behind `unused-schemas`, off
   --standalone          each crate declares its own [workspace], even inside another workspace
   --in-workspace        the crates join the workspace they are in, as path dependencies of its
                         members or listed in its `members` (the default inside a workspace)

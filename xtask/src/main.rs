@@ -30,7 +30,8 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
   --lenient        leave out what cannot be represented, list every warning, generate the rest
                    (`--skip-unsupported` is another name for it)
   --tag-features   a cargo feature per tag in the client and types crates (all on by default), so a
-                   crate that calls a few areas of a large API compiles only those
+                   crate that calls a few areas of a large API compiles only those; schemas no
+                   operation uses are behind `unused-schemas`, off by default
   --allow-outside-refs
                    let the spec's `$ref`s reach files outside its directory (refused by default)
   --overlay FILE   apply an OpenAPI Overlay 1.0 document to the spec before generating (repeatable;
