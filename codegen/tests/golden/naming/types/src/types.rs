@@ -12,54 +12,40 @@ use uuid::Uuid;
 use crate::DateTime;
 
 /// The `Account` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account {
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub id: Option<String>,
 }
 
-crate::setters::setters!(Account { with_id(id : String) });
-const _: () = {
-    /// `Account` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Account", rename = "Account")]
-    struct Wire {
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        id: Option<String>,
+impl Account {
+    crate::setters::setters! {
+        with_id(id : String)
     }
-
-    crate::object_only::object_only!(Account, Wire);
-};
+}
 
 /// The `Account2` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account2 {
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub r#match: Option<bool>,
 }
 
-crate::setters::setters!(Account2 { with_match(r#match : bool) });
-const _: () = {
-    /// `Account2` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Account2", rename = "Account2")]
-    struct Wire {
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        r#match: Option<bool>,
+impl Account2 {
+    crate::setters::setters! {
+        with_match(r#match : bool)
     }
-
-    crate::object_only::object_only!(Account2, Wire);
-};
+}
 
 /// The `GetItemPartType` enum, written on the wire as a string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -99,22 +85,71 @@ pub enum Kind {
 crate::enums::int_enum!(Kind, Unknown, [Bolt(1), Nut(2)]);
 
 /// The `Part` schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Part {
     pub r#type: String,
     /// Required, and may be `null`: `None` is sent as `null`, and a value that leaves it out does not decode.
+    #[serde(rename = "self", deserialize_with = "crate::enums::required_nullable")]
     pub self_: Option<String>,
     /// `Self` on the wire.
+    #[serde(
+        rename = "Self",
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub self_2: Option<i32>,
+    #[serde(
+        rename = "AccountId",
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub account_id: Option<Uuid>,
     /// `accountId` on the wire.
+    #[serde(
+        rename = "accountId",
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub account_id2: Option<DateTime>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kind: Option<Kind>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub status: Option<PartStatus>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub extra: Option<PartExtra>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub labels: Option<BTreeMap<String, String>>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub parent: Option<Box<Part>>,
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub children: Option<Vec<Part>>,
 }
 
@@ -135,110 +170,33 @@ impl Part {
             children: None,
         }
     }
+
+    crate::setters::setters! {
+        with_self_(self_ : String), with_self_2(self_2 : i32), with_account_id(account_id
+        : Uuid), with_account_id2(account_id2 : DateTime), with_kind(kind : Kind),
+        with_status(status : PartStatus), with_extra(extra : PartExtra),
+        with_labels(labels : BTreeMap < String, String >), with_parent(parent : Part),
+        with_children(children : Vec < Part >)
+    }
 }
 
-crate::setters::setters!(
-    Part { with_self_(self_ : String), with_self_2(self_2 : i32),
-    with_account_id(account_id : Uuid), with_account_id2(account_id2 : DateTime),
-    with_kind(kind : Kind), with_status(status : PartStatus), with_extra(extra :
-    PartExtra), with_labels(labels : BTreeMap < String, String >), with_parent(parent :
-    Part), with_children(children : Vec < Part >) }
-);
-const _: () = {
-    /// `Part` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "Part", rename = "Part")]
-    struct Wire {
-        r#type: String,
-        #[serde(rename = "self", deserialize_with = "crate::enums::required_nullable")]
-        self_: Option<String>,
-        #[serde(
-            rename = "Self",
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        self_2: Option<i32>,
-        #[serde(
-            rename = "AccountId",
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        account_id: Option<Uuid>,
-        #[serde(
-            rename = "accountId",
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        account_id2: Option<DateTime>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        kind: Option<Kind>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        status: Option<PartStatus>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        extra: Option<PartExtra>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        labels: Option<BTreeMap<String, String>>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        parent: Option<Box<Part>>,
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        children: Option<Vec<Part>>,
-    }
-
-    crate::object_only::object_only!(Part, Wire);
-};
-
 /// The `PartExtra` schema.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PartExtra {
+    #[serde(
+        default,
+        deserialize_with = "crate::enums::not_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub note: Option<String>,
 }
 
-crate::setters::setters!(PartExtra { with_note(note : String) });
-const _: () = {
-    /// `PartExtra` on the wire: serde's derive on a private twin, read through `object_only`
-    /// so that a JSON array is refused where the schema wants an object.
-    #[derive(Serialize, Deserialize)]
-    #[serde(remote = "PartExtra", rename = "PartExtra")]
-    struct Wire {
-        #[serde(
-            default,
-            deserialize_with = "crate::enums::not_null",
-            skip_serializing_if = "Option::is_none"
-        )]
-        note: Option<String>,
+impl PartExtra {
+    crate::setters::setters! {
+        with_note(note : String)
     }
-
-    crate::object_only::object_only!(PartExtra, Wire);
-};
+}
 
 /// The `PartStatus` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
