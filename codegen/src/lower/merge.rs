@@ -25,7 +25,7 @@ pub(super) fn merge_identical(api: &mut Api, components: &BTreeSet<&str>) {
     for members in groups.values().filter(|members| members.len() > 1) {
         let order = |&&i: &&usize| {
             let name = api.types[i].name();
-            (!components.contains(name), name.len(), name.to_string())
+            (!components.contains(name), name.len(), name)
         };
         let first = *members.iter().min_by_key(order).expect("a group has members");
         members.iter().for_each(|&i| kept[i] = first as u32);
@@ -69,10 +69,8 @@ pub(super) fn share_errors(api: &mut Api) {
         }
         let op = &mut api.operations[index];
         if !op.error_shapes.is_empty() {
-            op.error_shapes_of = shapes.get(&format!("{:?}", op.error_shapes)).copied();
-            if op.error_shapes_of.is_none() {
-                shapes.insert(format!("{:?}", op.error_shapes), index);
-            }
+            let first = *shapes.entry(format!("{:?}", op.error_shapes)).or_insert(index);
+            op.error_shapes_of = (first != index).then_some(first);
         }
     }
     for (op, shared) in api.operations.iter_mut().zip(shared) {
