@@ -1,5 +1,6 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
+use crate::emit::split::{Split, TypesCrate};
 use crate::emit::{client, server};
 use crate::encode::markdown;
 use crate::encode::toml::{self, Value};
@@ -297,18 +298,24 @@ fn time_feature() -> Feature {
     feature("time", &["apigen-runtime/time"])
 }
 
-pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
+pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &Split) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
     let dir = &config.dir;
-    let shared = shared_dependencies(dir, options, Some("client"), None);
-    let types_ident = types_ident(options)?;
+    let mut shared = shared_dependencies(dir, options, Some("client"), None);
+    let types = options.types.as_ref().ok_or("generator misconfigured: a client crate needs a types crate")?;
+    // A tag's crate of types is built only with its tag.
+    shared.extend(tag_crate_dependencies(dir, options, split, "client", |_| true));
     let dependencies = all_dependencies(client_dependencies(), shared);
     let mut features = client_features();
-    if let (Some(tags), Some(types)) = (&api.tag_features, &options.types) {
+    if let Some(tags) = &api.tag_features {
         features.retain(|(name, _)| name != "default");
         features.insert(0, feature("default", &["all-tags", "rustls"]));
-        features.extend(tag_features(tags, |tag| vec![format!("{}/{tag}", types.name)]));
+        features.extend(tag_features(tags, |tag| {
+            let own = split.tags.iter().any(|t| t == tag).then(|| format!("dep:{}", split.crate_of(types, tag).name));
+            std::iter::once(format!("{}/{tag}", types.name)).chain(own).collect()
+        }));
     }
+    let types_module = split.reexport(types, |tag| Some(tag.to_string()));
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
@@ -330,7 +337,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::types::items(api).len()));
     let usual = crate::emit::facts::usual_credentials(api);
     let jobs = vec![
         RustJob::chunked(
@@ -340,16 +347,30 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             move |i| client::builder(api, &usual, &api.operations[i]),
         ),
         RustJob::parts(src("client.rs"), client::client_module(api)),
-        RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_ident))),
+        RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_module))),
     ];
     Ok(Plan { files, jobs })
 }
 
-/// The Rust name of the types crate, which client and server crates re-export.
-fn types_ident(options: &Config) -> Result<String, String> {
-    let types =
-        options.types.as_ref().ok_or("generator misconfigured: a client or server crate needs a types crate")?;
-    Ok(types.name.replace('-', "_"))
+/// The dependencies of a client or server crate written at `crate_dir` on the crates of the tags'
+/// types of `split`, with the feature `side`; optional where `optional` says so for the tag.
+fn tag_crate_dependencies(
+    crate_dir: &str,
+    options: &Config,
+    split: &Split,
+    side: &str,
+    optional: impl Fn(&str) -> bool,
+) -> Vec<(String, Value)> {
+    let Some(types) = &options.types else { return Vec::new() };
+    let dependency = |tag: &String| {
+        let krate = split.crate_of(types, tag);
+        let mut value = path_dependency(crate_dir, &krate.dir, &options.crate_version, &[side], true);
+        if let (Value::Table(table), true) = (&mut value, optional(tag)) {
+            table.push(("optional".to_string(), Value::Bool(true)));
+        }
+        (krate.name, value)
+    };
+    split.tags.iter().map(dependency).collect()
 }
 
 /// Dependencies of the types crate besides the runtime.
@@ -361,15 +382,28 @@ fn types_dependencies() -> Vec<(String, Value)> {
     ]
 }
 
-/// The types crate: one Rust type per schema, which the client and server crates both re-export.
-/// The impls that need the client's or the server's runtime are behind features of those names.
-pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Result<Plan<'a>, String> {
-    let standalone = options.standalone;
-    let dir = &config.dir;
-    let src = |name: &str| format!("{dir}/src/{name}");
-    let shared = shared_dependencies(dir, options, None, None);
-    let dependencies = all_dependencies(types_dependencies(), shared);
-    let tags = api.tag_features.as_ref();
+/// The types crates: one Rust type per schema, which the client and server crates both
+/// re-export, in one crate or split into the core and a crate per tag. The impls that need the
+/// client's or the server's runtime are behind features of those names.
+pub fn types<'a>(
+    api: &'a Api,
+    config: &CrateConfig,
+    options: &'a Config,
+    split: &'a Split,
+) -> Result<Plan<'a>, String> {
+    let mut plan =
+        types_crate(api, config, options, if split.tags.is_empty() { TypesCrate::Whole } else { TypesCrate::Core })?;
+    for tag in &split.tags {
+        let part = types_crate(api, &split.crate_of(config, tag), options, TypesCrate::Tag(tag))?;
+        plan.files.extend(part.files);
+        plan.jobs.extend(part.jobs);
+    }
+    Ok(plan)
+}
+
+/// The features of a types crate that turn on what its `client.rs` and `server.rs` need.
+fn types_side_features(api: &Api, core: Option<&str>) -> Vec<Feature> {
+    let mut client = vec!["apigen-runtime/client".to_string()];
     let mut server = vec!["apigen-runtime/server".to_string()];
     // Regular expressions only for a spec with patterns for the server to check.
     if server::has_patterns(api) || api.schema_checks.is_some() {
@@ -382,20 +416,57 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
     if api.reads_xml() {
         server.push("apigen-runtime/xml".to_string());
     }
-    // The server implements every operation, so it needs every type.
-    if tags.is_some() {
-        server.push("all-tags".to_string());
+    match core {
+        // A tag's crate calls the core's checks, and its error enums name the core's types.
+        Some(core) => {
+            client.push(format!("{core}/client"));
+            server.push(format!("{core}/server"));
+        }
+        // The server implements every operation, so it needs every type.
+        None if api.tag_features.is_some() => server.push("all-tags".to_string()),
+        None => {}
     }
-    let mut features = vec![feature("client", &["apigen-runtime/client"]), ("server".to_string(), server)];
-    if let Some(tags) = tags {
+    vec![("client".to_string(), client), ("server".to_string(), server)]
+}
+
+/// One types crate of `part`, configured as `config`.
+fn types_crate<'a>(
+    api: &'a Api,
+    config: &CrateConfig,
+    options: &'a Config,
+    part: TypesCrate<'a>,
+) -> Result<Plan<'a>, String> {
+    let standalone = options.standalone;
+    let dir = &config.dir;
+    let src = |name: &str| format!("{dir}/src/{name}");
+    let mut dependencies = shared_dependencies(dir, options, None, None);
+    let core = options.types.as_ref().ok_or("generator misconfigured: no types crate")?;
+    let mut features = match part {
+        TypesCrate::Tag(tag) => {
+            // Its types name the core's, which this tag's feature compiles.
+            dependencies
+                .push((core.name.clone(), path_dependency(dir, &core.dir, &options.crate_version, &[tag], false)));
+            types_side_features(api, Some(&core.name))
+        }
+        TypesCrate::Whole | TypesCrate::Core => types_side_features(api, None),
+    };
+    if let (Some(tags), false) = (&api.tag_features, matches!(part, TypesCrate::Tag(_))) {
         features.insert(0, feature("default", &["all-tags"]));
         features.extend(tag_features(tags, |_| Vec::new()));
     }
-    let description = format!(
-        "Request and reply types of {} (API version {}), shared by its client and server crates.",
-        api.title, api.version
-    );
+    let dependencies = all_dependencies(types_dependencies(), dependencies);
+    let description = match part {
+        TypesCrate::Tag(tag) => format!(
+            "Request and reply types of {} (API version {}) that only its feature `{tag}` compiles, shared by its client and server crates.",
+            api.title, api.version
+        ),
+        TypesCrate::Whole | TypesCrate::Core => format!(
+            "Request and reply types of {} (API version {}), shared by its client and server crates.",
+            api.title, api.version
+        ),
+    };
     let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
+    let items = crate::emit::types::part_items(api, part);
     let manifest = Manifest {
         name: &config.name,
         version: &options.crate_version,
@@ -406,32 +477,41 @@ pub fn types<'a>(api: &'a Api, config: &CrateConfig, options: &'a Config) -> Res
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
-    if let Some(checks) = &api.schema_checks {
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, items.len()));
+    let core_checks = api.schema_checks.as_ref().filter(|_| !matches!(part, TypesCrate::Tag(_)));
+    if let Some(checks) = core_checks {
         let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
         files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
     }
-    let (client_name, server_name) =
-        (options.client.as_ref().map(|c| c.name.as_str()), options.server.as_ref().map(|c| c.name.as_str()));
-    let items = crate::emit::types::items(api);
     let validated = crate::emit::facts::validated_types(api);
-    let checked = server::validate_items(api, &validated);
+    let checked = server::validate_items(api, &validated, part);
+    let errors = crate::emit::split::error_enums(api, part).next().is_some();
+    let lib = crate::emit::types::LibModule {
+        client_crate: options.client.as_ref().map(|c| c.name.as_str()),
+        server_crate: options.server.as_ref().map(|c| c.name.as_str()),
+        part,
+        client_mod: errors,
+        server_mod: errors,
+        validate_mod: !checked.is_empty(),
+    };
+    let core_ident = core.name.replace('-', "_");
+    let header_items = items.clone();
     let mut jobs = vec![
         RustJob::chunked(
             vec![src("types.rs")],
             items.len(),
-            move || crate::emit::types::header(api),
-            move |i| crate::emit::types::item(api, &items[i]),
+            move || crate::emit::types::header(api, &header_items, part, &core_ident),
+            move |i| crate::emit::types::item(api, &items[i], part),
         ),
-        RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, client_name, server_name))),
-        RustJob::new(src("client.rs"), move || client::error_readers(api)),
-        RustJob::new(src("server.rs"), move || server::error_replies(api)),
+        RustJob::new(src("lib.rs"), move || Some(crate::emit::types::lib_module(api, &lib))),
+        RustJob::new(src("client.rs"), move || client::error_readers(api, part)),
+        RustJob::new(src("server.rs"), move || server::error_replies(api, part)),
     ];
-    if api.schema_checks.is_some() {
+    if core_checks.is_some() {
         jobs.push(RustJob::new(src("schema_checks.rs"), move || Some(crate::emit::types::schema_checks_module(api))));
     }
     // Written whenever a type is validated, as the crate's `lib.rs` then declares the module.
-    if !validated.is_empty() {
+    if !checked.is_empty() {
         jobs.push(RustJob::chunked(
             vec![src("validate.rs")],
             checked.len(),
@@ -451,6 +531,7 @@ fn readme_and_rustfmt(
     options: &Config,
     description: &str,
     usage: &str,
+    types: usize,
 ) -> [GeneratedFile; 2] {
     let dir = &config.dir;
     let readme = format!(
@@ -461,7 +542,7 @@ fn readme_and_rustfmt(
         markdown::text(&api.title),
         markdown::code(&api.version),
         api.operations.len(),
-        crate::emit::types::items(api).len(),
+        types,
         markdown::code(&options.spec_path),
         markdown::code(&options.command),
     );
@@ -481,23 +562,33 @@ pub fn trait_name(crate_name: &str) -> String {
 
 /// The server crate's features: the document, `time`, and the types crate's feature for schemas no
 /// operation reaches, which the server itself never needs.
-fn server_features(api: &Api, options: &Config) -> Vec<Feature> {
+fn server_features(api: &Api, options: &Config, split: &Split) -> Vec<Feature> {
     let mut features = vec![feature("document", &[]), time_feature()];
-    let unused = api.tag_features.as_ref().and_then(|tags| tags.unused.as_ref());
-    if let (Some(unused), Some(types)) = (unused, &options.types) {
-        features.push((unused.clone(), vec![format!("{}/{unused}", types.name)]));
+    if let (Some(unused), Some(types)) = (unused_feature(api), &options.types) {
+        let own = split.tags.iter().any(|t| t == unused).then(|| format!("dep:{}", split.crate_of(types, unused).name));
+        features.push((unused.to_string(), std::iter::once(format!("{}/{unused}", types.name)).chain(own).collect()));
     }
     features
 }
 
-pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Result<Plan<'a>, String> {
+/// The feature of the schemas no operation reaches, when there are such schemas.
+fn unused_feature(api: &Api) -> Option<&str> {
+    api.tag_features.as_ref().and_then(|tags| tags.unused.as_deref())
+}
+
+pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &Split) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
     let dir = &config.dir;
     // Regular expressions only for a spec whose parameters have patterns to check (a body's are
     // checked in the types crate).
     let patterns = server::has_param_patterns(api).then(|| pattern_feature(api));
-    let shared = shared_dependencies(dir, options, Some("server"), patterns);
-    let types_ident = types_ident(options)?;
+    let mut shared = shared_dependencies(dir, options, Some("server"), patterns);
+    let types = options.types.as_ref().ok_or("generator misconfigured: a server crate needs a types crate")?;
+    // The server implements every operation, so it needs every tag's types; only the schemas no
+    // operation reaches stay behind their feature.
+    let unused = unused_feature(api);
+    shared.extend(tag_crate_dependencies(dir, options, split, "server", |tag| Some(tag) == unused));
+    let types_module = split.reexport(types, |tag| (Some(tag) == unused).then(|| tag.to_string()));
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let trait_name = trait_name(&config.name);
@@ -514,11 +605,11 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
         description: &description,
         dependencies: all_dependencies(server_dependencies(), shared),
         dev_dependencies: server_dev_dependencies(),
-        features: server_features(api, options),
+        features: server_features(api, options, split),
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::types::items(api).len()));
     if let Some(document) = &api.document {
         files.push(render::plain(src(server::document_file(document)), &document.text));
     }
@@ -536,7 +627,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config) -> Resul
             move || server::inputs_header(api),
             move |i| server::input_struct(api, &api.operations[i]),
         ),
-        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident, &types_ident))),
+        RustJob::new(src("lib.rs"), move || Some(server::lib_module(api, &for_lib, &crate_ident, &types_module))),
         RustJob::chunked(
             vec![src("router.rs")],
             api.operations.len(),

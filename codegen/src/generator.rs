@@ -50,6 +50,7 @@ pub struct Generator {
     name: String,
     strict: bool,
     tag_features: bool,
+    split_types_from: usize,
     mock_seed: u64,
     allow_outside_refs: bool,
     overlays: Vec<PathBuf>,
@@ -84,6 +85,7 @@ impl Generator {
             name: name.to_string(),
             strict: false,
             tag_features: false,
+            split_types_from: crate::emit::split::DEFAULT_SPLIT_FROM,
             mock_seed: 0,
             allow_outside_refs: false,
             overlays: Vec::new(),
@@ -102,6 +104,13 @@ impl Generator {
     /// A cargo feature per tag in the client and types crates.
     pub fn tag_features(mut self, on: bool) -> Generator {
         self.tag_features = on;
+        self
+    }
+
+    /// With tag features, how many types a spec has before its types are split into the core
+    /// crate and a crate per tag (2,000 by default; 0 always splits).
+    pub fn split_types_from(mut self, types: usize) -> Generator {
+        self.split_types_from = types;
         self
     }
 
@@ -171,6 +180,7 @@ impl Generator {
             runtime,
             strict: self.strict,
             tag_features: self.tag_features,
+            split_types_from: self.split_types_from,
             mock_seed: self.mock_seed,
             crate_version: disk::crate_version(&self.spec)?,
             ..Config::new(&self.name)
@@ -189,6 +199,9 @@ impl Generator {
             if on {
                 line.push_str(flag);
             }
+        }
+        if self.split_types_from != crate::emit::split::DEFAULT_SPLIT_FROM {
+            line.push_str(&format!(" --split-types-from {}", self.split_types_from));
         }
         match &self.runtime {
             RuntimeSource::Beside => {}

@@ -73,6 +73,11 @@ pub struct Config {
     /// A cargo feature per tag in the client and types crates (all on by default), so a crate that
     /// calls a few areas of a large API compiles only their operations and the types they reach.
     pub tag_features: bool,
+    /// With [`Config::tag_features`], a spec of this many types or more gets its types in several
+    /// crates: each tag's own in a crate of that tag, the rest in the types crate, so cargo builds
+    /// them side by side and a build with some tags compiles only theirs. Fewer types stay in one
+    /// crate.
+    pub split_types_from: usize,
     /// Varies the values the generated mock answers with where the document gives no valid
     /// example; the same seed gives the same values.
     pub mock_seed: u64,
@@ -98,6 +103,7 @@ impl Config {
             runtime: Runtime::Path { dir: RUNTIME_CRATE.to_string(), vendored: true },
             strict: false,
             tag_features: false,
+            split_types_from: emit::split::DEFAULT_SPLIT_FROM,
             mock_seed: 0,
             crate_version: "0.1.0".to_string(),
         }
@@ -270,12 +276,13 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
 
 /// The emit and render stages: IR → formatted files of the configured crates, sorted by path.
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let split = emit::split::Split::of(api, config.split_types_from);
     let mut plans = Vec::new();
     if let Some(client) = &config.client {
-        plans.push((client, crates::client(api, client, config).map_err(bug)?));
+        plans.push((client, crates::client(api, client, config, &split).map_err(bug)?));
     }
     if let Some(server) = &config.server {
-        plans.push((server, crates::server(api, server, config).map_err(bug)?));
+        plans.push((server, crates::server(api, server, config, &split).map_err(bug)?));
     }
     let mut files = match &config.runtime {
         Runtime::Path { dir, vendored: true } => crates::vendored_runtime(dir),
@@ -283,7 +290,7 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
     };
     let mut jobs = Vec::new();
     if let Some(types) = &config.types {
-        plans.push((types, crates::types(api, types, config).map_err(bug)?));
+        plans.push((types, crates::types(api, types, config, &split).map_err(bug)?));
     }
     for (_, plan) in plans {
         files.extend(plan.files);

@@ -33,6 +33,9 @@ Options:
                         what cannot be represented is left out and each warning is printed)
   --tag-features        a cargo feature per tag in the client and types crates (all on by
                         default); schemas no operation uses behind `unused-schemas`, off
+  --split-types-from N  with --tag-features, a spec of N types or more (2000 by default) gets
+                        each tag's own types in a crate of that tag, NAME-types/tags/TAG, which
+                        cargo builds side by side; NAME-types keeps the rest
   --standalone          each crate declares its own [workspace], even inside another workspace
   --in-workspace        the crates join the workspace they are in, as path dependencies of its
                         members or listed in its `members` (the default inside a workspace)
@@ -77,7 +80,7 @@ fn main() -> ExitCode {
 fn generate(args: &[&str]) -> Result<bool, String> {
     let (mut spec, mut out, mut name) = (None, None, None);
     let (mut check, mut strict, mut tags, mut outside) = (false, false, false, false);
-    let (mut placement, mut seed) = (Placement::Auto, 0);
+    let (mut placement, mut seed, mut split) = (Placement::Auto, 0, None);
     let (mut runtime_dir, mut runtime_git, mut overlays) = (None, None, Vec::new());
     let mut args = args.iter();
     while let Some(&arg) = args.next() {
@@ -96,6 +99,10 @@ fn generate(args: &[&str]) -> Result<bool, String> {
             "--overlay" => overlays.push(PathBuf::from(value()?)),
             "--allow-outside-refs" => outside = true,
             "--seed" => seed = value()?.parse().map_err(|_| "`--seed` takes a whole number".to_string())?,
+            "--split-types-from" => {
+                let from = value()?.parse().map_err(|_| "`--split-types-from` takes a whole number".to_string())?;
+                split = Some(from);
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(true);
@@ -112,6 +119,9 @@ fn generate(args: &[&str]) -> Result<bool, String> {
         .mock_seed(seed)
         .allow_outside_refs(outside)
         .placement(placement);
+    if let Some(from) = split {
+        generator = generator.split_types_from(from);
+    }
     for overlay in overlays {
         generator = generator.overlay(overlay);
     }

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use apigen::{Generator, Placement};
 
+mod common;
+
 const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/oai-petstore.yaml");
 
 /// A fresh directory under the system's temporary one, outside any workspace.
@@ -268,4 +270,53 @@ fn overlays_and_referenced_files_must_be_regular_files_of_a_bounded_size_inside_
         }
     }
     fs::remove_dir_all(root).unwrap();
+}
+
+/// The contents of the generated file at `path`, which must exist.
+fn file<'a>(generated: &'a apigen::Generated, path: &str) -> &'a str {
+    let found = generated.files.iter().find(|f| f.path == path);
+    &found.unwrap_or_else(|| panic!("{path} is not generated")).contents
+}
+
+#[test]
+fn a_large_api_with_tag_features_gets_each_tags_own_types_in_a_crate_of_that_tag() {
+    let spec = read("tests/fixtures/features.yaml");
+    let config = |split_types_from| apigen::Config {
+        tag_features: true,
+        split_types_from,
+        ..common::config("features", "features.yaml")
+    };
+    // A spec of a few dozen types stays in one crate by default.
+    let small = apigen::generate(&spec, &config(apigen::Config::new("x").split_types_from)).unwrap();
+    assert!(!small.files.iter().any(|f| f.path.starts_with("types/tags/")), "no split below the default size");
+
+    let split = apigen::generate(&spec, &config(0)).unwrap();
+    let notes = file(&split, "types/tags/notes/src/types.rs");
+    let core = file(&split, "types/src/types.rs");
+    // `Note` only the notes tag reaches; `Stats` both pets and notes do, so it is the core's.
+    assert!(notes.contains("pub struct Note {") && !core.contains("pub struct Note {"));
+    assert!(core.contains("pub struct Stats {") && !notes.contains("pub struct Stats {"));
+    assert!(!notes.contains("#[cfg(feature"), "a tag's crate is compiled whole, never item by item");
+    assert!(notes.contains("pub(crate) use features_types::types::*;"));
+    // The schemas no operation reaches are a crate of their own, off by default in the client.
+    assert!(file(&split, "types/tags/unused-schemas/src/types.rs").contains("pub struct PetBase {"));
+    let manifest = file(&split, "types/tags/notes/Cargo.toml");
+    assert!(manifest.contains("name = \"features-types-notes\""));
+    assert!(manifest.contains("features-types = { path = \"../../../types\""), "{manifest}");
+    let client = file(&split, "client/Cargo.toml");
+    assert!(client.contains("notes = [\"features-types/notes\", \"dep:features-types-notes\"]"), "{client}");
+    let client_lib = file(&split, "client/src/lib.rs");
+    assert!(
+        client_lib.contains("#[cfg(feature = \"notes\")]\n    pub use features_types_notes::types::*;"),
+        "{client_lib}"
+    );
+    // The server implements every operation: only the unused schemas stay optional.
+    let server = file(&split, "server/Cargo.toml");
+    assert!(
+        server.contains(
+            "features-types-notes = { path = \"../types/tags/notes\", version = \"=0.1.0\", features = [\"server\"] }"
+        ),
+        "{server}"
+    );
+    assert!(server.contains("optional = true"));
 }

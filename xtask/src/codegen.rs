@@ -42,7 +42,8 @@ pub fn project_config() -> Config {
 /// (slips the loader repairs, constructs read with a warning, an operation left out); `openapi31`
 /// holds the OpenAPI 3.1 constructs that convert exactly, `openapi32` the streams of OpenAPI 3.2;
 /// `split` (`codegen/tests/fixtures/split/openapi.yaml`) is a spec split across files, with every
-/// form of reference to another file. `features` also has a cargo feature per tag; `unseen` is
+/// form of reference to another file. `features` also has a cargo feature per tag and its types
+/// split into a crate per tag, as a large API's are; `unseen` is
 /// generated leniently (its warnings are pinned by a test), the others strictly.
 pub fn fixture_config(name: &str) -> Config {
     let crate_config =
@@ -52,7 +53,7 @@ pub fn fixture_config(name: &str) -> Config {
         "split" => format!("codegen/tests/fixtures/{name}/openapi.yaml"),
         _ => format!("codegen/tests/fixtures/{name}.yaml"),
     };
-    Config {
+    let mut config = Config {
         spec_path,
         command: "cargo xtask codegen".to_string(),
         client: crate_config("client"),
@@ -63,7 +64,12 @@ pub fn fixture_config(name: &str) -> Config {
         strict: name != "unseen",
         tag_features: name == "features",
         ..Config::new(name)
+    };
+    // Split as a large API's types are, however few: each tag's own types in a crate of its own.
+    if name == "features" {
+        config.split_types_from = 0;
     }
+    config
 }
 
 /// The root of the checkout this command was run in, where `spec/` and the generated crates live.

@@ -3,6 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::split::TypesCrate;
 use super::{
     Imports, Uses, default_text, doc, example_inner_doc, ident, inner_doc, names_type, operation_doc, paragraphs,
     rust_string, rust_type,
@@ -778,13 +779,9 @@ fn read_reply(op: &Operation) -> (TokenStream, TokenStream) {
 
 /// The types crate's `client.rs`: `from_error` on every operation's error enum, which needs the
 /// client's `Error`; `None` when no operation documents error replies.
-pub fn error_readers(api: &Api) -> Option<TokenStream> {
-    let readers: Vec<TokenStream> = api
-        .operations
-        .iter()
-        .filter_map(|op| op.errors.as_ref().filter(|e| e.defines()))
-        .map(|e| super::gated(error_reader(e), super::cfg_any(&e.features)))
-        .collect();
+pub fn error_readers(api: &Api, part: TypesCrate<'_>) -> Option<TokenStream> {
+    let readers: Vec<TokenStream> =
+        super::split::error_enums(api, part).map(|e| super::gated(error_reader(e), part.cfg(&e.features))).collect();
     (!readers.is_empty()).then(|| {
         quote! {
             //! Reading the documented error replies out of the client's errors.
@@ -1267,8 +1264,8 @@ fn file_parts(api: &Api, ty: &TypeRef) -> (Vec<TokenStream>, Vec<TokenStream>) {
 }
 
 /// `lib.rs` of the client crate.
-pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStream {
-    let types_crate = ident(types_crate);
+pub fn lib_module(api: &Api, crate_ident: &str, types: &super::split::Reexport) -> TokenStream {
+    let types = types.tokens();
     let title = &api.title;
     let first = api.operations.first();
     let crate_doc = format!(
@@ -1310,7 +1307,7 @@ pub fn lib_module(api: &Api, crate_ident: &str, types_crate: &str) -> TokenStrea
         use apigen_runtime::codegen::{enums, framing};
 
         pub use client::*;
-        pub use #types_crate::types;
+        #types
         pub use apigen_runtime::client::{
             #download_use #paging_use #stream_use #upgrade_use
             DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_ERROR_BODY, DEFAULT_MAX_PAGES, DEFAULT_MAX_REPLY_SIZE,

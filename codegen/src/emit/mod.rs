@@ -6,6 +6,7 @@ pub mod facts;
 mod routes;
 pub mod samples;
 pub mod server;
+pub mod split;
 pub mod types;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};

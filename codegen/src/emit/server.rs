@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 
 use super::facts::{calls_validate, holds_validated, validated_types};
 use super::routes;
+use super::split::TypesCrate;
 use super::{Imports, Uses, default_text, doc, ident, inner_doc, names_type, operation_doc, paragraphs, rust_type};
 
 use crate::ir::{
@@ -497,14 +498,8 @@ fn error_reply_method() -> TokenStream {
 
 /// The types crate's `server.rs`: `From<Errors> for ApiError` for every operation's error enum;
 /// `None` when no operation documents error replies.
-pub fn error_replies(api: &Api) -> Option<TokenStream> {
-    let impls: Vec<TokenStream> = api
-        .operations
-        .iter()
-        .filter_map(|op| op.errors.as_ref())
-        .filter(|e| e.defines())
-        .map(error_into_api_error)
-        .collect();
+pub fn error_replies(api: &Api, part: TypesCrate<'_>) -> Option<TokenStream> {
+    let impls: Vec<TokenStream> = super::split::error_enums(api, part).map(error_into_api_error).collect();
     (!impls.is_empty()).then(|| {
         quote! {
             //! The documented error replies, returned by a server implementation as an `ApiError`.
@@ -1738,8 +1733,8 @@ fn base_path(api: &Api) -> Option<(String, &str)> {
     plain.then(|| (path.to_string(), url))
 }
 
-pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &str) -> TokenStream {
-    let types_crate = ident(types_crate);
+pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types: &super::split::Reexport) -> TokenStream {
+    let types = types.tokens();
     let trait_ident = ident(trait_name);
     let partial_ident = format_ident!("Partial{trait_name}");
     let crate_doc = inner_doc(&format!(
@@ -1815,7 +1810,7 @@ pub fn lib_module(api: &Api, trait_name: &str, crate_ident: &str, types_crate: &
         };
         pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
         pub use router::{OPERATIONS, operation_of, router, router_with};
-        pub use #types_crate::types;
+        #types
 
         /// The `time` crate, whose `OffsetDateTime`, `PrimitiveDateTime` and `Date` convert to and
         /// from [`DateTime`] (feature `time`). Its macros (`date!`, `datetime!`) name `::time` in
@@ -2097,8 +2092,14 @@ pub fn validate_header(api: &Api) -> TokenStream {
 
 /// The types `validate.rs` has an impl for: the validated structs, then the validated unions,
 /// each in the spec's order.
-pub fn validate_items<'a>(api: &'a Api, validated: &std::collections::BTreeSet<TypeId>) -> Vec<&'a TypeDef> {
-    let wanted = || api.types_with_ids().filter(|(id, _)| validated.contains(id)).map(|(_, t)| t);
+pub fn validate_items<'a>(
+    api: &'a Api,
+    validated: &std::collections::BTreeSet<TypeId>,
+    part: TypesCrate<'_>,
+) -> Vec<&'a TypeDef> {
+    let features = |id: TypeId| api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(id));
+    let wanted =
+        || api.types_with_ids().filter(|(id, _)| validated.contains(id) && part.holds(features(*id))).map(|(_, t)| t);
     let structs = wanted().filter(|t| matches!(t, TypeDef::Struct(_)));
     let unions = wanted().filter(|t| matches!(t, TypeDef::Union(_)));
     structs.chain(unions).collect()

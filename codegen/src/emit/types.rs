@@ -3,6 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::split::TypesCrate;
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use super::{ident, rust_type};
 use crate::ir::{
@@ -10,33 +11,52 @@ use crate::ir::{
     OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeId, TypeRef, UnionDef,
 };
 
-/// `lib.rs` of the types crate: the types module, and the impls that need the client's or the
+/// What the `lib.rs` of a types crate names besides its types.
+pub struct LibModule<'a> {
+    /// The client and server crates that re-export the types, where generated.
+    pub client_crate: Option<&'a str>,
+    pub server_crate: Option<&'a str>,
+    /// Which of the types crates this is.
+    pub part: TypesCrate<'a>,
+    /// Whether it has a `client.rs` (error readers), `server.rs` (error replies) and
+    /// `validate.rs` (checks of requests).
+    pub client_mod: bool,
+    pub server_mod: bool,
+    pub validate_mod: bool,
+}
+
+/// `lib.rs` of a types crate: the types module, and the impls that need the client's or the
 /// server's runtime behind features of the same names.
-pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&str>) -> TokenStream {
-    let users = match (client_crate, server_crate) {
+pub fn lib_module(api: &Api, lib: &LibModule<'_>) -> TokenStream {
+    let users = match (lib.client_crate, lib.server_crate) {
         (Some(client), Some(server)) => {
             format!("`{client}` and `{server}` both re-export it, so a value of one is a value of the other")
         }
         (Some(only), None) | (None, Some(only)) => format!("`{only}` re-exports it"),
         (None, None) => "no client or server crate was generated with it".to_string(),
     };
+    let what = match lib.part {
+        TypesCrate::Whole => "one per schema".to_string(),
+        TypesCrate::Core => {
+            "those that no single tag's feature owns; each tag's own are in a crate of that tag".to_string()
+        }
+        TypesCrate::Tag(tag) => format!("those only the feature `{tag}` compiles"),
+    };
     let crate_doc = inner_doc(&format!(
-        "The request and reply types of {} (API version `{}`), one per schema: {users}.\n\n\
+        "The request and reply types of {} (API version `{}`), {what}: {users}.\n\n\
          Feature `client` adds `from_error` on each operation's error enum; feature `server` adds\n\
          their conversion into the server's `ApiError` and the checks of limits serde does not make.",
         api.title, api.version
     ));
-    let errors = api.operations.iter().any(|op| op.errors.is_some());
-    let client_mod = errors.then(|| quote! { #[cfg(feature = "client")] mod client; });
-    let server_mod = errors.then(|| quote! { #[cfg(feature = "server")] mod server; });
-    let validated = !super::facts::validated_types(api).is_empty();
-    let checks_mod = api.schema_checks.is_some().then(|| {
+    let client_mod = lib.client_mod.then(|| quote! { #[cfg(feature = "client")] mod client; });
+    let server_mod = lib.server_mod.then(|| quote! { #[cfg(feature = "server")] mod server; });
+    let checks_mod = (api.schema_checks.is_some() && !matches!(lib.part, TypesCrate::Tag(_))).then(|| {
         quote! {
             #[cfg(feature = "server")]
             mod schema_checks;
         }
     });
-    let validate_mod = validated.then(|| {
+    let validate_mod = lib.validate_mod.then(|| {
         quote! {
             #[cfg(feature = "server")]
             mod validate;
@@ -45,8 +65,26 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
         }
     });
     let file_use = super::facts::mentions_files(api).then(|| quote! { File, });
-    let (tags_attr, tags_doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
     let nullable_use = super::facts::has_tristate(api).then(|| quote! { Nullable, });
+    let (tags_attr, tags_doc, runtime_values) = match lib.part {
+        // A tag's crate is compiled whole, and the client and server name these from the core.
+        TypesCrate::Tag(_) => (
+            None,
+            None,
+            quote! {
+                #[allow(unused_imports, reason = "each crate's types use some of them")]
+                use apigen_runtime::{DateTime, #file_use Nullable, UnknownVariant};
+            },
+        ),
+        TypesCrate::Whole | TypesCrate::Core => {
+            let (attr, doc) = super::tag_features_note(api).map(|(a, d)| (a, inner_doc(&d))).unzip();
+            (
+                attr,
+                doc,
+                quote! { pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant}; },
+            )
+        }
+    };
     quote! {
         #crate_doc
         #tags_doc
@@ -64,7 +102,7 @@ pub fn lib_module(api: &Api, client_crate: Option<&str>, server_crate: Option<&s
         #[allow(unused_imports, reason = "each spec calls some of them")]
         use apigen_runtime::codegen::{enums, request_json, setters};
 
-        pub use apigen_runtime::{DateTime, DateTimeError, #file_use #nullable_use UnknownVariant};
+        #runtime_values
     }
 }
 
@@ -76,16 +114,32 @@ pub enum TypeItem<'a> {
     Owned(OwnedType<'a>, &'a Operation),
 }
 
-impl TypeItem<'_> {
+impl<'a> TypeItem<'a> {
     fn name(&self) -> &str {
         match self {
             TypeItem::Named(_, t) => t.name(),
             TypeItem::Owned(t, _) => t.name(),
         }
     }
+
+    /// The features any of which compiles this item; empty when it is always compiled.
+    pub fn features(&self, api: &'a Api) -> &'a [String] {
+        match *self {
+            TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(id)),
+            TypeItem::Owned(OwnedType::Errors(e), _) if e.defines() => &e.features,
+            TypeItem::Owned(_, op) => &op.features,
+        }
+    }
 }
 
-/// Every item of `types.rs`, by name, so the module reads like an index.
+/// Every item of `types.rs` in `part`, by name, so the module reads like an index.
+pub fn part_items<'a>(api: &'a Api, part: TypesCrate<'_>) -> Vec<TypeItem<'a>> {
+    let mut items = items(api);
+    items.retain(|t| part.holds(t.features(api)));
+    items
+}
+
+/// Every item of the types crates, by name.
 pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
     let mut items: Vec<TypeItem<'_>> = api.types_with_ids().map(|(id, t)| TypeItem::Named(id, t)).collect();
     for op in &api.operations {
@@ -95,8 +149,9 @@ pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
     items
 }
 
-/// The head of `types.rs`: module docs and imports; [`item`] gives the rest, one type at a time.
-pub fn header(api: &Api) -> TokenStream {
+/// The head of `types.rs` in `part`, whose items are `items`: module docs and imports; [`item`]
+/// gives the rest, one type at a time. A tag's crate sees the core's types as its own.
+pub fn header(api: &Api, items: &[TypeItem<'_>], part: TypesCrate<'_>, core_crate: &str) -> TokenStream {
     let mut uses = Uses::default();
     let add_struct = |s: &StructDef, uses: &mut Uses| {
         s.fields.iter().for_each(|f| uses.add(&f.ty));
@@ -105,44 +160,80 @@ pub fn header(api: &Api) -> TokenStream {
             uses.add(ty);
         }
     };
-    for t in &api.types {
+    let (mut serde, mut text_unions, mut tristate) = (false, false, false);
+    for t in items {
         match t {
-            TypeDef::Struct(s) => add_struct(s, &mut uses),
-            TypeDef::Alias { target, .. } => uses.add(target),
-            TypeDef::Union(u) => u.variants.iter().for_each(|v| uses.add(&v.ty)),
-            _ => {}
-        }
-    }
-    for t in api.operations.iter().flat_map(Operation::owned_types) {
-        match t {
-            OwnedType::Headers(s) => add_struct(s, &mut uses),
-            OwnedType::Replies(r) => r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty)),
-            OwnedType::Errors(e) => e.cases.iter().for_each(|c| uses.add(&c.body)),
-            OwnedType::Bodies(b) => b.cases.iter().for_each(|c| uses.add(&c.body.ty)),
+            TypeItem::Named(_, TypeDef::Struct(s)) => {
+                add_struct(s, &mut uses);
+                serde = true;
+                tristate |= s.fields.iter().any(|f| f.tristate);
+            }
+            TypeItem::Named(_, TypeDef::Alias { target, .. }) => uses.add(target),
+            TypeItem::Named(_, TypeDef::Union(u)) => {
+                u.variants.iter().for_each(|v| uses.add(&v.ty));
+                serde = true;
+                text_unions |= u.text;
+            }
+            TypeItem::Named(..) => {}
+            TypeItem::Owned(OwnedType::Headers(s), _) => add_struct(s, &mut uses),
+            TypeItem::Owned(OwnedType::Replies(r), _) => {
+                r.cases.iter().filter_map(|c| c.body.as_ref()).for_each(|ty| uses.add(ty))
+            }
+            TypeItem::Owned(OwnedType::Errors(e), _) => e.cases.iter().for_each(|c| uses.add(&c.body)),
+            TypeItem::Owned(OwnedType::Bodies(b), _) => b.cases.iter().for_each(|c| uses.add(&c.body.ty)),
         }
     }
     let mut imports = Imports::default();
     // The types operations own (reply enums and reply headers) are not wire forms of their own,
     // so serde has no part in them; enums take theirs from the runtime's macros, and aliases
     // from what they name.
-    if api.types.iter().any(|t| matches!(t, TypeDef::Struct(_) | TypeDef::Union(_))) {
+    if serde {
         imports.add("serde::{Deserialize, Serialize}");
     }
     // Enums get these from the runtime's macros; unions of text values write them here.
-    if api.types.iter().any(|t| matches!(t, TypeDef::Union(UnionDef { text: true, .. }))) {
+    if text_unions {
         imports.add("std::fmt").add("std::str::FromStr").add("crate::UnknownVariant");
     }
     uses.add_to(&mut imports, "crate::DateTime");
-    if super::facts::has_tristate(api) {
+    if tristate {
         imports.add("crate::Nullable");
     }
     let imports = imports.tokens();
-    // Values held as any JSON are checked by servers through this, from either crate.
+    let core = match part {
+        TypesCrate::Tag(_) => {
+            let core = ident(core_crate);
+            // Crate-wide, so this crate's impls name them as `crate::types::…` too, and not
+            // exported: the client and server re-export each crate's own types once.
+            return quote! {
+                //! Types of the request and reply bodies that only this crate's feature compiles.
+
+                #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
+
+                #[allow(unused_imports, reason = "some tags' types name none of the core's")]
+                pub(crate) use #core::types::*;
+                #imports
+            };
+        }
+        TypesCrate::Whole | TypesCrate::Core => core_checks(api),
+    };
+    quote! {
+        //! Types of the request and reply bodies, one per schema of the spec.
+
+        #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
+
+        #imports
+        #core
+    }
+}
+
+/// The checks of values held as any JSON and of XML bodies, which servers make through the core
+/// types module from any crate.
+fn core_checks(api: &Api) -> TokenStream {
     let check = api.schema_checks.is_some().then(|| {
         quote! {
             #[cfg(feature = "server")]
             #[doc(hidden)]
-            pub use crate::schema_checks::check as check_schema;
+            pub use crate::schema_checks::{check as check_schema, exclusive as check_exclusive};
         }
     });
     let check_value = api.any_limits(&|c| !c.choices.is_empty()).then(|| {
@@ -159,16 +250,7 @@ pub fn header(api: &Api) -> TokenStream {
             pub use crate::schema_checks::read_xml;
         }
     });
-    quote! {
-        //! Types of the request and reply bodies, one per schema of the spec.
-
-        #![allow(missing_docs, reason = "fields the spec does not describe get no filler docs")]
-
-        #imports
-        #check
-        #check_value
-        #read_xml
-    }
+    quote! { #check #check_value #read_xml }
 }
 
 /// `schema_checks.rs` of the types crate: the document's schemas for the values held as any
@@ -244,12 +326,7 @@ pub fn schema_checks_module(api: &Api) -> TokenStream {
 
 /// The items of one type of `types.rs`, behind the features that compile it when there are
 /// features per tag.
-pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
-    let features = match t {
-        TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(*id)),
-        TypeItem::Owned(OwnedType::Errors(e), _) if e.defines() => &e.features,
-        TypeItem::Owned(_, op) => &op.features,
-    };
+pub fn item(api: &Api, t: &TypeItem<'_>, part: TypesCrate<'_>) -> TokenStream {
     let items = match t {
         TypeItem::Named(_, TypeDef::Struct(s)) => struct_def(api, s),
         TypeItem::Named(_, TypeDef::IntEnum(e)) => int_enum(e),
@@ -265,7 +342,7 @@ pub fn item(api: &Api, t: &TypeItem<'_>) -> TokenStream {
         TypeItem::Owned(OwnedType::Errors(e), _) => errors(api, e),
         TypeItem::Owned(OwnedType::Bodies(b), _) => bodies(api, b),
     };
-    super::gated(items, super::cfg_any(features))
+    super::gated(items, part.cfg(t.features(api)))
 }
 
 /// A type as this module names it: schema types without a path.
@@ -722,7 +799,7 @@ fn union(api: &Api, u: &UnionDef) -> TokenStream {
                 let read = (|| -> Result<Self, D::Error> { #body })()?;
                 #[cfg(feature = "server")]
                 if !crate::enums::unlisted_allowed() {
-                    crate::schema_checks::exclusive(#index, &value).map_err(serde::de::Error::custom)?;
+                    check_exclusive(#index, &value).map_err(serde::de::Error::custom)?;
                 }
                 Ok(read)
             }
