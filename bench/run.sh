@@ -224,11 +224,22 @@ PY
 # built, as a user's second crate finds them. ONLY=github (or synthetic, project) runs one spec.
 # Every tag of a client crate checked alone (the generated crates and the runtime cold each
 # time): how many compile, the slowest, and the first error of each that does not.
+# The generated packages a crate of a spec builds (`cargo clean -p` refuses others): the crate
+# (client or server), the types crates, each tag's too, and the runtime.
+generated_packages() {
+  local dir=$1 spec=$2 side=$3
+  echo "-p $spec-$side -p $spec-types -p apigen-runtime"
+  [ -d "$dir/$spec-types/tags" ] && ls "$dir/$spec-types/tags" | sed "s/^/-p $spec-types-/"
+}
+
 tags_alone() {
   local spec=$1 manifest=$2 target=$3 out=target/large-bench compiled=0 total=0 slowest=0 slowest_tag= failed=
+  local packages
+  packages=$(generated_packages "$(dirname "$(dirname "$manifest")")" "$spec" client)
   for tag in $(sed -n 's/^all-tags = \[\(.*\)\]/\1/p' "$manifest" | tr -d '",'); do
     total=$((total + 1))
-    CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" -p "$spec-client" -p "$spec-types" -p apigen-runtime 2>/dev/null || true
+    # shellcheck disable=SC2086
+    CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" $packages 2>/dev/null || true
     if CARGO_TARGET_DIR=$target /usr/bin/time -f "%e %M" -o "$out/time" \
       cargo check --no-default-features --features "rustls $tag" --manifest-path "$manifest" > "$out/log" 2>&1; then
       compiled=$((compiled + 1))
@@ -269,6 +280,7 @@ large() {
     rm -rf "$dir"
     echo "$spec generate: $(measure target/release/apigen generate --spec "$file" --out "$dir" --name "$spec" --tag-features --standalone)"
     echo "$spec lines: $(find "$dir" -path "$dir/apigen-runtime" -prune -o -name '*.rs' -print0 | xargs -0 cat | wc -l)"
+    [ -d "$dir/$spec-types/tags" ] && echo "$spec types crates: 1 core and $(ls "$dir/$spec-types/tags" | wc -l) of tags"
     local checks=("client" "server")
     if [ "$spec" = github ]; then
       checks+=("client:--no-default-features --features rustls,issues" "client:--no-default-features --features rustls,repos")
@@ -281,7 +293,8 @@ large() {
       # turns on), then the generated crates and the runtime, cold.
       # shellcheck disable=SC2086
       CARGO_TARGET_DIR=$target cargo check --quiet $options --manifest-path "$manifest" -p apigen-runtime > /dev/null 2>&1 || true
-      CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" -p "$spec-$side" -p "$spec-types" -p apigen-runtime 2>/dev/null || true
+      # shellcheck disable=SC2086
+      CARGO_TARGET_DIR=$target cargo clean --quiet --manifest-path "$manifest" $(generated_packages "$dir" "$spec" "$side") 2>/dev/null || true
       # shellcheck disable=SC2086
       echo "$spec $side${options:+ ($options)} cold check: $(CARGO_TARGET_DIR=$target measure cargo check $options --manifest-path "$manifest")"
     done

@@ -339,16 +339,26 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
     files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::types::items(api).len()));
     let usual = crate::emit::facts::usual_credentials(api);
-    let jobs = vec![
-        RustJob::chunked(
-            vec![src("builders.rs")],
-            api.operations.len(),
-            move || client::builders_header(api),
-            move |i| client::builder(api, &usual, &api.operations[i]),
-        ),
+    let mut jobs = vec![
         RustJob::parts(src("client.rs"), client::client_module(api)),
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_module))),
     ];
+    // The builders, in `builders.rs` and, with features per tag, a file per tag.
+    let builder_files = std::sync::Arc::new(client::builder_files(api));
+    for index in 0..builder_files.len() {
+        let path = match &builder_files[index].tag {
+            Some((_, module)) => src(&format!("builders/{module}.rs")),
+            None => src("builders.rs"),
+        };
+        let (head, items, usual) = (builder_files.clone(), builder_files.clone(), usual.clone());
+        let count = items[index].ops.len();
+        jobs.push(RustJob::chunked(
+            vec![path],
+            count,
+            move || client::builders_header(api, &head, index),
+            move |i| client::builder(api, &usual, items[index].ops[i], index == 0),
+        ));
+    }
     Ok(Plan { files, jobs })
 }
 

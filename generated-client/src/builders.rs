@@ -18,19 +18,9 @@ use crate::{Client, DateTime, Error, types};
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetUser<'a> {
-    client: &'a Client,
-    username: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetUser<'a> {
-    pub(crate) fn new(client: &'a Client, username: String) -> Self {
-        GetUser {
-            client,
-            username,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) username: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetUser<'_> {
@@ -55,20 +45,12 @@ crate::operation::request_builder!(GetUser, types::User);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct CreateUser<'a> {
-    client: &'a Client,
-    body: Option<types::PostUserRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PostUserRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> CreateUser<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        CreateUser {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PostUserRequest) -> Self {
         self.body = Some(value);
@@ -100,20 +82,12 @@ crate::operation::request_builder!(CreateUser, types::UserCreationResponse);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct LinkUserAccounts<'a> {
-    client: &'a Client,
-    body: Option<types::PatchUserAccountRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PatchUserAccountRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> LinkUserAccounts<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        LinkUserAccounts {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PatchUserAccountRequest) -> Self {
         self.body = Some(value);
@@ -150,26 +124,15 @@ crate::operation::request_builder!(LinkUserAccounts, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAccounts<'a> {
-    client: &'a Client,
-    search: Option<String>,
-    account_ids: Option<Vec<String>>,
-    page: Option<i32>,
-    size: Option<i32>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) search: Option<String>,
+    pub(crate) account_ids: Option<Vec<String>>,
+    pub(crate) page: Option<i32>,
+    pub(crate) size: Option<i32>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAccounts<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuAccounts {
-            client,
-            search: None,
-            account_ids: None,
-            page: None,
-            size: None,
-            timeout: None,
-        }
-    }
-
     /// Text to match against accounts; `*` matches any run of characters.
     pub fn search(mut self, value: impl Into<String>) -> Self {
         self.search = Some(value.into());
@@ -271,19 +234,9 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuChildAccounts<'a> {
-    client: &'a Client,
-    account_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuChildAccounts<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAuChildAccounts {
-            client,
-            account_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuChildAccounts<'_> {
@@ -313,19 +266,9 @@ crate::operation::request_builder!(GetAuChildAccounts, Vec < types::ChildAccount
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAccountModelWeightings<'a> {
-    client: &'a Client,
-    account_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAccountModelWeightings<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAccountModelWeightings {
-            client,
-            account_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAccountModelWeightings<'_> {
@@ -357,20 +300,12 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct ReplaceAccountModelWeightings<'a> {
-    client: &'a Client,
-    body: Option<types::PutAccountModelWeightingRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PutAccountModelWeightingRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAccountModelWeightings<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        ReplaceAccountModelWeightings {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PutAccountModelWeightingRequest) -> Self {
         self.body = Some(value);
@@ -407,24 +342,14 @@ crate::operation::request_builder!(ReplaceAccountModelWeightings, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAppForm<'a> {
-    client: &'a Client,
-    account_id: String,
-    recipient: Option<types::AppFormRecipient>,
-    form_type: Option<types::AppFormType>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) recipient: Option<types::AppFormRecipient>,
+    pub(crate) form_type: Option<types::AppFormType>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAppForm<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAuAppForm {
-            client,
-            account_id,
-            recipient: None,
-            form_type: None,
-            timeout: None,
-        }
-    }
-
     /// Who the application form is prepared for (INTL only).
     pub fn recipient(mut self, value: types::AppFormRecipient) -> Self {
         self.recipient = Some(value);
@@ -462,20 +387,12 @@ crate::operation::request_builder!(GetAuAppForm, crate ::Download);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct CreateDraftApplication<'a> {
-    client: &'a Client,
-    body: Option<types::DraftApplication>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::DraftApplication>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> CreateDraftApplication<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        CreateDraftApplication {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::DraftApplication) -> Self {
         self.body = Some(value);
@@ -514,19 +431,9 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetDraftApplicationStatus<'a> {
-    client: &'a Client,
-    application_id: Uuid,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetDraftApplicationStatus<'a> {
-    pub(crate) fn new(client: &'a Client, application_id: Uuid) -> Self {
-        GetDraftApplicationStatus {
-            client,
-            application_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) application_id: Uuid,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetDraftApplicationStatus<'_> {
@@ -557,14 +464,8 @@ crate::operation::request_builder!(GetDraftApplicationStatus, types::Application
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetPds<'a> {
-    client: &'a Client,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetPds<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetPds { client, timeout: None }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetPds<'_> {
@@ -587,22 +488,13 @@ crate::operation::request_builder!(GetPds, Vec < types::PdsDetail >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetUkCedingParties<'a> {
-    client: &'a Client,
-    account_type: Option<types::CedingPartyAccountType>,
-    search: String,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_type: Option<types::CedingPartyAccountType>,
+    pub(crate) search: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetUkCedingParties<'a> {
-    pub(crate) fn new(client: &'a Client, search: String) -> Self {
-        GetUkCedingParties {
-            client,
-            account_type: None,
-            search,
-            timeout: None,
-        }
-    }
-
     /// Kind of account the ceding party transfers (UK).
     pub fn account_type(mut self, value: types::CedingPartyAccountType) -> Self {
         self.account_type = Some(value);
@@ -640,26 +532,15 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct FindAuSecurities<'a> {
-    client: &'a Client,
-    search: Option<String>,
-    pds_id: Option<String>,
-    security_ids: Option<Vec<String>>,
-    security_codes: Option<Vec<String>>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) search: Option<String>,
+    pub(crate) pds_id: Option<String>,
+    pub(crate) security_ids: Option<Vec<String>>,
+    pub(crate) security_codes: Option<Vec<String>>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> FindAuSecurities<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        FindAuSecurities {
-            client,
-            search: None,
-            pds_id: None,
-            security_ids: None,
-            security_codes: None,
-            timeout: None,
-        }
-    }
-
     /// Security code or part of a description to match.
     pub fn search(mut self, value: impl Into<String>) -> Self {
         self.search = Some(value.into());
@@ -716,17 +597,8 @@ crate::operation::request_builder!(FindAuSecurities, Vec < types::SecurityRespon
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuRecalcStatus<'a> {
-    client: &'a Client,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuRecalcStatus<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuRecalcStatus {
-            client,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuRecalcStatus<'_> {
@@ -754,28 +626,11 @@ crate::operation::request_builder!(GetAuRecalcStatus, types::ServiceRecalcStatus
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuHoldings<'a> {
-    client: &'a Client,
-    account_ids: Vec<String>,
-    valuation_date: DateTime,
-    classification_type: types::ClassificationType,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuHoldings<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_ids: Vec<String>,
-        valuation_date: DateTime,
-        classification_type: types::ClassificationType,
-    ) -> Self {
-        GetAuHoldings {
-            client,
-            account_ids,
-            valuation_date,
-            classification_type,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_ids: Vec<String>,
+    pub(crate) valuation_date: DateTime,
+    pub(crate) classification_type: types::ClassificationType,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuHoldings<'_> {
@@ -802,28 +657,11 @@ crate::operation::request_builder!(GetAuHoldings, Vec < types::HoldingData >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuHoldingsPerModel<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuHoldingsPerModel<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuHoldingsPerModel {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuHoldingsPerModel<'_> {
@@ -857,28 +695,14 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAssetClassSummary<'a> {
-    client: &'a Client,
-    account_id: String,
-    include_loans: Option<bool>,
-    valuation_date: DateTime,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) include_loans: Option<bool>,
+    pub(crate) valuation_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAssetClassSummary<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        valuation_date: DateTime,
-    ) -> Self {
-        GetAuAssetClassSummary {
-            client,
-            account_id,
-            include_loans: None,
-            valuation_date,
-            timeout: None,
-        }
-    }
-
     /// Include loan balances.
     ///
     /// When not set, the server uses `false`.
@@ -917,41 +741,20 @@ crate::operation::request_builder!(GetAuAssetClassSummary, types::AssetClassSumm
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuTransactions<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    buys_and_sells_only: Option<bool>,
-    show_unconfirmed: Option<bool>,
-    page: Option<i32>,
-    size: Option<i32>,
-    order_by: Option<types::TransactionOrderBy>,
-    order: Option<types::SortOrder>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) buys_and_sells_only: Option<bool>,
+    pub(crate) show_unconfirmed: Option<bool>,
+    pub(crate) page: Option<i32>,
+    pub(crate) size: Option<i32>,
+    pub(crate) order_by: Option<types::TransactionOrderBy>,
+    pub(crate) order: Option<types::SortOrder>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuTransactions<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuTransactions {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            buys_and_sells_only: None,
-            show_unconfirmed: None,
-            page: None,
-            size: None,
-            order_by: None,
-            order: None,
-            timeout: None,
-        }
-    }
-
     /// Return only buy and sell kinds of transaction.
     ///
     /// When not set, the server uses `false`.
@@ -1072,35 +875,17 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuCashTransactions<'a> {
-    client: &'a Client,
-    include_pending_unsettled: Option<bool>,
-    page: Option<i32>,
-    size: Option<i32>,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) include_pending_unsettled: Option<bool>,
+    pub(crate) page: Option<i32>,
+    pub(crate) size: Option<i32>,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuCashTransactions<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuCashTransactions {
-            client,
-            include_pending_unsettled: None,
-            page: None,
-            size: None,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
-
     /// Include cash movements that are pending settlement.
     ///
     /// When not set, the server uses `false`.
@@ -1194,33 +979,16 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuUnsettledTransactions<'a> {
-    client: &'a Client,
-    page: Option<i32>,
-    size: Option<i32>,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) page: Option<i32>,
+    pub(crate) size: Option<i32>,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuUnsettledTransactions<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuUnsettledTransactions {
-            client,
-            page: None,
-            size: None,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
-
     /// Page number, counting from 1.
     ///
     /// When not set, the server uses `1`.
@@ -1300,19 +1068,9 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuDividendReinvestmentDetails<'a> {
-    client: &'a Client,
-    account_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuDividendReinvestmentDetails<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAuDividendReinvestmentDetails {
-            client,
-            account_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuDividendReinvestmentDetails<'_> {
@@ -1344,28 +1102,11 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuIncomeDetail<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuIncomeDetail<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuIncomeDetail {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuIncomeDetail<'_> {
@@ -1397,28 +1138,11 @@ crate::operation::request_builder!(GetAuIncomeDetail, Vec < types::IncomeDetail 
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuIncomeSchedules<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuIncomeSchedules<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuIncomeSchedules {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuIncomeSchedules<'_> {
@@ -1450,28 +1174,11 @@ crate::operation::request_builder!(GetAuIncomeSchedules, Vec < types::IncomeSche
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuIncomeSchedulesBulk<'a> {
-    client: &'a Client,
-    account_ids: Vec<String>,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuIncomeSchedulesBulk<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_ids: Vec<String>,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuIncomeSchedulesBulk {
-            client,
-            account_ids,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_ids: Vec<String>,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuIncomeSchedulesBulk<'_> {
@@ -1505,28 +1212,11 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuExpenseDetail<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuExpenseDetail<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuExpenseDetail {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuExpenseDetail<'_> {
@@ -1558,19 +1248,9 @@ crate::operation::request_builder!(GetAuExpenseDetail, Vec < types::Expense >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuBpay<'a> {
-    client: &'a Client,
-    account_ids: Vec<String>,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuBpay<'a> {
-    pub(crate) fn new(client: &'a Client, account_ids: Vec<String>) -> Self {
-        GetAuBpay {
-            client,
-            account_ids,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_ids: Vec<String>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuBpay<'_> {
@@ -1595,43 +1275,21 @@ crate::operation::request_builder!(GetAuBpay, Vec < types::BpayInfo >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuPerformance<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    include_cash: Option<bool>,
-    include_loans: Option<bool>,
-    include_excluded_securities: Option<bool>,
-    include_tax_credits: Option<bool>,
-    display_returns: Option<types::DisplayReturns>,
-    multiple_periods: Option<i32>,
-    calculation_method: Option<types::CalculationMethod>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) include_cash: Option<bool>,
+    pub(crate) include_loans: Option<bool>,
+    pub(crate) include_excluded_securities: Option<bool>,
+    pub(crate) include_tax_credits: Option<bool>,
+    pub(crate) display_returns: Option<types::DisplayReturns>,
+    pub(crate) multiple_periods: Option<i32>,
+    pub(crate) calculation_method: Option<types::CalculationMethod>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuPerformance<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuPerformance {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            include_cash: None,
-            include_loans: None,
-            include_excluded_securities: None,
-            include_tax_credits: None,
-            display_returns: None,
-            multiple_periods: None,
-            calculation_method: None,
-            timeout: None,
-        }
-    }
-
     /// Include cash holdings.
     ///
     /// When not set, the server uses `false`.
@@ -1724,41 +1382,20 @@ crate::operation::request_builder!(GetAuPerformance, types::Performance);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAssetClassPerformance<'a> {
-    client: &'a Client,
-    account_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    include_cash: Option<bool>,
-    include_loans: Option<bool>,
-    include_tax_credits: Option<bool>,
-    include_foreign_tax_paid: Option<bool>,
-    include_excluded_securities: Option<bool>,
-    calculation_method: Option<types::CalculationMethod>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) include_cash: Option<bool>,
+    pub(crate) include_loans: Option<bool>,
+    pub(crate) include_tax_credits: Option<bool>,
+    pub(crate) include_foreign_tax_paid: Option<bool>,
+    pub(crate) include_excluded_securities: Option<bool>,
+    pub(crate) calculation_method: Option<types::CalculationMethod>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuAssetClassPerformance<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuAssetClassPerformance {
-            client,
-            account_id,
-            from_date,
-            to_date,
-            include_cash: None,
-            include_loans: None,
-            include_tax_credits: None,
-            include_foreign_tax_paid: None,
-            include_excluded_securities: None,
-            calculation_method: None,
-            timeout: None,
-        }
-    }
-
     /// Include cash holdings.
     ///
     /// When not set, the server uses `false`.
@@ -1849,17 +1486,8 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuBenchmarks<'a> {
-    client: &'a Client,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuBenchmarks<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuBenchmarks {
-            client,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuBenchmarks<'_> {
@@ -1882,31 +1510,15 @@ crate::operation::request_builder!(GetAuBenchmarks, Vec < types::Benchmark >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuBenchmarkPerformance<'a> {
-    client: &'a Client,
-    benchmark_id: String,
-    multiple_periods: Option<i32>,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) benchmark_id: String,
+    pub(crate) multiple_periods: Option<i32>,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetAuBenchmarkPerformance<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        benchmark_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuBenchmarkPerformance {
-            client,
-            benchmark_id,
-            multiple_periods: None,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
-
     /// Set of periods to report. -1 uses the account default; 0 reports the requested period only; other codes (1 to 24) select fixed sets of trailing periods such as 1 month, 3 months, 1 year, 3 years, 5 years and since inception.
     ///
     /// When not set, the server uses `-1`.
@@ -1948,17 +1560,8 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuModels<'a> {
-    client: &'a Client,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuModels<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuModels {
-            client,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuModels<'_> {
@@ -1981,25 +1584,10 @@ crate::operation::request_builder!(GetAuModels, Vec < types::Model >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAproximateFum<'a> {
-    client: &'a Client,
-    model_id: String,
-    valuation_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuAproximateFum<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        model_id: String,
-        valuation_date: DateTime,
-    ) -> Self {
-        GetAuAproximateFum {
-            client,
-            model_id,
-            valuation_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) model_id: String,
+    pub(crate) valuation_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuAproximateFum<'_> {
@@ -2030,28 +1618,11 @@ crate::operation::request_builder!(GetAuAproximateFum, types::ModelApproximateFu
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuModelPerformance<'a> {
-    client: &'a Client,
-    model_id: String,
-    from_date: DateTime,
-    to_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuModelPerformance<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        model_id: String,
-        from_date: DateTime,
-        to_date: DateTime,
-    ) -> Self {
-        GetAuModelPerformance {
-            client,
-            model_id,
-            from_date,
-            to_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) model_id: String,
+    pub(crate) from_date: DateTime,
+    pub(crate) to_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuModelPerformance<'_> {
@@ -2083,25 +1654,10 @@ crate::operation::request_builder!(GetAuModelPerformance, types::ModelPerformanc
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuModelHoldings<'a> {
-    client: &'a Client,
-    model_id: String,
-    valuation_date: DateTime,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuModelHoldings<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        model_id: String,
-        valuation_date: DateTime,
-    ) -> Self {
-        GetAuModelHoldings {
-            client,
-            model_id,
-            valuation_date,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) model_id: String,
+    pub(crate) valuation_date: DateTime,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuModelHoldings<'_> {
@@ -2132,19 +1688,9 @@ crate::operation::request_builder!(GetAuModelHoldings, Vec < types::ModelHolding
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuModelWeightAdjustment<'a> {
-    client: &'a Client,
-    model_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuModelWeightAdjustment<'a> {
-    pub(crate) fn new(client: &'a Client, model_id: String) -> Self {
-        GetAuModelWeightAdjustment {
-            client,
-            model_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) model_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuModelWeightAdjustment<'_> {
@@ -2176,20 +1722,12 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct ReplaceAuModelWeightAdjustment<'a> {
-    client: &'a Client,
-    body: Option<types::PutModelWeightAdjustmentRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PutModelWeightAdjustmentRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAuModelWeightAdjustment<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        ReplaceAuModelWeightAdjustment {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PutModelWeightAdjustmentRequest) -> Self {
         self.body = Some(value);
@@ -2226,19 +1764,9 @@ crate::operation::request_builder!(ReplaceAuModelWeightAdjustment, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuAccountEsgCategories<'a> {
-    client: &'a Client,
-    account_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuAccountEsgCategories<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAuAccountEsgCategories {
-            client,
-            account_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuAccountEsgCategories<'_> {
@@ -2268,20 +1796,12 @@ crate::operation::request_builder!(GetAuAccountEsgCategories, Vec < String >);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct ReplaceAuAccountEsgCategories<'a> {
-    client: &'a Client,
-    body: Option<types::PutEsgCategoryRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PutEsgCategoryRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> ReplaceAuAccountEsgCategories<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        ReplaceAuAccountEsgCategories {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PutEsgCategoryRequest) -> Self {
         self.body = Some(value);
@@ -2318,20 +1838,12 @@ crate::operation::request_builder!(ReplaceAuAccountEsgCategories, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct AddAuAccountEsgCategories<'a> {
-    client: &'a Client,
-    body: Option<types::PostEsgCategoryRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PostEsgCategoryRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> AddAuAccountEsgCategories<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        AddAuAccountEsgCategories {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PostEsgCategoryRequest) -> Self {
         self.body = Some(value);
@@ -2368,22 +1880,13 @@ crate::operation::request_builder!(AddAuAccountEsgCategories, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct DeleteAuAccountEsgCategories<'a> {
-    client: &'a Client,
-    account_id: String,
-    category_id: Option<String>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) category_id: Option<String>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> DeleteAuAccountEsgCategories<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        DeleteAuAccountEsgCategories {
-            client,
-            account_id,
-            category_id: None,
-            timeout: None,
-        }
-    }
-
     /// Identifier of the ESG category to remove, as listed by `GetAUAccountEsgCategories`.
     pub fn category_id(mut self, value: impl Into<String>) -> Self {
         self.category_id = Some(value.into());
@@ -2419,19 +1922,9 @@ crate::operation::request_builder!(DeleteAuAccountEsgCategories, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuCashflowInstructions<'a> {
-    client: &'a Client,
-    account_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuCashflowInstructions<'a> {
-    pub(crate) fn new(client: &'a Client, account_id: String) -> Self {
-        GetAuCashflowInstructions {
-            client,
-            account_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuCashflowInstructions<'_> {
@@ -2463,20 +1956,12 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct AddAuOneOffCashflowInstructions<'a> {
-    client: &'a Client,
-    body: Option<types::PostOneOffCashflowInstructionRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PostOneOffCashflowInstructionRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> AddAuOneOffCashflowInstructions<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        AddAuOneOffCashflowInstructions {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PostOneOffCashflowInstructionRequest) -> Self {
         self.body = Some(value);
@@ -2513,28 +1998,11 @@ crate::operation::request_builder!(AddAuOneOffCashflowInstructions, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct DeleteAuOneOffCashflowInstructions<'a> {
-    client: &'a Client,
-    account_id: String,
-    cashflow_instruction_id: String,
-    cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
-    timeout: Option<Duration>,
-}
-
-impl<'a> DeleteAuOneOffCashflowInstructions<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        cashflow_instruction_id: String,
-        cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
-    ) -> Self {
-        DeleteAuOneOffCashflowInstructions {
-            client,
-            account_id,
-            cashflow_instruction_id,
-            cashflow_instruction_type,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) cashflow_instruction_id: String,
+    pub(crate) cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for DeleteAuOneOffCashflowInstructions<'_> {
@@ -2566,20 +2034,12 @@ crate::operation::request_builder!(DeleteAuOneOffCashflowInstructions, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct UpdateAuRegularCashflowInstructions<'a> {
-    client: &'a Client,
-    body: Option<types::PutRegularCashflowInstructionRequest>,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) body: Option<types::PutRegularCashflowInstructionRequest>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> UpdateAuRegularCashflowInstructions<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        UpdateAuRegularCashflowInstructions {
-            client,
-            body: None,
-            timeout: None,
-        }
-    }
-
     /// Sets the JSON request body; without it the request has no body.
     pub fn body(mut self, value: types::PutRegularCashflowInstructionRequest) -> Self {
         self.body = Some(value);
@@ -2616,25 +2076,10 @@ crate::operation::request_builder!(UpdateAuRegularCashflowInstructions, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct DeleteAuRegularCashflowInstructions<'a> {
-    client: &'a Client,
-    account_id: String,
-    cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
-    timeout: Option<Duration>,
-}
-
-impl<'a> DeleteAuRegularCashflowInstructions<'a> {
-    pub(crate) fn new(
-        client: &'a Client,
-        account_id: String,
-        cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
-    ) -> Self {
-        DeleteAuRegularCashflowInstructions {
-            client,
-            account_id,
-            cashflow_instruction_type,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) account_id: String,
+    pub(crate) cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for DeleteAuRegularCashflowInstructions<'_> {
@@ -2665,17 +2110,8 @@ crate::operation::request_builder!(DeleteAuRegularCashflowInstructions, ());
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuPublisherEvents<'a> {
-    client: &'a Client,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuPublisherEvents<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
-        GetAuPublisherEvents {
-            client,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuPublisherEvents<'_> {
@@ -2703,19 +2139,9 @@ crate::operation::request_builder!(GetAuPublisherEvents, Vec < types::PublisherE
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetAuPublisherEventDetail<'a> {
-    client: &'a Client,
-    event_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> GetAuPublisherEventDetail<'a> {
-    pub(crate) fn new(client: &'a Client, event_id: String) -> Self {
-        GetAuPublisherEventDetail {
-            client,
-            event_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) event_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for GetAuPublisherEventDetail<'_> {
@@ -2747,19 +2173,9 @@ crate::operation::request_builder!(
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct DownloadAuFile<'a> {
-    client: &'a Client,
-    file_id: String,
-    timeout: Option<Duration>,
-}
-
-impl<'a> DownloadAuFile<'a> {
-    pub(crate) fn new(client: &'a Client, file_id: String) -> Self {
-        DownloadAuFile {
-            client,
-            file_id,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) file_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for DownloadAuFile<'_> {

@@ -198,7 +198,11 @@ impl Client {
     ///
     /// - `username` (`username` in query, required): User name to look up.
     pub fn get_user(&self, username: impl Into<String>) -> builders::GetUser<'_> {
-        builders::GetUser::new(self, username.into())
+        builders::GetUser {
+            client: self,
+            username: username.into(),
+            timeout: None,
+        }
     }
 
     /// Create a user.
@@ -207,7 +211,11 @@ impl Client {
     ///
     /// The JSON request body is optional; set it with `.body(...)`.
     pub fn create_user(&self) -> builders::CreateUser<'_> {
-        builders::CreateUser::new(self)
+        builders::CreateUser {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Link a user to one or more accounts.
@@ -218,7 +226,11 @@ impl Client {
     ///
     /// The JSON request body is optional; set it with `.body(...)`.
     pub fn link_user_accounts(&self) -> builders::LinkUserAccounts<'_> {
-        builders::LinkUserAccounts::new(self)
+        builders::LinkUserAccounts {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Search accounts.
@@ -234,7 +246,14 @@ impl Client {
     /// - `page` (`page` in query, default `1`): Page number, counting from 1.
     /// - `size` (`size` in query, default `100`): Number of items per page.
     pub fn get_au_accounts(&self) -> builders::GetAuAccounts<'_> {
-        builders::GetAuAccounts::new(self)
+        builders::GetAuAccounts {
+            client: self,
+            search: None,
+            account_ids: None,
+            page: None,
+            size: None,
+            timeout: None,
+        }
     }
 
     /// List the child accounts of an account.
@@ -248,7 +267,11 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAuChildAccounts<'_> {
-        builders::GetAuChildAccounts::new(self, account_id.into())
+        builders::GetAuChildAccounts {
+            client: self,
+            account_id: account_id.into(),
+            timeout: None,
+        }
     }
 
     /// List the model weightings of an account.
@@ -262,7 +285,11 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAccountModelWeightings<'_> {
-        builders::GetAccountModelWeightings::new(self, account_id.into())
+        builders::GetAccountModelWeightings {
+            client: self,
+            account_id: account_id.into(),
+            timeout: None,
+        }
     }
 
     /// Replace the model weightings of an account.
@@ -273,7 +300,11 @@ impl Client {
     pub fn replace_account_model_weightings(
         &self,
     ) -> builders::ReplaceAccountModelWeightings<'_> {
-        builders::ReplaceAccountModelWeightings::new(self)
+        builders::ReplaceAccountModelWeightings {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Download the application form of an account.
@@ -291,7 +322,13 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAuAppForm<'_> {
-        builders::GetAuAppForm::new(self, account_id.into())
+        builders::GetAuAppForm {
+            client: self,
+            account_id: account_id.into(),
+            recipient: None,
+            form_type: None,
+            timeout: None,
+        }
     }
 
     /// Submit a draft application.
@@ -302,7 +339,11 @@ impl Client {
     ///
     /// The JSON request body is optional; set it with `.body(...)`.
     pub fn create_draft_application(&self) -> builders::CreateDraftApplication<'_> {
-        builders::CreateDraftApplication::new(self)
+        builders::CreateDraftApplication {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Read the status of a draft application.
@@ -316,14 +357,21 @@ impl Client {
         &self,
         application_id: Uuid,
     ) -> builders::GetDraftApplicationStatus<'_> {
-        builders::GetDraftApplicationStatus::new(self, application_id)
+        builders::GetDraftApplicationStatus {
+            client: self,
+            application_id,
+            timeout: None,
+        }
     }
 
     /// List product disclosure statements.
     ///
     /// `GET /api/pds` (operation `GetPDS`).
     pub fn get_pds(&self) -> builders::GetPds<'_> {
-        builders::GetPds::new(self)
+        builders::GetPds {
+            client: self,
+            timeout: None,
+        }
     }
 
     /// Search ceding parties (UK).
@@ -338,7 +386,12 @@ impl Client {
         &self,
         search: impl Into<String>,
     ) -> builders::GetUkCedingParties<'_> {
-        builders::GetUkCedingParties::new(self, search.into())
+        builders::GetUkCedingParties {
+            client: self,
+            account_type: None,
+            search: search.into(),
+            timeout: None,
+        }
     }
 
     /// Find securities.
@@ -354,14 +407,24 @@ impl Client {
     /// - `security_ids` (`securityIds` in query): Identifiers of securities to return.
     /// - `security_codes` (`securityCodes` in query): Codes of securities to return.
     pub fn find_au_securities(&self) -> builders::FindAuSecurities<'_> {
-        builders::FindAuSecurities::new(self)
+        builders::FindAuSecurities {
+            client: self,
+            search: None,
+            pds_id: None,
+            security_ids: None,
+            security_codes: None,
+            timeout: None,
+        }
     }
 
     /// Report the recalculation status of the service.
     ///
     /// `GET /api/recalc/status` (operation `GetAURecalcStatus`).
     pub fn get_au_recalc_status(&self) -> builders::GetAuRecalcStatus<'_> {
-        builders::GetAuRecalcStatus::new(self)
+        builders::GetAuRecalcStatus {
+            client: self,
+            timeout: None,
+        }
     }
 
     /// Holdings of one or more accounts on a valuation date.
@@ -379,12 +442,13 @@ impl Client {
         valuation_date: impl Into<DateTime>,
         classification_type: types::ClassificationType,
     ) -> builders::GetAuHoldings<'_> {
-        builders::GetAuHoldings::new(
-            self,
-            account_ids.into_iter().map(|item| item.into()).collect(),
-            valuation_date.into(),
+        builders::GetAuHoldings {
+            client: self,
+            account_ids: account_ids.into_iter().map(|item| item.into()).collect(),
+            valuation_date: valuation_date.into(),
             classification_type,
-        )
+            timeout: None,
+        }
     }
 
     /// Holdings history of an account broken down by model.
@@ -402,12 +466,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuHoldingsPerModel<'_> {
-        builders::GetAuHoldingsPerModel::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuHoldingsPerModel {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Asset class summary of an account on a valuation date.
@@ -424,11 +489,13 @@ impl Client {
         account_id: impl Into<String>,
         valuation_date: impl Into<DateTime>,
     ) -> builders::GetAuAssetClassSummary<'_> {
-        builders::GetAuAssetClassSummary::new(
-            self,
-            account_id.into(),
-            valuation_date.into(),
-        )
+        builders::GetAuAssetClassSummary {
+            client: self,
+            account_id: account_id.into(),
+            include_loans: None,
+            valuation_date: valuation_date.into(),
+            timeout: None,
+        }
     }
 
     /// Transactions of an account in a period, one page at a time.
@@ -454,12 +521,19 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuTransactions<'_> {
-        builders::GetAuTransactions::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuTransactions {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            buys_and_sells_only: None,
+            show_unconfirmed: None,
+            page: None,
+            size: None,
+            order_by: None,
+            order: None,
+            timeout: None,
+        }
     }
 
     /// Cash transactions of an account in a period, one page at a time.
@@ -480,12 +554,16 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuCashTransactions<'_> {
-        builders::GetAuCashTransactions::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuCashTransactions {
+            client: self,
+            include_pending_unsettled: None,
+            page: None,
+            size: None,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Unsettled transactions of an account in a period, one page at a time.
@@ -505,12 +583,15 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuUnsettledTransactions<'_> {
-        builders::GetAuUnsettledTransactions::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuUnsettledTransactions {
+            client: self,
+            page: None,
+            size: None,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Dividend reinvestment settings of an account.
@@ -524,7 +605,11 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAuDividendReinvestmentDetails<'_> {
-        builders::GetAuDividendReinvestmentDetails::new(self, account_id.into())
+        builders::GetAuDividendReinvestmentDetails {
+            client: self,
+            account_id: account_id.into(),
+            timeout: None,
+        }
     }
 
     /// Income received by an account in a period.
@@ -542,12 +627,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuIncomeDetail<'_> {
-        builders::GetAuIncomeDetail::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuIncomeDetail {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Income schedule of an account for a period.
@@ -565,12 +651,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuIncomeSchedules<'_> {
-        builders::GetAuIncomeSchedules::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuIncomeSchedules {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Income schedules of several accounts for a period.
@@ -588,12 +675,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuIncomeSchedulesBulk<'_> {
-        builders::GetAuIncomeSchedulesBulk::new(
-            self,
-            account_ids.into_iter().map(|item| item.into()).collect(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuIncomeSchedulesBulk {
+            client: self,
+            account_ids: account_ids.into_iter().map(|item| item.into()).collect(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Expenses charged to an account in a period.
@@ -611,12 +699,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuExpenseDetail<'_> {
-        builders::GetAuExpenseDetail::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuExpenseDetail {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// BPAY payment details of one or more accounts.
@@ -630,10 +719,11 @@ impl Client {
         &self,
         account_ids: impl IntoIterator<Item = impl Into<String>>,
     ) -> builders::GetAuBpay<'_> {
-        builders::GetAuBpay::new(
-            self,
-            account_ids.into_iter().map(|item| item.into()).collect(),
-        )
+        builders::GetAuBpay {
+            client: self,
+            account_ids: account_ids.into_iter().map(|item| item.into()).collect(),
+            timeout: None,
+        }
     }
 
     /// Performance of an account over a period.
@@ -658,12 +748,20 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuPerformance<'_> {
-        builders::GetAuPerformance::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuPerformance {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            include_cash: None,
+            include_loans: None,
+            include_excluded_securities: None,
+            include_tax_credits: None,
+            display_returns: None,
+            multiple_periods: None,
+            calculation_method: None,
+            timeout: None,
+        }
     }
 
     /// Performance of an account broken down by asset class.
@@ -687,19 +785,29 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuAssetClassPerformance<'_> {
-        builders::GetAuAssetClassPerformance::new(
-            self,
-            account_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuAssetClassPerformance {
+            client: self,
+            account_id: account_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            include_cash: None,
+            include_loans: None,
+            include_tax_credits: None,
+            include_foreign_tax_paid: None,
+            include_excluded_securities: None,
+            calculation_method: None,
+            timeout: None,
+        }
     }
 
     /// List benchmarks.
     ///
     /// `GET /api/benchmarks` (operation `GetAUBenchmarks`).
     pub fn get_au_benchmarks(&self) -> builders::GetAuBenchmarks<'_> {
-        builders::GetAuBenchmarks::new(self)
+        builders::GetAuBenchmarks {
+            client: self,
+            timeout: None,
+        }
     }
 
     /// Returns of a benchmark over a period.
@@ -718,19 +826,24 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuBenchmarkPerformance<'_> {
-        builders::GetAuBenchmarkPerformance::new(
-            self,
-            benchmark_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuBenchmarkPerformance {
+            client: self,
+            benchmark_id: benchmark_id.into(),
+            multiple_periods: None,
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// List investment models.
     ///
     /// `GET /api/models` (operation `GetAUModels`).
     pub fn get_au_models(&self) -> builders::GetAuModels<'_> {
-        builders::GetAuModels::new(self)
+        builders::GetAuModels {
+            client: self,
+            timeout: None,
+        }
     }
 
     /// Approximate funds under management of a model.
@@ -746,7 +859,12 @@ impl Client {
         model_id: impl Into<String>,
         valuation_date: impl Into<DateTime>,
     ) -> builders::GetAuAproximateFum<'_> {
-        builders::GetAuAproximateFum::new(self, model_id.into(), valuation_date.into())
+        builders::GetAuAproximateFum {
+            client: self,
+            model_id: model_id.into(),
+            valuation_date: valuation_date.into(),
+            timeout: None,
+        }
     }
 
     /// Performance of a model over a period.
@@ -764,12 +882,13 @@ impl Client {
         from_date: impl Into<DateTime>,
         to_date: impl Into<DateTime>,
     ) -> builders::GetAuModelPerformance<'_> {
-        builders::GetAuModelPerformance::new(
-            self,
-            model_id.into(),
-            from_date.into(),
-            to_date.into(),
-        )
+        builders::GetAuModelPerformance {
+            client: self,
+            model_id: model_id.into(),
+            from_date: from_date.into(),
+            to_date: to_date.into(),
+            timeout: None,
+        }
     }
 
     /// Holdings of a model on a valuation date.
@@ -785,7 +904,12 @@ impl Client {
         model_id: impl Into<String>,
         valuation_date: impl Into<DateTime>,
     ) -> builders::GetAuModelHoldings<'_> {
-        builders::GetAuModelHoldings::new(self, model_id.into(), valuation_date.into())
+        builders::GetAuModelHoldings {
+            client: self,
+            model_id: model_id.into(),
+            valuation_date: valuation_date.into(),
+            timeout: None,
+        }
     }
 
     /// Weight adjustments of a model.
@@ -799,7 +923,11 @@ impl Client {
         &self,
         model_id: impl Into<String>,
     ) -> builders::GetAuModelWeightAdjustment<'_> {
-        builders::GetAuModelWeightAdjustment::new(self, model_id.into())
+        builders::GetAuModelWeightAdjustment {
+            client: self,
+            model_id: model_id.into(),
+            timeout: None,
+        }
     }
 
     /// Replace the weight adjustments of a model.
@@ -812,7 +940,11 @@ impl Client {
     pub fn replace_au_model_weight_adjustment(
         &self,
     ) -> builders::ReplaceAuModelWeightAdjustment<'_> {
-        builders::ReplaceAuModelWeightAdjustment::new(self)
+        builders::ReplaceAuModelWeightAdjustment {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// ESG category identifiers attached to an account.
@@ -826,7 +958,11 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAuAccountEsgCategories<'_> {
-        builders::GetAuAccountEsgCategories::new(self, account_id.into())
+        builders::GetAuAccountEsgCategories {
+            client: self,
+            account_id: account_id.into(),
+            timeout: None,
+        }
     }
 
     /// Replace the ESG categories of an account.
@@ -837,7 +973,11 @@ impl Client {
     pub fn replace_au_account_esg_categories(
         &self,
     ) -> builders::ReplaceAuAccountEsgCategories<'_> {
-        builders::ReplaceAuAccountEsgCategories::new(self)
+        builders::ReplaceAuAccountEsgCategories {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Attach ESG categories to an account.
@@ -848,7 +988,11 @@ impl Client {
     pub fn add_au_account_esg_categories(
         &self,
     ) -> builders::AddAuAccountEsgCategories<'_> {
-        builders::AddAuAccountEsgCategories::new(self)
+        builders::AddAuAccountEsgCategories {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Detach ESG categories from an account.
@@ -865,7 +1009,12 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::DeleteAuAccountEsgCategories<'_> {
-        builders::DeleteAuAccountEsgCategories::new(self, account_id.into())
+        builders::DeleteAuAccountEsgCategories {
+            client: self,
+            account_id: account_id.into(),
+            category_id: None,
+            timeout: None,
+        }
     }
 
     /// List the cashflow instructions of an account.
@@ -879,7 +1028,11 @@ impl Client {
         &self,
         account_id: impl Into<String>,
     ) -> builders::GetAuCashflowInstructions<'_> {
-        builders::GetAuCashflowInstructions::new(self, account_id.into())
+        builders::GetAuCashflowInstructions {
+            client: self,
+            account_id: account_id.into(),
+            timeout: None,
+        }
     }
 
     /// Add a one-off cashflow instruction.
@@ -890,7 +1043,11 @@ impl Client {
     pub fn add_au_one_off_cashflow_instructions(
         &self,
     ) -> builders::AddAuOneOffCashflowInstructions<'_> {
-        builders::AddAuOneOffCashflowInstructions::new(self)
+        builders::AddAuOneOffCashflowInstructions {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Delete a one-off cashflow instruction.
@@ -908,12 +1065,13 @@ impl Client {
         cashflow_instruction_id: impl Into<String>,
         cashflow_instruction_type: types::OneOffCashflowInstructionDeleteType,
     ) -> builders::DeleteAuOneOffCashflowInstructions<'_> {
-        builders::DeleteAuOneOffCashflowInstructions::new(
-            self,
-            account_id.into(),
-            cashflow_instruction_id.into(),
+        builders::DeleteAuOneOffCashflowInstructions {
+            client: self,
+            account_id: account_id.into(),
+            cashflow_instruction_id: cashflow_instruction_id.into(),
             cashflow_instruction_type,
-        )
+            timeout: None,
+        }
     }
 
     /// Create or replace a regular cashflow instruction.
@@ -924,7 +1082,11 @@ impl Client {
     pub fn update_au_regular_cashflow_instructions(
         &self,
     ) -> builders::UpdateAuRegularCashflowInstructions<'_> {
-        builders::UpdateAuRegularCashflowInstructions::new(self)
+        builders::UpdateAuRegularCashflowInstructions {
+            client: self,
+            body: None,
+            timeout: None,
+        }
     }
 
     /// Delete the regular cashflow instruction of a kind.
@@ -940,11 +1102,12 @@ impl Client {
         account_id: impl Into<String>,
         cashflow_instruction_type: types::RegularCashflowInstructionDeleteType,
     ) -> builders::DeleteAuRegularCashflowInstructions<'_> {
-        builders::DeleteAuRegularCashflowInstructions::new(
-            self,
-            account_id.into(),
+        builders::DeleteAuRegularCashflowInstructions {
+            client: self,
+            account_id: account_id.into(),
             cashflow_instruction_type,
-        )
+            timeout: None,
+        }
     }
 
     /// List publisher events.
@@ -953,7 +1116,10 @@ impl Client {
     ///
     /// `GET /api/publisherevents` (operation `GetAUPublisherEvents`).
     pub fn get_au_publisher_events(&self) -> builders::GetAuPublisherEvents<'_> {
-        builders::GetAuPublisherEvents::new(self)
+        builders::GetAuPublisherEvents {
+            client: self,
+            timeout: None,
+        }
     }
 
     /// Detail records of a publisher event.
@@ -969,7 +1135,11 @@ impl Client {
         &self,
         event_id: impl Into<String>,
     ) -> builders::GetAuPublisherEventDetail<'_> {
-        builders::GetAuPublisherEventDetail::new(self, event_id.into())
+        builders::GetAuPublisherEventDetail {
+            client: self,
+            event_id: event_id.into(),
+            timeout: None,
+        }
     }
 
     /// Download a file named by a publisher event detail record.
@@ -985,6 +1155,10 @@ impl Client {
         &self,
         file_id: impl Into<String>,
     ) -> builders::DownloadAuFile<'_> {
-        builders::DownloadAuFile::new(self, file_id.into())
+        builders::DownloadAuFile {
+            client: self,
+            file_id: file_id.into(),
+            timeout: None,
+        }
     }
 }

@@ -53,9 +53,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/users` (operation `GetUser`).
     ///
-    /// # Parameters
-    ///
-    /// - `username` (`username` in query, required): User name to look up.
+    /// Its parameters are the fields of [`GetUserInput`](inputs::GetUserInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_user(
@@ -68,7 +66,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `POST /api/user` (operation `CreateUser`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`CreateUserInput`](inputs::CreateUserInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn create_user(
@@ -83,7 +81,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `PATCH /api/useraccounts` (operation `LinkUserAccounts`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`LinkUserAccountsInput`](inputs::LinkUserAccountsInput), each documented there.
     ///
     /// Answers 200 with no body when it returns `Ok(())`.
     fn link_user_accounts(
@@ -98,12 +96,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/accounts` (operation `GetAUAccounts`).
     ///
-    /// # Parameters
-    ///
-    /// - `search` (`search` in query): Text to match against accounts; `*` matches any run of characters.
-    /// - `account_ids` (`accountIds` in query): Identifiers of the accounts; repeat the parameter once per identifier.
-    /// - `page` (`page` in query, default `1`): Page number, counting from 1.
-    /// - `size` (`size` in query, default `100`): Number of items per page.
+    /// Its parameters are the fields of [`GetAuAccountsInput`](inputs::GetAuAccountsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_accounts(
@@ -118,9 +111,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/childaccounts` (operation `GetAUChildAccounts`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
+    /// Its parameters are the fields of [`GetAuChildAccountsInput`](inputs::GetAuChildAccountsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_child_accounts(
@@ -133,9 +124,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/accountmodelweightings` (operation `GetAccountModelWeightings`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
+    /// Its parameters are the fields of [`GetAccountModelWeightingsInput`](inputs::GetAccountModelWeightingsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_account_model_weightings(
@@ -148,7 +137,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `PUT /api/accountmodelweightings` (operation `ReplaceAccountModelWeightings`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`ReplaceAccountModelWeightingsInput`](inputs::ReplaceAccountModelWeightingsInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn replace_account_model_weightings(
@@ -163,11 +152,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/appform` (operation `GetAUAppForm`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `recipient` (`Recipient` in query): Who the application form is prepared for (INTL only).
-    /// - `form_type` (`FormType` in query): Format of the application form (INTL only).
+    /// Its parameters are the fields of [`GetAuAppFormInput`](inputs::GetAuAppFormInput), each documented there.
     ///
     /// Answers 200 with the returned file, streamed.
     fn get_au_app_form(
@@ -182,7 +167,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `POST /api/application` (operation `CreateDraftApplication`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`CreateDraftApplicationInput`](inputs::CreateDraftApplicationInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn create_draft_application(
@@ -195,9 +180,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/application/{ApplicationId}/status` (operation `GetDraftApplicationStatus`).
     ///
-    /// # Parameters
-    ///
-    /// - `application_id` (`ApplicationId` in path, required): Application reference returned when the draft was created.
+    /// Its parameters are the fields of [`GetDraftApplicationStatusInput`](inputs::GetDraftApplicationStatusInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_draft_application_status(
@@ -221,10 +204,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/cedingparties` (operation `GetUKCedingParties`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_type` (`accountType` in query): Kind of account the ceding party transfers (UK).
-    /// - `search` (`search` in query, required): Text to match against ceding party names.
+    /// Its parameters are the fields of [`GetUkCedingPartiesInput`](inputs::GetUkCedingPartiesInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_uk_ceding_parties(
@@ -239,12 +219,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/securities` (operation `FindAUSecurities`).
     ///
-    /// # Parameters
-    ///
-    /// - `search` (`search` in query): Security code or part of a description to match.
-    /// - `pds_id` (`pdsId` in query): Identifier of a product disclosure statement (AU only).
-    /// - `security_ids` (`securityIds` in query): Identifiers of securities to return.
-    /// - `security_codes` (`securityCodes` in query): Codes of securities to return.
+    /// Its parameters are the fields of [`FindAuSecuritiesInput`](inputs::FindAuSecuritiesInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn find_au_securities(
@@ -268,11 +243,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/holdings` (operation `GetAUHoldings`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_ids` (`AccountIds` in query, required): Identifiers of the accounts; repeat the parameter once per identifier.
-    /// - `valuation_date` (`ValuationDate` in query, required): Date on which values are reported (ISO 8601 date-time).
-    /// - `classification_type` (`ClassificationType` in query, required): How holdings are grouped.
+    /// Its parameters are the fields of [`GetAuHoldingsInput`](inputs::GetAuHoldingsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_holdings(
@@ -285,11 +256,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/holdingspermodel` (operation `GetAUHoldingsPerModel`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuHoldingsPerModelInput`](inputs::GetAuHoldingsPerModelInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_holdings_per_model(
@@ -302,11 +269,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/assetclasssummary` (operation `GetAUAssetClassSummary`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `include_loans` (`IncludeLoans` in query, default `false`): Include loan balances.
-    /// - `valuation_date` (`ValuationDate` in query, required): Date on which values are reported (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuAssetClassSummaryInput`](inputs::GetAuAssetClassSummaryInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_asset_class_summary(
@@ -321,17 +284,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/transactions` (operation `GetAUTransactions`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
-    /// - `buys_and_sells_only` (`BuysAndSellsOnly` in query, default `false`): Return only buy and sell kinds of transaction.
-    /// - `show_unconfirmed` (`ShowUnconfirmed` in query, default `false`): Include transactions that are not yet confirmed.
-    /// - `page` (`Page` in query, default `1`): Page number, counting from 1.
-    /// - `size` (`Size` in query, default `100`): Number of items per page.
-    /// - `order_by` (`OrderBy` in query, default `TransactionOrderBy::TransactionDate`): Sort key of transactions.
-    /// - `order` (`Order` in query, default `SortOrder::Desc`): Sort direction.
+    /// Its parameters are the fields of [`GetAuTransactionsInput`](inputs::GetAuTransactionsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_transactions(
@@ -346,14 +299,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/cashtransactions` (operation `GetAUCashTransactions`).
     ///
-    /// # Parameters
-    ///
-    /// - `include_pending_unsettled` (`IncludePendingUnsettled` in query, default `false`): Include cash movements that are pending settlement.
-    /// - `page` (`Page` in query, default `1`): Page number, counting from 1.
-    /// - `size` (`Size` in query, default `100`): Number of items per page.
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuCashTransactionsInput`](inputs::GetAuCashTransactionsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_cash_transactions(
@@ -366,13 +312,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/unsettledtransactions` (operation `GetAUUnsettledTransactions`).
     ///
-    /// # Parameters
-    ///
-    /// - `page` (`Page` in query, default `1`): Page number, counting from 1.
-    /// - `size` (`Size` in query, default `100`): Number of items per page.
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuUnsettledTransactionsInput`](inputs::GetAuUnsettledTransactionsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_unsettled_transactions(
@@ -385,9 +325,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/dividendreinvestmentdetails` (operation `GetAUDividendReinvestmentDetails`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
+    /// Its parameters are the fields of [`GetAuDividendReinvestmentDetailsInput`](inputs::GetAuDividendReinvestmentDetailsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_dividend_reinvestment_details(
@@ -400,11 +338,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/incomedetail` (operation `GetAUIncomeDetail`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuIncomeDetailInput`](inputs::GetAuIncomeDetailInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_income_detail(
@@ -417,11 +351,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/incomeschedules` (operation `GetAUIncomeSchedules`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuIncomeSchedulesInput`](inputs::GetAuIncomeSchedulesInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_income_schedules(
@@ -434,11 +364,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/incomeschedules/bulk` (operation `GetAUIncomeSchedulesBulk`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_ids` (`AccountIds` in query, required): Identifiers of the accounts; repeat the parameter once per identifier.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuIncomeSchedulesBulkInput`](inputs::GetAuIncomeSchedulesBulkInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_income_schedules_bulk(
@@ -451,11 +377,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/expensedetail` (operation `GetAUExpenseDetail`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuExpenseDetailInput`](inputs::GetAuExpenseDetailInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_expense_detail(
@@ -468,9 +390,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/bpay` (operation `GetAUBpay`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_ids` (`accountIds` in query, required): Identifiers of the accounts; repeat the parameter once per identifier.
+    /// Its parameters are the fields of [`GetAuBpayInput`](inputs::GetAuBpayInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_bpay(
@@ -483,18 +403,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/performance` (operation `GetAUPerformance`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
-    /// - `include_cash` (`IncludeCash` in query, default `false`): Include cash holdings.
-    /// - `include_loans` (`IncludeLoans` in query, default `false`): Include loan balances.
-    /// - `include_excluded_securities` (`IncludeExcludedSecurities` in query, default `false`): Include securities that are excluded from performance.
-    /// - `include_tax_credits` (`IncludeTaxCredits` in query, default `false`): Include tax credits in returns.
-    /// - `display_returns` (`DisplayReturns` in query, default `DisplayReturns::Both`): Whether returns are shown before expenses, after them, or both.
-    /// - `multiple_periods` (`MultiplePeriods` in query, default `-1`): Set of periods to report. -1 uses the account default; 0 reports the requested period only; other codes (1 to 24) select fixed sets of trailing periods such as 1 month, 3 months, 1 year, 3 years, 5 years and since inception.
-    /// - `calculation_method` (`CalculationMethod` in query, default `CalculationMethod::TimeWeightedReturn`): How returns are calculated.
+    /// Its parameters are the fields of [`GetAuPerformanceInput`](inputs::GetAuPerformanceInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_performance(
@@ -507,17 +416,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/assetclassperformance` (operation `GetAUAssetClassPerformance`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`AccountId` in query, required): Identifier of the account.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
-    /// - `include_cash` (`IncludeCash` in query, default `false`): Include cash holdings.
-    /// - `include_loans` (`IncludeLoans` in query, default `false`): Include loan balances.
-    /// - `include_tax_credits` (`IncludeTaxCredits` in query, default `false`): Include tax credits in returns.
-    /// - `include_foreign_tax_paid` (`IncludeForeignTaxPaid` in query, default `false`): Include foreign tax paid in returns.
-    /// - `include_excluded_securities` (`IncludeExcludedSecurities` in query, default `false`): Include securities that are excluded from performance.
-    /// - `calculation_method` (`CalculationMethod` in query, default `CalculationMethod::TimeWeightedReturn`): How returns are calculated.
+    /// Its parameters are the fields of [`GetAuAssetClassPerformanceInput`](inputs::GetAuAssetClassPerformanceInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_asset_class_performance(
@@ -541,12 +440,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/benchmarkperformance` (operation `GetAUBenchmarkPerformance`).
     ///
-    /// # Parameters
-    ///
-    /// - `benchmark_id` (`BenchmarkId` in query, required): Identifier of the benchmark, as listed by `GetAUBenchmarks`.
-    /// - `multiple_periods` (`MultiplePeriods` in query, default `-1`): Set of periods to report. -1 uses the account default; 0 reports the requested period only; other codes (1 to 24) select fixed sets of trailing periods such as 1 month, 3 months, 1 year, 3 years, 5 years and since inception.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuBenchmarkPerformanceInput`](inputs::GetAuBenchmarkPerformanceInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_benchmark_performance(
@@ -570,10 +464,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/modelapproximatefum` (operation `GetAUAproximateFum`).
     ///
-    /// # Parameters
-    ///
-    /// - `model_id` (`modelId` in query, required): Identifier of the model, as listed by `GetAUModels`.
-    /// - `valuation_date` (`valuationDate` in query, required): Date on which values are reported (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuAproximateFumInput`](inputs::GetAuAproximateFumInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_aproximate_fum(
@@ -586,11 +477,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/modelperformance` (operation `GetAUModelPerformance`).
     ///
-    /// # Parameters
-    ///
-    /// - `model_id` (`ModelId` in query, required): Identifier of the model, as listed by `GetAUModels`.
-    /// - `from_date` (`FromDate` in query, required): First day of the period (ISO 8601 date-time).
-    /// - `to_date` (`ToDate` in query, required): Last day of the period (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuModelPerformanceInput`](inputs::GetAuModelPerformanceInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_model_performance(
@@ -603,10 +490,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/modelholdings` (operation `GetAUModelHoldings`).
     ///
-    /// # Parameters
-    ///
-    /// - `model_id` (`modelId` in query, required): Identifier of the model, as listed by `GetAUModels`.
-    /// - `valuation_date` (`valuationDate` in query, required): Date on which values are reported (ISO 8601 date-time).
+    /// Its parameters are the fields of [`GetAuModelHoldingsInput`](inputs::GetAuModelHoldingsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_model_holdings(
@@ -619,9 +503,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/modelweightadjustment` (operation `GetAUModelWeightAdjustment`).
     ///
-    /// # Parameters
-    ///
-    /// - `model_id` (`modelId` in query, required): Identifier of the model, as listed by `GetAUModels`.
+    /// Its parameters are the fields of [`GetAuModelWeightAdjustmentInput`](inputs::GetAuModelWeightAdjustmentInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_model_weight_adjustment(
@@ -638,7 +520,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `PUT /api/modelweightadjustment` (operation `ReplaceAUModelWeightAdjustment`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`ReplaceAuModelWeightAdjustmentInput`](inputs::ReplaceAuModelWeightAdjustmentInput), each documented there.
     ///
     /// Answers 202 with no body when it returns `Ok(())`.
     fn replace_au_model_weight_adjustment(
@@ -651,9 +533,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/esgcategories` (operation `GetAUAccountEsgCategories`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
+    /// Its parameters are the fields of [`GetAuAccountEsgCategoriesInput`](inputs::GetAuAccountEsgCategoriesInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_account_esg_categories(
@@ -666,7 +546,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `PUT /api/esgcategories` (operation `ReplaceAUAccountEsgCategories`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`ReplaceAuAccountEsgCategoriesInput`](inputs::ReplaceAuAccountEsgCategoriesInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn replace_au_account_esg_categories(
@@ -679,7 +559,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `POST /api/esgcategories` (operation `AddAUAccountEsgCategories`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`AddAuAccountEsgCategoriesInput`](inputs::AddAuAccountEsgCategoriesInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn add_au_account_esg_categories(
@@ -694,10 +574,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `DELETE /api/esgcategories` (operation `DeleteAUAccountEsgCategories`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
-    /// - `category_id` (`categoryId` in query): Identifier of the ESG category to remove, as listed by `GetAUAccountEsgCategories`.
+    /// Its parameters are the fields of [`DeleteAuAccountEsgCategoriesInput`](inputs::DeleteAuAccountEsgCategoriesInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn delete_au_account_esg_categories(
@@ -710,9 +587,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/cashflowinstructions` (operation `GetAUCashflowInstructions`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
+    /// Its parameters are the fields of [`GetAuCashflowInstructionsInput`](inputs::GetAuCashflowInstructionsInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_cashflow_instructions(
@@ -725,7 +600,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `POST /api/cashflowinstructions/oneoff` (operation `AddAUOneOffCashflowInstructions`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`AddAuOneOffCashflowInstructionsInput`](inputs::AddAuOneOffCashflowInstructionsInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn add_au_one_off_cashflow_instructions(
@@ -738,11 +613,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `DELETE /api/cashflowinstructions/oneoff` (operation `DeleteAUOneOffCashflowInstructions`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
-    /// - `cashflow_instruction_id` (`cashflowInstructionId` in query, required): Identifier of the instruction, as listed by `GetAUCashflowInstructions`.
-    /// - `cashflow_instruction_type` (`cashflowInstructionType` in query, required): Kind of instruction to delete.
+    /// Its parameters are the fields of [`DeleteAuOneOffCashflowInstructionsInput`](inputs::DeleteAuOneOffCashflowInstructionsInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn delete_au_one_off_cashflow_instructions(
@@ -755,7 +626,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `PUT /api/cashflowinstructions/regular` (operation `UpdateAURegularCashflowInstructions`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`UpdateAuRegularCashflowInstructionsInput`](inputs::UpdateAuRegularCashflowInstructionsInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn update_au_regular_cashflow_instructions(
@@ -768,10 +639,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `DELETE /api/cashflowinstructions/regular` (operation `DeleteAURegularCashflowInstructions`).
     ///
-    /// # Parameters
-    ///
-    /// - `account_id` (`accountId` in query, required): Identifier of the account.
-    /// - `cashflow_instruction_type` (`cashflowInstructionType` in query, required): Kind of instruction to delete.
+    /// Its parameters are the fields of [`DeleteAuRegularCashflowInstructionsInput`](inputs::DeleteAuRegularCashflowInstructionsInput), each documented there.
     ///
     /// Answers 204 with no body when it returns `Ok(())`.
     fn delete_au_regular_cashflow_instructions(
@@ -799,9 +667,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/publishereventdetail` (operation `GetAUPublisherEventDetail`).
     ///
-    /// # Parameters
-    ///
-    /// - `event_id` (`eventId` in query, required): Identifier of the event, as listed by `GetAUPublisherEvents`.
+    /// Its parameters are the fields of [`GetAuPublisherEventDetailInput`](inputs::GetAuPublisherEventDetailInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_au_publisher_event_detail(
@@ -816,9 +682,7 @@ pub trait PortfolioApi: Send + Sync + 'static {
     ///
     /// `GET /api/file` (operation `DownloadAUFile`).
     ///
-    /// # Parameters
-    ///
-    /// - `file_id` (`fileId` in query, required): Identifier of the file, as given by `GetAUPublisherEventDetail`.
+    /// Its parameters are the fields of [`DownloadAuFileInput`](inputs::DownloadAuFileInput), each documented there.
     ///
     /// Answers 200 with the returned file, streamed.
     fn download_au_file(

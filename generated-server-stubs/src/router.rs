@@ -9,7 +9,7 @@ use std::sync::Arc;
 use apigen_runtime::codegen::server::{Shared, unrouted};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{FromRequestParts, RawPathParams, Request, State};
+use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
@@ -17,7 +17,7 @@ use axum::routing::{get, patch, post, put};
 use uuid::Uuid;
 
 use crate::api::RequestContext;
-use crate::extract::{self, Problems, QueryParams, Validate, check_bounds};
+use crate::extract::{self, PathParams, Problems, QueryParams, Validate, check_bounds};
 use crate::reply::{self, Route};
 use crate::{
     ApiError, DateTime, ErrorReply, Operation, PortfolioApi, ServerConfig, errors,
@@ -810,18 +810,10 @@ async fn handle_get_draft_application_status<A: PortfolioApi>(
     let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let raw = RawPathParams::from_request_parts(&mut parts, &())
-            .await
-            .map_err(|e| ApiError::bad_request(
-                format!("the path could not be read: {e}"),
-            ))?;
-        let path_params: Vec<(&str, &str)> = raw.iter().collect();
-        let p_application_id: Option<Uuid> = extract::path_param(
-            &path_params,
-            "ApplicationId",
-            "UUID",
-            &mut problems,
-        );
+        let raw = extract::raw_path(&mut parts).await?;
+        let path = PathParams(raw.iter().collect());
+        let p_application_id: Option<Uuid> = path
+            .param("ApplicationId", "UUID", &mut problems);
         let Some(p_application_id) = p_application_id else {
             return Err(problems.into_error())
         };

@@ -21,7 +21,8 @@ pub struct Account {
     pub code: Option<String>,
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "ConsolidationType", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ConsolidationType")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub consolidation_type: Option<AccountConsolidationType>,
     #[serde(rename = "AccountType", skip_serializing_if = "Option::is_none")]
     pub account_type: Option<AccountStructureType>,
@@ -37,7 +38,8 @@ pub struct Account {
     pub recalc_status: Option<AccountRecalcStatus>,
     #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
-    #[serde(rename = "FirstTransactionDate", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "FirstTransactionDate")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_transaction_date: Option<DateTime>,
     #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
@@ -564,22 +566,24 @@ impl ApplicationUploadResult {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassDetails {
-    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AssetClassDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PercentTotalValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
     #[serde(rename = "PercentNetValue", skip_serializing_if = "Option::is_none")]
     pub percent_net_value: Option<f64>,
-    #[serde(rename = "MinTargetAllocation", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MinTargetAllocation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_target_allocation: Option<f64>,
-    #[serde(rename = "MaxTargetAllocation", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MaxTargetAllocation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_target_allocation: Option<f64>,
-    #[serde(
-        rename = "MidPointTargetAllocation",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MidPointTargetAllocation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mid_point_target_allocation: Option<f64>,
     #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
     pub variance: Option<f64>,
@@ -601,7 +605,8 @@ impl AssetClassDetails {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AssetClassInvestment {
-    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AssetClassDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
     #[serde(rename = "Benchmark", skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
@@ -611,9 +616,11 @@ pub struct AssetClassInvestment {
     pub end_value: Option<f64>,
     #[serde(rename = "TotalReturn", skip_serializing_if = "Option::is_none")]
     pub total_return: Option<f64>,
-    #[serde(rename = "TotalReturnPercent", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TotalReturnPercent")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_return_percent: Option<f64>,
-    #[serde(rename = "BenchmarkReturnPercent", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "BenchmarkReturnPercent")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub benchmark_return_percent: Option<f64>,
 }
 
@@ -635,7 +642,8 @@ pub struct AssetClassReceivableAndPayable {
     pub description: Option<String>,
     #[serde(rename = "TotalAmount", skip_serializing_if = "Option::is_none")]
     pub total_amount: Option<f64>,
-    #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IncludedInNetValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -654,7 +662,8 @@ pub struct AssetClassSummary {
     pub valuation: Option<AssetClassValuation>,
     #[serde(rename = "AssetClasses", skip_serializing_if = "Option::is_none")]
     pub asset_classes: Option<Vec<AssetClassDetails>>,
-    #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ReceivablesAndPayables")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
@@ -732,7 +741,8 @@ impl Benchmark {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BenchmarkReturn {
-    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PeriodDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
     #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
@@ -899,7 +909,8 @@ impl CashHub {
 pub struct CashSummary {
     #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
     pub cash_book_code: Option<String>,
-    #[serde(rename = "CashBookDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CashBookDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cash_book_description: Option<String>,
     #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
@@ -911,10 +922,8 @@ pub struct CashSummary {
     pub withdrawals: Option<f64>,
     #[serde(rename = "ClosingBalance", skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<f64>,
-    #[serde(
-        rename = "ClosingBalanceInAccountCurrency",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ClosingBalanceInAccountCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
@@ -940,10 +949,8 @@ pub struct CashTransaction {
     pub transaction_date: Option<DateTime>,
     #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    #[serde(
-        rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "TransactionTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
@@ -951,7 +958,8 @@ pub struct CashTransaction {
     pub deposit: Option<f64>,
     #[serde(rename = "Withdrawal", skip_serializing_if = "Option::is_none")]
     pub withdrawal: Option<f64>,
-    #[serde(rename = "ValueInAccountCurrency", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ValueInAccountCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value_in_account_currency: Option<f64>,
     #[serde(rename = "Balance", skip_serializing_if = "Option::is_none")]
     pub balance: Option<f64>,
@@ -975,7 +983,8 @@ impl CashTransaction {
 pub struct CashflowInstruction {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "CashflowInstructionType", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CashflowInstructionType")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cashflow_instruction_type: Option<CashflowInstructionType>,
     #[serde(rename = "FrequencyType", skip_serializing_if = "Option::is_none")]
     pub frequency_type: Option<FrequencyType>,
@@ -1095,10 +1104,8 @@ pub struct CedingPartyResponse {
     pub ceding_party_id: Option<String>,
     #[serde(rename = "CedingPartyName", skip_serializing_if = "Option::is_none")]
     pub ceding_party_name: Option<String>,
-    #[serde(
-        rename = "AcceptsElectronicTransfer",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AcceptsElectronicTransfer")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepts_electronic_transfer: Option<bool>,
 }
 
@@ -1292,12 +1299,11 @@ pub struct DividendReinvestmentDetail {
     pub from_date: Option<DateTime>,
     #[serde(rename = "ToDate", skip_serializing_if = "Option::is_none")]
     pub to_date: Option<DateTime>,
-    #[serde(rename = "MaxSharesParticipating", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MaxSharesParticipating")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_shares_participating: Option<f64>,
-    #[serde(
-        rename = "PercentSharesParticipating",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "PercentSharesParticipating")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_shares_participating: Option<f64>,
     #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
     pub exclude_from_drp: Option<bool>,
@@ -1317,7 +1323,8 @@ impl DividendReinvestmentDetail {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DollarReturnData {
-    #[serde(rename = "CapitalAppreciation", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CapitalAppreciation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub capital_appreciation: Option<f64>,
     #[serde(rename = "TotalIncome", skip_serializing_if = "Option::is_none")]
     pub total_income: Option<f64>,
@@ -1325,7 +1332,8 @@ pub struct DollarReturnData {
     pub tax_credits: Option<f64>,
     #[serde(rename = "ForexMovements", skip_serializing_if = "Option::is_none")]
     pub forex_movements: Option<f64>,
-    #[serde(rename = "GrossDollarReturn", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "GrossDollarReturn")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_dollar_return: Option<f64>,
     #[serde(rename = "TotalExpenses", skip_serializing_if = "Option::is_none")]
     pub total_expenses: Option<f64>,
@@ -1368,21 +1376,26 @@ pub struct DraftAccount {
     pub bank_accounts: Option<Vec<DraftAccountBankAccount>>,
     #[serde(rename = "Exclusions", skip_serializing_if = "Option::is_none")]
     pub exclusions: Option<Vec<DraftExclusion>>,
-    #[serde(rename = "InitialInvestment", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "InitialInvestment")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_investment: Option<DraftInitialInvestment>,
     #[serde(rename = "PensionPayment", skip_serializing_if = "Option::is_none")]
     pub pension_payment: Option<DraftPensionPayment>,
     #[serde(rename = "TargetAllocation", skip_serializing_if = "Option::is_none")]
     pub target_allocation: Option<DraftTargetAllocation>,
-    #[serde(rename = "InitialInvestmentSuper", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "InitialInvestmentSuper")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_investment_super: Option<DraftInitialInvestmentSuper>,
-    #[serde(rename = "ReversionaryBeneficiary", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ReversionaryBeneficiary")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reversionary_beneficiary: Option<NominatedReversionaryBeneficiary>,
     #[serde(rename = "Beneficiaries", skip_serializing_if = "Option::is_none")]
     pub beneficiaries: Option<Vec<DraftNominatedBeneficiary>>,
-    #[serde(rename = "IsBindingNomination", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IsBindingNomination")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_binding_nomination: Option<bool>,
-    #[serde(rename = "IsEmployerContributing", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IsEmployerContributing")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_employer_contributing: Option<bool>,
     #[serde(rename = "SourceOfFunds", skip_serializing_if = "Option::is_none")]
     pub source_of_funds: Option<String>,
@@ -1392,14 +1405,14 @@ pub struct DraftAccount {
     pub reinvest_income: Option<bool>,
     #[serde(rename = "ProductId", skip_serializing_if = "Option::is_none")]
     pub product_id: Option<String>,
-    #[serde(
-        rename = "ProductProviderReference",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ProductProviderReference")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub product_provider_reference: Option<String>,
-    #[serde(rename = "RegularContribution", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "RegularContribution")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub regular_contribution: Option<DraftRegularTransaction>,
-    #[serde(rename = "RegularWithdrawal", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "RegularWithdrawal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub regular_withdrawal: Option<DraftRegularTransaction>,
     #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
@@ -1409,14 +1422,13 @@ pub struct DraftAccount {
     pub currency_code: Option<String>,
     #[serde(rename = "AdviserReference", skip_serializing_if = "Option::is_none")]
     pub adviser_reference: Option<String>,
-    #[serde(
-        rename = "InSpecieCashStockTransfers",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "InSpecieCashStockTransfers")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
     #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
     pub is_trade_freeze_on: Option<bool>,
-    #[serde(rename = "TradeFreezeReason", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TradeFreezeReason")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trade_freeze_reason: Option<TradeFreezeReason>,
     #[serde(rename = "TradeFreezeNote", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_note: Option<String>,
@@ -1666,7 +1678,8 @@ pub struct DraftApplicant {
     pub applicant_type: Option<ApplicantType>,
     #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
     pub corporate_details: Option<Box<DraftCorporateApplicant>>,
-    #[serde(rename = "IndividualDetails", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IndividualDetails")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub individual_details: Option<Box<DraftIndividualApplicant>>,
     #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
     pub trust_details: Option<DraftTrustApplicant>,
@@ -1692,7 +1705,8 @@ pub struct DraftApplicantIdentification {
     pub value: Option<String>,
     #[serde(rename = "MissingReason", skip_serializing_if = "Option::is_none")]
     pub missing_reason: Option<MissingReason>,
-    #[serde(rename = "MissingReasonText", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MissingReasonText")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_reason_text: Option<String>,
 }
 
@@ -1778,17 +1792,14 @@ pub struct DraftContact {
     pub phone: Option<String>,
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NationalIdentifier")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(
-        rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ReceiveCommunicationByPost")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(
-        rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "IsPoliticallyExposedPerson")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
@@ -1821,40 +1832,39 @@ pub struct DraftCorporateApplicant {
     pub business_address: Option<DraftAddress>,
     #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    #[serde(rename = "ContactIsSignatory", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ContactIsSignatory")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_is_signatory: Option<bool>,
-    #[serde(
-        rename = "ContactIsDirectorOrSignificantShareholder",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ContactIsDirectorOrSignificantShareholder")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_is_director_or_significant_shareholder: Option<bool>,
     #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
     pub contact: Option<DraftContact>,
     #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    #[serde(
-        rename = "CompanyRegistrationNumber",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "CompanyRegistrationNumber")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub company_registration_number: Option<String>,
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
     #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    #[serde(rename = "CountryOfIncorporation", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CountryOfIncorporation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub country_of_incorporation: Option<String>,
-    #[serde(rename = "DateOfIncorporation", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DateOfIncorporation")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_of_incorporation: Option<DateTime>,
-    #[serde(rename = "NatureOfActivities", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NatureOfActivities")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nature_of_activities: Option<String>,
-    #[serde(rename = "BearerSharesAreInIssue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "BearerSharesAreInIssue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bearer_shares_are_in_issue: Option<bool>,
     #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    #[serde(
-        rename = "RegulatorReferenceNumber",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "RegulatorReferenceNumber")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub regulator_reference_number: Option<String>,
     #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
@@ -1889,10 +1899,8 @@ pub struct DraftCorporateTrustee {
     pub business_address: Option<DraftAddress>,
     #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    #[serde(
-        rename = "CompanyRegistrationNumber",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "CompanyRegistrationNumber")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub company_registration_number: Option<String>,
     #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
@@ -1900,10 +1908,8 @@ pub struct DraftCorporateTrustee {
     pub lei: Option<String>,
     #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    #[serde(
-        rename = "RegulatorReferenceNumber",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "RegulatorReferenceNumber")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub regulator_reference_number: Option<String>,
     #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
     pub director: Option<Box<DraftDirector>>,
@@ -1979,12 +1985,11 @@ pub struct DraftDirector {
     pub country_of_birth: Option<String>,
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NationalIdentifier")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(
-        rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ReceiveCommunicationByPost")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
     #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -2000,10 +2005,8 @@ pub struct DraftDirector {
     pub phone: Option<String>,
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(
-        rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "IsPoliticallyExposedPerson")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
 }
 
@@ -2123,18 +2126,19 @@ pub struct DraftInSpecieCashStockTransfer {
     pub transfer_type: InSpecieCashStockTransferType,
     #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
-    #[serde(rename = "CedingAccountNumber", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CedingAccountNumber")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ceding_account_number: Option<String>,
-    #[serde(
-        rename = "InSpecieCashStockTransferDetails",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "InSpecieCashStockTransferDetails")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub in_specie_cash_stock_transfer_details: Option<
         Vec<DraftInSpecieCashStockTransferDetails>,
     >,
-    #[serde(rename = "CashTransferAmount", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CashTransferAmount")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cash_transfer_amount: Option<f64>,
-    #[serde(rename = "AmountUsedThisYear", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AmountUsedThisYear")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_used_this_year: Option<f64>,
     #[serde(rename = "FeeAmount", skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<f64>,
@@ -2201,9 +2205,11 @@ impl DraftInSpecieCashStockTransferDetails {
 pub struct DraftIndividualApplicant {
     #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
-    #[serde(rename = "TaxResidenceCountryCode", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TaxResidenceCountryCode")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tax_residence_country_code: Option<String>,
-    #[serde(rename = "CitizenshipCountryCode", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CitizenshipCountryCode")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub citizenship_country_code: Option<String>,
     #[serde(rename = "BirthCountryCode", skip_serializing_if = "Option::is_none")]
     pub birth_country_code: Option<String>,
@@ -2241,17 +2247,14 @@ pub struct DraftIndividualApplicant {
     pub phone: Option<String>,
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NationalIdentifier")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(
-        rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ReceiveCommunicationByPost")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(
-        rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "IsPoliticallyExposedPerson")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
@@ -2286,7 +2289,8 @@ impl DraftIndividualApplicant {
 pub struct DraftInflowsContributionSource {
     #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
     pub member_number: Option<String>,
-    #[serde(rename = "SourceOfContribution", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "SourceOfContribution")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source_of_contribution: Option<InflowsContributionSourceFund>,
     #[serde(rename = "EntireBalance", skip_serializing_if = "Option::is_none")]
     pub entire_balance: Option<bool>,
@@ -2330,10 +2334,8 @@ pub struct DraftInflowsOtherContribution {
     pub contribution_type: ContributionType,
     #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
-    #[serde(
-        rename = "SuperSmaAccumulatedPaymentType",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "SuperSmaAccumulatedPaymentType")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
 }
 
@@ -2385,11 +2387,13 @@ impl DraftInitialInvestment {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftInitialInvestmentSuper {
-    #[serde(rename = "ContributionSources", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ContributionSources")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
     #[serde(rename = "Transfers", skip_serializing_if = "Option::is_none")]
     pub transfers: Option<Vec<DraftInflowsContributionTransfer>>,
-    #[serde(rename = "OtherContributions", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "OtherContributions")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
@@ -2430,7 +2434,8 @@ impl DraftModel {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DraftNationalIdentifier {
-    #[serde(rename = "CountryOfNationality", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CountryOfNationality")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub country_of_nationality: Option<String>,
     #[serde(rename = "IdentifierType", skip_serializing_if = "Option::is_none")]
     pub identifier_type: Option<DraftIdentifierType>,
@@ -2562,17 +2567,14 @@ pub struct DraftSignatory {
     pub phone: Option<String>,
     #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NationalIdentifier")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(
-        rename = "ReceiveCommunicationByPost",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ReceiveCommunicationByPost")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(
-        rename = "IsPoliticallyExposedPerson",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "IsPoliticallyExposedPerson")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
     #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
@@ -2650,20 +2652,20 @@ pub struct DraftTrustApplicant {
     pub nature_of_trust: Option<TrustNature>,
     #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    #[serde(rename = "DateOfEstablishment", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DateOfEstablishment")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_of_establishment: Option<DateTime>,
     #[serde(rename = "TaxDomicile", skip_serializing_if = "Option::is_none")]
     pub tax_domicile: Option<String>,
-    #[serde(
-        rename = "BeneficiariesHaveVestedRights",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "BeneficiariesHaveVestedRights")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub beneficiaries_have_vested_rights: Option<bool>,
     #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
     #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    #[serde(rename = "CorporateTrustees", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "CorporateTrustees")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
@@ -2707,24 +2709,27 @@ pub struct Expense {
     pub tax_date: Option<DateTime>,
     #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
-    #[serde(rename = "ExpenseIncludingGst", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ExpenseIncludingGst")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_including_gst: Option<f64>,
-    #[serde(rename = "ExpenseExcludingGst", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ExpenseExcludingGst")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_excluding_gst: Option<f64>,
-    #[serde(rename = "GstRefundableAmount", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "GstRefundableAmount")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gst_refundable_amount: Option<f64>,
     #[serde(rename = "DeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub deductible_amount: Option<f64>,
-    #[serde(rename = "NonDeductibleAmount", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NonDeductibleAmount")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_deductible_amount: Option<f64>,
     #[serde(rename = "ExpenseNarration", skip_serializing_if = "Option::is_none")]
     pub expense_narration: Option<String>,
-    #[serde(
-        rename = "ExpenseTypeGroupDescription",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ExpenseTypeGroupDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_type_group_description: Option<String>,
-    #[serde(rename = "ExpenseTypeDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ExpenseTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
 }
 
@@ -2978,32 +2983,36 @@ pub struct Holding {
     pub unit_price_date: Option<DateTime>,
     #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "PercentTotalValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PercentTotalValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
     #[serde(rename = "GainOrLoss", skip_serializing_if = "Option::is_none")]
     pub gain_or_loss: Option<f64>,
-    #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MarketValueGainOrLoss")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ExchangeRateGainOrLoss")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
-    #[serde(rename = "PercentTotalGainOrLoss", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PercentTotalGainOrLoss")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_gain_or_loss: Option<f64>,
     #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
     #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
-    #[serde(rename = "ValueInSecurityCurrency", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ValueInSecurityCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value_in_security_currency: Option<f64>,
     #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
     #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
-    #[serde(
-        rename = "EstimatedFrankingCredits",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "EstimatedFrankingCredits")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_franking_credits: Option<f64>,
-    #[serde(rename = "EstimatedGrossYield", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "EstimatedGrossYield")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_gross_yield: Option<f64>,
 }
 
@@ -3035,7 +3044,8 @@ pub struct HoldingData {
     pub valuation: Option<Valuation>,
     #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<Holding>>,
-    #[serde(rename = "ReceivablesAndPayables", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ReceivablesAndPayables")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<ReceivableAndPayable>>,
     #[serde(rename = "Subscriptions", skip_serializing_if = "Option::is_none")]
     pub subscriptions: Option<Subscription>,
@@ -3054,11 +3064,13 @@ impl HoldingData {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct HoldingSecurity {
-    #[serde(rename = "AssetClassDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AssetClassDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
     #[serde(rename = "AssetClassCode", skip_serializing_if = "Option::is_none")]
     pub asset_class_code: Option<String>,
-    #[serde(rename = "AssetClassCategory", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AssetClassCategory")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_category: Option<String>,
     #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
@@ -3110,7 +3122,8 @@ pub struct HoldingsHistoryPerModel {
     pub total_value: Option<f64>,
     #[serde(rename = "HoldingsInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_in_model: Option<Vec<HoldingsPerModel>>,
-    #[serde(rename = "HoldingsNotInModel", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "HoldingsNotInModel")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
@@ -3199,7 +3212,8 @@ pub struct IncomeDetail {
     pub execution_date: Option<DateTime>,
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IncomeTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
     #[serde(rename = "IncomeSource", skip_serializing_if = "Option::is_none")]
     pub income_source: Option<String>,
@@ -3230,29 +3244,29 @@ impl IncomeDetail {
 pub struct IncomeSchedule {
     #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
-    #[serde(rename = "TrustOtherExpenses", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TrustOtherExpenses")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trust_other_expenses: Option<f64>,
-    #[serde(
-        rename = "ForeignIncomeTaxOffsetsTotal",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ForeignIncomeTaxOffsetsTotal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub foreign_income_tax_offsets_total: Option<f64>,
     #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
     #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
-    #[serde(rename = "NonAssessableTotal", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NonAssessableTotal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_assessable_total: Option<f64>,
-    #[serde(
-        rename = "TrustCgtDistributionsTotal",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "TrustCgtDistributionsTotal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trust_cgt_distributions_total: Option<f64>,
-    #[serde(rename = "ForeignIncomeTotal", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ForeignIncomeTotal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub foreign_income_total: Option<f64>,
     #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
-    #[serde(rename = "AustralianTrustOther", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AustralianTrustOther")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub australian_trust_other: Option<f64>,
     #[serde(rename = "FrankedTotal", skip_serializing_if = "Option::is_none")]
     pub franked_total: Option<f64>,
@@ -3264,11 +3278,13 @@ pub struct IncomeSchedule {
     pub tax_date: Option<DateTime>,
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "IncomeTypeDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IncomeTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
     #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
-    #[serde(rename = "FrankingCreditsTotal", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "FrankingCreditsTotal")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub franking_credits_total: Option<f64>,
     #[serde(rename = "AccruedAmount", skip_serializing_if = "Option::is_none")]
     pub accrued_amount: Option<f64>,
@@ -3435,7 +3451,8 @@ pub struct Model {
     pub provider_name: Option<String>,
     #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
-    #[serde(rename = "LastTransactionDate", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "LastTransactionDate")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transaction_date: Option<DateTime>,
 }
 
@@ -3453,16 +3470,16 @@ impl Model {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelApproximateFum {
-    #[serde(rename = "NumberOfAccountsLinked", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NumberOfAccountsLinked")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub number_of_accounts_linked: Option<i32>,
     #[serde(rename = "TotalTargetFum", skip_serializing_if = "Option::is_none")]
     pub total_target_fum: Option<f64>,
-    #[serde(rename = "TotalApproximateFum", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TotalApproximateFum")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_approximate_fum: Option<f64>,
-    #[serde(
-        rename = "ApproximateFumForAccounts",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "ApproximateFumForAccounts")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
@@ -3484,10 +3501,8 @@ pub struct ModelDailyPercentageReturn {
     pub date: Option<DateTime>,
     #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
-    #[serde(
-        rename = "CumulativePercentageReturn",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "CumulativePercentageReturn")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cumulative_percentage_return: Option<f64>,
 }
 
@@ -3504,9 +3519,11 @@ impl ModelDailyPercentageReturn {
 pub struct ModelHolding {
     #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "TargetValuePercentage", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "TargetValuePercentage")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_value_percentage: Option<f64>,
-    #[serde(rename = "ActualValuePercentage", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ActualValuePercentage")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub actual_value_percentage: Option<f64>,
     #[serde(rename = "EstimatedYield", skip_serializing_if = "Option::is_none")]
     pub estimated_yield: Option<f64>,
@@ -3525,9 +3542,11 @@ impl ModelHolding {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ModelPerformance {
-    #[serde(rename = "DailyPercentageReturns", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DailyPercentageReturns")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
-    #[serde(rename = "PercentageReturns", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PercentageReturns")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
@@ -3733,7 +3752,8 @@ pub struct PdsDetail {
     pub id: Option<String>,
     #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "MaxNoOfBankAccounts", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MaxNoOfBankAccounts")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_no_of_bank_accounts: Option<i32>,
     #[serde(rename = "IsSuperSma", skip_serializing_if = "Option::is_none")]
     pub is_super_sma: Option<bool>,
@@ -3749,13 +3769,15 @@ pub struct PdsDetail {
     pub currency_code: Option<String>,
     #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<PdsFee>>,
-    #[serde(rename = "BankAccountUsages", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "BankAccountUsages")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bank_account_usages: Option<Vec<BankAccountUsage>>,
     #[serde(rename = "TaxOptions", skip_serializing_if = "Option::is_none")]
     pub tax_options: Option<Vec<PdsTaxOption>>,
     #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PdsModel>>,
-    #[serde(rename = "AvailableAccountTypes", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AvailableAccountTypes")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_account_types: Option<Vec<AccountType>>,
     #[serde(rename = "Products", skip_serializing_if = "Option::is_none")]
     pub products: Option<Vec<Product>>,
@@ -3790,20 +3812,21 @@ pub struct PdsFee {
     pub name: Option<String>,
     #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<PdsFeeTier>>,
-    #[serde(rename = "DollarOverwriteSettings", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DollarOverwriteSettings")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-    #[serde(
-        rename = "PercentOverwriteSettings",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "PercentOverwriteSettings")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
     #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
     pub default_value: Option<f64>,
-    #[serde(rename = "DefaultValueWithTax", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DefaultValueWithTax")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_value_with_tax: Option<f64>,
     #[serde(rename = "DefaultType", skip_serializing_if = "Option::is_none")]
     pub default_type: Option<FeeValueType>,
-    #[serde(rename = "IndexationSettings", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IndexationSettings")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
@@ -3872,7 +3895,8 @@ pub struct PdsFeeTier {
     pub value_applied_from: Option<f64>,
     #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
-    #[serde(rename = "FeePercentWithTax", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "FeePercentWithTax")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fee_percent_with_tax: Option<f64>,
 }
 
@@ -3901,12 +3925,11 @@ pub struct PdsModel {
     pub fee_override: Option<FeeOverride>,
     #[serde(rename = "TaxWrappers", skip_serializing_if = "Option::is_none")]
     pub tax_wrappers: Option<Vec<TaxWrapper>>,
-    #[serde(rename = "SingleAssetModelIsin", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "SingleAssetModelIsin")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub single_asset_model_isin: Option<String>,
-    #[serde(
-        rename = "SingleAssetModelCurrencyCode",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "SingleAssetModelCurrencyCode")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub single_asset_model_currency_code: Option<String>,
 }
 
@@ -3960,11 +3983,14 @@ crate::enums::int_enum!(
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PercentageReturn {
-    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PeriodDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    #[serde(rename = "GrossPercentageReturn", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "GrossPercentageReturn")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_percentage_return: Option<f64>,
-    #[serde(rename = "NetPercentageReturn", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NetPercentageReturn")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_percentage_return: Option<f64>,
     #[serde(rename = "Annualised", skip_serializing_if = "Option::is_none")]
     pub annualised: Option<bool>,
@@ -3985,17 +4011,22 @@ impl PercentageReturn {
 pub struct Performance {
     #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
     pub holdings_excluded: Option<bool>,
-    #[serde(rename = "BeginningMarketValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "BeginningMarketValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub beginning_market_value: Option<f64>,
-    #[serde(rename = "EndingMarketValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "EndingMarketValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ending_market_value: Option<f64>,
-    #[serde(rename = "NetCapitalMovement", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NetCapitalMovement")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_capital_movement: Option<f64>,
-    #[serde(rename = "NetInternalTransfers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NetInternalTransfers")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_internal_transfers: Option<f64>,
     #[serde(rename = "CashExpenses", skip_serializing_if = "Option::is_none")]
     pub cash_expenses: Option<f64>,
-    #[serde(rename = "UnallocatedAmount", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "UnallocatedAmount")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unallocated_amount: Option<f64>,
     #[serde(rename = "DollarReturn", skip_serializing_if = "Option::is_none")]
     pub dollar_return: Option<DollarReturnData>,
@@ -4021,9 +4052,11 @@ impl Performance {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PerformanceReturn {
-    #[serde(rename = "PeriodDescription", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "PeriodDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    #[serde(rename = "GrossPercentReturn", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "GrossPercentReturn")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_percent_return: Option<f64>,
     #[serde(rename = "NetPercentReturn", skip_serializing_if = "Option::is_none")]
     pub net_percent_return: Option<f64>,
@@ -4109,7 +4142,8 @@ pub struct PostUserRequest {
     pub email: String,
     #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "MothersMaidenName", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MothersMaidenName")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mothers_maiden_name: Option<String>,
     /// At least 1 item.
     #[serde(rename = "Addresses")]
@@ -4163,46 +4197,28 @@ impl PostUserRequest {
 #[non_exhaustive]
 pub struct Problem {
     /// URI reference naming the kind of problem.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Short summary of the kind of problem.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// HTTP status code of the reply.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<i32>,
     /// Explanation of this occurrence of the problem.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// URI reference of this occurrence, usually the request path.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub instance: Option<String>,
     /// Validation failures: each key names a parameter or body path, each value lists what is wrong with it.
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
@@ -4220,22 +4236,24 @@ impl Problem {
 pub struct Product {
     #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "IsSingleBankAccount", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IsSingleBankAccount")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_single_bank_account: Option<bool>,
-    #[serde(rename = "ProductProviderName", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ProductProviderName")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub product_provider_name: Option<String>,
     #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
     #[serde(rename = "TaxWrapperId", skip_serializing_if = "Option::is_none")]
     pub tax_wrapper_id: Option<i32>,
-    #[serde(rename = "AvailableModelCodes", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AvailableModelCodes")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_model_codes: Option<Vec<String>>,
-    #[serde(rename = "DisableAdviserFeesUk", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "DisableAdviserFeesUk")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_uk: Option<bool>,
-    #[serde(
-        rename = "DisableAdviserFeesInternational",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "DisableAdviserFeesInternational")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_international: Option<bool>,
 }
 
@@ -4446,7 +4464,8 @@ pub struct ReceivableAndPayable {
     pub type_description: Option<String>,
     #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "IncludedInNetValue", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "IncludedInNetValue")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -4850,7 +4869,8 @@ crate::enums::int_enum!(
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Transaction {
-    #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ContractNoteReference")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
     #[serde(rename = "DeemedAmount", skip_serializing_if = "Option::is_none")]
     pub deemed_amount: Option<f64>,
@@ -4858,28 +4878,24 @@ pub struct Transaction {
     pub cost_base_unknown: Option<bool>,
     #[serde(rename = "BuyBack", skip_serializing_if = "Option::is_none")]
     pub buy_back: Option<bool>,
-    #[serde(
-        rename = "AveragePriceInTradedCurrency",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AveragePriceInTradedCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_traded_currency: Option<f64>,
-    #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AmountInTradedCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
     #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
     #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    #[serde(
-        rename = "AveragePriceInSettlementCurrency",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AveragePriceInSettlementCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_settlement_currency: Option<f64>,
-    #[serde(
-        rename = "AmountInSettlementCurrency",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AmountInSettlementCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_settlement_currency: Option<f64>,
-    #[serde(rename = "SettlementCurrency", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "SettlementCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub settlement_currency: Option<String>,
     #[serde(rename = "Broker", skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
@@ -4887,7 +4903,8 @@ pub struct Transaction {
     pub gst_claimable: Option<f64>,
     #[serde(rename = "BrokerageGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_gst: Option<f64>,
-    #[serde(rename = "BrokerageIncludingGst", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "BrokerageIncludingGst")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub brokerage_including_gst: Option<f64>,
     #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
@@ -4907,10 +4924,8 @@ pub struct Transaction {
     pub disposal_method: Option<String>,
     #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    #[serde(
-        rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "TransactionTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
 }
 
@@ -5021,10 +5036,8 @@ pub struct UnsettledTransaction {
     pub security: Option<Security>,
     #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    #[serde(
-        rename = "TransactionTypeDescription",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "TransactionTypeDescription")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
     #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
@@ -5042,16 +5055,16 @@ pub struct UnsettledTransaction {
     pub narration: Option<String>,
     #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
-    #[serde(rename = "AmountInTradedCurrency", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "AmountInTradedCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
-    #[serde(
-        rename = "AveragePriceInTradedCurrency",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AveragePriceInTradedCurrency")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_traded_currency: Option<f64>,
     #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    #[serde(rename = "ContractNoteReference", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ContractNoteReference")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
     #[serde(rename = "OtherCharges", skip_serializing_if = "Option::is_none")]
     pub other_charges: Option<f64>,
@@ -5123,9 +5136,11 @@ pub struct Valuation {
     pub net_value: Option<f64>,
     #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
-    #[serde(rename = "MarketValueGainOrLoss", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "MarketValueGainOrLoss")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    #[serde(rename = "ExchangeRateGainOrLoss", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ExchangeRateGainOrLoss")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
     #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,

@@ -398,21 +398,34 @@ fn method(api: &Api, op: &Operation) -> TokenStream {
         format!("A documented error reply comes back as [`Error::Status`]; [`types::{e}::from_error`] reads its body.")
     });
     let notes = paragraphs([Some(body_note.as_str()), errors_note.as_deref()]);
-    let docs = doc(&operation_doc(api, op, &notes));
+    let docs = doc(&operation_doc(api, op, true, &notes));
     let (fn_name, builder) = (ident(&op.fn_name), ident(&op.type_name));
     let deprecated = op.deprecated.then(|| quote! { #[deprecated] });
     let mut args = Vec::new();
-    let mut values = Vec::new();
-    for p in required_params(op) {
+    let mut inits = Vec::new();
+    for p in &op.params {
         let name = ident(&p.name);
-        let ty = arg_type(api, &p.ty);
-        args.push(quote! { #name: #ty });
-        values.push(arg_convert(&p.ty, &quote! { #name }));
+        if p.required {
+            let ty = arg_type(api, &p.ty);
+            args.push(quote! { #name: #ty });
+            let value = arg_convert(&p.ty, &quote! { #name });
+            inits.push(if name == value.to_string() {
+                quote! { #name }
+            } else {
+                quote! { #name: #value }
+            });
+        } else {
+            inits.push(quote! { #name: None });
+        }
     }
-    if let Some(body) = op.body.as_ref().filter(|b| b.required) {
-        let ty = body_type(api, body);
-        args.push(quote! { body: #ty });
-        values.push(quote! { body });
+    match op.body.as_ref() {
+        Some(body) if body.required => {
+            let ty = body_type(api, body);
+            args.push(quote! { body: #ty });
+            inits.push(quote! { body });
+        }
+        Some(_) => inits.push(quote! { body: None }),
+        None => {}
     }
     let cfg = super::cfg_any(&op.features);
     quote! {
@@ -420,21 +433,61 @@ fn method(api: &Api, op: &Operation) -> TokenStream {
         #cfg
         #deprecated
         pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
-            builders::#builder::new(self, #(#values),*)
+            builders::#builder { client: self, #(#inits,)* timeout: None }
         }
     }
 }
 
-/// The head of `builders.rs` (docs and imports); [`builder`] gives one operation's builder.
-pub fn builders_header(api: &Api) -> TokenStream {
-    let mut uses = Uses::default();
+/// The builders of a large API's operations, a file per tag: those a single tag's feature
+/// compiles in `builders/<tag>.rs`, compiled whole with it, the others in `builders.rs`.
+pub struct BuilderFile<'a> {
+    /// The tag's feature and module; none for `builders.rs`.
+    pub tag: Option<(&'a str, String)>,
+    pub ops: Vec<&'a Operation>,
+}
+
+/// The files of the builders: `builders.rs` first, then a file per tag when there are features
+/// per tag.
+pub fn builder_files(api: &Api) -> Vec<BuilderFile<'_>> {
+    let mut files = vec![BuilderFile { tag: None, ops: Vec::new() }];
     for op in &api.operations {
+        let index = match (&api.tag_features, op.features.as_slice()) {
+            (Some(_), [tag]) => match files.iter().position(|f| f.tag.as_ref().is_some_and(|(t, _)| t == tag)) {
+                Some(index) => index,
+                None => {
+                    files.push(BuilderFile { tag: Some((tag.as_str(), module_name(tag))), ops: Vec::new() });
+                    files.len() - 1
+                }
+            },
+            _ => 0,
+        };
+        files[index].ops.push(op);
+    }
+    files
+}
+
+/// The module of a tag's builders: its feature in snake case, clear of Rust's keywords.
+fn module_name(feature: &str) -> String {
+    let name = crate::naming::snake(feature);
+    if crate::naming::is_keyword(&name) { format!("{name}_tag") } else { name }
+}
+
+/// The head of a file of builders (docs, imports and, in `builders.rs`, the tags' modules);
+/// [`builder`] gives one operation's builder.
+pub fn builders_header(api: &Api, files: &[BuilderFile<'_>], index: usize) -> TokenStream {
+    let file = &files[index];
+    let ops = &file.ops;
+    let mut uses = Uses::default();
+    for op in ops.iter().copied() {
         op.params.iter().for_each(|p| uses.add(&p.ty));
         if let Some(body) = &op.body {
             uses.add(&body.ty);
         }
         if let Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } = &op.reply {
             uses.add(ty);
+        }
+        if let Some(paging) = &op.paging {
+            uses.add(&paging.item);
         }
     }
     let mut imports = Imports::default();
@@ -444,9 +497,9 @@ pub fn builders_header(api: &Api) -> TokenStream {
         .add("crate::operation::{Operation, Target}")
         .add("crate::transport::Call")
         .add("crate::{Client, Error}");
-    let reads = |read: fn(&Reply) -> bool| api.operations.iter().any(|op| read(&op.reply));
+    let reads = |read: fn(&Reply) -> bool| ops.iter().copied().any(|op| read(&op.reply));
     let usual = super::facts::usual_credentials(api);
-    if api.operations.iter().any(|op| !super::facts::signs_usually(api, &usual, op)) {
+    if ops.iter().copied().any(|op| !super::facts::signs_usually(api, &usual, op)) {
         imports.add("crate::operation::Signing");
     }
     if reads(|r| !matches!(r, Reply::Download { .. } | Reply::Stream { .. } | Reply::Upgrade { .. })) {
@@ -456,30 +509,30 @@ pub fn builders_header(api: &Api) -> TokenStream {
         imports.add("crate::transport::Received");
     }
     let encodes = |b: &Body| matches!(b.encoding, BodyEncoding::Json | BodyEncoding::Form);
-    if api.operations.iter().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(encodes)) {
+    if ops.iter().copied().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(encodes)) {
         imports.add("crate::transport");
     }
-    if api.operations.iter().any(|op| op.paging.is_some()) {
+    if ops.iter().copied().any(|op| op.paging.is_some()) {
         imports.add("crate::paging::{self, Items, Page}");
     }
     // Bytes, text and multipart bodies set their content type here; JSON and form bodies in
     // the runtime.
     let sets_content_type =
         |b: &Body| matches!(b.encoding, BodyEncoding::Binary | BodyEncoding::Text | BodyEncoding::Multipart);
-    if api.operations.iter().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(sets_content_type)) {
+    if ops.iter().copied().filter_map(|op| op.body.as_ref()).any(|b| b.cases().into_iter().any(sets_content_type)) {
         imports.add("reqwest::header::{CONTENT_TYPE, HeaderValue}");
     }
-    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Header)) {
+    if ops.iter().copied().any(|op| op.params.iter().any(|p| p.location == Location::Header)) {
         imports.add("reqwest::header::HeaderValue");
     }
-    if api.operations.iter().any(|op| matches!(op.reply, Reply::Upgrade { .. })) {
+    if ops.iter().copied().any(|op| matches!(op.reply, Reply::Upgrade { .. })) {
         imports.add("reqwest::header::{CONNECTION, HeaderValue}");
     }
-    let has = |location: Location| api.operations.iter().any(|op| op.params.iter().any(|p| p.location == location));
+    let has = |location: Location| ops.iter().copied().any(|op| op.params.iter().any(|p| p.location == location));
     if has(Location::Query) {
         imports.add("crate::encoding::Query");
     }
-    let path_params = || api.operations.iter().flat_map(|op| &op.params).filter(|p| p.location == Location::Path);
+    let path_params = || ops.iter().copied().flat_map(|op| &op.params).filter(|p| p.location == Location::Path);
     if path_params().any(|p| p.object_style.is_none() && !matches!(p.ty, TypeRef::Vec(_))) {
         imports.add("crate::encoding::push_segment");
     }
@@ -489,10 +542,10 @@ pub fn builders_header(api: &Api) -> TokenStream {
     if path_params().any(|p| p.object_style.is_some()) {
         imports.add("crate::encoding::push_object_segment");
     }
-    if api.operations.iter().any(|op| sends_cookies(api, op)) {
+    if ops.iter().copied().any(|op| sends_cookies(api, op)) {
         imports.add("crate::encoding::Cookies");
     }
-    let names_types = api.operations.iter().any(|op| {
+    let names_types = ops.iter().copied().any(|op| {
         op.body.as_ref().is_some_and(|b| names_type(&b.ty))
             || matches!(&op.reply, Reply::Json { ty, .. } | Reply::Stream { item: ty, .. } if names_type(ty))
             || matches!(&op.reply, Reply::Several { .. })
@@ -504,18 +557,37 @@ pub fn builders_header(api: &Api) -> TokenStream {
     }
     uses.add_to(&mut imports, "crate::DateTime");
     let imports = imports.tokens();
+    if let Some((tag, _)) = &file.tag {
+        let doc =
+            super::inner_doc(&format!("The request builders of the operations only the feature `{tag}` compiles."));
+        return quote! {
+            #doc
+            #imports
+        };
+    }
+    // Each tag's builders, under the same path as the others'.
+    let modules = files.iter().filter_map(|f| f.tag.as_ref()).map(|(tag, module)| {
+        let module = ident(module);
+        quote! {
+            #[cfg(feature = #tag)]
+            mod #module;
+            #[cfg(feature = #tag)]
+            pub use #module::*;
+        }
+    });
     quote! {
         //! Request builders: one per operation, returned by the methods of [`Client`].
         //! Set optional parameters with the builder's methods, then `.await` it.
 
         #imports
+        #(#modules)*
     }
 }
 
 /// The request builder of one operation, behind the features that compile it when there are
 /// features per tag.
 /// The request builder of `op`; `usual` is [`super::facts::usual_credentials`].
-pub fn builder(api: &Api, usual: &[usize], op: &Operation) -> TokenStream {
+pub fn builder(api: &Api, usual: &[usize], op: &Operation, gated: bool) -> TokenStream {
     let name = ident(&op.type_name);
     let reply = super::reply_type(
         api,
@@ -525,61 +597,53 @@ pub fn builder(api: &Api, usual: &[usize], op: &Operation) -> TokenStream {
         quote! { crate::Upgraded },
     );
     let types = quote! { types:: };
-    let (mut fields, mut params, mut inits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut fields = Vec::new();
     for p in &op.params {
         let (field, ty) = (ident(&p.name), rust_type(api, &p.ty, &types));
-        if p.required {
-            params.push(quote! { #field: #ty });
-            fields.push(quote! { #field: #ty });
-            inits.push(quote! { #field });
+        fields.push(if p.required {
+            quote! { #field: #ty }
         } else {
-            fields.push(quote! { #field: Option<#ty> });
-            inits.push(quote! { #field: None });
-        }
+            quote! { #field: Option<#ty> }
+        });
     }
     if let Some(body) = &op.body {
         let ty = body_type(api, body);
-        if body.required {
-            params.push(quote! { body: #ty });
-            fields.push(quote! { body: #ty });
-            inits.push(quote! { body });
+        fields.push(if body.required {
+            quote! { body: #ty }
         } else {
-            fields.push(quote! { body: Option<#ty> });
-            inits.push(quote! { body: None });
-        }
+            quote! { body: Option<#ty> }
+        });
     }
     let docs = doc(&format!("Request builder for [`Client::{}`]: `{} {}`.", op.fn_name, op.method.as_str(), op.path));
-    let cfg = super::cfg_any(&op.features);
+    let cfg = if gated { super::cfg_any(&op.features) } else { None };
     let allow = op.deprecated.then(|| quote! { #[allow(deprecated)] });
-    // The builder of an operation called `new` is `New`, whose constructor is `new` too.
-    let self_named = (op.type_name == "New")
-        .then(|| quote! { #[allow(clippy::self_named_constructors, reason = "the operation is called `new`")] });
     let setters = setters(api, op);
     let operation = operation_impl(api, usual, op, &name, &reply);
     let paging = op.paging.as_ref().map(|paging| paging::into_stream(api, op, paging));
+    // `Client`'s method fills in the fields; the builder's own methods are its setters.
+    let methods = (!setters.is_empty() || paging.is_some()).then(|| {
+        quote! {
+            #cfg
+            #allow
+            impl<'a> #name<'a> {
+                #(#setters)*
+
+                #paging
+            }
+        }
+    });
     quote! {
         #docs
         #cfg
         #[derive(Debug, Clone)]
         #[must_use = "a request does nothing until it is awaited"]
         pub struct #name<'a> {
-            client: &'a Client,
-            #(#fields,)*
-            timeout: Option<Duration>,
+            pub(crate) client: &'a Client,
+            #(pub(crate) #fields,)*
+            pub(crate) timeout: Option<Duration>,
         }
 
-        #cfg
-        #allow
-        impl<'a> #name<'a> {
-            #self_named
-            pub(crate) fn new(client: &'a Client, #(#params),*) -> Self {
-                #name { client, #(#inits,)* timeout: None }
-            }
-
-            #(#setters)*
-
-            #paging
-        }
+        #methods
 
         #cfg
         #allow

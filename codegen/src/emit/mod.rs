@@ -295,9 +295,10 @@ impl Imports {
     }
 }
 
-/// Operation docs: summary, description, method and path, parameters with their defaults, then
-/// `notes` (the body, the error replies) when there are any.
-pub fn operation_doc(api: &Api, op: &Operation, notes: &str) -> String {
+/// Operation docs: summary, description, method and path, parameters with their defaults (when
+/// `list_params`; the server's input struct documents its own), then `notes` (the body, the
+/// error replies) when there are any.
+pub fn operation_doc(api: &Api, op: &Operation, list_params: bool, notes: &str) -> String {
     let mut text = paragraphs([op.summary.as_deref(), op.description.as_deref()]);
     if !text.is_empty() {
         text.push_str("\n\n");
@@ -306,6 +307,7 @@ pub fn operation_doc(api: &Api, op: &Operation, notes: &str) -> String {
     let params: Vec<String> = op
         .params
         .iter()
+        .filter(|_| list_params)
         .map(|p| {
             let location = p.location.as_str();
             let mut line = format!("- `{}` (`{}` in {location}", p.name, p.wire);

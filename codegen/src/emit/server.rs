@@ -206,10 +206,17 @@ fn api_method(api: &Api, op: &Operation) -> TokenStream {
                                   [`Switch`]'s handler once the reply has left."
             .to_string(),
     };
-    let docs = doc(&format!(
-        "{}\n\n{reply_note}",
-        operation_doc(api, op, if op.body.is_some() { "The request body, when sent, is in `input.body`." } else { "" })
-    ));
+    let input = input_name(op);
+    let fields = match (op.params.is_empty(), &op.body) {
+        (true, None) => None,
+        (false, None) => Some("Its parameters are"),
+        (true, Some(_)) => Some("Its request body is"),
+        (false, Some(_)) => Some("Its parameters and request body are"),
+    };
+    let input_note = fields.map_or(String::new(), |fields| {
+        format!("{fields} the fields of [`{input}`](inputs::{input}), each documented there.")
+    });
+    let docs = doc(&format!("{}\n\n{reply_note}", operation_doc(api, op, false, &input_note)));
     let (attributes, signature) = (method_attributes(op), method_signature(api, op));
     quote! { #docs #attributes #signature; }
 }
@@ -771,7 +778,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         imports.add("crate::extract::Validate");
     }
     if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
-        imports.add("axum::extract::{FromRequestParts, RawPathParams}");
+        imports.add("crate::extract::PathParams");
     }
     // The checks parameters' limits call, as `validate.rs` calls them for bodies.
     let param_uses = |f: &dyn Fn(&Constraints) -> bool| router_limits(api).any(|c| c.any(f));
@@ -1118,9 +1125,7 @@ fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<Type
             quote! { extract::header_json::<#whole>(&parts.headers, #wire, #required, &mut problems) }
         }
         Location::Path if p.json => quote! {
-            path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
-                extract::path_json::<#whole>(text, #wire, &mut problems)
-            })
+            path.text(#wire).and_then(|text| extract::path_json::<#whole>(text, #wire, &mut problems))
         },
         Location::Cookie if p.json => quote! {
             extract::cookie::<extract::Json<#whole>>(&parts.headers, #wire, "", #required, &mut problems).map(|json| json.0)
@@ -1171,15 +1176,13 @@ fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<Type
         Location::Path if p.object_style.is_some() => {
             let explode = p.explode;
             quote! {
-                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
-                    extract::path_object::<#item>(text, #wire, #explode, &mut problems)
-                })
+                path.text(#wire).and_then(|text| extract::path_object::<#item>(text, #wire, #explode, &mut problems))
             }
         }
         Location::Path if list => {
             let (prefix, separator) = (&p.path_prefix, p.path_separator());
             quote! {
-                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                path.text(#wire).and_then(|text| {
                     extract::path_list::<#item>(text, #prefix, #separator, #wire, #kind, &mut problems)
                 })
             }
@@ -1187,12 +1190,12 @@ fn extract_param(api: &Api, op: &Operation, p: &Param, validated: &BTreeSet<Type
         Location::Path if !p.path_prefix.is_empty() => {
             let prefix = &p.path_prefix;
             quote! {
-                path_params.iter().find(|(name, _)| *name == #wire).and_then(|(_, text)| {
+                path.text(#wire).and_then(|text| {
                     extract::parse_path_styled::<#item>(text, #prefix, #wire, #kind, &mut problems)
                 })
             }
         }
-        Location::Path => quote! { extract::path_param(&path_params, #wire, #kind, &mut problems) },
+        Location::Path => quote! { path.param(#wire, #kind, &mut problems) },
     };
     let checks = param_checks(api, p, validated);
     quote! {
@@ -1354,13 +1357,19 @@ fn path_params(op: &Operation) -> TokenStream {
             let path_params = extract::split_segment(path_params, #capture, &[#(#literals),*], &[#(#names),*])?;
         }
     });
+    let splits: Vec<TokenStream> = splits.collect();
+    if renamed.is_none() && splits.is_empty() {
+        return quote! {
+            let raw = extract::raw_path(&mut parts).await?;
+            let path = PathParams(raw.iter().collect());
+        };
+    }
     quote! {
-        let raw = RawPathParams::from_request_parts(&mut parts, &())
-            .await
-            .map_err(|e| ApiError::bad_request(format!("the path could not be read: {e}")))?;
+        let raw = extract::raw_path(&mut parts).await?;
         let path_params: Vec<(&str, &str)> = raw.iter().collect();
         #renamed
         #(#splits)*
+        let path = PathParams(path_params);
     }
 }
 

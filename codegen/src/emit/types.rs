@@ -544,35 +544,54 @@ fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
         notes.push("Sent as a file part of the multipart body.".to_string());
     }
     let docs = super::doc(&notes.join("\n\n"));
-    let mut serde = Vec::new();
+    // Serde's options in three groups (the wire name, how it is read, how it is written).
+    let (mut named, mut read, mut written) = (Vec::new(), Vec::new(), Vec::new());
     if f.ty.is_file_part() {
-        serde.push(quote! { skip });
+        named.push(quote! { skip });
     } else {
         if f.name != f.wire {
             let wire = &f.wire;
-            serde.push(quote! { rename = #wire });
+            named.push(quote! { rename = #wire });
         }
         // An optional property that may not be `null`: a server refuses a `null` for it.
         let not_null = !f.required && !f.nullable && !f.tristate;
         if let Some(path) = default {
-            serde.push(quote! { default = #path });
+            read.push(quote! { default = #path });
         } else if f.tristate || not_null {
-            serde.push(quote! { default });
+            read.push(quote! { default });
         }
         if not_null {
-            serde.push(quote! { deserialize_with = "crate::enums::not_null" });
+            read.push(quote! { deserialize_with = "crate::enums::not_null" });
         } else if f.required && f.nullable && !f.tristate {
-            serde.push(quote! { deserialize_with = "crate::enums::required_nullable" });
+            read.push(quote! { deserialize_with = "crate::enums::required_nullable" });
         }
         if f.tristate {
-            serde.push(quote! { skip_serializing_if = "Nullable::is_absent" });
+            written.push(quote! { skip_serializing_if = "Nullable::is_absent" });
         } else if !f.required {
-            serde.push(quote! { skip_serializing_if = "Option::is_none" });
+            written.push(quote! { skip_serializing_if = "Option::is_none" });
         }
     }
-    let serde = (!serde.is_empty()).then(|| quote! { #[serde(#(#serde),*)] });
+    let serde = serde_attributes([named, read, written]);
     let name = ident(&f.name);
     quote! { #docs #serde pub #name: #ty, }
+}
+
+/// `#[serde(..)]` attributes holding `groups` of options in order, a group joining the one before
+/// while the attribute still fits on a line: one attribute of many options would be printed an
+/// option per line.
+fn serde_attributes<const N: usize>(groups: [Vec<TokenStream>; N]) -> TokenStream {
+    // The width of a field's attribute, indented, that prettyplease prints on one line.
+    const FITS: usize = 80;
+    let mut attributes: Vec<Vec<TokenStream>> = Vec::new();
+    let width =
+        |options: &[TokenStream]| "#[serde()]".len() + options.iter().map(|o| o.to_string().len() + 2).sum::<usize>();
+    for group in groups.into_iter().filter(|g| !g.is_empty()) {
+        match attributes.last_mut() {
+            Some(last) if width(last) + width(&group) - "#[serde()]".len() <= FITS => last.extend(group),
+            _ => attributes.push(group),
+        }
+    }
+    quote! { #(#[serde(#(#attributes),*)])* }
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each

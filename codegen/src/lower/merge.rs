@@ -37,11 +37,13 @@ pub(super) fn merge_identical(api: &mut Api, components: &BTreeSet<&str>) {
         if *target as usize == index {
             continue;
         }
-        let kept_name = api.types[*target as usize].name().to_string();
+        let kept = &api.types[*target as usize];
+        let (kept_name, kept_doc) = (kept.name().to_string(), own_doc(kept));
         let t = &mut api.types[index];
         let (name, doc) = (t.name().to_string(), own_doc(t));
         let same = format!("The same type as [`{kept_name}`]: the document describes it again under this name.");
-        let doc = Some(match doc {
+        // Words of its own are kept; the kept type's own, repeated, are read there.
+        let doc = Some(match doc.filter(|doc| Some(doc) != kept_doc.as_ref()) {
             Some(doc) => format!("{doc}\n\n{same}"),
             None => same,
         });

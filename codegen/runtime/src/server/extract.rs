@@ -248,14 +248,34 @@ where
     parse(text, kind).map_err(|message| problems.add(name, message)).ok()
 }
 
-/// The path parameter `name` among the captured `params`, parsed: `None` when it was not
-/// captured, or when it does not parse, which is recorded as a problem.
-pub fn path_param<T: FromStr>(params: &[(&str, &str)], name: &str, kind: &str, problems: &mut Problems) -> Option<T>
-where
-    T::Err: Display,
-{
-    let (_, text) = params.iter().find(|(captured, _)| *captured == name)?;
-    parse_path(text, name, kind, problems)
+/// The parameters a route captured from a request's path, by name, as read by [`raw_path`] (and
+/// [`renamed`] or [`split_segment`] where the route spells them otherwise).
+#[derive(Debug)]
+pub struct PathParams<'a>(pub Vec<(&'a str, &'a str)>);
+
+impl<'a> PathParams<'a> {
+    /// The text captured as `name`, if any.
+    pub fn text(&self, name: &str) -> Option<&'a str> {
+        self.0.iter().find(|(captured, _)| *captured == name).map(|(_, text)| *text)
+    }
+
+    /// The parameter `name`, parsed: `None` when it was not captured, or when it does not parse,
+    /// which is recorded as a problem.
+    pub fn param<T: FromStr>(&self, name: &str, kind: &str, problems: &mut Problems) -> Option<T>
+    where
+        T::Err: Display,
+    {
+        parse_path(self.text(name)?, name, kind, problems)
+    }
+}
+
+/// The parameters the route captured from the request's path, undecoded by name; a path that
+/// cannot be read (not UTF-8 once decoded) is a 400.
+pub async fn raw_path(parts: &mut Parts) -> Result<axum::extract::RawPathParams, ApiError> {
+    use axum::extract::FromRequestParts;
+    axum::extract::RawPathParams::from_request_parts(parts, &())
+        .await
+        .map_err(|e| ApiError::bad_request(format!("the path could not be read: {e}")))
 }
 
 /// A path parameter of style `label` (`.value`) or `matrix` (`;name=value`): the segment's text

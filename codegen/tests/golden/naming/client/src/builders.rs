@@ -17,28 +17,16 @@ use crate::{Client, Error, types};
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct GetItemPart<'a> {
-    client: &'a Client,
-    part: i64,
-    r#type: Option<types::GetItemPartType>,
-    tags: Option<Vec<String>>,
-    x_trace: Option<String>,
-    item_id: String,
-    timeout: Option<Duration>,
+    pub(crate) client: &'a Client,
+    pub(crate) part: i64,
+    pub(crate) r#type: Option<types::GetItemPartType>,
+    pub(crate) tags: Option<Vec<String>>,
+    pub(crate) x_trace: Option<String>,
+    pub(crate) item_id: String,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl<'a> GetItemPart<'a> {
-    pub(crate) fn new(client: &'a Client, part: i64, item_id: String) -> Self {
-        GetItemPart {
-            client,
-            part,
-            r#type: None,
-            tags: None,
-            x_trace: None,
-            item_id,
-            timeout: None,
-        }
-    }
-
     /// Sets `type`.
     ///
     /// When not set, the server uses `GetItemPartType::Done`.
@@ -103,19 +91,9 @@ crate::operation::request_builder!(GetItemPart, types::Part);
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is awaited"]
 pub struct PostItems<'a> {
-    client: &'a Client,
-    body: types::Account2,
-    timeout: Option<Duration>,
-}
-
-impl<'a> PostItems<'a> {
-    pub(crate) fn new(client: &'a Client, body: types::Account2) -> Self {
-        PostItems {
-            client,
-            body,
-            timeout: None,
-        }
-    }
+    pub(crate) client: &'a Client,
+    pub(crate) body: types::Account2,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Operation<Client> for PostItems<'_> {

@@ -164,13 +164,25 @@ impl Client {
         part: i64,
         item_id: impl Into<String>,
     ) -> builders::GetItemPart<'_> {
-        builders::GetItemPart::new(self, part, item_id.into())
+        builders::GetItemPart {
+            client: self,
+            part,
+            r#type: None,
+            tags: None,
+            x_trace: None,
+            item_id: item_id.into(),
+            timeout: None,
+        }
     }
 
     /// `POST /items` (operation `post_items`).
     ///
     /// The JSON request body is required.
     pub fn post_items(&self, body: types::Account2) -> builders::PostItems<'_> {
-        builders::PostItems::new(self, body)
+        builders::PostItems {
+            client: self,
+            body,
+            timeout: None,
+        }
     }
 }

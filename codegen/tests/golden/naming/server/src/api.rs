@@ -43,13 +43,7 @@ pub trait NamingApi: Send + Sync + 'static {
     ///
     /// `GET /items/{item-id}/parts/{part}` (operation `get-item.part`).
     ///
-    /// # Parameters
-    ///
-    /// - `part` (`part` in path, required)
-    /// - `type` (`type` in query, default `GetItemPartType::Done`)
-    /// - `tags` (`tags` in query)
-    /// - `x_trace` (`X-Trace` in header)
-    /// - `item_id` (`item-id` in path, required)
+    /// Its parameters are the fields of [`GetItemPartInput`](inputs::GetItemPartInput), each documented there.
     ///
     /// Answers 200 with the returned value as JSON.
     fn get_item_part(
@@ -60,7 +54,7 @@ pub trait NamingApi: Send + Sync + 'static {
 
     /// `POST /items` (operation `post_items`).
     ///
-    /// The request body, when sent, is in `input.body`.
+    /// Its request body is the fields of [`PostItemsInput`](inputs::PostItemsInput), each documented there.
     ///
     /// Answers 201 with no body when it returns `Ok(())`.
     fn post_items(

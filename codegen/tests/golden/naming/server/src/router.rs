@@ -7,14 +7,14 @@ use std::sync::Arc;
 use apigen_runtime::codegen::server::{Shared, unrouted};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{FromRequestParts, RawPathParams, Request, State};
+use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName};
 use axum::response::Response;
 use axum::routing::{get, post};
 
 use crate::api::RequestContext;
-use crate::extract::{self, Problems, QueryParams};
+use crate::extract::{self, PathParams, Problems, QueryParams};
 use crate::reply::{self, Route};
 use crate::{
     ApiError, ErrorReply, NamingApi, Operation, ServerConfig, errors, inputs, types,
@@ -125,19 +125,10 @@ async fn handle_get_item_part<A: NamingApi>(
     let work = async |mut parts: Parts, _body: Body| {
         let mut ctx = context(&parts, &state.config)?;
         let mut problems = Problems::default();
-        let raw = RawPathParams::from_request_parts(&mut parts, &())
-            .await
-            .map_err(|e| ApiError::bad_request(
-                format!("the path could not be read: {e}"),
-            ))?;
-        let path_params: Vec<(&str, &str)> = raw.iter().collect();
+        let raw = extract::raw_path(&mut parts).await?;
+        let path = PathParams(raw.iter().collect());
         let query = QueryParams::parse(parts.uri.query(), &mut problems);
-        let p_part: Option<i64> = extract::path_param(
-            &path_params,
-            "part",
-            "integer",
-            &mut problems,
-        );
+        let p_part: Option<i64> = path.param("part", "integer", &mut problems);
         let p_type: Option<types::GetItemPartType> = query
             .optional("type", "", &mut problems);
         let p_tags: Option<Vec<String>> = query
@@ -149,12 +140,7 @@ async fn handle_get_item_part<A: NamingApi>(
             false,
             &mut problems,
         );
-        let p_item_id: Option<String> = extract::path_param(
-            &path_params,
-            "item-id",
-            "string",
-            &mut problems,
-        );
+        let p_item_id: Option<String> = path.param("item-id", "string", &mut problems);
         let (Some(p_part), Some(p_item_id)) = (p_part, p_item_id) else {
             return Err(problems.into_error())
         };

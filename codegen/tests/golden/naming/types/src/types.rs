@@ -15,11 +15,8 @@ use crate::DateTime;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account {
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
@@ -33,11 +30,8 @@ impl Account {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account2 {
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#match: Option<bool>,
 }
 
@@ -90,66 +84,40 @@ crate::enums::int_enum!(Kind, Unknown, [Bolt(1), Nut(2)]);
 pub struct Part {
     pub r#type: String,
     /// Required, and may be `null`: `None` is sent as `null`, and a value that leaves it out does not decode.
-    #[serde(rename = "self", deserialize_with = "crate::enums::required_nullable")]
+    #[serde(rename = "self")]
+    #[serde(deserialize_with = "crate::enums::required_nullable")]
     pub self_: Option<String>,
     /// `Self` on the wire.
-    #[serde(
-        rename = "Self",
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "Self")]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_2: Option<i32>,
-    #[serde(
-        rename = "AccountId",
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "AccountId")]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub account_id: Option<Uuid>,
     /// `accountId` on the wire.
-    #[serde(
-        rename = "accountId",
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "accountId")]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub account_id2: Option<DateTime>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PartStatus>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extra: Option<PartExtra>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<BTreeMap<String, String>>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<Part>>,
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<Part>>,
 }
 
@@ -184,11 +152,8 @@ impl Part {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PartExtra {
-    #[serde(
-        default,
-        deserialize_with = "crate::enums::not_null",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "crate::enums::not_null")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
