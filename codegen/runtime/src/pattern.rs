@@ -6,6 +6,7 @@
 //! patterns, `fancy-regex` matches those.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A compiled pattern.
 #[derive(Clone)]
@@ -77,6 +78,45 @@ impl Pattern {
 /// The part of an engine's error that says what is wrong (its first lines repeat the pattern).
 fn last_line(message: &str) -> String {
     message.lines().last().unwrap_or_default().to_string()
+}
+
+/// A schema's pattern as generated code holds it, in a `static`: compiled on first use, and
+/// shown in messages as the document writes it.
+pub struct LazyPattern {
+    /// As the regex engines read it.
+    spelled: &'static str,
+    /// As the document writes it.
+    written: &'static str,
+    compiled: OnceLock<Option<Pattern>>,
+}
+
+impl LazyPattern {
+    /// A pattern the engines read as the document writes it.
+    pub const fn new(written: &'static str) -> LazyPattern {
+        LazyPattern::spelled(written, written)
+    }
+
+    /// A pattern the document writes as `written`, spelled for the engines as `spelled`.
+    pub const fn spelled(spelled: &'static str, written: &'static str) -> LazyPattern {
+        LazyPattern { spelled, written, compiled: OnceLock::new() }
+    }
+
+    /// Whether `text` matches. A pattern no engine reads matches everything: the generator
+    /// warned of it when it wrote the check.
+    pub fn matches(&self, text: &str) -> bool {
+        self.compiled.get_or_init(|| Pattern::new(self.spelled).ok()).as_ref().is_none_or(|re| re.is_match(text))
+    }
+
+    /// The pattern as the document writes it.
+    pub fn written(&self) -> &'static str {
+        self.written
+    }
+}
+
+impl fmt::Debug for LazyPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("LazyPattern").field(&self.written).finish()
+    }
 }
 
 #[cfg(test)]

@@ -804,8 +804,7 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
         }
     }
     if param_uses(&|c| c.pattern.is_some()) {
-        imports.add("std::sync::OnceLock");
-        imports.add("apigen_runtime::codegen::pattern::Pattern");
+        imports.add("apigen_runtime::codegen::pattern::LazyPattern");
     }
     let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
     let casts = numeric.then(|| {
@@ -1969,10 +1968,13 @@ fn constraint_checks(c: &Constraints, value: &TokenStream, checked: &CheckedName
         let matcher = crate::sample::pattern::for_rust(pattern);
         let matcher = matcher.as_ref();
         // Compiled once, on first use; the generator has already checked that it compiles.
+        let lazy = match matcher == pattern.as_str() {
+            true => quote! { LazyPattern::new(#pattern) },
+            false => quote! { LazyPattern::spelled(#matcher, #pattern) },
+        };
         body.push(quote! {
-            static PATTERN: OnceLock<Option<Pattern>> = OnceLock::new();
-            let matched = PATTERN.get_or_init(|| Pattern::new(#matcher).ok()).as_ref().is_none_or(|re| re.is_match(#value));
-            check_pattern(matched, #pattern, at, #name, problems);
+            static PATTERN: LazyPattern = #lazy;
+            check_pattern(#value, &PATTERN, at, #name, problems);
         });
     }
     if let Some(format) = c.format {
@@ -2067,9 +2069,7 @@ pub fn validate_header(api: &Api) -> TokenStream {
     };
     let pattern_import = used(&|c| c.pattern.is_some()).then(|| {
         quote! {
-            use std::sync::OnceLock;
-
-            use apigen_runtime::codegen::pattern::Pattern;
+            use apigen_runtime::codegen::pattern::LazyPattern;
         }
     });
     let more = [

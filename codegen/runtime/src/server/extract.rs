@@ -578,10 +578,11 @@ pub fn check_multiple_of(value: f64, step: f64, at: &str, name: &str, problems: 
     }
 }
 
-/// Records a string that does not match its pattern (`matched` is the match already made).
-pub fn check_pattern(matched: bool, pattern: &str, at: &str, name: &str, problems: &mut Problems) {
-    if !matched {
-        problems.add(located(at, name), format!("must match the pattern `{pattern}`"));
+/// Records a string that does not match its schema's pattern.
+#[cfg(feature = "pattern")]
+pub fn check_pattern(text: &str, pattern: &crate::pattern::LazyPattern, at: &str, name: &str, problems: &mut Problems) {
+    if !pattern.matches(text) {
+        problems.add(located(at, name), format!("must match the pattern `{}`", pattern.written()));
     }
 }
 
