@@ -34,7 +34,7 @@ impl Operation<Client> for GetUser<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::User, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -71,7 +71,7 @@ impl Operation<Client> for CreateUser<'_> {
         Ok(request)
     }
 
-    fn reply(reply: Whole) -> Result<types::UserCreationResponse, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -113,7 +113,7 @@ impl Operation<Client> for LinkUserAccounts<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -219,9 +219,7 @@ impl Operation<Client> for GetAuAccounts<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(
-        reply: Whole,
-    ) -> Result<Vec<types::AccountIEnumerablePagedResponse>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -255,7 +253,7 @@ impl Operation<Client> for GetAuChildAccounts<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::ChildAccountAu>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -287,7 +285,7 @@ impl Operation<Client> for GetAccountModelWeightings<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::AccountModelWeighting>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -331,7 +329,7 @@ impl Operation<Client> for ReplaceAccountModelWeightings<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -376,7 +374,7 @@ impl Operation<Client> for GetAuAppForm<'_> {
         Ok(client.request(&Self::CALL, url, "application/octet-stream"))
     }
 
-    fn reply(reply: Received) -> Result<crate::Download, Error> {
+    fn reply(reply: Received) -> Result<Self::Reply, Error> {
         Ok(crate::download::open(reply))
     }
 }
@@ -418,7 +416,7 @@ impl Operation<Client> for CreateDraftApplication<'_> {
         Ok(request)
     }
 
-    fn reply(reply: Whole) -> Result<types::ApplicationUploadResult, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -453,7 +451,7 @@ impl Operation<Client> for GetDraftApplicationStatus<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::ApplicationStatus, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -477,7 +475,7 @@ impl Operation<Client> for GetPds<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::PdsDetail>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -519,7 +517,7 @@ impl Operation<Client> for GetUkCedingParties<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::CedingPartyResponse>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -586,7 +584,7 @@ impl Operation<Client> for FindAuSecurities<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::SecurityResponse>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -615,7 +613,7 @@ impl Operation<Client> for GetAuRecalcStatus<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::ServiceRecalcStatus, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -646,7 +644,7 @@ impl Operation<Client> for GetAuHoldings<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::HoldingData>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -682,7 +680,7 @@ impl Operation<Client> for GetAuHoldingsPerModel<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::HoldingsHistoryPerModel>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -730,7 +728,7 @@ impl Operation<Client> for GetAuAssetClassSummary<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::AssetClassSummary, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -862,7 +860,7 @@ impl Operation<Client> for GetAuTransactions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::TransactionIEnumerablePagedResponse, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -966,7 +964,7 @@ impl Operation<Client> for GetAuCashTransactions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::CashBookIEnumerablePagedResponse, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1055,7 +1053,7 @@ impl Operation<Client> for GetAuUnsettledTransactions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::UnsettledTransaction>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1089,7 +1087,7 @@ impl Operation<Client> for GetAuDividendReinvestmentDetails<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::DividendReinvestmentDetail>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1127,7 +1125,7 @@ impl Operation<Client> for GetAuIncomeDetail<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::IncomeDetail>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1163,7 +1161,7 @@ impl Operation<Client> for GetAuIncomeSchedules<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::IncomeSchedule>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1199,7 +1197,7 @@ impl Operation<Client> for GetAuIncomeSchedulesBulk<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::BulkIncomeScheduleData>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1237,7 +1235,7 @@ impl Operation<Client> for GetAuExpenseDetail<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::Expense>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1264,7 +1262,7 @@ impl Operation<Client> for GetAuBpay<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::BpayInfo>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1371,7 +1369,7 @@ impl Operation<Client> for GetAuPerformance<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::Performance, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1473,7 +1471,7 @@ impl Operation<Client> for GetAuAssetClassPerformance<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::AssetClassInvestment>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1499,7 +1497,7 @@ impl Operation<Client> for GetAuBenchmarks<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::Benchmark>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1547,7 +1545,7 @@ impl Operation<Client> for GetAuBenchmarkPerformance<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::BenchmarkReturn>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1573,7 +1571,7 @@ impl Operation<Client> for GetAuModels<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::Model>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1607,7 +1605,7 @@ impl Operation<Client> for GetAuAproximateFum<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::ModelApproximateFum, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1643,7 +1641,7 @@ impl Operation<Client> for GetAuModelPerformance<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<types::ModelPerformance, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1677,7 +1675,7 @@ impl Operation<Client> for GetAuModelHoldings<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::ModelHolding>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1709,7 +1707,7 @@ impl Operation<Client> for GetAuModelWeightAdjustment<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::ModelWeightAdjustmentResponse>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1753,7 +1751,7 @@ impl Operation<Client> for ReplaceAuModelWeightAdjustment<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -1785,7 +1783,7 @@ impl Operation<Client> for GetAuAccountEsgCategories<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<String>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1827,7 +1825,7 @@ impl Operation<Client> for ReplaceAuAccountEsgCategories<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -1869,7 +1867,7 @@ impl Operation<Client> for AddAuAccountEsgCategories<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -1911,7 +1909,7 @@ impl Operation<Client> for DeleteAuAccountEsgCategories<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -1943,7 +1941,7 @@ impl Operation<Client> for GetAuCashflowInstructions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::CashflowInstruction>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -1987,7 +1985,7 @@ impl Operation<Client> for AddAuOneOffCashflowInstructions<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -2023,7 +2021,7 @@ impl Operation<Client> for DeleteAuOneOffCashflowInstructions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -2065,7 +2063,7 @@ impl Operation<Client> for UpdateAuRegularCashflowInstructions<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -2099,7 +2097,7 @@ impl Operation<Client> for DeleteAuRegularCashflowInstructions<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
@@ -2128,7 +2126,7 @@ impl Operation<Client> for GetAuPublisherEvents<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::PublisherEvent>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -2160,7 +2158,7 @@ impl Operation<Client> for GetAuPublisherEventDetail<'_> {
         Ok(client.request(&Self::CALL, url, "application/json"))
     }
 
-    fn reply(reply: Whole) -> Result<Vec<types::PublisherEventDetail>, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -2189,7 +2187,7 @@ impl Operation<Client> for DownloadAuFile<'_> {
         Ok(client.request(&Self::CALL, url, "application/octet-stream"))
     }
 
-    fn reply(reply: Received) -> Result<crate::Download, Error> {
+    fn reply(reply: Received) -> Result<Self::Reply, Error> {
         Ok(crate::download::open(reply))
     }
 }

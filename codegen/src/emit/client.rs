@@ -749,7 +749,7 @@ fn operation_impl(
                 #request
             }
 
-            fn reply(#reply_param: #read) -> Result<#reply, Error> {
+            fn reply(#reply_param: #read) -> Result<Self::Reply, Error> {
                 #answer
             }
         }

@@ -80,7 +80,7 @@ impl Operation<Client> for GetItemPart<'_> {
         Ok(request)
     }
 
-    fn reply(reply: Whole) -> Result<types::Part, Error> {
+    fn reply(reply: Whole) -> Result<Self::Reply, Error> {
         reply.json()
     }
 }
@@ -108,7 +108,7 @@ impl Operation<Client> for PostItems<'_> {
         Ok(request)
     }
 
-    fn reply(_: Whole) -> Result<(), Error> {
+    fn reply(_: Whole) -> Result<Self::Reply, Error> {
         Ok(())
     }
 }
