@@ -1,6 +1,6 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
-use crate::emit::split::{Split, TypesCrate};
+use crate::emit::split::{self, Split, TypesCrate};
 use crate::emit::{client, server};
 use crate::encode::markdown;
 use crate::encode::toml::{self, Value};
@@ -311,11 +311,11 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         features.retain(|(name, _)| name != "default");
         features.insert(0, feature("default", &["all-tags", "rustls"]));
         features.extend(tag_features(tags, |tag| {
-            let own = split.tags.iter().any(|t| t == tag).then(|| format!("dep:{}", split.crate_of(types, tag).name));
+            let own = split.tags.iter().any(|t| t == tag).then(|| format!("dep:{}", tag_crate(types, tag).name));
             std::iter::once(format!("{}/{tag}", types.name)).chain(own).collect()
         }));
     }
-    let types_module = split.reexport(types, |tag| Some(tag.to_string()));
+    let types_module = split.reexport(&types.name, |tag| Some(tag.to_string()));
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let description = format!(
@@ -337,7 +337,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::types::items(api).len()));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::items(api).len()));
     let usual = crate::emit::facts::usual_credentials(api);
     let mut jobs = vec![
         RustJob::parts(src("client.rs"), client::client_module(api)),
@@ -362,6 +362,12 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
     Ok(Plan { files, jobs })
 }
 
+/// The crate of `tag`'s types in a split: named after the types crate and the tag, under the
+/// types crate's directory, so the generator owns it with that crate.
+fn tag_crate(types: &CrateConfig, tag: &str) -> CrateConfig {
+    CrateConfig { name: split::tag_crate_name(&types.name, tag), dir: format!("{}/tags/{tag}", types.dir) }
+}
+
 /// The dependencies of a client or server crate written at `crate_dir` on the crates of the tags'
 /// types of `split`, with the feature `side`; optional where `optional` says so for the tag.
 fn tag_crate_dependencies(
@@ -373,7 +379,7 @@ fn tag_crate_dependencies(
 ) -> Vec<(String, Value)> {
     let Some(types) = &options.types else { return Vec::new() };
     let dependency = |tag: &String| {
-        let krate = split.crate_of(types, tag);
+        let krate = tag_crate(types, tag);
         let mut value = path_dependency(crate_dir, &krate.dir, &options.crate_version, &[side], true);
         if let (Value::Table(table), true) = (&mut value, optional(tag)) {
             table.push(("optional".to_string(), Value::Bool(true)));
@@ -404,7 +410,7 @@ pub fn types<'a>(
     let mut plan =
         types_crate(api, config, options, if split.tags.is_empty() { TypesCrate::Whole } else { TypesCrate::Core })?;
     for tag in &split.tags {
-        let part = types_crate(api, &split.crate_of(config, tag), options, TypesCrate::Tag(tag))?;
+        let part = types_crate(api, &tag_crate(config, tag), options, TypesCrate::Tag(tag))?;
         plan.files.extend(part.files);
         plan.jobs.extend(part.jobs);
     }
@@ -476,7 +482,7 @@ fn types_crate<'a>(
         ),
     };
     let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
-    let items = crate::emit::types::part_items(api, part);
+    let items = part.items(api);
     let manifest = Manifest {
         name: &config.name,
         version: &options.crate_version,
@@ -575,7 +581,7 @@ pub fn trait_name(crate_name: &str) -> String {
 fn server_features(api: &Api, options: &Config, split: &Split) -> Vec<Feature> {
     let mut features = vec![feature("document", &[]), time_feature()];
     if let (Some(unused), Some(types)) = (unused_feature(api), &options.types) {
-        let own = split.tags.iter().any(|t| t == unused).then(|| format!("dep:{}", split.crate_of(types, unused).name));
+        let own = split.tags.iter().any(|t| t == unused).then(|| format!("dep:{}", tag_crate(types, unused).name));
         features.push((unused.to_string(), std::iter::once(format!("{}/{unused}", types.name)).chain(own).collect()));
     }
     features
@@ -598,7 +604,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
     // operation reaches stay behind their feature.
     let unused = unused_feature(api);
     shared.extend(tag_crate_dependencies(dir, options, split, "server", |tag| Some(tag) == unused));
-    let types_module = split.reexport(types, |tag| (Some(tag) == unused).then(|| tag.to_string()));
+    let types_module = split.reexport(&types.name, |tag| (Some(tag) == unused).then(|| tag.to_string()));
     let src = |name: &str| format!("{dir}/src/{name}");
     let crate_ident = config.name.replace('-', "_");
     let trait_name = trait_name(&config.name);
@@ -619,7 +625,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::types::items(api).len()));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::items(api).len()));
     if let Some(document) = &api.document {
         files.push(render::plain(src(server::document_file(document)), &document.text));
     }

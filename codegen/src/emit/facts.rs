@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Api, Carrier, Operation, TypeDef, TypeId, TypeRef};
+use crate::ir::{Api, Carrier, Operation, OwnedType, TypeDef, TypeId, TypeRef};
 
 /// Whether any type or operation mentions [`File`](crate::ir::TypeRef::File), so the crates
 /// re-export it: a multipart body's file parts, or a schema with one whose operation was left out.
@@ -129,4 +129,40 @@ fn header_set(api: &Api, op: &Operation) -> Option<Vec<usize>> {
 /// Whether the runtime adds `op`'s credentials: it always sends the `usual` set.
 pub fn signs_usually(api: &Api, usual: &[usize], op: &Operation) -> bool {
     header_set(api, op).is_some_and(|set| set == usual)
+}
+
+/// One item of `types.rs`: a named type of the spec, or a type an operation owns, which is
+/// compiled whenever its operation is.
+#[derive(Debug, Clone, Copy)]
+pub enum TypeItem<'a> {
+    Named(TypeId, &'a TypeDef),
+    Owned(OwnedType<'a>, &'a Operation),
+}
+
+impl<'a> TypeItem<'a> {
+    fn name(&self) -> &str {
+        match self {
+            TypeItem::Named(_, t) => t.name(),
+            TypeItem::Owned(t, _) => t.name(),
+        }
+    }
+
+    /// The features any of which compiles this item; empty when it is always compiled.
+    pub fn features(&self, api: &'a Api) -> &'a [String] {
+        match *self {
+            TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(id)),
+            TypeItem::Owned(OwnedType::Errors(e), _) if e.defines() => &e.features,
+            TypeItem::Owned(_, op) => &op.features,
+        }
+    }
+}
+
+/// Every item of the types crates, by name.
+pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
+    let mut items: Vec<TypeItem<'_>> = api.types_with_ids().map(|(id, t)| TypeItem::Named(id, t)).collect();
+    for op in &api.operations {
+        items.extend(op.owned_types().into_iter().map(|t| TypeItem::Owned(t, op)));
+    }
+    items.sort_by(|a, b| a.name().cmp(b.name()));
+    items
 }

@@ -9,6 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::facts::TypeItem;
 use crate::ir::{Api, ErrorsDef};
 
 /// The types crates of a spec: one, or the core and one per tag.
@@ -29,7 +30,7 @@ impl Split {
     /// The split for `api`: none unless it has tag features and at least `from` types.
     pub fn of(api: &Api, from: usize) -> Split {
         let Some(tags) = &api.tag_features else { return Split::default() };
-        let items = super::types::items(api);
+        let items = super::facts::items(api);
         if items.len() < from {
             return Split::default();
         }
@@ -62,6 +63,13 @@ impl TypesCrate<'_> {
         }
     }
 
+    /// The items of the types crates this crate holds, by name.
+    pub fn items<'b>(self, api: &'b Api) -> Vec<TypeItem<'b>> {
+        let mut items = super::facts::items(api);
+        items.retain(|t| self.holds(t.features(api)));
+        items
+    }
+
     /// The `#[cfg]` of an item that `features` compile, in this crate: none in a tag's crate,
     /// which is compiled only with that feature.
     pub fn cfg(self, features: &[String]) -> Option<proc_macro2::TokenStream> {
@@ -78,19 +86,18 @@ pub fn error_enums<'a>(api: &'a Api, part: TypesCrate<'_>) -> impl Iterator<Item
 }
 
 impl Split {
-    /// The crate of `tag`'s types: named after the core crate and the tag, under the core's
-    /// directory, so the generator owns it with the core.
-    pub fn crate_of(&self, core: &crate::CrateConfig, tag: &str) -> crate::CrateConfig {
-        crate::CrateConfig { name: format!("{}-{tag}", core.name), dir: format!("{}/tags/{tag}", core.dir) }
-    }
-
-    /// The `types` module of a client or server crate, which re-exports the types crates'; each
-    /// tag's behind the feature `gate` says (none: always there).
-    pub fn reexport(&self, core: &crate::CrateConfig, gate: impl Fn(&str) -> Option<String>) -> Reexport {
+    /// The `types` module of a client or server crate, which re-exports the types crates' (the
+    /// core is the package `core`); each tag's behind the feature `gate` says (none: always).
+    pub fn reexport(&self, core: &str, gate: impl Fn(&str) -> Option<String>) -> Reexport {
         let crate_ident = |name: &str| name.replace('-', "_");
-        let tags = self.tags.iter().map(|tag| (crate_ident(&self.crate_of(core, tag).name), gate(tag))).collect();
-        Reexport { core: crate_ident(&core.name), tags }
+        let tags = self.tags.iter().map(|tag| (crate_ident(&tag_crate_name(core, tag)), gate(tag))).collect();
+        Reexport { core: crate_ident(core), tags }
     }
+}
+
+/// The package of `tag`'s types, beside the core package `core`.
+pub fn tag_crate_name(core: &str, tag: &str) -> String {
+    format!("{core}-{tag}")
 }
 
 /// The `types` module of a client or server crate: the types crates it re-exports.

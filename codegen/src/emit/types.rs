@@ -3,12 +3,13 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::facts::TypeItem;
 use super::split::TypesCrate;
 use super::{Imports, Uses, doc, format_literal, inner_doc, paragraphs};
 use super::{ident, rust_type};
 use crate::ir::{
-    Api, BodiesDef, Constraints, DefaultValue, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, Operation,
-    OwnedType, RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeId, TypeRef, UnionDef,
+    Api, BodiesDef, Constraints, DefaultValue, Dispatch, ErrorStatus, ErrorsDef, Field, IntEnumDef, OwnedType,
+    RepliesDef, Shape, StringEnumDef, StructDef, TypeDef, TypeRef, UnionDef,
 };
 
 /// What the `lib.rs` of a types crate names besides its types.
@@ -104,49 +105,6 @@ pub fn lib_module(api: &Api, lib: &LibModule<'_>) -> TokenStream {
 
         #runtime_values
     }
-}
-
-/// One item of `types.rs`: a named type of the spec, or a type an operation owns, which is
-/// compiled whenever its operation is.
-#[derive(Debug, Clone, Copy)]
-pub enum TypeItem<'a> {
-    Named(TypeId, &'a TypeDef),
-    Owned(OwnedType<'a>, &'a Operation),
-}
-
-impl<'a> TypeItem<'a> {
-    fn name(&self) -> &str {
-        match self {
-            TypeItem::Named(_, t) => t.name(),
-            TypeItem::Owned(t, _) => t.name(),
-        }
-    }
-
-    /// The features any of which compiles this item; empty when it is always compiled.
-    pub fn features(&self, api: &'a Api) -> &'a [String] {
-        match *self {
-            TypeItem::Named(id, _) => api.tag_features.as_ref().map_or(&[][..], |tags| tags.of_type(id)),
-            TypeItem::Owned(OwnedType::Errors(e), _) if e.defines() => &e.features,
-            TypeItem::Owned(_, op) => &op.features,
-        }
-    }
-}
-
-/// Every item of `types.rs` in `part`, by name, so the module reads like an index.
-pub fn part_items<'a>(api: &'a Api, part: TypesCrate<'_>) -> Vec<TypeItem<'a>> {
-    let mut items = items(api);
-    items.retain(|t| part.holds(t.features(api)));
-    items
-}
-
-/// Every item of the types crates, by name.
-pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
-    let mut items: Vec<TypeItem<'_>> = api.types_with_ids().map(|(id, t)| TypeItem::Named(id, t)).collect();
-    for op in &api.operations {
-        items.extend(op.owned_types().into_iter().map(|t| TypeItem::Owned(t, op)));
-    }
-    items.sort_by(|a, b| a.name().cmp(b.name()));
-    items
 }
 
 /// The head of `types.rs` in `part`, whose items are `items`: module docs and imports; [`item`]
