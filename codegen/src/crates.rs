@@ -1,10 +1,13 @@
 //! The file lists of the generated crates: which emitter or support module goes where.
 
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
 use crate::emit::split::{self, Split, TypesCrate};
 use crate::emit::{client, server};
 use crate::encode::markdown;
 use crate::encode::toml::{self, Value};
-use crate::ir::{Api, TagFeatures};
+use crate::ir::{Api, TagFeatures, TypeId};
 use crate::render::{self, GeneratedFile, RustJob};
 use crate::{Config, CrateConfig, Runtime};
 
@@ -344,7 +347,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         RustJob::new(src("lib.rs"), move || Some(client::lib_module(api, &crate_ident, &types_module))),
     ];
     // The builders, in `builders.rs` and, with features per tag, a file per tag.
-    let builder_files = std::sync::Arc::new(client::builder_files(api));
+    let builder_files = Arc::new(client::builder_files(api));
     for index in 0..builder_files.len() {
         let path = match &builder_files[index].tag {
             Some((_, module)) => src(&format!("builders/{module}.rs")),
@@ -407,10 +410,12 @@ pub fn types<'a>(
     options: &'a Config,
     split: &'a Split,
 ) -> Result<Plan<'a>, String> {
-    let mut plan =
-        types_crate(api, config, options, if split.tags.is_empty() { TypesCrate::Whole } else { TypesCrate::Core })?;
+    // What every part asks of the whole API, worked out once.
+    let validated = Arc::new(crate::emit::facts::validated_types(api));
+    let whole = if split.tags.is_empty() { TypesCrate::Whole } else { TypesCrate::Core };
+    let mut plan = types_crate(api, config, options, whole, &validated)?;
     for tag in &split.tags {
-        let part = types_crate(api, &tag_crate(config, tag), options, TypesCrate::Tag(tag))?;
+        let part = types_crate(api, &tag_crate(config, tag), options, TypesCrate::Tag(tag), &validated)?;
         plan.files.extend(part.files);
         plan.jobs.extend(part.jobs);
     }
@@ -451,6 +456,7 @@ fn types_crate<'a>(
     config: &CrateConfig,
     options: &'a Config,
     part: TypesCrate<'a>,
+    validated: &Arc<BTreeSet<TypeId>>,
 ) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
     let dir = &config.dir;
@@ -499,8 +505,8 @@ fn types_crate<'a>(
         let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
         files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
     }
-    let validated = crate::emit::facts::validated_types(api);
-    let checked = server::validate_items(api, &validated, part);
+    let checked = server::validate_items(api, validated, part);
+    let validated = validated.clone();
     let errors = crate::emit::split::error_enums(api, part).next().is_some();
     let lib = crate::emit::types::LibModule {
         client_crate: options.client.as_ref().map(|c| c.name.as_str()),
@@ -511,6 +517,7 @@ fn types_crate<'a>(
         validate_mod: !checked.is_empty(),
     };
     let core_ident = core.name.replace('-', "_");
+    let items = Arc::new(items);
     let header_items = items.clone();
     let mut jobs = vec![
         RustJob::chunked(
