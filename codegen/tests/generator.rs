@@ -320,3 +320,31 @@ fn a_large_api_with_tag_features_gets_each_tags_own_types_in_a_crate_of_that_tag
     );
     assert!(server.contains("optional = true"));
 }
+
+#[test]
+fn the_types_module_re_exports_only_the_schema_checks_that_are_written() {
+    // Documents with values checked against their schema, with and without a checked `oneOf`.
+    for spec in [
+        "tests/corpus/swagger-petstore.yaml",
+        "tests/corpus/scalar-galaxy.yaml",
+        "tests/corpus/aspnetcore-openapi31-unions.json",
+        "tests/fixtures/unseen.yaml",
+    ] {
+        let config = apigen::Config { strict: false, ..common::config("checks", "spec.yaml") };
+        let generated = apigen::generate(&read(spec), &config).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let Some(checks) = generated.files.iter().find(|f| f.path == "types/src/schema_checks.rs") else {
+            panic!("{spec} has no values checked against their schema");
+        };
+        let types = file(&generated, "types/src/types.rs");
+        for line in types.lines().filter(|l| l.starts_with("pub use crate::schema_checks::")) {
+            let names = line.trim_start_matches("pub use crate::schema_checks::").trim_matches(['{', '}', ';']);
+            for name in names.split(',').filter_map(|n| n.split_whitespace().next()) {
+                let name = name.trim_matches(['{', '}', ';']);
+                assert!(
+                    checks.contents.contains(&format!("pub fn {name}")),
+                    "{spec}: `{name}` is re-exported, not written"
+                );
+            }
+        }
+    }
+}

@@ -191,7 +191,14 @@ fn core_checks(api: &Api) -> TokenStream {
         quote! {
             #[cfg(feature = "server")]
             #[doc(hidden)]
-            pub use crate::schema_checks::{check as check_schema, exclusive as check_exclusive};
+            pub use crate::schema_checks::check as check_schema;
+        }
+    });
+    let exclusive = exclusive_unions(api).then(|| {
+        quote! {
+            #[cfg(feature = "server")]
+            #[doc(hidden)]
+            pub use crate::schema_checks::exclusive as check_exclusive;
         }
     });
     let check_value = api.any_limits(&|c| !c.choices.is_empty()).then(|| {
@@ -208,14 +215,19 @@ fn core_checks(api: &Api) -> TokenStream {
             pub use crate::schema_checks::read_xml;
         }
     });
-    quote! { #check #check_value #read_xml }
+    quote! { #check #exclusive #check_value #read_xml }
 }
 
 /// `schema_checks.rs` of the types crate: the document's schemas for the values held as any
 /// JSON and for bodies sent as XML, read once from `schema_checks.json`, the check servers make
 /// against the first and the reading of the second.
+/// Whether some `oneOf` is checked against its schema once a member has read it.
+fn exclusive_unions(api: &Api) -> bool {
+    api.types.iter().any(|t| matches!(t, TypeDef::Union(UnionDef { check: Some(_), .. })))
+}
+
 pub fn schema_checks_module(api: &Api) -> TokenStream {
-    let exclusive = api.types.iter().any(|t| matches!(t, TypeDef::Union(UnionDef { check: Some(_), .. }))).then(|| {
+    let exclusive = exclusive_unions(api).then(|| {
         quote! {
             /// `Ok` when the document's schema number `index` allows `value`, else why not: for a
             /// `oneOf`, whose value must fit exactly one member, once a member has read it.
