@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::emit::facts::TypeItem;
 use crate::emit::split::{self, Split, TypesCrate};
 use crate::emit::{client, server};
 use crate::encode::markdown;
@@ -313,10 +314,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
     if let Some(tags) = &api.tag_features {
         features.retain(|(name, _)| name != "default");
         features.insert(0, feature("default", &["all-tags", "rustls"]));
-        features.extend(tag_features(tags, |tag| {
-            let own = split.tags.iter().any(|t| t == tag).then(|| format!("dep:{}", tag_crate(types, tag).name));
-            std::iter::once(format!("{}/{tag}", types.name)).chain(own).collect()
-        }));
+        features.extend(tag_features(tags, |tag| tag_turns_on(types, split, tag)));
     }
     let types_module = split.reexport(&types.name, |tag| Some(tag.to_string()));
     let src = |name: &str| format!("{dir}/src/{name}");
@@ -340,7 +338,7 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::items(api).len()));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::item_count(api)));
     let usual = crate::emit::facts::usual_credentials(api);
     let mut jobs = vec![
         RustJob::parts(src("client.rs"), client::client_module(api)),
@@ -369,6 +367,13 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
 /// types crate's directory, so the generator owns it with that crate.
 fn tag_crate(types: &CrateConfig, tag: &str) -> CrateConfig {
     CrateConfig { name: split::tag_crate_name(&types.name, tag), dir: format!("{}/tags/{tag}", types.dir) }
+}
+
+/// What a tag's feature of a client or server crate turns on: the feature of the types crate and,
+/// in a split, the crate of the tag's own types.
+fn tag_turns_on(types: &CrateConfig, split: &Split, tag: &str) -> Vec<String> {
+    let own = split.tags.iter().any(|t| t == tag).then(|| format!("dep:{}", tag_crate(types, tag).name));
+    std::iter::once(format!("{}/{tag}", types.name)).chain(own).collect()
 }
 
 /// The dependencies of a client or server crate written at `crate_dir` on the crates of the tags'
@@ -412,10 +417,12 @@ pub fn types<'a>(
 ) -> Result<Plan<'a>, String> {
     // What every part asks of the whole API, worked out once.
     let validated = Arc::new(crate::emit::facts::validated_types(api));
+    let items = crate::emit::facts::items(api);
     let whole = if split.tags.is_empty() { TypesCrate::Whole } else { TypesCrate::Core };
-    let mut plan = types_crate(api, config, options, whole, &validated)?;
+    let mut plan = types_crate(api, config, options, whole, whole.select(api, &items), &validated)?;
     for tag in &split.tags {
-        let part = types_crate(api, &tag_crate(config, tag), options, TypesCrate::Tag(tag), &validated)?;
+        let part = TypesCrate::Tag(tag);
+        let part = types_crate(api, &tag_crate(config, tag), options, part, part.select(api, &items), &validated)?;
         plan.files.extend(part.files);
         plan.jobs.extend(part.jobs);
     }
@@ -456,6 +463,7 @@ fn types_crate<'a>(
     config: &CrateConfig,
     options: &'a Config,
     part: TypesCrate<'a>,
+    items: Vec<TypeItem<'a>>,
     validated: &Arc<BTreeSet<TypeId>>,
 ) -> Result<Plan<'a>, String> {
     let standalone = options.standalone;
@@ -472,7 +480,7 @@ fn types_crate<'a>(
         }
         TypesCrate::Whole | TypesCrate::Core => types_side_features(api, None),
     };
-    if let (Some(tags), false) = (&api.tag_features, matches!(part, TypesCrate::Tag(_))) {
+    if let (Some(tags), true) = (&api.tag_features, part.is_core()) {
         features.insert(0, feature("default", &["all-tags"]));
         features.extend(tag_features(tags, |_| Vec::new()));
     }
@@ -488,7 +496,6 @@ fn types_crate<'a>(
         ),
     };
     let usage = "## Use\n\nThe client and server crates re-export these types as their `types` module; depend on\nthis crate directly only for code that uses the types alone.".to_string();
-    let items = part.items(api);
     let manifest = Manifest {
         name: &config.name,
         version: &options.crate_version,
@@ -500,7 +507,7 @@ fn types_crate<'a>(
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
     files.extend(readme_and_rustfmt(api, config, options, &description, &usage, items.len()));
-    let core_checks = api.schema_checks.as_ref().filter(|_| !matches!(part, TypesCrate::Tag(_)));
+    let core_checks = api.schema_checks.as_ref().filter(|_| part.is_core());
     if let Some(checks) = core_checks {
         let json = serde_json::to_string_pretty(&checks.0).map_err(|e| e.to_string())? + "\n";
         files.push(render::plain(format!("{dir}/src/schema_checks.json"), &json));
@@ -588,8 +595,7 @@ pub fn trait_name(crate_name: &str) -> String {
 fn server_features(api: &Api, options: &Config, split: &Split) -> Vec<Feature> {
     let mut features = vec![feature("document", &[]), time_feature()];
     if let (Some(unused), Some(types)) = (unused_feature(api), &options.types) {
-        let own = split.tags.iter().any(|t| t == unused).then(|| format!("dep:{}", tag_crate(types, unused).name));
-        features.push((unused.to_string(), std::iter::once(format!("{}/{unused}", types.name)).chain(own).collect()));
+        features.push((unused.to_string(), tag_turns_on(types, split, unused)));
     }
     features
 }
@@ -632,7 +638,7 @@ pub fn server<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
         standalone,
     };
     let mut files = vec![manifest.file(format!("{dir}/Cargo.toml"))];
-    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::items(api).len()));
+    files.extend(readme_and_rustfmt(api, config, options, &description, &usage, crate::emit::facts::item_count(api)));
     if let Some(document) = &api.document {
         files.push(render::plain(src(server::document_file(document)), &document.text));
     }

@@ -361,19 +361,20 @@ fn arg_type(api: &Api, ty: &TypeRef) -> TokenStream {
     }
 }
 
+/// Whether an argument taken as [`arg_type`] is converted into the stored type.
+fn arg_converts(ty: &TypeRef) -> bool {
+    matches!(ty, TypeRef::String | TypeRef::DateTime | TypeRef::Vec(_))
+}
+
 /// Converts an argument taken as [`arg_type`] into the stored type.
 fn arg_convert(ty: &TypeRef, value: &TokenStream) -> TokenStream {
     match ty {
         TypeRef::String | TypeRef::DateTime => quote! { #value.into() },
-        TypeRef::Vec(item) => {
-            let item_value = quote! { item };
-            let convert = arg_convert(item, &item_value);
-            if convert.to_string() == item_value.to_string() {
-                quote! { #value.into_iter().collect() }
-            } else {
-                quote! { #value.into_iter().map(|item| #convert).collect() }
-            }
+        TypeRef::Vec(item) if arg_converts(item) => {
+            let convert = arg_convert(item, &quote! { item });
+            quote! { #value.into_iter().map(|item| #convert).collect() }
         }
+        TypeRef::Vec(_) => quote! { #value.into_iter().collect() },
         _ => value.clone(),
     }
 }
@@ -408,11 +409,12 @@ fn method(api: &Api, op: &Operation) -> TokenStream {
         if p.required {
             let ty = arg_type(api, &p.ty);
             args.push(quote! { #name: #ty });
-            let value = arg_convert(&p.ty, &quote! { #name });
-            inits.push(if name == value.to_string() {
-                quote! { #name }
-            } else {
-                quote! { #name: #value }
+            inits.push(match arg_converts(&p.ty) {
+                true => {
+                    let value = arg_convert(&p.ty, &quote! { #name });
+                    quote! { #name: #value }
+                }
+                false => quote! { #name },
             });
         } else {
             inits.push(quote! { #name: None });

@@ -166,3 +166,8 @@ pub fn items(api: &Api) -> Vec<TypeItem<'_>> {
     items.sort_by(|a, b| a.name().cmp(b.name()));
     items
 }
+
+/// How many items the types crates hold, for the crates' READMEs.
+pub fn item_count(api: &Api) -> usize {
+    api.types.len() + api.operations.iter().map(|op| op.owned_types().len()).sum::<usize>()
+}

@@ -63,11 +63,15 @@ impl TypesCrate<'_> {
         }
     }
 
-    /// The items of the types crates this crate holds, by name.
-    pub fn items<'b>(self, api: &'b Api) -> Vec<TypeItem<'b>> {
-        let mut items = super::facts::items(api);
-        items.retain(|t| self.holds(t.features(api)));
-        items
+    /// Whether this crate holds what a spec's types have once (the schema checks, the features
+    /// per tag): the one crate, or the core of a split.
+    pub fn is_core(self) -> bool {
+        !matches!(self, TypesCrate::Tag(_))
+    }
+
+    /// Those of `items` (the types crates', in order) this crate holds.
+    pub fn select<'b>(self, api: &'b Api, items: &[TypeItem<'b>]) -> Vec<TypeItem<'b>> {
+        items.iter().filter(|t| self.holds(t.features(api))).copied().collect()
     }
 
     /// The `#[cfg]` of an item that `features` compile, in this crate: none in a tag's crate,

@@ -51,7 +51,7 @@ pub fn lib_module(api: &Api, lib: &LibModule<'_>) -> TokenStream {
     ));
     let client_mod = lib.client_mod.then(|| quote! { #[cfg(feature = "client")] mod client; });
     let server_mod = lib.server_mod.then(|| quote! { #[cfg(feature = "server")] mod server; });
-    let checks_mod = (api.schema_checks.is_some() && !matches!(lib.part, TypesCrate::Tag(_))).then(|| {
+    let checks_mod = (api.schema_checks.is_some() && lib.part.is_core()).then(|| {
         quote! {
             #[cfg(feature = "server")]
             mod schema_checks;

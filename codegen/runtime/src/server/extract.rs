@@ -269,7 +269,7 @@ impl<'a> PathParams<'a> {
     }
 }
 
-/// The parameters the route captured from the request's path, undecoded by name; a path that
+/// The parameters the route captured from the request's path, percent-decoded, by name; a path that
 /// cannot be read (not UTF-8 once decoded) is a 400.
 pub async fn raw_path(parts: &mut Parts) -> Result<axum::extract::RawPathParams, ApiError> {
     use axum::extract::FromRequestParts;
