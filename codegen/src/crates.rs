@@ -366,7 +366,9 @@ pub fn client<'a>(api: &'a Api, config: &CrateConfig, options: &Config, split: &
 /// The crate of `tag`'s types in a split: named after the types crate and the tag, under the
 /// types crate's directory, so the generator owns it with that crate.
 fn tag_crate(types: &CrateConfig, tag: &str) -> CrateConfig {
-    CrateConfig { name: split::tag_crate_name(&types.name, tag), dir: format!("{}/tags/{tag}", types.dir) }
+    // A directory every system can hold, whatever the tag is called.
+    let dir = if crate::naming::is_device_name(tag) { format!("{tag}-tag") } else { tag.to_string() };
+    CrateConfig { name: split::tag_crate_name(&types.name, tag), dir: format!("{}/tags/{dir}", types.dir) }
 }
 
 /// What a tag's feature of a client or server crate turns on: the feature of the types crate and,

@@ -55,6 +55,14 @@ fn escape(name: String) -> String {
     if NOT_RAW.contains(&name.as_str()) { format!("{name}_") } else { name }
 }
 
+/// Whether Windows reads a file or directory named `stem` (with any extension) as a device, so
+/// that a checkout there could not hold it: `con`, `aux`, `nul`, `com1`, ….
+pub fn is_device_name(stem: &str) -> bool {
+    let numbered =
+        |prefix: &str| stem.len() == 4 && stem[..3].eq_ignore_ascii_case(prefix) && stem.as_bytes()[3].is_ascii_digit();
+    ["con", "prn", "aux", "nul"].iter().any(|d| d.eq_ignore_ascii_case(stem)) || numbered("com") || numbered("lpt")
+}
+
 /// Whether `name` must be written as a raw identifier (`r#type`).
 pub fn is_keyword(name: &str) -> bool {
     KEYWORDS.contains(&name)

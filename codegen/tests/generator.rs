@@ -348,3 +348,46 @@ fn the_types_module_re_exports_only_the_schema_checks_that_are_written() {
         }
     }
 }
+
+#[test]
+fn tags_named_like_keywords_devices_or_numbers_get_files_every_system_can_hold() {
+    let spec = r##"
+openapi: 3.0.3
+info: { title: Odd tags, version: "1" }
+paths:
+  /a: { get: { operationId: a, tags: [aux], responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/A" } } } } } } }
+  /b: { get: { operationId: b, tags: ["2024 API"], responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/B" } } } } } } }
+  /c: { get: { operationId: c, tags: [type], responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/C" } } } } } } }
+  /d: { get: { operationId: d, tags: [COM1], responses: { "204": { description: done } } } }
+components:
+  schemas:
+    A: { type: object, properties: { a: { type: string } } }
+    B: { type: object, properties: { b: { type: integer, format: int64 } } }
+    C: { type: object, properties: { c: { type: boolean } } }
+"##;
+    let config = apigen::Config { tag_features: true, split_types_from: 0, ..common::config("odd", "spec.yaml") };
+    let generated = apigen::generate(spec, &config).unwrap();
+    let paths: Vec<&str> = generated.files.iter().map(|f| f.path.as_str()).collect();
+    for path in &paths {
+        for part in path.split('/') {
+            let stem = part.split('.').next().unwrap_or(part);
+            let device = ["con", "prn", "aux", "nul", "com1", "lpt1"].contains(&stem.to_ascii_lowercase().as_str());
+            assert!(!device, "{path} names a device on Windows");
+        }
+    }
+    for expected in
+        ["client/src/builders/aux_tag.rs", "client/src/builders/n2024_api.rs", "client/src/builders/type_tag.rs"]
+    {
+        assert!(paths.contains(&expected), "{expected} among {paths:?}");
+    }
+    assert!(paths.contains(&"types/tags/aux-tag/Cargo.toml"), "{paths:?}");
+    assert!(file(&generated, "types/tags/aux-tag/Cargo.toml").contains("name = \"odd-types-aux\""));
+    // Every module a builders file declares is one of the files written, and with every
+    // builder some tag's, `builders.rs` imports nothing it would not use.
+    let builders = file(&generated, "client/src/builders.rs");
+    assert!(!builders.contains("\nuse "), "{builders}");
+    for line in builders.lines().filter_map(|l| l.strip_prefix("mod ")) {
+        let module = line.trim_end_matches(';');
+        assert!(paths.contains(&format!("client/src/builders/{module}.rs").as_str()), "mod {module}");
+    }
+}

@@ -468,10 +468,11 @@ pub fn builder_files(api: &Api) -> Vec<BuilderFile<'_>> {
     files
 }
 
-/// The module of a tag's builders: its feature in snake case, clear of Rust's keywords.
+/// The module of a tag's builders, and its file's name: its feature in snake case, an identifier
+/// that is no Rust keyword and a file name every system can hold.
 fn module_name(feature: &str) -> String {
     let name = crate::naming::snake(feature);
-    if crate::naming::is_keyword(&name) { format!("{name}_tag") } else { name }
+    if crate::naming::is_keyword(&name) || crate::naming::is_device_name(&name) { format!("{name}_tag") } else { name }
 }
 
 /// The head of a file of builders (docs, imports and, in `builders.rs`, the tags' modules);
@@ -558,7 +559,8 @@ pub fn builders_header(api: &Api, files: &[BuilderFile<'_>], index: usize) -> To
         imports.add("crate::types");
     }
     uses.add_to(&mut imports, "crate::DateTime");
-    let imports = imports.tokens();
+    // Where every builder is some tag's, `builders.rs` only gathers the tags' files.
+    let imports = (!ops.is_empty()).then(|| imports.tokens());
     if let Some((tag, _)) = &file.tag {
         let doc =
             super::inner_doc(&format!("The request builders of the operations only the feature `{tag}` compiles."));

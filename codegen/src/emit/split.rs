@@ -129,6 +129,7 @@ impl Reexport {
             /// The request and reply types, one per schema: the core crate's, and each tag's own
             /// from the crate of that tag.
             pub mod types {
+                #[allow(unused_imports, reason = "every type may be some tag's own")]
                 pub use #core::types::*;
                 #(#tags)*
             }
