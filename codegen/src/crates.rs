@@ -44,6 +44,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
     ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
     ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
+    ("src/record.rs", include_str!("../runtime/src/record.rs")),
     ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
     ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
     ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),

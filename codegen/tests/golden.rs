@@ -34,13 +34,24 @@ fn naming_fixture() {
 /// would give the struct public `serialize` and `deserialize` functions of serde's beside its
 /// methods. The runtime's reader, not each type, refuses a JSON array where a struct is wanted.
 #[test]
-fn serde_derives_sit_on_the_structs_themselves() {
+fn every_wire_struct_is_written_by_one_record_invocation() {
     let files = files_of("naming");
     let types = files.iter().find(|f| f.path == "types/src/types.rs").expect("types");
     let text = &types.contents;
     assert!(!text.contains("remote ="));
     assert!(!text.contains("struct Wire"));
     let file = syn::parse_file(text).expect("parses");
+    let records: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "record") => {
+                let tokens = m.mac.tokens.clone().into_iter().next().expect("a name");
+                Some(tokens.to_string())
+            }
+            _ => None,
+        })
+        .collect();
     let structs: Vec<&syn::ItemStruct> =
         file.items.iter().filter_map(|item| if let syn::Item::Struct(s) = item { Some(s) } else { None }).collect();
     assert!(!structs.is_empty());
@@ -52,8 +63,10 @@ fn serde_derives_sit_on_the_structs_themselves() {
             .map(|a| a.meta.require_list().expect("a list").tokens.to_string())
             .collect();
         let derives = derives.join(", ");
+        assert!(!derives.contains("Serialize") && !derives.contains("Deserialize"), "`{}`: {derives}", s.ident);
         // Reply headers are read and written by the generated code, not by serde.
         let wire = !s.ident.to_string().ends_with("Headers");
-        assert_eq!(derives.contains("Deserialize") && derives.contains("Serialize"), wire, "`{}`: {derives}", s.ident);
+        let written = records.iter().filter(|name| s.ident == name).count();
+        assert_eq!(written, usize::from(wire), "`{}` has {written} record! invocations", s.ident);
     }
 }

@@ -15,6 +15,6 @@ mod validate;
 use apigen_runtime::codegen::server::extract;
 
 #[allow(unused_imports, reason = "each spec calls some of them")]
-use apigen_runtime::codegen::{enums, request_json, setters};
+use apigen_runtime::codegen::{enums, record, request_json, setters};
 
 pub use apigen_runtime::{DateTime, DateTimeError, UnknownVariant};

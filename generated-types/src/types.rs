@@ -6,64 +6,37 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::DateTime;
 
 /// An investment account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "ConsolidationType")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub consolidation_type: Option<AccountConsolidationType>,
-    #[serde(rename = "AccountType", skip_serializing_if = "Option::is_none")]
     pub account_type: Option<AccountStructureType>,
-    #[serde(rename = "EntityType", skip_serializing_if = "Option::is_none")]
     pub entity_type: Option<AccountEntityType>,
-    #[serde(rename = "IsSma", skip_serializing_if = "Option::is_none")]
     pub is_sma: Option<bool>,
-    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountStatus>,
-    #[serde(rename = "RecalcType", skip_serializing_if = "Option::is_none")]
     pub recalc_type: Option<AccountRecalcType>,
-    #[serde(rename = "RecalcStatus", skip_serializing_if = "Option::is_none")]
     pub recalc_status: Option<AccountRecalcStatus>,
-    #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
-    #[serde(rename = "FirstTransactionDate")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_transaction_date: Option<DateTime>,
-    #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
-    #[serde(rename = "LastRecalcDate", skip_serializing_if = "Option::is_none")]
     pub last_recalc_date: Option<DateTime>,
-    #[serde(rename = "RecalcRequired", skip_serializing_if = "Option::is_none")]
     pub recalc_required: Option<bool>,
-    #[serde(rename = "MarketValue", skip_serializing_if = "Option::is_none")]
     pub market_value: Option<f64>,
-    #[serde(rename = "OwnerUserName", skip_serializing_if = "Option::is_none")]
     pub owner_user_name: Option<String>,
-    #[serde(rename = "Product", skip_serializing_if = "Option::is_none")]
     pub product: Option<String>,
-    #[serde(rename = "BenchmarkId1", skip_serializing_if = "Option::is_none")]
     pub benchmark_id1: Option<String>,
-    #[serde(rename = "Benchmark1", skip_serializing_if = "Option::is_none")]
     pub benchmark1: Option<String>,
-    #[serde(rename = "BenchmarkMargin1", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin1: Option<f64>,
-    #[serde(rename = "BenchmarkId2", skip_serializing_if = "Option::is_none")]
     pub benchmark_id2: Option<String>,
-    #[serde(rename = "Benchmark2", skip_serializing_if = "Option::is_none")]
     pub benchmark2: Option<String>,
-    #[serde(rename = "BenchmarkMargin2", skip_serializing_if = "Option::is_none")]
     pub benchmark_margin2: Option<f64>,
 }
 
@@ -88,19 +61,31 @@ impl Account {
     }
 }
 
+crate::record::record! {
+    Account { OptionalOrNull id = "Id", OptionalOrNull code = "Code", OptionalOrNull name
+    = "Name", OptionalOrNull consolidation_type = "ConsolidationType", OptionalOrNull
+    account_type = "AccountType", OptionalOrNull entity_type = "EntityType",
+    OptionalOrNull is_sma = "IsSma", OptionalOrNull status = "Status", OptionalOrNull
+    recalc_type = "RecalcType", OptionalOrNull recalc_status = "RecalcStatus",
+    OptionalOrNull valuation_date = "ValuationDate", OptionalOrNull
+    first_transaction_date = "FirstTransactionDate", OptionalOrNull created_date =
+    "CreatedDate", OptionalOrNull last_recalc_date = "LastRecalcDate", OptionalOrNull
+    recalc_required = "RecalcRequired", OptionalOrNull market_value = "MarketValue",
+    OptionalOrNull owner_user_name = "OwnerUserName", OptionalOrNull product = "Product",
+    OptionalOrNull benchmark_id1 = "BenchmarkId1", OptionalOrNull benchmark1 =
+    "Benchmark1", OptionalOrNull benchmark_margin1 = "BenchmarkMargin1", OptionalOrNull
+    benchmark_id2 = "BenchmarkId2", OptionalOrNull benchmark2 = "Benchmark2",
+    OptionalOrNull benchmark_margin2 = "BenchmarkMargin2" }
+}
+
 /// The `AccountApproximateFum` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccountApproximateFum {
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    #[serde(rename = "ModelWeight", skip_serializing_if = "Option::is_none")]
     pub model_weight: Option<f64>,
-    #[serde(rename = "TargetFum", skip_serializing_if = "Option::is_none")]
     pub target_fum: Option<f64>,
-    #[serde(rename = "ApproximateFum", skip_serializing_if = "Option::is_none")]
     pub approximate_fum: Option<f64>,
 }
 
@@ -110,6 +95,13 @@ impl AccountApproximateFum {
         with_model_weight(model_weight : f64), with_target_fum(target_fum : f64),
         with_approximate_fum(approximate_fum : f64)
     }
+}
+
+crate::record::record! {
+    AccountApproximateFum { OptionalOrNull account_id = "AccountId", OptionalOrNull
+    total_value = "TotalValue", OptionalOrNull model_weight = "ModelWeight",
+    OptionalOrNull target_fum = "TargetFum", OptionalOrNull approximate_fum =
+    "ApproximateFum" }
 }
 
 /// How an account consolidates its holdings.
@@ -165,14 +157,12 @@ crate::enums::int_enum!(
 );
 
 /// One page of accounts with paging totals.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccountIEnumerablePagedResponse {
     /// The items of this page.
-    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Account>>,
     /// Totals across every page, to know when to stop.
-    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -180,6 +170,11 @@ impl AccountIEnumerablePagedResponse {
     crate::setters::setters! {
         with_data(data : Vec < Account >), with_metadata(metadata : Metadata)
     }
+}
+
+crate::record::record! {
+    AccountIEnumerablePagedResponse { OptionalOrNull data = "Data", OptionalOrNull
+    metadata = "Metadata" }
 }
 
 /// The `AccountLifeCycle` enum, written on the wire as an integer.
@@ -215,12 +210,10 @@ crate::enums::int_enum!(
 );
 
 /// Share of an account allocated to one investment model.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccountModelWeighting {
-    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -228,6 +221,11 @@ impl AccountModelWeighting {
     crate::setters::setters! {
         with_model_code(model_code : String), with_percentage(percentage : f64)
     }
+}
+
+crate::record::record! {
+    AccountModelWeighting { OptionalOrNull model_code = "ModelCode", OptionalOrNull
+    percentage = "Percentage" }
 }
 
 /// Outcome of the last recalculation of an account.
@@ -377,25 +375,17 @@ crate::enums::int_enum!(
 );
 
 /// The `Address` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Address {
-    #[serde(rename = "Type")]
     pub r#type: AddressType,
-    #[serde(rename = "Line1")]
     pub line1: String,
-    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    #[serde(rename = "SuburbOrCounty")]
     pub suburb_or_county: String,
-    #[serde(rename = "TownOrCityOrState")]
     pub town_or_city_or_state: String,
-    #[serde(rename = "Postcode")]
     pub postcode: String,
     /// At least 3 characters.
-    #[serde(rename = "Country")]
     pub country: String,
 }
 
@@ -424,6 +414,13 @@ impl Address {
     crate::setters::setters! {
         with_line2(line2 : String), with_line3(line3 : String)
     }
+}
+
+crate::record::record! {
+    Address { Required r#type = "Type", Required line1 = "Line1", OptionalOrNull line2 =
+    "Line2", OptionalOrNull line3 = "Line3", Required suburb_or_county =
+    "SuburbOrCounty", Required town_or_city_or_state = "TownOrCityOrState", Required
+    postcode = "Postcode", Required country = "Country" }
 }
 
 /// The `AddressType` enum, written on the wire as an integer.
@@ -514,12 +511,10 @@ pub enum ApplicantType {
 crate::enums::int_enum!(ApplicantType, Unknown, [Individual(0), Corporate(1), Trust(2)]);
 
 /// The `ApplicationAccountStatus` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationAccountStatus {
-    #[serde(rename = "AccountCode", skip_serializing_if = "Option::is_none")]
     pub account_code: Option<String>,
-    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<AccountLifeCycle>,
 }
 
@@ -529,15 +524,17 @@ impl ApplicationAccountStatus {
     }
 }
 
+crate::record::record! {
+    ApplicationAccountStatus { OptionalOrNull account_code = "AccountCode",
+    OptionalOrNull status = "Status" }
+}
+
 /// Status of a draft application and of the accounts it opens.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationStatus {
-    #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
-    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    #[serde(rename = "AccountsStatus", skip_serializing_if = "Option::is_none")]
     pub accounts_status: Option<Vec<ApplicationAccountStatus>>,
 }
 
@@ -548,11 +545,15 @@ impl ApplicationStatus {
     }
 }
 
+crate::record::record! {
+    ApplicationStatus { OptionalOrNull application_id = "ApplicationId", OptionalOrNull
+    status = "Status", OptionalOrNull accounts_status = "AccountsStatus" }
+}
+
 /// Outcome of submitting a draft application.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationUploadResult {
-    #[serde(rename = "ApplicationId", skip_serializing_if = "Option::is_none")]
     pub application_id: Option<Uuid>,
 }
 
@@ -562,30 +563,21 @@ impl ApplicationUploadResult {
     }
 }
 
+crate::record::record! {
+    ApplicationUploadResult { OptionalOrNull application_id = "ApplicationId" }
+}
+
 /// The `AssetClassDetails` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssetClassDetails {
-    #[serde(rename = "AssetClassDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "PercentTotalValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
-    #[serde(rename = "PercentNetValue", skip_serializing_if = "Option::is_none")]
     pub percent_net_value: Option<f64>,
-    #[serde(rename = "MinTargetAllocation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_target_allocation: Option<f64>,
-    #[serde(rename = "MaxTargetAllocation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_target_allocation: Option<f64>,
-    #[serde(rename = "MidPointTargetAllocation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mid_point_target_allocation: Option<f64>,
-    #[serde(rename = "Variance", skip_serializing_if = "Option::is_none")]
     pub variance: Option<f64>,
 }
 
@@ -601,26 +593,26 @@ impl AssetClassDetails {
     }
 }
 
+crate::record::record! {
+    AssetClassDetails { OptionalOrNull asset_class_description = "AssetClassDescription",
+    OptionalOrNull value = "Value", OptionalOrNull percent_total_value =
+    "PercentTotalValue", OptionalOrNull percent_net_value = "PercentNetValue",
+    OptionalOrNull min_target_allocation = "MinTargetAllocation", OptionalOrNull
+    max_target_allocation = "MaxTargetAllocation", OptionalOrNull
+    mid_point_target_allocation = "MidPointTargetAllocation", OptionalOrNull variance =
+    "Variance" }
+}
+
 /// Performance of one asset class of an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssetClassInvestment {
-    #[serde(rename = "AssetClassDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    #[serde(rename = "Benchmark", skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
-    #[serde(rename = "StartValue", skip_serializing_if = "Option::is_none")]
     pub start_value: Option<f64>,
-    #[serde(rename = "EndValue", skip_serializing_if = "Option::is_none")]
     pub end_value: Option<f64>,
-    #[serde(rename = "TotalReturn", skip_serializing_if = "Option::is_none")]
     pub total_return: Option<f64>,
-    #[serde(rename = "TotalReturnPercent")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_return_percent: Option<f64>,
-    #[serde(rename = "BenchmarkReturnPercent")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub benchmark_return_percent: Option<f64>,
 }
 
@@ -634,16 +626,21 @@ impl AssetClassInvestment {
     }
 }
 
+crate::record::record! {
+    AssetClassInvestment { OptionalOrNull asset_class_description =
+    "AssetClassDescription", OptionalOrNull benchmark = "Benchmark", OptionalOrNull
+    start_value = "StartValue", OptionalOrNull end_value = "EndValue", OptionalOrNull
+    total_return = "TotalReturn", OptionalOrNull total_return_percent =
+    "TotalReturnPercent", OptionalOrNull benchmark_return_percent =
+    "BenchmarkReturnPercent" }
+}
+
 /// The `AssetClassReceivableAndPayable` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssetClassReceivableAndPayable {
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(rename = "TotalAmount", skip_serializing_if = "Option::is_none")]
     pub total_amount: Option<f64>,
-    #[serde(rename = "IncludedInNetValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -654,16 +651,18 @@ impl AssetClassReceivableAndPayable {
     }
 }
 
+crate::record::record! {
+    AssetClassReceivableAndPayable { OptionalOrNull description = "Description",
+    OptionalOrNull total_amount = "TotalAmount", OptionalOrNull included_in_net_value =
+    "IncludedInNetValue" }
+}
+
 /// Values of an account grouped by asset class.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssetClassSummary {
-    #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<AssetClassValuation>,
-    #[serde(rename = "AssetClasses", skip_serializing_if = "Option::is_none")]
     pub asset_classes: Option<Vec<AssetClassDetails>>,
-    #[serde(rename = "ReceivablesAndPayables")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<AssetClassReceivableAndPayable>>,
 }
 
@@ -676,17 +675,19 @@ impl AssetClassSummary {
     }
 }
 
+crate::record::record! {
+    AssetClassSummary { OptionalOrNull valuation = "Valuation", OptionalOrNull
+    asset_classes = "AssetClasses", OptionalOrNull receivables_and_payables =
+    "ReceivablesAndPayables" }
+}
+
 /// The `AssetClassValuation` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssetClassValuation {
-    #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
-    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
-    #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
 }
 
@@ -698,17 +699,19 @@ impl AssetClassValuation {
     }
 }
 
+crate::record::record! {
+    AssetClassValuation { OptionalOrNull total_cost = "TotalCost", OptionalOrNull
+    total_value = "TotalValue", OptionalOrNull net_value = "NetValue", OptionalOrNull
+    total_gain_or_loss = "TotalGainOrLoss" }
+}
+
 /// The `BankAccountUsage` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BankAccountUsage {
-    #[serde(rename = "Usage", skip_serializing_if = "Option::is_none")]
     pub usage: Option<String>,
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(rename = "IsMandatory", skip_serializing_if = "Option::is_none")]
     pub is_mandatory: Option<bool>,
-    #[serde(rename = "HelpText", skip_serializing_if = "Option::is_none")]
     pub help_text: Option<String>,
 }
 
@@ -719,15 +722,18 @@ impl BankAccountUsage {
     }
 }
 
+crate::record::record! {
+    BankAccountUsage { OptionalOrNull usage = "Usage", OptionalOrNull description =
+    "Description", OptionalOrNull is_mandatory = "IsMandatory", OptionalOrNull help_text
+    = "HelpText" }
+}
+
 /// A benchmark that performance can be compared with.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Benchmark {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
@@ -737,14 +743,16 @@ impl Benchmark {
     }
 }
 
+crate::record::record! {
+    Benchmark { OptionalOrNull id = "Id", OptionalOrNull code = "Code", OptionalOrNull
+    name = "Name" }
+}
+
 /// Return of a benchmark over one period.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BenchmarkReturn {
-    #[serde(rename = "PeriodDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
 }
 
@@ -753,6 +761,11 @@ impl BenchmarkReturn {
         with_period_description(period_description : String),
         with_percentage_return(percentage_return : f64)
     }
+}
+
+crate::record::record! {
+    BenchmarkReturn { OptionalOrNull period_description = "PeriodDescription",
+    OptionalOrNull percentage_return = "PercentageReturn" }
 }
 
 /// The `BeneficiaryRelationship` enum, written on the wire as an integer.
@@ -778,16 +791,12 @@ crate::enums::int_enum!(
 );
 
 /// BPAY biller details for paying into an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BpayInfo {
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "ReferenceNumber", skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
-    #[serde(rename = "BillerCode", skip_serializing_if = "Option::is_none")]
     pub biller_code: Option<i32>,
-    #[serde(rename = "BpayType", skip_serializing_if = "Option::is_none")]
     pub bpay_type: Option<BpayType>,
 }
 
@@ -797,6 +806,12 @@ impl BpayInfo {
         String), with_biller_code(biller_code : i32), with_bpay_type(bpay_type :
         BpayType)
     }
+}
+
+crate::record::record! {
+    BpayInfo { OptionalOrNull account_id = "AccountId", OptionalOrNull reference_number =
+    "ReferenceNumber", OptionalOrNull biller_code = "BillerCode", OptionalOrNull
+    bpay_type = "BpayType" }
 }
 
 /// The `BpayType` enum, written on the wire as an integer.
@@ -821,12 +836,10 @@ crate::enums::int_enum!(
 );
 
 /// Income schedule of one account in a bulk request.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BulkIncomeScheduleData {
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "IncomeSchedules", skip_serializing_if = "Option::is_none")]
     pub income_schedules: Option<Vec<IncomeSchedule>>,
 }
 
@@ -835,6 +848,11 @@ impl BulkIncomeScheduleData {
         with_account_id(account_id : String), with_income_schedules(income_schedules :
         Vec < IncomeSchedule >)
     }
+}
+
+crate::record::record! {
+    BulkIncomeScheduleData { OptionalOrNull account_id = "AccountId", OptionalOrNull
+    income_schedules = "IncomeSchedules" }
 }
 
 /// How returns are calculated.
@@ -855,12 +873,10 @@ crate::enums::int_enum!(
 );
 
 /// Cash summary and cash movements of an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashBook {
-    #[serde(rename = "Summary", skip_serializing_if = "Option::is_none")]
     pub summary: Option<CashSummary>,
-    #[serde(rename = "Transactions", skip_serializing_if = "Option::is_none")]
     pub transactions: Option<Vec<CashTransaction>>,
 }
 
@@ -871,15 +887,18 @@ impl CashBook {
     }
 }
 
+crate::record::record! {
+    CashBook { OptionalOrNull summary = "Summary", OptionalOrNull transactions =
+    "Transactions" }
+}
+
 /// One page of cash transactions with paging totals.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashBookIEnumerablePagedResponse {
     /// The items of this page.
-    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<CashBook>>,
     /// Totals across every page, to know when to stop.
-    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -889,11 +908,15 @@ impl CashBookIEnumerablePagedResponse {
     }
 }
 
+crate::record::record! {
+    CashBookIEnumerablePagedResponse { OptionalOrNull data = "Data", OptionalOrNull
+    metadata = "Metadata" }
+}
+
 /// The `CashHub` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashHub {
-    #[serde(rename = "AUD", skip_serializing_if = "Option::is_none")]
     pub aud: Option<f64>,
 }
 
@@ -903,27 +926,21 @@ impl CashHub {
     }
 }
 
+crate::record::record! {
+    CashHub { OptionalOrNull aud = "AUD" }
+}
+
 /// The `CashSummary` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashSummary {
-    #[serde(rename = "CashBookCode", skip_serializing_if = "Option::is_none")]
     pub cash_book_code: Option<String>,
-    #[serde(rename = "CashBookDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cash_book_description: Option<String>,
-    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    #[serde(rename = "OpeningBalance", skip_serializing_if = "Option::is_none")]
     pub opening_balance: Option<f64>,
-    #[serde(rename = "Deposits", skip_serializing_if = "Option::is_none")]
     pub deposits: Option<f64>,
-    #[serde(rename = "Withdrawals", skip_serializing_if = "Option::is_none")]
     pub withdrawals: Option<f64>,
-    #[serde(rename = "ClosingBalance", skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<f64>,
-    #[serde(rename = "ClosingBalanceInAccountCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub closing_balance_in_account_currency: Option<f64>,
 }
 
@@ -939,29 +956,27 @@ impl CashSummary {
     }
 }
 
+crate::record::record! {
+    CashSummary { OptionalOrNull cash_book_code = "CashBookCode", OptionalOrNull
+    cash_book_description = "CashBookDescription", OptionalOrNull currency = "Currency",
+    OptionalOrNull opening_balance = "OpeningBalance", OptionalOrNull deposits =
+    "Deposits", OptionalOrNull withdrawals = "Withdrawals", OptionalOrNull
+    closing_balance = "ClosingBalance", OptionalOrNull
+    closing_balance_in_account_currency = "ClosingBalanceInAccountCurrency" }
+}
+
 /// The `CashTransaction` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashTransaction {
-    #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
-    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    #[serde(rename = "TransactionTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
-    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    #[serde(rename = "Deposit", skip_serializing_if = "Option::is_none")]
     pub deposit: Option<f64>,
-    #[serde(rename = "Withdrawal", skip_serializing_if = "Option::is_none")]
     pub withdrawal: Option<f64>,
-    #[serde(rename = "ValueInAccountCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value_in_account_currency: Option<f64>,
-    #[serde(rename = "Balance", skip_serializing_if = "Option::is_none")]
     pub balance: Option<f64>,
 }
 
@@ -977,26 +992,26 @@ impl CashTransaction {
     }
 }
 
+crate::record::record! {
+    CashTransaction { OptionalOrNull transaction_id = "TransactionId", OptionalOrNull
+    transaction_date = "TransactionDate", OptionalOrNull currency = "Currency",
+    OptionalOrNull transaction_type_description = "TransactionTypeDescription",
+    OptionalOrNull narration = "Narration", OptionalOrNull deposit = "Deposit",
+    OptionalOrNull withdrawal = "Withdrawal", OptionalOrNull value_in_account_currency =
+    "ValueInAccountCurrency", OptionalOrNull balance = "Balance" }
+}
+
 /// A standing or one-off instruction that moves cash in or out of an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CashflowInstruction {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "CashflowInstructionType")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cashflow_instruction_type: Option<CashflowInstructionType>,
-    #[serde(rename = "FrequencyType", skip_serializing_if = "Option::is_none")]
     pub frequency_type: Option<FrequencyType>,
-    #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
-    #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
-    #[serde(rename = "Allocations", skip_serializing_if = "Option::is_none")]
     pub allocations: Option<Vec<CashflowInstructionDetail>>,
 }
 
@@ -1011,15 +1026,20 @@ impl CashflowInstruction {
     }
 }
 
+crate::record::record! {
+    CashflowInstruction { OptionalOrNull id = "Id", OptionalOrNull
+    cashflow_instruction_type = "CashflowInstructionType", OptionalOrNull frequency_type
+    = "FrequencyType", OptionalOrNull start_date = "StartDate", OptionalOrNull end_date =
+    "EndDate", OptionalOrNull value = "Value", OptionalOrNull tax_type = "TaxType",
+    OptionalOrNull allocations = "Allocations" }
+}
+
 /// The `CashflowInstructionDetail` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CashflowInstructionDetail {
-    #[serde(rename = "ModelCode")]
     pub model_code: String,
-    #[serde(rename = "Sequence", skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i32>,
-    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -1036,6 +1056,11 @@ impl CashflowInstructionDetail {
     crate::setters::setters! {
         with_sequence(sequence : i32), with_percentage(percentage : f64)
     }
+}
+
+crate::record::record! {
+    CashflowInstructionDetail { Required model_code = "ModelCode", OptionalOrNull
+    sequence = "Sequence", OptionalOrNull percentage = "Percentage" }
 }
 
 /// The `CashflowInstructionType` enum, written on the wire as an integer.
@@ -1097,15 +1122,11 @@ pub enum CedingPartyAccountType {
 crate::enums::int_enum!(CedingPartyAccountType, Unknown, [Isa(15), Gia(16)]);
 
 /// A provider from which assets can be transferred in.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CedingPartyResponse {
-    #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
-    #[serde(rename = "CedingPartyName", skip_serializing_if = "Option::is_none")]
     pub ceding_party_name: Option<String>,
-    #[serde(rename = "AcceptsElectronicTransfer")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepts_electronic_transfer: Option<bool>,
 }
 
@@ -1117,11 +1138,16 @@ impl CedingPartyResponse {
     }
 }
 
+crate::record::record! {
+    CedingPartyResponse { OptionalOrNull ceding_party_id = "CedingPartyId",
+    OptionalOrNull ceding_party_name = "CedingPartyName", OptionalOrNull
+    accepts_electronic_transfer = "AcceptsElectronicTransfer" }
+}
+
 /// An account held under a parent account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChildAccountAu {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
@@ -1129,6 +1155,10 @@ impl ChildAccountAu {
     crate::setters::setters! {
         with_id(id : String)
     }
+}
+
+crate::record::record! {
+    ChildAccountAu { OptionalOrNull id = "Id" }
 }
 
 /// How holdings are grouped.
@@ -1288,24 +1318,15 @@ crate::enums::int_enum!(
 );
 
 /// Dividend reinvestment or bonus share plan setting of one holding.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DividendReinvestmentDetail {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "DrpType", skip_serializing_if = "Option::is_none")]
     pub drp_type: Option<DrpType>,
-    #[serde(rename = "FromDate", skip_serializing_if = "Option::is_none")]
     pub from_date: Option<DateTime>,
-    #[serde(rename = "ToDate", skip_serializing_if = "Option::is_none")]
     pub to_date: Option<DateTime>,
-    #[serde(rename = "MaxSharesParticipating")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_shares_participating: Option<f64>,
-    #[serde(rename = "PercentSharesParticipating")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_shares_participating: Option<f64>,
-    #[serde(rename = "ExcludeFromDrp", skip_serializing_if = "Option::is_none")]
     pub exclude_from_drp: Option<bool>,
 }
 
@@ -1319,25 +1340,24 @@ impl DividendReinvestmentDetail {
     }
 }
 
+crate::record::record! {
+    DividendReinvestmentDetail { OptionalOrNull security = "Security", OptionalOrNull
+    drp_type = "DrpType", OptionalOrNull from_date = "FromDate", OptionalOrNull to_date =
+    "ToDate", OptionalOrNull max_shares_participating = "MaxSharesParticipating",
+    OptionalOrNull percent_shares_participating = "PercentSharesParticipating",
+    OptionalOrNull exclude_from_drp = "ExcludeFromDrp" }
+}
+
 /// The `DollarReturnData` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DollarReturnData {
-    #[serde(rename = "CapitalAppreciation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub capital_appreciation: Option<f64>,
-    #[serde(rename = "TotalIncome", skip_serializing_if = "Option::is_none")]
     pub total_income: Option<f64>,
-    #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
-    #[serde(rename = "ForexMovements", skip_serializing_if = "Option::is_none")]
     pub forex_movements: Option<f64>,
-    #[serde(rename = "GrossDollarReturn")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_dollar_return: Option<f64>,
-    #[serde(rename = "TotalExpenses", skip_serializing_if = "Option::is_none")]
     pub total_expenses: Option<f64>,
-    #[serde(rename = "NetDollarReturn", skip_serializing_if = "Option::is_none")]
     pub net_dollar_return: Option<f64>,
 }
 
@@ -1352,87 +1372,51 @@ impl DollarReturnData {
     }
 }
 
+crate::record::record! {
+    DollarReturnData { OptionalOrNull capital_appreciation = "CapitalAppreciation",
+    OptionalOrNull total_income = "TotalIncome", OptionalOrNull tax_credits =
+    "TaxCredits", OptionalOrNull forex_movements = "ForexMovements", OptionalOrNull
+    gross_dollar_return = "GrossDollarReturn", OptionalOrNull total_expenses =
+    "TotalExpenses", OptionalOrNull net_dollar_return = "NetDollarReturn" }
+}
+
 /// The `DraftAccount` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftAccount {
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "RegisteredName", skip_serializing_if = "Option::is_none")]
     pub registered_name: Option<String>,
-    #[serde(rename = "ShortName", skip_serializing_if = "Option::is_none")]
     pub short_name: Option<String>,
-    #[serde(rename = "AccountType")]
     pub account_type: DraftAccountType,
-    #[serde(rename = "PdsId", skip_serializing_if = "Option::is_none")]
     pub pds_id: Option<String>,
-    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftFee>>,
-    #[serde(rename = "FeeConsent", skip_serializing_if = "Option::is_none")]
     pub fee_consent: Option<FeeConsent>,
-    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<DraftModel>>,
-    #[serde(rename = "BankAccounts", skip_serializing_if = "Option::is_none")]
     pub bank_accounts: Option<Vec<DraftAccountBankAccount>>,
-    #[serde(rename = "Exclusions", skip_serializing_if = "Option::is_none")]
     pub exclusions: Option<Vec<DraftExclusion>>,
-    #[serde(rename = "InitialInvestment")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_investment: Option<DraftInitialInvestment>,
-    #[serde(rename = "PensionPayment", skip_serializing_if = "Option::is_none")]
     pub pension_payment: Option<DraftPensionPayment>,
-    #[serde(rename = "TargetAllocation", skip_serializing_if = "Option::is_none")]
     pub target_allocation: Option<DraftTargetAllocation>,
-    #[serde(rename = "InitialInvestmentSuper")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_investment_super: Option<DraftInitialInvestmentSuper>,
-    #[serde(rename = "ReversionaryBeneficiary")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reversionary_beneficiary: Option<NominatedReversionaryBeneficiary>,
-    #[serde(rename = "Beneficiaries", skip_serializing_if = "Option::is_none")]
     pub beneficiaries: Option<Vec<DraftNominatedBeneficiary>>,
-    #[serde(rename = "IsBindingNomination")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_binding_nomination: Option<bool>,
-    #[serde(rename = "IsEmployerContributing")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_employer_contributing: Option<bool>,
-    #[serde(rename = "SourceOfFunds", skip_serializing_if = "Option::is_none")]
     pub source_of_funds: Option<String>,
-    #[serde(rename = "OngoingFeeAmount", skip_serializing_if = "Option::is_none")]
     pub ongoing_fee_amount: Option<f64>,
-    #[serde(rename = "ReinvestIncome", skip_serializing_if = "Option::is_none")]
     pub reinvest_income: Option<bool>,
-    #[serde(rename = "ProductId", skip_serializing_if = "Option::is_none")]
     pub product_id: Option<String>,
-    #[serde(rename = "ProductProviderReference")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub product_provider_reference: Option<String>,
-    #[serde(rename = "RegularContribution")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regular_contribution: Option<DraftRegularTransaction>,
-    #[serde(rename = "RegularWithdrawal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regular_withdrawal: Option<DraftRegularTransaction>,
-    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
-    #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<Region>,
-    #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
-    #[serde(rename = "AdviserReference", skip_serializing_if = "Option::is_none")]
     pub adviser_reference: Option<String>,
-    #[serde(rename = "InSpecieCashStockTransfers")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub in_specie_cash_stock_transfers: Option<Vec<DraftInSpecieCashStockTransfer>>,
-    #[serde(rename = "IsTradeFreezeOn", skip_serializing_if = "Option::is_none")]
     pub is_trade_freeze_on: Option<bool>,
-    #[serde(rename = "TradeFreezeReason")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub trade_freeze_reason: Option<TradeFreezeReason>,
-    #[serde(rename = "TradeFreezeNote", skip_serializing_if = "Option::is_none")]
     pub trade_freeze_note: Option<String>,
-    #[serde(rename = "IllustrationData", skip_serializing_if = "Option::is_none")]
     pub illustration_data: Option<DraftIllustrationData>,
 }
 
@@ -1509,25 +1493,43 @@ impl DraftAccount {
     }
 }
 
+crate::record::record! {
+    DraftAccount { OptionalOrNull name = "Name", OptionalOrNull registered_name =
+    "RegisteredName", OptionalOrNull short_name = "ShortName", Required account_type =
+    "AccountType", OptionalOrNull pds_id = "PdsId", OptionalOrNull fees = "Fees",
+    OptionalOrNull fee_consent = "FeeConsent", OptionalOrNull models = "Models",
+    OptionalOrNull bank_accounts = "BankAccounts", OptionalOrNull exclusions =
+    "Exclusions", OptionalOrNull initial_investment = "InitialInvestment", OptionalOrNull
+    pension_payment = "PensionPayment", OptionalOrNull target_allocation =
+    "TargetAllocation", OptionalOrNull initial_investment_super =
+    "InitialInvestmentSuper", OptionalOrNull reversionary_beneficiary =
+    "ReversionaryBeneficiary", OptionalOrNull beneficiaries = "Beneficiaries",
+    OptionalOrNull is_binding_nomination = "IsBindingNomination", OptionalOrNull
+    is_employer_contributing = "IsEmployerContributing", OptionalOrNull source_of_funds =
+    "SourceOfFunds", OptionalOrNull ongoing_fee_amount = "OngoingFeeAmount",
+    OptionalOrNull reinvest_income = "ReinvestIncome", OptionalOrNull product_id =
+    "ProductId", OptionalOrNull product_provider_reference = "ProductProviderReference",
+    OptionalOrNull regular_contribution = "RegularContribution", OptionalOrNull
+    regular_withdrawal = "RegularWithdrawal", OptionalOrNull owner_adviser_id =
+    "OwnerAdviserId", OptionalOrNull region = "Region", OptionalOrNull currency_code =
+    "CurrencyCode", OptionalOrNull adviser_reference = "AdviserReference", OptionalOrNull
+    in_specie_cash_stock_transfers = "InSpecieCashStockTransfers", OptionalOrNull
+    is_trade_freeze_on = "IsTradeFreezeOn", OptionalOrNull trade_freeze_reason =
+    "TradeFreezeReason", OptionalOrNull trade_freeze_note = "TradeFreezeNote",
+    OptionalOrNull illustration_data = "IllustrationData" }
+}
+
 /// The `DraftAccountBankAccount` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftAccountBankAccount {
-    #[serde(rename = "Bsb", skip_serializing_if = "Option::is_none")]
     pub bsb: Option<String>,
-    #[serde(rename = "SortCode", skip_serializing_if = "Option::is_none")]
     pub sort_code: Option<String>,
-    #[serde(rename = "AccountNumber", skip_serializing_if = "Option::is_none")]
     pub account_number: Option<String>,
-    #[serde(rename = "AccountName", skip_serializing_if = "Option::is_none")]
     pub account_name: Option<String>,
-    #[serde(rename = "Usages", skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<String>>,
-    #[serde(rename = "Bic", skip_serializing_if = "Option::is_none")]
     pub bic: Option<String>,
-    #[serde(rename = "Iban", skip_serializing_if = "Option::is_none")]
     pub iban: Option<String>,
-    #[serde(rename = "RoutingNumber", skip_serializing_if = "Option::is_none")]
     pub routing_number: Option<String>,
 }
 
@@ -1537,6 +1539,14 @@ impl DraftAccountBankAccount {
         with_account_number(account_number : String), with_account_name(account_name :
         String), with_usages(usages : Vec < String >), with_bic(bic : String),
         with_iban(iban : String), with_routing_number(routing_number : String)
+    }
+}
+
+crate::record::record! {
+    DraftAccountBankAccount { OptionalOrNull bsb = "Bsb", OptionalOrNull sort_code =
+    "SortCode", OptionalOrNull account_number = "AccountNumber", OptionalOrNull
+    account_name = "AccountName", OptionalOrNull usages = "Usages", OptionalOrNull bic =
+    "Bic", OptionalOrNull iban = "Iban", OptionalOrNull routing_number = "RoutingNumber"
     }
 }
 
@@ -1597,24 +1607,16 @@ crate::enums::int_enum!(
 );
 
 /// The `DraftAddress` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftAddress {
-    #[serde(rename = "Addressee", skip_serializing_if = "Option::is_none")]
     pub addressee: Option<String>,
-    #[serde(rename = "Street", skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
-    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
-    #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
-    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
 
@@ -1627,23 +1629,24 @@ impl DraftAddress {
     }
 }
 
+crate::record::record! {
+    DraftAddress { OptionalOrNull addressee = "Addressee", OptionalOrNull street =
+    "Street", OptionalOrNull line2 = "Line2", OptionalOrNull line3 = "Line3",
+    OptionalOrNull postcode = "Postcode", OptionalOrNull suburb = "Suburb",
+    OptionalOrNull country_code = "CountryCode", OptionalOrNull is_registered =
+    "IsRegistered" }
+}
+
 /// The `DraftAddressAu` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftAddressAu {
-    #[serde(rename = "Street")]
     pub street: String,
-    #[serde(rename = "Line2", skip_serializing_if = "Option::is_none")]
     pub line2: Option<String>,
-    #[serde(rename = "Line3", skip_serializing_if = "Option::is_none")]
     pub line3: Option<String>,
-    #[serde(rename = "Postcode", skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
-    #[serde(rename = "Suburb", skip_serializing_if = "Option::is_none")]
     pub suburb: Option<String>,
-    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    #[serde(rename = "IsRegistered", skip_serializing_if = "Option::is_none")]
     pub is_registered: Option<bool>,
 }
 
@@ -1668,20 +1671,21 @@ impl DraftAddressAu {
     }
 }
 
+crate::record::record! {
+    DraftAddressAu { Required street = "Street", OptionalOrNull line2 = "Line2",
+    OptionalOrNull line3 = "Line3", OptionalOrNull postcode = "Postcode", OptionalOrNull
+    suburb = "Suburb", OptionalOrNull country_code = "CountryCode", OptionalOrNull
+    is_registered = "IsRegistered" }
+}
+
 /// The `DraftApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftApplicant {
-    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
-    #[serde(rename = "ApplicantType", skip_serializing_if = "Option::is_none")]
     pub applicant_type: Option<ApplicantType>,
-    #[serde(rename = "CorporateDetails", skip_serializing_if = "Option::is_none")]
     pub corporate_details: Option<Box<DraftCorporateApplicant>>,
-    #[serde(rename = "IndividualDetails")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub individual_details: Option<Box<DraftIndividualApplicant>>,
-    #[serde(rename = "TrustDetails", skip_serializing_if = "Option::is_none")]
     pub trust_details: Option<DraftTrustApplicant>,
 }
 
@@ -1695,18 +1699,20 @@ impl DraftApplicant {
     }
 }
 
+crate::record::record! {
+    DraftApplicant { OptionalOrNull owner_adviser_id = "OwnerAdviserId", OptionalOrNull
+    applicant_type = "ApplicantType", OptionalOrNull corporate_details =
+    "CorporateDetails", OptionalOrNull individual_details = "IndividualDetails",
+    OptionalOrNull trust_details = "TrustDetails" }
+}
+
 /// The `DraftApplicantIdentification` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftApplicantIdentification {
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<IdentificationType>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    #[serde(rename = "MissingReason", skip_serializing_if = "Option::is_none")]
     pub missing_reason: Option<MissingReason>,
-    #[serde(rename = "MissingReasonText")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_reason_text: Option<String>,
 }
 
@@ -1718,19 +1724,20 @@ impl DraftApplicantIdentification {
     }
 }
 
+crate::record::record! {
+    DraftApplicantIdentification { OptionalOrNull r#type = "Type", OptionalOrNull value =
+    "Value", OptionalOrNull missing_reason = "MissingReason", OptionalOrNull
+    missing_reason_text = "MissingReasonText" }
+}
+
 /// The `DraftApplicantTaxResidence` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftApplicantTaxResidence {
-    #[serde(rename = "CountryCode", skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
-    #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<DateTime>,
-    #[serde(rename = "To", skip_serializing_if = "Option::is_none")]
     pub to: Option<DateTime>,
-    #[serde(rename = "Identification", skip_serializing_if = "Option::is_none")]
     pub identification: Option<String>,
-    #[serde(rename = "NoDocument", skip_serializing_if = "Option::is_none")]
     pub no_document: Option<bool>,
 }
 
@@ -1742,18 +1749,20 @@ impl DraftApplicantTaxResidence {
     }
 }
 
+crate::record::record! {
+    DraftApplicantTaxResidence { OptionalOrNull country_code = "CountryCode",
+    OptionalOrNull from = "From", OptionalOrNull to = "To", OptionalOrNull identification
+    = "Identification", OptionalOrNull no_document = "NoDocument" }
+}
+
 /// An application to open accounts, submitted as a draft.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftApplication {
-    #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
-    #[serde(rename = "OwnerAdviserId", skip_serializing_if = "Option::is_none")]
     pub owner_adviser_id: Option<i32>,
     /// At least 1 item.
-    #[serde(rename = "Applicants")]
     pub applicants: Vec<DraftApplicant>,
-    #[serde(rename = "Accounts", skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<DraftAccount>>,
 }
 
@@ -1774,34 +1783,26 @@ impl DraftApplication {
     }
 }
 
+crate::record::record! {
+    DraftApplication { Required adviser_id = "AdviserId", OptionalOrNull owner_adviser_id
+    = "OwnerAdviserId", Required applicants = "Applicants", OptionalOrNull accounts =
+    "Accounts" }
+}
+
 /// The `DraftContact` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftContact {
-    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(rename = "ReceiveCommunicationByPost")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(rename = "IsPoliticallyExposedPerson")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
-    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -1818,55 +1819,38 @@ impl DraftContact {
     }
 }
 
+crate::record::record! {
+    DraftContact { OptionalOrNull title = "Title", OptionalOrNull first_name =
+    "FirstName", OptionalOrNull last_name = "LastName", OptionalOrNull date_of_birth =
+    "DateOfBirth", OptionalOrNull email = "Email", OptionalOrNull phone = "Phone",
+    OptionalOrNull phone_other = "PhoneOther", OptionalOrNull national_identifier =
+    "NationalIdentifier", OptionalOrNull receive_communication_by_post =
+    "ReceiveCommunicationByPost", OptionalOrNull is_politically_exposed_person =
+    "IsPoliticallyExposedPerson", OptionalOrNull pep_details = "PepDetails" }
+}
+
 /// The `DraftCorporateApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftCorporateApplicant {
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
-    #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
-    #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
-    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    #[serde(rename = "ContactIsSignatory")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_is_signatory: Option<bool>,
-    #[serde(rename = "ContactIsDirectorOrSignificantShareholder")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_is_director_or_significant_shareholder: Option<bool>,
-    #[serde(rename = "Contact", skip_serializing_if = "Option::is_none")]
     pub contact: Option<DraftContact>,
-    #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    #[serde(rename = "CompanyRegistrationNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub company_registration_number: Option<String>,
-    #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
-    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    #[serde(rename = "CountryOfIncorporation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub country_of_incorporation: Option<String>,
-    #[serde(rename = "DateOfIncorporation")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_of_incorporation: Option<DateTime>,
-    #[serde(rename = "NatureOfActivities")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nature_of_activities: Option<String>,
-    #[serde(rename = "BearerSharesAreInIssue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bearer_shares_are_in_issue: Option<bool>,
-    #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    #[serde(rename = "RegulatorReferenceNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regulator_reference_number: Option<String>,
-    #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
 }
 
@@ -1891,33 +1875,37 @@ impl DraftCorporateApplicant {
     }
 }
 
+crate::record::record! {
+    DraftCorporateApplicant { OptionalOrNull name = "Name", OptionalOrNull trading_name =
+    "TradingName", OptionalOrNull identifications = "Identifications", OptionalOrNull
+    business_address = "BusinessAddress", OptionalOrNull mailing_address =
+    "MailingAddress", OptionalOrNull contact_is_signatory = "ContactIsSignatory",
+    OptionalOrNull contact_is_director_or_significant_shareholder =
+    "ContactIsDirectorOrSignificantShareholder", OptionalOrNull contact = "Contact",
+    OptionalOrNull signatories = "Signatories", OptionalOrNull
+    company_registration_number = "CompanyRegistrationNumber", OptionalOrNull tax_id =
+    "TaxId", OptionalOrNull lei = "Lei", OptionalOrNull country_of_incorporation =
+    "CountryOfIncorporation", OptionalOrNull date_of_incorporation =
+    "DateOfIncorporation", OptionalOrNull nature_of_activities = "NatureOfActivities",
+    OptionalOrNull bearer_shares_are_in_issue = "BearerSharesAreInIssue", OptionalOrNull
+    name_of_regulator = "NameOfRegulator", OptionalOrNull regulator_reference_number =
+    "RegulatorReferenceNumber", OptionalOrNull company_type = "CompanyType" }
+}
+
 /// The `DraftCorporateTrustee` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftCorporateTrustee {
-    #[serde(rename = "BusinessAddress", skip_serializing_if = "Option::is_none")]
     pub business_address: Option<DraftAddress>,
-    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    #[serde(rename = "CompanyRegistrationNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub company_registration_number: Option<String>,
-    #[serde(rename = "TaxId", skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
-    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    #[serde(rename = "NameOfRegulator", skip_serializing_if = "Option::is_none")]
     pub name_of_regulator: Option<String>,
-    #[serde(rename = "RegulatorReferenceNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regulator_reference_number: Option<String>,
-    #[serde(rename = "Director", skip_serializing_if = "Option::is_none")]
     pub director: Option<Box<DraftDirector>>,
-    #[serde(rename = "CompanyType", skip_serializing_if = "Option::is_none")]
     pub company_type: Option<CompanyType>,
-    #[serde(rename = "Name")]
     pub name: String,
-    #[serde(rename = "TradingName", skip_serializing_if = "Option::is_none")]
     pub trading_name: Option<String>,
 }
 
@@ -1951,13 +1939,22 @@ impl DraftCorporateTrustee {
     }
 }
 
+crate::record::record! {
+    DraftCorporateTrustee { OptionalOrNull business_address = "BusinessAddress",
+    OptionalOrNull mailing_address = "MailingAddress", OptionalOrNull
+    company_registration_number = "CompanyRegistrationNumber", OptionalOrNull tax_id =
+    "TaxId", OptionalOrNull lei = "Lei", OptionalOrNull name_of_regulator =
+    "NameOfRegulator", OptionalOrNull regulator_reference_number =
+    "RegulatorReferenceNumber", OptionalOrNull director = "Director", OptionalOrNull
+    company_type = "CompanyType", Required name = "Name", OptionalOrNull trading_name =
+    "TradingName" }
+}
+
 /// The `DraftCostAndCharge` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftCostAndCharge {
-    #[serde(rename = "Type")]
     pub r#type: CostAndChargeType,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
 
@@ -1975,38 +1972,26 @@ impl DraftCostAndCharge {
     }
 }
 
+crate::record::record! {
+    DraftCostAndCharge { Required r#type = "Type", OptionalOrNull amount = "Amount" }
+}
+
 /// The `DraftDirector` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftDirector {
-    #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
-    #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
-    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    #[serde(rename = "NationalIdentifier")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(rename = "ReceiveCommunicationByPost")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(rename = "FirstName")]
     pub first_name: String,
-    #[serde(rename = "LastName")]
     pub last_name: String,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "IsPoliticallyExposedPerson")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
 }
 
@@ -2042,11 +2027,21 @@ impl DraftDirector {
     }
 }
 
+crate::record::record! {
+    DraftDirector { OptionalOrNull tax_number = "TaxNumber", OptionalOrNull
+    country_of_birth = "CountryOfBirth", OptionalOrNull address = "Address",
+    OptionalOrNull national_identifier = "NationalIdentifier", OptionalOrNull
+    receive_communication_by_post = "ReceiveCommunicationByPost", OptionalOrNull title =
+    "Title", Required first_name = "FirstName", Required last_name = "LastName",
+    OptionalOrNull date_of_birth = "DateOfBirth", OptionalOrNull email = "Email",
+    OptionalOrNull phone = "Phone", OptionalOrNull phone_other = "PhoneOther",
+    OptionalOrNull is_politically_exposed_person = "IsPoliticallyExposedPerson" }
+}
+
 /// The `DraftExclusion` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftExclusion {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<DraftSecurity>,
 }
 
@@ -2056,17 +2051,17 @@ impl DraftExclusion {
     }
 }
 
+crate::record::record! {
+    DraftExclusion { OptionalOrNull security = "Security" }
+}
+
 /// The `DraftFee` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftFee {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeType>,
-    #[serde(rename = "Rate", skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
-    #[serde(rename = "Unit", skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
 }
 
@@ -2075,6 +2070,11 @@ impl DraftFee {
         with_id(id : String), with_type(r#type : FeeType), with_rate(rate : f64),
         with_unit(unit : String)
     }
+}
+
+crate::record::record! {
+    DraftFee { OptionalOrNull id = "Id", OptionalOrNull r#type = "Type", OptionalOrNull
+    rate = "Rate", OptionalOrNull unit = "Unit" }
 }
 
 /// The same type as [`FeeType`]: the document describes it again under this name.
@@ -2105,10 +2105,9 @@ crate::enums::int_enum!(
 );
 
 /// The `DraftIllustrationData` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftIllustrationData {
-    #[serde(rename = "CostsAndCharges", skip_serializing_if = "Option::is_none")]
     pub costs_and_charges: Option<Vec<DraftCostAndCharge>>,
 }
 
@@ -2118,31 +2117,23 @@ impl DraftIllustrationData {
     }
 }
 
+crate::record::record! {
+    DraftIllustrationData { OptionalOrNull costs_and_charges = "CostsAndCharges" }
+}
+
 /// The `DraftInSpecieCashStockTransfer` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftInSpecieCashStockTransfer {
-    #[serde(rename = "TransferType")]
     pub transfer_type: InSpecieCashStockTransferType,
-    #[serde(rename = "CedingPartyId", skip_serializing_if = "Option::is_none")]
     pub ceding_party_id: Option<String>,
-    #[serde(rename = "CedingAccountNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ceding_account_number: Option<String>,
-    #[serde(rename = "InSpecieCashStockTransferDetails")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub in_specie_cash_stock_transfer_details: Option<
         Vec<DraftInSpecieCashStockTransferDetails>,
     >,
-    #[serde(rename = "CashTransferAmount")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cash_transfer_amount: Option<f64>,
-    #[serde(rename = "AmountUsedThisYear")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_used_this_year: Option<f64>,
-    #[serde(rename = "FeeAmount", skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<f64>,
-    #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
 }
 
@@ -2172,15 +2163,22 @@ impl DraftInSpecieCashStockTransfer {
     }
 }
 
+crate::record::record! {
+    DraftInSpecieCashStockTransfer { Required transfer_type = "TransferType",
+    OptionalOrNull ceding_party_id = "CedingPartyId", OptionalOrNull
+    ceding_account_number = "CedingAccountNumber", OptionalOrNull
+    in_specie_cash_stock_transfer_details = "InSpecieCashStockTransferDetails",
+    OptionalOrNull cash_transfer_amount = "CashTransferAmount", OptionalOrNull
+    amount_used_this_year = "AmountUsedThisYear", OptionalOrNull fee_amount =
+    "FeeAmount", OptionalOrNull fee_percent = "FeePercent" }
+}
+
 /// The `DraftInSpecieCashStockTransferDetails` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftInSpecieCashStockTransferDetails {
-    #[serde(rename = "SecurityIsin")]
     pub security_isin: String,
-    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    #[serde(rename = "BookCost", skip_serializing_if = "Option::is_none")]
     pub book_cost: Option<f64>,
 }
 
@@ -2199,64 +2197,39 @@ impl DraftInSpecieCashStockTransferDetails {
     }
 }
 
+crate::record::record! {
+    DraftInSpecieCashStockTransferDetails { Required security_isin = "SecurityIsin",
+    OptionalOrNull quantity = "Quantity", OptionalOrNull book_cost = "BookCost" }
+}
+
 /// The `DraftIndividualApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftIndividualApplicant {
-    #[serde(rename = "Identifications", skip_serializing_if = "Option::is_none")]
     pub identifications: Option<Vec<DraftApplicantIdentification>>,
-    #[serde(rename = "TaxResidenceCountryCode")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tax_residence_country_code: Option<String>,
-    #[serde(rename = "CitizenshipCountryCode")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub citizenship_country_code: Option<String>,
-    #[serde(rename = "BirthCountryCode", skip_serializing_if = "Option::is_none")]
     pub birth_country_code: Option<String>,
-    #[serde(rename = "HomeAddress", skip_serializing_if = "Option::is_none")]
     pub home_address: Option<DraftAddress>,
-    #[serde(rename = "MailingAddress", skip_serializing_if = "Option::is_none")]
     pub mailing_address: Option<DraftAddress>,
-    #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
-    #[serde(rename = "UserName", skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
-    #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
-    #[serde(rename = "TaxResidences", skip_serializing_if = "Option::is_none")]
     pub tax_residences: Option<Vec<DraftApplicantTaxResidence>>,
-    #[serde(rename = "UsPerson", skip_serializing_if = "Option::is_none")]
     pub us_person: Option<bool>,
-    #[serde(rename = "SourceOfWealth", skip_serializing_if = "Option::is_none")]
     pub source_of_wealth: Option<String>,
-    #[serde(rename = "Profession", skip_serializing_if = "Option::is_none")]
     pub profession: Option<String>,
-    #[serde(rename = "TaxFileNumber", skip_serializing_if = "Option::is_none")]
     pub tax_file_number: Option<String>,
-    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(rename = "ReceiveCommunicationByPost")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(rename = "IsPoliticallyExposedPerson")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
-    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -2283,18 +2256,32 @@ impl DraftIndividualApplicant {
     }
 }
 
+crate::record::record! {
+    DraftIndividualApplicant { OptionalOrNull identifications = "Identifications",
+    OptionalOrNull tax_residence_country_code = "TaxResidenceCountryCode", OptionalOrNull
+    citizenship_country_code = "CitizenshipCountryCode", OptionalOrNull
+    birth_country_code = "BirthCountryCode", OptionalOrNull home_address = "HomeAddress",
+    OptionalOrNull mailing_address = "MailingAddress", OptionalOrNull gender = "Gender",
+    OptionalOrNull user_name = "UserName", OptionalOrNull user_id = "UserId",
+    OptionalOrNull tax_residences = "TaxResidences", OptionalOrNull us_person =
+    "UsPerson", OptionalOrNull source_of_wealth = "SourceOfWealth", OptionalOrNull
+    profession = "Profession", OptionalOrNull tax_file_number = "TaxFileNumber",
+    OptionalOrNull title = "Title", OptionalOrNull first_name = "FirstName",
+    OptionalOrNull last_name = "LastName", OptionalOrNull date_of_birth = "DateOfBirth",
+    OptionalOrNull email = "Email", OptionalOrNull phone = "Phone", OptionalOrNull
+    phone_other = "PhoneOther", OptionalOrNull national_identifier =
+    "NationalIdentifier", OptionalOrNull receive_communication_by_post =
+    "ReceiveCommunicationByPost", OptionalOrNull is_politically_exposed_person =
+    "IsPoliticallyExposedPerson", OptionalOrNull pep_details = "PepDetails" }
+}
+
 /// The `DraftInflowsContributionSource` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftInflowsContributionSource {
-    #[serde(rename = "MemberNumber", skip_serializing_if = "Option::is_none")]
     pub member_number: Option<String>,
-    #[serde(rename = "SourceOfContribution")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source_of_contribution: Option<InflowsContributionSourceFund>,
-    #[serde(rename = "EntireBalance", skip_serializing_if = "Option::is_none")]
     pub entire_balance: Option<bool>,
-    #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
 }
 
@@ -2307,15 +2294,18 @@ impl DraftInflowsContributionSource {
     }
 }
 
+crate::record::record! {
+    DraftInflowsContributionSource { OptionalOrNull member_number = "MemberNumber",
+    OptionalOrNull source_of_contribution = "SourceOfContribution", OptionalOrNull
+    entire_balance = "EntireBalance", OptionalOrNull expected_amount = "ExpectedAmount" }
+}
+
 /// The `DraftInflowsContributionTransfer` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftInflowsContributionTransfer {
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "TransferMethod", skip_serializing_if = "Option::is_none")]
     pub transfer_method: Option<SmaTransferMethodType>,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
 }
 
@@ -2326,16 +2316,17 @@ impl DraftInflowsContributionTransfer {
     }
 }
 
+crate::record::record! {
+    DraftInflowsContributionTransfer { OptionalOrNull account_id = "AccountId",
+    OptionalOrNull transfer_method = "TransferMethod", OptionalOrNull amount = "Amount" }
+}
+
 /// The `DraftInflowsOtherContribution` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftInflowsOtherContribution {
-    #[serde(rename = "ContributionType")]
     pub contribution_type: ContributionType,
-    #[serde(rename = "ExpectedAmount", skip_serializing_if = "Option::is_none")]
     pub expected_amount: Option<f64>,
-    #[serde(rename = "SuperSmaAccumulatedPaymentType")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub super_sma_accumulated_payment_type: Option<SuperSmaAccumulatedPaymentType>,
 }
 
@@ -2356,15 +2347,18 @@ impl DraftInflowsOtherContribution {
     }
 }
 
+crate::record::record! {
+    DraftInflowsOtherContribution { Required contribution_type = "ContributionType",
+    OptionalOrNull expected_amount = "ExpectedAmount", OptionalOrNull
+    super_sma_accumulated_payment_type = "SuperSmaAccumulatedPaymentType" }
+}
+
 /// The `DraftInitialInvestment` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftInitialInvestment {
-    #[serde(rename = "Cash", skip_serializing_if = "Option::is_none")]
     pub cash: Option<f64>,
-    #[serde(rename = "Shares", skip_serializing_if = "Option::is_none")]
     pub shares: Option<f64>,
-    #[serde(rename = "Method")]
     pub method: PaymentMethods,
 }
 
@@ -2383,17 +2377,17 @@ impl DraftInitialInvestment {
     }
 }
 
+crate::record::record! {
+    DraftInitialInvestment { OptionalOrNull cash = "Cash", OptionalOrNull shares =
+    "Shares", Required method = "Method" }
+}
+
 /// The `DraftInitialInvestmentSuper` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftInitialInvestmentSuper {
-    #[serde(rename = "ContributionSources")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub contribution_sources: Option<Vec<DraftInflowsContributionSource>>,
-    #[serde(rename = "Transfers", skip_serializing_if = "Option::is_none")]
     pub transfers: Option<Vec<DraftInflowsContributionTransfer>>,
-    #[serde(rename = "OtherContributions")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub other_contributions: Option<Vec<DraftInflowsOtherContribution>>,
 }
 
@@ -2406,13 +2400,17 @@ impl DraftInitialInvestmentSuper {
     }
 }
 
+crate::record::record! {
+    DraftInitialInvestmentSuper { OptionalOrNull contribution_sources =
+    "ContributionSources", OptionalOrNull transfers = "Transfers", OptionalOrNull
+    other_contributions = "OtherContributions" }
+}
+
 /// The `DraftModel` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftModel {
-    #[serde(rename = "Code")]
     pub code: String,
-    #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
 }
 
@@ -2430,16 +2428,16 @@ impl DraftModel {
     }
 }
 
+crate::record::record! {
+    DraftModel { Required code = "Code", OptionalOrNull proportion = "Proportion" }
+}
+
 /// The `DraftNationalIdentifier` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftNationalIdentifier {
-    #[serde(rename = "CountryOfNationality")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub country_of_nationality: Option<String>,
-    #[serde(rename = "IdentifierType", skip_serializing_if = "Option::is_none")]
     pub identifier_type: Option<DraftIdentifierType>,
-    #[serde(rename = "IdentifierCode", skip_serializing_if = "Option::is_none")]
     pub identifier_code: Option<String>,
 }
 
@@ -2451,19 +2449,20 @@ impl DraftNationalIdentifier {
     }
 }
 
+crate::record::record! {
+    DraftNationalIdentifier { OptionalOrNull country_of_nationality =
+    "CountryOfNationality", OptionalOrNull identifier_type = "IdentifierType",
+    OptionalOrNull identifier_code = "IdentifierCode" }
+}
+
 /// The `DraftNominatedBeneficiary` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftNominatedBeneficiary {
-    #[serde(rename = "Proportion", skip_serializing_if = "Option::is_none")]
     pub proportion: Option<f64>,
-    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddressAu>,
-    #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
-    #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
 
@@ -2475,17 +2474,19 @@ impl DraftNominatedBeneficiary {
     }
 }
 
+crate::record::record! {
+    DraftNominatedBeneficiary { OptionalOrNull proportion = "Proportion", OptionalOrNull
+    address = "Address", OptionalOrNull full_name = "FullName", OptionalOrNull
+    relationship = "Relationship", OptionalOrNull date_of_birth = "DateOfBirth" }
+}
+
 /// The `DraftPensionPayment` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftPensionPayment {
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<PensionPaymentType>,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
-    #[serde(rename = "CommencementDate", skip_serializing_if = "Option::is_none")]
     pub commencement_date: Option<DateTime>,
 }
 
@@ -2497,15 +2498,18 @@ impl DraftPensionPayment {
     }
 }
 
+crate::record::record! {
+    DraftPensionPayment { OptionalOrNull r#type = "Type", OptionalOrNull amount =
+    "Amount", OptionalOrNull frequency = "Frequency", OptionalOrNull commencement_date =
+    "CommencementDate" }
+}
+
 /// The `DraftRegularTransaction` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftRegularTransaction {
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "Method")]
     pub method: PaymentMethods,
-    #[serde(rename = "Frequency", skip_serializing_if = "Option::is_none")]
     pub frequency: Option<Frequency>,
 }
 
@@ -2524,13 +2528,16 @@ impl DraftRegularTransaction {
     }
 }
 
+crate::record::record! {
+    DraftRegularTransaction { OptionalOrNull amount = "Amount", Required method =
+    "Method", OptionalOrNull frequency = "Frequency" }
+}
+
 /// The `DraftSecurity` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftSecurity {
-    #[serde(rename = "Code")]
     pub code: String,
-    #[serde(rename = "Exchange")]
     pub exchange: String,
 }
 
@@ -2541,42 +2548,28 @@ impl DraftSecurity {
     }
 }
 
+crate::record::record! {
+    DraftSecurity { Required code = "Code", Required exchange = "Exchange" }
+}
+
 /// The `DraftSignatory` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftSignatory {
-    #[serde(rename = "Capacity", skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CorporateCapacity>,
-    #[serde(rename = "TaxNumber", skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
-    #[serde(rename = "CountryOfBirth", skip_serializing_if = "Option::is_none")]
     pub country_of_birth: Option<String>,
-    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(rename = "FirstName", skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    #[serde(rename = "LastName", skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "Email", skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(rename = "Phone", skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "NationalIdentifier")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub national_identifier: Option<DraftNationalIdentifier>,
-    #[serde(rename = "ReceiveCommunicationByPost")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_communication_by_post: Option<bool>,
-    #[serde(rename = "IsPoliticallyExposedPerson")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_politically_exposed_person: Option<bool>,
-    #[serde(rename = "PepDetails", skip_serializing_if = "Option::is_none")]
     pub pep_details: Option<String>,
 }
 
@@ -2595,17 +2588,25 @@ impl DraftSignatory {
     }
 }
 
+crate::record::record! {
+    DraftSignatory { OptionalOrNull capacity = "Capacity", OptionalOrNull tax_number =
+    "TaxNumber", OptionalOrNull country_of_birth = "CountryOfBirth", OptionalOrNull
+    address = "Address", OptionalOrNull title = "Title", OptionalOrNull first_name =
+    "FirstName", OptionalOrNull last_name = "LastName", OptionalOrNull date_of_birth =
+    "DateOfBirth", OptionalOrNull email = "Email", OptionalOrNull phone = "Phone",
+    OptionalOrNull phone_other = "PhoneOther", OptionalOrNull national_identifier =
+    "NationalIdentifier", OptionalOrNull receive_communication_by_post =
+    "ReceiveCommunicationByPost", OptionalOrNull is_politically_exposed_person =
+    "IsPoliticallyExposedPerson", OptionalOrNull pep_details = "PepDetails" }
+}
+
 /// The `DraftTargetAllocation` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftTargetAllocation {
-    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<DraftTargetAllocationInstruction>>,
-    #[serde(rename = "Income", skip_serializing_if = "Option::is_none")]
     pub income: Option<Vec<DraftTargetAllocationInstruction>>,
-    #[serde(rename = "Payments", skip_serializing_if = "Option::is_none")]
     pub payments: Option<Vec<DraftTargetAllocationInstruction>>,
-    #[serde(rename = "Contributions", skip_serializing_if = "Option::is_none")]
     pub contributions: Option<Vec<DraftTargetAllocationInstruction>>,
 }
 
@@ -2618,13 +2619,17 @@ impl DraftTargetAllocation {
     }
 }
 
+crate::record::record! {
+    DraftTargetAllocation { OptionalOrNull fees = "Fees", OptionalOrNull income =
+    "Income", OptionalOrNull payments = "Payments", OptionalOrNull contributions =
+    "Contributions" }
+}
+
 /// The `DraftTargetAllocationInstruction` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DraftTargetAllocationInstruction {
-    #[serde(rename = "Code")]
     pub code: String,
-    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -2642,30 +2647,23 @@ impl DraftTargetAllocationInstruction {
     }
 }
 
+crate::record::record! {
+    DraftTargetAllocationInstruction { Required code = "Code", OptionalOrNull percentage
+    = "Percentage" }
+}
+
 /// The `DraftTrustApplicant` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DraftTrustApplicant {
-    #[serde(rename = "TrustName", skip_serializing_if = "Option::is_none")]
     pub trust_name: Option<String>,
-    #[serde(rename = "NatureOfTrust", skip_serializing_if = "Option::is_none")]
     pub nature_of_trust: Option<TrustNature>,
-    #[serde(rename = "Lei", skip_serializing_if = "Option::is_none")]
     pub lei: Option<String>,
-    #[serde(rename = "DateOfEstablishment")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_of_establishment: Option<DateTime>,
-    #[serde(rename = "TaxDomicile", skip_serializing_if = "Option::is_none")]
     pub tax_domicile: Option<String>,
-    #[serde(rename = "BeneficiariesHaveVestedRights")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub beneficiaries_have_vested_rights: Option<bool>,
-    #[serde(rename = "Address", skip_serializing_if = "Option::is_none")]
     pub address: Option<DraftAddress>,
-    #[serde(rename = "Signatories", skip_serializing_if = "Option::is_none")]
     pub signatories: Option<Vec<DraftSignatory>>,
-    #[serde(rename = "CorporateTrustees")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub corporate_trustees: Option<Vec<DraftCorporateTrustee>>,
 }
 
@@ -2679,6 +2677,16 @@ impl DraftTrustApplicant {
         with_address(address : DraftAddress), with_signatories(signatories : Vec <
         DraftSignatory >), with_corporate_trustees(corporate_trustees : Vec <
         DraftCorporateTrustee >)
+    }
+}
+
+crate::record::record! {
+    DraftTrustApplicant { OptionalOrNull trust_name = "TrustName", OptionalOrNull
+    nature_of_trust = "NatureOfTrust", OptionalOrNull lei = "Lei", OptionalOrNull
+    date_of_establishment = "DateOfEstablishment", OptionalOrNull tax_domicile =
+    "TaxDomicile", OptionalOrNull beneficiaries_have_vested_rights =
+    "BeneficiariesHaveVestedRights", OptionalOrNull address = "Address", OptionalOrNull
+    signatories = "Signatories", OptionalOrNull corporate_trustees = "CorporateTrustees"
     }
 }
 
@@ -2698,38 +2706,20 @@ pub enum DrpType {
 crate::enums::int_enum!(DrpType, Unknown, [Drp(0), Bsp(1)]);
 
 /// An expense charged to an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Expense {
-    #[serde(rename = "ExpenseId", skip_serializing_if = "Option::is_none")]
     pub expense_id: Option<String>,
-    #[serde(rename = "EffectiveDate", skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<DateTime>,
-    #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
-    #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
-    #[serde(rename = "ExpenseIncludingGst")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_including_gst: Option<f64>,
-    #[serde(rename = "ExpenseExcludingGst")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_excluding_gst: Option<f64>,
-    #[serde(rename = "GstRefundableAmount")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gst_refundable_amount: Option<f64>,
-    #[serde(rename = "DeductibleAmount", skip_serializing_if = "Option::is_none")]
     pub deductible_amount: Option<f64>,
-    #[serde(rename = "NonDeductibleAmount")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_deductible_amount: Option<f64>,
-    #[serde(rename = "ExpenseNarration", skip_serializing_if = "Option::is_none")]
     pub expense_narration: Option<String>,
-    #[serde(rename = "ExpenseTypeGroupDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_type_group_description: Option<String>,
-    #[serde(rename = "ExpenseTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expense_type_description: Option<String>,
 }
 
@@ -2748,6 +2738,18 @@ impl Expense {
     }
 }
 
+crate::record::record! {
+    Expense { OptionalOrNull expense_id = "ExpenseId", OptionalOrNull effective_date =
+    "EffectiveDate", OptionalOrNull tax_date = "TaxDate", OptionalOrNull payment_date =
+    "PaymentDate", OptionalOrNull expense_including_gst = "ExpenseIncludingGst",
+    OptionalOrNull expense_excluding_gst = "ExpenseExcludingGst", OptionalOrNull
+    gst_refundable_amount = "GstRefundableAmount", OptionalOrNull deductible_amount =
+    "DeductibleAmount", OptionalOrNull non_deductible_amount = "NonDeductibleAmount",
+    OptionalOrNull expense_narration = "ExpenseNarration", OptionalOrNull
+    expense_type_group_description = "ExpenseTypeGroupDescription", OptionalOrNull
+    expense_type_description = "ExpenseTypeDescription" }
+}
+
 /// The `FeeClass` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -2764,16 +2766,12 @@ pub enum FeeClass {
 crate::enums::int_enum!(FeeClass, Unknown, [Adviser(1), NonAdviser(2)]);
 
 /// The `FeeConsent` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeeConsent {
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeConsentType>,
-    #[serde(rename = "AnniversaryDate", skip_serializing_if = "Option::is_none")]
     pub anniversary_date: Option<DateTime>,
-    #[serde(rename = "TermStartDate", skip_serializing_if = "Option::is_none")]
     pub term_start_date: Option<DateTime>,
-    #[serde(rename = "TermEndDate", skip_serializing_if = "Option::is_none")]
     pub term_end_date: Option<DateTime>,
 }
 
@@ -2783,6 +2781,12 @@ impl FeeConsent {
         DateTime), with_term_start_date(term_start_date : DateTime),
         with_term_end_date(term_end_date : DateTime)
     }
+}
+
+crate::record::record! {
+    FeeConsent { OptionalOrNull r#type = "Type", OptionalOrNull anniversary_date =
+    "AnniversaryDate", OptionalOrNull term_start_date = "TermStartDate", OptionalOrNull
+    term_end_date = "TermEndDate" }
 }
 
 /// The `FeeConsentType` enum, written on the wire as an integer.
@@ -2822,18 +2826,13 @@ pub enum FeeIndexationType {
 crate::enums::int_enum!(FeeIndexationType, Unknown, [None(0), Cpi(1), Custom(2)]);
 
 /// The `FeeOverride` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeeOverride {
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "IsTiered", skip_serializing_if = "Option::is_none")]
     pub is_tiered: Option<bool>,
-    #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<FeeTier>>,
 }
 
@@ -2844,13 +2843,17 @@ impl FeeOverride {
     }
 }
 
+crate::record::record! {
+    FeeOverride { OptionalOrNull name = "Name", OptionalOrNull id = "Id", OptionalOrNull
+    value = "Value", OptionalOrNull is_tiered = "IsTiered", OptionalOrNull tiers =
+    "Tiers" }
+}
+
 /// The `FeeTier` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FeeTier {
-    #[serde(rename = "From", skip_serializing_if = "Option::is_none")]
     pub from: Option<f64>,
-    #[serde(rename = "Percentage", skip_serializing_if = "Option::is_none")]
     pub percentage: Option<f64>,
 }
 
@@ -2858,6 +2861,10 @@ impl FeeTier {
     crate::setters::setters! {
         with_from(from : f64), with_percentage(percentage : f64)
     }
+}
+
+crate::record::record! {
+    FeeTier { OptionalOrNull from = "From", OptionalOrNull percentage = "Percentage" }
 }
 
 /// The `FeeType` enum, written on the wire as an integer.
@@ -2966,53 +2973,27 @@ pub enum Gender {
 crate::enums::int_enum!(Gender, Unknown, [Male(1), Female(2)]);
 
 /// A position in one security.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Holding {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<HoldingSecurity>,
-    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    #[serde(rename = "UnitCost", skip_serializing_if = "Option::is_none")]
     pub unit_cost: Option<f64>,
-    #[serde(rename = "Cost", skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
-    #[serde(rename = "UnitValue", skip_serializing_if = "Option::is_none")]
     pub unit_value: Option<f64>,
-    #[serde(rename = "UnitPriceDate", skip_serializing_if = "Option::is_none")]
     pub unit_price_date: Option<DateTime>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "PercentTotalValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_value: Option<f64>,
-    #[serde(rename = "GainOrLoss", skip_serializing_if = "Option::is_none")]
     pub gain_or_loss: Option<f64>,
-    #[serde(rename = "MarketValueGainOrLoss")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    #[serde(rename = "ExchangeRateGainOrLoss")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
-    #[serde(rename = "PercentTotalGainOrLoss")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_total_gain_or_loss: Option<f64>,
-    #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
-    #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
-    #[serde(rename = "ValueInSecurityCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value_in_security_currency: Option<f64>,
-    #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
-    #[serde(rename = "TaxCredits", skip_serializing_if = "Option::is_none")]
     pub tax_credits: Option<f64>,
-    #[serde(rename = "EstimatedFrankingCredits")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_franking_credits: Option<f64>,
-    #[serde(rename = "EstimatedGrossYield")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_gross_yield: Option<f64>,
 }
 
@@ -3034,20 +3015,30 @@ impl Holding {
     }
 }
 
+crate::record::record! {
+    Holding { OptionalOrNull security = "Security", OptionalOrNull quantity = "Quantity",
+    OptionalOrNull unit_cost = "UnitCost", OptionalOrNull cost = "Cost", OptionalOrNull
+    unit_value = "UnitValue", OptionalOrNull unit_price_date = "UnitPriceDate",
+    OptionalOrNull value = "Value", OptionalOrNull percent_total_value =
+    "PercentTotalValue", OptionalOrNull gain_or_loss = "GainOrLoss", OptionalOrNull
+    market_value_gain_or_loss = "MarketValueGainOrLoss", OptionalOrNull
+    exchange_rate_gain_or_loss = "ExchangeRateGainOrLoss", OptionalOrNull
+    percent_total_gain_or_loss = "PercentTotalGainOrLoss", OptionalOrNull
+    estimated_income = "EstimatedIncome", OptionalOrNull r#yield = "Yield",
+    OptionalOrNull value_in_security_currency = "ValueInSecurityCurrency", OptionalOrNull
+    cost_base_unknown = "CostBaseUnknown", OptionalOrNull tax_credits = "TaxCredits",
+    OptionalOrNull estimated_franking_credits = "EstimatedFrankingCredits",
+    OptionalOrNull estimated_gross_yield = "EstimatedGrossYield" }
+}
+
 /// Holdings, valuation and receivables of one account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HoldingData {
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "Valuation", skip_serializing_if = "Option::is_none")]
     pub valuation: Option<Valuation>,
-    #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<Holding>>,
-    #[serde(rename = "ReceivablesAndPayables")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receivables_and_payables: Option<Vec<ReceivableAndPayable>>,
-    #[serde(rename = "Subscriptions", skip_serializing_if = "Option::is_none")]
     pub subscriptions: Option<Subscription>,
 }
 
@@ -3060,25 +3051,23 @@ impl HoldingData {
     }
 }
 
+crate::record::record! {
+    HoldingData { OptionalOrNull account_id = "AccountId", OptionalOrNull valuation =
+    "Valuation", OptionalOrNull holdings = "Holdings", OptionalOrNull
+    receivables_and_payables = "ReceivablesAndPayables", OptionalOrNull subscriptions =
+    "Subscriptions" }
+}
+
 /// The `HoldingSecurity` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HoldingSecurity {
-    #[serde(rename = "AssetClassDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_description: Option<String>,
-    #[serde(rename = "AssetClassCode", skip_serializing_if = "Option::is_none")]
     pub asset_class_code: Option<String>,
-    #[serde(rename = "AssetClassCategory")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_class_category: Option<String>,
-    #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
-    #[serde(rename = "GicsDescription", skip_serializing_if = "Option::is_none")]
     pub gics_description: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
@@ -3093,15 +3082,20 @@ impl HoldingSecurity {
     }
 }
 
+crate::record::record! {
+    HoldingSecurity { OptionalOrNull asset_class_description = "AssetClassDescription",
+    OptionalOrNull asset_class_code = "AssetClassCode", OptionalOrNull
+    asset_class_category = "AssetClassCategory", OptionalOrNull type_description =
+    "TypeDescription", OptionalOrNull gics_description = "GicsDescription",
+    OptionalOrNull code = "Code", OptionalOrNull exchange = "Exchange" }
+}
+
 /// The `HoldingValuePerModel` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HoldingValuePerModel {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
 }
 
@@ -3112,18 +3106,18 @@ impl HoldingValuePerModel {
     }
 }
 
+crate::record::record! {
+    HoldingValuePerModel { OptionalOrNull security = "Security", OptionalOrNull value =
+    "Value", OptionalOrNull quantity = "Quantity" }
+}
+
 /// Holdings history of an account for one model.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HoldingsHistoryPerModel {
-    #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
-    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    #[serde(rename = "HoldingsInModel", skip_serializing_if = "Option::is_none")]
     pub holdings_in_model: Option<Vec<HoldingsPerModel>>,
-    #[serde(rename = "HoldingsNotInModel")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub holdings_not_in_model: Option<Vec<HoldingValuePerModel>>,
 }
 
@@ -3135,15 +3129,18 @@ impl HoldingsHistoryPerModel {
     }
 }
 
+crate::record::record! {
+    HoldingsHistoryPerModel { OptionalOrNull date = "Date", OptionalOrNull total_value =
+    "TotalValue", OptionalOrNull holdings_in_model = "HoldingsInModel", OptionalOrNull
+    holdings_not_in_model = "HoldingsNotInModel" }
+}
+
 /// The `HoldingsPerModel` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HoldingsPerModel {
-    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    #[serde(rename = "ModelPercentage", skip_serializing_if = "Option::is_none")]
     pub model_percentage: Option<f64>,
-    #[serde(rename = "Holdings", skip_serializing_if = "Option::is_none")]
     pub holdings: Option<Vec<HoldingValuePerModel>>,
 }
 
@@ -3152,6 +3149,11 @@ impl HoldingsPerModel {
         with_model_code(model_code : String), with_model_percentage(model_percentage :
         f64), with_holdings(holdings : Vec < HoldingValuePerModel >)
     }
+}
+
+crate::record::record! {
+    HoldingsPerModel { OptionalOrNull model_code = "ModelCode", OptionalOrNull
+    model_percentage = "ModelPercentage", OptionalOrNull holdings = "Holdings" }
 }
 
 /// The `IdentificationType` enum, written on the wire as an integer.
@@ -3193,35 +3195,21 @@ crate::enums::int_enum!(
 );
 
 /// Income received from one security.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncomeDetail {
-    #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
-    #[serde(rename = "Receivable", skip_serializing_if = "Option::is_none")]
     pub receivable: Option<f64>,
-    #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
-    #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
-    #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
-    #[serde(rename = "PaymentDate", skip_serializing_if = "Option::is_none")]
     pub payment_date: Option<DateTime>,
-    #[serde(rename = "ExecutionDate", skip_serializing_if = "Option::is_none")]
     pub execution_date: Option<DateTime>,
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "IncomeTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
-    #[serde(rename = "IncomeSource", skip_serializing_if = "Option::is_none")]
     pub income_source: Option<String>,
-    #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
-    #[serde(rename = "ForeignTaxPay", skip_serializing_if = "Option::is_none")]
     pub foreign_tax_pay: Option<f64>,
-    #[serde(rename = "FrankingCredit", skip_serializing_if = "Option::is_none")]
     pub franking_credit: Option<f64>,
 }
 
@@ -3238,55 +3226,39 @@ impl IncomeDetail {
     }
 }
 
+crate::record::record! {
+    IncomeDetail { OptionalOrNull tax_withheld = "TaxWithheld", OptionalOrNull receivable
+    = "Receivable", OptionalOrNull cash_amount = "CashAmount", OptionalOrNull drp =
+    "Drp", OptionalOrNull income_total = "IncomeTotal", OptionalOrNull payment_date =
+    "PaymentDate", OptionalOrNull execution_date = "ExecutionDate", OptionalOrNull
+    security = "Security", OptionalOrNull income_type_description =
+    "IncomeTypeDescription", OptionalOrNull income_source = "IncomeSource",
+    OptionalOrNull income_id = "IncomeId", OptionalOrNull foreign_tax_pay =
+    "ForeignTaxPay", OptionalOrNull franking_credit = "FrankingCredit" }
+}
+
 /// Scheduled income of one security.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IncomeSchedule {
-    #[serde(rename = "CashAmount", skip_serializing_if = "Option::is_none")]
     pub cash_amount: Option<f64>,
-    #[serde(rename = "TrustOtherExpenses")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub trust_other_expenses: Option<f64>,
-    #[serde(rename = "ForeignIncomeTaxOffsetsTotal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub foreign_income_tax_offsets_total: Option<f64>,
-    #[serde(rename = "TaxWithheld", skip_serializing_if = "Option::is_none")]
     pub tax_withheld: Option<f64>,
-    #[serde(rename = "IncomeTotal", skip_serializing_if = "Option::is_none")]
     pub income_total: Option<f64>,
-    #[serde(rename = "NonAssessableTotal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub non_assessable_total: Option<f64>,
-    #[serde(rename = "TrustCgtDistributionsTotal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub trust_cgt_distributions_total: Option<f64>,
-    #[serde(rename = "ForeignIncomeTotal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub foreign_income_total: Option<f64>,
-    #[serde(rename = "Drp", skip_serializing_if = "Option::is_none")]
     pub drp: Option<f64>,
-    #[serde(rename = "AustralianTrustOther")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub australian_trust_other: Option<f64>,
-    #[serde(rename = "FrankedTotal", skip_serializing_if = "Option::is_none")]
     pub franked_total: Option<f64>,
-    #[serde(rename = "UnfrankedTotal", skip_serializing_if = "Option::is_none")]
     pub unfranked_total: Option<f64>,
-    #[serde(rename = "Interest", skip_serializing_if = "Option::is_none")]
     pub interest: Option<f64>,
-    #[serde(rename = "TaxDate", skip_serializing_if = "Option::is_none")]
     pub tax_date: Option<DateTime>,
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "IncomeTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub income_type_description: Option<String>,
-    #[serde(rename = "IncomeId", skip_serializing_if = "Option::is_none")]
     pub income_id: Option<String>,
-    #[serde(rename = "FrankingCreditsTotal")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub franking_credits_total: Option<f64>,
-    #[serde(rename = "AccruedAmount", skip_serializing_if = "Option::is_none")]
     pub accrued_amount: Option<f64>,
 }
 
@@ -3310,15 +3282,29 @@ impl IncomeSchedule {
     }
 }
 
+crate::record::record! {
+    IncomeSchedule { OptionalOrNull cash_amount = "CashAmount", OptionalOrNull
+    trust_other_expenses = "TrustOtherExpenses", OptionalOrNull
+    foreign_income_tax_offsets_total = "ForeignIncomeTaxOffsetsTotal", OptionalOrNull
+    tax_withheld = "TaxWithheld", OptionalOrNull income_total = "IncomeTotal",
+    OptionalOrNull non_assessable_total = "NonAssessableTotal", OptionalOrNull
+    trust_cgt_distributions_total = "TrustCgtDistributionsTotal", OptionalOrNull
+    foreign_income_total = "ForeignIncomeTotal", OptionalOrNull drp = "Drp",
+    OptionalOrNull australian_trust_other = "AustralianTrustOther", OptionalOrNull
+    franked_total = "FrankedTotal", OptionalOrNull unfranked_total = "UnfrankedTotal",
+    OptionalOrNull interest = "Interest", OptionalOrNull tax_date = "TaxDate",
+    OptionalOrNull security = "Security", OptionalOrNull income_type_description =
+    "IncomeTypeDescription", OptionalOrNull income_id = "IncomeId", OptionalOrNull
+    franking_credits_total = "FrankingCreditsTotal", OptionalOrNull accrued_amount =
+    "AccruedAmount" }
+}
+
 /// The `IndividualName` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IndividualName {
-    #[serde(rename = "Title", skip_serializing_if = "Option::is_none")]
     pub title: Option<Title>,
-    #[serde(rename = "FirstName")]
     pub first_name: String,
-    #[serde(rename = "LastName")]
     pub last_name: String,
 }
 
@@ -3337,13 +3323,16 @@ impl IndividualName {
     }
 }
 
+crate::record::record! {
+    IndividualName { OptionalOrNull title = "Title", Required first_name = "FirstName",
+    Required last_name = "LastName" }
+}
+
 /// The `InflowsContributionSourceFund` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct InflowsContributionSourceFund {
-    #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
-    #[serde(rename = "Usi", skip_serializing_if = "Option::is_none")]
     pub usi: Option<String>,
 }
 
@@ -3351,6 +3340,11 @@ impl InflowsContributionSourceFund {
     crate::setters::setters! {
         with_product_name(product_name : String), with_usi(usi : String)
     }
+}
+
+crate::record::record! {
+    InflowsContributionSourceFund { OptionalOrNull product_name = "ProductName",
+    OptionalOrNull usi = "Usi" }
 }
 
 /// The `LinkAccess` enum, written on the wire as an integer.
@@ -3397,14 +3391,12 @@ crate::enums::int_enum!(
 );
 
 /// Paging totals of a paged reply.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Metadata {
     /// Items across every page.
-    #[serde(rename = "TotalCount", skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i32>,
     /// Pages at the requested page size.
-    #[serde(rename = "TotalPages", skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i32>,
 }
 
@@ -3412,6 +3404,11 @@ impl Metadata {
     crate::setters::setters! {
         with_total_count(total_count : i32), with_total_pages(total_pages : i32)
     }
+}
+
+crate::record::record! {
+    Metadata { OptionalOrNull total_count = "TotalCount", OptionalOrNull total_pages =
+    "TotalPages" }
 }
 
 /// The `MissingReason` enum, written on the wire as an integer.
@@ -3434,25 +3431,16 @@ crate::enums::int_enum!(
 );
 
 /// An investment model.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Model {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<ModelStatus>,
-    #[serde(rename = "FactSheetUrl", skip_serializing_if = "Option::is_none")]
     pub fact_sheet_url: Option<String>,
-    #[serde(rename = "ProviderName", skip_serializing_if = "Option::is_none")]
     pub provider_name: Option<String>,
-    #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
-    #[serde(rename = "LastTransactionDate")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transaction_date: Option<DateTime>,
 }
 
@@ -3466,20 +3454,21 @@ impl Model {
     }
 }
 
+crate::record::record! {
+    Model { OptionalOrNull id = "Id", OptionalOrNull code = "Code", OptionalOrNull
+    description = "Description", OptionalOrNull status = "Status", OptionalOrNull
+    fact_sheet_url = "FactSheetUrl", OptionalOrNull provider_name = "ProviderName",
+    OptionalOrNull updated_date = "UpdatedDate", OptionalOrNull last_transaction_date =
+    "LastTransactionDate" }
+}
+
 /// Approximate funds under management of a model, with the accounts that follow it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelApproximateFum {
-    #[serde(rename = "NumberOfAccountsLinked")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub number_of_accounts_linked: Option<i32>,
-    #[serde(rename = "TotalTargetFum", skip_serializing_if = "Option::is_none")]
     pub total_target_fum: Option<f64>,
-    #[serde(rename = "TotalApproximateFum")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_approximate_fum: Option<f64>,
-    #[serde(rename = "ApproximateFumForAccounts")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub approximate_fum_for_accounts: Option<Vec<AccountApproximateFum>>,
 }
 
@@ -3493,16 +3482,19 @@ impl ModelApproximateFum {
     }
 }
 
+crate::record::record! {
+    ModelApproximateFum { OptionalOrNull number_of_accounts_linked =
+    "NumberOfAccountsLinked", OptionalOrNull total_target_fum = "TotalTargetFum",
+    OptionalOrNull total_approximate_fum = "TotalApproximateFum", OptionalOrNull
+    approximate_fum_for_accounts = "ApproximateFumForAccounts" }
+}
+
 /// The `ModelDailyPercentageReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelDailyPercentageReturn {
-    #[serde(rename = "Date", skip_serializing_if = "Option::is_none")]
     pub date: Option<DateTime>,
-    #[serde(rename = "PercentageReturn", skip_serializing_if = "Option::is_none")]
     pub percentage_return: Option<f64>,
-    #[serde(rename = "CumulativePercentageReturn")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cumulative_percentage_return: Option<f64>,
 }
 
@@ -3513,19 +3505,19 @@ impl ModelDailyPercentageReturn {
     }
 }
 
+crate::record::record! {
+    ModelDailyPercentageReturn { OptionalOrNull date = "Date", OptionalOrNull
+    percentage_return = "PercentageReturn", OptionalOrNull cumulative_percentage_return =
+    "CumulativePercentageReturn" }
+}
+
 /// A security held by a model with its target weight.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelHolding {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "TargetValuePercentage")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_value_percentage: Option<f64>,
-    #[serde(rename = "ActualValuePercentage")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub actual_value_percentage: Option<f64>,
-    #[serde(rename = "EstimatedYield", skip_serializing_if = "Option::is_none")]
     pub estimated_yield: Option<f64>,
 }
 
@@ -3538,15 +3530,18 @@ impl ModelHolding {
     }
 }
 
+crate::record::record! {
+    ModelHolding { OptionalOrNull security = "Security", OptionalOrNull
+    target_value_percentage = "TargetValuePercentage", OptionalOrNull
+    actual_value_percentage = "ActualValuePercentage", OptionalOrNull estimated_yield =
+    "EstimatedYield" }
+}
+
 /// Returns of a model over a period.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelPerformance {
-    #[serde(rename = "DailyPercentageReturns")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub daily_percentage_returns: Option<Vec<ModelDailyPercentageReturn>>,
-    #[serde(rename = "PercentageReturns")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percentage_returns: Option<Vec<PercentageReturn>>,
 }
 
@@ -3556,6 +3551,11 @@ impl ModelPerformance {
         ModelDailyPercentageReturn >), with_percentage_returns(percentage_returns : Vec <
         PercentageReturn >)
     }
+}
+
+crate::record::record! {
+    ModelPerformance { OptionalOrNull daily_percentage_returns =
+    "DailyPercentageReturns", OptionalOrNull percentage_returns = "PercentageReturns" }
 }
 
 /// The `ModelStatus` enum, written on the wire as an integer.
@@ -3576,12 +3576,10 @@ pub enum ModelStatus {
 crate::enums::int_enum!(ModelStatus, Unknown, [Open(0), Closing(1), Closed(2)]);
 
 /// The `ModelWeightAdjustment` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustment {
-    #[serde(rename = "SecurityId")]
     pub security_id: String,
-    #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
 
@@ -3599,13 +3597,16 @@ impl ModelWeightAdjustment {
     }
 }
 
+crate::record::record! {
+    ModelWeightAdjustment { Required security_id = "SecurityId", OptionalOrNull target =
+    "Target" }
+}
+
 /// A weight adjustment of a model.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustmentResponse {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<ModelWeightAdjustmentSecurity>,
-    #[serde(rename = "Target", skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
 
@@ -3616,15 +3617,17 @@ impl ModelWeightAdjustmentResponse {
     }
 }
 
+crate::record::record! {
+    ModelWeightAdjustmentResponse { OptionalOrNull security = "Security", OptionalOrNull
+    target = "Target" }
+}
+
 /// The `ModelWeightAdjustmentSecurity` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelWeightAdjustmentSecurity {
-    #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
@@ -3635,17 +3638,18 @@ impl ModelWeightAdjustmentSecurity {
     }
 }
 
+crate::record::record! {
+    ModelWeightAdjustmentSecurity { OptionalOrNull isin = "Isin", OptionalOrNull code =
+    "Code", OptionalOrNull exchange = "Exchange" }
+}
+
 /// The `NominatedReversionaryBeneficiary` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NominatedReversionaryBeneficiary {
-    #[serde(rename = "Sex", skip_serializing_if = "Option::is_none")]
     pub sex: Option<Gender>,
-    #[serde(rename = "FullName", skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
-    #[serde(rename = "Relationship", skip_serializing_if = "Option::is_none")]
     pub relationship: Option<BeneficiaryRelationship>,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
 }
 
@@ -3655,6 +3659,12 @@ impl NominatedReversionaryBeneficiary {
         with_relationship(relationship : BeneficiaryRelationship),
         with_date_of_birth(date_of_birth : DateTime)
     }
+}
+
+crate::record::record! {
+    NominatedReversionaryBeneficiary { OptionalOrNull sex = "Sex", OptionalOrNull
+    full_name = "FullName", OptionalOrNull relationship = "Relationship", OptionalOrNull
+    date_of_birth = "DateOfBirth" }
 }
 
 /// Kind of one-off instruction that can be deleted.
@@ -3690,17 +3700,13 @@ crate::enums::int_enum!(
 );
 
 /// Accounts to link a user to, with the role and access granted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PatchUserAccountRequest {
-    #[serde(rename = "UserId")]
     pub user_id: i32,
     /// At least 1 item.
-    #[serde(rename = "AccountIds")]
     pub account_ids: Vec<String>,
-    #[serde(rename = "UserRole", skip_serializing_if = "Option::is_none")]
     pub user_role: Option<LinkType>,
-    #[serde(rename = "Access", skip_serializing_if = "Option::is_none")]
     pub access: Option<LinkAccess>,
 }
 
@@ -3717,6 +3723,12 @@ impl PatchUserAccountRequest {
 
     crate::setters::setters! {
         with_user_role(user_role : LinkType), with_access(access : LinkAccess)
+    }
+}
+
+crate::record::record! {
+    PatchUserAccountRequest { Required user_id = "UserId", Required account_ids =
+    "AccountIds", OptionalOrNull user_role = "UserRole", OptionalOrNull access = "Access"
     }
 }
 
@@ -3745,41 +3757,23 @@ crate::enums::int_enum!(
 );
 
 /// A product disclosure statement with its fees, models and options.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsDetail {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "MaxNoOfBankAccounts")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_no_of_bank_accounts: Option<i32>,
-    #[serde(rename = "IsSuperSma", skip_serializing_if = "Option::is_none")]
     pub is_super_sma: Option<bool>,
-    #[serde(rename = "Status", skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    #[serde(rename = "ServiceId", skip_serializing_if = "Option::is_none")]
     pub service_id: Option<String>,
-    #[serde(rename = "ServiceName", skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
-    #[serde(rename = "Region", skip_serializing_if = "Option::is_none")]
     pub region: Option<ApplicantRegion>,
-    #[serde(rename = "CurrencyCode", skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
-    #[serde(rename = "Fees", skip_serializing_if = "Option::is_none")]
     pub fees: Option<Vec<PdsFee>>,
-    #[serde(rename = "BankAccountUsages")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bank_account_usages: Option<Vec<BankAccountUsage>>,
-    #[serde(rename = "TaxOptions", skip_serializing_if = "Option::is_none")]
     pub tax_options: Option<Vec<PdsTaxOption>>,
-    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PdsModel>>,
-    #[serde(rename = "AvailableAccountTypes")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_account_types: Option<Vec<AccountType>>,
-    #[serde(rename = "Products", skip_serializing_if = "Option::is_none")]
     pub products: Option<Vec<Product>>,
 }
 
@@ -3798,35 +3792,32 @@ impl PdsDetail {
     }
 }
 
+crate::record::record! {
+    PdsDetail { OptionalOrNull id = "Id", OptionalOrNull name = "Name", OptionalOrNull
+    max_no_of_bank_accounts = "MaxNoOfBankAccounts", OptionalOrNull is_super_sma =
+    "IsSuperSma", OptionalOrNull status = "Status", OptionalOrNull service_id =
+    "ServiceId", OptionalOrNull service_name = "ServiceName", OptionalOrNull region =
+    "Region", OptionalOrNull currency_code = "CurrencyCode", OptionalOrNull fees =
+    "Fees", OptionalOrNull bank_account_usages = "BankAccountUsages", OptionalOrNull
+    tax_options = "TaxOptions", OptionalOrNull models = "Models", OptionalOrNull
+    available_account_types = "AvailableAccountTypes", OptionalOrNull products =
+    "Products" }
+}
+
 /// The `PdsFee` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsFee {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeType>,
-    #[serde(rename = "Class", skip_serializing_if = "Option::is_none")]
     pub class: Option<FeeClass>,
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "Tiers", skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<PdsFeeTier>>,
-    #[serde(rename = "DollarOverwriteSettings")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dollar_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-    #[serde(rename = "PercentOverwriteSettings")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub percent_overwrite_settings: Option<PdsFeeOverwriteSettings>,
-    #[serde(rename = "DefaultValue", skip_serializing_if = "Option::is_none")]
     pub default_value: Option<f64>,
-    #[serde(rename = "DefaultValueWithTax")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_value_with_tax: Option<f64>,
-    #[serde(rename = "DefaultType", skip_serializing_if = "Option::is_none")]
     pub default_type: Option<FeeValueType>,
-    #[serde(rename = "IndexationSettings")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub indexation_settings: Option<PdsFeeIndexationSettings>,
 }
 
@@ -3844,17 +3835,23 @@ impl PdsFee {
     }
 }
 
+crate::record::record! {
+    PdsFee { OptionalOrNull id = "Id", OptionalOrNull r#type = "Type", OptionalOrNull
+    class = "Class", OptionalOrNull name = "Name", OptionalOrNull tiers = "Tiers",
+    OptionalOrNull dollar_overwrite_settings = "DollarOverwriteSettings", OptionalOrNull
+    percent_overwrite_settings = "PercentOverwriteSettings", OptionalOrNull default_value
+    = "DefaultValue", OptionalOrNull default_value_with_tax = "DefaultValueWithTax",
+    OptionalOrNull default_type = "DefaultType", OptionalOrNull indexation_settings =
+    "IndexationSettings" }
+}
+
 /// The `PdsFeeIndexationSettings` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsFeeIndexationSettings {
-    #[serde(rename = "Type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<FeeIndexationType>,
-    #[serde(rename = "TypeAllowed", skip_serializing_if = "Option::is_none")]
     pub type_allowed: Option<FeeIndexationType>,
-    #[serde(rename = "Value", skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    #[serde(rename = "ValueMax", skip_serializing_if = "Option::is_none")]
     pub value_max: Option<f64>,
 }
 
@@ -3865,17 +3862,19 @@ impl PdsFeeIndexationSettings {
     }
 }
 
+crate::record::record! {
+    PdsFeeIndexationSettings { OptionalOrNull r#type = "Type", OptionalOrNull
+    type_allowed = "TypeAllowed", OptionalOrNull value = "Value", OptionalOrNull
+    value_max = "ValueMax" }
+}
+
 /// The `PdsFeeOverwriteSettings` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsFeeOverwriteSettings {
-    #[serde(rename = "MinAmount", skip_serializing_if = "Option::is_none")]
     pub min_amount: Option<f64>,
-    #[serde(rename = "MaxAmount", skip_serializing_if = "Option::is_none")]
     pub max_amount: Option<f64>,
-    #[serde(rename = "MinAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub min_amount_with_tax: Option<f64>,
-    #[serde(rename = "MaxAmountWithTax", skip_serializing_if = "Option::is_none")]
     pub max_amount_with_tax: Option<f64>,
 }
 
@@ -3887,16 +3886,18 @@ impl PdsFeeOverwriteSettings {
     }
 }
 
+crate::record::record! {
+    PdsFeeOverwriteSettings { OptionalOrNull min_amount = "MinAmount", OptionalOrNull
+    max_amount = "MaxAmount", OptionalOrNull min_amount_with_tax = "MinAmountWithTax",
+    OptionalOrNull max_amount_with_tax = "MaxAmountWithTax" }
+}
+
 /// The `PdsFeeTier` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsFeeTier {
-    #[serde(rename = "ValueAppliedFrom", skip_serializing_if = "Option::is_none")]
     pub value_applied_from: Option<f64>,
-    #[serde(rename = "FeePercent", skip_serializing_if = "Option::is_none")]
     pub fee_percent: Option<f64>,
-    #[serde(rename = "FeePercentWithTax")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fee_percent_with_tax: Option<f64>,
 }
 
@@ -3907,29 +3908,24 @@ impl PdsFeeTier {
     }
 }
 
+crate::record::record! {
+    PdsFeeTier { OptionalOrNull value_applied_from = "ValueAppliedFrom", OptionalOrNull
+    fee_percent = "FeePercent", OptionalOrNull fee_percent_with_tax = "FeePercentWithTax"
+    }
+}
+
 /// The `PdsModel` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsModel {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "Style", skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "ManagerName", skip_serializing_if = "Option::is_none")]
     pub manager_name: Option<String>,
-    #[serde(rename = "FeeOverride", skip_serializing_if = "Option::is_none")]
     pub fee_override: Option<FeeOverride>,
-    #[serde(rename = "TaxWrappers", skip_serializing_if = "Option::is_none")]
     pub tax_wrappers: Option<Vec<TaxWrapper>>,
-    #[serde(rename = "SingleAssetModelIsin")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub single_asset_model_isin: Option<String>,
-    #[serde(rename = "SingleAssetModelCurrencyCode")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub single_asset_model_currency_code: Option<String>,
 }
 
@@ -3944,13 +3940,20 @@ impl PdsModel {
     }
 }
 
+crate::record::record! {
+    PdsModel { OptionalOrNull id = "Id", OptionalOrNull name = "Name", OptionalOrNull
+    style = "Style", OptionalOrNull code = "Code", OptionalOrNull manager_name =
+    "ManagerName", OptionalOrNull fee_override = "FeeOverride", OptionalOrNull
+    tax_wrappers = "TaxWrappers", OptionalOrNull single_asset_model_isin =
+    "SingleAssetModelIsin", OptionalOrNull single_asset_model_currency_code =
+    "SingleAssetModelCurrencyCode" }
+}
+
 /// The `PdsTaxOption` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PdsTaxOption {
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
@@ -3958,6 +3961,11 @@ impl PdsTaxOption {
     crate::setters::setters! {
         with_code(code : String), with_description(description : String)
     }
+}
+
+crate::record::record! {
+    PdsTaxOption { OptionalOrNull code = "Code", OptionalOrNull description =
+    "Description" }
 }
 
 /// The `PensionPaymentType` enum, written on the wire as an integer.
@@ -3980,19 +3988,12 @@ crate::enums::int_enum!(
 );
 
 /// The `PercentageReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PercentageReturn {
-    #[serde(rename = "PeriodDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    #[serde(rename = "GrossPercentageReturn")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_percentage_return: Option<f64>,
-    #[serde(rename = "NetPercentageReturn")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_percentage_return: Option<f64>,
-    #[serde(rename = "Annualised", skip_serializing_if = "Option::is_none")]
     pub annualised: Option<bool>,
 }
 
@@ -4005,32 +4006,25 @@ impl PercentageReturn {
     }
 }
 
+crate::record::record! {
+    PercentageReturn { OptionalOrNull period_description = "PeriodDescription",
+    OptionalOrNull gross_percentage_return = "GrossPercentageReturn", OptionalOrNull
+    net_percentage_return = "NetPercentageReturn", OptionalOrNull annualised =
+    "Annualised" }
+}
+
 /// Returns of an account over a period.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Performance {
-    #[serde(rename = "HoldingsExcluded", skip_serializing_if = "Option::is_none")]
     pub holdings_excluded: Option<bool>,
-    #[serde(rename = "BeginningMarketValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub beginning_market_value: Option<f64>,
-    #[serde(rename = "EndingMarketValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ending_market_value: Option<f64>,
-    #[serde(rename = "NetCapitalMovement")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_capital_movement: Option<f64>,
-    #[serde(rename = "NetInternalTransfers")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub net_internal_transfers: Option<f64>,
-    #[serde(rename = "CashExpenses", skip_serializing_if = "Option::is_none")]
     pub cash_expenses: Option<f64>,
-    #[serde(rename = "UnallocatedAmount")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unallocated_amount: Option<f64>,
-    #[serde(rename = "DollarReturn", skip_serializing_if = "Option::is_none")]
     pub dollar_return: Option<DollarReturnData>,
-    #[serde(rename = "PercentReturns", skip_serializing_if = "Option::is_none")]
     pub percent_returns: Option<Vec<PerformanceReturn>>,
 }
 
@@ -4048,17 +4042,22 @@ impl Performance {
     }
 }
 
+crate::record::record! {
+    Performance { OptionalOrNull holdings_excluded = "HoldingsExcluded", OptionalOrNull
+    beginning_market_value = "BeginningMarketValue", OptionalOrNull ending_market_value =
+    "EndingMarketValue", OptionalOrNull net_capital_movement = "NetCapitalMovement",
+    OptionalOrNull net_internal_transfers = "NetInternalTransfers", OptionalOrNull
+    cash_expenses = "CashExpenses", OptionalOrNull unallocated_amount =
+    "UnallocatedAmount", OptionalOrNull dollar_return = "DollarReturn", OptionalOrNull
+    percent_returns = "PercentReturns" }
+}
+
 /// The `PerformanceReturn` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PerformanceReturn {
-    #[serde(rename = "PeriodDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub period_description: Option<String>,
-    #[serde(rename = "GrossPercentReturn")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gross_percent_return: Option<f64>,
-    #[serde(rename = "NetPercentReturn", skip_serializing_if = "Option::is_none")]
     pub net_percent_return: Option<f64>,
 }
 
@@ -4070,14 +4069,18 @@ impl PerformanceReturn {
     }
 }
 
+crate::record::record! {
+    PerformanceReturn { OptionalOrNull period_description = "PeriodDescription",
+    OptionalOrNull gross_percent_return = "GrossPercentReturn", OptionalOrNull
+    net_percent_return = "NetPercentReturn" }
+}
+
 /// ESG categories to attach to an account.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PostEsgCategoryRequest {
-    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
-    #[serde(rename = "CategoryIds")]
     pub category_ids: Vec<String>,
 }
 
@@ -4091,20 +4094,20 @@ impl PostEsgCategoryRequest {
     }
 }
 
+crate::record::record! {
+    PostEsgCategoryRequest { Required account_id = "AccountId", Required category_ids =
+    "CategoryIds" }
+}
+
 /// A one-off cashflow instruction to add.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PostOneOffCashflowInstructionRequest {
-    #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: OneOffCashflowInstructionType,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "TaxType", skip_serializing_if = "Option::is_none")]
     pub tax_type: Option<SuperannuationContributionType>,
-    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
-    #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
 
@@ -4130,33 +4133,28 @@ impl PostOneOffCashflowInstructionRequest {
     }
 }
 
+crate::record::record! {
+    PostOneOffCashflowInstructionRequest { Required cashflow_instruction_type =
+    "CashflowInstructionType", OptionalOrNull amount = "Amount", OptionalOrNull tax_type
+    = "TaxType", Required account_id = "AccountId", Required allocations = "Allocations"
+    }
+}
+
 /// Details of a user to create.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PostUserRequest {
-    #[serde(rename = "Name")]
     pub name: IndividualName,
-    #[serde(rename = "Gender", skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
-    #[serde(rename = "Email")]
     pub email: String,
-    #[serde(rename = "DateOfBirth", skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<DateTime>,
-    #[serde(rename = "MothersMaidenName")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mothers_maiden_name: Option<String>,
     /// At least 1 item.
-    #[serde(rename = "Addresses")]
     pub addresses: Vec<Address>,
-    #[serde(rename = "Phone")]
     pub phone: String,
-    #[serde(rename = "PhoneOther", skip_serializing_if = "Option::is_none")]
     pub phone_other: Option<String>,
-    #[serde(rename = "JobTitle", skip_serializing_if = "Option::is_none")]
     pub job_title: Option<String>,
-    #[serde(rename = "AdviserId")]
     pub adviser_id: i32,
-    #[serde(rename = "GenerateGetStartedToken")]
     pub generate_get_started_token: bool,
 }
 
@@ -4192,33 +4190,30 @@ impl PostUserRequest {
     }
 }
 
+crate::record::record! {
+    PostUserRequest { Required name = "Name", OptionalOrNull gender = "Gender", Required
+    email = "Email", OptionalOrNull date_of_birth = "DateOfBirth", OptionalOrNull
+    mothers_maiden_name = "MothersMaidenName", Required addresses = "Addresses", Required
+    phone = "Phone", OptionalOrNull phone_other = "PhoneOther", OptionalOrNull job_title
+    = "JobTitle", Required adviser_id = "AdviserId", Required generate_get_started_token
+    = "GenerateGetStartedToken" }
+}
+
 /// Error reply in the RFC 9457 problem details format.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Problem {
     /// URI reference naming the kind of problem.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Short summary of the kind of problem.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// HTTP status code of the reply.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<i32>,
     /// Explanation of this occurrence of the problem.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// URI reference of this occurrence, usually the request path.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub instance: Option<String>,
     /// Validation failures: each key names a parameter or body path, each value lists what is wrong with it.
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<BTreeMap<String, Vec<String>>>,
 }
 
@@ -4230,30 +4225,22 @@ impl Problem {
     }
 }
 
+crate::record::record! {
+    Problem { Optional r#type = "type", Optional title, Optional status, Optional detail,
+    Optional instance, Optional errors }
+}
+
 /// The `Product` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Product {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "IsSingleBankAccount")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_single_bank_account: Option<bool>,
-    #[serde(rename = "ProductProviderName")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub product_provider_name: Option<String>,
-    #[serde(rename = "ProductName", skip_serializing_if = "Option::is_none")]
     pub product_name: Option<String>,
-    #[serde(rename = "TaxWrapperId", skip_serializing_if = "Option::is_none")]
     pub tax_wrapper_id: Option<i32>,
-    #[serde(rename = "AvailableModelCodes")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub available_model_codes: Option<Vec<String>>,
-    #[serde(rename = "DisableAdviserFeesUk")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_uk: Option<bool>,
-    #[serde(rename = "DisableAdviserFeesInternational")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_adviser_fees_international: Option<bool>,
 }
 
@@ -4269,17 +4256,22 @@ impl Product {
     }
 }
 
+crate::record::record! {
+    Product { OptionalOrNull id = "Id", OptionalOrNull is_single_bank_account =
+    "IsSingleBankAccount", OptionalOrNull product_provider_name = "ProductProviderName",
+    OptionalOrNull product_name = "ProductName", OptionalOrNull tax_wrapper_id =
+    "TaxWrapperId", OptionalOrNull available_model_codes = "AvailableModelCodes",
+    OptionalOrNull disable_adviser_fees_uk = "DisableAdviserFeesUk", OptionalOrNull
+    disable_adviser_fees_international = "DisableAdviserFeesInternational" }
+}
+
 /// An entry of the publisher-event feed.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PublisherEvent {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "EventName", skip_serializing_if = "Option::is_none")]
     pub event_name: Option<String>,
-    #[serde(rename = "CreatedDate", skip_serializing_if = "Option::is_none")]
     pub created_date: Option<DateTime>,
-    #[serde(rename = "UpdatedDate", skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<DateTime>,
 }
 
@@ -4291,19 +4283,20 @@ impl PublisherEvent {
     }
 }
 
+crate::record::record! {
+    PublisherEvent { OptionalOrNull id = "Id", OptionalOrNull event_name = "EventName",
+    OptionalOrNull created_date = "CreatedDate", OptionalOrNull updated_date =
+    "UpdatedDate" }
+}
+
 /// A detail record of a publisher event, naming a downloadable file.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PublisherEventDetail {
-    #[serde(rename = "FileId", skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
-    #[serde(rename = "AccountId", skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    #[serde(rename = "FileName", skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
-    #[serde(rename = "GeneratedDate", skip_serializing_if = "Option::is_none")]
     pub generated_date: Option<DateTime>,
-    #[serde(rename = "PublishedDate", skip_serializing_if = "Option::is_none")]
     pub published_date: Option<DateTime>,
 }
 
@@ -4315,16 +4308,19 @@ impl PublisherEventDetail {
     }
 }
 
+crate::record::record! {
+    PublisherEventDetail { OptionalOrNull file_id = "FileId", OptionalOrNull account_id =
+    "AccountId", OptionalOrNull file_name = "FileName", OptionalOrNull generated_date =
+    "GeneratedDate", OptionalOrNull published_date = "PublishedDate" }
+}
+
 /// The complete set of model weightings for an account.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PutAccountModelWeightingRequest {
-    #[serde(rename = "AccountId")]
     pub account_id: String,
-    #[serde(rename = "RebalanceType")]
     pub rebalance_type: RebalanceType,
     /// At least 1 item.
-    #[serde(rename = "AccountModelWeightings")]
     pub account_model_weightings: Vec<AccountModelWeighting>,
 }
 
@@ -4343,13 +4339,17 @@ impl PutAccountModelWeightingRequest {
     }
 }
 
+crate::record::record! {
+    PutAccountModelWeightingRequest { Required account_id = "AccountId", Required
+    rebalance_type = "RebalanceType", Required account_model_weightings =
+    "AccountModelWeightings" }
+}
+
 /// The complete set of ESG categories of an account.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PutEsgCategoryRequest {
-    #[serde(rename = "AccountId")]
     pub account_id: String,
-    #[serde(rename = "CategoryIds", skip_serializing_if = "Option::is_none")]
     pub category_ids: Option<Vec<String>>,
 }
 
@@ -4367,14 +4367,17 @@ impl PutEsgCategoryRequest {
     }
 }
 
+crate::record::record! {
+    PutEsgCategoryRequest { Required account_id = "AccountId", OptionalOrNull
+    category_ids = "CategoryIds" }
+}
+
 /// The complete set of weight adjustments for a model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PutModelWeightAdjustmentRequest {
-    #[serde(rename = "ModelId")]
     pub model_id: String,
     /// At least 1 item.
-    #[serde(rename = "ModelWeightAdjustments")]
     pub model_weight_adjustments: Vec<ModelWeightAdjustment>,
 }
 
@@ -4391,24 +4394,22 @@ impl PutModelWeightAdjustmentRequest {
     }
 }
 
+crate::record::record! {
+    PutModelWeightAdjustmentRequest { Required model_id = "ModelId", Required
+    model_weight_adjustments = "ModelWeightAdjustments" }
+}
+
 /// A regular cashflow instruction to create or replace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PutRegularCashflowInstructionRequest {
-    #[serde(rename = "CashflowInstructionType")]
     pub cashflow_instruction_type: RegularCashflowInstructionType,
-    #[serde(rename = "FrequencyType")]
     pub frequency_type: RegularWithdrawalFrequencyType,
-    #[serde(rename = "StartDate", skip_serializing_if = "Option::is_none")]
     pub start_date: Option<DateTime>,
-    #[serde(rename = "EndDate", skip_serializing_if = "Option::is_none")]
     pub end_date: Option<DateTime>,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "AccountId")]
     pub account_id: String,
     /// At least 1 item.
-    #[serde(rename = "Allocations")]
     pub allocations: Vec<CashflowInstructionDetail>,
 }
 
@@ -4437,6 +4438,13 @@ impl PutRegularCashflowInstructionRequest {
     }
 }
 
+crate::record::record! {
+    PutRegularCashflowInstructionRequest { Required cashflow_instruction_type =
+    "CashflowInstructionType", Required frequency_type = "FrequencyType", OptionalOrNull
+    start_date = "StartDate", OptionalOrNull end_date = "EndDate", OptionalOrNull amount
+    = "Amount", Required account_id = "AccountId", Required allocations = "Allocations" }
+}
+
 /// The `RebalanceType` enum, written on the wire as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -4453,19 +4461,13 @@ pub enum RebalanceType {
 crate::enums::int_enum!(RebalanceType, Unknown, [Floating(0), Fixed(1)]);
 
 /// The `ReceivableAndPayable` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ReceivableAndPayable {
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(rename = "TypeDescription", skip_serializing_if = "Option::is_none")]
     pub type_description: Option<String>,
-    #[serde(rename = "Amount", skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    #[serde(rename = "IncludedInNetValue")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub included_in_net_value: Option<bool>,
 }
 
@@ -4475,6 +4477,12 @@ impl ReceivableAndPayable {
         with_type_description(type_description : String), with_amount(amount : f64),
         with_included_in_net_value(included_in_net_value : bool)
     }
+}
+
+crate::record::record! {
+    ReceivableAndPayable { OptionalOrNull code = "Code", OptionalOrNull description =
+    "Description", OptionalOrNull type_description = "TypeDescription", OptionalOrNull
+    amount = "Amount", OptionalOrNull included_in_net_value = "IncludedInNetValue" }
 }
 
 /// The `Region` enum, written on the wire as an integer.
@@ -4569,12 +4577,10 @@ crate::enums::int_enum!(
 );
 
 /// Identification of a security.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Security {
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
@@ -4584,23 +4590,20 @@ impl Security {
     }
 }
 
+crate::record::record! {
+    Security { OptionalOrNull code = "Code", OptionalOrNull exchange = "Exchange" }
+}
+
 /// A security that matched a search.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SecurityResponse {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(rename = "Code", skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(rename = "Description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(rename = "Isin", skip_serializing_if = "Option::is_none")]
     pub isin: Option<String>,
-    #[serde(rename = "Exchange", skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
-    #[serde(rename = "Currency", skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    #[serde(rename = "IsAllowedByApl", skip_serializing_if = "Option::is_none")]
     pub is_allowed_by_apl: Option<bool>,
 }
 
@@ -4613,11 +4616,17 @@ impl SecurityResponse {
     }
 }
 
+crate::record::record! {
+    SecurityResponse { OptionalOrNull id = "Id", OptionalOrNull code = "Code",
+    OptionalOrNull description = "Description", OptionalOrNull isin = "Isin",
+    OptionalOrNull exchange = "Exchange", OptionalOrNull currency = "Currency",
+    OptionalOrNull is_allowed_by_apl = "IsAllowedByApl" }
+}
+
 /// Progress of the service's account recalculation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ServiceRecalcStatus {
-    #[serde(rename = "RecalcAsAtDate", skip_serializing_if = "Option::is_none")]
     pub recalc_as_at_date: Option<DateTime>,
 }
 
@@ -4625,6 +4634,10 @@ impl ServiceRecalcStatus {
     crate::setters::setters! {
         with_recalc_as_at_date(recalc_as_at_date : DateTime)
     }
+}
+
+crate::record::record! {
+    ServiceRecalcStatus { OptionalOrNull recalc_as_at_date = "RecalcAsAtDate" }
 }
 
 /// The `SmaTransferMethodType` enum, written on the wire as an integer.
@@ -4663,12 +4676,10 @@ pub enum SortOrder {
 crate::enums::int_enum!(SortOrder, Unknown, [Asc(0), Desc(1)]);
 
 /// The `Subscription` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Subscription {
-    #[serde(rename = "Models", skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<SubscriptionModel>>,
-    #[serde(rename = "CashHub", skip_serializing_if = "Option::is_none")]
     pub cash_hub: Option<CashHub>,
 }
 
@@ -4679,13 +4690,16 @@ impl Subscription {
     }
 }
 
+crate::record::record! {
+    Subscription { OptionalOrNull models = "Models", OptionalOrNull cash_hub = "CashHub"
+    }
+}
+
 /// The `SubscriptionModel` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SubscriptionModel {
-    #[serde(rename = "ModelCode", skip_serializing_if = "Option::is_none")]
     pub model_code: Option<String>,
-    #[serde(rename = "Weighting", skip_serializing_if = "Option::is_none")]
     pub weighting: Option<f64>,
 }
 
@@ -4693,6 +4707,11 @@ impl SubscriptionModel {
     crate::setters::setters! {
         with_model_code(model_code : String), with_weighting(weighting : f64)
     }
+}
+
+crate::record::record! {
+    SubscriptionModel { OptionalOrNull model_code = "ModelCode", OptionalOrNull weighting
+    = "Weighting" }
 }
 
 /// The `SuperSmaAccumulatedPaymentType` enum, written on the wire as an integer.
@@ -4866,66 +4885,33 @@ crate::enums::int_enum!(
 );
 
 /// A transaction of an account.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Transaction {
-    #[serde(rename = "ContractNoteReference")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
-    #[serde(rename = "DeemedAmount", skip_serializing_if = "Option::is_none")]
     pub deemed_amount: Option<f64>,
-    #[serde(rename = "CostBaseUnknown", skip_serializing_if = "Option::is_none")]
     pub cost_base_unknown: Option<bool>,
-    #[serde(rename = "BuyBack", skip_serializing_if = "Option::is_none")]
     pub buy_back: Option<bool>,
-    #[serde(rename = "AveragePriceInTradedCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_traded_currency: Option<f64>,
-    #[serde(rename = "AmountInTradedCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
-    #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
-    #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    #[serde(rename = "AveragePriceInSettlementCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_settlement_currency: Option<f64>,
-    #[serde(rename = "AmountInSettlementCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_settlement_currency: Option<f64>,
-    #[serde(rename = "SettlementCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub settlement_currency: Option<String>,
-    #[serde(rename = "Broker", skip_serializing_if = "Option::is_none")]
     pub broker: Option<String>,
-    #[serde(rename = "GstClaimable", skip_serializing_if = "Option::is_none")]
     pub gst_claimable: Option<f64>,
-    #[serde(rename = "BrokerageGst", skip_serializing_if = "Option::is_none")]
     pub brokerage_gst: Option<f64>,
-    #[serde(rename = "BrokerageIncludingGst")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub brokerage_including_gst: Option<f64>,
-    #[serde(rename = "TransactionId", skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
-    #[serde(rename = "Unconfirmed", skip_serializing_if = "Option::is_none")]
     pub unconfirmed: Option<bool>,
-    #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
-    #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
-    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    #[serde(rename = "TransactionTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
 }
 
@@ -4953,15 +4939,34 @@ impl Transaction {
     }
 }
 
+crate::record::record! {
+    Transaction { OptionalOrNull contract_note_reference = "ContractNoteReference",
+    OptionalOrNull deemed_amount = "DeemedAmount", OptionalOrNull cost_base_unknown =
+    "CostBaseUnknown", OptionalOrNull buy_back = "BuyBack", OptionalOrNull
+    average_price_in_traded_currency = "AveragePriceInTradedCurrency", OptionalOrNull
+    amount_in_traded_currency = "AmountInTradedCurrency", OptionalOrNull traded_currency
+    = "TradedCurrency", OptionalOrNull settlement_date = "SettlementDate", OptionalOrNull
+    average_price_in_settlement_currency = "AveragePriceInSettlementCurrency",
+    OptionalOrNull amount_in_settlement_currency = "AmountInSettlementCurrency",
+    OptionalOrNull settlement_currency = "SettlementCurrency", OptionalOrNull broker =
+    "Broker", OptionalOrNull gst_claimable = "GstClaimable", OptionalOrNull brokerage_gst
+    = "BrokerageGst", OptionalOrNull brokerage_including_gst = "BrokerageIncludingGst",
+    OptionalOrNull transaction_id = "TransactionId", OptionalOrNull security =
+    "Security", OptionalOrNull transaction_date = "TransactionDate", OptionalOrNull
+    quantity = "Quantity", OptionalOrNull net_amount = "NetAmount", OptionalOrNull
+    unconfirmed = "Unconfirmed", OptionalOrNull average_price = "AveragePrice",
+    OptionalOrNull disposal_method = "DisposalMethod", OptionalOrNull narration =
+    "Narration", OptionalOrNull transaction_type_description =
+    "TransactionTypeDescription" }
+}
+
 /// One page of transactions with paging totals.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TransactionIEnumerablePagedResponse {
     /// The items of this page.
-    #[serde(rename = "Data", skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Transaction>>,
     /// Totals across every page, to know when to stop.
-    #[serde(rename = "Metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
 }
 
@@ -4969,6 +4974,11 @@ impl TransactionIEnumerablePagedResponse {
     crate::setters::setters! {
         with_data(data : Vec < Transaction >), with_metadata(metadata : Metadata)
     }
+}
+
+crate::record::record! {
+    TransactionIEnumerablePagedResponse { OptionalOrNull data = "Data", OptionalOrNull
+    metadata = "Metadata" }
 }
 
 /// Sort key of transactions.
@@ -5029,46 +5039,25 @@ crate::enums::int_enum!(
 );
 
 /// A transaction that has been placed but not yet settled.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnsettledTransaction {
-    #[serde(rename = "Security", skip_serializing_if = "Option::is_none")]
     pub security: Option<Security>,
-    #[serde(rename = "TransactionDate", skip_serializing_if = "Option::is_none")]
     pub transaction_date: Option<DateTime>,
-    #[serde(rename = "TransactionTypeDescription")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_type_description: Option<String>,
-    #[serde(rename = "Quantity", skip_serializing_if = "Option::is_none")]
     pub quantity: Option<f64>,
-    #[serde(rename = "NetAmount", skip_serializing_if = "Option::is_none")]
     pub net_amount: Option<f64>,
-    #[serde(rename = "AveragePrice", skip_serializing_if = "Option::is_none")]
     pub average_price: Option<f64>,
-    #[serde(rename = "Brokerage", skip_serializing_if = "Option::is_none")]
     pub brokerage: Option<f64>,
-    #[serde(rename = "Gst", skip_serializing_if = "Option::is_none")]
     pub gst: Option<f64>,
-    #[serde(rename = "DisposalMethod", skip_serializing_if = "Option::is_none")]
     pub disposal_method: Option<String>,
-    #[serde(rename = "Narration", skip_serializing_if = "Option::is_none")]
     pub narration: Option<String>,
-    #[serde(rename = "TradedCurrency", skip_serializing_if = "Option::is_none")]
     pub traded_currency: Option<String>,
-    #[serde(rename = "AmountInTradedCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_in_traded_currency: Option<f64>,
-    #[serde(rename = "AveragePriceInTradedCurrency")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub average_price_in_traded_currency: Option<f64>,
-    #[serde(rename = "SettlementDate", skip_serializing_if = "Option::is_none")]
     pub settlement_date: Option<DateTime>,
-    #[serde(rename = "ContractNoteReference")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub contract_note_reference: Option<String>,
-    #[serde(rename = "OtherCharges", skip_serializing_if = "Option::is_none")]
     pub other_charges: Option<f64>,
-    #[serde(rename = "OtherChargesGst", skip_serializing_if = "Option::is_none")]
     pub other_charges_gst: Option<f64>,
 }
 
@@ -5089,11 +5078,25 @@ impl UnsettledTransaction {
     }
 }
 
+crate::record::record! {
+    UnsettledTransaction { OptionalOrNull security = "Security", OptionalOrNull
+    transaction_date = "TransactionDate", OptionalOrNull transaction_type_description =
+    "TransactionTypeDescription", OptionalOrNull quantity = "Quantity", OptionalOrNull
+    net_amount = "NetAmount", OptionalOrNull average_price = "AveragePrice",
+    OptionalOrNull brokerage = "Brokerage", OptionalOrNull gst = "Gst", OptionalOrNull
+    disposal_method = "DisposalMethod", OptionalOrNull narration = "Narration",
+    OptionalOrNull traded_currency = "TradedCurrency", OptionalOrNull
+    amount_in_traded_currency = "AmountInTradedCurrency", OptionalOrNull
+    average_price_in_traded_currency = "AveragePriceInTradedCurrency", OptionalOrNull
+    settlement_date = "SettlementDate", OptionalOrNull contract_note_reference =
+    "ContractNoteReference", OptionalOrNull other_charges = "OtherCharges",
+    OptionalOrNull other_charges_gst = "OtherChargesGst" }
+}
+
 /// A user of the platform.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct User {
-    #[serde(rename = "UserId", skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i32>,
 }
 
@@ -5103,13 +5106,15 @@ impl User {
     }
 }
 
+crate::record::record! {
+    User { OptionalOrNull user_id = "UserId" }
+}
+
 /// Outcome of creating a user.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UserCreationResponse {
-    #[serde(rename = "Id", skip_serializing_if = "Option::is_none")]
     pub id: Option<i32>,
-    #[serde(rename = "GetStartedToken", skip_serializing_if = "Option::is_none")]
     pub get_started_token: Option<String>,
 }
 
@@ -5119,32 +5124,26 @@ impl UserCreationResponse {
     }
 }
 
+crate::record::record! {
+    UserCreationResponse { OptionalOrNull id = "Id", OptionalOrNull get_started_token =
+    "GetStartedToken" }
+}
+
 /// The same type as [`Gender`]: the document describes it again under this name.
 pub type UserGender = Gender;
 
 /// The `Valuation` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Valuation {
-    #[serde(rename = "ValuationDate", skip_serializing_if = "Option::is_none")]
     pub valuation_date: Option<DateTime>,
-    #[serde(rename = "TotalCost", skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
-    #[serde(rename = "TotalValue", skip_serializing_if = "Option::is_none")]
     pub total_value: Option<f64>,
-    #[serde(rename = "NetValue", skip_serializing_if = "Option::is_none")]
     pub net_value: Option<f64>,
-    #[serde(rename = "TotalGainOrLoss", skip_serializing_if = "Option::is_none")]
     pub total_gain_or_loss: Option<f64>,
-    #[serde(rename = "MarketValueGainOrLoss")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub market_value_gain_or_loss: Option<f64>,
-    #[serde(rename = "ExchangeRateGainOrLoss")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange_rate_gain_or_loss: Option<f64>,
-    #[serde(rename = "EstimatedIncome", skip_serializing_if = "Option::is_none")]
     pub estimated_income: Option<f64>,
-    #[serde(rename = "Yield", skip_serializing_if = "Option::is_none")]
     pub r#yield: Option<f64>,
 }
 
@@ -5157,4 +5156,13 @@ impl Valuation {
         with_exchange_rate_gain_or_loss(exchange_rate_gain_or_loss : f64),
         with_estimated_income(estimated_income : f64), with_yield(r#yield : f64)
     }
+}
+
+crate::record::record! {
+    Valuation { OptionalOrNull valuation_date = "ValuationDate", OptionalOrNull
+    total_cost = "TotalCost", OptionalOrNull total_value = "TotalValue", OptionalOrNull
+    net_value = "NetValue", OptionalOrNull total_gain_or_loss = "TotalGainOrLoss",
+    OptionalOrNull market_value_gain_or_loss = "MarketValueGainOrLoss", OptionalOrNull
+    exchange_rate_gain_or_loss = "ExchangeRateGainOrLoss", OptionalOrNull
+    estimated_income = "EstimatedIncome", OptionalOrNull r#yield = "Yield" }
 }

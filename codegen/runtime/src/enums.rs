@@ -7,8 +7,6 @@
 use std::cell::Cell;
 use std::fmt;
 
-use serde::Deserialize;
-
 thread_local! {
     /// Set while a request is being read; enums then accept only the values the spec lists.
     static LISTED_ONLY: Cell<bool> = const { Cell::new(false) };
@@ -31,33 +29,6 @@ pub fn listed_only<T>(read: impl FnOnce() -> T) -> T {
 /// Whether an enum may keep a value the spec does not list: everywhere but inside [`listed_only`].
 pub fn unlisted_allowed() -> bool {
     !LISTED_ONLY.get()
-}
-
-/// Reads an optional property the spec does not allow to be `null`: a client keeps reading a
-/// reply that sends `null` for it (as absent), while a server reading a request (inside
-/// [`listed_only`]) refuses the `null`. Used with `#[serde(default)]`, so an absent property
-/// never gets here.
-pub fn not_null<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    let value = Option::<T>::deserialize(deserializer)?;
-    if value.is_none() && !unlisted_allowed() {
-        return Err(serde::de::Error::custom("`null` is not allowed here; leave the property out instead"));
-    }
-    Ok(value)
-}
-
-/// Reads a required property that may be `null`: as a plain `Option` field it would read as
-/// `None` when left out, which the spec does not allow; through this it must be there, as a
-/// value or as `null`.
-pub fn required_nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer)
 }
 
 /// Text or a number that names no variant of a generated enum.

@@ -19,6 +19,7 @@ mod json_schema;
 mod nullable;
 #[cfg(feature = "pattern")]
 mod pattern;
+mod record;
 mod request_json;
 mod setters;
 #[cfg(feature = "xml")]
@@ -55,6 +56,7 @@ pub mod codegen {
     door! {
         enums = crate::enums;
         framing = crate::framing;
+        record = crate::record;
         request_json = crate::request_json;
         setters = crate::setters;
         #[cfg(feature = "json-schema")]

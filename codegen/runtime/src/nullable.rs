@@ -5,9 +5,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The three states of an optional, nullable property on the wire.
 ///
-/// Generated structs declare such a property as `#[serde(default, skip_serializing_if =
-/// "Nullable::is_absent")]`, so an [`Nullable::Absent`] property is left out of the JSON, a
-/// [`Nullable::Null`] one is written as `null`, and reading tells the two apart.
+/// A generated struct's such property is left out of the JSON when [`Nullable::Absent`], written as
+/// `null` when [`Nullable::Null`], and reading tells the two apart (its `Tristate` form in
+/// [`record`](crate::record)). Alone, a `Nullable` reads `null` and writes `Absent` as `null`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Nullable<T> {
     /// Not in the object at all.
@@ -101,11 +101,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nullable<T> {
 mod tests {
     use super::Nullable;
 
-    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Debug, PartialEq)]
     struct Patch {
-        #[serde(default, skip_serializing_if = "Nullable::is_absent")]
         nickname: Nullable<String>,
     }
+
+    crate::record::record! { Patch { Tristate nickname } }
 
     #[test]
     fn absent_null_and_a_value_are_three_things_on_the_wire() {

@@ -49,17 +49,6 @@ pub fn member(value: &serde_json::Value) -> RequestJson<'static, &serde_json::Va
     RequestJson::new(value, CLOSED.get())
 }
 
-/// A struct's map of the properties its schema does not list (`#[serde(flatten)]`), read through
-/// [`RequestJson`]: serde reads a flattened field from values it buffered itself, which would
-/// otherwise take a struct written as an array.
-pub fn extra<'de, D, T>(deserializer: D) -> Result<std::collections::BTreeMap<String, T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: de::Deserialize<'de>,
-{
-    de::Deserialize::deserialize(RequestJson::new(deserializer, CLOSED.get()))
-}
-
 /// `bytes` read as a `T` in JSON as every reader of generated types reads it: structs from
 /// objects only, no struct closed (a client ignores properties its document does not list).
 pub fn from_slice<T: de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
@@ -410,22 +399,6 @@ mod tests {
         assert!(Point::deserialize(super::member(&value)).is_err());
         // Trailing text after the value is refused.
         assert!(read(br#"{"x":1} 2"#).is_err());
-    }
-
-    #[derive(Debug, Deserialize, PartialEq)]
-    struct Open2 {
-        a: Option<i32>,
-        #[serde(flatten, deserialize_with = "super::extra")]
-        rest: std::collections::BTreeMap<String, Point>,
-    }
-
-    #[test]
-    fn the_properties_a_struct_does_not_list_are_read_through_the_reader_too() {
-        let read = super::from_slice::<Open2>;
-        let open = read(br#"{"a": 1, "b": {"x": 2}}"#).unwrap();
-        assert_eq!(open.rest["b"], Point { x: Some(2), y: None });
-        let refused = read(br#"{"a": 1, "b": [2, 3]}"#).unwrap_err().to_string();
-        assert!(refused.contains("invalid type: sequence, expected struct Point"), "{refused}");
     }
 
     /// A level of a large type: reading it keeps an 8 KiB field on the stack.

@@ -101,7 +101,7 @@ pub fn lib_module(api: &Api, lib: &LibModule<'_>) -> TokenStream {
 
         // The runtime's modules, under the names the generated code calls them by.
         #[allow(unused_imports, reason = "each spec calls some of them")]
-        use apigen_runtime::codegen::{enums, request_json, setters};
+        use apigen_runtime::codegen::{enums, record, request_json, setters};
 
         #runtime_values
     }
@@ -123,7 +123,6 @@ pub fn header(api: &Api, items: &[TypeItem<'_>], part: TypesCrate<'_>, core_crat
         match t {
             TypeItem::Named(_, TypeDef::Struct(s)) => {
                 add_struct(s, &mut uses);
-                serde = true;
                 tristate |= s.fields.iter().any(|f| f.tristate);
             }
             TypeItem::Named(_, TypeDef::Alias { target, .. }) => uses.add(target),
@@ -142,9 +141,9 @@ pub fn header(api: &Api, items: &[TypeItem<'_>], part: TypesCrate<'_>, core_crat
         }
     }
     let mut imports = Imports::default();
-    // The types operations own (reply enums and reply headers) are not wire forms of their own,
-    // so serde has no part in them; enums take theirs from the runtime's macros, and aliases
-    // from what they name.
+    // Only unions derive serde's traits here: structs and enums take theirs from the runtime's
+    // macros, aliases from what they name, and the types operations own (reply enums and reply
+    // headers) are not wire forms of their own.
     if serde {
         imports.add("serde::{Deserialize, Serialize}");
     }
@@ -325,13 +324,12 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
     // A required field that may be `null` starts as `None`, as an optional one does.
     let derive_default = s.fields.iter().all(|f| !f.required || f.nullable);
     let docs = super::doc(s.doc.as_deref().unwrap_or(&format!("The `{}` schema.", s.name)));
-    let default = derive_default.then(|| quote! { Default, });
-    let mut fields: Vec<TokenStream> = s.fields.iter().map(|f| field(api, &s.name, f)).collect();
+    let default = derive_default.then(|| quote! { , Default });
+    let mut fields: Vec<TokenStream> = s.fields.iter().map(|f| field(api, f)).collect();
     if let Some((field, ty)) = &s.extra {
         let (field, ty) = (ident(field), own_type(api, ty));
         fields.push(quote! {
             /// Properties not listed in the schema, by name.
-            #[serde(flatten, deserialize_with = "crate::request_json::extra")]
             pub #field: BTreeMap<String, #ty>,
         });
     }
@@ -359,15 +357,16 @@ fn struct_def(api: &Api, s: &StructDef) -> TokenStream {
         })
         .collect();
     let methods = methods(&name, constructor, setters, defaults);
-    // Serde's derive reads a struct from an array too; the runtime's readers refuse that.
+    let record = record(s);
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq #default)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
         #methods
+        #record
     }
 }
 
@@ -479,8 +478,8 @@ fn default_fn(f: &Field) -> proc_macro2::Ident {
     ident(&format!("default_{}", f.name))
 }
 
-/// A struct's field: its docs, its serde attributes and its type.
-fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
+/// A struct's field: its docs and its type.
+fn field(api: &Api, f: &Field) -> TokenStream {
     let mut ty = own_type(api, &f.ty);
     if f.boxed {
         ty = quote! { Box<#ty> };
@@ -505,63 +504,53 @@ fn field(api: &Api, struct_name: &str, f: &Field) -> TokenStream {
                 .to_string(),
         );
     }
-    let default = f.default.as_ref().filter(|_| has_default(f)).map(|d| {
+    if let Some(d) = f.default.as_ref().filter(|_| has_default(f)) {
         notes.push(format!("Read as `{}` when absent.", super::default_text(api, d)));
-        format!("{struct_name}::{}", default_fn(f))
-    });
+    }
     // Files travel as parts of their own in a multipart body, never inside JSON or form text.
     if f.ty.is_file_part() {
         notes.push("Sent as a file part of the multipart body.".to_string());
     }
     let docs = super::doc(&notes.join("\n\n"));
-    // Serde's options in three groups (the wire name, how it is read, how it is written).
-    let (mut named, mut read, mut written) = (Vec::new(), Vec::new(), Vec::new());
-    if f.ty.is_file_part() {
-        named.push(quote! { skip });
-    } else {
-        if f.name != f.wire {
-            let wire = &f.wire;
-            named.push(quote! { rename = #wire });
-        }
-        // An optional property that may not be `null`: a server refuses a `null` for it.
-        let not_null = !f.required && !f.nullable && !f.tristate;
-        if let Some(path) = default {
-            read.push(quote! { default = #path });
-        } else if f.tristate || not_null {
-            read.push(quote! { default });
-        }
-        if not_null {
-            read.push(quote! { deserialize_with = "crate::enums::not_null" });
-        } else if f.required && f.nullable && !f.tristate {
-            read.push(quote! { deserialize_with = "crate::enums::required_nullable" });
-        }
-        if f.tristate {
-            written.push(quote! { skip_serializing_if = "Nullable::is_absent" });
-        } else if !f.required {
-            written.push(quote! { skip_serializing_if = "Option::is_none" });
-        }
-    }
-    let serde = serde_attributes([named, read, written]);
     let name = ident(&f.name);
-    quote! { #docs #serde pub #name: #ty, }
+    quote! { #docs pub #name: #ty, }
 }
 
-/// `#[serde(..)]` attributes holding `groups` of options in order, a group joining the one before
-/// while the attribute still fits on a line: one attribute of many options would be printed an
-/// option per line.
-fn serde_attributes<const N: usize>(groups: [Vec<TokenStream>; N]) -> TokenStream {
-    // The width of a field's attribute, indented, that prettyplease prints on one line.
-    const FITS: usize = 80;
-    let mut attributes: Vec<Vec<TokenStream>> = Vec::new();
-    let width =
-        |options: &[TokenStream]| "#[serde()]".len() + options.iter().map(|o| o.to_string().len() + 2).sum::<usize>();
-    for group in groups.into_iter().filter(|g| !g.is_empty()) {
-        match attributes.last_mut() {
-            Some(last) if width(last) + width(&group) - "#[serde()]".len() <= FITS => last.extend(group),
-            _ => attributes.push(group),
-        }
-    }
-    quote! { #(#[serde(#(#attributes),*)])* }
+/// `record! { Name { Form field, … } }`: the runtime's macro that writes the struct's `Serialize`
+/// and `Deserialize` from each field's form, wire name and default, in far less code for the
+/// compiler than serde's derive.
+fn record(s: &StructDef) -> TokenStream {
+    let name = ident(&s.name);
+    let (skipped, fields): (Vec<&Field>, Vec<&Field>) = s.fields.iter().partition(|f| f.ty.is_file_part());
+    let fields = fields.iter().map(|f| {
+        let form = ident(match (f.required, f.nullable, f.tristate) {
+            (_, _, true) => "Tristate",
+            (true, true, false) => "RequiredOrNull",
+            (true, false, false) => "Required",
+            (false, false, false) => "Optional",
+            (false, true, false) => "OptionalOrNull",
+        });
+        let field = ident(&f.name);
+        // The wire name, unless it is the field's own (a raw identifier's `r#` is not part of it).
+        let wire = (f.name != f.wire || field.to_string().starts_with("r#")).then(|| {
+            let wire = &f.wire;
+            quote! { = #wire }
+        });
+        let default = has_default(f).then(|| {
+            let function = default_fn(f);
+            quote! { default #name::#function }
+        });
+        quote! { #form #field #wire #default }
+    });
+    let extra = s.extra.as_ref().map(|(field, _)| {
+        let field = ident(field);
+        quote! { rest #field }
+    });
+    let skipped = (!skipped.is_empty()).then(|| {
+        let skipped = skipped.iter().map(|f| ident(&f.name));
+        quote! { skip { #(#skipped),* } }
+    });
+    quote! { crate::record::record! { #name { #(#fields),* } #extra #skipped } }
 }
 
 /// The limits of a field in words, for its docs: "1 to 50 characters.", "At most 10 items, each

@@ -6,17 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::DateTime;
 
 /// The `Account` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account {
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 }
 
@@ -26,12 +23,14 @@ impl Account {
     }
 }
 
+crate::record::record! {
+    Account { Optional id }
+}
+
 /// The `Account2` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account2 {
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#match: Option<bool>,
 }
 
@@ -39,6 +38,10 @@ impl Account2 {
     crate::setters::setters! {
         with_match(r#match : bool)
     }
+}
+
+crate::record::record! {
+    Account2 { Optional r#match = "match" }
 }
 
 /// The `GetItemPartType` enum, written on the wire as a string.
@@ -79,45 +82,22 @@ pub enum Kind {
 crate::enums::int_enum!(Kind, Unknown, [Bolt(1), Nut(2)]);
 
 /// The `Part` schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Part {
     pub r#type: String,
     /// Required, and may be `null`: `None` is sent as `null`, and a value that leaves it out does not decode.
-    #[serde(rename = "self")]
-    #[serde(deserialize_with = "crate::enums::required_nullable")]
     pub self_: Option<String>,
     /// `Self` on the wire.
-    #[serde(rename = "Self")]
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_2: Option<i32>,
-    #[serde(rename = "AccountId")]
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub account_id: Option<Uuid>,
     /// `accountId` on the wire.
-    #[serde(rename = "accountId")]
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub account_id2: Option<DateTime>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PartStatus>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extra: Option<PartExtra>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<BTreeMap<String, String>>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<Part>>,
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<Part>>,
 }
 
@@ -148,12 +128,17 @@ impl Part {
     }
 }
 
+crate::record::record! {
+    Part { Required r#type = "type", RequiredOrNull self_ = "self", Optional self_2 =
+    "Self", Optional account_id = "AccountId", Optional account_id2 = "accountId",
+    Optional kind, Optional status, Optional extra, Optional labels, Optional parent,
+    Optional children }
+}
+
 /// The `PartExtra` schema.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PartExtra {
-    #[serde(default, deserialize_with = "crate::enums::not_null")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
@@ -161,6 +146,10 @@ impl PartExtra {
     crate::setters::setters! {
         with_note(note : String)
     }
+}
+
+crate::record::record! {
+    PartExtra { Optional note }
 }
 
 /// The `PartStatus` enum, written on the wire as an integer.
