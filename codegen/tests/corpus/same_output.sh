@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Whether the generator at REV and the one in the working tree write the same files, byte for
+# byte, for every spec in this folder (each once as it is and once with a feature per tag), and
+# for the project spec and the fixtures (`cargo xtask codegen --check` run by the working tree's
+# generator against the files REV's wrote):
+#   codegen/tests/corpus/same_output.sh REV
+# Prints each spec whose output differs, with the first lines of the difference; exits 1 if any.
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+rev=${1:?usage: same_output.sh REV}
+export CARGO_TERM_QUIET=true
+out=target/same-output
+base=$out/base-tree
+rm -rf "$out/base" "$out/new" && mkdir -p "$out/base" "$out/new"
+git worktree remove --force "$base" 2>/dev/null || true
+git worktree add --detach --quiet "$base" "$rev" || exit 1
+trap 'git worktree remove --force "$base"' EXIT
+(cd "$base" && CARGO_TARGET_DIR=../target-base cargo build --release -p xtask) || exit 1
+cargo build --release -p xtask || exit 1
+base_xtask=$out/target-base/release/xtask
+new_xtask=${CARGO_TARGET_DIR:-target}/release/xtask
+
+differ=0 specs=0
+for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml codegen/tests/corpus/*.tree; do
+  name=$(basename "${spec%.*}")
+  name=${name//./-}
+  case "$spec" in *.tree) spec="codegen/tests/corpus/$(cat "$spec")" ;; esac
+  for flags in "" "--tag-features"; do
+    specs=$((specs + 1))
+    dir=$name${flags:+-tags}
+    # shellcheck disable=SC2086
+    "$base_xtask" codegen --spec "$spec" --out "$out/base/$dir" --name "$name" --lenient $flags > "$out/base/$dir.log" 2>&1
+    # shellcheck disable=SC2086
+    "$new_xtask" codegen --spec "$spec" --out "$out/new/$dir" --name "$name" --lenient $flags > "$out/new/$dir.log" 2>&1
+    if ! diff -r -q "$out/base/$dir" "$out/new/$dir" > /dev/null 2>&1 || ! diff -q "$out/base/$dir.log" "$out/new/$dir.log" > /dev/null; then
+      differ=$((differ + 1))
+      echo "differs: $dir"
+      diff -r "$out/base/$dir" "$out/new/$dir" | head -20
+      diff "$out/base/$dir.log" "$out/new/$dir.log" | head -5
+    fi
+  done
+done
+echo "corpus: $((specs - differ)) of $specs outputs the same"
+
+# The project spec and the fixtures: REV's generator writes them into its tree, the working tree's
+# generator checks them there.
+(cd "$base" && "../target-base/release/xtask" codegen > /dev/null) || exit 1
+for dir in generated-types generated-client generated-server-stubs fixtures; do
+  if ! diff -r -q "$base/$dir" "$dir" > /dev/null; then
+    differ=$((differ + 1))
+    echo "differs: $dir"
+    diff -r "$base/$dir" "$dir" | head -20
+  fi
+done
+[ "$differ" -eq 0 ] && echo "project spec and fixtures: the same"
+[ "$differ" -eq 0 ]
