@@ -5,9 +5,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The three states of an optional, nullable property on the wire.
 ///
-/// A generated struct's such property is left out of the JSON when [`Nullable::Absent`], written as
-/// `null` when [`Nullable::Null`], and reading tells the two apart (its `Tristate` form in
-/// [`record`](crate::record)). Alone, a `Nullable` reads `null` and writes `Absent` as `null`.
+/// In a generated struct, such a property is left out of the JSON when [`Nullable::Absent`],
+/// written as `null` when [`Nullable::Null`], and reading tells the two apart (the `Tristate` form
+/// of the runtime's `record!`). Alone, a `Nullable` reads `null` and writes `Absent` as `null`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Nullable<T> {
     /// Not in the object at all.
