@@ -85,7 +85,7 @@ impl Generator {
             name: name.to_string(),
             strict: false,
             tag_features: false,
-            split_types_from: crate::emit::split::DEFAULT_SPLIT_FROM,
+            split_types_from: crate::config::DEFAULT_SPLIT_FROM,
             mock_seed: 0,
             allow_outside_refs: false,
             overlays: Vec::new(),
@@ -200,7 +200,7 @@ impl Generator {
                 line.push_str(flag);
             }
         }
-        if self.split_types_from != crate::emit::split::DEFAULT_SPLIT_FROM {
+        if self.split_types_from != crate::config::DEFAULT_SPLIT_FROM {
             line.push_str(&format!(" --split-types-from {}", self.split_types_from));
         }
         match &self.runtime {

@@ -22,7 +22,7 @@ pub struct Api {
     pub common_headers: Vec<CommonHeader>,
     /// What the generator simplified, or left out because it cannot represent it (only when
     /// asked to skip unsupported parts), each located in the spec.
-    pub warnings: Vec<crate::Diagnostic>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// Cargo features per tag, when [`crate::Config::tag_features`] asks for them.
     pub tag_features: Option<TagFeatures>,
     /// The schemas values held as any JSON are checked against, and those XML bodies are read

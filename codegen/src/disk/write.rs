@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::explain::{FileChange, explain};
 use crate::GeneratedFile;
-use crate::crates::WRITTEN_LIST;
+use crate::emit::crates::WRITTEN_LIST;
 
 /// What [`write()`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! them with prettyplease, the only place that decides layout.
 
 pub mod client;
+pub(crate) mod crates;
 pub mod facts;
 mod routes;
 pub mod samples;
@@ -12,10 +13,10 @@ pub mod types;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::encode::markdown;
 use crate::ir::{
     Api, Body, BodyEncoding, Constraints, DefaultValue, Field, Framing, Operation, Reply, TypeDef, TypeRef,
 };
+use crate::render::encode::markdown;
 
 /// An identifier from a name decided during lowering; a keyword (`type`) is written raw (`r#type`).
 pub fn ident(name: &str) -> Ident {

@@ -21,11 +21,6 @@ pub struct Split {
     pub tags: Vec<String>,
 }
 
-/// How many types (schemas, and the reply, error and header types of operations) a types crate
-/// with tag features holds before it is split: below this one crate builds as fast, and fewer
-/// crates are easier to read.
-pub const DEFAULT_SPLIT_FROM: usize = 2_000;
-
 impl Split {
     /// The split for `api`: none unless it has tag features and at least `from` types.
     pub fn of(api: &Api, from: usize) -> Split {

@@ -113,7 +113,7 @@ fn references(value: &Value, out: &mut Vec<String>) {
 fn spell_patterns(value: &mut Value, at: &Pointer, lowerer: &mut Lowerer) {
     match value {
         Value::Object(map) => {
-            if let Some(xml) = map.remove(crate::repair::XML) {
+            if let Some(xml) = map.remove(crate::front::markers::XML) {
                 map.insert("xml".to_string(), xml);
             }
             let mut unreadable = None;

@@ -14,19 +14,14 @@ mod schema;
 mod tag_features;
 mod union;
 
-pub(crate) use operation::ITEM_SCHEMA;
-
-/// The extension loading keeps a path's `query` operation (OpenAPI 3.2) under, for want of a
-/// slot in the typed model.
-pub(crate) const QUERY_OPERATION: &str = "x-apigen-query";
-
 use indexmap::IndexMap;
 use openapiv3::{OpenAPI, ReferenceOr};
 
+use crate::config::{Config, VersionHeader};
 use crate::diagnostic::{Diagnostic, Diagnostics, Pointer};
+use crate::front::markers;
 use crate::ir::{Api, Carrier, CommonHeader, Credential, TypeDef, TypeId, TypeRef};
 use crate::naming::{Scope, camel, snake};
-use crate::{Config, VersionHeader};
 
 /// Names the generated `types` modules import or take from the prelude; a schema with one of these
 /// names gets a numbered name instead.
@@ -124,12 +119,9 @@ fn renumber(api: &mut Api, names: &[String]) -> Result<(), Diagnostics> {
 /// optional properties.
 pub(crate) const NULL_MEANS_ABSENT: &str = "x-null-means-absent";
 
-/// The extension the 3.1/3.2 converter keeps a tag's `parent` (OpenAPI 3.2) under.
-pub(crate) const TAG_PARENT: &str = "x-apigen-parent";
-
 /// (child, parent) for every tag nested in another (OpenAPI 3.2), in document order.
 fn tag_parents(doc: &OpenAPI) -> Vec<(String, String)> {
-    let parent = |tag: &openapiv3::Tag| tag.extensions.get(TAG_PARENT)?.as_str().map(str::to_string);
+    let parent = |tag: &openapiv3::Tag| tag.extensions.get(markers::TAG_PARENT)?.as_str().map(str::to_string);
     doc.tags.iter().filter_map(|tag| Some((tag.name.clone(), parent(tag)?))).collect()
 }
 
@@ -138,7 +130,7 @@ fn query_operations(doc: &OpenAPI) -> (Vec<(String, openapiv3::Operation)>, Vec<
     let (mut read, mut unreadable) = (Vec::new(), Vec::new());
     for (path, item) in &doc.paths.paths {
         let ReferenceOr::Item(item) = item else { continue };
-        let Some(value) = item.extensions.get(QUERY_OPERATION) else { continue };
+        let Some(value) = item.extensions.get(markers::QUERY_OPERATION) else { continue };
         match serde_json::from_value::<openapiv3::Operation>(value.clone()) {
             Ok(operation) => read.push((path.clone(), operation)),
             Err(e) => unreadable.push(Diagnostic {
@@ -592,9 +584,6 @@ where
     }
     None
 }
-
-/// Where the 3.1 conversion keeps a schema's `propertyNames`, which the 3.0 model lacks.
-pub(crate) const PROPERTY_NAMES: &str = "x-apigen-property-names";
 
 /// Keeps the credentials some operation sends, so a client is never asked for one it cannot use,
 /// renumbers the operations' references to them, and marks as optional those that every operation

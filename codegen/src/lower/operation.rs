@@ -9,6 +9,7 @@ use super::Lowerer;
 use super::Naming;
 use super::prune::Unit;
 use crate::diagnostic::Pointer;
+use crate::front::markers::{self, ITEM_SCHEMA};
 use crate::ir::{
     BodiesDef, Body, BodyCase, BodyEncoding, CommonHeader, Constraints, Credential, DefaultValue, Dispatch, ErrorCase,
     ErrorShape, ErrorStatus, ErrorsDef, Field, Framing, Location, Method, ObjectStyle, Operation, Param, RepliesDef,
@@ -209,7 +210,7 @@ impl<'a> Lowerer<'a> {
                 let ctx = OpContext { method, path, ptr: &ptr, type_name: &type_name };
                 let mark = self.unit_start();
                 // An operation the document wrote malformed, set aside while loading.
-                if let Some(reason) = op.extensions.get(crate::isolate::UNREADABLE) {
+                if let Some(reason) = op.extensions.get(markers::UNREADABLE) {
                     self.report(
                         &ptr,
                         format!("this is not a valid operation: {}", reason.as_str().unwrap_or_default()),
@@ -236,7 +237,7 @@ impl<'a> Lowerer<'a> {
                 let reply = self.reply(&ctx, &op.responses);
                 let error_responses = self.error_responses(&ctx, &op.responses);
                 let errors = self.error_replies(&ctx, &error_responses);
-                let produces = op.extensions.get(crate::swagger2::PRODUCES).and_then(|p| p.as_array());
+                let produces = op.extensions.get(markers::PRODUCES).and_then(|p| p.as_array());
                 let produces: Vec<&str> = produces.into_iter().flatten().filter_map(|p| p.as_str()).collect();
                 let error_shapes = self.error_shapes(&ptr, &op.responses, &error_responses, &produces);
                 let credentials = self.operation_credentials(&ptr, op.security.as_ref(), credentials);
@@ -1978,10 +1979,6 @@ fn case_word(encoding: BodyEncoding, content_type: &str) -> String {
 fn is_form(content_type: &str) -> bool {
     content_type.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/x-www-form-urlencoded")
 }
-
-/// The extension the 3.1/3.2 converter marks a media type with when its schema was an
-/// `itemSchema`: the schema of each item of a stream, not of the whole body.
-pub(crate) const ITEM_SCHEMA: &str = "x-apigen-item-schema";
 
 /// What a reply the document names but never describes may be: any bytes.
 static UNDESCRIBED_REPLY: std::sync::LazyLock<openapiv3::Response> = std::sync::LazyLock::new(|| openapiv3::Response {

@@ -5,8 +5,8 @@ use openapiv3::{ReferenceOr, StatusCode};
 use serde_json::Value;
 
 use super::Lowerer;
-use super::operation::ITEM_SCHEMA;
 use crate::diagnostic::Pointer;
+use crate::front::markers::ITEM_SCHEMA;
 use crate::ir::{Reply, ReplySample, StructDef};
 use crate::sample::{Options, check, sample};
 

@@ -10,6 +10,7 @@ use openapiv3::{
 use super::Naming;
 use super::{Lowerer, any_schema, union};
 use crate::diagnostic::Pointer;
+use crate::front::markers;
 use crate::ir::{Constraints, DefaultValue, Field, IntEnumDef, StringEnumDef, StructDef, TypeDef, TypeRef};
 use crate::naming::{Scope, camel, snake};
 pub(crate) use union::finish_unions;
@@ -99,7 +100,7 @@ impl<'a> Lowerer<'a> {
     fn lower_item(&mut self, schema: &Schema, ptr: &Pointer, naming: Naming) -> Option<TypeRef> {
         // A schema the document wrote malformed, set aside while loading: its values can only be
         // read as they come.
-        if let Some(reason) = schema.schema_data.extensions.get(crate::isolate::UNREADABLE) {
+        if let Some(reason) = schema.schema_data.extensions.get(markers::UNREADABLE) {
             let reason = reason.as_str().unwrap_or_default();
             self.warn(ptr, format!("this is not a valid schema ({reason}); the value is read as any JSON value"));
             return Some(TypeRef::Json);
@@ -988,9 +989,9 @@ impl Lowerer<'_> {
 
     /// The limits of the component schema `reference` names, located there.
     /// The limits on a map's keys that its `propertyNames` gives (kept by the 3.1 conversion
-    /// under [`super::PROPERTY_NAMES`]): their length, pattern and format.
+    /// under [`markers::PROPERTY_NAMES`]): their length, pattern and format.
     fn key_constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Option<Box<Constraints>> {
-        let names = schema.schema_data.extensions.get(super::PROPERTY_NAMES)?;
+        let names = schema.schema_data.extensions.get(markers::PROPERTY_NAMES)?;
         let at = ptr.push("propertyNames");
         const CHECKED: [&str; 9] =
             ["type", "description", "title", "minLength", "maxLength", "pattern", "format", "example", "examples"];
@@ -1021,7 +1022,7 @@ impl Lowerer<'_> {
     /// regular expressions cannot read is left unchecked, with a warning.
     pub(crate) fn constraints(&mut self, schema: &Schema, ptr: &Pointer) -> Constraints {
         let mut limits = self.keyword_limits(schema, ptr);
-        if let Some(choice) = schema.schema_data.extensions.get(crate::repair::NARROWED) {
+        if let Some(choice) = schema.schema_data.extensions.get(markers::NARROWED) {
             limits.choices.push(self.register_check(choice.clone(), ptr));
         }
         limits

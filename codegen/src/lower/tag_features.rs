@@ -148,7 +148,7 @@ fn nest(
     by_tag: &mut HashMap<String, String>,
     features: &mut Vec<String>,
     scope: &mut Scope,
-    warnings: &mut Vec<crate::Diagnostic>,
+    warnings: &mut Vec<crate::diagnostic::Diagnostic>,
 ) -> BTreeMap<String, Vec<String>> {
     let mut children: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let turns_on = |children: &BTreeMap<String, Vec<String>>, from: &str, to: &str| {
@@ -185,7 +185,7 @@ fn nest(
                 let pointer = crate::diagnostic::Pointer::root().push("tags").push(i).push("parent").to_string();
                 let message = format!("tag `{child}` is its own ancestor through `{parent}`; its feature stands alone");
                 if !warnings.iter().any(|w| w.pointer == pointer) {
-                    warnings.push(crate::Diagnostic { pointer, line: None, message });
+                    warnings.push(crate::diagnostic::Diagnostic { pointer, line: None, message });
                 }
                 continue;
             }

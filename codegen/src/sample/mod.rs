@@ -126,14 +126,14 @@ impl Sampler<'_> {
             return Sampler { open: &open, ..*self }.value(target, depth + 1);
         }
         // A choice set aside when the schema was read as its plain type still holds.
-        if let Some(Value::Object(kept)) = s.get(crate::repair::NARROWED) {
+        if let Some(Value::Object(kept)) = s.get(crate::front::markers::NARROWED) {
             let mut restored = s.clone();
-            restored.remove(crate::repair::NARROWED);
+            restored.remove(crate::front::markers::NARROWED);
             restored.extend(kept.clone());
             return self.value(&Value::Object(restored), depth + 1);
         }
         // A schema that allows only `null`, read looser.
-        if s.get(crate::repair::NULL_ONLY) == Some(&Value::Bool(true)) {
+        if s.get(crate::front::markers::NULL_ONLY) == Some(&Value::Bool(true)) {
             return Some(Value::Null);
         }
         for key in ["example", "default"] {

@@ -5,8 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// The extension a set-aside schema or operation carries, with the reason it could not be read.
-pub(crate) const UNREADABLE: &str = "x-apigen-unreadable";
+use crate::front::markers;
 
 /// HTTP methods a path item may hold operations under.
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -22,7 +21,7 @@ pub(crate) fn set_aside(doc: &mut Value, pointer: &str, message: &str) -> bool {
         // Still an operation to the typed model; lowering reads the marker before anything else.
         marker.insert("responses".to_string(), Value::Object(Map::new()));
     }
-    marker.insert(UNREADABLE.to_string(), Value::String(message.to_string()));
+    marker.insert(markers::UNREADABLE.to_string(), Value::String(message.to_string()));
     *node = Value::Object(marker);
     true
 }
@@ -116,6 +115,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::front::markers::UNREADABLE;
 
     #[test]
     fn the_innermost_schema_or_operation_is_set_aside() {

@@ -3,14 +3,14 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::config::{Config, CrateConfig, Runtime};
 use crate::emit::facts::TypeItem;
 use crate::emit::split::{self, Split, TypesCrate};
 use crate::emit::{client, server};
-use crate::encode::markdown;
-use crate::encode::toml::{self, Value};
 use crate::ir::{Api, TagFeatures, TypeId};
+use crate::render::encode::markdown;
+use crate::render::encode::toml::{self, Value};
 use crate::render::{self, GeneratedFile, RustJob};
-use crate::{Config, CrateConfig, Runtime};
 
 /// What one crate needs: files ready as they are, and Rust modules still to emit and format.
 pub struct Plan<'a> {
@@ -21,51 +21,51 @@ pub struct Plan<'a> {
 /// The runtime crate's files, written beside crates that must build on their own: byte for byte
 /// the crate in `codegen/runtime`, so a copy is always exactly the tested one.
 pub const RUNTIME_FILES: &[(&str, &str)] = &[
-    ("Cargo.toml", include_str!("../runtime/Cargo.toml")),
-    ("src/client/builder.rs", include_str!("../runtime/src/client/builder.rs")),
-    ("src/client/download.rs", include_str!("../runtime/src/client/download.rs")),
-    ("src/client/encoding.rs", include_str!("../runtime/src/client/encoding.rs")),
-    ("src/client/error.rs", include_str!("../runtime/src/client/error.rs")),
-    ("src/client/hooks.rs", include_str!("../runtime/src/client/hooks.rs")),
-    ("src/client/mod.rs", include_str!("../runtime/src/client/mod.rs")),
-    ("src/client/multipart.rs", include_str!("../runtime/src/client/multipart.rs")),
-    ("src/client/operation.rs", include_str!("../runtime/src/client/operation.rs")),
-    ("src/client/paging.rs", include_str!("../runtime/src/client/paging.rs")),
-    ("src/client/policy.rs", include_str!("../runtime/src/client/policy.rs")),
-    ("src/client/stream.rs", include_str!("../runtime/src/client/stream.rs")),
-    ("src/client/transport.rs", include_str!("../runtime/src/client/transport.rs")),
-    ("src/client/upgrade.rs", include_str!("../runtime/src/client/upgrade.rs")),
-    ("src/date_time.rs", include_str!("../runtime/src/date_time.rs")),
-    ("src/enums.rs", include_str!("../runtime/src/enums.rs")),
-    ("src/file.rs", include_str!("../runtime/src/file.rs")),
-    ("src/format.rs", include_str!("../runtime/src/format.rs")),
-    ("src/framing.rs", include_str!("../runtime/src/framing.rs")),
-    ("src/json_schema.rs", include_str!("../runtime/src/json_schema.rs")),
-    ("src/lib.rs", include_str!("../runtime/src/lib.rs")),
-    ("src/nullable.rs", include_str!("../runtime/src/nullable.rs")),
-    ("src/pattern.rs", include_str!("../runtime/src/pattern.rs")),
-    ("src/record.rs", include_str!("../runtime/src/record.rs")),
-    ("src/request_json.rs", include_str!("../runtime/src/request_json.rs")),
-    ("src/server/body.rs", include_str!("../runtime/src/server/body.rs")),
-    ("src/server/budget.rs", include_str!("../runtime/src/server/budget.rs")),
-    ("src/server/config.rs", include_str!("../runtime/src/server/config.rs")),
-    ("src/server/download.rs", include_str!("../runtime/src/server/download.rs")),
-    ("src/server/error_reply.rs", include_str!("../runtime/src/server/error_reply.rs")),
-    ("src/server/extract.rs", include_str!("../runtime/src/server/extract.rs")),
-    ("src/server/form.rs", include_str!("../runtime/src/server/form.rs")),
-    ("src/server/mock.rs", include_str!("../runtime/src/server/mock.rs")),
-    ("src/server/mod.rs", include_str!("../runtime/src/server/mod.rs")),
-    ("src/server/multipart.rs", include_str!("../runtime/src/server/multipart.rs")),
-    ("src/server/operation.rs", include_str!("../runtime/src/server/operation.rs")),
-    ("src/server/pairs.rs", include_str!("../runtime/src/server/pairs.rs")),
-    ("src/server/problem.rs", include_str!("../runtime/src/server/problem.rs")),
-    ("src/server/problems.rs", include_str!("../runtime/src/server/problems.rs")),
-    ("src/server/reply.rs", include_str!("../runtime/src/server/reply.rs")),
-    ("src/server/serve.rs", include_str!("../runtime/src/server/serve.rs")),
-    ("src/server/stream.rs", include_str!("../runtime/src/server/stream.rs")),
-    ("src/server/upgrade.rs", include_str!("../runtime/src/server/upgrade.rs")),
-    ("src/setters.rs", include_str!("../runtime/src/setters.rs")),
-    ("src/xml.rs", include_str!("../runtime/src/xml.rs")),
+    ("Cargo.toml", include_str!("../../runtime/Cargo.toml")),
+    ("src/client/builder.rs", include_str!("../../runtime/src/client/builder.rs")),
+    ("src/client/download.rs", include_str!("../../runtime/src/client/download.rs")),
+    ("src/client/encoding.rs", include_str!("../../runtime/src/client/encoding.rs")),
+    ("src/client/error.rs", include_str!("../../runtime/src/client/error.rs")),
+    ("src/client/hooks.rs", include_str!("../../runtime/src/client/hooks.rs")),
+    ("src/client/mod.rs", include_str!("../../runtime/src/client/mod.rs")),
+    ("src/client/multipart.rs", include_str!("../../runtime/src/client/multipart.rs")),
+    ("src/client/operation.rs", include_str!("../../runtime/src/client/operation.rs")),
+    ("src/client/paging.rs", include_str!("../../runtime/src/client/paging.rs")),
+    ("src/client/policy.rs", include_str!("../../runtime/src/client/policy.rs")),
+    ("src/client/stream.rs", include_str!("../../runtime/src/client/stream.rs")),
+    ("src/client/transport.rs", include_str!("../../runtime/src/client/transport.rs")),
+    ("src/client/upgrade.rs", include_str!("../../runtime/src/client/upgrade.rs")),
+    ("src/date_time.rs", include_str!("../../runtime/src/date_time.rs")),
+    ("src/enums.rs", include_str!("../../runtime/src/enums.rs")),
+    ("src/file.rs", include_str!("../../runtime/src/file.rs")),
+    ("src/format.rs", include_str!("../../runtime/src/format.rs")),
+    ("src/framing.rs", include_str!("../../runtime/src/framing.rs")),
+    ("src/json_schema.rs", include_str!("../../runtime/src/json_schema.rs")),
+    ("src/lib.rs", include_str!("../../runtime/src/lib.rs")),
+    ("src/nullable.rs", include_str!("../../runtime/src/nullable.rs")),
+    ("src/pattern.rs", include_str!("../../runtime/src/pattern.rs")),
+    ("src/record.rs", include_str!("../../runtime/src/record.rs")),
+    ("src/request_json.rs", include_str!("../../runtime/src/request_json.rs")),
+    ("src/server/body.rs", include_str!("../../runtime/src/server/body.rs")),
+    ("src/server/budget.rs", include_str!("../../runtime/src/server/budget.rs")),
+    ("src/server/config.rs", include_str!("../../runtime/src/server/config.rs")),
+    ("src/server/download.rs", include_str!("../../runtime/src/server/download.rs")),
+    ("src/server/error_reply.rs", include_str!("../../runtime/src/server/error_reply.rs")),
+    ("src/server/extract.rs", include_str!("../../runtime/src/server/extract.rs")),
+    ("src/server/form.rs", include_str!("../../runtime/src/server/form.rs")),
+    ("src/server/mock.rs", include_str!("../../runtime/src/server/mock.rs")),
+    ("src/server/mod.rs", include_str!("../../runtime/src/server/mod.rs")),
+    ("src/server/multipart.rs", include_str!("../../runtime/src/server/multipart.rs")),
+    ("src/server/operation.rs", include_str!("../../runtime/src/server/operation.rs")),
+    ("src/server/pairs.rs", include_str!("../../runtime/src/server/pairs.rs")),
+    ("src/server/problem.rs", include_str!("../../runtime/src/server/problem.rs")),
+    ("src/server/problems.rs", include_str!("../../runtime/src/server/problems.rs")),
+    ("src/server/reply.rs", include_str!("../../runtime/src/server/reply.rs")),
+    ("src/server/serve.rs", include_str!("../../runtime/src/server/serve.rs")),
+    ("src/server/stream.rs", include_str!("../../runtime/src/server/stream.rs")),
+    ("src/server/upgrade.rs", include_str!("../../runtime/src/server/upgrade.rs")),
+    ("src/setters.rs", include_str!("../../runtime/src/setters.rs")),
+    ("src/xml.rs", include_str!("../../runtime/src/xml.rs")),
 ];
 
 /// The bytes of the runtime crate's copy, which does not grow with the spec.

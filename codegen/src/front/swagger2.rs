@@ -5,13 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, Pointer};
-
-/// Whether a parsed document is Swagger 2.0.
-/// What a Swagger 2.0 operation's `produces` lists, kept on the converted operation.
-pub(crate) const PRODUCES: &str = "x-apigen-produces";
-/// Marks a request body whose media type no `consumes` names, read as JSON: an oracle reading
-/// the document as written may take no body at all there.
-pub const ASSUMED_MEDIA_TYPE: &str = "x-apigen-assumed-media-type";
+use crate::front::markers;
 
 pub(crate) fn is_swagger2(doc: &Value) -> bool {
     doc.get("swagger").and_then(Value::as_str).is_some_and(|v| v.starts_with("2."))
@@ -211,7 +205,7 @@ impl<'a> Converter<'a> {
         // Replies without a schema have no content to carry a media type, yet `produces` still
         // says what the operation answers in: kept for the server's own error replies.
         if !produces.is_empty() {
-            out.insert(PRODUCES.into(), Value::from(produces.clone()));
+            out.insert(markers::PRODUCES.into(), Value::from(produces.clone()));
         }
         out.insert("responses".into(), Value::Object(responses));
         Value::Object(out)
@@ -235,7 +229,7 @@ impl<'a> Converter<'a> {
         if consumes.is_empty() {
             let message = "neither the operation nor the document lists `consumes`, so no media type is given for this body; it is read as `application/json`";
             self.note(ptr, message);
-            out[ASSUMED_MEDIA_TYPE] = json!(true);
+            out[markers::ASSUMED_MEDIA_TYPE] = json!(true);
         }
         if let Some(d) = p.get("description") {
             out["description"] = d.clone();

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
-use crate::Diagnostic;
+use crate::diagnostic::Diagnostic;
 
 /// Most files one spec may be split into: a bound on what a hostile tree can make the generator
 /// read, well above the largest public descriptions (a few thousand files).
@@ -757,7 +757,7 @@ impl Bundler<'_> {
         for error in &mut self.errors {
             let Some((file, pointer)) = error.pointer.split_once('#') else { continue };
             let Some(text) = self.texts.get(file).filter(|t| !t.trim_start().starts_with('{')) else { continue };
-            error.line = error.line.or_else(|| crate::locate::line_of(text, &format!("#{pointer}")));
+            error.line = error.line.or_else(|| crate::front::locate::line_of(text, &format!("#{pointer}")));
         }
     }
 

@@ -11,7 +11,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, Pointer};
-use crate::repair::{each_schema_object, json_schema_forms, null_only, rewrite_references};
+use crate::front::markers;
+use crate::front::repair::{each_schema_object, json_schema_forms, null_only, rewrite_references};
 
 /// The dialect a 3.1 document's schemas use unless it says otherwise.
 const DEFAULT_DIALECT: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
@@ -88,7 +89,7 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     let tags = doc.get_mut("tags").and_then(Value::as_array_mut).into_iter().flatten();
     for tag in tags.filter_map(Value::as_object_mut) {
         if let Some(parent) = tag.remove("parent") {
-            tag.insert(crate::lower::TAG_PARENT.to_string(), parent);
+            tag.insert(markers::TAG_PARENT.to_string(), parent);
         }
     }
     each_schema_object(doc, &mut |schema, at| convert_schema(schema, at, &mut notes));
@@ -179,7 +180,7 @@ fn item_schemas(doc: &mut Value) {
                     let Value::Object(media) = media else { continue };
                     if let Some(items) = media.remove("itemSchema") {
                         media.insert("schema".to_string(), items);
-                        media.insert(crate::lower::ITEM_SCHEMA.to_string(), Value::Bool(true));
+                        media.insert(markers::ITEM_SCHEMA.to_string(), Value::Bool(true));
                     }
                 }
             }
@@ -439,7 +440,7 @@ fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec
     }
     // Kept where the 3.0 model keeps what it does not know, for lowering to check keys against.
     if let Some(names) = schema.remove("propertyNames") {
-        schema.insert(crate::lower::PROPERTY_NAMES.to_string(), names);
+        schema.insert(markers::PROPERTY_NAMES.to_string(), names);
     }
     for (key, what) in DROPPED {
         if schema.remove(*key).is_some() {

@@ -21,6 +21,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{Diagnostic, Pointer};
+use crate::front::markers::{CONTRADICTED, NARROWED, NULL_ONLY, XML};
 
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
@@ -965,21 +966,6 @@ fn oauth_flow_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
 /// Limits that count characters, items or properties: whole numbers from zero.
 const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
 
-/// Where a schema's `xml` object is kept through the typed model.
-pub(crate) const XML: &str = "x-apigen-xml";
-/// Where a `oneOf` or `anyOf` whose members only narrow the value is kept, as `{key: members}`,
-/// once the schema is read as its plain type: servers check values against it, and samples
-/// meet it.
-pub const NARROWED: &str = "x-apigen-narrowed";
-/// Marks a schema that allows only `null`, read as any JSON value, nullable ([`null_only`]):
-/// samples of it are `null`.
-pub const NULL_ONLY: &str = "x-apigen-null-only";
-/// Marks a schema that, as written, allows no value at all (its keywords contradict each other),
-/// with why and how it was read instead. A peer reading the document as written (a mock, a
-/// validator) refuses every value there: oracles use the mark to tell the document's slip from a
-/// fault of the generated code.
-pub const CONTRADICTED: &str = "x-apigen-contradicted";
-
 fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
         notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
@@ -1603,8 +1589,8 @@ fn walk(schema: &mut Value, at: &Pointer, f: &mut dyn FnMut(&mut Map<String, Val
 mod tests {
     use serde_json::{Value, json};
 
-    use super::CONTRADICTED;
     use crate::diagnostic::Diagnostic;
+    use crate::front::markers::CONTRADICTED;
 
     /// The repairs of a document that has the `info` every document needs, which these tests'
     /// documents leave out to stay short.

@@ -8,10 +8,10 @@ use openapiv3::OpenAPI;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::bundle::{self, Origins, ReadFile};
-use crate::overlay::{self, Overlay};
-use crate::{Diagnostic, locate};
-use crate::{isolate, openapi31, repair, swagger2};
+use crate::diagnostic::Diagnostic;
+use crate::front::bundle::{self, Origins, ReadFile};
+use crate::front::overlay::{self, Overlay};
+use crate::front::{isolate, locate, markers, openapi31, repair, swagger2};
 
 /// Malformed schemas and operations a document may have set aside before it is refused whole:
 /// past this many, it is not a document with slips but something else.
@@ -140,7 +140,7 @@ impl Sources {
             if d.line.is_none() || file != self.root {
                 d.line = locator.as_mut().and_then(|l| l.line_of(&pointer));
             }
-            d.pointer = format!("{}{pointer}", crate::bundle::file_prefix(file, &self.root));
+            d.pointer = format!("{}{pointer}", crate::front::bundle::file_prefix(file, &self.root));
         }
     }
 }
@@ -289,7 +289,7 @@ fn keep_query_operations(value: &mut Value) {
     for item in paths.values_mut() {
         let Value::Object(item) = item else { continue };
         if let Some(query) = item.remove("query") {
-            item.insert(crate::lower::QUERY_OPERATION.to_string(), query);
+            item.insert(markers::QUERY_OPERATION.to_string(), query);
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Tokens → file contents: formatted Rust with a header line. The output depends only on the
 //! input, byte for byte.
 
+pub(crate) mod encode;
+
 use proc_macro2::TokenStream;
 
 /// One file of a generated crate.

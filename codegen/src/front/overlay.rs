@@ -9,9 +9,9 @@
 
 use serde_json::Value;
 
-use crate::Diagnostic;
-use crate::bundle::weight;
-use crate::jsonpath::{Query, Step, Steps};
+use crate::diagnostic::Diagnostic;
+use crate::front::bundle::weight;
+use crate::front::jsonpath::{Query, Step, Steps};
 
 /// Most actions one overlay may hold: a bound on what a hostile overlay can make the generator do.
 const MOST_ACTIONS: usize = 10_000;
@@ -44,7 +44,7 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
     let mut grown = 0usize;
     for overlay in overlays {
         let mut fail = |pointer: String, message: String| {
-            let line = crate::locate::line_of(overlay.text, &pointer);
+            let line = crate::front::locate::line_of(overlay.text, &pointer);
             problems.push(Diagnostic { pointer: format!("{}{pointer}", overlay.path), line, message });
         };
         let value = match &overlay.parsed {

@@ -199,7 +199,7 @@ mod tests {
     /// Every schema and property of the project spec is found on the line that names it.
     #[test]
     fn every_schema_and_property_of_the_project_spec_is_found() {
-        let text = include_str!("../../spec/openapi.yaml");
+        let text = include_str!("../../../spec/openapi.yaml");
         let doc: serde_json::Value = serde_yaml_ng::from_str(text).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         let mut locator = super::Locator::new(text);
