@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
-# Whether the generator at REV and the one in the working tree write the same files, byte for
-# byte, for every spec in this folder (each once as it is and once with a feature per tag), and
-# for the project spec and the fixtures (`cargo xtask codegen --check` run by the working tree's
-# generator against the files REV's wrote):
-#   codegen/tests/corpus/same_output.sh REV
+# Whether the generator at REV and the one at NEW (by default the working tree) write the same
+# files, byte for byte, for every spec in this folder (each once as it is and once with a feature
+# per tag), and for the project spec and the fixtures:
+#   codegen/tests/corpus/same_output.sh REV [NEW]
 # Prints each spec whose output differs, with the first lines of the difference; exits 1 if any.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-rev=${1:?usage: same_output.sh REV}
+rev=${1:?usage: same_output.sh REV [NEW]}
+new_rev=${2:-}
 export CARGO_TERM_QUIET=true
 out=target/same-output
-base=$out/base-tree
+base=$out/base-tree new=.
 rm -rf "$out/base" "$out/new" && mkdir -p "$out/base" "$out/new"
 git worktree remove --force "$base" 2>/dev/null || true
 git worktree add --detach --quiet "$base" "$rev" || exit 1
-trap 'git worktree remove --force "$base"' EXIT
+cleanup="git worktree remove --force $base"
+if [ -n "$new_rev" ]; then
+  new=$out/new-tree
+  git worktree remove --force "$new" 2>/dev/null || true
+  git worktree add --detach --quiet "$new" "$new_rev" || exit 1
+  cleanup="$cleanup; git worktree remove --force $new"
+fi
+trap 'eval "$cleanup"' EXIT
+# Each tree builds into a target directory of its own, beside the trees.
 (cd "$base" && CARGO_TARGET_DIR=../target-base cargo build --release -p xtask) || exit 1
-cargo build --release -p xtask || exit 1
+if [ -n "$new_rev" ]; then
+  (cd "$new" && CARGO_TARGET_DIR=../target-new cargo build --release -p xtask) || exit 1
+  new_xtask=$out/target-new/release/xtask
+else
+  cargo build --release -p xtask || exit 1
+  new_xtask=${CARGO_TARGET_DIR:-target}/release/xtask
+fi
 base_xtask=$out/target-base/release/xtask
-new_xtask=${CARGO_TARGET_DIR:-target}/release/xtask
 
 differ=0 specs=0
 for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml codegen/tests/corpus/*.tree; do
@@ -42,14 +55,14 @@ for spec in codegen/tests/corpus/*.json codegen/tests/corpus/*.y*ml codegen/test
 done
 echo "corpus: $((specs - differ)) of $specs outputs the same"
 
-# The project spec and the fixtures: REV's generator writes them into its tree, the working tree's
-# generator checks them there.
+# The project spec and the fixtures: REV's generator writes them into its tree, to compare with
+# NEW's (checked in, and up to date where `cargo xtask codegen --check` passes).
 (cd "$base" && "../target-base/release/xtask" codegen > /dev/null) || exit 1
 for dir in generated-types generated-client generated-server-stubs fixtures; do
-  if ! diff -r -q "$base/$dir" "$dir" > /dev/null; then
+  if ! diff -r -q "$base/$dir" "$new/$dir" > /dev/null; then
     differ=$((differ + 1))
     echo "differs: $dir"
-    diff -r "$base/$dir" "$dir" | head -20
+    diff -r "$base/$dir" "$new/$dir" | head -20
   fi
 done
 [ "$differ" -eq 0 ] && echo "project spec and fixtures: the same"
