@@ -58,7 +58,7 @@ pub async fn multipart_body<T: DeserializeOwned>(
         return Ok(None);
     };
     let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let parts = match boundary(content_type).ok_or("the content type names no boundary").and_then(|b| parse(&bytes, b))
+    let parts = match boundary(content_type).ok_or("the content type names no boundary").and_then(|b| parse(&bytes, &b))
     {
         Ok(parts) => parts,
         Err(reason) => {
@@ -94,11 +94,62 @@ struct Part {
 }
 
 /// The `boundary` parameter of a `multipart/form-data` content type.
-fn boundary(content_type: &str) -> Option<&str> {
-    content_type.split(';').skip(1).find_map(|param| {
-        let (key, value) = param.split_once('=')?;
-        key.trim().eq_ignore_ascii_case("boundary").then(|| value.trim().trim_matches('"')).filter(|b| !b.is_empty())
-    })
+fn boundary(content_type: &str) -> Option<String> {
+    parameters(content_type).into_iter().find(|(key, _)| key == "boundary").map(|(_, b)| b).filter(|b| !b.is_empty())
+}
+
+/// The parameters of a header value after its first `;` (`form-data; name="a"; filename="a;b"`),
+/// keys in lower case and values unquoted: a quoted value (RFC 9110's `quoted-string`) runs to
+/// its closing quote, with `\` taking the next character as it is, so `;` and `"` may be inside.
+fn parameters(value: &str) -> Vec<(String, String)> {
+    let mut params = Vec::new();
+    let Some((_, mut rest)) = value.split_once(';') else { return params };
+    loop {
+        let (key, after) = match rest.split_once('=') {
+            Some((key, after)) if !key.contains(';') => (key, after),
+            // A parameter without a value: none a part is read by.
+            _ => match rest.split_once(';') {
+                Some((_, next)) => {
+                    rest = next;
+                    continue;
+                }
+                None => return params,
+            },
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let after = after.trim_start();
+        let (value, next) = match after.strip_prefix('"') {
+            Some(quoted) => {
+                let mut value = String::new();
+                let mut chars = quoted.char_indices();
+                let mut end = quoted.len();
+                while let Some((i, c)) = chars.next() {
+                    match c {
+                        '\\' => value.extend(chars.next().map(|(_, c)| c)),
+                        '"' => {
+                            end = i + 1;
+                            break;
+                        }
+                        c => value.push(c),
+                    }
+                }
+                // Whatever follows the closing quote up to the next `;` is not part of the value.
+                let tail = &quoted[end..];
+                (value, tail.split_once(';').map(|(_, next)| next))
+            }
+            None => match after.split_once(';') {
+                Some((token, next)) => (token.trim().to_string(), Some(next)),
+                None => (after.trim().to_string(), None),
+            },
+        };
+        if !key.is_empty() {
+            params.push((key, value));
+        }
+        match next {
+            Some(next) => rest = next,
+            None => return params,
+        }
+    }
 }
 
 /// Splits a body into its parts (RFC 7578): each starts after a `--boundary` line, has headers up
@@ -138,10 +189,8 @@ fn part(raw: Bytes) -> Result<Part, &'static str> {
     for line in head.split("\r\n") {
         let Some((key, value)) = line.split_once(':') else { continue };
         if key.trim().eq_ignore_ascii_case("content-disposition") {
-            for param in value.split(';').skip(1) {
-                let Some((k, v)) = param.split_once('=') else { continue };
-                let v = v.trim().trim_matches('"').to_string();
-                match k.trim().to_ascii_lowercase().as_str() {
+            for (key, v) in parameters(value) {
+                match key.as_str() {
                     "name" => name = Some(v),
                     "filename" => file_name = Some(v),
                     _ => {}
@@ -165,7 +214,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 mod tests {
     use axum::body::Bytes;
 
-    use super::{boundary, parse};
+    use super::{boundary, parameters, parse};
 
     #[test]
     fn parts_are_split_at_the_boundary_with_their_names_and_files() {
@@ -174,7 +223,7 @@ mod tests {
               --XyZ\r\ncontent-disposition: form-data; name=\"photo\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\x89PNG--XyZ\r\n\
               --XyZ--\r\nepilogue",
         );
-        let parts = parse(&body, boundary("multipart/form-data; boundary=\"XyZ\"").unwrap()).unwrap();
+        let parts = parse(&body, &boundary("multipart/form-data; boundary=\"XyZ\"").unwrap()).unwrap();
         assert_eq!(parts.len(), 2);
         assert_eq!(
             (parts[0].name.as_str(), &parts[0].bytes[..], &parts[0].file_name),
@@ -205,6 +254,21 @@ mod tests {
             assert_eq!(parse(&Bytes::from_static(body), "b").unwrap_err(), reason);
         }
         assert_eq!(boundary("multipart/form-data"), None);
+    }
+
+    #[test]
+    fn quoted_parameters_keep_their_semicolons_and_escaped_quotes() {
+        let body = Bytes::from_static(
+            b"--b\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"a;b \\\"c\\\".txt\"\r\n\r\nx\r\n--b--",
+        );
+        let parts = parse(&body, "b").unwrap();
+        assert_eq!((parts[0].name.as_str(), parts[0].file_name.as_deref()), ("doc", Some("a;b \"c\".txt")));
+        let params = parameters("form-data; flag; NAME = plain ; filename=\"x\" trailing; size=3");
+        let expected = [("name", "plain"), ("filename", "x"), ("size", "3")];
+        assert_eq!(params, expected.map(|(k, v)| (k.to_string(), v.to_string())));
+        assert_eq!(boundary("multipart/form-data; boundary=\"a;b\"").as_deref(), Some("a;b"));
+        // An unclosed quote runs to the end of the value.
+        assert_eq!(parameters("form-data; name=\"open"), [("name".to_string(), "open".to_string())]);
     }
 
     /// Mutated bodies (bytes changed, boundary pieces and line breaks spliced in, cut short) never
