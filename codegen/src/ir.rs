@@ -23,7 +23,7 @@ pub struct Api {
     /// What the generator simplified, or left out because it cannot represent it (only when
     /// asked to skip unsupported parts), each located in the spec.
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
-    /// Cargo features per tag, when [`crate::Config::tag_features`] asks for them.
+    /// Cargo features per tag, when [`crate::config::Config::tag_features`] asks for them.
     pub tag_features: Option<TagFeatures>,
     /// The schemas values held as any JSON are checked against, and those XML bodies are read
     /// by, when there are any.
@@ -688,7 +688,8 @@ pub struct Operation {
     pub description: Option<String>,
     pub tags: Vec<String>,
     /// The cargo features, one per tag, any of which compiles this operation into the client
-    /// (with [`crate::Config::tag_features`]); empty when it is always compiled.
+    /// (with [`crate::config::Config::tag_features`]); empty when it is always
+    /// compiled.
     pub features: Vec<String>,
     pub deprecated: bool,
     pub params: Vec<Param>,

@@ -412,8 +412,9 @@ fn item_attrs(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
     })
 }
 
-/// With [`crate::Config::tag_features`], the crate attribute and docs paragraph that go with them:
-/// a build with some tags (or the unused schemas) off leaves imports and helpers of the others unused, which is expected.
+/// With [`crate::config::Config::tag_features`], the crate attribute and docs paragraph that go
+/// with them: a build with some tags (or the unused schemas) off leaves imports and helpers of
+/// the others unused, which is expected.
 pub fn tag_features_note(api: &Api) -> Option<(TokenStream, String)> {
     let tags = api.tag_features.as_ref()?;
     let list = tags.features.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
