@@ -73,7 +73,6 @@ const FN_LINES: usize = 150;
 const STILL_LONG: &[&str] = &[
     "runtime/src/server/extract.rs",
     "src/emit/types.rs",
-    "src/lower/schema.rs",
     "src/emit/client/methods.rs: client_head",
     "src/emit/server/router.rs: router_header",
     "src/emit/types.rs: union",
@@ -81,7 +80,7 @@ const STILL_LONG: &[&str] = &[
     "src/lower/operation/bodies.rs: body",
     "src/lower/operation/bodies.rs: media_body",
     "src/lower/operation/params.rs: params",
-    "src/lower/schema.rs: lower_item",
+    "src/lower/schema/mod.rs: lower_item",
 ];
 
 /// What is long but listed in [`STILL_LONG`] is allowed; what is listed but no longer long is an
