@@ -72,10 +72,9 @@ const FN_LINES: usize = 150;
 /// these that no longer is (so the list only shrinks).
 const STILL_LONG: &[&str] = &[
     "runtime/src/server/extract.rs",
-    "src/emit/types.rs",
     "src/emit/client/methods.rs: client_head",
     "src/emit/server/router.rs: router_header",
-    "src/emit/types.rs: union",
+    "src/emit/types/unions.rs: union",
     "src/front/repair/schema.rs: repair_schema",
     "src/lower/operation/bodies.rs: body",
     "src/lower/operation/bodies.rs: media_body",
