@@ -1,7 +1,9 @@
 //! An operation's parameters: path, query, header and cookie, their styles, defaults and the
 //! path template they fill.
 
-use openapiv3::{Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle, ReferenceOr};
+use std::borrow::Cow;
+
+use openapiv3::{Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle, ReferenceOr, Schema};
 use serde_json::Value;
 
 use super::bodies::{is_json, unwritten_schema};
@@ -21,6 +23,18 @@ const RESERVED_PARAM_NAMES: &[&str] =
 
 /// Headers OpenAPI says to ignore when declared as parameters.
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+
+/// Where a parameter goes and how its style spells it.
+struct Placement {
+    location: Location,
+    explode: bool,
+    /// `style: deepObject`, in the query.
+    deep: bool,
+    /// What joins a list's items: `,`, or ` ` and `|` for the delimited styles.
+    delimiter: char,
+    /// `allowEmptyValue` on an optional query parameter: `name=` is read as absent.
+    empty_is_absent: bool,
+}
 
 /// A protocol switch needs the request's `Upgrade` header to name the protocol: a required header
 /// parameter of its own, unless the operation declares one.
@@ -58,7 +72,38 @@ impl<'a> Lowerer<'a> {
         op_level: &[ReferenceOr<Parameter>],
         common: &[CommonHeader],
     ) -> (Vec<Param>, Vec<usize>) {
-        // Operation-level parameters override path-level ones with the same name and location.
+        let merged = self.merged_params(ctx, path_level, op_level);
+        // Path parameters the spec declares, lowered or not (one refused is reported already).
+        let declared: Vec<String> = merged
+            .iter()
+            .filter(|(_, p)| matches!(p, Parameter::Path { .. }))
+            .map(|(_, p)| p.parameter_data_ref().name.clone())
+            .collect();
+        let mut scope = Scope::with_reserved(RESERVED_PARAM_NAMES);
+        let mut params = Vec::new();
+        let mut common_used = Vec::new();
+        for (ptr, param) in merged {
+            let Some(placement) = self.placement(&ptr, param, common, &mut common_used) else { continue };
+            if let Some(param) = self.param(ctx, &ptr, param, placement, &mut scope) {
+                params.push(param);
+            }
+        }
+        self.check_path_template(ctx, &mut params, &declared, &mut scope);
+        common_used.sort();
+        (params, common_used)
+    }
+
+    /// The operation's parameters and its path's, resolved: operation-level ones override
+    /// path-level ones with the same name and location.
+    fn merged_params<'p>(
+        &mut self,
+        ctx: &OpContext,
+        path_level: &'p [ReferenceOr<Parameter>],
+        op_level: &'p [ReferenceOr<Parameter>],
+    ) -> Vec<(Pointer, &'p Parameter)>
+    where
+        'a: 'p,
+    {
         let mut merged: Vec<(Pointer, &Parameter)> = Vec::new();
         let levels = [(ctx.ptr.clone(), op_level), (Pointer::root().push("paths").push(ctx.path), path_level)];
         for (base, list) in levels {
@@ -75,262 +120,298 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        // Path parameters the spec declares, lowered or not (one refused is reported already).
-        let declared: Vec<String> = merged
-            .iter()
-            .filter(|(_, p)| matches!(p, Parameter::Path { .. }))
-            .map(|(_, p)| p.parameter_data_ref().name.clone())
-            .collect();
-        let mut scope = Scope::with_reserved(RESERVED_PARAM_NAMES);
-        let mut params = Vec::new();
-        let mut common_used = Vec::new();
-        // What a media type without a schema carries: text, or any JSON value for a JSON type.
-        let (text, any) = (unwritten_schema(false), unwritten_schema(true));
-        for (ptr, param) in merged {
-            let data = param.parameter_data_ref();
-            let mut deep = false;
-            let mut delimiter = ',';
-            let mut empty_is_absent = false;
-            // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently: a prefix in
-            // the segment.
-            let path_prefix = match param {
-                Parameter::Path { style: PathStyle::Label, .. } => ".".to_string(),
-                Parameter::Path { style: PathStyle::Matrix, .. } => format!(";{}=", data.name),
-                _ => String::new(),
-            };
-            let (location, explode) = match param {
-                Parameter::Path { .. } => (Location::Path, data.explode.unwrap_or(false)),
-                Parameter::Query { style, allow_reserved, allow_empty_value, .. } => {
-                    deep = matches!(style, QueryStyle::DeepObject);
-                    // `name=` says "no value": read as absent, as no value of most types is
-                    // spelled by empty text.
-                    empty_is_absent = allow_empty_value.unwrap_or(false) && !data.required;
-                    // Reserved characters may go unencoded; encoded, they mean the same to any
-                    // server, so they are.
-                    if *allow_reserved {
-                        self.warn(
-                            &ptr.push("allowReserved"),
-                            "`allowReserved` is honoured by percent-encoding reserved characters anyway, which servers decode alike",
-                        );
-                    }
-                    // Only `form` explodes unless told otherwise.
-                    let explode = data.explode.unwrap_or(matches!(style, QueryStyle::Form));
-                    match style {
-                        QueryStyle::SpaceDelimited => delimiter = ' ',
-                        QueryStyle::PipeDelimited => delimiter = '|',
-                        QueryStyle::Form | QueryStyle::DeepObject => {}
-                    }
-                    (Location::Query, explode)
+        merged
+    }
+
+    /// Where a parameter goes and how its style spells it; `None` for a header OpenAPI says to
+    /// ignore, or one of the document's common headers (whose index goes into `common_used`).
+    fn placement(
+        &mut self,
+        ptr: &Pointer,
+        param: &Parameter,
+        common: &[CommonHeader],
+        common_used: &mut Vec<usize>,
+    ) -> Option<Placement> {
+        let data = param.parameter_data_ref();
+        let mut placement = Placement {
+            location: Location::Path,
+            explode: data.explode.unwrap_or(false),
+            deep: false,
+            delimiter: ',',
+            empty_is_absent: false,
+        };
+        match param {
+            Parameter::Path { .. } => {}
+            Parameter::Query { style, allow_reserved, allow_empty_value, .. } => {
+                placement.location = Location::Query;
+                placement.deep = matches!(style, QueryStyle::DeepObject);
+                // `name=` says "no value": read as absent, as no value of most types is spelled
+                // by empty text.
+                placement.empty_is_absent = allow_empty_value.unwrap_or(false) && !data.required;
+                // Reserved characters may go unencoded; encoded, they mean the same to any
+                // server, so they are.
+                if *allow_reserved {
+                    self.warn(
+                        &ptr.push("allowReserved"),
+                        "`allowReserved` is honoured by percent-encoding reserved characters anyway, which servers decode alike",
+                    );
                 }
-                Parameter::Header { .. } => {
-                    let lower = data.name.to_ascii_lowercase();
-                    if IGNORED_HEADERS.contains(&lower.as_str()) {
-                        let instead = match lower.as_str() {
-                            "accept" => "the replies' media types say what the client accepts",
-                            "content-type" => "the request body's media type says it",
-                            _ => "credentials are sent as the operation's `security` says",
-                        };
-                        self.warn(
-                            &ptr,
-                            format!("header parameter `{}` is ignored, as OpenAPI says: {instead}", data.name),
-                        );
-                        continue;
-                    }
-                    if let Some(i) = common.iter().position(|c| c.header.eq_ignore_ascii_case(&data.name)) {
-                        common_used.push(i);
-                        continue;
-                    }
-                    (Location::Header, data.explode.unwrap_or(false))
+                // Only `form` explodes unless told otherwise.
+                placement.explode = data.explode.unwrap_or(matches!(style, QueryStyle::Form));
+                match style {
+                    QueryStyle::SpaceDelimited => placement.delimiter = ' ',
+                    QueryStyle::PipeDelimited => placement.delimiter = '|',
+                    QueryStyle::Form | QueryStyle::DeepObject => {}
                 }
-                Parameter::Cookie { .. } => (Location::Cookie, false),
+            }
+            Parameter::Header { .. } => {
+                let lower = data.name.to_ascii_lowercase();
+                if IGNORED_HEADERS.contains(&lower.as_str()) {
+                    let instead = match lower.as_str() {
+                        "accept" => "the replies' media types say what the client accepts",
+                        "content-type" => "the request body's media type says it",
+                        _ => "credentials are sent as the operation's `security` says",
+                    };
+                    self.warn(ptr, format!("header parameter `{}` is ignored, as OpenAPI says: {instead}", data.name));
+                    return None;
+                }
+                if let Some(i) = common.iter().position(|c| c.header.eq_ignore_ascii_case(&data.name)) {
+                    common_used.push(i);
+                    return None;
+                }
+                placement.location = Location::Header;
+            }
+            Parameter::Cookie { .. } => {
+                placement.location = Location::Cookie;
+                placement.explode = false;
+            }
+        }
+        Some(placement)
+    }
+
+    /// One parameter, placed; `None` when its schema cannot be lowered or its style cannot
+    /// carry it (reported).
+    fn param(
+        &mut self,
+        ctx: &OpContext,
+        ptr: &Pointer,
+        param: &Parameter,
+        placement: Placement,
+        scope: &mut Scope,
+    ) -> Option<Param> {
+        let data = param.parameter_data_ref();
+        let Placement { location, mut explode, deep, mut delimiter, empty_is_absent } = placement;
+        // `label` (`.a`) and `matrix` (`;id=a`) spell even one value differently: a prefix in the
+        // segment.
+        let path_prefix = match param {
+            Parameter::Path { style: PathStyle::Label, .. } => ".".to_string(),
+            Parameter::Path { style: PathStyle::Matrix, .. } => format!(";{}=", data.name),
+            _ => String::new(),
+        };
+        let (schema, schema_ptr, mut json) = self.param_schema(ptr, data);
+        let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
+        let ty = self.lower_schema(&schema, &schema_ptr, naming)?;
+        let ty = self.param_type(ty, location);
+        // A delimiter joins the items of a list; one value has none to join, and is `form`.
+        if delimiter != ',' && !matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
+            let style = if delimiter == '|' { "pipeDelimited" } else { "spaceDelimited" };
+            self.warn(&ptr.push("style"), format!("style `{style}` applies only to lists; read as `form`"));
+            delimiter = ',';
+        }
+        let mut wire = data.name.clone();
+        let object_style = self.object_style(ptr, &data.name, (location, deep), &ty, &mut explode, &mut wire);
+        self.warn_nested_in_query(object_style, &ty, &schema_ptr, &data.name);
+        // A prefix spells one value or a list; objects in those styles are not written yet.
+        if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, true)) {
+            let style = if path_prefix == "." { "label" } else { "matrix" };
+            self.report(
+                &ptr.push("style"),
+                format!("an object in a path parameter of style `{style}` is not supported yet"),
+            );
+            return None;
+        }
+        let lists = matches!(location, Location::Query | Location::Header | Location::Path);
+        if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
+            // A value with no plain-text form (a list of objects, a union of shapes) still has a
+            // JSON one (percent-encoded in a cookie, as every cookie value is).
+            let each = if location == Location::Query && matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
+                ", each item a `name=<JSON>` pair"
+            } else {
+                ""
             };
-            // `content` names the media type of the value's text: JSON is written as JSON text,
-            // anything else is read by its schema as usual.
-            let mut json = false;
-            let (schema, schema_ptr) = match &data.format {
-                ParameterSchemaOrContent::Schema(s) => (s, ptr.push("schema")),
-                ParameterSchemaOrContent::Content(content) => match content.iter().next() {
-                    None => {
-                        self.warn(&ptr.push("content"), "`content` names no media type; the value is read as text");
-                        (&text, ptr.push("content"))
-                    }
-                    Some((media_type, media)) => {
-                        json = is_json(media_type);
-                        let schema = media.schema.as_ref().unwrap_or_else(|| {
+            self.warn(
+                &schema_ptr,
+                format!("parameter `{}` has no plain-text form; it is written as its JSON text{each}", data.name),
+            );
+            json = true;
+        }
+        let resolved = self.resolve_schema(&schema).cloned();
+        let default = match resolved.as_ref().and_then(|s| s.schema_data.default.clone()) {
+            Some(value) => match self.default_value(&ty, &value) {
+                Some(d) => Some(d),
+                None => {
+                    self.warn(
+                        &schema_ptr.push("default"),
+                        format!("default {value} does not fit the parameter's type and is ignored"),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let constraints = match &*schema {
+            ReferenceOr::Item(schema) => self.constraints(schema, &schema_ptr),
+            ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
+        };
+        // A parameter cannot spell `null` but by its absence: one that is required and may be
+        // `null` is one that may be left out.
+        let mut required = data.required || location == Location::Path;
+        if required && location != Location::Path && resolved.as_ref().is_some_and(|s| s.schema_data.nullable) {
+            self.warn(
+                &ptr.push("required"),
+                format!(
+                    "`{}` is required and may be `null`, which a parameter says by being left out: it is optional",
+                    data.name
+                ),
+            );
+            required = false;
+        }
+        Some(Param {
+            wire,
+            name: scope.claim(&snake(&data.name)),
+            location,
+            ty,
+            required,
+            default,
+            explode,
+            delimiter,
+            constraints,
+            object_style: object_style.filter(|_| !json),
+            json,
+            path_prefix,
+            empty_is_absent,
+            doc: crate::lower::described(&data.description, data.example.as_ref(), true),
+        })
+    }
+
+    /// A parameter's schema, where it is, and whether its value is JSON text: `content` names the
+    /// media type of the value's text, JSON written as JSON text and anything else read by its
+    /// schema as usual. A media type without a schema carries text, or any JSON value for JSON.
+    fn param_schema<'p>(
+        &mut self,
+        ptr: &Pointer,
+        data: &'p openapiv3::ParameterData,
+    ) -> (Cow<'p, ReferenceOr<Schema>>, Pointer, bool) {
+        match &data.format {
+            ParameterSchemaOrContent::Schema(s) => (Cow::Borrowed(s), ptr.push("schema"), false),
+            ParameterSchemaOrContent::Content(content) => match content.iter().next() {
+                None => {
+                    self.warn(&ptr.push("content"), "`content` names no media type; the value is read as text");
+                    (Cow::Owned(unwritten_schema(false)), ptr.push("content"), false)
+                }
+                Some((media_type, media)) => {
+                    let json = is_json(media_type);
+                    let schema = match &media.schema {
+                        Some(schema) => Cow::Borrowed(schema),
+                        None => {
                             let read = if json { "any JSON value" } else { "text" };
                             self.warn(
                                 &ptr.push("content").push(media_type),
                                 format!("the media type has no schema; the value is read as {read}"),
                             );
-                            if json { &any } else { &text }
-                        });
-                        (schema, ptr.push("content").push(media_type).push("schema"))
-                    }
-                },
-            };
-            let naming = Naming::Derived(format!("{}{}", ctx.type_name, camel(&data.name)));
-            let Some(ty) = self.lower_schema(schema, &schema_ptr, naming) else { continue };
-            // A list behind a reference (`$ref: '#/components/schemas/Ids'`) is written and read
-            // exactly as the same list written inline.
-            let ty = match self.unaliased(&ty) {
-                TypeRef::Vec(_) => self.unaliased(&ty).clone(),
-                _ => ty,
-            };
-            // A parameter cannot carry `null`, so items that may be `null` are plain items here.
-            let ty = match ty {
-                TypeRef::Vec(item) => TypeRef::Vec(Box::new(non_null(*item))),
-                other => other,
-            };
-            let ty = match location {
-                Location::Query | Location::Header => self.one_or_many(ty),
-                Location::Path | Location::Cookie => ty,
-            };
-            // A delimiter joins the items of a list; one value has none to join, and is `form`.
-            if delimiter != ',' && !matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
-                let style = if delimiter == '|' { "pipeDelimited" } else { "spaceDelimited" };
-                self.warn(&ptr.push("style"), format!("style `{style}` applies only to lists; read as `form`"));
-                delimiter = ',';
-            }
-            // An object in the query: its properties as `name[property]` pairs (deepObject) or as
-            // parameters of their own (form, exploded). A map's entries are `name[key]` pairs.
-            let mut wire = data.name.clone();
-            let mut explode = explode;
-            let map = matches!(self.unaliased(&ty), TypeRef::Map(_));
-            let object_style = match (location, deep, explode, self.is_struct(&ty) || map) {
-                (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
-                (Location::Query, false, true, true) if !map => Some(ObjectStyle::Exploded),
-                (Location::Query, false, true, true) => {
-                    self.warn(
-                        &ptr,
-                        format!(
-                            "map `{}` is exploded into the query (`style: form`): each entry is a parameter of its own, and the server reads every query parameter the operation does not declare as an entry",
-                            data.name
-                        ),
-                    );
-                    Some(ObjectStyle::Exploded)
+                            Cow::Owned(unwritten_schema(json))
+                        }
+                    };
+                    (schema, ptr.push("content").push(media_type).push("schema"), json)
                 }
-                // Properties of one value each, as a path segment or a header can carry them.
-                (Location::Path | Location::Header, _, _, true) if !map && self.simple_fields(&ty) => {
-                    Some(ObjectStyle::Simple)
-                }
-                // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form
-                // the servers that take one read (Stripe's `expand[]`, Rails, PHP).
-                (Location::Query, true, _, false) if matches!(self.unaliased(&ty), TypeRef::Vec(_)) => {
-                    wire = format!("{}[]", data.name);
-                    explode = true;
-                    self.warn(
-                        &ptr.push("style"),
-                        format!("`deepObject` list `{}` is sent as `{wire}=a&{wire}=b`", data.name),
-                    );
-                    None
-                }
-                // One value has no properties to spell as `name[property]`: it is `name=value`.
-                (Location::Query, true, _, false) => {
-                    let message =
-                        format!("`deepObject` applies to objects, and `{}` is none; read as `form`", data.name);
-                    self.warn(&ptr.push("style"), message);
-                    None
-                }
-                _ => None,
-            };
-            // OpenAPI's styles spell an object's properties as text; one that is itself an
-            // object (or a list of them) has no form there, and is written as its JSON text.
-            if matches!(object_style, Some(ObjectStyle::Exploded | ObjectStyle::Deep))
-                && let Some(fields) = self.struct_named(self.unaliased(&ty))
-            {
-                let nested: Vec<String> = fields
-                    .fields
-                    .iter()
-                    .filter(|f| !self.is_simple(&f.ty, true))
-                    .map(|f| format!("`{}`", f.wire))
-                    .collect();
-                if !nested.is_empty() {
-                    self.warn(
-                        &schema_ptr,
-                        format!(
-                            "in query object `{}`, {} {} no form in OpenAPI's styles (an object or list of objects inside an object); each is written as its JSON text",
-                            data.name,
-                            nested.join(", "),
-                            if nested.len() == 1 { "has" } else { "have" }
-                        ),
-                    );
-                }
-            }
-            // A prefix spells one value or a list; objects in those styles are not written yet.
-            if !path_prefix.is_empty() && (json || object_style.is_some() || !self.is_simple(&ty, true)) {
-                let style = if path_prefix == "." { "label" } else { "matrix" };
-                self.report(
-                    &ptr.push("style"),
-                    format!("an object in a path parameter of style `{style}` is not supported yet"),
-                );
-                continue;
-            }
-            let lists = matches!(location, Location::Query | Location::Header | Location::Path);
-            if object_style.is_none() && !json && !self.is_simple(&ty, lists) {
-                // A value with no plain-text form (a list of objects, a union of shapes) still
-                // has a JSON one (percent-encoded in a cookie, as every cookie value is).
-                let each = if location == Location::Query && matches!(self.unaliased(&ty), TypeRef::Vec(_)) {
-                    ", each item a `name=<JSON>` pair"
-                } else {
-                    ""
-                };
+            },
+        }
+    }
+
+    /// A parameter's type as it is carried: a list behind a reference (`$ref:
+    /// '#/components/schemas/Ids'`) as the same list written inline, its items never `null` (a
+    /// parameter cannot carry `null`), and one value or many in a query or header.
+    fn param_type(&self, ty: TypeRef, location: Location) -> TypeRef {
+        let ty = match self.unaliased(&ty) {
+            TypeRef::Vec(_) => self.unaliased(&ty).clone(),
+            _ => ty,
+        };
+        let ty = match ty {
+            TypeRef::Vec(item) => TypeRef::Vec(Box::new(non_null(*item))),
+            other => other,
+        };
+        match location {
+            Location::Query | Location::Header => self.one_or_many(ty),
+            Location::Path | Location::Cookie => ty,
+        }
+    }
+
+    /// How an object (or a map) is spelled where the parameter goes: in the query its properties
+    /// as `name[property]` pairs (deepObject) or as parameters of their own (form, exploded), a
+    /// map's entries as `name[key]` pairs; in a path or a header, properties of one value each.
+    /// A `deepObject` list changes `wire` to `name[]`.
+    fn object_style(
+        &mut self,
+        ptr: &Pointer,
+        name: &str,
+        (location, deep): (Location, bool),
+        ty: &TypeRef,
+        explode: &mut bool,
+        wire: &mut String,
+    ) -> Option<ObjectStyle> {
+        let map = matches!(self.unaliased(ty), TypeRef::Map(_));
+        match (location, deep, *explode, self.is_struct(ty) || map) {
+            (Location::Query, true, _, true) => Some(ObjectStyle::Deep),
+            (Location::Query, false, true, true) if !map => Some(ObjectStyle::Exploded),
+            (Location::Query, false, true, true) => {
                 self.warn(
-                    &schema_ptr,
-                    format!("parameter `{}` has no plain-text form; it is written as its JSON text{each}", data.name),
-                );
-                json = true;
-            }
-            let resolved = self.resolve_schema(schema).cloned();
-            let default = match resolved.as_ref().and_then(|s| s.schema_data.default.clone()) {
-                Some(value) => match self.default_value(&ty, &value) {
-                    Some(d) => Some(d),
-                    None => {
-                        self.warn(
-                            &schema_ptr.push("default"),
-                            format!("default {value} does not fit the parameter's type and is ignored"),
-                        );
-                        None
-                    }
-                },
-                None => None,
-            };
-            let constraints = match schema {
-                ReferenceOr::Item(schema) => self.constraints(schema, &schema_ptr),
-                ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
-            };
-            // A parameter cannot spell `null` but by its absence: one that is required and may be
-            // `null` is one that may be left out.
-            let mut required = data.required || location == Location::Path;
-            if required && location != Location::Path && resolved.as_ref().is_some_and(|s| s.schema_data.nullable) {
-                self.warn(
-                    &ptr.push("required"),
+                    ptr,
                     format!(
-                        "`{}` is required and may be `null`, which a parameter says by being left out: it is optional",
-                        data.name
+                        "map `{name}` is exploded into the query (`style: form`): each entry is a parameter of its own, and the server reads every query parameter the operation does not declare as an entry"
                     ),
                 );
-                required = false;
+                Some(ObjectStyle::Exploded)
             }
-            params.push(Param {
-                wire,
-                name: scope.claim(&snake(&data.name)),
-                location,
-                ty,
-                required,
-                default,
-                explode,
-                delimiter,
-                constraints,
-                object_style: object_style.filter(|_| !json),
-                json,
-                path_prefix,
-                empty_is_absent,
-                doc: crate::lower::described(&data.description, data.example.as_ref(), true),
-            });
+            (Location::Path | Location::Header, _, _, true) if !map && self.simple_fields(ty) => {
+                Some(ObjectStyle::Simple)
+            }
+            // OpenAPI leaves a `deepObject` list undefined; `name[]=a&name[]=b` is the form the
+            // servers that take one read (Stripe's `expand[]`, Rails, PHP).
+            (Location::Query, true, _, false) if matches!(self.unaliased(ty), TypeRef::Vec(_)) => {
+                *wire = format!("{name}[]");
+                *explode = true;
+                self.warn(&ptr.push("style"), format!("`deepObject` list `{name}` is sent as `{wire}=a&{wire}=b`"));
+                None
+            }
+            // One value has no properties to spell as `name[property]`: it is `name=value`.
+            (Location::Query, true, _, false) => {
+                let message = format!("`deepObject` applies to objects, and `{name}` is none; read as `form`");
+                self.warn(&ptr.push("style"), message);
+                None
+            }
+            _ => None,
         }
-        self.check_path_template(ctx, &mut params, &declared, &mut scope);
-        common_used.sort();
-        (params, common_used)
+    }
+
+    /// OpenAPI's styles spell an object's properties as text; one that is itself an object (or a
+    /// list of them) has no form there, and is written as its JSON text, which is said once.
+    fn warn_nested_in_query(&mut self, style: Option<ObjectStyle>, ty: &TypeRef, schema_ptr: &Pointer, name: &str) {
+        if !matches!(style, Some(ObjectStyle::Exploded | ObjectStyle::Deep)) {
+            return;
+        }
+        let Some(fields) = self.struct_named(self.unaliased(ty)) else { return };
+        let nested: Vec<String> =
+            fields.fields.iter().filter(|f| !self.is_simple(&f.ty, true)).map(|f| format!("`{}`", f.wire)).collect();
+        if !nested.is_empty() {
+            self.warn(
+                schema_ptr,
+                format!(
+                    "in query object `{name}`, {} {} no form in OpenAPI's styles (an object or list of objects inside an object); each is written as its JSON text",
+                    nested.join(", "),
+                    if nested.len() == 1 { "has" } else { "have" }
+                ),
+            );
+        }
     }
 
     fn check_path_template(
