@@ -75,8 +75,6 @@ const STILL_LONG: &[&str] = &[
     "src/emit/server/router.rs: router_header",
     "src/emit/types/unions.rs: union",
     "src/front/repair/schema.rs: repair_schema",
-    "src/lower/operation/bodies.rs: body",
-    "src/lower/operation/bodies.rs: media_body",
     "src/lower/schema/mod.rs: lower_item",
 ];
 

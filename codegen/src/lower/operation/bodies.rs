@@ -103,26 +103,64 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        // XML beside a JSON body of the same schema is read by the server as the schema's `xml`
-        // objects say (the client sends JSON).
-        let mut xml = None;
-        if let [case] = cases.as_slice()
-            && case.body.encoding == BodyEncoding::Json
-        {
-            let (types, rest): (Vec<&str>, Vec<&str>) = unread.iter().partition(|ct| is_xml(ct));
-            if let Some(first) = types.first() {
-                let media = &body.content[*first];
-                let at = ptr.push("content").push(first).push("schema");
-                let schema = self
-                    .register_xml(media.schema.as_ref().map(crate::lower::checks::as_json).unwrap_or_default(), &at);
-                xml = Some(XmlRead { media_types: types.iter().map(|ct| ct.to_string()).collect(), schema });
-                unread = rest;
-            }
+        let xml = self.xml_beside_json(&ptr, body, &cases, &mut unread);
+        self.join_plain_media_types(&ptr, body, &mut cases, &mut unread);
+        if !unread.is_empty() {
+            let read: Vec<&str> =
+                cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
+            self.warn(
+                &ptr.push("content"),
+                format!(
+                    "the body may also be sent as {}; the generated code sends and accepts only {}",
+                    unread.join(", "),
+                    read.join(", ")
+                ),
+            );
         }
-        // A body also listed under types with no form of their own for its schema (`text/plain`
-        // or `application/octet-stream` beside JSON, as Docker's API lists them) is read by the
-        // server in the form its schema has: a structured value as JSON, a string as text, a
-        // file as bytes.
+        let required = body.required;
+        let doc = crate::lower::prose(&body.description);
+        let mut cases: Vec<Body> =
+            cases.into_iter().map(|c| Body { required, doc: doc.clone(), xml: xml.clone(), ..c.body }).collect();
+        if cases.len() == 1 {
+            return cases.pop();
+        }
+        Some(self.body_choice(ctx, cases))
+    }
+
+    /// XML beside a JSON body of the same schema, taken from `unread`: the server reads it as the
+    /// schema's `xml` objects say (the client sends JSON).
+    fn xml_beside_json(
+        &mut self,
+        ptr: &Pointer,
+        body: &openapiv3::RequestBody,
+        cases: &[MediaBody],
+        unread: &mut Vec<&str>,
+    ) -> Option<XmlRead> {
+        let [case] = cases else { return None };
+        if case.body.encoding != BodyEncoding::Json {
+            return None;
+        }
+        let (types, rest): (Vec<&str>, Vec<&str>) = unread.iter().partition(|ct| is_xml(ct));
+        let first = types.first()?;
+        let media = &body.content[*first];
+        let at = ptr.push("content").push(first).push("schema");
+        let schema =
+            self.register_xml(media.schema.as_ref().map(crate::lower::checks::as_json).unwrap_or_default(), &at);
+        *unread = rest;
+        Some(XmlRead { media_types: types.iter().map(|ct| ct.to_string()).collect(), schema })
+    }
+
+    /// A body also listed under types with no form of their own for its schema (`text/plain` or
+    /// `application/octet-stream` beside JSON, as Docker's API lists them), taken from `unread`:
+    /// the server reads it in the form its schema has, a structured value as JSON, a string as
+    /// text, a file as bytes.
+    fn join_plain_media_types(
+        &mut self,
+        ptr: &Pointer,
+        body: &openapiv3::RequestBody,
+        cases: &mut [MediaBody],
+        unread: &mut Vec<&str>,
+    ) {
         let mut joined: Vec<(&str, &str, String)> = Vec::new();
         unread.retain(|ct| {
             let schema = &body.content[*ct].schema;
@@ -156,25 +194,10 @@ impl<'a> Lowerer<'a> {
             );
             self.warn(&ptr.push("content").push(ct), message);
         }
-        if !unread.is_empty() {
-            let read: Vec<&str> =
-                cases.iter().flat_map(|c| c.accepted.iter().chain(&c.also_form)).map(|s| s.as_str()).collect();
-            self.warn(
-                &ptr.push("content"),
-                format!(
-                    "the body may also be sent as {}; the generated code sends and accepts only {}",
-                    unread.join(", "),
-                    read.join(", ")
-                ),
-            );
-        }
-        let required = body.required;
-        let doc = crate::lower::prose(&body.description);
-        let mut cases: Vec<Body> =
-            cases.into_iter().map(|c| Body { required, doc: doc.clone(), xml: xml.clone(), ..c.body }).collect();
-        if cases.len() == 1 {
-            return cases.pop();
-        }
+    }
+
+    /// The enum of a body sent in several media types, a case each.
+    fn body_choice(&mut self, ctx: &OpContext, cases: Vec<Body>) -> Body {
         let name = self.claim(Naming::Derived(format!("{}Body", ctx.type_name)));
         let mut scope = Scope::default();
         let cases: Vec<BodyCase> = cases
@@ -183,12 +206,12 @@ impl<'a> Lowerer<'a> {
             .collect();
         let first = cases[0].body.clone();
         let operation = format!("{} {}", ctx.method.as_str(), ctx.path);
-        Some(Body {
+        Body {
             ty: TypeRef::BodyChoice(name.clone()),
             accepted: cases.iter().flat_map(|c| c.body.accepted.iter().chain(&c.body.also_form)).cloned().collect(),
             choice: Some(BodiesDef { name, operation, cases }),
             ..first
-        })
+        }
     }
 
     /// The body of one media type among `keys` (JSON first, then forms, multipart, text and
@@ -201,6 +224,78 @@ impl<'a> Lowerer<'a> {
         keys: &[&String],
         several: bool,
     ) -> Option<MediaBody> {
+        let Encoding { encoding, mut accepted, mut wildcard_json, mut also_form } =
+            self.body_encoding(ptr, body, keys)?;
+        // Only JSON wildcards (`application/*+json`): `application/json` is one they allow.
+        wildcard_json |= encoding == BodyEncoding::Json && preferred_json(&accepted).is_none();
+        let preferred = match encoding {
+            BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
+            BodyEncoding::Json => preferred_json(&accepted),
+            // A range is no content type: the client sends one it allows.
+            BodyEncoding::Binary | BodyEncoding::Text => accepted.first().map(|ct| crate::ir::media_type_within(ct)),
+            BodyEncoding::Form | BodyEncoding::Multipart => accepted.first().cloned(),
+        };
+        let Some(content_type) = preferred else {
+            self.report(&ptr.push("content"), "the request body lists no content type");
+            return None;
+        };
+        // The media type whose schema the body is: the one sent, or the wildcard it stands for.
+        let described = match body.content.contains_key(&content_type) && !wildcard_json {
+            true => content_type.clone(),
+            false => accepted[0].clone(),
+        };
+        let media = &body.content[&described];
+        // Accepted types of another schema are a case of their own.
+        accepted.retain(|ct| body.content[ct].schema == media.schema);
+        let media_ptr = ptr.push("content").push(&described);
+        let (ty, encoding) = self.media_type(ctx, &media_ptr, media, (encoding, &content_type), several)?;
+        // Only an object's properties can be form pairs.
+        if !also_form.is_empty() && !self.is_object(&ty) {
+            self.warn(
+                &ptr.push("content"),
+                format!(
+                    "the body may also be sent as {}, but its schema is not an object: the generated code sends and \
+                     accepts only {}",
+                    also_form.join(", "),
+                    accepted.join(", ")
+                ),
+            );
+            also_form.clear();
+        }
+        let ty = if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
+            self.warn(&media_ptr.push("schema"), FILES_IN_JSON);
+            TypeRef::Json
+        } else {
+            ty
+        };
+        // A JSON body whose schema allows `null` may be `null`: an `Option` of its type.
+        let nullable =
+            media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| s.schema_data.nullable);
+        let ty = match ty {
+            ty if nullable && encoding == BodyEncoding::Json && !self.takes_null(&ty, 0) => {
+                TypeRef::Nullable(Box::new(ty))
+            }
+            ty => ty,
+        };
+        let constraints = self.body_constraints(&media_ptr, media, encoding, &ty);
+        let body = Body {
+            ty,
+            required: body.required,
+            encoding,
+            content_type,
+            accepted,
+            also_form,
+            doc: None,
+            choice: None,
+            xml: None,
+            constraints,
+        };
+        Some(MediaBody { body, described })
+    }
+
+    /// How a body of the media types `keys` is sent: JSON first, then forms, multipart, text and
+    /// bytes; `None` (reported) when none of them can be.
+    fn body_encoding(&mut self, ptr: &Pointer, body: &openapiv3::RequestBody, keys: &[&String]) -> Option<Encoding> {
         let mut accepted: Vec<String> = keys.iter().filter(|ct| is_json(ct)).map(|ct| ct.to_string()).collect();
         let mut encoding = BodyEncoding::Json;
         let others: Vec<&String> = keys.iter().copied().filter(|ct| !is_json(ct)).collect();
@@ -304,28 +399,19 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        // Only JSON wildcards (`application/*+json`): `application/json` is one they allow.
-        wildcard_json |= encoding == BodyEncoding::Json && preferred_json(&accepted).is_none();
-        let preferred = match encoding {
-            BodyEncoding::Json if wildcard_json => Some("application/json".to_string()),
-            BodyEncoding::Json => preferred_json(&accepted),
-            // A range is no content type: the client sends one it allows.
-            BodyEncoding::Binary | BodyEncoding::Text => accepted.first().map(|ct| crate::ir::media_type_within(ct)),
-            BodyEncoding::Form | BodyEncoding::Multipart => accepted.first().cloned(),
-        };
-        let Some(content_type) = preferred else {
-            self.report(&ptr.push("content"), "the request body lists no content type");
-            return None;
-        };
-        // The media type whose schema the body is: the one sent, or the wildcard it stands for.
-        let described = match body.content.contains_key(&content_type) && !wildcard_json {
-            true => content_type.clone(),
-            false => accepted[0].clone(),
-        };
-        let media = &body.content[&described];
-        // Accepted types of another schema are a case of their own.
-        accepted.retain(|ct| body.content[ct].schema == media.schema);
-        let media_ptr = ptr.push("content").push(&described);
+        Some(Encoding { encoding, accepted, wildcard_json, also_form })
+    }
+
+    /// The type of a body of `media`, and how it is sent once its schema is known: a form or
+    /// multipart schema that is no object is the caller's bytes.
+    fn media_type(
+        &mut self,
+        ctx: &OpContext,
+        media_ptr: &Pointer,
+        media: &openapiv3::MediaType,
+        (encoding, content_type): (BodyEncoding, &str),
+        several: bool,
+    ) -> Option<(TypeRef, BodyEncoding)> {
         // A form or multipart schema that plainly is no object is not lowered as one would be
         // inside JSON: it is bytes (below), and its JSON reading would only mislead.
         let scalar = media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| {
@@ -342,7 +428,7 @@ impl<'a> Lowerer<'a> {
             (_, BodyEncoding::Text) => TypeRef::String,
             (Some(schema), _) => {
                 // Among several cases the type is named after its media type.
-                let word = if several { case_word(encoding, &content_type) } else { String::new() };
+                let word = if several { case_word(encoding, content_type) } else { String::new() };
                 let naming = Naming::Derived(format!("{}{word}Body", ctx.type_name));
                 self.lower_schema(schema, &media_ptr.push("schema"), naming)?
             }
@@ -362,38 +448,20 @@ impl<'a> Lowerer<'a> {
         } else {
             (ty, encoding)
         };
-        // Only an object's properties can be form pairs.
-        if !also_form.is_empty() && !self.is_object(&ty) {
-            self.warn(
-                &ptr.push("content"),
-                format!(
-                    "the body may also be sent as {}, but its schema is not an object: the generated code sends and \
-                     accepts only {}",
-                    also_form.join(", "),
-                    accepted.join(", ")
-                ),
-            );
-            also_form.clear();
-        }
-        let ty = if encoding != BodyEncoding::Multipart && self.has_files(&ty) {
-            self.warn(&media_ptr.push("schema"), FILES_IN_JSON);
-            TypeRef::Json
-        } else {
-            ty
-        };
-        // A JSON body whose schema allows `null` may be `null`: an `Option` of its type.
-        let nullable =
-            media.schema.as_ref().and_then(|s| self.resolve_schema(s)).is_some_and(|s| s.schema_data.nullable);
-        let ty = match ty {
-            ty if nullable && encoding == BodyEncoding::Json && !self.takes_null(&ty, 0) => {
-                TypeRef::Nullable(Box::new(ty))
-            }
-            ty => ty,
-        };
-        // A list or a scalar has limits of its own (`maxItems`, its items' `pattern`), which no
-        // type carries; an object's are its struct's, and bytes have none to read.
+        Some((ty, encoding))
+    }
+
+    /// A body's own limits: a list's or a scalar's (`maxItems`, its items' `pattern`), which no
+    /// type carries; an object's are its struct's, and bytes have none to read.
+    fn body_constraints(
+        &mut self,
+        media_ptr: &Pointer,
+        media: &openapiv3::MediaType,
+        encoding: BodyEncoding,
+        ty: &TypeRef,
+    ) -> Constraints {
         let mut constraints = match (&media.schema, encoding) {
-            (Some(schema), BodyEncoding::Json | BodyEncoding::Text) if !self.is_struct(&ty) => match schema {
+            (Some(schema), BodyEncoding::Json | BodyEncoding::Text) if !self.is_struct(ty) => match schema {
                 ReferenceOr::Item(item) => self.constraints(item, &media_ptr.push("schema")),
                 ReferenceOr::Reference { reference } => self.referenced_constraints(reference),
             },
@@ -405,20 +473,19 @@ impl<'a> Lowerer<'a> {
             constraints = Constraints { min_length, max_length, pattern, format, ..Constraints::default() };
         }
         constraints.nullable = matches!(ty, TypeRef::Nullable(_)) && !constraints.is_empty();
-        let body = Body {
-            ty,
-            required: body.required,
-            encoding,
-            content_type,
-            accepted,
-            also_form,
-            doc: None,
-            choice: None,
-            xml: None,
-            constraints,
-        };
-        Some(MediaBody { body, described })
+        constraints
     }
+}
+
+/// How a body is sent, before its schema is read.
+struct Encoding {
+    encoding: BodyEncoding,
+    /// The media types read as it, of the same schema.
+    accepted: Vec<String>,
+    /// A wildcard (or JSON wildcards only) stands for `application/json`.
+    wildcard_json: bool,
+    /// Forms of the same schema the server reads too, beside JSON.
+    also_form: Vec<String>,
 }
 
 /// Why a schema that is also a multipart body's, whose binary properties are therefore file
