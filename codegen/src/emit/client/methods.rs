@@ -42,91 +42,9 @@ fn client_head(api: &Api) -> TokenStream {
     let cred_fields: Vec<_> = credentials.iter().map(|c| ident(&c.field)).collect();
     let unused_credentials =
         credentials.is_empty().then(|| quote! { #[allow(unused_variables, reason = "this API sends no credentials")] });
-    let cred_docs: Vec<_> = credentials
-        .iter()
-        .map(|c| {
-            let how = match &c.carrier {
-                Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
-                Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
-                Carrier::Query(name) => format!("Sent as the `{name}` query parameter."),
-                Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
-            };
-            let alternative = c.optional.then_some(
-                "Only operations that accept it instead of other credentials send it: set it with the \
-                 `with_` method of its name.",
-            );
-            let text = paragraphs([c.doc.as_deref(), Some(&how), alternative]);
-            doc(&text)
-        })
-        .collect();
-    let cred_types = credentials.iter().map(|c| {
-        if c.optional {
-            quote! { Option<String> }
-        } else {
-            quote! { String }
-        }
-    });
-    let header_types = credentials.iter().map(|c| {
-        if c.optional {
-            quote! { Option<HeaderValue> }
-        } else {
-            quote! { HeaderValue }
-        }
-    });
-    let cred_values = credentials.iter().map(|c| {
-        let field = ident(&c.field);
-        let (header, prefix) = (c.carrier.header(), c.carrier.prefix());
-        let value = if c.optional {
-            quote! { value }
-        } else {
-            quote! { &credentials.#field }
-        };
-        let checked = if let Carrier::Cookie(name) = &c.carrier {
-            quote! { cookie_credential(#name, #value) }
-        } else if let Carrier::Query(name) = &c.carrier {
-            quote! { query_credential(#name, #value) }
-        } else if prefix.is_empty() {
-            quote! { header_value(#header, #value, true) }
-        } else {
-            let template = format!("{}{{}}", crate::emit::format_literal(&prefix));
-            let shown = if c.optional {
-                quote! { value }
-            } else {
-                quote! { credentials.#field }
-            };
-            quote! { header_value(#header, &format!(#template, #shown), true) }
-        };
-        if c.optional {
-            quote! { credentials.#field.as_deref().map(|value| #checked).transpose()? }
-        } else {
-            quote! { #checked? }
-        }
-    });
-    let (needed, optional): (Vec<&Credential>, Vec<&Credential>) = credentials.iter().partition(|c| !c.optional);
-    let needed_fields: Vec<_> = needed.iter().map(|c| ident(&c.field)).collect();
-    let optional_fields: Vec<_> = optional.iter().map(|c| ident(&c.field)).collect();
-    let cred_params = needed_fields.iter().map(|f| quote! { #f: impl Into<String> });
-    let setters = optional.iter().map(|c| {
-        let field = ident(&c.field);
-        let setter = format_ident!("with_{}", c.field);
-        let docs = doc(&format!(
-            "Sets the `{}` credential, for the operations that accept it instead of other credentials.",
-            c.field
-        ));
-        quote! {
-            #docs
-            pub fn #setter(mut self, value: impl Into<String>) -> Self {
-                self.#field = Some(value.into());
-                self
-            }
-        }
-    });
-    // An API that sends none, or none that every client needs, can start from `Default`.
-    let default = needed.is_empty().then(|| quote! { , Default });
-    let cred_debug = cred_fields.iter().map(|f| {
-        let name = f.to_string();
-        quote! { .field(#name, &"<redacted>") }
-    });
+    let cred_values = credential_values(&credentials);
+    let imports = client_imports(api, &credentials);
+    let credentials = credentials_items(&credentials);
     // A documented redirect is the operation's reply, so the client must not follow it.
     let redirects = api.operations.iter().any(|op| (300..400).contains(&op.reply.status()));
     // The version header is a client setting with the spec's version as its default.
@@ -137,39 +55,6 @@ fn client_head(api: &Api) -> TokenStream {
         }
         None => quote! { None },
     };
-    let mut uses = Uses::default();
-    for op in &api.operations {
-        required_params(op).for_each(|p| uses.add(&p.ty));
-        // A required body is an argument of the method too.
-        if let Some(body) = op.body.as_ref().filter(|b| b.required) {
-            uses.add(&body.ty);
-        }
-    }
-    let mut imports = Imports::default();
-    imports.add("std::fmt").add("apigen_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
-    let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
-    let is_query = |c: &&Credential| matches!(c.carrier, Carrier::Query(_));
-    if credentials.iter().any(|c| !is_cookie(c) && !is_query(c)) {
-        imports.add("apigen_runtime::codegen::client::header_value");
-    }
-    if credentials.iter().any(is_cookie) {
-        imports.add("apigen_runtime::codegen::client::cookie_credential");
-    }
-    if credentials.iter().any(is_query) {
-        imports.add("apigen_runtime::codegen::client::query_credential");
-    }
-    if !credentials.is_empty() {
-        imports.add("reqwest::header::HeaderValue");
-    }
-    let names_types = api.operations.iter().any(|op| {
-        op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
-            || required_params(op).any(|p| names_type(&p.ty))
-    });
-    if names_types {
-        imports.add("crate::types");
-    }
-    uses.add_to(&mut imports, "crate::DateTime");
-    let imports = imports.tokens();
     quote! {
         //! The client, its credentials, and one method per operation.
 
@@ -180,33 +65,7 @@ fn client_head(api: &Api) -> TokenStream {
 
         #base_const
 
-        /// The credentials sent with every request. `Debug` output never shows them.
-        #[derive(Clone #default)]
-        pub struct Credentials {
-            #(#cred_docs pub #cred_fields: #cred_types,)*
-        }
-
-        impl Credentials {
-            /// Credentials from their values, in the order the spec declares the schemes.
-            pub fn new(#(#cred_params),*) -> Self {
-                Credentials { #(#needed_fields: #needed_fields.into(),)* #(#optional_fields: None,)* }
-            }
-
-            #(#setters)*
-        }
-
-        impl fmt::Debug for Credentials {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct("Credentials") #(#cred_debug)* .finish()
-            }
-        }
-
-        /// Credentials as header values, checked once.
-        #[doc(hidden)]
-        #[derive(Clone)]
-        pub struct CredentialHeaders {
-            #(pub(crate) #cred_fields: #header_types,)*
-        }
+        #credentials
 
         /// Builds a [`Client`]; start with [`Client::builder`], set what differs from the
         /// defaults, then call `build()`.
@@ -266,6 +125,171 @@ fn client_head(api: &Api) -> TokenStream {
         }
 
     }
+}
+
+/// `Credentials`, with a constructor taking the ones every client needs and a setter for each of
+/// the others, and `CredentialHeaders`, the same as header values checked once.
+fn credentials_items(credentials: &[&Credential]) -> TokenStream {
+    let cred_fields: Vec<_> = credentials.iter().map(|c| ident(&c.field)).collect();
+    let cred_docs: Vec<_> = credentials
+        .iter()
+        .map(|c| {
+            let how = match &c.carrier {
+                Carrier::Header(header) => format!("Sent verbatim in the `{header}` header."),
+                Carrier::Cookie(name) => format!("Sent as the `{name}` cookie."),
+                Carrier::Query(name) => format!("Sent as the `{name}` query parameter."),
+                Carrier::Authorization(scheme) => format!("Sent in the `authorization` header after `{scheme} `."),
+            };
+            let alternative = c.optional.then_some(
+                "Only operations that accept it instead of other credentials send it: set it with the \
+                 `with_` method of its name.",
+            );
+            let text = paragraphs([c.doc.as_deref(), Some(&how), alternative]);
+            doc(&text)
+        })
+        .collect();
+    let cred_types = credentials.iter().map(|c| {
+        if c.optional {
+            quote! { Option<String> }
+        } else {
+            quote! { String }
+        }
+    });
+    let header_types = credentials.iter().map(|c| {
+        if c.optional {
+            quote! { Option<HeaderValue> }
+        } else {
+            quote! { HeaderValue }
+        }
+    });
+    let (needed, optional): (Vec<&Credential>, Vec<&Credential>) = credentials.iter().partition(|c| !c.optional);
+    let needed_fields: Vec<_> = needed.iter().map(|c| ident(&c.field)).collect();
+    let optional_fields: Vec<_> = optional.iter().map(|c| ident(&c.field)).collect();
+    let cred_params = needed_fields.iter().map(|f| quote! { #f: impl Into<String> });
+    let setters = optional.iter().map(|c| {
+        let field = ident(&c.field);
+        let setter = format_ident!("with_{}", c.field);
+        let docs = doc(&format!(
+            "Sets the `{}` credential, for the operations that accept it instead of other credentials.",
+            c.field
+        ));
+        quote! {
+            #docs
+            pub fn #setter(mut self, value: impl Into<String>) -> Self {
+                self.#field = Some(value.into());
+                self
+            }
+        }
+    });
+    // An API that sends none, or none that every client needs, can start from `Default`.
+    let default = needed.is_empty().then(|| quote! { , Default });
+    let cred_debug = cred_fields.iter().map(|f| {
+        let name = f.to_string();
+        quote! { .field(#name, &"<redacted>") }
+    });
+    quote! {
+        /// The credentials sent with every request. `Debug` output never shows them.
+        #[derive(Clone #default)]
+        pub struct Credentials {
+            #(#cred_docs pub #cred_fields: #cred_types,)*
+        }
+
+        impl Credentials {
+            /// Credentials from their values, in the order the spec declares the schemes.
+            pub fn new(#(#cred_params),*) -> Self {
+                Credentials { #(#needed_fields: #needed_fields.into(),)* #(#optional_fields: None,)* }
+            }
+
+            #(#setters)*
+        }
+
+        impl fmt::Debug for Credentials {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct("Credentials") #(#cred_debug)* .finish()
+            }
+        }
+
+        /// Credentials as header values, checked once.
+        #[doc(hidden)]
+        #[derive(Clone)]
+        pub struct CredentialHeaders {
+            #(pub(crate) #cred_fields: #header_types,)*
+        }
+    }
+}
+
+/// Each credential's value as its header, cookie or query value, checked.
+fn credential_values(credentials: &[&Credential]) -> Vec<TokenStream> {
+    credentials
+        .iter()
+        .map(|c| {
+            let field = ident(&c.field);
+            let (header, prefix) = (c.carrier.header(), c.carrier.prefix());
+            let value = if c.optional {
+                quote! { value }
+            } else {
+                quote! { &credentials.#field }
+            };
+            let checked = if let Carrier::Cookie(name) = &c.carrier {
+                quote! { cookie_credential(#name, #value) }
+            } else if let Carrier::Query(name) = &c.carrier {
+                quote! { query_credential(#name, #value) }
+            } else if prefix.is_empty() {
+                quote! { header_value(#header, #value, true) }
+            } else {
+                let template = format!("{}{{}}", crate::emit::format_literal(&prefix));
+                let shown = if c.optional {
+                    quote! { value }
+                } else {
+                    quote! { credentials.#field }
+                };
+                quote! { header_value(#header, &format!(#template, #shown), true) }
+            };
+            if c.optional {
+                quote! { credentials.#field.as_deref().map(|value| #checked).transpose()? }
+            } else {
+                quote! { #checked? }
+            }
+        })
+        .collect()
+}
+
+/// What `client.rs` imports: the runtime's credential encoders it uses, and the types its
+/// methods' arguments name.
+fn client_imports(api: &Api, credentials: &[&Credential]) -> TokenStream {
+    let mut uses = Uses::default();
+    for op in &api.operations {
+        required_params(op).for_each(|p| uses.add(&p.ty));
+        // A required body is an argument of the method too.
+        if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+            uses.add(&body.ty);
+        }
+    }
+    let mut imports = Imports::default();
+    imports.add("std::fmt").add("apigen_runtime::client::{ApiClient, Connection}").add("crate::{Error, builders}");
+    let is_cookie = |c: &&Credential| matches!(c.carrier, Carrier::Cookie(_));
+    let is_query = |c: &&Credential| matches!(c.carrier, Carrier::Query(_));
+    if credentials.iter().any(|c| !is_cookie(c) && !is_query(c)) {
+        imports.add("apigen_runtime::codegen::client::header_value");
+    }
+    if credentials.iter().any(is_cookie) {
+        imports.add("apigen_runtime::codegen::client::cookie_credential");
+    }
+    if credentials.iter().any(is_query) {
+        imports.add("apigen_runtime::codegen::client::query_credential");
+    }
+    if !credentials.is_empty() {
+        imports.add("reqwest::header::HeaderValue");
+    }
+    let names_types = api.operations.iter().any(|op| {
+        op.body.as_ref().is_some_and(|b| b.required && names_type(&b.ty))
+            || required_params(op).any(|p| names_type(&p.ty))
+    });
+    if names_types {
+        imports.add("crate::types");
+    }
+    uses.add_to(&mut imports, "crate::DateTime");
+    imports.tokens()
 }
 
 /// The client's own methods: its constructors and what it was built with.
