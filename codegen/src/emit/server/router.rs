@@ -52,165 +52,16 @@ const ROUTES_PER_STATEMENT: usize = 100;
 
 pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
     let trait_ident = ident(trait_name);
-    // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
-    let mut paths: Vec<(String, Vec<&Operation>)> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for op in &api.operations {
-        let route = routes::route(op);
-        match index.get(&route) {
-            Some(&i) => paths[i].1.push(op),
-            None => {
-                index.insert(route.clone(), paths.len());
-                paths.push((route, vec![op]));
-            }
-        }
-    }
-    // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
-    let is_query = |op: &&&Operation| op.method == crate::ir::Method::Query;
-    let routes = paths.iter().map(|(path, ops)| {
-        // Each method once; operations that share it (`{id}:archive` and `{id}:unarchive`) are
-        // told apart by their segments' literal text, the one without any last.
-        let mut by_method: Vec<(crate::ir::Method, Vec<&Operation>)> = Vec::new();
-        for op in ops.iter().filter(|op| !is_query(op)) {
-            match by_method.iter_mut().find(|(m, _)| *m == op.method) {
-                Some((_, same)) => same.push(op),
-                None => by_method.push((op.method, vec![op])),
-            }
-        }
-        let methods = by_method.iter().enumerate().map(|(i, (method, same))| {
-            let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
-            let handler = match same.as_slice() {
-                [op] => {
-                    let handler = handler_name(op);
-                    quote! { #handler::<A> }
-                }
-                several => dispatch(several),
-            };
-            if i == 0 {
-                quote! { #method(#handler) }
-            } else {
-                quote! { .#method(#handler) }
-            }
-        });
-        let query = ops.iter().find(is_query).map(|op| {
-            let handler = handler_name(op);
-            if ops.len() == 1 {
-                quote! { any(#handler::<A>) }
-            } else {
-                quote! { .fallback(#handler::<A>) }
-            }
-        });
-        quote! { .route(#path, #(#methods)* #query) }
-    });
-    let operations = api.operations.iter().map(|op| {
-        let (id, method, path) = (&op.id, op.method.as_str(), routes::route(op));
-        quote! { Operation { id: #id, method: #method, path: #path } }
-    });
-    let operations = quote! {
-        /// Every operation of the document: its `operationId`, method and path as the router
-        /// matches it.
-        pub const OPERATIONS: &[Operation] = &[#(#operations),*];
-
-        /// The operation `request` was routed to, for a tower layer added to the router
-        /// (`Router::layer` and `Router::route_layer` run once the route is matched): to log,
-        /// meter or authorise per operation. `None` for a request no operation serves, and for
-        /// operations that share a route and are told apart by their handler.
-        pub fn operation_of<B>(request: &axum::http::Request<B>) -> Option<&'static Operation> {
-            Operation::of(OPERATIONS, request)
-        }
-    };
-    let validated = validated_types(api);
+    let (routes, verbs) = route_calls(api);
+    let operations = operations_items(api);
     let context = context_fn(api);
-    let mut imports = Imports::default();
-    imports
-        .add("std::sync::Arc")
-        .add("axum::Router")
-        .add("axum::body::Body")
-        .add("crate::reply::{self, Route}")
-        .add("axum::extract::{Request, State}")
-        .add("apigen_runtime::codegen::server::{Shared, unrouted}")
-        .add("crate::{ErrorReply, errors}")
-        .add("crate::ServerConfig")
-        .add("axum::http::HeaderMap")
-        .add("axum::http::request::Parts")
-        .add("axum::response::Response")
-        .add("crate::ApiError")
-        .add("crate::api::RequestContext")
-        .add("crate::extract")
-        .add("crate::inputs")
-        .add("crate::Operation")
-        .add(&format!("crate::{trait_name}"));
-    // Header names are constants only where an API key header or a version header is read.
-    if api.credentials.iter().any(|c| matches!(c.carrier, Carrier::Header(_))) || !api.common_headers.is_empty() {
-        imports.add("axum::http::HeaderName");
-    }
-    // Only the first method of a path is a free function; the others are `MethodRouter` methods.
-    let verbs: std::collections::BTreeSet<String> = paths
-        .iter()
-        .map(|(_, ops)| match ops.iter().find(|op| !is_query(op)) {
-            Some(first) => first.method.as_str().to_ascii_lowercase(),
-            None => "any".to_string(),
-        })
-        .collect();
-    imports.add(&format!("axum::routing::{{{}}}", verbs.into_iter().collect::<Vec<_>>().join(", ")));
-    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
-        imports.add("crate::extract::QueryParams");
-    }
-    if api.operations.iter().any(|op| !op.params.is_empty() || op.body.is_some()) {
-        imports.add("crate::extract::Problems");
-    }
-    if api.operations.iter().any(|op| matches!(op.reply, Reply::Several { .. })) {
-        imports.add("crate::types");
-    }
-    let validated_input = |op: &Operation| {
-        op.body.iter().flat_map(|b| b.cases()).any(|b| calls_validate(api, &b.ty, &validated))
-            || op.params.iter().any(|p| calls_validate(api, &p.ty, &validated))
-    };
-    if api.operations.iter().any(validated_input) {
-        imports.add("crate::extract::Validate");
-    }
-    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
-        imports.add("crate::extract::PathParams");
-    }
-    // The checks parameters' limits call, as `validate.rs` calls them for bodies.
-    let param_uses = |f: &dyn Fn(&Constraints) -> bool| router_limits(api).any(|c| c.any(f));
-    for (check, used) in [
-        ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
-        ("check_pattern", param_uses(&|c| c.pattern.is_some())),
-        ("check_format", param_uses(&|c| c.format.is_some())),
-        ("Format", param_uses(&|c| c.format.is_some())),
-        ("check_items", param_uses(&|c| c.min_items.is_some() || c.max_items.is_some())),
-        ("check_unique", param_uses(&|c| c.unique_items)),
-        ("check_properties", param_uses(&|c| c.min_properties.is_some() || c.max_properties.is_some())),
-        (
-            "check_bounds",
-            param_uses(&|c| {
-                (c.minimum.is_some() && !c.exclusive_minimum) || (c.maximum.is_some() && !c.exclusive_maximum)
-            }),
-        ),
-        ("check_strict_bounds", param_uses(&|c| c.exclusive_minimum || c.exclusive_maximum)),
-        ("check_multiple_of", param_uses(&|c| c.multiple_of.is_some())),
-    ] {
-        if used {
-            imports.add(&format!("crate::extract::{check}"));
-        }
-    }
-    if param_uses(&|c| c.pattern.is_some()) {
-        imports.add("apigen_runtime::codegen::pattern::LazyPattern");
-    }
-    let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
-    let casts = numeric.then(|| {
-        quote! { #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")] }
-    });
-    add_input_imports(api, &mut imports, true);
-    let imports = imports.tokens();
+    let (imports, casts) = router_imports(api, trait_name, verbs);
     // A segment starting with `:` or `*` is literal text in OpenAPI; axum refuses such routes
     // unless told they are meant.
     let literal = |path: &str| path.split('/').any(|segment| segment.starts_with([':', '*']));
     let literal_colons = api.operations.iter().any(|op| literal(&op.path)).then(|| quote! { .without_v07_checks() });
     // A chain of calls nests once per call when it is parsed and printed: a few thousand routes
     // would overflow the stack. Past one chunk, the routes are added a chunk per statement.
-    let routes: Vec<TokenStream> = routes.collect();
     let routes = if routes.len() <= ROUTES_PER_STATEMENT {
         quote! { let routes = Router::new() #literal_colons #(#routes)* .method_not_allowed_fallback(method_not_allowed::<A>); }
     } else {
@@ -282,6 +133,171 @@ pub fn router_header(api: &Api, trait_name: &str) -> TokenStream {
 
         #operations
     }
+}
+
+/// A `.route(path, method(handler)…)` call per path, methods in the spec's order, as axum wants
+/// one call per path; and the routing functions the first method of each path names.
+fn route_calls(api: &Api) -> (Vec<TokenStream>, BTreeSet<String>) {
+    // Routes grouped by path, methods in spec order, as axum wants one `route` call per path.
+    let mut paths: Vec<(String, Vec<&Operation>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for op in &api.operations {
+        let route = routes::route(op);
+        match index.get(&route) {
+            Some(&i) => paths[i].1.push(op),
+            None => {
+                index.insert(route.clone(), paths.len());
+                paths.push((route, vec![op]));
+            }
+        }
+    }
+    // axum routes no `QUERY`: its handler is the path's fallback, or serves the path alone.
+    let is_query = |op: &&&Operation| op.method == crate::ir::Method::Query;
+    let routes = paths.iter().map(|(path, ops)| {
+        // Each method once; operations that share it (`{id}:archive` and `{id}:unarchive`) are
+        // told apart by their segments' literal text, the one without any last.
+        let mut by_method: Vec<(crate::ir::Method, Vec<&Operation>)> = Vec::new();
+        for op in ops.iter().filter(|op| !is_query(op)) {
+            match by_method.iter_mut().find(|(m, _)| *m == op.method) {
+                Some((_, same)) => same.push(op),
+                None => by_method.push((op.method, vec![op])),
+            }
+        }
+        let methods = by_method.iter().enumerate().map(|(i, (method, same))| {
+            let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
+            let handler = match same.as_slice() {
+                [op] => {
+                    let handler = handler_name(op);
+                    quote! { #handler::<A> }
+                }
+                several => dispatch(several),
+            };
+            if i == 0 {
+                quote! { #method(#handler) }
+            } else {
+                quote! { .#method(#handler) }
+            }
+        });
+        let query = ops.iter().find(is_query).map(|op| {
+            let handler = handler_name(op);
+            if ops.len() == 1 {
+                quote! { any(#handler::<A>) }
+            } else {
+                quote! { .fallback(#handler::<A>) }
+            }
+        });
+        quote! { .route(#path, #(#methods)* #query) }
+    });
+    // Only the first method of a path is a free function; the others are `MethodRouter` methods.
+    let verbs: BTreeSet<String> = paths
+        .iter()
+        .map(|(_, ops)| match ops.iter().find(|op| !is_query(op)) {
+            Some(first) => first.method.as_str().to_ascii_lowercase(),
+            None => "any".to_string(),
+        })
+        .collect();
+    (routes.collect(), verbs)
+}
+
+/// `OPERATIONS`, every operation's id, method and route, and `operation_of`.
+fn operations_items(api: &Api) -> TokenStream {
+    let operations = api.operations.iter().map(|op| {
+        let (id, method, path) = (&op.id, op.method.as_str(), routes::route(op));
+        quote! { Operation { id: #id, method: #method, path: #path } }
+    });
+    quote! {
+        /// Every operation of the document: its `operationId`, method and path as the router
+        /// matches it.
+        pub const OPERATIONS: &[Operation] = &[#(#operations),*];
+
+        /// The operation `request` was routed to, for a tower layer added to the router
+        /// (`Router::layer` and `Router::route_layer` run once the route is matched): to log,
+        /// meter or authorise per operation. `None` for a request no operation serves, and for
+        /// operations that share a route and are told apart by their handler.
+        pub fn operation_of<B>(request: &axum::http::Request<B>) -> Option<&'static Operation> {
+            Operation::of(OPERATIONS, request)
+        }
+    }
+}
+
+/// What `router.rs` imports, and the lint it allows where numbers are checked as `f64`.
+fn router_imports(api: &Api, trait_name: &str, verbs: BTreeSet<String>) -> (TokenStream, Option<TokenStream>) {
+    let validated = validated_types(api);
+    let mut imports = Imports::default();
+    imports
+        .add("std::sync::Arc")
+        .add("axum::Router")
+        .add("axum::body::Body")
+        .add("crate::reply::{self, Route}")
+        .add("axum::extract::{Request, State}")
+        .add("apigen_runtime::codegen::server::{Shared, unrouted}")
+        .add("crate::{ErrorReply, errors}")
+        .add("crate::ServerConfig")
+        .add("axum::http::HeaderMap")
+        .add("axum::http::request::Parts")
+        .add("axum::response::Response")
+        .add("crate::ApiError")
+        .add("crate::api::RequestContext")
+        .add("crate::extract")
+        .add("crate::inputs")
+        .add("crate::Operation")
+        .add(&format!("crate::{trait_name}"));
+    // Header names are constants only where an API key header or a version header is read.
+    if api.credentials.iter().any(|c| matches!(c.carrier, Carrier::Header(_))) || !api.common_headers.is_empty() {
+        imports.add("axum::http::HeaderName");
+    }
+    imports.add(&format!("axum::routing::{{{}}}", verbs.into_iter().collect::<Vec<_>>().join(", ")));
+    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Query)) {
+        imports.add("crate::extract::QueryParams");
+    }
+    if api.operations.iter().any(|op| !op.params.is_empty() || op.body.is_some()) {
+        imports.add("crate::extract::Problems");
+    }
+    if api.operations.iter().any(|op| matches!(op.reply, Reply::Several { .. })) {
+        imports.add("crate::types");
+    }
+    let validated_input = |op: &Operation| {
+        op.body.iter().flat_map(|b| b.cases()).any(|b| calls_validate(api, &b.ty, &validated))
+            || op.params.iter().any(|p| calls_validate(api, &p.ty, &validated))
+    };
+    if api.operations.iter().any(validated_input) {
+        imports.add("crate::extract::Validate");
+    }
+    if api.operations.iter().any(|op| op.params.iter().any(|p| p.location == Location::Path)) {
+        imports.add("crate::extract::PathParams");
+    }
+    // The checks parameters' limits call, as `validate.rs` calls them for bodies.
+    let param_uses = |f: &dyn Fn(&Constraints) -> bool| router_limits(api).any(|c| c.any(f));
+    for (check, used) in [
+        ("check_length", param_uses(&|c| c.min_length.is_some() || c.max_length.is_some())),
+        ("check_pattern", param_uses(&|c| c.pattern.is_some())),
+        ("check_format", param_uses(&|c| c.format.is_some())),
+        ("Format", param_uses(&|c| c.format.is_some())),
+        ("check_items", param_uses(&|c| c.min_items.is_some() || c.max_items.is_some())),
+        ("check_unique", param_uses(&|c| c.unique_items)),
+        ("check_properties", param_uses(&|c| c.min_properties.is_some() || c.max_properties.is_some())),
+        (
+            "check_bounds",
+            param_uses(&|c| {
+                (c.minimum.is_some() && !c.exclusive_minimum) || (c.maximum.is_some() && !c.exclusive_maximum)
+            }),
+        ),
+        ("check_strict_bounds", param_uses(&|c| c.exclusive_minimum || c.exclusive_maximum)),
+        ("check_multiple_of", param_uses(&|c| c.multiple_of.is_some())),
+    ] {
+        if used {
+            imports.add(&format!("crate::extract::{check}"));
+        }
+    }
+    if param_uses(&|c| c.pattern.is_some()) {
+        imports.add("apigen_runtime::codegen::pattern::LazyPattern");
+    }
+    let numeric = param_uses(&|c| c.minimum.is_some() || c.maximum.is_some() || c.multiple_of.is_some());
+    let casts = numeric.then(|| {
+        quote! { #![allow(clippy::unnecessary_cast, reason = "numbers of every width are checked as f64")] }
+    });
+    add_input_imports(api, &mut imports, true);
+    (imports.tokens(), casts)
 }
 
 /// The structs the document closes (`additionalProperties: false`) that a JSON request body can
