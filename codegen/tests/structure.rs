@@ -71,7 +71,6 @@ const FN_LINES: usize = 150;
 /// Files and functions still longer, each to be split: the tests fail on any other, and on one of
 /// these that no longer is (so the list only shrinks).
 const STILL_LONG: &[&str] = &[
-    "src/emit/types/unions.rs: union",
     "src/front/repair/schema.rs: repair_schema",
     "src/lower/schema/mod.rs: lower_item",
 ];
