@@ -20,6 +20,23 @@ pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes
     if let Some(xml) = schema.remove("xml") {
         schema.insert(XML.to_string(), xml);
     }
+    tuple_items(schema, &mut note);
+    json_schema_forms(schema, &mut note);
+    null_only(schema, &mut note);
+    repeated_enum_values(schema, &mut note);
+    wrong_types(schema, &mut note);
+    // A parameter's own schema (not one it refers to), whose value arrives as text.
+    let parameter = at.json_pointer().rsplit('/').nth(2) == Some("parameters");
+    narrowing_choices(schema, parameter, &mut note);
+    typed_reference(schema, &mut note);
+    whole_counts(schema, &mut note);
+    let ty = schema.get("type").and_then(Value::as_str).map(str::to_string);
+    integer_bounds(schema, ty.as_deref(), &mut note);
+    enum_values(schema, ty.as_deref(), &mut note);
+}
+
+/// `items` as a list of schemas (a tuple in JSON Schema draft 4): each item read as any of them.
+fn tuple_items(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
     if let Some(Value::Array(tuple)) = schema.get_mut("items") {
         let mut members = std::mem::take(tuple);
         let (read, items) = match members.len() {
@@ -36,14 +53,11 @@ pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes
             None => schema.remove("items"),
         };
     }
-    json_schema_forms(schema, &mut note);
-    null_only(schema, &mut note);
-    repeated_enum_values(schema, &mut note);
-    wrong_types(schema, &mut note);
-    // A parameter's own schema (not one it refers to), whose value arrives as text.
-    let parameter = at.json_pointer().rsplit('/').nth(2) == Some("parameters");
-    narrowing_choices(schema, parameter, &mut note);
-    typed_reference(schema, &mut note);
+}
+
+/// Length and count limits as whole numbers of zero or more: a fraction rounded so the limit
+/// never admits more, anything else dropped.
+fn whole_counts(schema: &mut Map<String, Value>, note: &mut dyn FnMut(&str, String)) {
     for key in COUNTS {
         let Some(value) = schema.get(key) else { continue };
         if value.as_u64().is_some() {
@@ -65,8 +79,11 @@ pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes
             }
         }
     }
-    let ty = schema.get("type").and_then(Value::as_str).map(str::to_string);
-    if ty.as_deref() == Some("integer") {
+}
+
+/// An integer's bounds and step as 64-bit integers, or dropped.
+fn integer_bounds(schema: &mut Map<String, Value>, ty: Option<&str>, note: &mut dyn FnMut(&str, String)) {
+    if ty == Some("integer") {
         for key in ["minimum", "maximum", "multipleOf"] {
             let Some(value) = schema.get(key) else { continue };
             if value.as_i64().is_some() {
@@ -86,6 +103,11 @@ pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes
             }
         }
     }
+}
+
+/// An enum's values as its type and `nullable` say: `null` among them or beside them, values of
+/// another type converted or dropped, and no more `x-enum-varnames` than values.
+fn enum_values(schema: &mut Map<String, Value>, ty: Option<&str>, note: &mut dyn FnMut(&str, String)) {
     // `nullable: true` beside an `enum` without `null`: OpenAPI 3.0.3 says the enum still holds,
     // so `null` is not among the values allowed (as in JSON Schema, where 3.1 writes it so).
     if schema.get("nullable") == Some(&Value::Bool(true))
@@ -112,7 +134,7 @@ pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes
             note("enum", "`null` among the enum values is read as `nullable: true`".to_string());
         }
     }
-    if let (Some(ty), Some(Value::Array(values))) = (ty.as_deref(), schema.get_mut("enum")) {
+    if let (Some(ty), Some(Value::Array(values))) = (ty, schema.get_mut("enum")) {
         let before = values.clone();
         let mut changed = Vec::new();
         values.retain_mut(|value| match as_type(value, ty) {
