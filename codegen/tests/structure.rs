@@ -68,21 +68,6 @@ impl<'ast> Visit<'ast> for Uses {
 const FILE_LINES: usize = 900;
 const FN_LINES: usize = 150;
 
-/// Files and functions still longer, each to be split: the tests fail on any other, and on one of
-/// these that no longer is (so the list only shrinks).
-const STILL_LONG: &[&str] = &["src/lower/schema/mod.rs: lower_item"];
-
-/// What is long but listed in [`STILL_LONG`] is allowed; what is listed but no longer long is an
-/// error too.
-fn check_long(kind: &str, long: Vec<(String, String)>, listed: impl Fn(&str) -> bool) {
-    let (known, new): (Vec<_>, Vec<_>) = long.into_iter().partition(|(key, _)| STILL_LONG.contains(&key.as_str()));
-    let shorter: Vec<&&str> =
-        STILL_LONG.iter().filter(|key| listed(key) && !known.iter().any(|(k, _)| k == *key)).collect();
-    let new: Vec<String> = new.into_iter().map(|(_, what)| what).collect();
-    assert!(new.is_empty(), "{kind}:\n{}", new.join("\n"));
-    assert!(shorter.is_empty(), "no longer too long, so take them out of STILL_LONG: {shorter:?}");
-}
-
 fn rust_files(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("a source folder") {
         let path = entry.expect("an entry").path();
@@ -189,15 +174,18 @@ fn sources() -> Vec<(String, String)> {
 
 #[test]
 fn no_source_file_is_longer_than_a_reader_can_hold() {
-    let long: Vec<(String, String)> = sources()
+    let long: Vec<String> = sources()
         .into_iter()
         .filter(|(path, _)| !path.ends_with("/tests.rs"))
         .map(|(path, text)| (path, text.lines().count()))
         .filter(|(_, lines)| *lines > FILE_LINES)
-        .map(|(path, lines)| (path.clone(), format!("{path}: {lines} lines")))
+        .map(|(path, lines)| format!("{path}: {lines} lines"))
         .collect();
-    let kind = format!("files over {FILE_LINES} lines (tests go in a `tests.rs` beside them)");
-    check_long(&kind, long, |key| !key.contains(": "));
+    assert!(
+        long.is_empty(),
+        "files over {FILE_LINES} lines (tests go in a `tests.rs` beside them):\n{}",
+        long.join("\n")
+    );
 }
 
 #[test]
@@ -210,9 +198,9 @@ fn no_function_is_longer_than_a_screenful_or_two() {
         for (name, first, last) in functions.0 {
             let lines = last - first + 1;
             if lines > FN_LINES {
-                long.push((format!("{path}: {name}"), format!("{path}:{first}: `{name}`, {lines} lines")));
+                long.push(format!("{path}:{first}: `{name}`, {lines} lines"));
             }
         }
     }
-    check_long(&format!("functions over {FN_LINES} lines"), long, |key| key.contains(": "));
+    assert!(long.is_empty(), "functions over {FN_LINES} lines:\n{}", long.join("\n"));
 }

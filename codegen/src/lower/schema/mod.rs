@@ -180,33 +180,7 @@ impl<'a> Lowerer<'a> {
             SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
                 self.lower_schema(&all_of[0], &ptr.push("allOf").push(0), naming)
             }
-            SchemaKind::AllOf { all_of } => {
-                // Faithful to JSON Schema, so no warning: each member of the choice is read
-                // together with the other members of the `allOf`.
-                if let Some(InnerChoice { choice, members, keyword, at, shared }) = self.choice_in_all_of(all_of, ptr) {
-                    let mut data = choice.schema_data.clone();
-                    data.description = schema.schema_data.description.clone().or(data.description);
-                    let choice = Schema { schema_data: data, schema_kind: SchemaKind::AllOf { all_of: Vec::new() } };
-                    return self.union(&choice, members, &shared, keyword, &at, naming);
-                }
-                for (i, member) in all_of.iter().enumerate() {
-                    if let ReferenceOr::Reference { reference } = member
-                        && self.foreign(&ptr.push("allOf").push(i), reference)
-                    {
-                        return None;
-                    }
-                }
-                let mut parts = ObjectParts::default();
-                let mut seen = std::collections::HashSet::new();
-                if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen, 0) {
-                    self.warn(
-                        &at,
-                        format!("{why}; the `allOf` is read as any JSON value, which servers check against it"),
-                    );
-                    return Some(self.checked_json(schema, ptr, doc, naming));
-                }
-                self.lower_object(parts, doc, naming)
-            }
+            SchemaKind::AllOf { all_of } => self.lower_all_of(schema, all_of, ptr, naming, doc),
             SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
                 if self.is_file_part(ptr)
                     && let Some(choice) = self.file_choice(members) =>
@@ -220,88 +194,131 @@ impl<'a> Lowerer<'a> {
                 self.warn(&ptr.push("not"), "`not` has no Rust type: the value is read as any JSON value, which servers check against the schema");
                 Some(self.checked_json(schema, ptr, doc, naming))
             }
-            SchemaKind::Any(any) => {
-                if *any == openapiv3::AnySchema::default() {
-                    return Some(TypeRef::Json);
-                }
-                if let Some(typ) = any.typ.as_deref()
-                    && !JSON_TYPES.contains(&typ)
-                {
-                    let hint =
-                        if typ == "null" { " (a nullable value is `nullable: true` in OpenAPI 3.0)" } else { "" };
-                    self.warn(
-                        &ptr.push("type"),
-                        format!(
-                            "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value, which servers check against the schema's other keywords"
-                        ),
-                    );
-                    return Some(self.checked_json(schema, ptr, doc, naming));
-                }
-                let stripped = any_schema::without_required_choice(any);
-                for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
+            SchemaKind::Any(any) => self.lower_any(schema, any, ptr, naming, doc),
+        }
+    }
+
+    /// An `allOf` of several members: a choice inside it read with the others, else one object of
+    /// every member's properties (or, where they cannot be merged, any JSON value checked
+    /// against them).
+    fn lower_all_of(
+        &mut self,
+        schema: &Schema,
+        all_of: &[ReferenceOr<Schema>],
+        ptr: &Pointer,
+        naming: Naming,
+        doc: Option<String>,
+    ) -> Option<TypeRef> {
+        // Faithful to JSON Schema, so no warning: each member of the choice is read
+        // together with the other members of the `allOf`.
+        if let Some(InnerChoice { choice, members, keyword, at, shared }) = self.choice_in_all_of(all_of, ptr) {
+            let mut data = choice.schema_data.clone();
+            data.description = schema.schema_data.description.clone().or(data.description);
+            let choice = Schema { schema_data: data, schema_kind: SchemaKind::AllOf { all_of: Vec::new() } };
+            return self.union(&choice, members, &shared, keyword, &at, naming);
+        }
+        for (i, member) in all_of.iter().enumerate() {
+            if let ReferenceOr::Reference { reference } = member
+                && self.foreign(&ptr.push("allOf").push(i), reference)
+            {
+                return None;
+            }
+        }
+        let mut parts = ObjectParts::default();
+        let mut seen = std::collections::HashSet::new();
+        if let Err((at, why)) = self.collect_all_of(all_of, &ptr.push("allOf"), &mut parts, &mut seen, 0) {
+            self.warn(&at, format!("{why}; the `allOf` is read as any JSON value, which servers check against it"));
+            return Some(self.checked_json(schema, ptr, doc, naming));
+        }
+        self.lower_object(parts, doc, naming)
+    }
+
+    /// A schema without `type` or with keywords of several: normalised to the type its keywords
+    /// say where they say one, else any JSON value checked against it.
+    fn lower_any(
+        &mut self,
+        schema: &Schema,
+        any: &openapiv3::AnySchema,
+        ptr: &Pointer,
+        naming: Naming,
+        doc: Option<String>,
+    ) -> Option<TypeRef> {
+        if *any == openapiv3::AnySchema::default() {
+            return Some(TypeRef::Json);
+        }
+        if let Some(typ) = any.typ.as_deref()
+            && !JSON_TYPES.contains(&typ)
+        {
+            let hint = if typ == "null" { " (a nullable value is `nullable: true` in OpenAPI 3.0)" } else { "" };
+            self.warn(
+                &ptr.push("type"),
+                format!(
+                    "`{typ}` is not a JSON Schema type (string, number, integer, boolean, array or object){hint}; the value is read as any JSON value, which servers check against the schema's other keywords"
+                ),
+            );
+            return Some(self.checked_json(schema, ptr, doc, naming));
+        }
+        let stripped = any_schema::without_required_choice(any);
+        for keyword in stripped.iter().flat_map(|(_, removed)| removed) {
+            self.warn(
+                &ptr.push(keyword),
+                format!("`{keyword}` only states which properties are required, which is not checked"),
+            );
+        }
+        let any = stripped.as_ref().map_or(any, |(any, _)| any);
+        // Beside other keywords, `not` only narrows them: they say the type, `not` is
+        // left unchecked.
+        if any.not.is_some() {
+            self.warn(&ptr.push("not"), "`not` is not checked: the value is read as the other keywords say");
+            let rest = openapiv3::AnySchema { not: None, ..any.clone() };
+            let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: SchemaKind::Any(rest) };
+            return self.lower_item(&schema, ptr, naming);
+        }
+        // Faithful to JSON Schema, so no warning: each member merged with the shared part.
+        if let Some(choice) = any_schema::shared_choice(any) {
+            return self.union(schema, &choice.members, &choice.shared, choice.keyword, ptr, naming);
+        }
+        match any_schema::normalize(any) {
+            Ok((kind, ignored)) => {
+                for keyword in ignored {
+                    let what = any.typ.as_deref().unwrap_or("object");
                     self.warn(
                         &ptr.push(keyword),
-                        format!("`{keyword}` only states which properties are required, which is not checked"),
+                        format!("`{keyword}` does not apply to type `{what}` and is ignored"),
                     );
                 }
-                let any = stripped.as_ref().map_or(any, |(any, _)| any);
-                // Beside other keywords, `not` only narrows them: they say the type, `not` is
-                // left unchecked.
-                if any.not.is_some() {
-                    self.warn(&ptr.push("not"), "`not` is not checked: the value is read as the other keywords say");
-                    let rest = openapiv3::AnySchema { not: None, ..any.clone() };
-                    let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: SchemaKind::Any(rest) };
-                    return self.lower_item(&schema, ptr, naming);
-                }
-                // Faithful to JSON Schema, so no warning: each member merged with the shared part.
-                if let Some(choice) = any_schema::shared_choice(any) {
-                    return self.union(schema, &choice.members, &choice.shared, choice.keyword, ptr, naming);
-                }
-                match any_schema::normalize(any) {
-                    Ok((kind, ignored)) => {
-                        for keyword in ignored {
-                            let what = any.typ.as_deref().unwrap_or("object");
-                            self.warn(
-                                &ptr.push(keyword),
-                                format!("`{keyword}` does not apply to type `{what}` and is ignored"),
-                            );
-                        }
-                        // Without `type`, object or list keywords constrain only values of that
-                        // type and let the others through; reading them as that type is an
-                        // assumption, said where it is made.
-                        let assumed = match (&any.typ, &kind) {
-                            (None, SchemaKind::Type(Type::Object(_))) => {
-                                Some("object keywords constrain only objects; read as an object")
-                            }
-                            (None, SchemaKind::Type(Type::Array(_))) => {
-                                Some("`items` constrains only lists; read as a list")
-                            }
-                            _ => None,
-                        };
-                        if let Some(assumed) = assumed {
-                            let message = format!(
-                                "without `type`, {assumed}, so values of other types, which the schema allows, are refused"
-                            );
-                            self.warn(ptr, message);
-                        }
-                        let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
-                        self.lower_item(&schema, ptr, naming)
+                // Without `type`, object or list keywords constrain only values of that
+                // type and let the others through; reading them as that type is an
+                // assumption, said where it is made.
+                let assumed = match (&any.typ, &kind) {
+                    (None, SchemaKind::Type(Type::Object(_))) => {
+                        Some("object keywords constrain only objects; read as an object")
                     }
-                    // Nothing says which type is meant: any value, honestly looser.
-                    Err(what) if what == any_schema::SEVERAL_TYPES => {
-                        let keywords: Vec<String> = any_schema::present(any).iter().map(|k| format!("`{k}`")).collect();
-                        self.warn(
-                            ptr,
-                            format!(
-                                "without `type`, {} could belong to several types, so the value is any JSON, which servers check against them",
-                                keywords.join(", ")
-                            ),
-                        );
-                        Some(self.checked_json(schema, ptr, doc, naming))
-                    }
-                    Err(what) => self.loosened(schema, any, ptr, naming, &what),
+                    (None, SchemaKind::Type(Type::Array(_))) => Some("`items` constrains only lists; read as a list"),
+                    _ => None,
+                };
+                if let Some(assumed) = assumed {
+                    let message = format!(
+                        "without `type`, {assumed}, so values of other types, which the schema allows, are refused"
+                    );
+                    self.warn(ptr, message);
                 }
+                let schema = Schema { schema_data: schema.schema_data.clone(), schema_kind: kind };
+                self.lower_item(&schema, ptr, naming)
             }
+            // Nothing says which type is meant: any value, honestly looser.
+            Err(what) if what == any_schema::SEVERAL_TYPES => {
+                let keywords: Vec<String> = any_schema::present(any).iter().map(|k| format!("`{k}`")).collect();
+                self.warn(
+                    ptr,
+                    format!(
+                        "without `type`, {} could belong to several types, so the value is any JSON, which servers check against them",
+                        keywords.join(", ")
+                    ),
+                );
+                Some(self.checked_json(schema, ptr, doc, naming))
+            }
+            Err(what) => self.loosened(schema, any, ptr, naming, &what),
         }
     }
 
