@@ -103,7 +103,7 @@ pub mod codegen {
             form = crate::server::form;
             mock = crate::server::mock;
             multipart = crate::server::multipart;
-            problem = crate::server::problem;
+            problem = crate::server::api_error;
             reply = crate::server::reply;
             serve = crate::server::serve;
             stream = crate::server::stream;

@@ -4,12 +4,12 @@
 mod any_schema;
 mod boxing;
 mod checks;
-mod examples;
+mod example_checks;
 mod merge;
+mod mock_replies;
 mod operation;
 mod paging;
 mod prune;
-mod samples;
 mod schema;
 mod tag_features;
 mod union;
@@ -50,7 +50,7 @@ pub fn lower(doc: &OpenAPI, config: &Config) -> Result<Api, Diagnostics> {
     let mut api = lowerer.api(config);
     if let Ok(whole) = serde_json::to_value(doc) {
         let schemas = lowerer.sample_schemas.get_or_init(|| crate::sample::Schemas::of(doc));
-        api.warnings.extend(examples::contradicting_examples(&whole, schemas));
+        api.warnings.extend(example_checks::contradicting_examples(&whole, schemas));
     }
     // A spec-wide problem (the top-level `security`) is met by every operation; say it once.
     api.warnings.sort();

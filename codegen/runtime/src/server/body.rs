@@ -17,8 +17,8 @@ use http_body::Body as _;
 use tokio::time::Sleep;
 
 use crate::server::ApiError;
+use crate::server::api_error::problem_types;
 use crate::server::budget::{BodyBudget, Reservation};
-use crate::server::problem::problem_types;
 use crate::server::problems::Problems;
 
 /// What a request body may be: its size, the time it may take to arrive, and the budget it is

@@ -1,6 +1,7 @@
 //! Server support: reading and checking requests, problem+json replies, downloads and serving
 //! with limits.
 
+pub(crate) mod api_error;
 pub(crate) mod body;
 pub(crate) mod budget;
 pub(crate) mod config;
@@ -12,18 +13,17 @@ pub(crate) mod mock;
 pub(crate) mod multipart;
 pub(crate) mod operation;
 mod pairs;
-pub(crate) mod problem;
 mod problems;
 pub(crate) mod reply;
 pub(crate) mod serve;
 pub(crate) mod stream;
 pub(crate) mod upgrade;
 
+pub use api_error::{ApiError, ApiResult, problem_types};
 pub use config::ServerConfig;
 pub use download::FileDownload;
 pub use error_reply::{ErrorList, ErrorReply, ErrorShape, Fill, Statuses};
 pub use operation::Operation;
-pub use problem::{ApiError, ApiResult, problem_types};
 pub use serve::{ServeConfig, bind, serve, serve_with, shutdown_signal};
 pub use stream::ItemStream;
 pub use upgrade::{Switch, Upgraded};

@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use crate::server::ApiError;
-use crate::server::problem::problem_types;
+use crate::server::api_error::problem_types;
 
 /// Validation failures of one request, by parameter, header or body path.
 #[derive(Debug, Default)]

@@ -25,8 +25,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tower_service::Service;
 
+use crate::server::api_error::{ApiError, problem_types};
 use crate::server::error_reply::{ErrorReply, ErrorShape};
-use crate::server::problem::{ApiError, problem_types};
 use crate::server::upgrade::{Slot, Task, Tasks};
 
 /// How [`serve_with`] treats connections. The defaults suit a service on the public internet;

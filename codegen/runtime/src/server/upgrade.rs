@@ -18,7 +18,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::server::ApiError;
-use crate::server::problem::problem_types;
+use crate::server::api_error::problem_types;
 
 /// What to do with the connection once it has switched.
 type Handler = Box<dyn FnOnce(Upgraded) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;

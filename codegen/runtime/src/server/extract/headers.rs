@@ -13,7 +13,7 @@ use super::path::path_object;
 use super::query::{QueryParams, json_value};
 
 use crate::server::ApiError;
-use crate::server::problem::problem_types;
+use crate::server::api_error::problem_types;
 use crate::server::problems::Problems;
 use crate::server::problems::parse;
 
