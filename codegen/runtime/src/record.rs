@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 
@@ -88,7 +89,7 @@ impl<T> Form<Option<T>> for Optional {
             return Err(de::Error::duplicate_field(wire));
         }
         // Refused while the value is read, so that the error's path names the property.
-        *slot = Some(map.next_value_seed(NotNull(std::marker::PhantomData))?);
+        *slot = Some(map.next_value_seed(NotNull(PhantomData))?);
         Ok(())
     }
 
@@ -102,7 +103,7 @@ impl<T> Form<Option<T>> for Optional {
 }
 
 /// Reads an `Option<T>` that may be `null` only where [`crate::enums::unlisted_allowed`].
-struct NotNull<T>(std::marker::PhantomData<T>);
+struct NotNull<T>(PhantomData<T>);
 
 impl<'de, T> de::DeserializeSeed<'de> for NotNull<T>
 where
@@ -180,6 +181,39 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
+/// A struct `record!` writes `Deserialize` for: its name, its fields' wire names, and how it is
+/// read from a JSON object. The visitor is this module's, not one declared beside the struct, so
+/// no name a document gives a type can collide with it.
+pub trait Record: Sized {
+    /// The struct's Rust name.
+    const NAME: &'static str;
+    /// Its fields' wire names.
+    const FIELDS: &'static [&'static str];
+
+    /// Reads the struct from the entries of a JSON object.
+    fn read<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// Reads a [`Record`] with `deserialize_struct`, under its name and fields (which is how
+/// [`RequestJson`](crate::request_json::RequestJson) refuses unknown keys in closed structs).
+pub fn deserialize<'de, T: Record, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    struct RecordVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Record> Visitor<'de> for RecordVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "struct {}", T::NAME)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::read(map)
+        }
+    }
+
+    deserializer.deserialize_struct(T::NAME, T::FIELDS, RecordVisitor(PhantomData))
+}
+
 /// Skips the value of a key the struct does not list.
 pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<de::IgnoredAny>().map(drop)
@@ -220,41 +254,37 @@ macro_rules! __record {
             }
         }
 
-        impl<'de> $crate::codegen::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        impl $crate::codegen::record::Record for $name {
+            const NAME: &'static str = stringify!($name);
+            const FIELDS: &'static [&'static str] = &[$($crate::__record_wire!($field $($wire)?)),*];
+
+            fn read<'de, A: $crate::codegen::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
                 use $crate::codegen::record::Form as _;
-                struct RecordVisitor;
-                impl<'de> $crate::codegen::serde::de::Visitor<'de> for RecordVisitor {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter) -> ::std::fmt::Result {
-                        f.write_str(concat!("struct ", stringify!($name)))
-                    }
-
-                    fn visit_map<A: $crate::codegen::serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$name, A::Error> {
-                        $(let mut $field = None;)*
-                        $(let mut $extra = ::std::collections::BTreeMap::new();)?
-                        while let Some(key) = map.next_key::<$crate::codegen::record::Key<'de>>()? {
-                            match key.as_str() {
-                                $(
-                                    $crate::__record_wire!($field $($wire)?) => $crate::codegen::record::$form::read(
-                                        &mut map,
-                                        &mut $field,
-                                        $crate::__record_wire!($field $($wire)?),
-                                    )?,
-                                )*
-                                _ => $crate::__record_other!(map, key $(, $extra)?),
-                            }
-                        }
-                        Ok($name {
-                            $($field: $crate::__record_finish!(A::Error, $form, $field, $crate::__record_wire!($field $($wire)?) $(, $default)?),)*
-                            $($extra,)?
-                            $($($skipped: Default::default(),)*)?
-                        })
+                $(let mut $field = None;)*
+                $(let mut $extra = ::std::collections::BTreeMap::new();)?
+                while let Some(key) = map.next_key::<$crate::codegen::record::Key<'de>>()? {
+                    match key.as_str() {
+                        $(
+                            $crate::__record_wire!($field $($wire)?) => $crate::codegen::record::$form::read(
+                                &mut map,
+                                &mut $field,
+                                $crate::__record_wire!($field $($wire)?),
+                            )?,
+                        )*
+                        _ => $crate::__record_other!(map, key $(, $extra)?),
                     }
                 }
-                const FIELDS: &[&str] = &[$($crate::__record_wire!($field $($wire)?)),*];
-                deserializer.deserialize_struct(stringify!($name), FIELDS, RecordVisitor)
+                Ok(Self {
+                    $($field: $crate::__record_finish!(A::Error, $form, $field, $crate::__record_wire!($field $($wire)?) $(, $default)?),)*
+                    $($extra,)?
+                    $($($skipped: Default::default(),)*)?
+                })
+            }
+        }
+
+        impl<'de> $crate::codegen::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::codegen::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::codegen::record::deserialize(deserializer)
             }
         }
     };
@@ -339,7 +369,7 @@ mod tests {
             Required name = "petName",
             Optional r#type = "type",
             RequiredOrNull owner,
-            Required legs default Pet::default_legs,
+            Required legs default Self::default_legs,
             Required at,
             Tristate note,
         }
@@ -354,8 +384,37 @@ mod tests {
 
     crate::record::record! { Open { Optional a } rest rest }
 
+    /// Types may be named like anything the macro uses, its visitor and generic parameters
+    /// included.
+    #[derive(Debug, PartialEq)]
+    struct RecordVisitor {
+        inner: Option<A>,
+    }
+
+    crate::record::record! { RecordVisitor { Optional inner } }
+
+    #[derive(Debug, PartialEq)]
+    struct A {
+        d: i32,
+    }
+
+    impl A {
+        fn default_d() -> i32 {
+            7
+        }
+    }
+
+    crate::record::record! { A { Required d default Self::default_d } }
+
     fn pet(json: &str) -> Result<Pet, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_struct_may_be_named_like_the_visitor_or_a_generic_parameter() {
+        let read: RecordVisitor = serde_json::from_str(r#"{"inner":{}}"#).unwrap();
+        assert_eq!(read, RecordVisitor { inner: Some(A { d: 7 }) });
+        assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"inner":{"d":7}}"#);
     }
 
     #[test]

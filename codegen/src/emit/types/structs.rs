@@ -230,7 +230,7 @@ pub(super) fn record(s: &StructDef) -> TokenStream {
         });
         let default = has_default(f).then(|| {
             let function = default_fn(f);
-            quote! { default #name::#function }
+            quote! { default Self::#function }
         });
         quote! { #form #field #wire #default }
     });
