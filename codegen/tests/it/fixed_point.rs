@@ -7,7 +7,7 @@ use std::path::Path;
 
 use apigen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
 
-mod common;
+use crate::common;
 use serde_json::{Value, json};
 
 /// A spec whose operation `i` has names about `i` characters long: its operationId, parameters,

@@ -4,7 +4,7 @@
 
 use apigen::{Config, generate};
 
-mod common;
+use crate::common;
 
 fn config() -> Config {
     Config { client: None, strict: false, ..common::config("corpus", "corpus.yaml") }

@@ -327,7 +327,7 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     let mut warnings: Vec<String> =
         loaded.notes.iter().chain(&api.warnings).map(|d| format!("{}: {}\n", d.pointer, d.message)).collect();
     warnings.sort();
-    expect_test::expect_file!["../fixtures/unseen.warnings"].assert_eq(&warnings.concat());
+    expect_test::expect_file!["../../fixtures/unseen.warnings"].assert_eq(&warnings.concat());
     // What the warnings say was kept is there.
     assert!(api.operations.iter().any(|op| op.id == "getBlob" && matches!(op.reply, Reply::Download { .. })));
     assert!(!api.operations.iter().any(|op| op.id == "upload"), "left out");

@@ -8,12 +8,12 @@ use apigen::diff::{Change, Report, Semver, compare};
 use apigen::{Config, load, lower};
 use serde::Deserialize;
 
-mod common;
+use crate::common;
 
 /// The spec every case of the catalog changes.
-const BASE: &str = include_str!("diff_catalog/base.yaml");
+const BASE: &str = include_str!("../diff_catalog/base.yaml");
 
-const CATALOG: &str = include_str!("diff_catalog/catalog.yaml");
+const CATALOG: &str = include_str!("../diff_catalog/catalog.yaml");
 
 #[derive(Deserialize)]
 struct Catalog {

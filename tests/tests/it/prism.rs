@@ -1,7 +1,7 @@
 //! The generated client against Prism, an independent mock server that validates every request
 //! against `spec/openapi.yaml` and answers with schema-valid data. Needs Prism installed; the tests
-//! are ignored by default and `bash .ci/run` runs them (`PRISM=path/to/prism cargo test --test prism
-//! -- --ignored`).
+//! are ignored by default and `bash .ci/run` runs them (`PRISM=path/to/prism cargo test -p portfolio-tests --test it
+//! prism:: -- --ignored`).
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

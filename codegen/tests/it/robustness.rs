@@ -5,9 +5,9 @@
 //! Whatever it generates must also compile: a sample of the mutated specs that generate is written
 //! out and `cargo check`ed with warnings denied.
 //!
-//! `cargo test -p apigen --test robustness` runs a bounded number of cases and compiles
+//! `cargo test -p apigen --test it robustness::` runs a bounded number of cases and compiles
 //! two of them (a different two each day);
-//! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p apigen --test robustness -- --nocapture`
+//! `FUZZ_CASES=100000 FUZZ_SEED=7 cargo test --release -p apigen --test it robustness:: -- --nocapture`
 //! runs a long campaign, and `FUZZ_COMPILE_CASES=20 FUZZ_COMPILE_SEED=7` a longer compile sample.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -16,7 +16,7 @@ use std::process::Command;
 
 use apigen::{Config, CrateConfig, VersionHeader, generate};
 
-mod common;
+use crate::common;
 use serde_json::{Value, json};
 
 /// xorshift64*: small, deterministic, good enough to pick mutations.

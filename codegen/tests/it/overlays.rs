@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use apigen::{Config, Diagnostics, Generated, SpecFiles, generate_files};
 
-mod common;
+use crate::common;
 
 fn config() -> Config {
     common::config("o", "openapi.yaml")

@@ -4,7 +4,7 @@
 use apigen::generate;
 use expect_test::expect_file;
 
-mod common;
+use crate::common;
 
 fn files_of(fixture: &str) -> Vec<apigen::GeneratedFile> {
     let path = format!("{}/tests/fixtures/{fixture}.yaml", env!("CARGO_MANIFEST_DIR"));
@@ -25,7 +25,7 @@ fn naming_fixture() {
             "server/src/router.rs",
         ];
         if golden.contains(&file.path.as_str()) {
-            expect_file![format!("golden/naming/{}", file.path)].assert_eq(&file.contents);
+            expect_file![format!("../golden/naming/{}", file.path)].assert_eq(&file.contents);
         }
     }
 }

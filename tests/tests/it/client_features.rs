@@ -2,10 +2,6 @@
 //! timeouts and cancellation, tracing spans, request ids and credential providers. Everything
 //! runs over real HTTP on 127.0.0.1.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
 use axum::Router;
 use axum::extract::Query;
 use axum::http::{HeaderMap, StatusCode};
@@ -14,6 +10,9 @@ use axum::routing::{get, post};
 use futures_util::StreamExt;
 use portfolio_client::types::SortOrder;
 use portfolio_client::{Client, Credentials, DateTime, Error, RetryPolicy, TimeoutKind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 async fn serve(app: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -446,4 +445,52 @@ async fn hooks_sign_every_attempt_and_see_every_reply() {
     let err = client.get_au_models().await.unwrap_err();
     assert!(matches!(err, Error::Hook { operation: "GetAUModels", .. }), "{err:?}");
     assert_eq!(signatures.lock().unwrap().len(), 2, "a refused request is not sent");
+}
+
+/// The unseen fixture.
+mod unseen {
+    use crate::fixtures::unseen::serve;
+
+    use unseen_client::{Client, Credentials};
+
+    /// Every builder's future can move between threads, as a spawned task needs, and has a name.
+    #[test]
+    fn request_futures_are_send_and_nameable() {
+        fn send<T: Send>(_: &T) {}
+        let client = Client::new("http://127.0.0.1:9", Credentials::new("", "", "", "")).expect("client");
+        let future: unseen_client::Sending<'_, String> = client.get_shelf("oak").send();
+        send(&future);
+        send(&std::future::IntoFuture::into_future(client.delete_loose()));
+    }
+
+    /// An operation that declares `Idempotency-Key` gets a key of the client's own when the caller sets
+    /// none, the same on the retry, so the POST is retried; a key the caller sets is sent as it is.
+    #[tokio::test]
+    async fn a_declared_idempotency_key_is_sent_and_kept_across_retries() {
+        let (mock, client) = serve().await;
+        let keys = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = keys.clone();
+        mock.on_create_payment(move |_, input| {
+            let mut keys = seen.lock().unwrap();
+            keys.push(input.idempotency_key);
+            let first = keys.len() == 1;
+            async move {
+                match first {
+                    true => Err(unseen_server::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE)),
+                    false => Ok(()),
+                }
+            }
+        });
+        client.create_payment().await.expect("the retry succeeds");
+        let sent = keys.lock().unwrap().clone();
+        assert_eq!(sent.len(), 2, "one attempt and one retry");
+        let key = sent[0].clone().expect("a key of the client's own");
+        assert_eq!(key.len(), 36, "{key}");
+        assert_eq!(sent[1].as_deref(), Some(key.as_str()), "the same key on the retry");
+
+        keys.lock().unwrap().clear();
+        client.create_payment().idempotency_key("mine").await.expect("the retry succeeds");
+        let sent = keys.lock().unwrap().clone();
+        assert_eq!(sent, [Some("mine".to_string()), Some("mine".to_string())]);
+    }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use apigen::{Config, Diagnostics, Generated, SpecFiles, generate, generate_files};
 
-mod common;
+use crate::common;
 
 fn config(strict: bool) -> Config {
     Config { strict, ..common::config("split", "openapi.yaml") }

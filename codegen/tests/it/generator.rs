@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use apigen::{Generator, Placement};
 
-mod common;
+use crate::common;
 
 const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/oai-petstore.yaml");
 

@@ -109,3 +109,38 @@ async fn replies_keep_enum_values_the_spec_does_not_list_and_requests_may_not_ca
     assert!(err.to_string().contains("is not a value of OneOffCashflowInstructionDeleteType"), "{err}");
     assert_eq!(mock.calls(), ["GetAUModels"], "refused requests never reach the mock");
 }
+
+/// The features fixture.
+mod features {
+    use crate::fixtures::features::client;
+    use features_client::types::{Cat, Pet};
+
+
+    #[tokio::test]
+    async fn a_sampled_mock_answers_with_the_documents_example_else_a_valid_sample() {
+        let mock = features_server::MockApi::sampled();
+        let base = mock.serve().await.unwrap();
+        // The document's example, through the real router.
+        let notes = client(&base).list_notes().await.unwrap();
+        assert_eq!((notes.len(), notes[0].text.as_str(), notes[0].id.as_deref()), (1, "from the example", Some("n7")));
+        // No example: a value sampled from the schema, which the client reads as its type.
+        let pets = client(&base).list_pets().await.unwrap();
+        assert!(matches!(&pets[..], [Pet::Cat(_) | Pet::Dog(_)]), "{pets:?}");
+        // Documented reply headers are sampled too, and a reply of several statuses takes its first.
+        let (count, _headers) = client(&base).read_counter().await.unwrap();
+        assert!(count >= 0);
+        let cat = Pet::Cat(Cat::new("cat".into(), "Tom".into()));
+        let put = client(&base).put_pet("Tom", cat).await.unwrap();
+        assert!(matches!(put, features_client::types::PutPetReply::Ok(_)), "{put:?}");
+        // A handler set on the mock takes precedence, and validation still runs first.
+        mock.returns_list_pets(Ok(Vec::new()));
+        assert_eq!(client(&base).list_pets().await.unwrap(), Vec::new());
+        let refused = client(&base).check_parameter_limits("lower").await.unwrap_err();
+        assert_eq!(refused.status().map(|s| s.as_u16()), Some(400));
+        // Operations nothing could be sampled for (a protocol switch) answer 501 naming themselves.
+        let tunnel =
+            reqwest::Client::new().get(format!("{base}/tunnel")).header("upgrade", "echo").send().await.unwrap();
+        assert_eq!(tunnel.status(), 501);
+        assert_eq!(mock.calls(), ["listNotes", "listPets", "readCounter", "putPet", "listPets", "openTunnel"]);
+    }
+}
