@@ -5,7 +5,6 @@
 
 pub(crate) mod bundle;
 pub(crate) mod isolate;
-pub(crate) mod jsonpath;
 pub mod load;
 pub(crate) mod locate;
 pub(crate) mod markers;

@@ -632,7 +632,7 @@ fn overlays_cannot_grow_the_description_or_search_it_without_bound() {
     let files = [("openapi.yaml".to_string(), text.to_string())];
     let search = "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n  - target: '$..[?@..[?@..[?@..*]]]'\n    update: {z: 1}\n";
     let overlays = [("overlays/o.yaml".to_string(), search.to_string())];
-    refused_quickly("nested descendant filters", timed(&files, &overlays), "steps; target the nodes more directly");
+    refused_quickly("nested descendant filters", timed(&files, &overlays), "steps on this description; target the nodes more directly");
 }
 
 /// A document of `schemas` whose one operation replies with `reply`.

@@ -11,14 +11,18 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::front::bundle::weight;
-use crate::front::jsonpath::{Query, Step, Steps};
+use target::{Shape, Step, Target};
+
+mod cost;
+mod target;
 
 /// Most actions one overlay may hold: a bound on what a hostile overlay can make the generator do.
 const MOST_ACTIONS: usize = 10_000;
 
-/// Most steps (nodes visited, filters tested) the targets of all overlays together may take: five
-/// times the nodes of GitHub's description, a few seconds of work at most.
-pub const MOST_QUERY_STEPS: u64 = 10_000_000;
+/// Most steps (nodes visited, filters tested, location steps written) the targets of all overlays
+/// together may take, counted as their bound before each runs ([`Target::cost`]): some twenty
+/// queries that search the whole of GitHub's description, a few seconds of work at most.
+pub const MOST_QUERY_STEPS: f64 = 100_000_000.0;
 
 /// How many times what the description and its overlays weigh (see [`weight`]) the updates may
 /// add to it: an update applied to every node (`$..*`) doubles the description each time.
@@ -38,7 +42,8 @@ pub struct Overlay<'a> {
 /// Applies `overlays` to `doc` in order; every problem is reported, located in its overlay.
 pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagnostic>> {
     let mut problems = Vec::new();
-    let steps = Steps::new(MOST_QUERY_STEPS);
+    let mut spent = 0.0;
+    let mut shape = Shape::of(doc);
     let texts: usize = overlays.iter().map(|o| o.text.len()).sum();
     let room = weight(doc).saturating_add(texts).saturating_mul(MOST_GROWTH_FACTOR).max(LEAST_GROWTH_ROOM);
     let mut grown = 0usize;
@@ -80,7 +85,7 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
                 fail(at, "an action names what it changes in `target`, a JSONPath query".into());
                 continue;
             };
-            let query = match Query::parse(target) {
+            let query = match Target::parse(target) {
                 Ok(query) => query,
                 Err(e) => {
                     fail(format!("{at}/target"), format!("`{target}` is not a JSONPath query: {e}"));
@@ -93,15 +98,18 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
                 fail(at, "an action has an `update` or `remove: true`".into());
                 continue;
             }
-            let Some(mut found) = query.locate(doc, &steps) else {
+            spent += query.cost(shape);
+            // A bound that is not a number is refused too.
+            if spent.is_nan() || spent > MOST_QUERY_STEPS {
                 fail(
                     format!("{at}/target"),
                     format!(
-                        "`{target}` takes the overlays' queries past {MOST_QUERY_STEPS} steps; target the nodes more directly"
+                        "`{target}` could take the overlays' queries past {MOST_QUERY_STEPS} steps on this description; target the nodes more directly"
                     ),
                 );
                 return Err(problems);
-            };
+            }
+            let mut found = query.locate(doc);
             if found.is_empty() {
                 fail(format!("{at}/target"), format!("`{target}` selects nothing in the description"));
                 continue;
@@ -129,6 +137,11 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
                         merge(node, update);
                     }
                 }
+                // What later targets can meet: the nodes added, as deep as the deepest target.
+                let added = Shape::of(update);
+                let deepest = found.iter().map(Vec::len).max().unwrap_or(0) as f64;
+                shape.nodes += added.nodes * found.len() as f64;
+                shape.depth = shape.depth.max(deepest + added.depth);
             }
         }
     }
@@ -208,6 +221,18 @@ mod tests {
         assert_eq!(doc["tags"], json!([{"name": "a"}, {"name": "b"}]));
         assert_eq!(doc["paths"]["/a"], json!({}));
         assert_eq!(doc["paths"]["/b"]["get"]["summary"], "B");
+    }
+
+    #[test]
+    fn a_node_chosen_by_several_selectors_is_changed_once() {
+        let mut doc = json!({"lists": [[1], [2]], "x-removed": [0, 1, 2, 3]});
+        let fix = overlay(json!({"overlay": "1.0.0", "info": {"title": "fix", "version": "1"}, "actions": [
+            {"target": "$.lists[0, 0, -2]", "update": [9]},
+            {"target": "$['x-removed'][1, 1, 2, 1]", "remove": true}
+        ]}));
+        apply(&mut doc, &[fix]).expect("applies");
+        assert_eq!(doc["lists"], json!([[1, 9], [2]]));
+        assert_eq!(doc["x-removed"], json!([0, 3]));
     }
 
     #[test]
