@@ -246,6 +246,9 @@ impl Manifest<'_> {
                 ("publish".to_string(), Value::Bool(false)),
             ],
         );
+        // Generated code holds no unit tests: without this, `cargo test` compiles each crate a
+        // second time into an empty test binary (its doctests still run).
+        doc.table("lib", vec![("test".to_string(), Value::Bool(false))]);
         if self.standalone {
             doc.table("workspace", Vec::new());
         }
