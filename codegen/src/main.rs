@@ -1,6 +1,7 @@
 //! `apigen`: generates a typed reqwest client, an axum server and their shared types from an
 //! OpenAPI document.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,16 +52,27 @@ Options:
   -h, --help            print this text
   -V, --version         print the version";
 
+/// Prints a line on stdout. A reader that has gone (`apigen --help | head -1`) ends the tool
+/// quietly, with success: what it was asked to do is done or was only printing.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).and_then(|()| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         [] | ["-h" | "--help" | "help", ..] => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             return ExitCode::SUCCESS;
         }
         ["-V" | "--version"] => {
-            println!("apigen {}", env!("CARGO_PKG_VERSION"));
+            say!("apigen {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         ["generate", rest @ ..] => generate(rest),
@@ -104,7 +116,7 @@ fn generate(args: &[&str]) -> Result<bool, String> {
                 split = Some(from);
             }
             "-h" | "--help" => {
-                println!("{USAGE}");
+                say!("{USAGE}");
                 return Ok(true);
             }
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
@@ -138,7 +150,7 @@ fn generate(args: &[&str]) -> Result<bool, String> {
         let outcome = generator.check()?;
         print_warnings(&outcome.warnings);
         if outcome.files.is_current() {
-            println!("{} generated files are up to date", outcome.files.generated);
+            say!("{} generated files are up to date", outcome.files.generated);
             return Ok(true);
         }
         eprint!("the generated crates differ from what the spec generates:\n{}", outcome.files.report());
@@ -147,9 +159,9 @@ fn generate(args: &[&str]) -> Result<bool, String> {
     }
     let outcome = generator.write()?;
     print_warnings(&outcome.warnings);
-    println!("{}", outcome.files);
+    say!("{}", outcome.files);
     if let Some(workspace) = &outcome.workspace {
-        println!(
+        say!(
             "the crates join the workspace at {}: depend on them by path from one of its members, or list them in its `members` (`--standalone` keeps them apart)",
             workspace.display()
         );

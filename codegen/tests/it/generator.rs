@@ -161,6 +161,24 @@ fn a_configuration_that_cannot_be_a_manifest_is_refused() {
     assert!(err.contains("is not a crate name"), "{err}");
 }
 
+#[test]
+fn a_reader_that_has_gone_ends_the_tool_quietly() {
+    // As `apigen --help | head -1` once the first line is read: every write finds no reader.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    for args in [&["--help"][..], &["--version"], &["generate", "--help"]] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_apigen"))
+            .args(args)
+            .stdout(writer.try_clone().expect("the pipe's writer"))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("apigen runs");
+        let run = child.wait_with_output().expect("apigen ends");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success() && stderr.is_empty(), "{args:?}: {:?}: {stderr}", run.status);
+    }
+}
+
 /// Runs the installed tool's `generate` in `dir`, as a user would there.
 fn apigen_in(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_apigen"))
