@@ -50,7 +50,7 @@ Options:
   --allow-outside-refs  let `$ref`s reach files outside the spec's directory
   --seed N              vary the values the mock answers with where the document has no example
   -h, --help            print this text
-  -V, --version         print the version";
+  -V, --version         print the version and the commit the tool was built from";
 
 /// Prints a line on stdout. A reader that has gone (`apigen --help | head -1`) ends the tool
 /// quietly, with success: what it was asked to do is done or was only printing.
@@ -72,7 +72,10 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["-V" | "--version"] => {
-            say!("apigen {}", env!("CARGO_PKG_VERSION"));
+            match env!("APIGEN_COMMIT") {
+                "" => say!("apigen {}", env!("CARGO_PKG_VERSION")),
+                commit => say!("apigen {} ({commit})", env!("CARGO_PKG_VERSION")),
+            }
             return ExitCode::SUCCESS;
         }
         ["generate", rest @ ..] => generate(rest),
