@@ -201,7 +201,8 @@ fn each_crate_names_the_generator_version_in_its_readme_and_manifest() {
 fn the_version_names_the_commit_built() {
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_apigen")).arg("--version").output().expect("apigen runs");
     let said = String::from_utf8_lossy(&run.stdout);
-    let commit = said.trim().strip_prefix(concat!("apigen ", env!("CARGO_PKG_VERSION"), " (")).and_then(|c| c.strip_suffix(')'));
+    let commit =
+        said.trim().strip_prefix(concat!("apigen ", env!("CARGO_PKG_VERSION"), " (")).and_then(|c| c.strip_suffix(')'));
     let commit = commit.unwrap_or_else(|| panic!("{said}"));
     assert!(commit.len() >= 12 && commit[..12].chars().all(|c| c.is_ascii_hexdigit()), "{said}");
 }

@@ -6,7 +6,6 @@ mod features {
     use crate::fixtures::features::{client, start};
     use features_client::types::{LabelKind, Owner};
 
-
     #[tokio::test]
     async fn form_bodies_round_trip_with_lists_enums_and_nested_objects() {
         use features_client::types::{AddVisitBody, Visit};

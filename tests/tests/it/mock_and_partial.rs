@@ -115,7 +115,6 @@ mod features {
     use crate::fixtures::features::client;
     use features_client::types::{Cat, Pet};
 
-
     #[tokio::test]
     async fn a_sampled_mock_answers_with_the_documents_example_else_a_valid_sample() {
         let mock = features_server::MockApi::sampled();

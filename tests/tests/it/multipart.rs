@@ -6,7 +6,6 @@ mod features {
     use crate::fixtures::features::{client, start};
     use features_client::types::Owner;
 
-
     #[tokio::test]
     async fn multipart_bodies_carry_fields_and_files() {
         use features_client::File;

@@ -5,7 +5,6 @@
 mod features {
     use crate::fixtures::features::{client, start};
 
-
     #[tokio::test]
     async fn maps_beside_properties_and_names_from_the_path_round_trip() {
         use features_client::types::Stats;

@@ -5,7 +5,6 @@
 mod features {
     use crate::fixtures::features::{client, field_errors, start};
 
-
     #[tokio::test]
     async fn every_limit_of_a_body_schema_is_enforced_and_named() {
         use features_client::types::Limits;

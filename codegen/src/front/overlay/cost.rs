@@ -79,8 +79,7 @@ impl Bound {
     /// The children of the list, or its descendants: a node below a set of nodes none of which
     /// holds another is below one of them, but below any other set below up to one per level.
     fn among(&self, descendants: bool, shape: Shape) -> Among {
-        let repeats =
-            if descendants && !self.apart { times(self.repeats, shape.depth + 1.0) } else { self.repeats };
+        let repeats = if descendants && !self.apart { times(self.repeats, shape.depth + 1.0) } else { self.repeats };
         let nodes = times(self.list, shape.nodes).min(times(shape.nodes, repeats));
         Among { nodes, repeats, apart: self.apart && !descendants, descendants }
     }
@@ -133,7 +132,6 @@ impl Scan {
             self.at += 1;
         }
     }
-
 
     /// The work of the query starting here, from the nodes `bound` starts with.
     fn query_from(&mut self, mut bound: Bound) -> f64 {

@@ -219,22 +219,17 @@ mod tests {
         assert!(Target::parse(&filters(MOST_NESTED_FILTERS - 1)).is_ok(), "{MOST_NESTED_FILTERS} filters are allowed");
         let error = Target::parse(&filters(MOST_NESTED_FILTERS)).err().expect("refused");
         assert!(error.contains(&format!("filters nest more than {MOST_NESTED_FILTERS} deep")), "{error}");
-        assert!(Target::parse(&format!("$[?{}@]", "@[?@] && ".repeat(100))).is_ok(), "filters side by side are not nested");
+        assert!(
+            Target::parse(&format!("$[?{}@]", "@[?@] && ".repeat(100))).is_ok(),
+            "filters side by side are not nested"
+        );
     }
 
     #[test]
     fn the_bound_covers_what_a_query_does() {
         // Each selected node carries its location: the bound is at least the steps written.
-        let queries = [
-            "$.paths.*",
-            "$..*",
-            "$..*..*",
-            "$..x[0,0,0]",
-            "$..[?@.x]",
-            "$..[?@..y]",
-            "$.x[?@[?@.y]]",
-            "$.y[*][-1:]",
-        ];
+        let queries =
+            ["$.paths.*", "$..*", "$..*..*", "$..x[0,0,0]", "$..[?@.x]", "$..[?@..y]", "$.x[?@[?@.y]]", "$.y[*][-1:]"];
         let mut doc = json!(1);
         for _ in 0..8 {
             doc = json!({"x": doc, "y": [doc.clone(), 2], "paths": {"a": 1, "b": 2}});
