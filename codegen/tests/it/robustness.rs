@@ -464,8 +464,9 @@ fn hostile_strings_stay_values_in_every_manifest_and_readme() {
             if file.path.ends_with("Cargo.toml") {
                 let manifest: toml::Table = toml::from_str(&file.contents).unwrap_or_else(|e| panic!("{context}\n{e}"));
                 let keys: Vec<&str> = manifest.keys().map(String::as_str).collect();
-                let allowed = ["package", "workspace", "dependencies", "dev-dependencies", "features"];
+                let allowed = ["package", "lib", "workspace", "dependencies", "dev-dependencies", "features"];
                 assert!(keys.iter().all(|k| allowed.contains(k)), "{context}\n{keys:?}");
+                assert_eq!(manifest["lib"].get("test").and_then(toml::Value::as_bool), Some(false), "{context}");
                 let package = manifest["package"].as_table().unwrap();
                 let keys: Vec<&str> = package.keys().map(String::as_str).collect();
                 assert_eq!(keys, ["description", "edition", "name", "publish", "version"], "{context}");
@@ -632,7 +633,11 @@ fn overlays_cannot_grow_the_description_or_search_it_without_bound() {
     let files = [("openapi.yaml".to_string(), text.to_string())];
     let search = "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n  - target: '$..[?@..[?@..[?@..*]]]'\n    update: {z: 1}\n";
     let overlays = [("overlays/o.yaml".to_string(), search.to_string())];
-    refused_quickly("nested descendant filters", timed(&files, &overlays), "steps on this description; target the nodes more directly");
+    refused_quickly(
+        "nested descendant filters",
+        timed(&files, &overlays),
+        "steps on this description; target the nodes more directly",
+    );
 }
 
 /// A document of `schemas` whose one operation replies with `reply`.
@@ -653,7 +658,8 @@ fn merges_within_a_bound(what: &str, text: String, why: &str) {
     assert!(generated.warnings.iter().any(|w| w.message.contains(why)), "{what}: no warning says {why:?}");
     let written: usize = generated.files.iter().map(|f| f.contents.len()).sum();
     assert!(written < 40 * text.len() + (2 << 20), "{what}: {written} bytes from {}", text.len());
-    assert!(took < std::time::Duration::from_secs(20), "{what}: {took:?}");
+    // Unbounded, these ran for minutes; a debug build beside a busy machine takes up to 30 s.
+    assert!(took < std::time::Duration::from_secs(60), "{what}: {took:?}");
 }
 
 #[test]
