@@ -20,6 +20,7 @@ mod naming;
 mod render;
 #[doc(hidden)]
 pub mod sample;
+pub mod tools;
 
 pub use config::{Config, CrateConfig, RUNTIME_CRATE, Runtime, VersionHeader};
 pub use diagnostic::{Diagnostic, Diagnostics};

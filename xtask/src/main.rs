@@ -37,38 +37,25 @@ const USAGE: &str = "usage: cargo xtask codegen [--check] [--strict | --lenient]
   --overlay FILE   apply an OpenAPI Overlay 1.0 document to the spec before generating (repeatable;
                    after those in the `overlays/` folder beside the spec, which apply by name)
 
-  diff             list every difference between two versions of a spec (each a file, the root of
-                   its tree) with whom it breaks: clients built against the old one, servers built
-                   against it, or neither; and how far each generated crate's version moves. Exit 1
-                   when a breaking change is not accepted in CHANGES.yaml beside the new spec (a
-                   list of `change`, `version`, `why`; `version` is the new `info.version`)
-  --base REV       compare the spec (spec/openapi.yaml unless --spec) as committed at REV with
-                   the working tree
-  --json           the report as JSON, for tools
-
-  serve-mock       generate the server of any document and serve it (at 127.0.0.1:8080 unless
-                   --addr says otherwise; port 0 picks a free one), answering every valid request
-                   with the document's example, else a value sampled from the reply's schema (the
-                   same for the same --seed, 0 by default); prints the base URL once it is ready.
-                   Builds under target/serve-mock unless --dir says otherwise
-
-  client-probe     generate the client of any document and call every operation it can make
-                   arguments for (sampled from the document's schemas) against the server at URL,
-                   one line per operation; exit 1 when a call fails or a reply does not decode.
-                   Builds under target/client-probe unless --dir says otherwise";
+  diff, serve-mock, client-probe
+                   the `apigen` tool's commands (`apigen COMMAND --help` lists their options), with
+                   this repository's defaults: `diff --base REV` compares spec/openapi.yaml unless
+                   --spec says otherwise, under the crate-version policy of spec/CHANGES.yaml;
+                   serve-mock and client-probe build under target/ unless --dir says otherwise";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["codegen", rest @ ..] => codegen_command(rest),
-        ["diff", rest @ ..] => match diff_command(rest) {
-            Ok(true) => Ok(()),
-            Ok(false) => return ExitCode::FAILURE,
-            Err(message) => Err(message),
-        },
-        ["serve-mock", rest @ ..] => serve_mock_command(rest),
-        ["client-probe", rest @ ..] => client_probe_command(rest),
+        // The tool's commands, with the project's spec and target directory as defaults.
+        ["diff", rest @ ..] => {
+            return apigen::tools::cli::exit(project().and_then(|p| apigen::tools::cli::diff(rest, Some(&p))));
+        }
+        ["serve-mock", rest @ ..] => helper_dir("serve-mock").and_then(|dir| apigen::tools::cli::serve_mock(rest, dir)),
+        ["client-probe", rest @ ..] => {
+            helper_dir("client-probe").and_then(|dir| apigen::tools::cli::client_probe(rest, dir))
+        }
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -84,82 +71,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// `diff` with its options: whether every breaking change is accepted.
-fn diff_command(args: &[&str]) -> Result<bool, String> {
-    let (mut base, mut spec, mut files) = (None, None, Vec::new());
-    let mut options = xtask::diff::DiffOptions::default();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
-        match *arg {
-            "--base" => base = Some(value()?.to_string()),
-            "--spec" => spec = Some(value()?.into()),
-            "--json" => options.json = true,
-            "--accepted" => options.accepted = Some(value()?.into()),
-            "help" | "--help" | "-h" => {
-                println!("{USAGE}");
-                return Ok(true);
-            }
-            other if other.starts_with("--") => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
-            file => files.push(std::path::PathBuf::from(file)),
-        }
-    }
-    let sides = match (base, spec, files.as_slice()) {
-        (Some(rev), spec, []) => {
-            let spec = match spec {
-                Some(spec) => spec,
-                None => codegen::workspace_root()?.join("spec/openapi.yaml"),
-            };
-            xtask::diff::Sides::Base { rev, spec }
-        }
-        (None, None, [old, new]) => xtask::diff::Sides::Files { old: old.clone(), new: new.clone() },
-        _ => return Err(format!("diff takes OLD NEW, or --base REV [--spec FILE]\n\n{USAGE}")),
-    };
-    xtask::diff::run(&sides, &options)
+/// The project's spec and configuration, for `diff`.
+fn project() -> Result<apigen::tools::cli::Project, String> {
+    let spec = codegen::workspace_root()?.join("spec/openapi.yaml");
+    Ok(apigen::tools::cli::Project { spec, config: apigen::Config { strict: false, ..codegen::project_config() } })
 }
 
-/// `serve-mock` with its options.
-fn serve_mock_command(args: &[&str]) -> Result<(), String> {
-    let (mut spec, mut addr, mut seed, mut dir) = (None, "127.0.0.1:8080".to_string(), 0, None);
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
-        match *arg {
-            "--spec" => spec = Some(value()?.into()),
-            "--addr" => addr = value()?.to_string(),
-            "--seed" => {
-                let text = value()?;
-                seed = text.parse().map_err(|_| format!("--seed takes a whole number, not `{text}`"))?;
-            }
-            "--dir" => dir = Some(value()?.into()),
-            "help" | "--help" | "-h" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
-        }
-    }
-    let spec = spec.ok_or_else(|| format!("serve-mock needs --spec FILE\n\n{USAGE}"))?;
-    xtask::serve_mock::serve_mock(&xtask::serve_mock::MockOptions { spec, addr, seed, dir })
-}
-
-/// `client-probe` with its options.
-fn client_probe_command(args: &[&str]) -> Result<(), String> {
-    let (mut spec, mut url, mut dir): (Option<&str>, Option<&str>, Option<&str>) = (None, None, None);
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().copied().ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"));
-        match *arg {
-            "--spec" => spec = Some(value()?),
-            "--url" => url = Some(value()?),
-            "--dir" => dir = Some(value()?),
-            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
-        }
-    }
-    let (Some(spec), Some(url)) = (spec, url) else {
-        return Err(format!("client-probe needs --spec FILE and --url URL\n\n{USAGE}"));
-    };
-    xtask::client_probe::client_probe(spec.as_ref(), url, dir.map(Into::into))
+/// Where `serve-mock` and `client-probe` build by default: under the workspace's target.
+fn helper_dir(command: &str) -> Result<std::path::PathBuf, String> {
+    Ok(codegen::workspace_root()?.join("target").join(command))
 }
 
 /// `codegen` with its options, in any order: the project's crates, or with `--spec` those of any

@@ -14,3 +14,4 @@ mod robustness;
 mod routes;
 mod split;
 mod structure;
+mod tool;

@@ -23,6 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("emit", &["diagnostic", "naming", "config", "ir", "render", "sample", "diff"]),
     ("disk", &["root", "diagnostic", "naming", "config", "front", "ir", "lower", "emit", "render", "diff"]),
     ("generator", &["root", "diagnostic", "config", "disk", "render"]),
+    ("tools", &["root", "diagnostic", "config", "ir", "lower", "sample", "diff", "disk", "render", "generator"]),
 ];
 
 /// The first segment after `crate::` of every path and `use` in a file, outside macros.

@@ -1,5 +1,6 @@
-//! `diff --base`: the spec as committed against the working tree, in a repository of its own.
-//! A breaking change fails the check until it is accepted for the version that announces it.
+//! `diff --base`: the spec as committed against the working tree, in a repository of its own
+//! that keeps a changes file beside its spec. A breaking change fails the check until it is
+//! accepted for the version that announces it, and the crates' version must move with their API.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,12 +33,14 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(status.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&status.stderr));
 }
 
-/// A repository whose one commit holds the spec `spec/openapi.yaml` (split in two files).
+/// A repository whose one commit holds the spec `spec/openapi.yaml` (split in two files) and
+/// its changes file.
 fn repository(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("xtask-diff-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("spec/schemas")).unwrap();
     fs::write(dir.join("spec/openapi.yaml"), V1).unwrap();
+    fs::write(dir.join("spec/CHANGES.yaml"), "crate-version: 0.1.0\n").unwrap();
     fs::write(dir.join("spec/schemas/Pet.yaml"), PET).unwrap();
     git(&dir, &["init", "-q"]);
     git(&dir, &["add", "."]);
@@ -100,7 +103,12 @@ fn a_breaking_change_fails_until_accepted_for_the_version_that_announces_it() {
     assert_eq!(change["id"], "Pet.name: field removed");
     assert_eq!((change["breaks_clients"].as_bool(), change["accepted"].as_str()), (Some(true), Some("2.0.0")));
     assert_eq!(json["report"]["crates"]["types"], "major");
-    assert_eq!(json["crate_version"], serde_json::json!({"old": "0.1.0", "new": "0.2.0", "least": "0.2.0"}));
+    let versions = &json["crate_version"];
+    assert_eq!(
+        (&versions["old"], &versions["new"], &versions["least"]),
+        (&"0.1.0".into(), &"0.2.0".into(), &"0.2.0".into())
+    );
+    assert!(versions["changes_file"].as_str().is_some_and(|f| f.ends_with("spec/CHANGES.yaml")), "{versions}");
 }
 
 #[test]
@@ -120,6 +128,11 @@ fn a_compatible_change_passes_and_a_bad_revision_is_named() {
         "{}",
         text(&output)
     );
+    // Without a changes file only a breaking change fails the check.
+    fs::remove_file(dir.join("spec/CHANGES.yaml")).unwrap();
+    let output = diff(&dir, &[]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("No CHANGES.yaml beside the new spec"), "{}", text(&output));
 
     let spec = dir.join("spec/openapi.yaml");
     let mut bad = Command::new(env!("CARGO_BIN_EXE_xtask"));

@@ -1,41 +1,34 @@
-//! `cargo xtask client-probe`: the generated client of any document calls every operation it can
+//! `apigen client-probe`: the generated client of any document calls every operation it can
 //! with arguments sampled from the document's schemas, against a server of that document (Prism's
 //! mock, in the oracle run), and reports each reply that does not decode into its type.
 
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use apigen::CONTRADICTED;
-use apigen::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, TypeRef};
-use apigen::sample::{self, Options, Schemas, sample};
 use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr};
 use serde_json::Value;
 
-use crate::codegen::{SpecOptions, Strictness, workspace_root};
+use super::helper;
+use crate::CONTRADICTED;
+use crate::ir::{Api, BodyEncoding, Location, ObjectStyle, Operation, TypeRef};
+use crate::sample::{self, Options, Schemas, sample};
 
 /// Generates the document's crates and a probe that calls every operation, builds it, and runs
 /// it against `url`; the probe prints one line per operation and exits 1 when any failed.
-pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), String> {
-    let root = workspace_root()?;
-    let base = dir.unwrap_or_else(|| root.join("target").join("client-probe"));
-    let name = crate::serve_mock::crate_name(spec);
-    let out = base.join(&name);
-    let options = SpecOptions {
-        strictness: Strictness::Lenient,
-        // A helper build of its own, even when `--dir` is inside a workspace.
-        placement: apigen::Placement::Standalone,
-        ..SpecOptions::default()
-    };
-    eprintln!("{}", crate::codegen::write_spec(spec, &out, &name, options.clone())?);
-    let loaded = crate::codegen::load_from_disk(spec, options.allow_outside_refs, &options.overlays)?;
-    let config = crate::codegen::spec_config(spec, &name, &options);
-    let api = apigen::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
+pub fn client_probe(spec: &Path, url: &str, dir: &Path) -> Result<(), String> {
+    let name = helper::crate_name(spec);
+    let out = dir.join(&name);
+    let generator = helper::generator(spec, &out, &name, 0)?;
+    let config = generator.config()?;
+    helper::write_crates(spec, generator)?;
+    let loaded = crate::disk::load_from_disk(spec, false, &[])?;
+    let api = crate::lower(&loaded.doc, &config).map_err(|d| d.to_string())?;
     let probe = out.join("probe");
     write_probe(&probe, &name, &loaded, &api)?;
-    let target = base.join("target");
-    crate::serve_mock::build_helper(&probe, &target)
+    let target = dir.join("target");
+    helper::build_helper(&probe, &target)
         .map_err(|_| format!("the client probe of {} does not build", spec.display()))?;
     let binary = target.join("debug").join(format!("{name}-probe{}", std::env::consts::EXE_SUFFIX));
     let status = Command::new(&binary).arg(url).status().map_err(|e| format!("cannot run the probe: {e}"))?;
@@ -45,16 +38,18 @@ pub fn client_probe(spec: &Path, url: &str, dir: Option<PathBuf>) -> Result<(), 
     }
 }
 
-fn write_probe(dir: &Path, name: &str, loaded: &apigen::Loaded, api: &Api) -> Result<(), String> {
+fn write_probe(dir: &Path, name: &str, loaded: &crate::Loaded, api: &Api) -> Result<(), String> {
     let doc = &loaded.doc;
     let client = format!("{}_client", name.replace('-', "_"));
-    let manifest = format!(
-        "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [workspace]\n\n\
-         [dependencies]\n{name}-client = {{ path = \"../{name}-client\" }}\n\
-         apigen-runtime = {{ path = \"../apigen-runtime\", features = [\"json-schema\"] }}\n\
-         serde_json = \"1\"\n\
-         tokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n"
+    let manifest = helper::manifest(
+        &format!("{name}-probe"),
+        vec![
+            (format!("{name}-client"), helper::path_dependency(&format!("../{name}-client"), &[])),
+            ("apigen-runtime".to_string(), helper::path_dependency("../apigen-runtime", &["json-schema"])),
+            ("serde".to_string(), helper::registry_dependency("1", &[])),
+            ("serde_json".to_string(), helper::registry_dependency("1", &[])),
+            ("tokio".to_string(), helper::registry_dependency("1", &["macros", "rt-multi-thread"])),
+        ],
     );
     let schemas = Schemas::of(doc);
     // Each operation's documented JSON replies, to tell a reply the mock got wrong from one the
@@ -142,8 +137,7 @@ fn write_probe(dir: &Path, name: &str, loaded: &apigen::Loaded, api: &Api) -> Re
          (!schemas.is_empty() && whys.len() == schemas.len()).then(|| format!(\"the generator reads a schema without `type` \
          as its keywords' type, with a warning: {{}}\", whys.join(\"; \")))\n}}\n"
     );
-    let manifest = manifest.replace("serde_json = \"1\"\n", "serde = \"1\"\nserde_json = \"1\"\n");
-    crate::serve_mock::write_helper(dir, &manifest, &main)?;
+    helper::write_helper(dir, &manifest, &main)?;
     for (file, text) in [("replies.json", replies), ("read.json", read)] {
         let path = dir.join("src").join(file);
         fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -278,7 +272,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
         let doc_body = doc_op.request_body.as_ref().and_then(|b| resolve_body(doc, b));
         // The document names no media type for it: a mock reading the document as written takes
         // no body there, so the call tells nothing about the client.
-        if doc_body.is_some_and(|b| b.extensions.contains_key(apigen::ASSUMED_MEDIA_TYPE)) {
+        if doc_body.is_some_and(|b| b.extensions.contains_key(crate::ASSUMED_MEDIA_TYPE)) {
             return Err("the document names no media type for the body (read as JSON, with a warning)".into());
         }
         let media = doc_body
@@ -313,7 +307,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
     let set: String = setters
         .iter()
         .zip(names.drain(positional..))
-        .map(|((setter, ..), value)| format!(".{}({value})", apigen::rust_ident(setter)))
+        .map(|((setter, ..), value)| format!(".{}({value})", crate::rust_ident(setter)))
         .collect();
     if let (Some(wrap), Some(last)) = (wrap, names.last()) {
         let _ = writeln!(out, "        let {last} = {wrap}({last});");
@@ -348,7 +342,7 @@ fn call(api: &Api, doc: &OpenAPI, schemas: &Schemas, op: &Operation) -> Result<S
          None => match narrowed(\"{id}\", &e) {{\n                    \
          Some(why) => println!(\"narrowed {id}: {{e}}: {{why}}\"),\n                    \
          None => {{\n                        println!(\"FAIL {id}: {{e}}\");\n                        failed += 1;\n                    }}\n                }},\n            }},\n        }}\n    }}",
-        apigen::rust_ident(&op.fn_name),
+        crate::rust_ident(&op.fn_name),
         names.join(", ")
     );
     Ok(out)
