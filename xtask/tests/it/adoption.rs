@@ -1,7 +1,7 @@
 //! The README's "Using it for your own API", run as written: `cargo install` the `apigen` tool
 //! from this repository, generate two public APIs into two directories of an existing workspace
 //! sharing one runtime, and run a new crate of that workspace that uses both over real HTTP on
-//! loopback.
+//! loopback; then compare two versions of one of them with the installed `apigen diff`.
 //!
 //! The build runs in its own target directory (`target/adoption`, kept between runs), resolved
 //! against the registry the rest of the workspace uses, with this workspace's versions.
@@ -109,4 +109,32 @@ fn the_readme_installs_the_tool_and_uses_two_apis_from_one_crate_of_a_workspace(
         .args(["--runtime-dir", "apis/runtime"])
         .current_dir(&ws));
     assert!(ws.join("apis/museum/museum-client/src/mine.rs").is_file());
+
+    // The installed tool compares two versions of a document with no changes file beside them:
+    // only a breaking change fails.
+    let petstore = std::fs::read_to_string(ws.join("petstore.yaml")).unwrap();
+    let edits = [
+        (
+            "a description",
+            petstore.replace("description: A paged array of pets", "description: Pets, a page at a time"),
+            true,
+        ),
+        (
+            "a required reply field removed",
+            petstore.replace("        - name\n", "").replace("        name:\n          type: string\n", ""),
+            false,
+        ),
+    ];
+    for (what, text, passes) in edits {
+        assert_ne!(text, petstore, "{what}: the edit applies");
+        std::fs::write(ws.join("petstore-next.yaml"), text).unwrap();
+        let diff = Command::new(&apigen)
+            .args(["diff", "petstore.yaml", "petstore-next.yaml"])
+            .current_dir(&ws)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&diff.stdout);
+        assert_eq!(diff.status.success(), passes, "{what}:\n{said}{}", String::from_utf8_lossy(&diff.stderr));
+        assert!(passes || said.contains("Pet.name: field removed"), "{what}:\n{said}");
+    }
 }
