@@ -120,6 +120,11 @@ pub fn lower(doc: &openapiv3::OpenAPI, config: &Config) -> Result<ir::Api, Diagn
     lower::lower(doc, config)
 }
 
+/// The version of the runtime crate this generator writes and its crates ask for.
+pub(crate) fn runtime_version() -> &'static str {
+    emit::crates::runtime_version()
+}
+
 /// The emit and render stages: IR → formatted files of the configured crates, sorted by path.
 pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let split = emit::split::Split::of(api, config.split_types_from);

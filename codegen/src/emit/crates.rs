@@ -88,6 +88,11 @@ pub const RUNTIME_BYTES: usize = {
 /// The version of the runtime generated crates pin: the one this generator was built with.
 const RUNTIME_VERSION: &str = "0.1.0";
 
+/// [`RUNTIME_VERSION`], for the generator's check of a copy already on disk.
+pub fn runtime_version() -> &'static str {
+    RUNTIME_VERSION
+}
+
 /// The runtime copied to `dir`, for crates that build on their own.
 pub fn vendored_runtime(dir: &str) -> Vec<GeneratedFile> {
     RUNTIME_FILES.iter().map(|(path, contents)| render::plain(format!("{dir}/{path}"), contents)).collect()

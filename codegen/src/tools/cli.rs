@@ -71,8 +71,8 @@ Options:
   --standalone          each crate declares its own [workspace], even inside another workspace
   --in-workspace        the crates join the workspace they are in, as path dependencies of its
                         members or listed in its `members` (the default inside a workspace)
-  --runtime-dir DIR     write the runtime to DIR instead: APIs generated with the same DIR share
-                        it and can be used in one build
+  --runtime-dir DIR     write the runtime to DIR instead of the shared copy (at the root of the
+                        workspace the crates join, else beside them in DIR/apigen-runtime)
   --runtime-git URL[#REV]
                         depend on the runtime in this generator's git repository (at commit REV)
                         instead of writing a copy

@@ -162,6 +162,36 @@ fn a_configuration_that_cannot_be_a_manifest_is_refused() {
 }
 
 #[test]
+fn apis_generated_into_one_workspace_share_one_runtime_by_default() {
+    let ws = scratch("shared-runtime");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let members = r#"members = ["apis/petstore/petstore-client", "apis/museum/museum-client"]"#;
+    fs::write(ws.join("Cargo.toml"), format!("[workspace]\nresolver = \"3\"\n{members}\n")).unwrap();
+    for (name, file) in [("petstore", "oai-petstore.yaml"), ("museum", "redocly-museum.yaml")] {
+        let out = ws.join("apis").join(name);
+        Generator::new(corpus.join(file), &out, name).unwrap().write().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let manifest = read(out.join(format!("{name}-types/Cargo.toml")));
+        assert!(manifest.contains("path = \"../../../apigen-runtime\""), "{name}: {manifest}");
+        assert!(!out.join("apigen-runtime").exists(), "{name}: a copy of its own");
+    }
+    // cargo loads the workspace: one package named apigen-runtime.
+    let metadata = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .current_dir(&ws)
+        .output()
+        .unwrap();
+    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+
+    // A copy of another version is named, not written over: other APIs' crates ask for it.
+    let manifest = ws.join("apigen-runtime/Cargo.toml");
+    fs::write(&manifest, read(&manifest).replacen("version = \"", "version = \"0.0.1-", 1)).unwrap();
+    let out = ws.join("apis/museum");
+    let err = Generator::new(corpus.join("redocly-museum.yaml"), &out, "museum").unwrap().write().unwrap_err();
+    assert!(err.contains("holds apigen-runtime 0.0.1-") && err.contains("--runtime-dir"), "{err}");
+    let _ = fs::remove_dir_all(&ws);
+}
+
+#[test]
 fn a_reader_that_has_gone_ends_the_tool_quietly() {
     // As `apigen --help | head -1` once the first line is read: every write finds no reader.
     let (reader, writer) = std::io::pipe().expect("a pipe");

@@ -93,8 +93,9 @@ fn the_readme_installs_the_tool_and_uses_two_apis_from_one_crate_of_a_workspace(
     for name in ["petstore", "museum"] {
         let manifest = std::fs::read_to_string(ws.join(format!("apis/{name}/{name}-client/Cargo.toml"))).unwrap();
         assert!(!manifest.contains("[workspace]"), "a crate inside a workspace joins it: {manifest}");
-        assert!(manifest.contains("path = \"../../runtime\""), "one runtime for both APIs: {manifest}");
+        assert!(manifest.contains("path = \"../../../apigen-runtime\""), "one runtime for both APIs: {manifest}");
     }
+    assert!(ws.join("apigen-runtime/Cargo.toml").is_file(), "the runtime at the workspace's root");
     assert!(!ws.join("apis/petstore/apigen-runtime").exists(), "no second copy of the runtime");
 
     let output = run(Command::new(env!("CARGO"))
@@ -106,7 +107,6 @@ fn the_readme_installs_the_tool_and_uses_two_apis_from_one_crate_of_a_workspace(
     std::fs::write(ws.join("apis/museum/museum-client/src/mine.rs"), "// mine\n").unwrap();
     run(Command::new(&apigen)
         .args(["generate", "--spec", "museum.yaml", "--out", "apis/museum", "--name", "museum"])
-        .args(["--runtime-dir", "apis/runtime"])
         .current_dir(&ws));
     assert!(ws.join("apis/museum/museum-client/src/mine.rs").is_file());
 
