@@ -59,7 +59,7 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
         Sides::Files { old, new } => compare_files(old, new, options)?,
         Sides::Base { rev, spec } => {
             let Some(old_tree) = checkout(rev, spec)? else {
-                println!("{} did not exist at {rev}: nothing to compare.", spec.display());
+                show(&format!("{} did not exist at {rev}: nothing to compare.\n", spec.display()), true);
                 return Ok(true);
             };
             let result = compare_files(&old_tree.spec, spec, options);
@@ -73,26 +73,54 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
         None => true,
     };
     let passes = report.unaccepted().next().is_none() && version_moved;
-    if options.json {
+    let text = if options.json {
         let versions = policy
             .as_ref()
             .map(|(file, v)| serde_json::json!({ "changes_file": file, "old": v.old, "new": v.new, "least": v.least }));
         let json = serde_json::json!({ "report": report, "notes": notes, "crate_version": versions, "passes": passes });
-        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
-        return Ok(passes);
+        format!("{}\n", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?)
+    } else {
+        text(sides, &report, &notes, policy.as_ref(), version_moved)
+    };
+    show(&text, passes);
+    Ok(passes)
+}
+
+/// Writes the report on stdout. A reader that has gone ends the tool with the report's outcome,
+/// which is what a caller of `diff` asks for.
+fn show(text: &str, passes: bool) {
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
+        std::process::exit(if passes { 0 } else { 1 });
     }
-    print!("{report}");
-    for note in &notes {
-        println!("note: {note}");
+}
+
+/// The report for a person: the changes, the notes, which policy applied, and what to do about
+/// each breaking change not accepted.
+fn text(
+    sides: &Sides,
+    report: &Report,
+    notes: &[String],
+    policy: Option<&(PathBuf, Versions)>,
+    version_moved: bool,
+) -> String {
+    use std::fmt::Write as _;
+    let mut out = report.to_string();
+    for note in notes {
+        let _ = writeln!(out, "note: {note}");
     }
-    match &policy {
-        None => println!(
-            "\nNo {CHANGES_FILE} beside the new spec: nothing is accepted, and the crates' version is not checked."
-        ),
+    match policy {
+        None => {
+            let _ = writeln!(
+                out,
+                "\nNo {CHANGES_FILE} beside the new spec: nothing is accepted, and the crates' version is not checked."
+            );
+        }
         Some((file, versions)) => {
-            println!("\nThe acceptances and crate-version policy of {} apply.", file.display());
+            let _ = writeln!(out, "\nThe acceptances and crate-version policy of {} apply.", file.display());
             if !version_moved {
-                println!(
+                let _ = writeln!(
+                    out,
                     "The generated crates' API moves past version {}: raise `crate-version` in {} to {} or beyond.",
                     versions.old,
                     file.display(),
@@ -103,18 +131,19 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
     }
     let unaccepted: Vec<_> = report.unaccepted().collect();
     if !unaccepted.is_empty() {
-        let file = policy.as_ref().map_or_else(|| beside(new_spec(sides)), |(file, _)| file.clone());
-        println!(
+        let file = policy.map_or_else(|| beside(new_spec(sides)), |(file, _)| file.clone());
+        let _ = writeln!(
+            out,
             "\n{} breaking change{} not accepted. Fix the spec, or raise `info.version` and accept each in {}:",
             unaccepted.len(),
             if unaccepted.len() == 1 { " is" } else { "s are" },
             file.display()
         );
         for change in unaccepted {
-            println!("- change: {:?}\n  version: {:?}\n  why: …", change.id, report.new_version);
+            let _ = writeln!(out, "- change: {:?}\n  version: {:?}\n  why: …", change.id, report.new_version);
         }
     }
-    Ok(passes)
+    out
 }
 
 /// Lowers both specs and compares them, applying the acknowledgements of the changes file.

@@ -106,6 +106,23 @@ fn diff_fails_only_for_a_breaking_change_when_no_changes_file_is_beside() {
         assert!(said.contains("No CHANGES.yaml beside the new spec"), "{what}: {said}");
         let moved = said.contains("Generated crates: ") || said.contains("No changes on the wire");
         assert!(moved, "{what}: how far the crates move: {said}");
+        // A reader that has gone (`apigen diff … | head -1`) does not change the answer.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let child = Command::new(env!("CARGO_BIN_EXE_apigen"))
+            .current_dir(&dir)
+            .args(["diff", "old.yaml", "new.yaml"])
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("apigen runs");
+        let run = child.wait_with_output().expect("apigen ends");
+        assert_eq!(
+            run.status.code(),
+            Some(if passes { 0 } else { 1 }),
+            "{what}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
     }
     // With a changes file beside the new one, its policy applies and says so.
     let sub = dir.join("next");
