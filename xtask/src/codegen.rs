@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use apigen::disk::{self, Checked};
-pub use apigen::disk::{CHANGES_FILE, changes_beside, crate_version, generate_from_disk, load_from_disk};
-use apigen::{Config, CrateConfig, Generator, Placement, Runtime, VersionHeader};
+use apigen::disk::{crate_version, generate_from_disk};
+use apigen::{Config, CrateConfig, Generator, Runtime, VersionHeader};
 
 /// What `run` does with the generated files.
 #[derive(Debug, Clone, Copy)]
@@ -187,14 +187,10 @@ pub struct SpecOptions {
     pub strictness: Strictness,
     /// A cargo feature per tag in the client and types crates.
     pub tag_features: bool,
-    /// The seed of the values the mock answers with where the document gives no example.
-    pub seed: u64,
     /// Whether the spec's references may reach files outside its directory.
     pub allow_outside_refs: bool,
     /// Overlays to apply after those in the `overlays/` folder beside the spec, in order.
     pub overlays: Vec<PathBuf>,
-    /// Whether the crates declare a workspace of their own.
-    pub placement: Placement,
 }
 
 /// The generator of any document's crates under `out`, as `cargo xtask codegen --spec` runs it.
@@ -202,9 +198,7 @@ pub fn spec_generator(spec: &Path, out: &Path, name: &str, options: &SpecOptions
     let mut generator = Generator::new(spec, out, name)?
         .strict(options.strictness.strict(false))
         .tag_features(options.tag_features)
-        .mock_seed(options.seed)
-        .allow_outside_refs(options.allow_outside_refs)
-        .placement(options.placement);
+        .allow_outside_refs(options.allow_outside_refs);
     for overlay in &options.overlays {
         generator = generator.overlay(overlay);
     }
@@ -218,7 +212,12 @@ pub fn spec_generator(spec: &Path, out: &Path, name: &str, options: &SpecOptions
 /// is listed on stderr.
 pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOptions) -> Result<(), String> {
     match mode {
-        Mode::Write => write_spec(spec, out, name, options).map(|summary| println!("{summary}")),
+        Mode::Write => {
+            let outcome = spec_generator(spec, out, name, &options)?.write()?;
+            print_warnings(spec, &outcome.warnings);
+            println!("codegen: {}", outcome.files);
+            Ok(())
+        }
         Mode::Check => {
             let outcome = spec_generator(spec, out, name, &options)?.check()?;
             print_warnings(spec, &outcome.warnings);
@@ -227,28 +226,8 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOp
     }
 }
 
-/// Generates the crates of any document, writing them under `out`; returns what it wrote, for a
-/// person to read.
-pub fn write_spec(spec: &Path, out: &Path, name: &str, options: SpecOptions) -> Result<String, String> {
-    let outcome = spec_generator(spec, out, name, &options)?.write()?;
-    print_warnings(spec, &outcome.warnings);
-    Ok(format!("codegen: {}", outcome.files))
-}
-
 fn print_warnings(spec: &Path, warnings: &[apigen::Diagnostic]) {
     for warning in warnings {
         eprintln!("warning: {}: {warning}", spec.display());
-    }
-}
-
-/// How the crates of any document are named and lowered, as [`spec_generator`] writes them.
-pub fn spec_config(spec: &Path, name: &str, options: &SpecOptions) -> Config {
-    let spec_path = spec.file_name().map_or_else(|| spec.display().to_string(), |f| f.to_string_lossy().into_owned());
-    Config {
-        spec_path,
-        strict: options.strictness.strict(false),
-        tag_features: options.tag_features,
-        mock_seed: options.seed,
-        ..Config::new(name)
     }
 }

@@ -14,7 +14,7 @@ fn checked_in_generated_code_is_current() {
 #[test]
 fn generated_manifests_use_the_crate_version_beside_the_spec_not_the_api_version() {
     let manifest = std::fs::read_to_string(workspace_root().join("generated-client/Cargo.toml")).unwrap();
-    let version = xtask::codegen::crate_version(&workspace_root().join("spec/openapi.yaml")).unwrap();
+    let version = apigen::disk::crate_version(&workspace_root().join("spec/openapi.yaml")).unwrap();
     assert_eq!(version, "0.2.0", "spec/CHANGES.yaml's crate-version");
     let versions: Vec<&str> = manifest.lines().filter(|l| l.starts_with("version")).collect();
     assert_eq!(versions, [format!("version = \"{version}\"")], "{manifest}");
