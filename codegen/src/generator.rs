@@ -71,6 +71,9 @@ pub struct Outcome<T> {
     pub workspace: Option<PathBuf>,
     /// The command that regenerates the crates as this run did.
     pub command: String,
+    /// The runtime copy the crates used before this run, when they now use another: removed once
+    /// no API uses it, else kept.
+    pub released: Option<disk::Released>,
 }
 
 impl Generator {
@@ -229,7 +232,26 @@ impl Generator {
     /// Writes the crates: only files whose contents changed, and removes only files an earlier run
     /// wrote that are no longer generated. Any other file under `out` is left as it is.
     pub fn write(&self) -> Result<Outcome<Written>, String> {
-        self.run(|config, files| disk::write(&self.out, &config.owned_dirs(), files))
+        let config = self.config()?;
+        // The first crate stands for the API among a runtime copy's users.
+        let user = config.owned_dirs().first().map(|dir| self.out.join(dir));
+        let before = user.as_deref().and_then(disk::runtime_of);
+        let mut outcome = self.run(|config, files| disk::write(&self.out, &config.owned_dirs(), files))?;
+        let Some(user) = user else { return Ok(outcome) };
+        let now = match &config.runtime {
+            Runtime::Path { dir, vendored: true } => Some(disk::absolute(&self.out.join(dir))?),
+            _ => None,
+        };
+        if let Some(now) = &now {
+            disk::share(now, &user)?;
+        }
+        // Only a copy the generator wrote (it lists its files) is ever taken away.
+        if let Some(before) = before
+            .filter(|before| Some(before) != now.as_ref() && before.join(crate::emit::crates::WRITTEN_LIST).is_file())
+        {
+            outcome.released = Some(disk::release(&before, &user)?);
+        }
+        Ok(outcome)
     }
 
     /// Compares the crates under `out` with what the document generates, writing nothing.
@@ -242,7 +264,7 @@ impl Generator {
         self.no_other_runtime(&config)?;
         let files = act(&config, &generated.files)?;
         let workspace = if config.standalone { None } else { disk::enclosing_workspace(&self.out) };
-        Ok(Outcome { files, warnings: generated.warnings, workspace, command: config.command })
+        Ok(Outcome { files, warnings: generated.warnings, workspace, command: config.command, released: None })
     }
 }
 

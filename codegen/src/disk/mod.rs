@@ -5,12 +5,14 @@
 
 mod explain;
 mod read;
+mod runtime;
 mod write;
 
 pub use explain::{FileChange, explain};
 pub use read::{
     CHANGES_FILE, MOST_FILE_BYTES, MOST_TREE_BYTES, changes_beside, crate_version, generate_from_disk, load_from_disk,
 };
+pub use runtime::{Released, USERS_LIST, release, runtime_of, share};
 pub use write::{Checked, Written, check, write};
 
 use std::path::{Component, Path, PathBuf};
@@ -49,7 +51,7 @@ pub fn relative_path(from: &Path, to: &Path) -> Result<String, String> {
 }
 
 /// `path` made absolute against the current directory, with `.` and `..` resolved by name.
-fn absolute(path: &Path) -> Result<PathBuf, String> {
+pub(crate) fn absolute(path: &Path) -> Result<PathBuf, String> {
     let path = std::path::absolute(path).map_err(|e| format!("cannot resolve {}: {e}", path.display()))?;
     let mut out = PathBuf::new();
     for component in path.components() {

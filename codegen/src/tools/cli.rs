@@ -356,6 +356,9 @@ pub fn generate(args: &[&str]) -> Result<bool, String> {
     let outcome = generator.write()?;
     print_warnings(&outcome.warnings);
     say!("{}", outcome.files);
+    if let Some(released) = &outcome.released {
+        say!("{released}");
+    }
     if let Some(workspace) = &outcome.workspace {
         say!(
             "the crates join the workspace at {}: depend on them by path from one of its members, or list them in its `members` (`--standalone` keeps them apart)",

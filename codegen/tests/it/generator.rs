@@ -192,6 +192,54 @@ fn apis_generated_into_one_workspace_share_one_runtime_by_default() {
 }
 
 #[test]
+fn switching_an_api_to_another_runtime_removes_the_copy_once_no_api_uses_it() {
+    let ws = scratch("switch-runtime");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    fs::write(ws.join("Cargo.toml"), "[workspace]\nresolver = \"3\"\n").unwrap();
+    let api = |name: &str| {
+        let file = if name == "petstore" { "oai-petstore.yaml" } else { "redocly-museum.yaml" };
+        Generator::new(corpus.join(file), ws.join("apis").join(name), name).unwrap()
+    };
+    for name in ["petstore", "museum"] {
+        assert_eq!(api(name).write().unwrap().released, None, "{name}: nothing used before");
+    }
+    let shared = ws.join("apigen-runtime");
+    let users = read(shared.join(apigen::disk::USERS_LIST));
+    assert!(
+        users.contains("../apis/petstore/petstore-client") && users.contains("../apis/museum/museum-client"),
+        "{users}"
+    );
+
+    // One API moves to a directory of its own: the other still uses the shared copy.
+    let outcome = api("petstore").runtime_dir(ws.join("runtime")).write().unwrap();
+    assert!(matches!(outcome.released, Some(apigen::disk::Released::Kept { users: 1, .. })), "{:?}", outcome.released);
+    assert!(shared.join("src/lib.rs").is_file());
+    // Regenerating with the same runtime releases nothing.
+    assert_eq!(api("petstore").runtime_dir(ws.join("runtime")).write().unwrap().released, None);
+
+    // The last one moves to git: the copy goes, but a file of the user's in it stays.
+    fs::write(shared.join("NOTES.md"), "mine\n").unwrap();
+    let outcome = api("museum").runtime_git("https://example.com/apigen.git", None).write().unwrap();
+    let Some(apigen::disk::Released::Removed { files, .. }) = outcome.released else {
+        panic!("{:?}", outcome.released)
+    };
+    assert!(files > 10, "{files} files removed");
+    assert!(!shared.join("src").exists() && !shared.join("Cargo.toml").exists());
+    assert_eq!(read(shared.join("NOTES.md")), "mine\n");
+
+    // A crate deleted by hand no longer holds a copy: moving the other API back and away again
+    // removes the directory whole.
+    fs::remove_file(shared.join("NOTES.md")).unwrap();
+    api("museum").write().unwrap();
+    fs::remove_dir_all(ws.join("apis/petstore")).unwrap();
+    api("petstore").write().unwrap();
+    fs::remove_dir_all(ws.join("apis/petstore")).unwrap();
+    api("museum").runtime_dir(ws.join("runtime")).write().unwrap();
+    assert!(!shared.exists(), "the shared copy is gone");
+    let _ = fs::remove_dir_all(&ws);
+}
+
+#[test]
 fn a_reader_that_has_gone_ends_the_tool_quietly() {
     // As `apigen --help | head -1` once the first line is read: every write finds no reader.
     let (reader, writer) = std::io::pipe().expect("a pipe");
