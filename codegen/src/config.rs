@@ -119,6 +119,9 @@ pub enum Runtime {
         /// Whether the generator writes the runtime there.
         vendored: bool,
     },
+    /// The runtime the workspace the crates join declares in its `[workspace.dependencies]`,
+    /// from whatever source it names there (`apigen-runtime = { workspace = true }`).
+    Workspace,
     /// A git dependency on the repository this generator comes from, at `rev` (a commit) when given.
     Git {
         /// The repository's URL.

@@ -10,7 +10,8 @@ mod write;
 
 pub use explain::{FileChange, explain};
 pub use read::{
-    CHANGES_FILE, MOST_FILE_BYTES, MOST_TREE_BYTES, changes_beside, crate_version, generate_from_disk, load_from_disk,
+    CHANGES_FILE, MOST_FILE_BYTES, MOST_TREE_BYTES, changes_beside, crate_version, generate_from_disk,
+    generate_from_disk_watched, load_from_disk,
 };
 pub use runtime::{Released, USERS_LIST, release, runtime_of, share};
 pub use write::{Checked, Written, check, write};
@@ -29,6 +30,36 @@ pub fn enclosing_workspace(dir: &Path) -> Option<PathBuf> {
         std::iter::once(root.join("target")).chain(std::env::var_os("CARGO_TARGET_DIR").map(|t| root.join(t)));
     let in_target = targets.into_iter().any(|target| dir.starts_with(target));
     (!in_target).then(|| root.to_path_buf())
+}
+
+/// How a workspace gives its members the runtime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeclaredRuntime {
+    /// `[workspace.dependencies]` has no `apigen-runtime`.
+    Not,
+    /// It names the runtime at this directory.
+    Path(PathBuf),
+    /// It names the runtime from git or a registry.
+    Elsewhere,
+}
+
+/// What the manifest of the workspace at `root` declares for `apigen-runtime` in its
+/// `[workspace.dependencies]`.
+pub fn declared_runtime(root: &Path) -> Result<DeclaredRuntime, String> {
+    let path = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let manifest: toml::Table =
+        text.parse().map_err(|e| format!("{} is not a manifest cargo reads: {e}", path.display()))?;
+    let declared =
+        manifest.get("workspace").and_then(|w| w.get("dependencies")).and_then(|d| d.get(crate::RUNTIME_CRATE));
+    Ok(match declared {
+        None => DeclaredRuntime::Not,
+        Some(toml::Value::Table(table)) => match table.get("path").and_then(toml::Value::as_str) {
+            Some(dir) => DeclaredRuntime::Path(absolute(&root.join(dir))?),
+            None => DeclaredRuntime::Elsewhere,
+        },
+        Some(_) => DeclaredRuntime::Elsewhere,
+    })
 }
 
 /// Whether the manifest at `path` has a `[workspace]` table.

@@ -1,7 +1,7 @@
 //! Reading a spec from disk: its root document, the files its references reach, its overlays, and
 //! the crates' version from `CHANGES.yaml` beside it.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -17,29 +17,47 @@ pub fn generate_from_disk(
     overlays: &[PathBuf],
     config: &Config,
 ) -> Result<Generated, Diagnostics> {
+    on_disk(spec, allow_outside, overlays, |files| generate_files(files, config)).0
+}
+
+/// [`generate_from_disk`], and every file it read or tried to, with the `overlays/` folder
+/// beside the spec when there is one: what a build script watches to generate again.
+pub fn generate_from_disk_watched(
+    spec: &Path,
+    allow_outside: bool,
+    overlays: &[PathBuf],
+    config: &Config,
+) -> (Result<Generated, Diagnostics>, Vec<PathBuf>) {
     on_disk(spec, allow_outside, overlays, |files| generate_files(files, config))
 }
 
 /// Loads the spec at `spec` and every file its references reach, as [`generate_from_disk`] reads them.
 pub fn load_from_disk(spec: &Path, allow_outside: bool, overlays: &[PathBuf]) -> Result<Loaded, String> {
     on_disk(spec, allow_outside, overlays, |files| load_files(files).map(|(loaded, _)| loaded).map_err(Diagnostics))
+        .0
         .map_err(|d| format!("{}: {d}", spec.display()))
 }
 
 /// Hands `use_files` the spec at `spec` as the library reads it: files from its directory (see
-/// [`Tree::read`]) and its overlays.
+/// [`Tree::read`]) and its overlays; with the paths it read or tried to.
 fn on_disk<T>(
     spec: &Path,
     allow_outside: bool,
     overlays: &[PathBuf],
     use_files: impl FnOnce(SpecFiles<'_>) -> Result<T, Diagnostics>,
-) -> Result<T, Diagnostics> {
+) -> (Result<T, Diagnostics>, Vec<PathBuf>) {
     let tree = Tree::new(spec, allow_outside);
     let root = spec.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     // The root is the file the user named, wherever a link to it leads.
     let read = |path: &str| if path == root { tree.read(spec, "the spec", false) } else { tree.read_relative(path) };
-    let overlays = read_overlays(&tree, overlays)?;
-    use_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays })
+    let result = read_overlays(&tree, overlays)
+        .and_then(|overlays| use_files(SpecFiles { root: &root, read: &read, allow_outside, overlays: &overlays }));
+    let mut watched = tree.tried.into_inner();
+    let folder = tree.directory.join("overlays");
+    if folder.is_dir() {
+        watched.push(folder);
+    }
+    (result, watched)
 }
 
 /// The most bytes one file of a spec may hold: 128 MiB, above the largest public descriptions
@@ -59,13 +77,15 @@ struct Tree {
     directory: PathBuf,
     allow_outside: bool,
     read: Cell<u64>,
+    /// Every path asked for, read or not.
+    tried: RefCell<Vec<PathBuf>>,
 }
 
 impl Tree {
     fn new(spec: &Path, allow_outside: bool) -> Tree {
         // `openapi.yaml` has the parent `""`, which is the current directory.
         let directory = spec.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        Tree { directory: directory.to_path_buf(), allow_outside, read: Cell::new(0) }
+        Tree { directory: directory.to_path_buf(), allow_outside, read: Cell::new(0), tried: RefCell::default() }
     }
 
     /// Reads `path` (relative, `/`-separated) under the directory.
@@ -76,6 +96,7 @@ impl Tree {
     /// Reads `file`, which errors call `shown`; `contained` says it must be inside the directory
     /// (a file the user named need not be).
     fn read(&self, file: &Path, shown: &str, contained: bool) -> Result<String, String> {
+        self.tried.borrow_mut().push(file.to_path_buf());
         let canonical = file.canonicalize().map_err(|e| e.to_string())?;
         if contained && !self.allow_outside {
             let directory = self

@@ -59,15 +59,19 @@ pub fn share(runtime: &Path, user: &Path) -> Result<(), String> {
 }
 
 /// Takes `user` off the users of the copy at `runtime`, and removes the copy's files (those its
-/// `.apigen-files` lists, and the lists) once no crate uses it.
-pub fn release(runtime: &Path, user: &Path) -> Result<Released, String> {
+/// `.apigen-files` lists, and the lists) once no crate uses it. Nothing, for a runtime the
+/// generator did not write (it has no list of files).
+pub fn release(runtime: &Path, user: &Path) -> Result<Option<Released>, String> {
     let runtime = super::absolute(runtime)?;
+    if !runtime.join(WRITTEN_LIST).is_file() {
+        return Ok(None);
+    }
     let mut users = users(&runtime);
     users.remove(&super::relative_path(&runtime, user)?);
     users.retain(|entry| runtime_of(&runtime.join(entry)).as_deref() == Some(runtime.as_path()));
     if !users.is_empty() {
         save(&runtime, &users)?;
-        return Ok(Released::Kept { users: users.len(), dir: runtime });
+        return Ok(Some(Released::Kept { users: users.len(), dir: runtime }));
     }
     let listed = fs::read_to_string(runtime.join(WRITTEN_LIST)).unwrap_or_default();
     let mut files = 0;
@@ -86,7 +90,7 @@ pub fn release(runtime: &Path, user: &Path) -> Result<Released, String> {
     }
     // The copy's directory goes too when nothing else is in it.
     let _ = fs::remove_dir(&runtime);
-    Ok(Released::Removed { dir: runtime, files })
+    Ok(Some(Released::Removed { dir: runtime, files }))
 }
 
 fn users(runtime: &Path) -> BTreeSet<String> {

@@ -132,6 +132,14 @@ fn runtime_dependency(crate_dir: &str, runtime: &Runtime, features: &[&str]) -> 
             }
             Value::Table(table)
         }
+        // The workspace's declaration names the source and the version; a member adds features.
+        Runtime::Workspace => {
+            let mut table = vec![("workspace".to_string(), Value::Bool(true))];
+            if !features.is_empty() {
+                table.push(("features".to_string(), Value::list(features.iter().copied())));
+            }
+            Value::Table(table)
+        }
     }
 }
 

@@ -240,6 +240,40 @@ fn switching_an_api_to_another_runtime_removes_the_copy_once_no_api_uses_it() {
 }
 
 #[test]
+fn a_workspace_that_declares_the_runtime_gives_it_to_the_crates_it_takes() {
+    let ws = scratch("declared-runtime");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let declared =
+        format!("[workspace.dependencies]\napigen-runtime = {{ path = {:?} }}\n", runtime.display().to_string());
+    fs::write(
+        ws.join("Cargo.toml"),
+        format!("[workspace]\nresolver = \"3\"\nmembers = [\"apis/petstore/petstore-server\"]\n{declared}"),
+    )
+    .unwrap();
+    let generator = Generator::new(SPEC, ws.join("apis/petstore"), "petstore").unwrap();
+    generator.write().unwrap();
+    let manifest = read(ws.join("apis/petstore/petstore-server/Cargo.toml"));
+    assert!(manifest.contains("apigen-runtime = { workspace = true, features = [\"server\"] }"), "{manifest}");
+    assert!(!ws.join("apigen-runtime").exists() && !ws.join("apis/petstore/apigen-runtime").exists(), "no copy");
+    let metadata = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .current_dir(&ws)
+        .output()
+        .unwrap();
+    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+
+    // A declared runtime of another version is named, not used.
+    let other = ws.join("other-runtime");
+    fs::create_dir_all(&other).unwrap();
+    fs::write(other.join("Cargo.toml"), "[package]\nname = \"apigen-runtime\"\nversion = \"9.9.9\"\n").unwrap();
+    let declared = "[workspace.dependencies]\napigen-runtime = { path = \"other-runtime\" }\n";
+    fs::write(ws.join("Cargo.toml"), format!("[workspace]\nresolver = \"3\"\n{declared}")).unwrap();
+    let err = generator.write().unwrap_err();
+    assert!(err.contains("holds apigen-runtime 9.9.9") && err.contains("[workspace.dependencies]"), "{err}");
+    let _ = fs::remove_dir_all(&ws);
+}
+
+#[test]
 fn a_reader_that_has_gone_ends_the_tool_quietly() {
     // As `apigen --help | head -1` once the first line is read: every write finds no reader.
     let (reader, writer) = std::io::pipe().expect("a pipe");

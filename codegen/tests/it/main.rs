@@ -3,6 +3,7 @@
 //! files and overlays, the breaking-change check, `Generator` on disk, mutation fuzzing and the
 //! shape of the source itself.
 
+mod build;
 mod common;
 mod diff;
 mod fixed_point;
