@@ -11,8 +11,12 @@
 //! - `feature = "…"` in a `cfg` becomes `all()` or `any()`: the crates' features are decided
 //!   here, as the including crate has none of them;
 //! - a code block in docs becomes `text`, as a doctest of the including crate could not name the
-//!   crates the examples are written for.
+//!   crates the examples are written for;
+//! - a serde derive is told where serde is (`#[serde(crate = "…")]`);
+//! - a file a crate includes (`include_str!("schema_checks.json")`) is written beside the module,
+//!   under the API's name, and included from there.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Spacing, Span, TokenStream, TokenTree};
@@ -33,14 +37,30 @@ fn feature_on(config: &Config, name: &str) -> bool {
 /// The crates generated code reaches by their own names, which the runtime re-exports.
 const DEPS: &[&str] = &["axum", "reqwest", "serde", "serde_json", "uuid"];
 
-/// One file holding the crates `config` names, from their `files`.
-pub fn module(files: &[GeneratedFile], config: &Config) -> Result<String, String> {
+/// The module of one API: its text, and the files it includes, as paths relative to the
+/// module's directory with their contents.
+pub struct Module {
+    pub text: String,
+    pub included: Vec<(String, String)>,
+}
+
+/// One file holding the crates `config` names, from their `files`; `name` is the API's, under
+/// which the files it includes are written.
+pub fn module(files: &[GeneratedFile], config: &Config, name: &str) -> Result<Module, String> {
     let files: BTreeMap<&str, &str> = files.iter().map(|f| (f.path.as_str(), f.contents.as_str())).collect();
     let types = config.types.as_ref().ok_or("an API included at build time needs its types crate")?;
     let types_name = types.name.replace('-', "_");
+    let included = RefCell::new(Vec::new());
     let crate_tokens = |krate: &CrateConfig| {
-        let rewrite =
-            Rewrite { config, files: &files, dir: &krate.dir, types_name: &types_name, fence_open: false.into() };
+        let rewrite = Rewrite {
+            config,
+            files: &files,
+            dir: &krate.dir,
+            api: name,
+            types_name: &types_name,
+            fence_open: false.into(),
+            included: &included,
+        };
         rewrite.module(&[])
     };
     let shared = crate_tokens(types)?;
@@ -58,7 +78,7 @@ pub fn module(files: &[GeneratedFile], config: &Config) -> Result<String, String
         items.push(quote::quote! { #[allow(unused)] pub mod #name { #body } });
     }
     let file: syn::File = syn::parse2(items.into_iter().collect()).map_err(|e| format!("the API's code: {e}"))?;
-    Ok(prettyplease::unparse(&file))
+    Ok(Module { text: prettyplease::unparse(&file), included: included.into_inner() })
 }
 
 /// Rewrites one crate's modules for their place in the file.
@@ -67,10 +87,14 @@ struct Rewrite<'a> {
     files: &'a BTreeMap<&'a str, &'a str>,
     /// The crate's directory, whose `src/` holds its modules' files.
     dir: &'a str,
+    /// The API's name, the directory the files it includes go to.
+    api: &'a str,
     /// The types crate's name as a Rust path segment.
     types_name: &'a str,
     /// Whether a code block in docs is open, across the doc lines that hold it.
-    fence_open: std::cell::Cell<bool>,
+    fence_open: Cell<bool>,
+    /// The files included so far: where they go, and their contents.
+    included: &'a RefCell<Vec<(String, String)>>,
 }
 
 impl Rewrite<'_> {
@@ -84,11 +108,13 @@ impl Rewrite<'_> {
             .find_map(|name| self.files.get(name.as_str()).map(|text| (name, *text)))
             .ok_or_else(|| format!("no file for module `{}` of {}", path.join("::"), self.dir))?;
         let tokens: TokenStream = text.parse().map_err(|e| format!("{name} does not parse: {e}"))?;
-        self.tokens(tokens, path, false)
+        let file_dir = name.rsplit_once('/').map_or("", |(dir, _)| dir);
+        self.tokens(tokens, &Place { path, file_dir }, false)
     }
 
-    /// `tokens`, in the module at `path`; `in_attribute` inside `#[…]`.
-    fn tokens(&self, tokens: TokenStream, path: &[String], in_attribute: bool) -> Result<TokenStream, String> {
+    /// `tokens`, in the module at `place`; `in_attribute` inside `#[…]`.
+    fn tokens(&self, tokens: TokenStream, place: &Place<'_>, in_attribute: bool) -> Result<TokenStream, String> {
+        let path = place.path;
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         let mut out = Vec::with_capacity(tokens.len());
         let mut i = 0;
@@ -102,8 +128,22 @@ impl Rewrite<'_> {
                         && i >= 1
                         && (is_punct(&tokens[i - 1], '#')
                             || (is_punct(&tokens[i - 1], '!') && i >= 2 && is_punct(&tokens[i - 2], '#')));
-                    let inner = self.tokens(group.stream(), path, in_attribute || attribute)?;
+                    let inner = self.tokens(group.stream(), place, in_attribute || attribute)?;
                     out.push(regroup(group, inner));
+                    if attribute && derives_serde(group) {
+                        out.extend(quote::quote! { #[serde(crate = "apigen_runtime::codegen::deps::serde")] });
+                    }
+                }
+                TokenTree::Ident(ident) if (ident == "include_str" || ident == "include_bytes") => {
+                    out.push(tokens[i].clone());
+                    if let (Some(bang), Some(TokenTree::Group(args))) = (tokens.get(i + 1), tokens.get(i + 2))
+                        && is_punct(bang, '!')
+                    {
+                        out.push(bang.clone());
+                        out.push(regroup(args, self.include(args.stream(), place)?));
+                        i += 3;
+                        continue;
+                    }
                 }
                 TokenTree::Ident(ident) if ident == "mod" => {
                     let (Some(TokenTree::Ident(name)), Some(next)) = (tokens.get(i + 1), tokens.get(i + 2)) else {
@@ -115,7 +155,7 @@ impl Rewrite<'_> {
                     let body = match next {
                         TokenTree::Punct(p) if p.as_char() == ';' => self.module(&inner)?,
                         TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
-                            self.tokens(g.stream(), &inner, false)?
+                            self.tokens(g.stream(), &Place { path: &inner, file_dir: place.file_dir }, false)?
                         }
                         _ => {
                             out.push(tokens[i].clone());
@@ -176,6 +216,23 @@ impl Rewrite<'_> {
         Ok(out.into_iter().collect())
     }
 
+    /// The argument of an `include_str!` or `include_bytes!`: the file it names, relative to the
+    /// file it is in, taken into the included files and named where it is written.
+    fn include(&self, args: TokenStream, place: &Place<'_>) -> Result<TokenStream, String> {
+        let not_a_name = || format!("{}: a file is included by a name that is not one string", place.file_dir);
+        let args: Vec<TokenTree> = args.into_iter().collect();
+        let [TokenTree::Literal(literal)] = args.as_slice() else {
+            return Err(not_a_name());
+        };
+        let name = string(literal).ok_or_else(not_a_name)?;
+        let source = format!("{}/{name}", place.file_dir);
+        let contents =
+            self.files.get(source.as_str()).ok_or_else(|| format!("{source} is included but not generated"))?;
+        let written = format!("{}/{source}", self.api);
+        self.included.borrow_mut().push((written.clone(), contents.to_string()));
+        Ok(TokenTree::Literal(Literal::string(&written)).into())
+    }
+
     /// A line of docs, with a code block's opening fence made `text`.
     fn doc_line(&self, line: &str) -> String {
         let trimmed = line.trim_start();
@@ -186,6 +243,24 @@ impl Rewrite<'_> {
         self.fence_open.set(open);
         if open { format!("{}```text", &line[..line.len() - trimmed.len()]) } else { line.to_string() }
     }
+}
+
+/// Where tokens are: the module's path below the crate's root, and the directory of the file
+/// they were read from.
+struct Place<'a> {
+    path: &'a [String],
+    file_dir: &'a str,
+}
+
+/// Whether an attribute is a `derive` of serde's `Serialize` or `Deserialize`.
+fn derives_serde(attribute: &Group) -> bool {
+    let tokens: Vec<TokenTree> = attribute.stream().into_iter().collect();
+    let [TokenTree::Ident(derive), TokenTree::Group(list)] = tokens.as_slice() else { return false };
+    derive == "derive"
+        && list
+            .stream()
+            .into_iter()
+            .any(|t| matches!(&t, TokenTree::Ident(i) if i == "Serialize" || i == "Deserialize"))
 }
 
 /// The path from a module `levels` below the file's top (or a crate's root) up to it: `self`, or

@@ -52,8 +52,9 @@ JSON, one file or a tree of files its `$ref`s reach):
   NAME-types    one Rust type per schema, shared by the other two
   NAME-client   a typed async client on reqwest
   NAME-server   an axum server: a trait with a method per operation, its router, and a mock
-and a copy of the runtime they share in DIR/apigen-runtime. Only files whose contents changed are
-written; a file the generator did not write is never touched or removed.
+and the runtime they share: the one a workspace they join declares in [workspace.dependencies],
+else a copy at that workspace's root (apigen-runtime/), else one in DIR/apigen-runtime. Only files
+whose contents changed are written; a file the generator did not write is never touched or removed.
 
 Options:
   --spec FILE           the document (the root file of a tree of files)
@@ -71,8 +72,8 @@ Options:
   --standalone          each crate declares its own [workspace], even inside another workspace
   --in-workspace        the crates join the workspace they are in, as path dependencies of its
                         members or listed in its `members` (the default inside a workspace)
-  --runtime-dir DIR     write the runtime to DIR instead of the shared copy (at the root of the
-                        workspace the crates join, else beside them in DIR/apigen-runtime)
+  --runtime-dir DIR     write the runtime to DIR instead of the shared one; switching where the
+                        runtime comes from removes the copy used before once no API uses it
   --runtime-git URL[#REV]
                         depend on the runtime in this generator's git repository (at commit REV)
                         instead of writing a copy

@@ -45,11 +45,12 @@ struct Versions {
 }
 
 /// A comparison's outcome: the report, the notes on the acceptances, and the changes file with
-/// the versions its policy checks (none without a changes file).
+/// the versions its policy checks (none without a changes file; none to check when both
+/// documents stand beside that one file, so the old crates' version is not known).
 struct Compared {
     report: Report,
     notes: Vec<String>,
-    policy: Option<(PathBuf, Versions)>,
+    policy: Option<(PathBuf, Option<Versions>)>,
 }
 
 /// Compares, prints the report, and says whether every breaking change is accepted (and, under a
@@ -69,14 +70,15 @@ pub fn run(sides: &Sides, options: &DiffOptions) -> Result<bool, String> {
     };
     let Compared { report, notes, policy } = compared;
     let version_moved = match &policy {
-        Some((_, versions)) => diff::at_least(&versions.new, &versions.least)?,
-        None => true,
+        Some((_, Some(versions))) => diff::at_least(&versions.new, &versions.least)?,
+        _ => true,
     };
     let passes = report.unaccepted().next().is_none() && version_moved;
     let text = if options.json {
-        let versions = policy
-            .as_ref()
-            .map(|(file, v)| serde_json::json!({ "changes_file": file, "old": v.old, "new": v.new, "least": v.least }));
+        let versions = policy.as_ref().map(|(file, v)| match v {
+            Some(v) => serde_json::json!({ "changes_file": file, "old": v.old, "new": v.new, "least": v.least }),
+            None => serde_json::json!({ "changes_file": file }),
+        });
         let json = serde_json::json!({ "report": report, "notes": notes, "crate_version": versions, "passes": passes });
         format!("{}\n", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?)
     } else {
@@ -101,7 +103,7 @@ fn text(
     sides: &Sides,
     report: &Report,
     notes: &[String],
-    policy: Option<&(PathBuf, Versions)>,
+    policy: Option<&(PathBuf, Option<Versions>)>,
     version_moved: bool,
 ) -> String {
     use std::fmt::Write as _;
@@ -116,7 +118,15 @@ fn text(
                 "\nNo {CHANGES_FILE} beside the new spec: nothing is accepted, and the crates' version is not checked."
             );
         }
-        Some((file, versions)) => {
+        Some((file, None)) => {
+            let _ = writeln!(
+                out,
+                "\nThe acceptances of {0} apply. Both documents stand beside {0}, so the old crates' version is not known \
+                 and the crates' version is not checked (`apigen diff --base REV` reads it as committed).",
+                file.display()
+            );
+        }
+        Some((file, Some(versions))) => {
             let _ = writeln!(out, "\nThe acceptances and crate-version policy of {} apply.", file.display());
             if !version_moved {
                 let _ = writeln!(
@@ -169,10 +179,14 @@ fn compare_files(old: &Path, new: &Path, options: &DiffOptions) -> Result<Compar
         None => changes_beside(new)?,
     };
     let notes = acceptance.apply(&mut report);
+    let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+    if same(&beside(old), &file) {
+        return Ok(Compared { report, notes, policy: Some((file, None)) });
+    }
     let old_version = changes_beside(old)?.version().to_string();
     let least = diff::next_version(&old_version, report.crates.level())?;
     let versions = Versions { old: old_version, new: acceptance.version().to_string(), least };
-    Ok(Compared { report, notes, policy: Some((file, versions)) })
+    Ok(Compared { report, notes, policy: Some((file, Some(versions))) })
 }
 
 /// How any document is read to compare it: as `apigen generate` names its crates, leniently, so a

@@ -21,14 +21,24 @@ pub struct MockOptions {
 /// and runs it in the foreground; it prints the base URL on stdout once it accepts connections.
 pub fn serve_mock(options: &MockOptions) -> Result<(), String> {
     let binary = build_mock(options)?;
-    let status = Command::new(&binary)
-        .arg(&options.addr)
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    match status.success() {
-        true => Ok(()),
-        false => Err(format!("the mock server stopped: {status}")),
-    }
+    let mut command = Command::new(&binary);
+    command.arg(&options.addr);
+    run_in_place(command).map_err(|e| format!("cannot run {}: {e}", binary.display()))
+}
+
+/// Runs the server in this process's place, so stopping the tool (by its process id too) stops
+/// the server; returns only if it cannot.
+#[cfg(unix)]
+fn run_in_place(mut command: Command) -> Result<(), String> {
+    use std::os::unix::process::CommandExt as _;
+    Err(command.exec().to_string())
+}
+
+/// Runs the server in the foreground until it stops.
+#[cfg(not(unix))]
+fn run_in_place(mut command: Command) -> Result<(), String> {
+    let status = command.status().map_err(|e| e.to_string())?;
+    status.success().then_some(()).ok_or_else(|| format!("the mock server stopped: {status}"))
 }
 
 /// Generates and builds the mock server of `options.spec`; returns the binary.

@@ -110,3 +110,24 @@ fn walk(tokens: proc_macro2::TokenStream, before: &mut Vec<String>, found: &mut 
         before.push(token.to_string());
     }
 }
+
+#[test]
+fn a_module_names_the_runtime_features_it_needs_and_brings_the_files_it_includes() {
+    let dir = scratch("features");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/features.yaml");
+    let included = Build::new(&spec, "features").out_dir(&dir).generate().result.unwrap();
+    for feature in ["client", "server", "pattern", "json-schema"] {
+        assert!(included.runtime_features.iter().any(|f| f == feature), "{feature}: {:?}", included.runtime_features);
+    }
+    let text = fs::read_to_string(&included.path).unwrap();
+    assert!(text.contains("with the features client, "), "{}", &text[..300]);
+    assert!(text.contains("include_str!(\"features/features-types/src/schema_checks.json\")"));
+    assert!(dir.join("apigen/features/features-types/src/schema_checks.json").is_file());
+    // Only the server: no client module, and no `client` feature asked for.
+    let server = Build::new(&spec, "server-only").server(true).client(false).out_dir(&dir).generate().result.unwrap();
+    assert!(!server.runtime_features.iter().any(|f| f == "client"), "{:?}", server.runtime_features);
+    assert!(!fs::read_to_string(&server.path).unwrap().contains("pub mod client"));
+    let nothing = Build::new(&spec, "none").server(false).client(false).out_dir(&dir).generate();
+    assert!(nothing.result.unwrap_err().contains("nothing to generate"));
+    let _ = fs::remove_dir_all(&dir);
+}

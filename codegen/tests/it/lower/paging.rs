@@ -141,3 +141,46 @@ fn pagination_recognised_by_name_says_so_in_a_warning() {
     let recognised = api.warnings.iter().filter(|w| w.message.contains("recognised by name")).count();
     assert_eq!(recognised, 4, "the declared ones are not warned about");
 }
+
+#[test]
+fn the_guides_declaration_is_followed_whole() {
+    // The user guide's example, as written there.
+    let guide = include_str!("../../../README.md");
+    let section = guide.split_once("### Paged operations\n").expect("the section").1;
+    let block = section.split_once("```yaml\n").and_then(|(_, rest)| rest.split_once("```")).expect("its example").0;
+    let declaration: String = block.lines().map(|line| format!("      {line}\n")).collect();
+    let api = lowered(&format!(
+        r#"
+openapi: 3.0.3
+info: {{title: t, version: '1'}}
+paths:
+  /things:
+    get:
+      operationId: listThings
+{declaration}
+      parameters:
+        - {{name: after, in: query, schema: {{type: string}}}}
+        - {{name: limit, in: query, schema: {{type: integer, format: int32}}}}
+      responses:
+        '200':
+          description: Some things.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  meta:
+                    type: object
+                    properties:
+                      next_cursor: {{type: string}}
+                      total: {{type: integer, format: int64}}
+                  data: {{type: array, items: {{type: string}}}}
+"#
+    ))
+    .expect("lowers");
+    let paging = api.operations[0].paging.as_ref().unwrap_or_else(|| panic!("not paged: {:?}", api.warnings));
+    assert!(matches!(paging.kind, apigen::ir::PageKind::Cursor { .. }), "{:?}", paging.kind);
+    assert_eq!(paging.size, Some(1));
+    let warnings: Vec<String> = api.warnings.iter().map(ToString::to_string).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
