@@ -17,6 +17,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Asserts that cargo loads the workspace at `ws` (its manifests, without building).
+fn cargo_loads(ws: &Path) {
+    let metadata = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .current_dir(ws)
+        .output()
+        .unwrap();
+    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+}
+
 fn read(path: impl AsRef<Path>) -> String {
     fs::read_to_string(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
 }
@@ -175,12 +185,7 @@ fn apis_generated_into_one_workspace_share_one_runtime_by_default() {
         assert!(!out.join("apigen-runtime").exists(), "{name}: a copy of its own");
     }
     // cargo loads the workspace: one package named apigen-runtime.
-    let metadata = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
-        .current_dir(&ws)
-        .output()
-        .unwrap();
-    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+    cargo_loads(&ws);
 
     // A copy of another version is named, not written over: other APIs' crates ask for it.
     let manifest = ws.join("apigen-runtime/Cargo.toml");
@@ -255,12 +260,7 @@ fn a_workspace_that_declares_the_runtime_gives_it_to_the_crates_it_takes() {
     let manifest = read(ws.join("apis/petstore/petstore-server/Cargo.toml"));
     assert!(manifest.contains("apigen-runtime = { workspace = true, features = [\"server\"] }"), "{manifest}");
     assert!(!ws.join("apigen-runtime").exists() && !ws.join("apis/petstore/apigen-runtime").exists(), "no copy");
-    let metadata = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
-        .current_dir(&ws)
-        .output()
-        .unwrap();
-    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+    cargo_loads(&ws);
 
     // A declared runtime of another version is named, not used.
     let other = ws.join("other-runtime");
