@@ -19,6 +19,7 @@
 //! - `nullable: true` beside a `$ref`: the referenced schema or `null`.
 
 mod all_of;
+mod collections;
 mod document;
 mod parameters;
 mod references;
@@ -34,10 +35,11 @@ pub(crate) use walk::each_schema_object;
 use serde_json::Value;
 
 use all_of::{all_of_targets, hoist_annotation_members, merge_plain_all_of};
+use collections::{empty_lists_as_maps, null_collections};
 use document::{
-    drop_external_docs_without_url, empty_lists_as_maps, express_path_parameters, external_docs_urls,
-    form_data_parameters, headers_from_parameters, malformed_examples, oauth_flow_urls, repair_security,
-    reply_descriptions, required_info, responses_from_request_bodies, swagger2_spellings,
+    drop_external_docs_without_url, express_path_parameters, external_docs_urls, form_data_parameters,
+    headers_from_parameters, malformed_examples, oauth_flow_urls, repair_security, reply_descriptions, required_info,
+    responses_from_request_bodies, swagger2_spellings,
 };
 use parameters::parameter_styles;
 use references::lift_deep_references;
@@ -49,6 +51,7 @@ use crate::diagnostic::{Diagnostic, Pointer};
 /// Repairs `doc` (in the OpenAPI 3.0 form) in place and says what it changed.
 pub(crate) fn repair(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    null_collections(doc, &mut notes);
     empty_lists_as_maps(doc, &Pointer::root(), &mut notes);
     required_info(doc, &mut notes);
     reply_descriptions(doc, &mut notes);

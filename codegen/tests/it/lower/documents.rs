@@ -542,3 +542,59 @@ paths:
     assert!(!body("/typed").extensions.contains_key(apigen::ASSUMED_MEDIA_TYPE));
     assert_eq!(body("/jobs").content.keys().collect::<Vec<_>>(), ["application/json"]);
 }
+
+#[test]
+fn null_where_a_list_or_map_belongs_is_read_as_left_out_wherever_the_document_has_one() {
+    let text = fixture("nulls");
+    let loaded = load(&text).expect("every null is repaired while loading");
+    let api = lower(&loaded.doc, &Config { strict: false, ..config() }).expect("the rest is read");
+    let warned: Vec<&str> = loaded.notes.iter().map(|d| d.pointer.as_str()).collect();
+    let keys = [
+        "#/tags",
+        "#/servers",
+        "#/security",
+        "#/paths/~1notes/parameters",
+        "#/paths/~1notes/get/tags",
+        "#/paths/~1notes/get/parameters",
+        "#/paths/~1notes/get/servers",
+        "#/paths/~1notes/get/security",
+        "#/paths/~1notes/get/callbacks",
+        "#/paths/~1notes/get/responses/200/headers",
+        "#/paths/~1notes/get/responses/200/links",
+        "#/paths/~1notes/get/responses/200/content/application~1json/examples",
+        "#/paths/~1notes/get/responses/200/content/application~1json/encoding",
+        "#/components/schemas/Note/required",
+        "#/components/schemas/Note/properties/kind/enum",
+        "#/components/schemas/Note/properties/either/oneOf",
+        "#/components/schemas/Note/properties/either/anyOf",
+        "#/components/schemas/Note/properties/either/allOf",
+        "#/components/responses",
+        "#/components/parameters",
+        "#/components/examples",
+        "#/components/requestBodies",
+        "#/components/headers",
+        "#/components/securitySchemes",
+        "#/components/links",
+        "#/components/callbacks",
+    ];
+    for key in keys {
+        assert!(warned.contains(&key), "{key} is not repaired: {warned:?}");
+    }
+    assert_eq!(warned.len(), keys.len(), "{warned:?}");
+    assert!(loaded.notes.iter().all(|d| d.message.contains("is `null` where OpenAPI wants a")), "{:?}", loaded.notes);
+    // Properties named like keywords keep their schemas.
+    let TypeDef::Struct(note) = ty(&api, "Note") else { panic!("Note is a struct") };
+    let wires: Vec<&str> = note.fields.iter().map(|f| f.wire.as_str()).collect();
+    assert_eq!(wires, ["tags", "parameters", "kind", "either"]);
+    assert_eq!(note.fields[0].ty, TypeRef::Vec(Box::new(TypeRef::String)));
+
+    // What must be there is read as empty.
+    let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n";
+    let loaded = load(text).expect("paths: null");
+    assert!(loaded.notes.iter().any(|d| d.pointer == "#/paths" && d.message.ends_with("read as empty")));
+    let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n";
+    let loaded = load(text).expect("responses: null");
+    assert!(
+        loaded.notes.iter().any(|d| d.pointer == "#/paths/~1a/get/responses" && d.message.ends_with("read as empty"))
+    );
+}
