@@ -7,7 +7,7 @@
 //! assembles them into files. [`generate`] runs all of that and leaves where the files go to its
 //! caller; [`disk`] is the only module that reads or writes files.
 
-mod build;
+mod build_script;
 mod config;
 mod diagnostic;
 pub mod diff;
@@ -23,7 +23,7 @@ mod render;
 pub mod sample;
 pub mod tools;
 
-pub use build::{Build, Built, Included};
+pub use build_script::{Build, Built, Included};
 pub use config::{Config, CrateConfig, RUNTIME_CRATE, Runtime, VersionHeader};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use front::load::{LoadError, Loaded, Sources, SpecFiles, load, load_files};

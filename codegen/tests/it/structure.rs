@@ -23,7 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("emit", &["diagnostic", "naming", "config", "ir", "render", "sample", "diff"]),
     ("disk", &["root", "diagnostic", "naming", "config", "front", "ir", "lower", "emit", "render", "diff"]),
     ("generator", &["root", "diagnostic", "config", "disk", "render"]),
-    ("build", &["root", "diagnostic", "config", "disk", "render", "generator"]),
+    ("build_script", &["root", "diagnostic", "config", "disk", "render", "generator"]),
     ("tools", &["root", "diagnostic", "config", "ir", "lower", "sample", "diff", "disk", "render", "generator"]),
 ];
 
