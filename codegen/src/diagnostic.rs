@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// One problem found in a spec, located by a JSON pointer such as
+/// One thing found in a spec, located by a JSON pointer such as
 /// `#/paths/~1api~1holdings/get/parameters/3`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Diagnostic {
@@ -10,8 +10,34 @@ pub struct Diagnostic {
     pub pointer: String,
     /// 1-based line of the node in the spec text, when it could be found.
     pub line: Option<usize>,
-    /// What is wrong or unsupported, as a plain sentence.
+    /// What is wrong, loosened, left out or recognised, as a plain sentence.
     pub message: String,
+    /// How much it matters.
+    pub severity: Severity,
+}
+
+/// How much a [`Diagnostic`] matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The document cannot be generated as it is.
+    Error,
+    /// Something was loosened or left out: the crates say less than the document. A strict run
+    /// refuses it.
+    Warning,
+    /// Something was recognised or assumed with nothing lost, such as paging by name; the message
+    /// says what declaration would say it instead. A strict run lists it and goes on.
+    Note,
+}
+
+impl Severity {
+    /// The word a tool prints before a diagnostic of this severity.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {

@@ -65,7 +65,8 @@ pub struct Generator {
 pub struct Outcome<T> {
     /// What was written ([`Written`]) or found stale ([`Checked`]).
     pub files: T,
-    /// What was repaired or left out, each located in the document; empty when it was generated whole.
+    /// What was repaired, left out (warnings) or recognised with nothing lost (notes), each
+    /// located in the document; empty when it was generated whole.
     pub warnings: Vec<Diagnostic>,
     /// The workspace the crates joined, when they did.
     pub workspace: Option<PathBuf>,

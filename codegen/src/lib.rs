@@ -25,7 +25,7 @@ pub mod tools;
 
 pub use build_script::{Build, Built, Included};
 pub use config::{Config, CrateConfig, RUNTIME_CRATE, Runtime, VersionHeader};
-pub use diagnostic::{Diagnostic, Diagnostics};
+pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use front::load::{LoadError, Loaded, Sources, SpecFiles, load, load_files};
 pub use front::markers::{ASSUMED_MEDIA_TYPE, CONTRADICTED};
 pub use generator::{Generator, Outcome, Placement};
@@ -38,8 +38,8 @@ pub use render::GeneratedFile;
 pub struct Generated {
     /// Every file to write, sorted by path.
     pub files: Vec<GeneratedFile>,
-    /// What was repaired or left out on the way, each located in the spec; empty for a spec the
-    /// generator handles whole.
+    /// What was repaired or left out on the way (warnings), and what was recognised with nothing
+    /// lost (notes), each located in the spec; empty for a spec the generator handles whole.
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -62,7 +62,14 @@ pub fn generate(spec_text: &str, config: &Config) -> Result<Generated, Diagnosti
 /// Returns every file to write, in a fixed order, or every problem found in the spec, each named
 /// by the file (other than the root) and pointer of the node it is about.
 pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated, Diagnostics> {
-    let refused = |message| Diagnostics(vec![Diagnostic { pointer: "#".to_string(), line: None, message }]);
+    let refused = |message| {
+        Diagnostics(vec![Diagnostic {
+            severity: crate::Severity::Error,
+            pointer: "#".to_string(),
+            line: None,
+            message,
+        }])
+    };
     config.check().map_err(|message| refused(format!("the configuration cannot be generated: {message}")))?;
     let (Loaded { doc, notes, converted, .. }, sources) = load_files(files).map_err(Diagnostics)?;
     let located = |mut diagnostics: Vec<Diagnostic>| {
@@ -86,8 +93,9 @@ pub fn generate_files(files: SpecFiles<'_>, config: &Config) -> Result<Generated
     warnings.extend(api.warnings.iter().cloned());
     // What could not be brought in from other files comes first: it explains the rest.
     let warnings: Vec<Diagnostic> = sources.unfollowed().iter().cloned().chain(located(warnings)).collect();
-    if config.strict && !warnings.is_empty() {
-        return Err(Diagnostics(warnings));
+    // A strict run refuses what was loosened or left out; notes lose nothing.
+    if config.strict && warnings.iter().any(|w| w.severity != Severity::Note) {
+        return Err(Diagnostics(warnings.into_iter().filter(|w| w.severity != Severity::Note).collect()));
     }
     // The generated files name every file of the spec they come from.
     let files = match sources.read_beside_root() {
@@ -159,5 +167,5 @@ pub fn emit(api: &ir::Api, config: &Config) -> Result<Vec<GeneratedFile>, Diagno
 
 /// An internal failure, reported like a spec problem so callers still get an error, not a panic.
 fn bug(message: String) -> Diagnostics {
-    Diagnostics(vec![Diagnostic { pointer: "#".to_string(), line: None, message }])
+    Diagnostics(vec![Diagnostic { severity: crate::Severity::Error, pointer: "#".to_string(), line: None, message }])
 }

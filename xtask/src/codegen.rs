@@ -140,7 +140,7 @@ pub fn run_in(root: &Path, mode: Mode, strictness: Strictness) -> Result<(), Str
         let generated = generate_from_disk(&spec_file, false, &[], &config).map_err(|d| strict_failure(&config, &d))?;
         if strictness == Strictness::Lenient {
             for warning in &generated.warnings {
-                eprintln!("warning: {}: {warning}", config.spec_path);
+                eprintln!("{}: {}: {warning}", warning.severity.label(), config.spec_path);
             }
         }
         files.extend(generated.files);
@@ -228,6 +228,6 @@ pub fn run_spec(spec: &Path, out: &Path, name: &str, mode: Mode, options: SpecOp
 
 fn print_warnings(spec: &Path, warnings: &[apigen::Diagnostic]) {
     for warning in warnings {
-        eprintln!("warning: {}: {warning}", spec.display());
+        eprintln!("{}: {}: {warning}", warning.severity.label(), spec.display());
     }
 }

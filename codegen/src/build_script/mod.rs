@@ -57,7 +57,8 @@ pub struct Included {
     pub path: PathBuf,
     /// Whether its contents changed (an unchanged file is not written again).
     pub written: bool,
-    /// What was repaired or left out, each located in the document.
+    /// What was repaired, left out or recognised, each located in the document, with its
+    /// severity.
     pub warnings: Vec<Diagnostic>,
     /// The features of `apigen-runtime` the module needs: `client` and `server` for those sides,
     /// `pattern` (or `fancy-pattern`), `json-schema` and `xml` for documents that use them.
@@ -169,13 +170,16 @@ impl Build {
         }
         match built.result {
             Ok(included) => {
-                for warning in included.warnings.iter().take(MOST_SHOWN) {
+                // Notes lose nothing: a build shows only what was loosened or left out.
+                let warnings: Vec<&Diagnostic> =
+                    included.warnings.iter().filter(|w| w.severity == crate::Severity::Warning).collect();
+                for warning in warnings.iter().take(MOST_SHOWN) {
                     println!("cargo::warning={}: {}", self.name, one_line(&warning.to_string()));
                 }
-                if included.warnings.len() > MOST_SHOWN {
+                if warnings.len() > MOST_SHOWN {
                     println!(
                         "cargo::warning={} more warnings for `{}`: `apigen generate` lists every one; `.strict(true)` refuses them",
-                        included.warnings.len() - MOST_SHOWN,
+                        warnings.len() - MOST_SHOWN,
                         self.name
                     );
                 }

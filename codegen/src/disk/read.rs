@@ -165,6 +165,7 @@ fn read_overlays(tree: &Tree, given: &[PathBuf]) -> Result<Vec<(String, String)>
             // Those found beside the spec are part of its tree; those given by name are the user's.
             let text = tree.read(path, "it", i < beside).map_err(|e| {
                 Diagnostics(vec![Diagnostic {
+                    severity: crate::diagnostic::Severity::Error,
                     pointer: format!("{shown}#"),
                     line: None,
                     message: format!("the overlay cannot be read: {e}"),

@@ -692,6 +692,7 @@ impl Bundler<'_> {
                         Err((message, line)) => {
                             let pointer = format!("{target_file}#");
                             self.errors.push(Diagnostic {
+                                severity: crate::diagnostic::Severity::Warning,
                                 pointer,
                                 line,
                                 message: format!("does not parse: {message}"),
@@ -771,7 +772,7 @@ impl Bundler<'_> {
 
     fn fail(&mut self, file: &str, src: &str, message: String) {
         let pointer = format!("{}{}", file_prefix(file, &self.root_path), src);
-        self.errors.push(Diagnostic { pointer, line: None, message });
+        self.errors.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
     }
 }
 

@@ -150,6 +150,7 @@ impl Sources {
 pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnostic>> {
     let at_root = |error: LoadError| {
         vec![Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
             pointer: "#".to_string(),
             line: error.line,
             message: format!("the spec does not parse: {error}"),
@@ -157,6 +158,7 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
     };
     let text = (files.read)(files.root).map_err(|message| {
         vec![Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
             pointer: "#".to_string(),
             line: None,
             message: format!("`{}` cannot be read: {message}", files.root),
@@ -203,6 +205,7 @@ pub fn load_files(files: SpecFiles<'_>) -> Result<(Loaded, Sources), Vec<Diagnos
     let loaded = typed_from(text, (value, notes.clone()), &again, &|_| None).map_err(|error| {
         // The typing error names a pointer into the bundled document; say where it is written.
         let mut diagnostics = vec![Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
             pointer: error.pointer.clone().unwrap_or_else(|| "#".to_string()),
             line: error.line,
             message: error.message.clone(),
@@ -793,7 +796,12 @@ fn yaml_stream(text: &str, seed: Strict) -> Result<(Value, Vec<Diagnostic>), ser
             documents.len(),
             chosen + 1
         );
-        notes.push(Diagnostic { pointer: "#".to_string(), line: None, message });
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: "#".to_string(),
+            line: None,
+            message,
+        });
     }
     Ok((if documents.is_empty() { Value::Null } else { documents.swap_remove(chosen) }, notes))
 }

@@ -43,8 +43,14 @@ pub(crate) fn convert(doc: &mut Value) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     let root = Pointer::root();
     let Some(top) = doc.as_object_mut() else { return notes };
-    let mut note =
-        |at: Pointer, message: String| notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+    let mut note = |at: Pointer, message: String| {
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.to_string(),
+            line: None,
+            message,
+        })
+    };
     top.insert("openapi".to_string(), Value::from("3.0.3"));
     if let Some(dialect) = top.remove("jsonSchemaDialect")
         && dialect.as_str() != Some(DEFAULT_DIALECT)
@@ -106,6 +112,7 @@ fn recursive_references(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                     map.remove("$recursiveRef");
                     map.insert("$ref".to_string(), Value::from(target));
                     notes.push(Diagnostic {
+                        severity: crate::diagnostic::Severity::Warning,
                         pointer: at.push("$recursiveRef").to_string(),
                         line: None,
                         message: format!(
@@ -329,7 +336,12 @@ fn const_choice_as_enum(schema: &mut Map<String, Value>) {
 
 fn convert_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
-        notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.push(key).to_string(),
+            line: None,
+            message,
+        });
     };
     // A `$ref` beside other keywords: both hold, which 3.0 says with an `allOf` of one member.
     if schema.contains_key("$ref") {

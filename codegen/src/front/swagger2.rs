@@ -56,7 +56,12 @@ const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "
 
 impl<'a> Converter<'a> {
     fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
-        self.notes.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
+        self.notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: pointer.to_string(),
+            line: None,
+            message: message.into(),
+        });
     }
 
     fn document(&mut self) -> Value {

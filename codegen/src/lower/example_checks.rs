@@ -41,6 +41,7 @@ fn walk(
                 };
                 if let Some(why) = schema.and_then(|schema| check(schemas, &schema, example).err()) {
                     found.push(Diagnostic {
+                        severity: crate::diagnostic::Severity::Warning,
                         pointer: at.push("example").to_string(),
                         line: None,
                         message: format!("the example does not match its schema: {why}"),
@@ -58,6 +59,7 @@ fn walk(
                     let Some(value) = entry.get("value") else { continue };
                     if let Err(why) = check(schemas, schema, value) {
                         found.push(Diagnostic {
+                            severity: crate::diagnostic::Severity::Warning,
                             pointer: at.push("examples").push(name).push("value").to_string(),
                             line: None,
                             message: format!("the example does not match its schema: {why}"),

@@ -106,6 +106,7 @@ fn renumber(api: &mut Api, names: &[String]) -> Result<(), Diagnostics> {
             missing
                 .into_iter()
                 .map(|name| Diagnostic {
+                    severity: crate::diagnostic::Severity::Error,
                     pointer: Pointer::root().to_string(),
                     line: None,
                     message: format!("internal error: the type `{name}` is used but was not generated"),
@@ -134,6 +135,7 @@ fn query_operations(doc: &OpenAPI) -> (Vec<(String, openapiv3::Operation)>, Vec<
         match serde_json::from_value::<openapiv3::Operation>(value.clone()) {
             Ok(operation) => read.push((path.clone(), operation)),
             Err(e) => unreadable.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Error,
                 pointer: Pointer::root().push("paths").push(path).push("query").to_string(),
                 line: None,
                 message: format!("not a valid operation: {e}"),
@@ -287,7 +289,12 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn report(&mut self, pointer: &Pointer, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic { pointer: pointer.to_string(), line: None, message: message.into() });
+        self.diagnostics.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
+            pointer: pointer.to_string(),
+            line: None,
+            message: message.into(),
+        });
     }
 
     /// Whether `reference` is to another file that loading could not bring in (the reason is
@@ -308,9 +315,24 @@ impl<'a> Lowerer<'a> {
         self.warn_at(pointer.to_string(), message);
     }
 
+    /// Records a note once: something recognised or assumed with nothing lost, which a strict
+    /// run lists and accepts.
+    pub(crate) fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        let note = Diagnostic {
+            severity: crate::diagnostic::Severity::Note,
+            pointer: pointer.to_string(),
+            line: None,
+            message: message.into(),
+        };
+        if self.warned.insert((note.pointer.clone(), note.message.clone())) {
+            self.warnings.push(note);
+        }
+    }
+
     /// [`Self::warn`] at a pointer already written out.
     pub(crate) fn warn_at(&mut self, pointer: String, message: impl Into<String>) {
-        let warning = Diagnostic { pointer, line: None, message: message.into() };
+        let warning =
+            Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message: message.into() };
         if self.warned.insert((warning.pointer.clone(), warning.message.clone())) {
             self.warnings.push(warning);
         }

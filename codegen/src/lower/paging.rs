@@ -1,5 +1,5 @@
 //! Paged operations → [`Paging`]: what `x-apigen-pagination` declares, or else the common shapes
-//! recognised by their names, with a warning that says what was recognised.
+//! recognised by their names, with a note that says what was recognised.
 //!
 //! A declaration names the parameter that selects a page, by one of `page` (numbered pages),
 //! `offset` (items skipped) or `cursor` (a value the previous reply gave), and optionally `size`
@@ -44,7 +44,7 @@ struct Declared<'v> {
 
 impl Lowerer<'_> {
     /// The paging of an operation whose parameters and reply are lowered: declared, turned off,
-    /// or recognised (with a warning at `ptr`).
+    /// or recognised (with a note at `ptr`).
     pub(super) fn paging(
         &mut self,
         ptr: &Pointer,
@@ -75,7 +75,7 @@ impl Lowerer<'_> {
             "`into_stream()` walks {}, recognised by name; declare `{PAGINATION}` to confirm it or `false` to turn it off",
             describe(&paging, params)
         );
-        self.warn(ptr, message);
+        self.note(ptr, message);
         Some(paging)
     }
 

@@ -64,6 +64,7 @@ pub(crate) fn leave_out(
         let what = unit.what.describe();
         for problem in &unit.problems {
             notes.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Warning,
                 pointer: problem.pointer.clone(),
                 line: None,
                 message: format!("left out {what}: {}", problem.message),
@@ -98,6 +99,7 @@ pub(crate) fn leave_out(
             if let Some(spec) = component_of.get(name.as_str()) {
                 let pointer = Pointer::root().push("components").push("schemas").push(spec).to_string();
                 notes.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Warning,
                     pointer,
                     line: None,
                     message: format!("left out schema `{name}`: it uses `{root}`, which was left out"),
@@ -115,6 +117,7 @@ pub(crate) fn leave_out(
             let pointer = Pointer::root().push("paths").push(&op.path).push(op.method.as_str().to_ascii_lowercase());
             gone.push(format!("{pointer}/"));
             notes.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Warning,
                 pointer: pointer.to_string(),
                 line: None,
                 message: format!(

@@ -185,7 +185,12 @@ fn nest(
                 let pointer = crate::diagnostic::Pointer::root().push("tags").push(i).push("parent").to_string();
                 let message = format!("tag `{child}` is its own ancestor through `{parent}`; its feature stands alone");
                 if !warnings.iter().any(|w| w.pointer == pointer) {
-                    warnings.push(crate::diagnostic::Diagnostic { pointer, line: None, message });
+                    warnings.push(crate::diagnostic::Diagnostic {
+                        severity: crate::diagnostic::Severity::Warning,
+                        pointer,
+                        line: None,
+                        message,
+                    });
                 }
                 continue;
             }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use super::diff::{DiffOptions, Sides};
 use super::serve_mock::MockOptions;
 use super::{client_probe, helper, serve_mock};
-use crate::{Config, Generator, Placement};
+use crate::{Config, Generator, Placement, Severity};
 
 /// Prints a line on stdout. A reader that has gone (`apigen --help | head -1`) ends the tool
 /// quietly, with success: what it was asked to do is done or was only printing.
@@ -63,7 +63,8 @@ Options:
   --check               write nothing; exit 1 naming each file that differs, the items that
                         changed in it and its first differing lines
   --strict              every warning is an error: nothing is loosened or left out (by default,
-                        what cannot be represented is left out and each warning is printed)
+                        what cannot be represented is left out and each warning is printed);
+                        notes (recognised with nothing lost) are listed and do not fail it
   --tag-features        a cargo feature per tag in the client and types crates (all on by
                         default); schemas no operation uses behind `unused-schemas`, off
   --split-types-from N  with --tag-features, a spec of N types or more (2000 by default) gets
@@ -369,11 +370,19 @@ pub fn generate(args: &[&str]) -> Result<bool, String> {
     Ok(true)
 }
 
-fn print_warnings(warnings: &[crate::Diagnostic]) {
-    for warning in warnings {
-        eprintln!("warning: {warning}");
+fn print_warnings(diagnostics: &[crate::Diagnostic]) {
+    for diagnostic in diagnostics {
+        eprintln!("{}: {diagnostic}", diagnostic.severity.label());
     }
-    if !warnings.is_empty() {
-        eprintln!("{} warnings: what they name was loosened or left out (`--strict` refuses instead)", warnings.len());
+    let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
+    let (warnings, notes) = (count(Severity::Warning), count(Severity::Note));
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if warnings > 0 {
+        let what = plural(warnings, "warning");
+        eprintln!("{what}: what each names was loosened or left out (`--strict` refuses instead)");
+    }
+    if notes > 0 {
+        let what = plural(notes, "note");
+        eprintln!("{what}: what each names was recognised or assumed, with nothing lost; each says how to declare it");
     }
 }

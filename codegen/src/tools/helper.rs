@@ -42,7 +42,7 @@ pub fn write_crates(spec: &Path, generator: Generator) -> Result<(), String> {
 
 fn print_warnings(spec: &Path, warnings: &[Diagnostic]) {
     for warning in warnings {
-        eprintln!("warning: {}: {warning}", spec.display());
+        eprintln!("{}: {}: {warning}", warning.severity.label(), spec.display());
     }
 }
 

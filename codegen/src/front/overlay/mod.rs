@@ -50,13 +50,23 @@ pub fn apply(doc: &mut Value, overlays: &[Overlay<'_>]) -> Result<(), Vec<Diagno
     for overlay in overlays {
         let mut fail = |pointer: String, message: String| {
             let line = crate::front::locate::line_of(overlay.text, &pointer);
-            problems.push(Diagnostic { pointer: format!("{}{pointer}", overlay.path), line, message });
+            problems.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Error,
+                pointer: format!("{}{pointer}", overlay.path),
+                line,
+                message,
+            });
         };
         let value = match &overlay.parsed {
             Ok(value) => value,
             Err((message, line)) => {
                 let pointer = format!("{}#", overlay.path);
-                problems.push(Diagnostic { pointer, line: *line, message: format!("does not parse: {message}") });
+                problems.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Error,
+                    pointer,
+                    line: *line,
+                    message: format!("does not parse: {message}"),
+                });
                 continue;
             }
         };

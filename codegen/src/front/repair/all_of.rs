@@ -140,5 +140,10 @@ pub(super) fn merge_plain_all_of(
     if disjoint {
         schema.insert(CONTRADICTED.to_string(), Value::from(message));
     }
-    notes.push(Diagnostic { pointer: at.push("allOf").to_string(), line: None, message: message.into() });
+    notes.push(Diagnostic {
+        severity: crate::diagnostic::Severity::Warning,
+        pointer: at.push("allOf").to_string(),
+        line: None,
+        message: message.into(),
+    });
 }

@@ -52,7 +52,12 @@ pub(super) fn empty_lists_as_maps(value: &mut Value, at: &Pointer, notes: &mut V
                 if empty && map_here {
                     *member = Value::Object(Map::new());
                     let message = format!("`{key}` is an empty list where OpenAPI wants a map; read as an empty map");
-                    notes.push(Diagnostic { pointer: member_at.to_string(), line: None, message });
+                    notes.push(Diagnostic {
+                        severity: crate::diagnostic::Severity::Note,
+                        pointer: member_at.to_string(),
+                        line: None,
+                        message,
+                    });
                     continue;
                 }
                 if holds_objects(key)
@@ -63,7 +68,12 @@ pub(super) fn empty_lists_as_maps(value: &mut Value, at: &Pointer, notes: &mut V
                             *entry = Value::Object(Map::new());
                             let message =
                                 "an empty list where OpenAPI wants an object; read as an empty one".to_string();
-                            notes.push(Diagnostic { pointer: member_at.push(name).to_string(), line: None, message });
+                            notes.push(Diagnostic {
+                                severity: crate::diagnostic::Severity::Note,
+                                pointer: member_at.push(name).to_string(),
+                                line: None,
+                                message,
+                            });
                         }
                     }
                 }
@@ -123,7 +133,12 @@ fn nulls_in(value: &mut Value, at: &dyn Fn() -> Pointer, place: Place, notes: &m
                     };
                     let wants = if list { "a list" } else { "a map" };
                     let message = format!("`{key}` is `null` where OpenAPI wants {wants}; {read}");
-                    notes.push(Diagnostic { pointer: at().push(&key).to_string(), line: None, message });
+                    notes.push(Diagnostic {
+                        severity: crate::diagnostic::Severity::Note,
+                        pointer: at().push(&key).to_string(),
+                        line: None,
+                        message,
+                    });
                 }
             }
             for (key, member) in map.iter_mut() {

@@ -25,6 +25,7 @@ pub(super) fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Dia
             read.insert("content".to_string(), content.clone());
         }
         notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
             pointer: at.to_string(),
             line: None,
             message: format!("the reply refers to the request body `{name}`; its content is read as the reply's"),
@@ -63,13 +64,13 @@ pub(super) fn required_info(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             let message = format!(
                 "`info.{key}` is {scalar}, not text (unquoted in YAML); read as the text `{text}`, which may differ from what was written (`1.10` reads as `1.1`): quote it"
             );
-            notes.push(Diagnostic { pointer, line: None, message });
+            notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
             info.insert(key.to_string(), Value::String(text));
         }
         if !info.get(key).is_some_and(Value::is_string) {
             let pointer = Pointer::root().push("info").push(key).to_string();
             let message = format!("the document has no `info.{key}`; `{assumed}` is assumed");
-            notes.push(Diagnostic { pointer, line: None, message });
+            notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
             info.insert(key.to_string(), Value::from(assumed));
         }
     }
@@ -84,7 +85,12 @@ pub(super) fn reply_descriptions(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             && !reply.get("description").is_some_and(Value::is_string)
         {
             let message = "the reply has no `description`; an empty one is assumed".to_string();
-            notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+            notes.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Warning,
+                pointer: at.to_string(),
+                line: None,
+                message,
+            });
             reply.insert("description".to_string(), Value::from(""));
         }
     };
@@ -169,7 +175,12 @@ pub(super) fn headers_from_parameters(doc: &mut Value, notes: &mut Vec<Diagnosti
                 "the header refers to the parameter {PREFIX}{name}; read as the header it describes, \
                  #/components/headers/{name}"
             );
-            notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+            notes.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Warning,
+                pointer: at.to_string(),
+                line: None,
+                message,
+            });
         }
     }
 }
@@ -209,7 +220,12 @@ pub(super) fn drop_external_docs_without_url(
     }
     owner.remove("externalDocs");
     let message = "`externalDocs` has no `url`, which it requires; it is left out".to_string();
-    notes.push(Diagnostic { pointer: at.push("externalDocs").to_string(), line: None, message });
+    notes.push(Diagnostic {
+        severity: crate::diagnostic::Severity::Warning,
+        pointer: at.push("externalDocs").to_string(),
+        line: None,
+        message,
+    });
 }
 
 /// Path segments written as Express and Hono write parameters (`/todos/:id`), read as the
@@ -242,7 +258,7 @@ pub(super) fn express_path_parameters(doc: &mut Value, notes: &mut Vec<Diagnosti
             Some(template) if !written.contains(&template) && !rebuilt.contains_key(&template) => {
                 let pointer = Pointer::root().push("paths").push(&path).to_string();
                 let message = format!("`{path}` writes its parameters as Express does; read as `{template}`");
-                notes.push(Diagnostic { pointer, line: None, message });
+                notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
                 template
             }
             _ => path,
@@ -263,7 +279,12 @@ pub(super) fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                 scheme.insert("scheme".to_string(), Value::String("basic".to_string()));
                 let pointer = Pointer::root().push("components").push("securitySchemes").push(name).push("type");
                 let message = "`type: basic` is Swagger 2.0's spelling; read as `type: http`, `scheme: basic`".into();
-                notes.push(Diagnostic { pointer: pointer.to_string(), line: None, message });
+                notes.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Warning,
+                    pointer: pointer.to_string(),
+                    line: None,
+                    message,
+                });
             }
         }
     }
@@ -278,7 +299,7 @@ pub(super) fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         if schemas.contains_key(&name) {
             let pointer = Pointer::root().push("definitions").push(&name).to_string();
             let message = format!("`definitions/{name}` is left out: `components/schemas` has a schema of that name");
-            notes.push(Diagnostic { pointer, line: None, message });
+            notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
         } else {
             schemas.insert(name.clone(), schema);
             moved.push(name);
@@ -288,6 +309,7 @@ pub(super) fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         return;
     }
     notes.push(Diagnostic {
+        severity: crate::diagnostic::Severity::Warning,
         pointer: Pointer::root().push("definitions").to_string(),
         line: None,
         message: match moved.len() {
@@ -335,7 +357,12 @@ pub(super) fn form_data_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>)
             *parameters = rest;
             if op.contains_key("requestBody") {
                 let message = "form parameters beside a request body are left out: the body is the form".to_string();
-                notes.push(Diagnostic { pointer: at.push("parameters").to_string(), line: None, message });
+                notes.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Warning,
+                    pointer: at.push("parameters").to_string(),
+                    line: None,
+                    message,
+                });
                 continue;
             }
             let (mut properties, mut required, mut file) = (Map::new(), Vec::new(), false);
@@ -359,7 +386,12 @@ pub(super) fn form_data_parameters(doc: &mut Value, notes: &mut Vec<Diagnostic>)
                 serde_json::json!({ "required": !required.is_empty(), "content": { media: { "schema": schema } } });
             op.insert("requestBody".to_string(), body);
             let message = format!("form parameters are Swagger 2.0's; read as a {media} request body of them");
-            notes.push(Diagnostic { pointer: at.push("parameters").to_string(), line: None, message });
+            notes.push(Diagnostic {
+                severity: crate::diagnostic::Severity::Warning,
+                pointer: at.push("parameters").to_string(),
+                line: None,
+                message,
+            });
         }
     }
 }
@@ -375,8 +407,14 @@ pub(super) fn malformed_examples(value: &mut Value, at: &Pointer, notes: &mut Ve
         }
         return;
     };
-    let mut note =
-        |message: String| notes.push(Diagnostic { pointer: at.push("examples").to_string(), line: None, message });
+    let mut note = |message: String| {
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.push("examples").to_string(),
+            line: None,
+            message,
+        })
+    };
     match map.get_mut("examples") {
         Some(Value::Array(items)) => {
             let named = std::mem::take(items).into_iter().enumerate();
@@ -434,13 +472,18 @@ pub(super) fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                     let message = format!(
                         "security scheme `{scheme}` is not declared in #/components/securitySchemes; the requirement is read without it"
                     );
-                    notes.push(Diagnostic { pointer, line: None, message });
+                    notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
                 }
                 known
             });
             for (scheme, scopes) in schemes.iter_mut().filter(|(_, scopes)| scopes.is_null()) {
                 let pointer = at.push(i).push(scheme).to_string();
-                notes.push(Diagnostic { pointer, line: None, message: "`null` scopes are read as none".into() });
+                notes.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Warning,
+                    pointer,
+                    line: None,
+                    message: "`null` scopes are read as none".into(),
+                });
                 *scopes = Value::Array(Vec::new());
             }
         }
@@ -479,7 +522,12 @@ pub(super) fn oauth_flow_urls(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                     (Value::from(""), "an empty one")
                 };
                 let message = format!("the flow has no `{key}`; {said} is assumed");
-                notes.push(Diagnostic { pointer: at.to_string(), line: None, message });
+                notes.push(Diagnostic {
+                    severity: crate::diagnostic::Severity::Warning,
+                    pointer: at.to_string(),
+                    line: None,
+                    message,
+                });
                 fields.insert(key.to_string(), assumed);
             }
         }

@@ -38,7 +38,12 @@ pub(super) fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut V
         }
         node.insert("schema".to_string(), Value::Object(schema));
         let message = "`type` on the parameter or header itself is Swagger 2.0's spelling; read as its `schema`".into();
-        notes.push(Diagnostic { pointer: at.push("type").to_string(), line: None, message });
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.push("type").to_string(),
+            line: None,
+            message,
+        });
     });
 }
 
@@ -67,7 +72,12 @@ pub(super) fn parameter_styles(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         let explode = style == "form";
         node.insert("style".to_string(), Value::String(allowed[0].to_string()));
         node.entry("explode").or_insert(Value::Bool(explode));
-        notes.push(Diagnostic { pointer: at.push("style").to_string(), line: None, message });
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.push("style").to_string(),
+            line: None,
+            message,
+        });
     });
 }
 

@@ -13,7 +13,12 @@ const COUNTS: [&str; 6] = ["minLength", "maxLength", "minItems", "maxItems", "mi
 
 pub(super) fn repair_schema(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Vec<Diagnostic>) {
     let mut note = |key: &str, message: String| {
-        notes.push(Diagnostic { pointer: at.push(key).to_string(), line: None, message });
+        notes.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            pointer: at.push(key).to_string(),
+            line: None,
+            message,
+        });
     };
     // The typed model keeps no `xml` object, which says how a value is written in XML: it is
     // kept as an extension, for the servers that read XML bodies.
@@ -304,7 +309,12 @@ pub(super) fn nullable_reference(schema: &mut Map<String, Value>, at: &Pointer, 
     schema.insert("allOf".into(), Value::Array(vec![serde_json::json!({ "$ref": reference })]));
     let message =
         "`nullable` beside `$ref`, which OpenAPI 3.0 ignores, is read as meant: the referenced schema or `null`";
-    notes.push(Diagnostic { pointer: at.push("nullable").to_string(), line: None, message: message.into() });
+    notes.push(Diagnostic {
+        severity: crate::diagnostic::Severity::Warning,
+        pointer: at.push("nullable").to_string(),
+        line: None,
+        message: message.into(),
+    });
 }
 
 /// `type` beside an `allOf` of one `$ref` (`type: string, allOf: [$ref: Kind]`, a way to add a

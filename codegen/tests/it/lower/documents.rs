@@ -324,8 +324,12 @@ fn slips_public_documents_make_are_repaired_with_located_warnings() {
     let text = fixture("unseen");
     let loaded = load(&text).expect("the slips are repaired while loading");
     let api = lower(&loaded.doc, &config).expect("the rest is read");
-    let mut warnings: Vec<String> =
-        loaded.notes.iter().chain(&api.warnings).map(|d| format!("{}: {}\n", d.pointer, d.message)).collect();
+    let mut warnings: Vec<String> = loaded
+        .notes
+        .iter()
+        .chain(&api.warnings)
+        .map(|d| format!("{} {}: {}\n", d.severity.label(), d.pointer, d.message))
+        .collect();
     warnings.sort();
     expect_test::expect_file!["../../fixtures/unseen.warnings"].assert_eq(&warnings.concat());
     // What the warnings say was kept is there.

@@ -184,3 +184,46 @@ paths:
     let warnings: Vec<String> = api.warnings.iter().map(ToString::to_string).collect();
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+#[test]
+fn paging_recognised_by_name_is_a_note_a_strict_run_accepts_and_a_warning_still_fails_it() {
+    let spec = |extra: &str| {
+        format!(
+            r#"
+openapi: 3.0.3
+info: {{title: t, version: '1'}}
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - {{name: cursor, in: query, schema: {{type: string}}}}
+        - {{name: limit, in: query, schema: {{type: integer, format: int32}}}}
+{extra}
+      responses:
+        '200':
+          description: Some things.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: {{type: array, items: {{type: string}}}}
+                  next_cursor: {{type: string}}
+"#
+        )
+    };
+    let strict = Config { strict: true, ..Config::new("things") };
+    let generated =
+        apigen::generate(&spec(""), &strict).expect("a strict run takes a spec whose only diagnostics are notes");
+    let severities: Vec<apigen::Severity> = generated.warnings.iter().map(|d| d.severity).collect();
+    assert_eq!(severities, [apigen::Severity::Note], "{:?}", generated.warnings);
+    assert!(generated.warnings[0].message.contains("declare `x-apigen-pagination`"), "{:?}", generated.warnings);
+
+    // One warning (an integer read as 64 bits) fails it, and the failure lists only that.
+    let loosened = spec("        - {name: page_size, in: header, schema: {type: integer}}");
+    let refused = apigen::generate(&loosened, &strict).expect_err("a warning fails a strict run");
+    assert_eq!(refused.0.len(), 1, "{refused}");
+    assert_eq!(refused.0[0].severity, apigen::Severity::Warning, "{refused}");
+    assert!(refused.to_string().starts_with("1 problem in the spec"), "{refused}");
+}
