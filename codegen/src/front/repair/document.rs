@@ -25,7 +25,7 @@ pub(super) fn responses_from_request_bodies(doc: &mut Value, notes: &mut Vec<Dia
             read.insert("content".to_string(), content.clone());
         }
         notes.push(Diagnostic {
-            severity: crate::diagnostic::Severity::Warning,
+            severity: crate::diagnostic::Severity::Note,
             pointer: at.to_string(),
             line: None,
             message: format!("the reply refers to the request body `{name}`; its content is read as the reply's"),
@@ -176,7 +176,7 @@ pub(super) fn headers_from_parameters(doc: &mut Value, notes: &mut Vec<Diagnosti
                  #/components/headers/{name}"
             );
             notes.push(Diagnostic {
-                severity: crate::diagnostic::Severity::Warning,
+                severity: crate::diagnostic::Severity::Note,
                 pointer: at.to_string(),
                 line: None,
                 message,
@@ -258,7 +258,7 @@ pub(super) fn express_path_parameters(doc: &mut Value, notes: &mut Vec<Diagnosti
             Some(template) if !written.contains(&template) && !rebuilt.contains_key(&template) => {
                 let pointer = Pointer::root().push("paths").push(&path).to_string();
                 let message = format!("`{path}` writes its parameters as Express does; read as `{template}`");
-                notes.push(Diagnostic { severity: crate::diagnostic::Severity::Warning, pointer, line: None, message });
+                notes.push(Diagnostic { severity: crate::diagnostic::Severity::Note, pointer, line: None, message });
                 template
             }
             _ => path,
@@ -280,7 +280,7 @@ pub(super) fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
                 let pointer = Pointer::root().push("components").push("securitySchemes").push(name).push("type");
                 let message = "`type: basic` is Swagger 2.0's spelling; read as `type: http`, `scheme: basic`".into();
                 notes.push(Diagnostic {
-                    severity: crate::diagnostic::Severity::Warning,
+                    severity: crate::diagnostic::Severity::Note,
                     pointer: pointer.to_string(),
                     line: None,
                     message,
@@ -309,7 +309,7 @@ pub(super) fn swagger2_spellings(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
         return;
     }
     notes.push(Diagnostic {
-        severity: crate::diagnostic::Severity::Warning,
+        severity: crate::diagnostic::Severity::Note,
         pointer: Pointer::root().push("definitions").to_string(),
         line: None,
         message: match moved.len() {
@@ -479,7 +479,7 @@ pub(super) fn repair_security(doc: &mut Value, notes: &mut Vec<Diagnostic>) {
             for (scheme, scopes) in schemes.iter_mut().filter(|(_, scopes)| scopes.is_null()) {
                 let pointer = at.push(i).push(scheme).to_string();
                 notes.push(Diagnostic {
-                    severity: crate::diagnostic::Severity::Warning,
+                    severity: crate::diagnostic::Severity::Note,
                     pointer,
                     line: None,
                     message: "`null` scopes are read as none".into(),

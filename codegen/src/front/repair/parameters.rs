@@ -39,7 +39,7 @@ pub(super) fn schemaless_parameters(root: &mut Map<String, Value>, notes: &mut V
         node.insert("schema".to_string(), Value::Object(schema));
         let message = "`type` on the parameter or header itself is Swagger 2.0's spelling; read as its `schema`".into();
         notes.push(Diagnostic {
-            severity: crate::diagnostic::Severity::Warning,
+            severity: crate::diagnostic::Severity::Note,
             pointer: at.push("type").to_string(),
             line: None,
             message,

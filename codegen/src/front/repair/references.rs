@@ -64,7 +64,7 @@ pub(super) fn lift_deep_references(doc: &mut Value, notes: &mut Vec<Diagnostic>)
         }
         let whose = if reference.starts_with(PREFIX) { "another schema" } else { "the document" };
         notes.push(Diagnostic {
-            severity: crate::diagnostic::Severity::Warning,
+            severity: crate::diagnostic::Severity::Note,
             pointer: reference.clone(),
             line: None,
             message: format!("references name this part of {whose}; it is read as the schema `{name}`"),

@@ -310,7 +310,7 @@ pub(super) fn nullable_reference(schema: &mut Map<String, Value>, at: &Pointer, 
     let message =
         "`nullable` beside `$ref`, which OpenAPI 3.0 ignores, is read as meant: the referenced schema or `null`";
     notes.push(Diagnostic {
-        severity: crate::diagnostic::Severity::Warning,
+        severity: crate::diagnostic::Severity::Note,
         pointer: at.push("nullable").to_string(),
         line: None,
         message: message.into(),

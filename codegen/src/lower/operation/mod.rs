@@ -192,7 +192,7 @@ impl<'a> Lowerer<'a> {
                         // Ids must be unique, but the Rust names already are: the generator
                         // tells the two apart by those (services that bind one RPC to several
                         // paths repeat its id).
-                        Some(first) => self.warn(
+                        Some(first) => self.note(
                             &ptr.push("operationId"),
                             format!("operationId `{explicit}` is already the id of the operation at {first}; this one is `{fn_name}` in Rust"),
                         ),
