@@ -179,6 +179,22 @@ async fn status_errors_print_their_field_errors_once_and_bounded() {
 }
 
 #[tokio::test]
+async fn status_errors_say_what_the_server_said_in_any_shape_on_one_bounded_line() {
+    // A document's own error shape: no title or detail, a message.
+    let body = br#"{"code":"not_found","message":"no holdings for account 42"}"#;
+    let base = serve(Behaviour::Raw(reply("404 Not Found", "application/json", body))).await;
+    let message = holdings(&base).await.unwrap_err().to_string();
+    assert_eq!(message, "GetAUHoldings: the server answered 404 Not Found: no holdings for account 42");
+
+    // Line breaks a server sends cannot start a line of their own in a log, and length is bounded.
+    let problem = format!(r#"{{"title":"Bad\nINFO forged line","detail":"{}"}}"#, "d".repeat(5000));
+    let base = serve(Behaviour::Raw(reply("400 Bad Request", "application/problem+json", problem.as_bytes()))).await;
+    let message = holdings(&base).await.unwrap_err().to_string();
+    assert!(!message.contains('\n') && message.contains("BadINFO forged line"), "{message}");
+    assert!(message.contains("ddd...)") && message.len() < 400, "{} characters: {message}", message.len());
+}
+
+#[tokio::test]
 async fn a_download_that_trickles_ends_at_the_minimum_rate() {
     // A head, then a byte every 20 ms for ever: each byte ends an idle wait, so only the rate
     // can end it.

@@ -310,16 +310,22 @@ impl fmt::Display for StatusError {
         write!(f, "the server answered {}", self.status)?;
         let Some(p) = &self.problem else { return self.text(f, CHARS) };
         if let Some(title) = &p.title {
-            write!(f, ": {title}")?;
+            write!(f, ": {}", OneLine(title, CHARS))?;
         }
         if let Some(detail) = &p.detail {
-            write!(f, " ({detail})")?;
+            write!(f, " ({})", OneLine(detail, CHARS))?;
+        }
+        // A document's own error shape (`{code, message}`) has neither: its message says why.
+        if p.title.is_none()
+            && p.detail.is_none()
+            && let Some(message) = p.message()
+        {
+            write!(f, ": {}", OneLine(message, CHARS))?;
         }
         let errors = p.errors.iter().flat_map(|(name, messages)| messages.iter().map(move |m| (name, m)));
         for (i, (name, message)) in errors.clone().take(FIELDS).enumerate() {
-            let cut: String = message.chars().take(CHARS).collect();
-            let more = if cut.len() < message.len() { "..." } else { "" };
-            write!(f, "{}{name}: {cut}{more}", if i == 0 { ": " } else { "; " })?;
+            let name = OneLine(name, CHARS);
+            write!(f, "{}{name}: {}", if i == 0 { ": " } else { "; " }, OneLine(message, CHARS))?;
         }
         let rest = errors.count().saturating_sub(FIELDS);
         if rest > 0 {
@@ -340,9 +346,27 @@ impl StatusError {
         };
         let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         let joined = lines.join("; ");
-        let cut: String = joined.chars().filter(|c| !c.is_control()).take(chars).collect();
-        let more = if cut.len() < joined.len() || self.truncated { "..." } else { "" };
-        write!(f, ": {cut}{more}")
+        // A body cut short by the limit ends in `...` unless the message is cut anyway.
+        let cut = joined.chars().filter(|c| !c.is_control()).nth(chars).is_some();
+        let more = if self.truncated && !cut { "..." } else { "" };
+        write!(f, ": {}{more}", OneLine(&joined, chars))
+    }
+}
+
+/// Text a server sent, as part of a one-line message: control characters (line breaks among
+/// them) left out, and cut after `.1` characters with `...`.
+struct OneLine<'a>(&'a str, usize);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut shown = self.0.chars().filter(|c| !c.is_control());
+        for c in shown.by_ref().take(self.1) {
+            write!(f, "{c}")?;
+        }
+        if shown.next().is_some() {
+            f.write_str("...")?;
+        }
+        Ok(())
     }
 }
 
@@ -373,5 +397,12 @@ impl ProblemDetails {
     /// Reads a body as problem details; `None` when it is not a JSON object of that shape.
     pub fn from_body(body: &[u8]) -> Option<ProblemDetails> {
         serde_json::from_slice(body).ok()
+    }
+
+    /// The message of an error body in a shape of its own: the first text member named
+    /// `message`, `error_description`, `error`, `msg` or `description`.
+    pub fn message(&self) -> Option<&str> {
+        const NAMES: [&str; 5] = ["message", "error_description", "error", "msg", "description"];
+        NAMES.iter().find_map(|name| self.extensions.get(*name).and_then(serde_json::Value::as_str))
     }
 }
