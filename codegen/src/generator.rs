@@ -227,9 +227,13 @@ impl Generator {
     /// The files this run would write (paths relative to `out`) and its warnings, writing nothing.
     pub fn generate(&self) -> Result<(Config, Generated), String> {
         let config = self.config()?;
-        let generated = disk::generate_from_disk(&self.spec, self.allow_outside_refs, &self.overlays, &config)
-            .map_err(|problems| failure(&self.spec, config.strict, &problems))?;
+        let generated = self.generate_with(&config)?;
         Ok((config, generated))
+    }
+
+    fn generate_with(&self, config: &Config) -> Result<Generated, String> {
+        disk::generate_from_disk(&self.spec, self.allow_outside_refs, &self.overlays, config)
+            .map_err(|problems| failure(&self.spec, config.strict, &problems))
     }
 
     /// Writes the crates: only files whose contents changed, and removes only files an earlier run
@@ -239,7 +243,7 @@ impl Generator {
         // The first crate stands for the API among a runtime copy's users.
         let user = config.owned_dirs().first().map(|dir| self.out.join(dir));
         let before = user.as_deref().and_then(disk::runtime_of);
-        let mut outcome = self.run(|config, files| disk::write(&self.out, &config.owned_dirs(), files))?;
+        let mut outcome = self.run(&config, |files| disk::write(&self.out, &config.owned_dirs(), files))?;
         let Some(user) = user else { return Ok(outcome) };
         let now = match &config.runtime {
             Runtime::Path { dir, vendored: true } => Some(disk::absolute(&self.out.join(dir))?),
@@ -256,15 +260,21 @@ impl Generator {
 
     /// Compares the crates under `out` with what the document generates, writing nothing.
     pub fn check(&self) -> Result<Outcome<Checked>, String> {
-        self.run(|config, files| disk::check(&self.out, &config.owned_dirs(), files))
+        let config = self.config()?;
+        self.run(&config, |files| disk::check(&self.out, &config.owned_dirs(), files))
     }
 
-    fn run<T>(&self, act: impl FnOnce(&Config, &[GeneratedFile]) -> Result<T, String>) -> Result<Outcome<T>, String> {
-        let (config, generated) = self.generate()?;
-        self.no_other_runtime(&config)?;
-        let files = act(&config, &generated.files)?;
+    fn run<T>(
+        &self,
+        config: &Config,
+        act: impl FnOnce(&[GeneratedFile]) -> Result<T, String>,
+    ) -> Result<Outcome<T>, String> {
+        let generated = self.generate_with(config)?;
+        self.no_other_runtime(config)?;
+        let files = act(&generated.files)?;
         let workspace = if config.standalone { None } else { disk::enclosing_workspace(&self.out) };
-        Ok(Outcome { files, warnings: generated.warnings, workspace, command: config.command, released: None })
+        let command = config.command.clone();
+        Ok(Outcome { files, warnings: generated.warnings, workspace, command, released: None })
     }
 }
 

@@ -38,14 +38,9 @@ impl std::fmt::Display for Released {
 
 /// The runtime copy the crate at `crate_dir` depends on by path, if its manifest names one.
 pub fn runtime_of(crate_dir: &Path) -> Option<PathBuf> {
-    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).ok()?;
-    let line = manifest.lines().find(|line| line.starts_with(&format!("{RUNTIME_CRATE} = {{")))?;
-    let path = line.split_once("path = \"")?.1;
-    let path = path.split_once('"')?.0;
-    // The manifest writer escapes only what needs it; a path it had to escape is not read back.
-    if path.contains('\\') {
-        return None;
-    }
+    let manifest: toml::Table = fs::read_to_string(crate_dir.join("Cargo.toml")).ok()?.parse().ok()?;
+    let runtime = manifest.get("dependencies")?.get(RUNTIME_CRATE)?;
+    let path = runtime.get("path")?.as_str()?;
     super::absolute(&crate_dir.join(path)).ok()
 }
 
